@@ -1,0 +1,35 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "notifytop",
+    products: [
+        .library(name: "NotifyKit", targets: ["NotifyKit"]),
+        .executable(name: "notify-bench", targets: ["notify-bench"]),
+    ],
+    targets: [
+        // The notification center: Foundation's semantics, instrumented through probes.
+        .target(name: "NotifyKit"),
+
+        // Counts heap allocations for the benchmark by overriding malloc in its executable.
+        .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
+        .executableTarget(
+            name: "notify-bench",
+            dependencies: ["NotifyKit", "CAllocationCounter"],
+            path: "Sources/notify-bench"
+        ),
+
+        .testTarget(name: "NotifyKitTests", dependencies: ["NotifyKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+    guard target.name != "CAllocationCounter" else { continue }
+    var settings = target.swiftSettings ?? []
+    // Every existential is spelled `any`, so its cost is visible where it is paid.
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    // A file sees only the modules it imports itself.
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

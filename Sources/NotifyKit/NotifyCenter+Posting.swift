@@ -1,0 +1,178 @@
+import Foundation
+import Synchronization
+
+extension NotifyCenter {
+    /// Delivers `notification` to every matching registration, in registration order.
+    ///
+    /// Handlers on `.posting` and `.operationQueue` targets have run when `post` returns; the
+    /// others have been handed off. Observers registered by a handler during this post do not
+    /// receive it; observers removed by a handler during this post, before their turn, are skipped.
+    /// With no probe attached a post allocates nothing.
+    ///
+    /// An object that is not a class instance matches only registrations without an object filter.
+    public func post(_ notification: Notification, file: StaticString = #fileID, line: UInt = #line) {
+        post(notification, objectID: Self.identity(of: notification.object), file: file, line: line)
+    }
+
+    /// Builds a notification and posts it; see ``post(_:file:line:)``.
+    public func post(
+        name: Notification.Name, object: AnyObject? = nil, userInfo: [AnyHashable: Any]? = nil,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        post(Notification(name: name, object: object, userInfo: userInfo),
+             objectID: object.map(ObjectIdentifier.init), file: file, line: line)
+    }
+
+    static func identity(of object: Any?) -> ObjectIdentifier? {
+        guard let object, type(of: object) is AnyClass else { return nil }
+        return ObjectIdentifier(object as AnyObject)
+    }
+
+    @inline(__always)
+    private func post(_ notification: Notification, objectID: ObjectIdentifier?, file: StaticString, line: UInt) {
+        lock.lock()
+        let named = table.named[notification.name]?.entries
+        let wildcard = table.wildcard.entries
+        let probes = self.probes
+        lock.unlock()
+        if let probes {
+            postProbed(notification, objectID: objectID, named: named ?? [], wildcard: wildcard, probes: probes,
+                       file: file, line: line)
+            return
+        }
+        inRegistrationOrder(named ?? [], wildcard) { registration in
+            deliver(notification, to: registration, objectID: objectID)
+        }
+    }
+
+    /// Calls `body` with the entries of both sorted buckets merged by id.
+    @inline(__always)
+    private func inRegistrationOrder(
+        _ named: ContiguousArray<Registration>, _ wildcard: ContiguousArray<Registration>,
+        _ body: (Registration) -> Void
+    ) {
+        if wildcard.isEmpty {
+            for registration in named { body(registration) }
+            return
+        }
+        var i = 0
+        var j = 0
+        while i < named.count || j < wildcard.count {
+            if j == wildcard.count || (i < named.count && named[i].id < wildcard[j].id) {
+                body(named[i])
+                i += 1
+            } else {
+                body(wildcard[j])
+                j += 1
+            }
+        }
+    }
+
+    /// Whether the registration takes this post; purges it when its object filter has died.
+    @inline(__always)
+    private func accepts(_ registration: Registration, objectID: ObjectIdentifier?) -> Bool {
+        if let filter = registration.objectID {
+            guard filter == objectID else { return false }
+            guard registration.object != nil else {
+                purge(registration, reason: .objectDeallocated)
+                return false
+            }
+        }
+        return registration.isActive.load(ordering: .acquiring)
+    }
+
+    @inline(__always)
+    private func deliver(_ notification: Notification, to registration: Registration, objectID: ObjectIdentifier?) {
+        guard accepts(registration, objectID: objectID) else { return }
+        if registration.deliversInline {
+            if !registration.invoke(notification) {
+                purge(registration, reason: .observerDeallocated)
+            }
+        } else {
+            handOff(notification, to: registration, trace: nil)
+        }
+    }
+
+    private func handOff(_ notification: Notification, to registration: Registration, trace: DeliveryTrace?) {
+        let box = UncheckedNotification(notification)
+        let handedOff = trace == nil ? 0 : MonotonicClock.now()
+        registration.target.run { [self] in
+            guard registration.isActive.load(ordering: .acquiring) else { return }
+            let delivered: Bool
+            if let trace {
+                delivered = trace.timedInvoke(registration, box.notification, handedOff: handedOff)
+            } else {
+                delivered = registration.invoke(box.notification)
+            }
+            if !delivered { purge(registration, reason: .observerDeallocated) }
+        }
+    }
+
+    private func postProbed(
+        _ notification: Notification, objectID: ObjectIdentifier?,
+        named: ContiguousArray<Registration>, wildcard: ContiguousArray<Registration>, probes: ProbeSet,
+        file: StaticString, line: UInt
+    ) {
+        let context = ThreadContext.current
+        let postID = lastPostID.wrappingAdd(1, ordering: .relaxed).newValue
+        var matched = 0
+        inRegistrationOrder(named, wildcard) { registration in
+            if registration.objectID == nil || registration.objectID == objectID { matched += 1 }
+        }
+        probes.emit(.posted(NotifyPost(
+            postID: postID, name: notification.name.rawValue,
+            object: (notification.object as AnyObject?).flatMap { objectID == nil ? nil : NotifyObjectRef($0) },
+            hasUserInfo: notification.userInfo != nil, matched: matched,
+            depth: context.postDepth + 1, parentPostID: context.currentPostID,
+            callsite: NotifyCallsite(file: file.description, line: line))),
+            thread: context.thread.id)
+        let trace = DeliveryTrace(probes: probes, postID: postID, name: notification.name.rawValue,
+                                  postingThread: context.thread.id)
+        inRegistrationOrder(named, wildcard) { registration in
+            guard accepts(registration, objectID: objectID) else { return }
+            if registration.deliversInline {
+                if !trace.timedInvoke(registration, notification, handedOff: nil) {
+                    purge(registration, reason: .observerDeallocated)
+                }
+            } else {
+                handOff(notification, to: registration, trace: trace)
+            }
+        }
+    }
+}
+
+/// What a probed delivery needs to describe itself.
+struct DeliveryTrace: Sendable {
+    let probes: ProbeSet
+    let postID: UInt64
+    let name: String
+    let postingThread: UInt64
+
+    /// Runs the handler between two clock reads and emits the delivery; false if the observer is gone.
+    func timedInvoke(_ registration: Registration, _ notification: Notification, handedOff: UInt64?) -> Bool {
+        let context = ThreadContext.current
+        let savedPost = context.currentPostID
+        context.postDepth += 1
+        context.currentPostID = postID
+        let start = MonotonicClock.now()
+        let delivered = registration.invoke(notification)
+        let end = MonotonicClock.now()
+        let depth = context.postDepth
+        context.postDepth -= 1
+        context.currentPostID = savedPost
+        guard delivered else { return false }
+        probes.emit(.delivered(NotifyDelivery(
+            postID: postID, registration: registration.id, name: name, postingThread: postingThread,
+            target: registration.target.kind, start: start, duration: end &- start,
+            wait: handedOff.map { start > $0 ? start - $0 : 0 } ?? 0, depth: depth)),
+            timestamp: end, thread: context.thread.id)
+        return true
+    }
+}
+
+/// Carries a notification into a hand-off; Foundation does not mark `Notification` Sendable, and
+/// a center must pass it between threads exactly as `NotificationCenter` does.
+struct UncheckedNotification: @unchecked Sendable {
+    let notification: Notification
+    init(_ notification: Notification) { self.notification = notification }
+}

@@ -1,0 +1,53 @@
+/// The probes attached to a center; replaced, never mutated, so posts read it with no lock held.
+final class ProbeSet: Sendable {
+    let entries: [(id: UInt64, probe: any NotifyProbe)]
+
+    init(entries: [(id: UInt64, probe: any NotifyProbe)]) {
+        self.entries = entries
+    }
+
+    func emit(_ kind: NotifyEvent.Kind, timestamp: UInt64 = MonotonicClock.now(),
+              thread: UInt64 = ThreadContext.current.thread.id) {
+        let event = NotifyEvent(timestamp: timestamp, thread: thread, kind: kind)
+        for entry in entries {
+            entry.probe.receive(event)
+        }
+    }
+}
+
+extension NotifyCenter {
+    /// Starts sending this center's events to `probe`.
+    ///
+    /// Before any live event, the probe receives a `registered` event with `preexisting` set for
+    /// every live registration, so a probe attached late still sees the whole observer table.
+    /// Snapshot and attachment happen under the center's lock: no registration is missed or
+    /// reported twice.
+    ///
+    /// - Returns: The attachment; the probe stays attached until it is detached or released.
+    public func attach(_ probe: any NotifyProbe) -> NotifyProbeAttachment {
+        let id = lock.withLock { () -> UInt64 in
+            let id = (probes?.entries.map(\.id).max() ?? 0) + 1
+            let snapshot = ProbeSet(entries: [(id, probe)])
+            for registration in table.all {
+                snapshot.emit(.registered(registration.info(preexisting: true)))
+            }
+            probes = ProbeSet(entries: (probes?.entries ?? []) + [(id, probe)])
+            return id
+        }
+        return NotifyProbeAttachment { [weak self] in
+            self?.detachProbe(id: id)
+        }
+    }
+
+    private func detachProbe(id: UInt64) {
+        lock.withLock {
+            let remaining = (probes?.entries ?? []).filter { $0.id != id }
+            probes = remaining.isEmpty ? nil : ProbeSet(entries: remaining)
+        }
+    }
+
+    /// True while at least one probe is attached.
+    public var isProbed: Bool {
+        lock.withLock { probes != nil }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+extension NotifyCenter {
+    /// Registers a method of `observer`, the Linux analog of `addObserver(_:selector:name:object:)`.
+    ///
+    /// The observer is held weakly and kept alive for the length of each callout; when it
+    /// deallocates, its registrations end at the next post that would reach them. There is no
+    /// token: remove with `removeObserver(observer)`.
+    ///
+    /// ```swift
+    /// center.addObserver(self, action: CartScreen.cartDidChange, name: .cartDidChange, object: nil)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - action: An unapplied method, such as `Screen.refresh`; it does not capture the observer.
+    ///   - name: The name to observe, or nil for every name.
+    ///   - object: The sender to observe, matched by identity and held weakly, or nil for any.
+    public func addObserver<Observer: AnyObject>(
+        _ observer: Observer,
+        action: @escaping (Observer) -> (Notification) -> Void,
+        name: Notification.Name?,
+        object: AnyObject?,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        _ = register(file: file, line: line) { id in
+            ObserverRegistration(
+                id: id, name: name, object: object, target: .posting, kind: .target, observer: observer,
+                contextIsObserver: false,
+                handler: { observer, notification in action(unsafeDowncast(observer, to: Observer.self))(notification) },
+                file: file, line: line)
+        }
+    }
+
+    /// Registers a block, Foundation's `addObserver(forName:object:queue:using:)`.
+    ///
+    /// The center owns the block until the token is cancelled or passed to `removeObserver`.
+    /// Releasing the token does **not** end the registration; the center reports it as dropped.
+    ///
+    /// - Parameters:
+    ///   - queue: nil runs the block on the posting thread; a queue runs it there, and `post`
+    ///     waits for that operation (inline when the poster is already on the queue).
+    /// - Returns: The token that ends the registration.
+    public func addObserver(
+        forName name: Notification.Name?,
+        object: AnyObject?,
+        queue: OperationQueue?,
+        using block: @escaping @Sendable (Notification) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> NotifyToken {
+        addObserver(forName: name, object: object, deliverOn: queue.map { .operationQueue($0) } ?? .posting,
+                    using: block, file: file, line: line)
+    }
+
+    /// Registers a block delivered on `target`: a queue, a dispatch queue, a thread or main.
+    ///
+    /// - Returns: The token that ends the registration; releasing it does not.
+    public func addObserver(
+        forName name: Notification.Name?,
+        object: AnyObject?,
+        deliverOn target: DeliveryTarget,
+        using block: @escaping @Sendable (Notification) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> NotifyToken {
+        addBlock(name: name, object: object, target: target, kind: .block, block: block, file: file, line: line)
+    }
+
+    /// Registers a handler bound to `owner`, which receives it, so the handler never captures `self`.
+    ///
+    /// The owner is held weakly; the registration ends when the owner deallocates or the token is
+    /// cancelled. Releasing the token does not end it, so the result may be ignored.
+    ///
+    /// ```swift
+    /// center.observe(.themeDidChange, owner: self) { screen, note in screen.applyTheme() }
+    /// ```
+    @discardableResult
+    public func observe<Owner: AnyObject>(
+        _ name: Notification.Name?,
+        object: AnyObject? = nil,
+        owner: Owner,
+        deliverOn target: DeliveryTarget = .posting,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ handler: @escaping (Owner, Notification) -> Void
+    ) -> NotifyToken {
+        let capturesOwner = closureContext(of: handler) == UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
+        let registration = register(file: file, line: line) { id in
+            ObserverRegistration(
+                id: id, name: name, object: object, target: target, kind: .ownerBound, observer: owner,
+                contextIsObserver: capturesOwner,
+                handler: { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) },
+                file: file, line: line)
+        }
+        return NotifyToken(registrationID: registration.id, name: name, center: self)
+    }
+
+    func addBlock(
+        name: Notification.Name?, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
+        block: @escaping @Sendable (Notification) -> Void, file: StaticString, line: UInt
+    ) -> NotifyToken {
+        let registration = register(file: file, line: line) { id in
+            BlockRegistration(id: id, name: name, object: object, target: target, kind: kind, handler: block,
+                              file: file, line: line)
+        }
+        return NotifyToken(registrationID: registration.id, name: name, center: self)
+    }
+
+    private func register(file: StaticString, line: UInt, _ make: (UInt64) -> Registration) -> Registration {
+        lock.lock()
+        defer { lock.unlock() }
+        let registration = make(table.nextID())
+        table.insert(registration)
+        if let probes {
+            // Emitted under the lock, so a probe never sees a removal before its registration.
+            probes.emit(.registered(registration.info(preexisting: false)))
+        }
+        return registration
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+extension NotifyCenter {
+    /// Ends registrations: every registration of a target or owner, or the one of a ``NotifyToken``.
+    ///
+    /// A token of another center, a token already removed and an object with no registrations
+    /// are ignored (the last is reported to probes, since it is usually a bug).
+    public func removeObserver(_ observer: AnyObject, file: StaticString = #fileID, line: UInt = #line) {
+        removeObserver(observer, name: nil, object: nil, file: file, line: line)
+    }
+
+    /// Ends the registrations of `observer` that match `name` and `object` (nil matches any).
+    ///
+    /// As in Foundation, a non-nil `object` matches only registrations filtered on that same
+    /// object: a registration with no object filter is kept.
+    public func removeObserver(
+        _ observer: AnyObject, name: Notification.Name?, object: AnyObject?,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        if let token = observer as? NotifyToken {
+            guard token.center === self else { return }
+            lock.lock()
+            defer { lock.unlock() }
+            guard let registration = table.find(id: token.registrationID, name: token.name) else { return }
+            guard registration.matchesRemoval(name: name, object: object) else { return }
+            end(registration, reason: .explicit)
+            return
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        let candidates = table.byObserver[ObjectIdentifier(observer)] ?? []
+        var removed = 0
+        for registration in candidates {
+            guard let current = registration.observer else {
+                end(registration, reason: .observerDeallocated)
+                continue
+            }
+            guard current === observer, registration.matchesRemoval(name: name, object: object) else { continue }
+            end(registration, reason: .explicit)
+            removed += 1
+        }
+        if removed == 0, let probes {
+            probes.emit(.removeMissed(NotifyMissedRemoval(
+                observer: NotifyObjectRef(observer), name: name?.rawValue,
+                callsite: NotifyCallsite(file: file.description, line: line))))
+        }
+    }
+
+    /// Ends one registration by id; what a token's `cancel()` calls.
+    func end(registrationID: UInt64, name: Notification.Name?, reason: NotifyRemovalReason) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let registration = table.find(id: registrationID, name: name) {
+            end(registration, reason: reason)
+        }
+    }
+
+    /// Ends a registration found dead during a post.
+    func purge(_ registration: Registration, reason: NotifyRemovalReason) {
+        lock.lock()
+        defer { lock.unlock() }
+        end(registration, reason: reason)
+    }
+
+    /// Must be called with `lock` held.
+    private func end(_ registration: Registration, reason: NotifyRemovalReason) {
+        guard table.remove(registration) else { return }
+        probes?.emit(.removed(registration: registration.id, reason: reason))
+    }
+
+    func isLive(registrationID: UInt64, name: Notification.Name?) -> Bool {
+        lock.withLock { table.find(id: registrationID, name: name) != nil }
+    }
+
+    func tokenReleased(registrationID: UInt64, name: Notification.Name?) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let registration = table.find(id: registrationID, name: name) else { return }
+        registration.tokenState.store(TokenState.dropped, ordering: .relaxed)
+        probes?.emit(.tokenDropped(registration: registrationID))
+    }
+}
+
+extension Registration {
+    func matchesRemoval(name: Notification.Name?, object: AnyObject?) -> Bool {
+        if let name, name != self.name { return false }
+        if let object {
+            guard let own = self.object, own === object else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A thread as events name it: a stable numeric id that is never reused in the process, the
+/// kernel's thread id, a name and whether it is the process's main thread.
+///
+/// Names are labels, not identity: Linux keeps 15 bytes of a thread name and threads of dispatch
+/// queues inherit truncated names, so everything that lasts keys on ``id``.
+public struct NotifyThread: Sendable, Hashable, CustomStringConvertible {
+    /// Assigned in the order threads first touch NotifyKit, starting at 1; never reused.
+    public let id: UInt64
+    /// The kernel thread id (`gettid`), as `top -H` and `/proc/<pid>/task` show it.
+    public let systemID: Int32
+    /// The thread's name when NotifyKit first saw it, or the name a ``DeliveryThread`` was given.
+    public let name: String
+    /// True only for the process's initial thread (`gettid() == getpid()`).
+    public let isMain: Bool
+
+    public var description: String {
+        "thread #\(id) \"\(name)\" (tid \(systemID)\(isMain ? ", main" : ""))"
+    }
+
+    /// The calling thread, registered on first use.
+    public static var current: NotifyThread { ThreadContext.current.thread }
+
+    /// A thread seen earlier in this process, by id: what a trace exporter introduces once.
+    public static func lookup(_ id: UInt64) -> NotifyThread? {
+        ThreadRegistry.known.withLock { $0[id] }
+    }
+
+    /// Every thread NotifyKit has seen that has not exited, in id order.
+    public static var all: [NotifyThread] {
+        ThreadRegistry.known.withLock { $0.values.sorted { $0.id < $1.id } }
+    }
+}
+
+enum ThreadRegistry {
+    static let known = LockedValue<[UInt64: NotifyThread]>([:])
+    static let nextID = LockedValue<UInt64>(1)
+
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let result = pthread_key_create(&key) { raw in
+            guard let raw else { return }
+            let context = Unmanaged<ThreadContext>.fromOpaque(raw).takeRetainedValue()
+            _ = ThreadRegistry.known.withLock { $0.removeValue(forKey: context.thread.id) }
+        }
+        precondition(result == 0, "pthread_key_create failed: \(result)")
+        return key
+    }()
+}
+
+/// Per-thread bookkeeping for instrumented posts; reached through a pthread key, created lazily.
+final class ThreadContext {
+    let thread: NotifyThread
+    /// How many posts are being delivered on this thread right now (a post inside a handler is 2).
+    var postDepth: Int = 0
+    /// The post whose handlers are running on this thread, 0 when none.
+    var currentPostID: UInt64 = 0
+
+    init(thread: NotifyThread) { self.thread = thread }
+
+    static var current: ThreadContext {
+        if let raw = pthread_getspecific(ThreadRegistry.key) {
+            return Unmanaged<ThreadContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+        return register(named: nil)
+    }
+
+    /// Registers the calling thread, replacing an earlier registration's name if one is given.
+    @discardableResult
+    static func register(named name: String?) -> ThreadContext {
+        let tid = currentSystemID()
+        let resolved = name ?? currentKernelName()
+        let existing = pthread_getspecific(ThreadRegistry.key).map {
+            Unmanaged<ThreadContext>.fromOpaque($0).takeUnretainedValue()
+        }
+        let id = existing?.thread.id ?? ThreadRegistry.nextID.withLock { next in
+            defer { next += 1 }
+            return next
+        }
+        let thread = NotifyThread(id: id, systemID: tid, name: resolved, isMain: tid == getpid())
+        let context = ThreadContext(thread: thread)
+        if let existing { context.postDepth = existing.postDepth; context.currentPostID = existing.currentPostID }
+        ThreadRegistry.known.withLock { $0[id] = thread }
+        if let old = pthread_getspecific(ThreadRegistry.key) {
+            Unmanaged<ThreadContext>.fromOpaque(old).release()
+        }
+        pthread_setspecific(ThreadRegistry.key, Unmanaged.passRetained(context).toOpaque())
+        return context
+    }
+
+    /// The kernel thread id, from `/proc/thread-self` ("<pid>/task/<tid>"): Glibc's module does not
+    /// export `gettid`, and this runs once per thread.
+    private static func currentSystemID() -> Int32 {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard count > 0 else { return getpid() }
+        let text = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: "/").last.flatMap { Int32($0) } ?? getpid()
+    }
+
+    /// The kernel's name of the calling thread, from `/proc/thread-self/comm`.
+    private static func currentKernelName() -> String {
+        let fd = open("/proc/thread-self/comm", O_RDONLY)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { return "" }
+        var bytes = buffer.prefix(count)
+        while bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

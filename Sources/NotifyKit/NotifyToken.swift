@@ -1,0 +1,50 @@
+import Foundation
+
+/// The handle of one registration: cancel it, or pass it to `removeObserver`.
+///
+/// A token knows its center and a registration id that is never reused, so removal is
+/// idempotent, a token of another center is ignored, and a stale token can never remove a newer
+/// registration: the three ways Foundation's tokens go wrong on Linux.
+///
+/// Releasing a token does **not** end a block registration (Foundation's contract: the center owns
+/// the block). The center records the release, which is how notifytop reports the leak. Keep
+/// tokens in a property and cancel them when the observer goes away.
+public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
+    /// The registration's id in its center, as events report it.
+    public let registrationID: UInt64
+    let name: Notification.Name?
+    weak let center: NotifyCenter?
+
+    init(registrationID: UInt64, name: Notification.Name?, center: NotifyCenter) {
+        self.registrationID = registrationID
+        self.name = name
+        self.center = center
+    }
+
+    deinit {
+        center?.tokenReleased(registrationID: registrationID, name: name)
+    }
+
+    /// Ends the registration. Calling it again, or after `removeObserver`, does nothing.
+    ///
+    /// After `cancel()` returns, the calling thread will not run the handler again; a delivery
+    /// already running on another thread is not waited for.
+    public func cancel() {
+        center?.end(registrationID: registrationID, name: name, reason: .tokenCancelled)
+    }
+
+    /// True while the registration can still deliver.
+    public var isActive: Bool {
+        center?.isLive(registrationID: registrationID, name: name) ?? false
+    }
+
+    public var description: String {
+        "NotifyToken(#\(registrationID), \(name?.rawValue ?? "*"))"
+    }
+
+    public static func == (lhs: NotifyToken, rhs: NotifyToken) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}

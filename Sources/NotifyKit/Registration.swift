@@ -1,0 +1,142 @@
+import Foundation
+import Synchronization
+
+/// One live observation: what it matches and how it is called. Subclasses add the callout.
+///
+/// Fields are immutable after init except `isActive` and `tokenState`, which are atomics, so
+/// posts read a registration with no lock while removal happens on another thread.
+class Registration: @unchecked Sendable {  // immutable fields plus atomics; see above
+    let id: UInt64
+    let name: Notification.Name?
+    let objectID: ObjectIdentifier?
+    weak let object: AnyObject?
+    let target: DeliveryTarget
+    /// True for `.posting`: the handler runs inside `post` on the posting thread.
+    let deliversInline: Bool
+    let file: StaticString
+    let line: UInt32
+    /// Cleared when the registration ends; checked just before every callout.
+    let isActive = Atomic<Bool>(true)
+    /// 0 held, 1 dropped, 2 no token (target–action).
+    let tokenState: Atomic<UInt8>
+
+    init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
+         hasToken: Bool, file: StaticString, line: UInt) {
+        self.id = id
+        self.name = name
+        self.objectID = object.map(ObjectIdentifier.init)
+        self.object = object
+        self.target = target
+        self.deliversInline = target.isPosting
+        self.file = file
+        self.line = UInt32(truncatingIfNeeded: line)
+        self.tokenState = Atomic(hasToken ? TokenState.held : TokenState.none)
+    }
+
+    var kind: NotifyRegistrationKind { fatalError("subclass") }
+    /// The target or owner, when the kind has one and it is alive.
+    var observer: AnyObject? { nil }
+    /// True when the kind holds an observer weakly (so a nil `observer` means it deallocated).
+    var hasObserver: Bool { false }
+    /// The observer's identity at registration, for the center's by-observer index.
+    var observerKey: ObjectIdentifier? { nil }
+
+    /// Whether a post with this object identity reaches this registration.
+    @inline(__always)
+    final func matches(_ postedObject: ObjectIdentifier?) -> Bool {
+        guard let objectID else { return true }
+        return objectID == postedObject && object != nil
+    }
+
+    /// Calls the handler on the calling thread. Returns false when the observer is gone.
+    func invoke(_ notification: Notification) -> Bool { fatalError("subclass") }
+
+    /// True when the handler's closure context is the observer itself.
+    var capturesObserverStrongly: Bool { false }
+
+    final var callsite: NotifyCallsite {
+        NotifyCallsite(file: file.description, line: UInt(line))
+    }
+
+    final func info(preexisting: Bool) -> NotifyRegistration {
+        NotifyRegistration(
+            id: id, name: name?.rawValue, kind: kind,
+            observer: observer.map(NotifyObjectRef.init), object: object.map(NotifyObjectRef.init),
+            target: target.kind, targetLabel: target.label, callsite: callsite,
+            preexisting: preexisting, capturesObserverStrongly: capturesObserverStrongly)
+    }
+}
+
+enum TokenState {
+    static let held: UInt8 = 0
+    static let dropped: UInt8 = 1
+    static let none: UInt8 = 2
+}
+
+/// A block the center owns: `addObserver(forName:…)` and async sequences.
+final class BlockRegistration: Registration, @unchecked Sendable {
+    let handler: @Sendable (Notification) -> Void
+    let blockKind: NotifyRegistrationKind
+
+    init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
+         kind: NotifyRegistrationKind, handler: @escaping @Sendable (Notification) -> Void,
+         file: StaticString, line: UInt) {
+        self.handler = handler
+        self.blockKind = kind
+        super.init(id: id, name: name, object: object, target: target, hasToken: true, file: file, line: line)
+    }
+
+    override var kind: NotifyRegistrationKind { blockKind }
+
+    override func invoke(_ notification: Notification) -> Bool {
+        handler(notification)
+        return true
+    }
+}
+
+/// A weakly held target or owner, loaded strongly for the length of each callout.
+final class ObserverRegistration: Registration, @unchecked Sendable {
+    weak let weakObserver: AnyObject?
+    let key: ObjectIdentifier
+    let handler: (AnyObject, Notification) -> Void
+    let observerKind: NotifyRegistrationKind
+    let contextIsObserver: Bool
+
+    init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
+         kind: NotifyRegistrationKind, observer: AnyObject, contextIsObserver: Bool,
+         handler: @escaping (AnyObject, Notification) -> Void, file: StaticString, line: UInt) {
+        self.weakObserver = observer
+        self.key = ObjectIdentifier(observer)
+        self.handler = handler
+        self.observerKind = kind
+        self.contextIsObserver = contextIsObserver
+        super.init(id: id, name: name, object: object, target: target, hasToken: kind == .ownerBound,
+                   file: file, line: line)
+    }
+
+    override var kind: NotifyRegistrationKind { observerKind }
+    override var observer: AnyObject? { weakObserver }
+    override var hasObserver: Bool { true }
+    override var observerKey: ObjectIdentifier? { key }
+    override var capturesObserverStrongly: Bool { contextIsObserver }
+
+    override func invoke(_ notification: Notification) -> Bool {
+        guard let observer = weakObserver else { return false }
+        handler(observer, notification)
+        return true
+    }
+}
+
+/// Reads a closure's context pointer: a closure is a function pointer and a context, and Swift
+/// uses a lone captured object as the context itself (`{ owner.x }`, `owner.method`).
+func closureContext<Function>(of closure: Function) -> UnsafeRawPointer? {
+    let holder = ClosureHolder(closure: closure)
+    return withUnsafeBytes(of: holder) { bytes -> UnsafeRawPointer? in
+        guard bytes.count == 2 * MemoryLayout<UInt>.size else { return nil }
+        return UnsafeRawPointer(bitPattern: bytes.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self))
+    }
+}
+
+private struct ClosureHolder<Function> {
+    let closure: Function
+}

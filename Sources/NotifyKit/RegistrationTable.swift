@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+
+/// The registrations of one name (or of the wildcard name), in registration order.
+///
+/// Removal of the last entry is O(1); any other removal leaves a tombstone (the registration's
+/// `isActive` is already false, so posts skip it) and the array is compacted once tombstones
+/// outnumber live entries, which keeps add+remove amortised O(1) with 10k registrations.
+struct Bucket {
+    var entries: ContiguousArray<Registration> = []
+    var tombstones = 0
+
+    var liveCount: Int { entries.count - tombstones }
+
+    /// The entry with this id, by binary search: ids only grow, and compaction keeps order.
+    func index(of id: UInt64) -> Int? {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            let candidate = entries[mid].id
+            if candidate == id { return mid }
+            if candidate < id { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
+
+    /// Takes `registration` out; the caller has already cleared its `isActive`.
+    mutating func remove(_ registration: Registration) {
+        if entries.last === registration {
+            entries.removeLast()
+            while let last = entries.last, !last.isActive.load(ordering: .relaxed) {
+                entries.removeLast()
+                tombstones -= 1
+            }
+            return
+        }
+        tombstones += 1
+        if tombstones > 8 && tombstones * 2 > entries.count {
+            entries.removeAll { !$0.isActive.load(ordering: .relaxed) }
+            tombstones = 0
+        }
+    }
+}
+
+/// Every live registration of a center, indexed for posting and for removal by observer.
+struct RegistrationTable {
+    var named: [Notification.Name: Bucket] = [:]
+    var wildcard = Bucket()
+    /// Target and owner registrations by the observer's identity; entries are confirmed by a weak
+    /// load before use, since identities of dead observers are reused.
+    var byObserver: [ObjectIdentifier: [Registration]] = [:]
+    var liveCount = 0
+    var lastID: UInt64 = 0
+
+    mutating func nextID() -> UInt64 {
+        lastID += 1
+        return lastID
+    }
+
+    mutating func insert(_ registration: Registration) {
+        if let name = registration.name {
+            named[name, default: Bucket()].entries.append(registration)
+        } else {
+            wildcard.entries.append(registration)
+        }
+        if let key = registration.observerKey {
+            byObserver[key, default: []].append(registration)
+        }
+        liveCount += 1
+    }
+
+    func find(id: UInt64, name: Notification.Name?) -> Registration? {
+        let bucket = name.map { named[$0] } ?? wildcard
+        guard let bucket, let index = bucket.index(of: id) else { return nil }
+        let registration = bucket.entries[index]
+        return registration.isActive.load(ordering: .relaxed) ? registration : nil
+    }
+
+    /// Ends `registration`; returns false when it had already ended.
+    mutating func remove(_ registration: Registration) -> Bool {
+        guard registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+        if let name = registration.name {
+            named[name]?.remove(registration)
+            if named[name]?.liveCount == 0 { named[name] = nil }
+        } else {
+            wildcard.remove(registration)
+        }
+        if let key = registration.observerKey {
+            byObserver[key]?.removeAll { $0 === registration }
+            if byObserver[key]?.isEmpty == true { byObserver[key] = nil }
+        }
+        liveCount -= 1
+        return true
+    }
+
+    /// Every live registration in registration order.
+    var all: [Registration] {
+        var result = wildcard.entries.filter { $0.isActive.load(ordering: .relaxed) }
+        for bucket in named.values {
+            result.append(contentsOf: bucket.entries.lazy.filter { $0.isActive.load(ordering: .relaxed) })
+        }
+        return result.sorted { $0.id < $1.id }
+    }
+}
