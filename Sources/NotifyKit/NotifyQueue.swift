@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+
+/// `NotificationQueue`'s semantics, posting into a ``NotifyCenter``, without Linux Foundation's
+/// defects: FIFO order, `.asap` before `.whenIdle`, enqueueing from a handler during a flush is
+/// safe (the notification waits for the next flush), and custom run-loop modes are flushed.
+///
+/// `.asap` and `.whenIdle` notifications are posted by the enqueuing thread's run loop: `.asap`
+/// at the start of its next pass and after timers and sources fire, `.whenIdle` when the pass is
+/// about to wait. Nothing is posted until that thread runs its run loop in one of the modes.
+/// Coalescing keeps the newest notification and moves it to the tail.
+///
+/// Like Foundation's, a queue belongs to the thread that uses it and is not `Sendable`.
+///
+/// ```swift
+/// NotifyQueue.default.enqueue(Notification(name: .downloadProgress, object: download),
+///                             postingStyle: .asap)   // many updates, one post per pass
+/// ```
+public final class NotifyQueue {
+    /// The queue of the calling thread, posting to ``NotifyCenter/default``; one per thread.
+    public static var `default`: NotifyQueue {
+        let dictionary = Thread.current.threadDictionary
+        if let queue = dictionary[defaultKey] as? NotifyQueue { return queue }
+        let queue = NotifyQueue(center: .default)
+        dictionary[defaultKey] = queue
+        return queue
+    }
+
+    private static let defaultKey = "NotifyKit.NotifyQueue.default"
+    private static let lastID = Atomic<UInt64>(0)
+
+    /// The center this queue posts to.
+    public let center: NotifyCenter
+    /// Identifies the queue in events; never reused in the process.
+    public let id: UInt64
+
+    private struct Entry {
+        let notification: Notification
+        let objectID: ObjectIdentifier?
+        let modes: [RunLoop.Mode]
+    }
+
+    private var asap: [Entry] = []
+    private var idle: [Entry] = []
+    private var asapScheduled: Set<RunLoop.Mode> = []
+    private var idleScheduled: Set<RunLoop.Mode> = []
+
+    /// Creates a queue on the calling thread that posts to `center`.
+    public init(center: NotifyCenter) {
+        self.center = center
+        id = Self.lastID.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// The number of notifications waiting to be posted.
+    public var pendingCount: Int { asap.count + idle.count }
+
+    /// Enqueues with coalescing on name and sender, in the default mode.
+    public func enqueue(_ notification: Notification, postingStyle: NotificationQueue.PostingStyle) {
+        enqueue(notification, postingStyle: postingStyle, coalesceMask: [.onName, .onSender], forModes: nil)
+    }
+
+    /// Enqueues `notification`, first removing pending notifications it coalesces with.
+    ///
+    /// - Parameters:
+    ///   - postingStyle: `.now` posts at once (if the run loop is not running, or runs in one of
+    ///     `modes`); `.asap` and `.whenIdle` wait for the run loop.
+    ///   - coalesceMask: Which pending notifications this one replaces: same name, same sender
+    ///     (by identity), both, or none.
+    ///   - modes: The run-loop modes that may post it; nil means `.default`. Matched literally:
+    ///     `.common` is a mode name here, not a set.
+    public func enqueue(
+        _ notification: Notification, postingStyle: NotificationQueue.PostingStyle,
+        coalesceMask: NotificationQueue.NotificationCoalescing, forModes modes: [RunLoop.Mode]?
+    ) {
+        let modes = modes ?? [.default]
+        let objectID = NotifyCenter.identity(of: notification.object)
+        let replaced = removePending(name: notification.name, objectID: objectID, mask: coalesceMask)
+        if replaced > 0 { report(.coalesced, name: notification.name, style: nil, count: replaced) }
+        let entry = Entry(notification: notification, objectID: objectID, modes: modes)
+        switch postingStyle {
+        case .now:
+            report(.enqueued, name: notification.name, style: "now", count: 1)
+            if let current = RunLoop.current.currentMode, !modes.contains(current) { return }
+            center.post(notification)
+        case .asap:
+            asap.append(entry)
+            report(.enqueued, name: notification.name, style: "asap", count: 1)
+            schedule(modes, idle: false)
+        case .whenIdle:
+            idle.append(entry)
+            report(.enqueued, name: notification.name, style: "idle", count: 1)
+            schedule(modes, idle: true)
+        @unknown default:
+            center.post(notification)
+        }
+    }
+
+    /// Removes pending notifications that match `notification` under `coalesceMask`: same name,
+    /// same sender, or both. An empty mask removes nothing, as in Foundation.
+    public func dequeueNotifications(matching notification: Notification,
+                                     coalesceMask: NotificationQueue.NotificationCoalescing) {
+        let removed = removePending(name: notification.name, objectID: NotifyCenter.identity(of: notification.object),
+                                    mask: coalesceMask)
+        if removed > 0 { report(.dequeued, name: notification.name, style: nil, count: removed) }
+    }
+
+    private func removePending(name: Notification.Name, objectID: ObjectIdentifier?,
+                               mask: NotificationQueue.NotificationCoalescing) -> Int {
+        let onName = mask.contains(.onName)
+        let onSender = mask.contains(.onSender)
+        guard onName || onSender else { return 0 }
+        func matches(_ entry: Entry) -> Bool {
+            (!onName || entry.notification.name == name) && (!onSender || entry.objectID == objectID)
+        }
+        let before = asap.count + idle.count
+        asap.removeAll(where: matches)
+        idle.removeAll(where: matches)
+        return before - asap.count - idle.count
+    }
+
+    private func schedule(_ modes: [RunLoop.Mode], idle: Bool) {
+        let runLoop = RunLoop.current
+        let queue = UncheckedQueue(self)
+        for mode in modes {
+            if idle {
+                guard idleScheduled.insert(mode).inserted else { continue }
+                // A due one-shot timer fires after the pass's blocks, just before the loop waits.
+                let timer = Timer(fire: Date(), interval: 0, repeats: false) { _ in
+                    queue.queue.flush(idle: true, scheduledMode: mode)
+                }
+                runLoop.add(timer, forMode: mode)
+            } else {
+                guard asapScheduled.insert(mode).inserted else { continue }
+                runLoop.perform(inModes: [mode]) {
+                    queue.queue.flush(idle: false, scheduledMode: mode)
+                }
+            }
+        }
+    }
+
+    /// Posts, in FIFO order, the pending entries that the current mode may post: `.asap` ones
+    /// always first, so an `.asap` enqueued by a handler still precedes an idle flush in the same
+    /// pass. Entries are taken out before any post, so handlers may enqueue freely.
+    private func flush(idle fromIdle: Bool, scheduledMode: RunLoop.Mode) {
+        if fromIdle { idleScheduled.remove(scheduledMode) } else { asapScheduled.remove(scheduledMode) }
+        let mode = RunLoop.current.currentMode ?? scheduledMode
+        post(Self.take(from: &asap, in: mode), style: "asap")
+        if fromIdle {
+            post(Self.take(from: &idle, in: mode), style: "idle")
+        }
+    }
+
+    private static func take(from list: inout [Entry], in mode: RunLoop.Mode) -> [Entry] {
+        var due: [Entry] = []
+        list.removeAll { entry in
+            guard entry.modes.contains(mode) else { return false }
+            due.append(entry)
+            return true
+        }
+        return due
+    }
+
+    private func post(_ due: [Entry], style: String) {
+        guard !due.isEmpty else { return }
+        report(.flushed, name: nil, style: style, count: due.count)
+        for entry in due {
+            center.post(entry.notification)
+        }
+    }
+
+    private func report(_ action: NotifyQueueActivity.Action, name: Notification.Name?, style: String?, count: Int) {
+        center.emitIfProbed(.queue(NotifyQueueActivity(
+            queueID: id, action: action, name: name?.rawValue, style: style, count: count, pending: pendingCount)))
+    }
+}
+
+/// Lets a run-loop block of the queue's own thread reach the queue; it never leaves that thread.
+private struct UncheckedQueue: @unchecked Sendable {
+    let queue: NotifyQueue
+    init(_ queue: NotifyQueue) { self.queue = queue }
+}
+
+extension NotifyCenter {
+    func emitIfProbed(_ kind: @autoclosure () -> NotifyEvent.Kind) {
+        guard let probes = lock.withLock({ probes }) else { return }
+        probes.emit(kind())
+    }
+}
