@@ -1,20 +1,23 @@
 /// A probe that keeps every event in memory: for tests, and for looking at a center from a debugger.
-public final class InMemoryProbe: NotifyProbe {
-    private let storage = LockedValue<[NotifyEvent]>([])
+public final class InMemoryProbe: NotifyProbe, @unchecked Sendable {  // `lock` guards `storage`
+    private let lock = Lock()
+    @exclusivity(unchecked) private var storage: [NotifyEvent] = []
 
     public init() {}
 
     public func receive(_ event: NotifyEvent) {
-        storage.withLock { $0.append(event) }
+        lock.lock()
+        storage.append(event)
+        lock.unlock()
     }
 
     /// Every event received so far, in arrival order.
     public var events: [NotifyEvent] {
-        storage.withLock { $0 }
+        lock.withLock { storage }
     }
 
     /// Forgets what was received, so a test can look at what happens next.
     public func reset() {
-        storage.withLock { $0.removeAll(keepingCapacity: true) }
+        lock.withLock { storage.removeAll(keepingCapacity: true) }
     }
 }

@@ -52,7 +52,12 @@ extension NotifyCenter {
         _ body: (Registration) -> Void
     ) {
         if wildcard.isEmpty {
-            for registration in named { body(registration) }
+            // Indexing borrows each element; a for-in iterator would retain and release it.
+            var i = 0
+            while i < named.count {
+                body(named[i])
+                i += 1
+            }
             return
         }
         var i = 0
@@ -108,32 +113,48 @@ extension NotifyCenter {
         }
     }
 
+    /// The instrumented post: one clock read for the post and one per delivery. Each handler's
+    /// start is the previous reading, so a duration includes the few tens of nanoseconds spent
+    /// handing the previous event to the probes.
     private func postProbed(
         _ notification: Notification, objectID: ObjectIdentifier?,
         named: ContiguousArray<Registration>, wildcard: ContiguousArray<Registration>, probes: ProbeSet,
         file: StaticString, line: UInt
     ) {
         let context = ThreadContext.current
+        let thread = context.thread.id
         let postID = lastPostID.wrappingAdd(1, ordering: .relaxed).newValue
         var matched = 0
         inRegistrationOrder(named, wildcard) { registration in
             if registration.objectID == nil || registration.objectID == objectID { matched += 1 }
         }
+        let name = notification.name.rawValue
+        var clock = MonotonicClock.now()
         probes.emit(.posted(NotifyPost(
-            postID: postID, name: notification.name.rawValue,
-            object: (notification.object as AnyObject?).flatMap { objectID == nil ? nil : NotifyObjectRef($0) },
+            postID: postID, name: name,
+            object: objectID == nil ? nil : (notification.object as AnyObject?).map(NotifyObjectRef.init),
             hasUserInfo: notification.userInfo != nil, matched: matched,
             depth: context.postDepth + 1, parentPostID: context.currentPostID,
-            callsite: NotifyCallsite(file: file.description, line: line))),
-            thread: context.thread.id)
-        let trace = DeliveryTrace(probes: probes, postID: postID, name: notification.name.rawValue,
-                                  postingThread: context.thread.id)
+            callsite: NotifyCallsite(file: file, line: line))),
+            timestamp: clock, thread: thread)
+        let trace = DeliveryTrace(probes: probes, postID: postID, name: name, postingThread: thread)
+        let savedPost = context.currentPostID
+        context.postDepth += 1
+        context.currentPostID = postID
+        defer {
+            context.postDepth -= 1
+            context.currentPostID = savedPost
+        }
         inRegistrationOrder(named, wildcard) { registration in
             guard accepts(registration, objectID: objectID) else { return }
             if registration.deliversInline {
-                if !trace.timedInvoke(registration, notification, handedOff: nil) {
+                guard registration.invoke(notification) else {
                     purge(registration, reason: .observerDeallocated)
+                    return
                 }
+                let end = MonotonicClock.now()
+                trace.emitDelivery(of: registration, start: clock, end: end, wait: 0, context: context)
+                clock = end
             } else {
                 handOff(notification, to: registration, trace: trace)
             }
@@ -148,25 +169,33 @@ struct DeliveryTrace: Sendable {
     let name: String
     let postingThread: UInt64
 
-    /// Runs the handler between two clock reads and emits the delivery; false if the observer is gone.
-    func timedInvoke(_ registration: Registration, _ notification: Notification, handedOff: UInt64?) -> Bool {
+    /// Runs a handed-off handler between two clock reads and emits the delivery; false if the
+    /// observer is gone.
+    func timedInvoke(_ registration: Registration, _ notification: Notification, handedOff: UInt64) -> Bool {
         let context = ThreadContext.current
         let savedPost = context.currentPostID
         context.postDepth += 1
         context.currentPostID = postID
+        defer {
+            context.postDepth -= 1
+            context.currentPostID = savedPost
+        }
         let start = MonotonicClock.now()
-        let delivered = registration.invoke(notification)
+        guard registration.invoke(notification) else { return false }
         let end = MonotonicClock.now()
-        let depth = context.postDepth
-        context.postDepth -= 1
-        context.currentPostID = savedPost
-        guard delivered else { return false }
+        emitDelivery(of: registration, start: start, end: end, wait: start > handedOff ? start - handedOff : 0,
+                     context: context)
+        return true
+    }
+
+    @inline(__always)
+    func emitDelivery(of registration: Registration, start: UInt64, end: UInt64, wait: UInt64,
+                      context: ThreadContext) {
         probes.emit(.delivered(NotifyDelivery(
             postID: postID, registration: registration.id, name: name, postingThread: postingThread,
-            target: registration.target.kind, start: start, duration: end &- start,
-            wait: handedOff.map { start > $0 ? start - $0 : 0 } ?? 0, depth: depth)),
+            target: registration.target.kind, start: start, duration: end &- start, wait: wait,
+            depth: context.postDepth)),
             timestamp: end, thread: context.thread.id)
-        return true
     }
 }
 

@@ -1,16 +1,23 @@
 /// The probes attached to a center; replaced, never mutated, so posts read it with no lock held.
 final class ProbeSet: Sendable {
     let entries: [(id: UInt64, probe: any NotifyProbe)]
+    /// The first probe, called without walking the array: one probe is the common case.
+    private let first: any NotifyProbe
 
-    init(entries: [(id: UInt64, probe: any NotifyProbe)]) {
+    init?(entries: [(id: UInt64, probe: any NotifyProbe)]) {
+        guard let first = entries.first else { return nil }
         self.entries = entries
+        self.first = first.probe
     }
 
     func emit(_ kind: NotifyEvent.Kind, timestamp: UInt64 = MonotonicClock.now(),
               thread: UInt64 = ThreadContext.current.thread.id) {
         let event = NotifyEvent(timestamp: timestamp, thread: thread, kind: kind)
-        for entry in entries {
-            entry.probe.receive(event)
+        first.receive(event)
+        var index = 1
+        while index < entries.count {
+            entries[index].probe.receive(event)
+            index += 1
         }
     }
 }
@@ -27,7 +34,7 @@ extension NotifyCenter {
     public func attach(_ probe: any NotifyProbe) -> NotifyProbeAttachment {
         let id = lock.withLock { () -> UInt64 in
             let id = (probes?.entries.map(\.id).max() ?? 0) + 1
-            let snapshot = ProbeSet(entries: [(id, probe)])
+            let snapshot = ProbeSet(entries: [(id, probe)])!
             for registration in table.all {
                 snapshot.emit(.registered(registration.info(preexisting: true)))
             }
@@ -42,7 +49,7 @@ extension NotifyCenter {
     private func detachProbe(id: UInt64) {
         lock.withLock {
             let remaining = (probes?.entries ?? []).filter { $0.id != id }
-            probes = remaining.isEmpty ? nil : ProbeSet(entries: remaining)
+            probes = ProbeSet(entries: remaining)
         }
     }
 

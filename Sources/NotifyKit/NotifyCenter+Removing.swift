@@ -43,7 +43,7 @@ extension NotifyCenter {
         if removed == 0, let probes {
             probes.emit(.removeMissed(NotifyMissedRemoval(
                 observer: NotifyObjectRef(observer), name: name?.rawValue,
-                callsite: NotifyCallsite(file: file.description, line: line))))
+                callsite: NotifyCallsite(file: file, line: line))))
         }
     }
 

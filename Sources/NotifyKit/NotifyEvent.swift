@@ -21,7 +21,7 @@ public struct NotifyEvent: Sendable {
     /// The kinds of event a center emits.
     public enum Kind: Sendable {
         /// A registration began (or, with `preexisting`, was live when the probe attached).
-        case registered(NotifyRegistration)
+        indirect case registered(NotifyRegistration)
         /// A notification was posted; its deliveries follow with the same `postID`.
         case posted(NotifyPost)
         /// One handler ran for one post.
@@ -31,9 +31,9 @@ public struct NotifyEvent: Sendable {
         /// The token of a live registration was released: only a bulk removal can end it now.
         case tokenDropped(registration: UInt64)
         /// `removeObserver` was called with something that matched no live registration.
-        case removeMissed(NotifyMissedRemoval)
+        indirect case removeMissed(NotifyMissedRemoval)
         /// A ``NotifyQueue`` enqueued, coalesced, dequeued or flushed notifications.
-        case queue(NotifyQueueActivity)
+        indirect case queue(NotifyQueueActivity)
     }
 }
 
@@ -72,35 +72,61 @@ public enum NotifyTargetKind: String, Sendable, CaseIterable {
 public struct NotifyObjectRef: Sendable, Hashable, CustomStringConvertible {
     /// The object's address when the event happened.
     public let address: UInt
-    /// The object's dynamic type, as `String(reflecting:)` prints it.
-    public let typeName: String
+    /// The object's dynamic type; ``typeName`` formats it.
+    public let type: any AnyObject.Type
 
-    public init(address: UInt, typeName: String) {
+    public init(address: UInt, type: any AnyObject.Type) {
         self.address = address
-        self.typeName = typeName
+        self.type = type
     }
 
     init(_ object: AnyObject) {
         address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-        typeName = TypeNames.name(of: object)
+        type = Swift.type(of: object)
     }
+
+    /// The type as `String(reflecting:)` prints it, e.g. `Demo.CartScreen`; cached per type.
+    public var typeName: String { TypeNames.name(of: type) }
 
     public var description: String {
         "\(typeName)@0x\(String(address, radix: 16))"
     }
+
+    public static func == (lhs: NotifyObjectRef, rhs: NotifyObjectRef) -> Bool {
+        lhs.address == rhs.address && ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(address)
+        hasher.combine(ObjectIdentifier(type))
+    }
 }
 
-/// A source location taken from `#fileID` and `#line` defaults.
+/// A source location taken from `#fileID` and `#line` defaults; kept as the static string the
+/// compiler made, so stamping an event with it copies no text.
 public struct NotifyCallsite: Sendable, Hashable, CustomStringConvertible {
-    public let file: String
+    private let staticFile: StaticString
+    /// The line.
     public let line: UInt
 
-    public init(file: String, line: UInt) {
-        self.file = file
+    public init(file: StaticString, line: UInt) {
+        self.staticFile = file
         self.line = line
     }
 
+    /// The `#fileID`, such as `Demo/CartScreen.swift`.
+    public var file: String { staticFile.description }
+
     public var description: String { "\(file):\(line)" }
+
+    public static func == (lhs: NotifyCallsite, rhs: NotifyCallsite) -> Bool {
+        lhs.line == rhs.line && lhs.file == rhs.file
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(file)
+        hasher.combine(line)
+    }
 }
 
 /// A registration as a probe sees it.

@@ -57,9 +57,9 @@ enum ThreadRegistry {
 final class ThreadContext {
     let thread: NotifyThread
     /// How many posts are being delivered on this thread right now (a post inside a handler is 2).
-    var postDepth: Int = 0
+    @exclusivity(unchecked) var postDepth: Int = 0
     /// The post whose handlers are running on this thread, 0 when none.
-    var currentPostID: UInt64 = 0
+    @exclusivity(unchecked) var currentPostID: UInt64 = 0
 
     init(thread: NotifyThread) { self.thread = thread }
 

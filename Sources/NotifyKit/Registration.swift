@@ -55,7 +55,7 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     var capturesObserverStrongly: Bool { false }
 
     final var callsite: NotifyCallsite {
-        NotifyCallsite(file: file.description, line: UInt(line))
+        NotifyCallsite(file: file, line: UInt(line))
     }
 
     final func info(preexisting: Bool) -> NotifyRegistration {

@@ -1,19 +1,59 @@
-import CAllocationCounter
 import Foundation
-import NotifyKit
 
-final class Sink: @unchecked Sendable { var count = 0 }
-let center = NotifyCenter()
-let sink = Sink()
-let name = Notification.Name("bench.post")
-let token = center.addObserver(forName: name, object: nil, queue: nil) { _ in sink.count += 1 }
-for _ in 0..<1000 { center.post(name: name) }
-let before = notify_thread_allocation_count()
-let start = MonotonicClock.now()
-for _ in 0..<1_000_000 { center.post(name: name) }
-let end = MonotonicClock.now()
-let after = notify_thread_allocation_count()
-print("allocs/post", Double(after - before) / 1e6, "ns/post", Double(end - start) / 1e6, sink.count)
-let x = [1,2,3].map { $0 * 2 }
-print(notify_thread_allocation_count() - after, x)
-token.cancel()
+// notify-bench: NotifyKit against Foundation's NotificationCenter and the floor, in one run.
+//
+//   swift run -c release notify-bench [--quick] [--filter SUBSTRING] [--markdown] [--list]
+
+let options: BenchOptions
+do {
+    options = try BenchOptions(arguments: CommandLine.arguments.dropFirst())
+} catch .help {
+    print(BenchOptions.usage)
+    exit(0)
+} catch {
+    print("notify-bench: \(error)\n\(BenchOptions.usage)")
+    exit(2)
+}
+
+let profile = options.quick ? Profile.quick : Profile.full
+let measurer = Measurer(profile: profile)
+let workloads: [any Workload] = [
+    PostWorkload(measurer: measurer),
+    AddRemoveWorkload(measurer: measurer),
+    ContentionWorkload(profile: profile),
+    AllocationWorkload(profile: profile),
+    ProbeWorkload(measurer: measurer),
+    MemoryWorkload(profile: profile),
+]
+
+if options.list {
+    for workload in workloads {
+        for name in workload.rowNames { print(name) }
+    }
+    exit(0)
+}
+guard workloads.contains(where: { $0.selectsAny(options) }) else {
+    print("notify-bench: no benchmark name contains '\(options.filter ?? "")'; --list shows them")
+    exit(2)
+}
+
+let header = RunHeader(options: options, profile: profile)
+for line in header.lines { print(options.markdown ? line.replacingOccurrences(of: "command: ", with: "command: `") + (line.hasPrefix("command: ") ? "`" : "") : line) }
+print()
+
+let started = MonotonicClock.now()
+var rows: [Row] = []
+do {
+    for workload in workloads where workload.selectsAny(options) {
+        rows += try workload.run(options)
+    }
+} catch {
+    print("notify-bench: measurement void: \(error)")
+    exit(1)
+}
+
+let table = ReportTable(rows: rows)
+print(options.markdown ? table.markdown() : table.plainText())
+print()
+print(table.summary)
+print("finished in \(Cell.decimal(Double(MonotonicClock.now() - started) / 1e9, places: 1)) s")

@@ -1,0 +1,46 @@
+import CAllocationCounter
+
+/// Benchmark 5: heap allocations per post (no probe attached), counted by the executable's malloc
+/// override on the posting thread over many posts, after a warm-up.
+struct AllocationWorkload: Workload {
+    let profile: Profile
+
+    static func rowName(observers: Int) -> String {
+        "allocations per post, \(observers) observer\(observers == 1 ? "" : "s")"
+    }
+
+    var rowNames: [String] { PostWorkload.observerCounts.map(Self.rowName) }
+
+    func run(_ options: BenchOptions) throws -> [Row] {
+        var rows: [Row] = []
+        for observers in PostWorkload.observerCounts {
+            let name = Self.rowName(observers: observers)
+            guard options.selects(name) else { continue }
+            progress(name)
+            var row = Row(name)
+            let notifyKit = try count(NotifyKitCenter.self, observers, name)
+            row.notifyKit = .allocations(notifyKit)
+            row.foundation = .allocations(try count(FoundationCenter.self, observers, name))
+            row.floor = .allocations(try count(FloorCenter.self, observers, name, unrelated: 0))
+            row.expect("0", notifyKit == 0)
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Allocations per post on the calling thread.
+    private func count<Center: BenchCenter>(
+        _: Center.Type, _ observers: Int, _ benchmark: String,
+        unrelated: Int = PostFixture<Center>.unrelatedNames
+    ) throws -> Double {
+        let fixture = PostFixture<Center>(observers: observers, unrelated: unrelated)
+        let warmup = 100
+        for _ in 0..<warmup { fixture.post() }
+        let posts = profile.allocationPosts
+        let before = notify_thread_allocation_count()
+        for _ in 0..<posts { fixture.post() }
+        let after = notify_thread_allocation_count()
+        try fixture.verify(posts: warmup + posts, benchmark)
+        return Double(after - before) / Double(posts)
+    }
+}

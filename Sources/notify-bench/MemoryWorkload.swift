@@ -1,0 +1,76 @@
+import Foundation
+
+/// Benchmark 7: heap bytes per block registration, with 100,000 registrations on one name or on
+/// 100,000 distinct names, measured as the growth of ``HeapUsage`` while registering.
+///
+/// Everything that is not the center's is made before the baseline, identically for both centers:
+/// the names, one handler per registration (each capturing one shared counter, so its context is
+/// the counter and it allocates nothing), and the token array, reserved to its full size; so the
+/// array's 8 B per token is excluded from both centers alike. The tokens themselves are counted:
+/// each center allocates its own.
+struct MemoryWorkload: Workload {
+    static let registrations = 100_000
+    static let targetRatio = 1.0
+
+    enum Layout: CaseIterable {
+        case oneName, distinctNames
+
+        var rowName: String {
+            switch self {
+            case .oneName: "memory per registration, 100k on one name"
+            case .distinctNames: "memory per registration, 100k distinct names"
+            }
+        }
+    }
+
+    let profile: Profile
+
+    var rowNames: [String] { Layout.allCases.map(\.rowName) }
+
+    func run(_ options: BenchOptions) throws -> [Row] {
+        var rows: [Row] = []
+        for layout in Layout.allCases where options.selects(layout.rowName) {
+            progress(layout.rowName)
+            var row = Row(layout.rowName)
+            row.notifyKit = .bytes(try median(NotifyKitCenter.self, layout))
+            row.foundation = .bytes(try median(FoundationCenter.self, layout))
+            if let ratio = row.ratioToFoundation {
+                row.expect("≤ Foundation", ratio <= Self.targetRatio)
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    private func median<Center: BenchCenter>(_: Center.Type, _ layout: Layout) throws -> Double {
+        try (0..<profile.memoryRepetitions).map { _ in try bytesPerRegistration(Center.self, layout) }.median
+    }
+
+    private func bytesPerRegistration<Center: BenchCenter>(_: Center.Type, _ layout: Layout) throws -> Double {
+        let count = Self.registrations
+        let names = layout == .oneName ? [BenchNames.target] : BenchNames.others(count)
+        let counter = Counter()
+        let handlers = (0..<count).map { _ in Handlers.counting(into: counter) }
+        var tokens: [AnyObject] = []
+        tokens.reserveCapacity(count)
+        let center = Center()
+        // One registration made and removed first, so one-time lazy state is not charged per registration.
+        center.remove(center.add(BenchNames.target, handlers[0]))
+
+        let before = HeapUsage.bytesInUse()
+        for index in 0..<count {
+            tokens.append(center.add(names[layout == .oneName ? 0 : index], handlers[index]))
+        }
+        let after = HeapUsage.bytesInUse()
+
+        // Every registration must be live: post each name once.
+        for name in names { center.post(name) }
+        guard counter.count == count else {
+            throw DeliveryMismatch(
+                benchmark: layout.rowName, center: "\(Center.self)",
+                detail: "\(counter.count) of \(count) registrations answered a post")
+        }
+        for token in tokens { center.remove(token) }
+        return Double(after - before) / Double(count)
+    }
+}

@@ -1,0 +1,100 @@
+/// The three things measured side by side.
+enum Column {
+    case notifyKit, foundation, floor
+}
+
+/// One measured value, formatted with its unit.
+enum Cell {
+    case none
+    case nanoseconds(Double)
+    case allocations(Double)
+    case bytes(Double)
+    /// A ratio of two measurements, such as a speed-up.
+    case factor(Double)
+    /// A ratio with the measurements it came from.
+    case factorOf(Double, numerator: Double, denominator: Double)
+
+    var text: String {
+        switch self {
+        case .none: "–"
+        case .nanoseconds(let ns): Self.duration(ns)
+        case .allocations(let count): Self.decimal(count, places: 2)
+        case .bytes(let bytes): "\(Self.decimal(bytes, places: 0)) B"
+        case .factor(let factor): "\(Self.decimal(factor, places: 2))×"
+        case .factorOf(let factor, let numerator, let denominator):
+            "\(Self.decimal(factor, places: 2))× (\(Self.duration(numerator)) / \(Self.duration(denominator)))"
+        }
+    }
+
+    /// The value, when it is a plain measurement that can be compared with another column's.
+    var measurement: Double? {
+        switch self {
+        case .nanoseconds(let value), .allocations(let value), .bytes(let value): value
+        case .none, .factor, .factorOf: nil
+        }
+    }
+
+    static func duration(_ ns: Double) -> String {
+        switch ns {
+        case ..<1_000: "\(decimal(ns, places: 1)) ns"
+        case ..<1_000_000: "\(decimal(ns / 1_000, places: 2)) µs"
+        default: "\(decimal(ns / 1_000_000, places: 2)) ms"
+        }
+    }
+
+    static func decimal(_ value: Double, places: Int) -> String {
+        guard value.isFinite else { return "\(value)" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((abs(value) * scale).rounded())
+        let whole = String(scaled / Int(scale))
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        guard places > 0 else { return sign + whole }
+        let fraction = String(scaled % Int(scale))
+        return sign + whole + "." + String(repeating: "0", count: places - fraction.count) + fraction
+    }
+}
+
+/// One line of the report.
+struct Row {
+    var benchmark: String
+    var notifyKit = Cell.none
+    var foundation = Cell.none
+    var floor = Cell.none
+    /// What NotifyKit (or the row's subject) should reach; "–" for rows reported for information.
+    var target = "–"
+    var passed: Bool?
+
+    init(_ benchmark: String) {
+        self.benchmark = benchmark
+    }
+
+    subscript(column: Column) -> Cell {
+        get {
+            switch column {
+            case .notifyKit: notifyKit
+            case .foundation: foundation
+            case .floor: floor
+            }
+        }
+        set {
+            switch column {
+            case .notifyKit: notifyKit = newValue
+            case .foundation: foundation = newValue
+            case .floor: floor = newValue
+            }
+        }
+    }
+
+    /// NotifyKit's value divided by Foundation's, when both are plain measurements.
+    var ratioToFoundation: Double? {
+        guard let mine = notifyKit.measurement, let theirs = foundation.measurement, theirs > 0 else { return nil }
+        return mine / theirs
+    }
+
+    /// Sets the target and whether it was met.
+    mutating func expect(_ target: String, _ passed: Bool) {
+        self.target = target
+        self.passed = passed
+    }
+}

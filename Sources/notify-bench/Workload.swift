@@ -1,0 +1,27 @@
+import Foundation
+
+/// A group of benchmarks that share a setup; each produces rows of the report.
+protocol Workload {
+    /// The names of the rows it can produce, which `--filter` matches.
+    var rowNames: [String] { get }
+    /// Measures the rows `options` selects, in `rowNames` order.
+    func run(_ options: BenchOptions) throws -> [Row]
+}
+
+extension Workload {
+    func selectsAny(_ options: BenchOptions) -> Bool {
+        rowNames.contains(where: options.selects)
+    }
+}
+
+/// Progress on standard error, so standard output holds only the report.
+func progress(_ message: String) {
+    var standardError = StandardError()
+    print("  measuring \(message)…", to: &standardError)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}
