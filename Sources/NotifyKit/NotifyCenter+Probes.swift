@@ -32,12 +32,13 @@ extension NotifyCenter {
     ///
     /// - Returns: The attachment; the probe stays attached until it is detached or released.
     public func attach(_ probe: any NotifyProbe) -> NotifyProbeAttachment {
-        let id = lock.withLock { () -> UInt64 in
+        let id = locked { () -> UInt64 in
             let id = (probes?.entries.map(\.id).max() ?? 0) + 1
             let snapshot = ProbeSet(entries: [(id, probe)])!
             for registration in table.all {
                 snapshot.emit(.registered(registration.info(preexisting: true)))
             }
+            if let old = probes { table.garbage.append(old) }
             probes = ProbeSet(entries: (probes?.entries ?? []) + [(id, probe)])
             return id
         }
@@ -47,8 +48,9 @@ extension NotifyCenter {
     }
 
     private func detachProbe(id: UInt64) {
-        lock.withLock {
+        locked {
             let remaining = (probes?.entries ?? []).filter { $0.id != id }
+            if let old = probes { table.garbage.append(old) }
             probes = ProbeSet(entries: remaining)
         }
     }

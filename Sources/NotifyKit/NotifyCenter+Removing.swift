@@ -20,15 +20,20 @@ extension NotifyCenter {
     ) {
         if let token = observer as? NotifyToken {
             guard token.center === self else { return }
-            lock.lock()
-            defer { lock.unlock() }
-            guard let registration = table.find(id: token.registrationID, name: token.name) else { return }
-            guard registration.matchesRemoval(name: name, object: object) else { return }
-            end(registration, reason: .explicit)
+            locked {
+                guard let registration = table.find(id: token.registrationID, name: token.name),
+                      registration.matchesRemoval(name: name, object: object) else { return }
+                end(registration, reason: .explicit)
+            }
             return
         }
-        lock.lock()
-        defer { lock.unlock() }
+        locked { removeRegistrations(of: observer, name: name, object: object, file: file, line: line) }
+    }
+
+    /// Must be called with `lock` held.
+    private func removeRegistrations(
+        of observer: AnyObject, name: Notification.Name?, object: AnyObject?, file: StaticString, line: UInt
+    ) {
         let candidates = table.byObserver[ObjectIdentifier(observer)] ?? []
         var removed = 0
         for registration in candidates {
@@ -49,18 +54,16 @@ extension NotifyCenter {
 
     /// Ends one registration by id; what a token's `cancel()` calls.
     func end(registrationID: UInt64, name: Notification.Name?, reason: NotifyRemovalReason) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let registration = table.find(id: registrationID, name: name) {
-            end(registration, reason: reason)
+        locked {
+            if let registration = table.find(id: registrationID, name: name) {
+                end(registration, reason: reason)
+            }
         }
     }
 
     /// Ends a registration found dead during a post.
     func purge(_ registration: Registration, reason: NotifyRemovalReason) {
-        lock.lock()
-        defer { lock.unlock() }
-        end(registration, reason: reason)
+        locked { end(registration, reason: reason) }
     }
 
     /// Must be called with `lock` held.

@@ -37,6 +37,17 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
         self.label = label
     }
 
+    /// Runs `body` with the lock held, then releases what the table let go of, unlocked.
+    @inline(__always)
+    func locked<Result>(_ body: () -> Result) -> Result {
+        lock.lock()
+        let result = body()
+        let garbage = table.takeGarbage()
+        lock.unlock()
+        withExtendedLifetime(garbage) {}
+        return result
+    }
+
     /// The number of live registrations.
     public var registrationCount: Int {
         lock.withLock { table.liveCount }

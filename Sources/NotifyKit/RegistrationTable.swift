@@ -25,19 +25,24 @@ struct Bucket {
         return nil
     }
 
-    /// Takes `registration` out; the caller has already cleared its `isActive`.
-    mutating func remove(_ registration: Registration) {
+    /// Takes `registration` out; the caller has already cleared its `isActive`. Entries the
+    /// bucket lets go of are moved to `garbage`, to be released once the center is unlocked.
+    mutating func remove(_ registration: Registration, garbage: inout [AnyObject]) {
         if entries.last === registration {
-            entries.removeLast()
+            garbage.append(entries.removeLast())
             while let last = entries.last, !last.isActive.load(ordering: .relaxed) {
-                entries.removeLast()
+                garbage.append(entries.removeLast())
                 tombstones -= 1
             }
             return
         }
         tombstones += 1
         if tombstones > 8 && tombstones * 2 > entries.count {
-            entries.removeAll { !$0.isActive.load(ordering: .relaxed) }
+            entries.removeAll { entry in
+                guard !entry.isActive.load(ordering: .relaxed) else { return false }
+                garbage.append(entry)
+                return true
+            }
             tombstones = 0
         }
     }
@@ -52,6 +57,16 @@ struct RegistrationTable {
     var byObserver: [ObjectIdentifier: [Registration]] = [:]
     var liveCount = 0
     var lastID: UInt64 = 0
+    /// What the table let go of while locked. A registration's closure may own tokens or objects
+    /// whose deinit calls back into the center, so nothing may be released under the lock.
+    var garbage: [AnyObject] = []
+
+    mutating func takeGarbage() -> [AnyObject] {
+        guard !garbage.isEmpty else { return [] }
+        let taken = garbage
+        garbage = []
+        return taken
+    }
 
     mutating func nextID() -> UInt64 {
         lastID += 1
@@ -80,11 +95,15 @@ struct RegistrationTable {
     /// Ends `registration`; returns false when it had already ended.
     mutating func remove(_ registration: Registration) -> Bool {
         guard registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+        garbage.append(registration)
         if let name = registration.name {
-            named[name]?.remove(registration)
-            if named[name]?.liveCount == 0 { named[name] = nil }
+            named[name]?.remove(registration, garbage: &garbage)
+            if let bucket = named[name], bucket.liveCount == 0 {
+                for entry in bucket.entries { garbage.append(entry) }
+                named[name] = nil
+            }
         } else {
-            wildcard.remove(registration)
+            wildcard.remove(registration, garbage: &garbage)
         }
         if let key = registration.observerKey {
             byObserver[key]?.removeAll { $0 === registration }
