@@ -5,11 +5,19 @@ let package = Package(
     name: "notifytop",
     products: [
         .library(name: "NotifyKit", targets: ["NotifyKit"]),
+        .library(name: "NotifyEvents", targets: ["NotifyEvents"]),
+        .library(name: "NotifyTrace", targets: ["NotifyTrace"]),
         .executable(name: "notify-bench", targets: ["notify-bench"]),
     ],
     targets: [
         // The notification center: Foundation's semantics, instrumented through probes.
         .target(name: "NotifyKit"),
+
+        // Trace events and their JSON Lines codec: pure (bytes in, bytes out), no NotifyKit, no Foundation.
+        .target(name: "NotifyEvents"),
+
+        // The app side (inspector, socket, exporter) and the viewer side (client, recording, replay).
+        .target(name: "NotifyTrace", dependencies: ["NotifyKit", "NotifyEvents"]),
 
         // Counts heap allocations for the benchmark by overriding malloc in its executable.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
@@ -20,6 +28,8 @@ let package = Package(
         ),
 
         .testTarget(name: "NotifyKitTests", dependencies: ["NotifyKit"]),
+        .testTarget(name: "NotifyEventsTests", dependencies: ["NotifyEvents"]),
+        .testTarget(name: "NotifyTraceTests", dependencies: ["NotifyTrace", "NotifyEvents", "NotifyKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -120,12 +120,20 @@ public struct NotifyCallsite: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(file):\(line)" }
 
     public static func == (lhs: NotifyCallsite, rhs: NotifyCallsite) -> Bool {
-        lhs.line == rhs.line && lhs.file == rhs.file
+        guard lhs.line == rhs.line, lhs.staticFile.utf8CodeUnitCount == rhs.staticFile.utf8CodeUnitCount else {
+            return false
+        }
+        if lhs.staticFile.hasPointerRepresentation && rhs.staticFile.hasPointerRepresentation
+            && lhs.staticFile.utf8Start == rhs.staticFile.utf8Start {
+            return true
+        }
+        return lhs.file == rhs.file
     }
 
+    /// Hashes what is cheap and content-determined, so exporters can key on callsites per event.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(file)
         hasher.combine(line)
+        hasher.combine(staticFile.utf8CodeUnitCount)
     }
 }
 

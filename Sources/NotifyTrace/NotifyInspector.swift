@@ -1,0 +1,106 @@
+import Foundation
+import NotifyEvents
+import NotifyKit
+
+/// Makes a process inspectable: notifytop attaches over a Unix socket and receives the center's
+/// events as JSON Lines.
+///
+/// ```swift
+/// let inspector = try NotifyInspector.start(center: .default)
+/// print("attach with: notifytop --pid \(getpid())   (\(inspector.socketPath))")
+/// ```
+///
+/// Or, with no code change, `NOTIFYTOP=1` in the environment and one call at start-up to
+/// ``startIfRequested(center:)``.
+///
+/// The socket is `$XDG_RUNTIME_DIR/notifytop/<pid>.sock` (else `/tmp/notifytop-<uid>/<pid>.sock`),
+/// mode 0600 in a 0700 directory, removed when the inspector stops or the process exits. Several
+/// viewers may attach; each first receives a header and a snapshot of every live registration and
+/// thread, then the live events. The app is never blocked by a viewer: while none is attached the
+/// center runs unprobed; while one is, events go through a bounded ``EventRing`` to a background
+/// exporter, and anything a slow viewer cannot take is counted and reported to it as a `gap`.
+public final class NotifyInspector: Sendable {
+    /// Where viewers connect.
+    public let socketPath: String
+    private let exporter: TraceExporter
+
+    private init(socketPath: String, exporter: TraceExporter) {
+        self.socketPath = socketPath
+        self.exporter = exporter
+    }
+
+    /// Starts listening for viewers of `center`.
+    ///
+    /// - Parameters:
+    ///   - ringCapacity: Events buffered between exporter passes (every ~2 ms); beyond it, events
+    ///     are counted as lost.
+    ///   - viewerBufferBytes: Bytes queued for one viewer before its lines are counted as missed.
+    public static func start(
+        center: NotifyCenter = .default, directory: SocketDirectory = .standard,
+        ringCapacity: Int = 1 << 16, viewerBufferBytes: Int = 8 << 20
+    ) throws(TraceError) -> NotifyInspector {
+        try directory.prepare()
+        _ = directory.inspectableProcesses()  // removes sockets of processes that are gone
+        let path = directory.socketPath(for: getpid())
+        let listener = try UnixSocket.listen(at: path)
+        let exporter = TraceExporter(
+            center: center, listener: listener, socketPath: path, ringCapacity: ringCapacity,
+            viewerBufferBytes: viewerBufferBytes)
+        ExitCleanup.register(exporter)
+        exporter.start()
+        return NotifyInspector(socketPath: path, exporter: exporter)
+    }
+
+    /// Starts an inspector when the environment has `NOTIFYTOP=1`; returns nil otherwise, or when
+    /// the socket cannot be created (the reason is printed to standard error).
+    public static func startIfRequested(center: NotifyCenter = .default) -> NotifyInspector? {
+        guard ProcessInfo.processInfo.environment["NOTIFYTOP"] == "1" else { return nil }
+        do {
+            return try start(center: center)
+        } catch {
+            FileHandle.standardError.write(Data("notifytop: inspector not started: \(error)\n".utf8))
+            return nil
+        }
+    }
+
+    /// The number of viewers attached now.
+    public var viewerCount: Int { exporter.viewerCount }
+
+    /// Sends viewers an end-of-stream line, disconnects them and removes the socket.
+    public func stop() {
+        exporter.stop(reason: .inspectorStopped)
+    }
+}
+
+/// Removes sockets when the process exits normally, telling attached viewers it ended.
+enum ExitCleanup {
+    private static let exporters = LockedExporters()
+    private static let installed: Void = {
+        atexit {
+            ExitCleanup.exporters.drain().forEach { $0.stop(reason: .processExit) }
+        }
+    }()
+
+    static func register(_ exporter: TraceExporter) {
+        _ = installed
+        exporters.add(exporter)
+    }
+
+    static func unregister(_ exporter: TraceExporter) {
+        exporters.remove(exporter)
+    }
+}
+
+private final class LockedExporters: @unchecked Sendable {  // `lock` guards `items`
+    private let lock = NSLock()
+    private var items: [TraceExporter] = []
+
+    func add(_ exporter: TraceExporter) { lock.withLock { items.append(exporter) } }
+    func remove(_ exporter: TraceExporter) { lock.withLock { items.removeAll { $0 === exporter } } }
+    func drain() -> [TraceExporter] {
+        lock.withLock {
+            defer { items = [] }
+            return items
+        }
+    }
+}

@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A Unix stream socket file descriptor, closed when released.
+public final class UnixSocket: @unchecked Sendable {  // the descriptor is immutable; the kernel synchronises I/O
+    /// The file descriptor, -1 once closed.
+    public private(set) var descriptor: Int32
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit { close() }
+
+    /// Closes the descriptor; later calls do nothing.
+    public func close() {
+        if descriptor >= 0 {
+            _ = Glibc.close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// Listens at `path`, replacing a stale socket file there, with permissions 0600.
+    public static func listen(at path: String, backlog: Int32 = 16) throws(TraceError) -> UnixSocket {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw .system("socket", errno) }
+        let socket = UnixSocket(descriptor: fd)
+        unlink(path)
+        var address = try makeAddress(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw .system("bind \(path)", errno) }
+        chmod(path, 0o600)
+        guard Glibc.listen(fd, backlog) == 0 else { throw .system("listen \(path)", errno) }
+        return socket
+    }
+
+    /// Connects to the socket at `path` (blocking), then switches to non-blocking reads.
+    public static func connect(to path: String) throws(TraceError) -> UnixSocket {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .system("socket", errno) }
+        let socket = UnixSocket(descriptor: fd)
+        var address = try makeAddress(path)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw .system("connect \(path)", errno) }
+        return socket
+    }
+
+    /// Accepts one pending connection, nil when none is waiting.
+    public func accept() -> UnixSocket? {
+        let fd = Glibc.accept(descriptor, nil, nil)
+        guard fd >= 0 else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return UnixSocket(descriptor: fd)
+    }
+
+    /// Writes what it can without blocking; returns the byte count, 0 when the peer is full, or
+    /// nil when the peer has gone.
+    public func writeSome(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard !bytes.isEmpty else { return 0 }
+        let written = send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+        if written >= 0 { return written }
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return 0 }
+        return nil
+    }
+
+    /// Reads into `buffer`, waiting at most `timeoutMilliseconds` (-1: forever). Returns the byte
+    /// count, 0 on timeout, or nil at end of stream or on error.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) -> Int? {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, timeoutMilliseconds)
+        if ready == 0 || (ready < 0 && errno == EINTR) { return 0 }
+        guard ready > 0 else { return nil }
+        let count = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+        if count > 0 { return count }
+        if count < 0 && (errno == EAGAIN || errno == EINTR) { return 0 }
+        return nil
+    }
+
+    private static func makeAddress(_ path: String) throws(TraceError) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw .invalid("socket path too long (\(bytes.count) bytes): \(path)") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import NotifyEvents
+import NotifyKit
+import NotifyTrace
+import Testing
+
+private let ping = Notification.Name("trace.ping")
+private let pong = Notification.Name("trace.pong")
+
+@Suite("Inspector over a Unix socket", .serialized)
+struct InspectorTests {
+    @Test("the socket is private, named after the pid, and removed when the inspector stops")
+    func socketLifecycle() throws {
+        let temporary = TemporarySocketDirectory()
+        let inspector = try NotifyInspector.start(center: NotifyCenter(), directory: temporary.directory)
+        #expect(inspector.socketPath == temporary.directory.socketPath(for: getpid()))
+        var info = stat()
+        #expect(stat(inspector.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect(stat(temporary.directory.path, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o700)
+        #expect(temporary.directory.inspectableProcesses().map(\.pid) == [getpid()])
+        inspector.stop()
+        #expect(stat(inspector.socketPath, &info) != 0)
+    }
+
+    @Test("a viewer receives the header, then live posts and deliveries in order")
+    func liveEvents() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter(label: "live")
+        let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        defer { inspector.stop() }
+        let reader = try TraceReader.connect(socketPath: inspector.socketPath)
+        let first = reader.read(until: { $0.registration != nil })
+        #expect(reader.header?.center == "live")
+        #expect(first.last?.registration?.preexisting == true)
+        for _ in 0..<3 { center.post(name: ping) }
+        let rest = reader.read(until: { event in
+            if case .delivered(let delivery) = event { return delivery.postID == 3 }
+            return false
+        })
+        #expect(rest.compactMap(\.postName) == ["trace.ping", "trace.ping", "trace.ping"])
+        let sequence = (first + rest).compactMap(\.seq)
+        #expect(sequence == sequence.sorted())
+        #expect(Set(sequence).count == sequence.count)
+        token.cancel()
+    }
+
+    @Test("a viewer attached late first sees every live registration and thread")
+    func lateAttachSeesSnapshot() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        defer { inspector.stop() }
+        let early = try TraceReader.connect(socketPath: inspector.socketPath)
+        _ = early.read(until: { _ in false }, seconds: 0.1)
+        let tokens = (0..<5).map { i in
+            center.addObserver(forName: Notification.Name("late.\(i)"), object: nil, queue: nil) { _ in }
+        }
+        tokens[1].cancel()
+        _ = early.read(until: { event in
+            if case .removed = event { return true }
+            return false
+        })
+        let late = try TraceReader.connect(socketPath: inspector.socketPath)
+        let snapshot = late.read(until: { $0.registration?.name == "late.4" })
+        let names = snapshot.compactMap(\.registration).filter(\.preexisting).map(\.name)
+        #expect(names == ["late.0", "late.2", "late.3", "late.4"])
+        #expect(snapshot.contains { if case .thread = $0 { return true } else { return false } })
+        withExtendedLifetime(tokens) {}
+    }
+
+    @Test("two viewers receive the same posts")
+    func twoViewers() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        defer { inspector.stop() }
+        let a = try TraceReader.connect(socketPath: inspector.socketPath)
+        let b = try TraceReader.connect(socketPath: inspector.socketPath)
+        while inspector.viewerCount < 2 { usleep(1_000) }
+        for _ in 0..<10 { center.post(name: pong) }
+        let isLast: (TraceEvent) -> Bool = { event in
+            if case .posted(let post) = event { return post.postID == 10 }
+            return false
+        }
+        #expect(a.read(until: isLast).compactMap(\.postName).count == 10)
+        #expect(b.read(until: isLast).compactMap(\.postName).count == 10)
+    }
+
+    @Test("a viewer that disconnects mid-stream does not disturb the app or other viewers")
+    func viewerKilledMidStream() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        defer { inspector.stop() }
+        var doomed: TraceReader? = try TraceReader.connect(socketPath: inspector.socketPath)
+        let survivor = try TraceReader.connect(socketPath: inspector.socketPath)
+        while inspector.viewerCount < 2 { usleep(1_000) }
+        for _ in 0..<100 { center.post(name: ping) }
+        doomed = nil
+        for _ in 0..<100 { center.post(name: ping) }
+        let events = survivor.read(until: { event in
+            if case .posted(let post) = event { return post.postID == 200 }
+            return false
+        })
+        #expect(events.compactMap(\.postName).count == 200)
+        #expect(doomed == nil)
+        let deadline = Date(timeIntervalSinceNow: 2)
+        while inspector.viewerCount != 1 && Date() < deadline { usleep(1_000) }
+        #expect(inspector.viewerCount == 1)
+    }
+
+    @Test("a viewer that never reads gets a gap with the exact count of lines it missed")
+    func slowViewerGetsExactGap() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory,
+                                                  viewerBufferBytes: 64 * 1024)
+        defer { inspector.stop() }
+        let slow = try TraceReader.connect(socketPath: inspector.socketPath)
+        while inspector.viewerCount < 1 { usleep(1_000) }
+        let posts = 20_000
+        for _ in 0..<posts { center.post(name: ping) }
+        // Everything the viewer did not get is accounted for by gaps, exactly.
+        var received = 0
+        var missed: UInt64 = 0
+        var idleSince = Date()
+        while Date().timeIntervalSince(idleSince) < 0.5 {
+            switch slow.next(timeoutMilliseconds: 20) {
+            case .event(let event):
+                idleSince = Date()
+                if event.postName != nil { received += 1 }
+                if let gap = event.gap, gap.reason == .viewerBehind { missed += gap.count }
+            case .idle: continue
+            case .ended: idleSince = .distantPast
+            }
+        }
+        #expect(missed > 0)
+        #expect(UInt64(received) + missed == UInt64(posts))
+    }
+
+    @Test("when the inspector stops, viewers see a clean end of stream")
+    func cleanEnd() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let reader = try TraceReader.connect(socketPath: inspector.socketPath)
+        while inspector.viewerCount < 1 { usleep(1_000) }
+        center.post(name: ping)
+        inspector.stop()
+        let (events, end) = reader.readToEnd()
+        #expect(events.compactMap(\.postName) == ["trace.ping"])
+        #expect(end == .producerStopped("inspector-stopped"))
+    }
+}

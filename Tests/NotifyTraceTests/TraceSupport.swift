@@ -1,0 +1,70 @@
+import Foundation
+import NotifyEvents
+import NotifyKit
+import NotifyTrace
+
+/// A fresh private socket directory under /tmp, removed when released.
+final class TemporarySocketDirectory {
+    let directory: SocketDirectory
+
+    init() {
+        let path = "/tmp/notifytop-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        directory = SocketDirectory(path: path)
+    }
+
+    deinit {
+        if let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            for entry in entries { unlink(directory.path + "/" + entry) }
+        }
+        rmdir(directory.path)
+    }
+}
+
+extension TraceReader {
+    /// Reads events until `predicate` holds for one of them or `seconds` pass; returns all read.
+    func read(until predicate: (TraceEvent) -> Bool, seconds: Double = 5) -> [TraceEvent] {
+        var events: [TraceEvent] = []
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while Date() < deadline {
+            switch next(timeoutMilliseconds: 20) {
+            case .event(let event):
+                events.append(event)
+                if predicate(event) { return events }
+            case .idle: continue
+            case .ended: return events
+            }
+        }
+        return events
+    }
+
+    /// Reads until the stream ends or `seconds` pass.
+    func readToEnd(seconds: Double = 5) -> (events: [TraceEvent], end: TraceStreamEnd?) {
+        var events: [TraceEvent] = []
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while Date() < deadline {
+            switch next(timeoutMilliseconds: 20) {
+            case .event(let event): events.append(event)
+            case .idle: continue
+            case .ended(let end): return (events, end)
+            }
+        }
+        return (events, nil)
+    }
+}
+
+extension TraceEvent {
+    var postName: String? {
+        if case .posted(let post) = self { return post.name }
+        return nil
+    }
+
+    var registration: TraceRegistration? {
+        if case .registered(let registration) = self { return registration }
+        return nil
+    }
+
+    var gap: TraceGap? {
+        if case .gap(let gap) = self { return gap }
+        return nil
+    }
+}
