@@ -9,6 +9,10 @@ let package = Package(
         .library(name: "NotifyTrace", targets: ["NotifyTrace"]),
         .executable(name: "notify-bench", targets: ["notify-bench"]),
     ],
+    dependencies: [
+        // Command lines of notifytop and notify-demo.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    ],
     targets: [
         // The notification center: Foundation's semantics, instrumented through probes.
         .target(name: "NotifyKit"),
