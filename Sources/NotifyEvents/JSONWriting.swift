@@ -1,0 +1,128 @@
+/// The byte-level pieces of the encoder: literals, integers and escaped strings appended straight
+/// into a `[UInt8]`, with no intermediate `String` and no Foundation.
+extension Array where Element == UInt8 {
+    /// Appends a literal fragment such as `,"seq":`; the bytes are copied with one `memcpy`.
+    @inline(__always)
+    mutating func appendLiteral(_ literal: StaticString) {
+        literal.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    /// Appends `value` in decimal.
+    @inline(__always)
+    mutating func appendDecimal(_ value: UInt64) {
+        if value < 10 {
+            append(0x30 &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var remaining = value
+            var index = 20
+            repeat {
+                index -= 1
+                let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
+                digits[index] = 0x30 &+ UInt8(truncatingIfNeeded: digit)
+                remaining = quotient
+            } while remaining > 0
+            append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
+        }
+    }
+
+    /// Appends a signed `value` in decimal.
+    @inline(__always)
+    mutating func appendDecimal(_ value: Int) {
+        if value < 0 {
+            append(0x2D)
+            appendDecimal(value.magnitude.toUInt64)
+        } else {
+            appendDecimal(UInt64(truncatingIfNeeded: value))
+        }
+    }
+
+    /// Appends `value` as a JSON string of lowercase hex, `"0x7f3a…"`.
+    mutating func appendHexString(_ value: UInt64) {
+        appendLiteral("\"0x")
+        let digitCount = value == 0 ? 1 : (67 - value.leadingZeroBitCount) / 4
+        var shift = (digitCount - 1) * 4
+        while shift >= 0 {
+            append(Self.hexDigits[Int(truncatingIfNeeded: (value >> UInt64(shift)) & 0xF)])
+            shift -= 4
+        }
+        append(0x22)
+    }
+
+    /// Appends `true` or `false`.
+    @inline(__always)
+    mutating func appendBool(_ value: Bool) {
+        if value { appendLiteral("true") } else { appendLiteral("false") }
+    }
+
+    /// Appends `value` as a JSON integer, or `null`.
+    @inline(__always)
+    mutating func appendOptionalDecimal(_ value: UInt64?) {
+        if let value { appendDecimal(value) } else { appendLiteral("null") }
+    }
+
+    /// Appends `value` as a quoted JSON string, or `null`.
+    @inline(__always)
+    mutating func appendOptionalString(_ value: String?) {
+        if let value { appendJSONString(value) } else { appendLiteral("null") }
+    }
+
+    /// Appends `string` quoted, escaping `"`, `\` and control characters; everything else,
+    /// non-ASCII included, passes through as UTF-8.
+    mutating func appendJSONString(_ string: String) {
+        append(0x22)
+        if string.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var copy = string
+            copy.withUTF8 { appendEscaped($0) }
+        }
+        append(0x22)
+    }
+
+    /// Copies runs that need no escaping with one `append(contentsOf:)` each.
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+                index += 1
+                continue
+            }
+            if runStart < index {
+                append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            }
+            switch byte {
+            case 0x22: appendLiteral("\\\"")
+            case 0x5C: appendLiteral("\\\\")
+            case 0x0A: appendLiteral("\\n")
+            case 0x0D: appendLiteral("\\r")
+            case 0x09: appendLiteral("\\t")
+            case 0x08: appendLiteral("\\b")
+            case 0x0C: appendLiteral("\\f")
+            default:
+                appendLiteral("\\u00")
+                append(Self.hexDigits[Int(byte >> 4)])
+                append(Self.hexDigits[Int(byte & 0xF)])
+            }
+            index += 1
+            runStart = index
+        }
+        if runStart < bytes.count {
+            append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+    }
+
+    private static var hexDigits: StaticString { "0123456789abcdef" }
+}
+
+extension StaticString {
+    /// The byte at `index`; for the small digit tables above.
+    @inline(__always)
+    fileprivate subscript(index: Int) -> UInt8 { utf8Start[index] }
+}
+
+extension UInt {
+    @inline(__always)
+    fileprivate var toUInt64: UInt64 { UInt64(truncatingIfNeeded: self) }
+}

@@ -1,0 +1,81 @@
+/// A registration as a trace records it: it began, or it was live when the stream started.
+///
+/// Mirrors NotifyKit's `NotifyRegistration`, with objects and the callsite replaced by the ids of
+/// their introductions. A viewer builds its observer table from these and ``TraceRemoval``s.
+public struct TraceRegistration: Sendable, Hashable {
+    /// The event's sequence number.
+    public var seq: UInt64
+    /// Monotonic nanoseconds when the registration was made (or reported, if ``preexisting``).
+    public var timestamp: UInt64
+    /// The ``TraceThread/id`` of the registering thread.
+    public var thread: UInt64
+    /// Unique in its center and never reused; removals and deliveries refer to it.
+    public var id: UInt64
+    /// The name observed; nil observes every name.
+    public var name: String?
+    /// Which form of `addObserver` or `observe` made the registration.
+    public var kind: TraceRegistrationKind
+    /// The ``TraceObject/id`` of the target or owner; nil for blocks and sequences.
+    public var observer: UInt64?
+    /// The ``TraceObject/id`` of the object filter; nil matches every sender.
+    public var object: UInt64?
+    /// Where the handler runs.
+    public var target: TraceTargetKind
+    /// The queue label, operation-queue name or delivery-thread name; nil for posting and main.
+    public var targetLabel: String?
+    /// The ``TraceCallsite/id`` of the registering call.
+    public var callsite: UInt64
+    /// True when the registration was live before the stream started: part of the snapshot a
+    /// viewer receives on attach, not something that just happened.
+    public var preexisting: Bool
+    /// True when the handler's closure captures the observer strongly, so the center keeps the
+    /// observer alive: a likely leak the dashboard flags.
+    public var capturesObserverStrongly: Bool
+
+    /// Creates a registration event.
+    public init(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, id: UInt64, name: String?,
+        kind: TraceRegistrationKind, observer: UInt64?, object: UInt64?, target: TraceTargetKind,
+        targetLabel: String?, callsite: UInt64, preexisting: Bool, capturesObserverStrongly: Bool
+    ) {
+        self.seq = seq
+        self.timestamp = timestamp
+        self.thread = thread
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.observer = observer
+        self.object = object
+        self.target = target
+        self.targetLabel = targetLabel
+        self.callsite = callsite
+        self.preexisting = preexisting
+        self.capturesObserverStrongly = capturesObserverStrongly
+    }
+}
+
+/// How a registration delivers; raw values equal NotifyKit's `NotifyRegistrationKind`.
+public enum TraceRegistrationKind: String, Sendable, Hashable, CaseIterable {
+    /// A weakly held target and an unapplied method.
+    case target
+    /// A block the center owns, ended by its token.
+    case block
+    /// A handler that receives a weakly held owner (`"owner"` on the wire).
+    case ownerBound = "owner"
+    /// An async sequence's iterator.
+    case sequence
+}
+
+/// Where a handler runs; raw values equal NotifyKit's `NotifyTargetKind`.
+public enum TraceTargetKind: String, Sendable, Hashable, CaseIterable {
+    /// On the posting thread, inside `post`.
+    case posting
+    /// On an operation queue; `post` waits for it.
+    case operationQueue = "operation-queue"
+    /// Asynchronously on a dispatch queue.
+    case dispatchQueue = "dispatch-queue"
+    /// Asynchronously on a delivery thread with its own run loop.
+    case thread
+    /// Asynchronously on the main queue.
+    case main
+}

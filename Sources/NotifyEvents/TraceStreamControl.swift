@@ -1,0 +1,102 @@
+/// Events were lost between the producer and this reader, and exactly how many.
+///
+/// A producer never blocks the app it observes: when a buffer fills it drops events and, as soon
+/// as it can, writes one gap line with the count. Losing data visibly beats stalling the app.
+public struct TraceGap: Sendable, Hashable {
+    /// The gap line's own sequence number.
+    public var seq: UInt64
+    /// Monotonic nanoseconds when the gap was reported.
+    public var timestamp: UInt64
+    /// How many events were lost.
+    public var count: UInt64
+    /// Why they were lost.
+    public var reason: TraceGapReason
+
+    /// Creates a gap event.
+    public init(seq: UInt64, timestamp: UInt64, count: UInt64, reason: TraceGapReason) {
+        self.seq = seq
+        self.timestamp = timestamp
+        self.count = count
+        self.reason = reason
+    }
+}
+
+/// Why events were lost: an open set, so a newer producer's reasons still decode.
+public struct TraceGapReason: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    /// The wire spelling.
+    public var rawValue: String
+
+    /// Wraps any wire spelling.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Allows `"buffer-full"` where a reason is expected.
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// The wire spelling.
+    public var description: String { rawValue }
+
+    /// The in-process buffer between the probe and the exporter was full: every viewer lost these.
+    public static let bufferFull: TraceGapReason = "buffer-full"
+    /// This viewer read too slowly and its own send queue overflowed; other viewers may have them.
+    public static let viewerBehind: TraceGapReason = "viewer-behind"
+}
+
+/// The producer ended the stream on purpose; a stream that stops without one was cut off.
+public struct TraceEnd: Sendable, Hashable {
+    /// The event's sequence number.
+    public var seq: UInt64
+    /// Monotonic nanoseconds when the stream ended.
+    public var timestamp: UInt64
+    /// Why it ended.
+    public var reason: TraceEndReason
+
+    /// Creates an end-of-stream event.
+    public init(seq: UInt64, timestamp: UInt64, reason: TraceEndReason) {
+        self.seq = seq
+        self.timestamp = timestamp
+        self.reason = reason
+    }
+}
+
+/// Why a stream ended: an open set, so a newer producer's reasons still decode.
+public struct TraceEndReason: RawRepresentable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    /// The wire spelling.
+    public var rawValue: String
+
+    /// Wraps any wire spelling.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Allows `"process-exit"` where a reason is expected.
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// The wire spelling.
+    public var description: String { rawValue }
+
+    /// The producing process is exiting.
+    public static let processExit: TraceEndReason = "process-exit"
+    /// The app stopped its inspector; the process goes on.
+    public static let inspectorStopped: TraceEndReason = "inspector-stopped"
+    /// The producer disconnected this viewer (for example, it was too far behind to catch up).
+    public static let disconnected: TraceEndReason = "disconnected"
+}
+
+/// A line whose kind this version does not know, kept whole.
+///
+/// Minor versions may add line kinds; an older reader hands them over as this value instead of
+/// failing, so a caller can count them, skip them, or re-encode them byte for byte.
+public struct TraceUnknownLine: Sendable, Hashable {
+    /// The line's `k` value.
+    public var kind: String
+    /// The line's text, without its newline.
+    public var line: String
+
+    /// Creates an unknown line; `line` must be one JSON object with no newline in it.
+    public init(kind: String, line: String) {
+        self.kind = kind
+        self.line = line
+    }
+}
