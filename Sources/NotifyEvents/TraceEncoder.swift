@@ -169,6 +169,8 @@ public enum TraceEncoder {
         buffer.appendBool(registration.preexisting)
         buffer.appendLiteral(",\"capturesObserverStrongly\":")
         buffer.appendBool(registration.capturesObserverStrongly)
+        buffer.appendLiteral(",\"mainThreadOnly\":")
+        buffer.appendBool(registration.mainThreadOnly)
     }
 
     private static func encode(_ post: TracePost, into buffer: inout [UInt8]) {

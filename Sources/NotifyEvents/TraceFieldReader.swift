@@ -145,6 +145,17 @@ struct TraceFieldReader {
         }
     }
 
+    /// A boolean that may be `null` or absent (fields added in a minor version).
+    mutating func optionalBool(_ key: StaticString) throws(TraceDecodingError) -> Bool? {
+        guard let index = find(key) else { return nil }
+        switch fields[index].type {
+        case .true: return true
+        case .false: return false
+        case .null: return nil
+        default: throw wrongType(key, "true, false or null")
+        }
+    }
+
     /// A required string.
     mutating func string(_ key: StaticString) throws(TraceDecodingError) -> String {
         try stringValue(required(key), key)

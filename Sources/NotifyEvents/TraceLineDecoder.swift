@@ -83,7 +83,8 @@ enum TraceLineDecoder {
                 object: try reader.optionalUInt64("object"), target: try reader.enumeration("target"),
                 targetLabel: try reader.optionalString("targetLabel"), callsite: try reader.uint64("callsite"),
                 preexisting: try reader.bool("preexisting"),
-                capturesObserverStrongly: try reader.bool("capturesObserverStrongly")))
+                capturesObserverStrongly: try reader.bool("capturesObserverStrongly"),
+                mainThreadOnly: try reader.optionalBool("mainThreadOnly") ?? false))
         case .removed:
             return .removed(TraceRemoval(
                 seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),

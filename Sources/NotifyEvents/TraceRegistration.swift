@@ -31,13 +31,17 @@ public struct TraceRegistration: Sendable, Hashable {
     /// True when the handler's closure captures the observer strongly, so the center keeps the
     /// observer alive: a likely leak the dashboard flags.
     public var capturesObserverStrongly: Bool
+    /// The app declared the handler main-thread-only (UI code): a delivery elsewhere is a bug.
+    public var mainThreadOnly: Bool
 
     /// Creates a registration event.
     public init(
         seq: UInt64, timestamp: UInt64, thread: UInt64, id: UInt64, name: String?,
         kind: TraceRegistrationKind, observer: UInt64?, object: UInt64?, target: TraceTargetKind,
-        targetLabel: String?, callsite: UInt64, preexisting: Bool, capturesObserverStrongly: Bool
+        targetLabel: String?, callsite: UInt64, preexisting: Bool, capturesObserverStrongly: Bool,
+        mainThreadOnly: Bool = false
     ) {
+        self.mainThreadOnly = mainThreadOnly
         self.seq = seq
         self.timestamp = timestamp
         self.thread = thread

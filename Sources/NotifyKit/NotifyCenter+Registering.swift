@@ -26,7 +26,7 @@ extension NotifyCenter {
         _ = register(file: file, line: line) { id in
             ObserverRegistration(
                 id: id, name: name, object: object, target: .posting, kind: .target, observer: observer,
-                contextIsObserver: false,
+                contextIsObserver: false, mainThreadOnly: false,
                 handler: { observer, notification in action(unsafeDowncast(observer, to: Observer.self))(notification) },
                 file: file, line: line)
         }
@@ -50,21 +50,27 @@ extension NotifyCenter {
         line: UInt = #line
     ) -> NotifyToken {
         addObserver(forName: name, object: object, deliverOn: queue.map { .operationQueue($0) } ?? .posting,
-                    using: block, file: file, line: line)
+                    mainThreadOnly: false, using: block, file: file, line: line)
     }
 
     /// Registers a block delivered on `target`: a queue, a dispatch queue, a thread or main.
     ///
+    /// - Parameters:
+    ///   - mainThreadOnly: Declares that the block must run on the main thread (it touches UI
+    ///     state). The center still delivers where `target` says; probes see the declaration, so
+    ///     notifytop can flag a delivery on another thread.
     /// - Returns: The token that ends the registration; releasing it does not.
     public func addObserver(
         forName name: Notification.Name?,
         object: AnyObject?,
         deliverOn target: DeliveryTarget,
+        mainThreadOnly: Bool = false,
         using block: @escaping @Sendable (Notification) -> Void,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> NotifyToken {
-        addBlock(name: name, object: object, target: target, kind: .block, block: block, file: file, line: line)
+        addBlock(name: name, object: object, target: target, kind: .block, mainThreadOnly: mainThreadOnly,
+                 block: block, file: file, line: line)
     }
 
     /// Registers a handler bound to `owner`, which receives it, so the handler never captures `self`.
@@ -81,6 +87,7 @@ extension NotifyCenter {
         object: AnyObject? = nil,
         owner: Owner,
         deliverOn target: DeliveryTarget = .posting,
+        mainThreadOnly: Bool = false,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ handler: @escaping (Owner, Notification) -> Void
@@ -89,7 +96,7 @@ extension NotifyCenter {
         let registration = register(file: file, line: line) { id in
             ObserverRegistration(
                 id: id, name: name, object: object, target: target, kind: .ownerBound, observer: owner,
-                contextIsObserver: capturesOwner,
+                contextIsObserver: capturesOwner, mainThreadOnly: mainThreadOnly,
                 handler: { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) },
                 file: file, line: line)
         }
@@ -98,11 +105,11 @@ extension NotifyCenter {
 
     func addBlock(
         name: Notification.Name?, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
-        block: @escaping @Sendable (Notification) -> Void, file: StaticString, line: UInt
+        mainThreadOnly: Bool = false, block: @escaping @Sendable (Notification) -> Void, file: StaticString, line: UInt
     ) -> NotifyToken {
         let registration = register(file: file, line: line) { id in
-            BlockRegistration(id: id, name: name, object: object, target: target, kind: kind, handler: block,
-                              file: file, line: line)
+            BlockRegistration(id: id, name: name, object: object, target: target, kind: kind,
+                              mainThreadOnly: mainThreadOnly, handler: block, file: file, line: line)
         }
         return NotifyToken(registrationID: registration.id, name: name, center: self)
     }

@@ -157,6 +157,8 @@ public struct NotifyRegistration: Sendable {
     /// True when the handler's closure context is the owner itself (`{ owner.x }` or
     /// `owner.method`): the center then keeps its own observer alive.
     public let capturesObserverStrongly: Bool
+    /// The app declared that the handler must run on the main thread; a delivery elsewhere is a bug.
+    public let mainThreadOnly: Bool
 }
 
 /// A post as a probe sees it.

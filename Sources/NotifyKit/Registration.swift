@@ -19,9 +19,12 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     let isActive = Atomic<Bool>(true)
     /// 0 held, 1 dropped, 2 no token (target–action).
     let tokenState: Atomic<UInt8>
+    /// The app declared that the handler must run on the main thread (UI code).
+    let mainThreadOnly: Bool
 
     init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
-         hasToken: Bool, file: StaticString, line: UInt) {
+         hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt) {
+        self.mainThreadOnly = mainThreadOnly
         self.id = id
         self.name = name
         self.objectID = object.map(ObjectIdentifier.init)
@@ -63,7 +66,8 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
             id: id, name: name?.rawValue, kind: kind,
             observer: observer.map(NotifyObjectRef.init), object: object.map(NotifyObjectRef.init),
             target: target.kind, targetLabel: target.label, callsite: callsite,
-            preexisting: preexisting, capturesObserverStrongly: capturesObserverStrongly)
+            preexisting: preexisting, capturesObserverStrongly: capturesObserverStrongly,
+            mainThreadOnly: mainThreadOnly)
     }
 }
 
@@ -79,11 +83,12 @@ final class BlockRegistration: Registration, @unchecked Sendable {
     let blockKind: NotifyRegistrationKind
 
     init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
-         kind: NotifyRegistrationKind, handler: @escaping @Sendable (Notification) -> Void,
+         kind: NotifyRegistrationKind, mainThreadOnly: Bool, handler: @escaping @Sendable (Notification) -> Void,
          file: StaticString, line: UInt) {
         self.handler = handler
         self.blockKind = kind
-        super.init(id: id, name: name, object: object, target: target, hasToken: true, file: file, line: line)
+        super.init(id: id, name: name, object: object, target: target, hasToken: true,
+                   mainThreadOnly: mainThreadOnly, file: file, line: line)
     }
 
     override var kind: NotifyRegistrationKind { blockKind }
@@ -103,7 +108,7 @@ final class ObserverRegistration: Registration, @unchecked Sendable {
     let contextIsObserver: Bool
 
     init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
-         kind: NotifyRegistrationKind, observer: AnyObject, contextIsObserver: Bool,
+         kind: NotifyRegistrationKind, observer: AnyObject, contextIsObserver: Bool, mainThreadOnly: Bool,
          handler: @escaping (AnyObject, Notification) -> Void, file: StaticString, line: UInt) {
         self.weakObserver = observer
         self.key = ObjectIdentifier(observer)
@@ -111,7 +116,7 @@ final class ObserverRegistration: Registration, @unchecked Sendable {
         self.observerKind = kind
         self.contextIsObserver = contextIsObserver
         super.init(id: id, name: name, object: object, target: target, hasToken: kind == .ownerBound,
-                   file: file, line: line)
+                   mainThreadOnly: mainThreadOnly, file: file, line: line)
     }
 
     override var kind: NotifyRegistrationKind { observerKind }

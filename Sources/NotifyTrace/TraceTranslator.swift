@@ -47,7 +47,8 @@ struct TraceTranslator {
                 observer: observer, object: object,
                 target: TraceTargetKind(rawValue: registration.target.rawValue) ?? .posting,
                 targetLabel: registration.targetLabel, callsite: site, preexisting: registration.preexisting,
-                capturesObserverStrongly: registration.capturesObserverStrongly)
+                capturesObserverStrongly: registration.capturesObserverStrongly,
+                mainThreadOnly: registration.mainThreadOnly)
             live[registration.id] = value
             lines.append(.registered(value))
         case .posted(let post):

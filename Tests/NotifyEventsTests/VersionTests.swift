@@ -55,3 +55,26 @@ import NotifyEvents
         #expect(!TraceFormatVersion(major: 2, minor: 0).isReadable)
     }
 }
+
+@Suite("Fields added within a major version")
+struct AddedFieldTests {
+    @Test("a registration without mainThreadOnly (an early 1.0 stream) reads as false; true round-trips")
+    func mainThreadOnlyDefaultsToFalse() throws {
+        let early = #"{"k":"register","seq":2,"t":1,"thread":1,"id":4,"name":"n","kind":"block","observer":null,"object":null,"target":"main","targetLabel":null,"callsite":2,"preexisting":false,"capturesObserverStrongly":false}"#
+        var decoder = TraceDecoder()
+        decoder.feed(Array((early + "\n").utf8))
+        guard case .registered(let registration)? = try decoder.next() else {
+            Issue.record("expected a registration")
+            return
+        }
+        #expect(registration.mainThreadOnly == false)
+        var flagged = registration
+        flagged.mainThreadOnly = true
+        let line = TraceEncoder.line(for: .registered(flagged))
+        #expect(line.contains(#""mainThreadOnly":true"#))
+        var again = TraceDecoder()
+        again.feed(Array(line.utf8))
+        again.finish()
+        #expect(try again.next() == .registered(flagged))
+    }
+}
