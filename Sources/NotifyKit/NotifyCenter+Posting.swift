@@ -124,8 +124,15 @@ extension NotifyCenter {
         let context = ThreadContext.current
         let thread = context.thread.id
         let postID = lastPostID.wrappingAdd(1, ordering: .relaxed).newValue
+        // Count what will be delivered; while probed, also end registrations whose object filter
+        // has died, so the dashboard learns of a dead sender without waiting for address reuse.
         var matched = 0
         inRegistrationOrder(named, wildcard) { registration in
+            guard registration.isActive.load(ordering: .acquiring) else { return }
+            if registration.objectID != nil && registration.object == nil {
+                purge(registration, reason: .objectDeallocated)
+                return
+            }
             if registration.objectID == nil || registration.objectID == objectID { matched += 1 }
         }
         let name = notification.name.rawValue
@@ -157,6 +164,8 @@ extension NotifyCenter {
                 clock = end
             } else {
                 handOff(notification, to: registration, trace: trace)
+                // A hand-off to an operation queue waits; the next handler starts now, not before.
+                clock = MonotonicClock.now()
             }
         }
     }

@@ -92,7 +92,7 @@ extension NotifyCenter {
         line: UInt = #line,
         _ handler: @escaping (Owner, Notification) -> Void
     ) -> NotifyToken {
-        let capturesOwner = closureContext(of: handler) == UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
+        let capturesOwner = OwnerHandler(handler: handler).context == UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
         let registration = register(file: file, line: line) { id in
             ObserverRegistration(
                 id: id, name: name, object: object, target: target, kind: .ownerBound, observer: owner,

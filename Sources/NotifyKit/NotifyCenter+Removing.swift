@@ -34,7 +34,7 @@ extension NotifyCenter {
     private func removeRegistrations(
         of observer: AnyObject, name: Notification.Name?, object: AnyObject?, file: StaticString, line: UInt
     ) {
-        let candidates = table.byObserver[ObjectIdentifier(observer)] ?? []
+        let candidates = table.byObserver[ObjectIdentifier(observer)].map { $0.values.sorted { $0.id < $1.id } } ?? []
         var removed = 0
         for registration in candidates {
             guard let current = registration.observer else {
@@ -72,8 +72,14 @@ extension NotifyCenter {
         probes?.emit(.removed(registration: registration.id, reason: reason))
     }
 
+    /// Whether the registration can still deliver: present, and its owner and object filter alive.
     func isLive(registrationID: UInt64, name: Notification.Name?) -> Bool {
-        lock.withLock { table.find(id: registrationID, name: name) != nil }
+        lock.withLock {
+            guard let registration = table.find(id: registrationID, name: name) else { return false }
+            if registration.hasObserver && registration.observer == nil { return false }
+            if registration.objectID != nil && registration.object == nil { return false }
+            return true
+        }
     }
 
     func tokenReleased(registrationID: UInt64, name: Notification.Name?) {

@@ -57,7 +57,8 @@ public enum NotifyRemovalReason: String, Sendable, CaseIterable {
     case tokenCancelled = "token-cancelled"
     /// The target or owner deallocated; found at the next post that would have reached it.
     case observerDeallocated = "observer-deallocated"
-    /// The object filter deallocated; found at the next post of that name or a removal.
+    /// The object filter deallocated; found at the next post of that name while a probe is
+    /// attached, or, unprobed, when a post's object reuses the dead filter's address.
     case objectDeallocated = "object-deallocated"
     /// An async sequence's iterator went away or its task was cancelled.
     case sequenceEnded = "sequence-ended"

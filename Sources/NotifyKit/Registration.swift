@@ -132,16 +132,18 @@ final class ObserverRegistration: Registration, @unchecked Sendable {
     }
 }
 
-/// Reads a closure's context pointer: a closure is a function pointer and a context, and Swift
-/// uses a lone captured object as the context itself (`{ owner.x }`, `owner.method`).
-func closureContext<Function>(of closure: Function) -> UnsafeRawPointer? {
-    let holder = ClosureHolder(closure: closure)
-    return withUnsafeBytes(of: holder) { bytes -> UnsafeRawPointer? in
-        guard bytes.count == 2 * MemoryLayout<UInt>.size else { return nil }
-        return UnsafeRawPointer(bitPattern: bytes.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self))
-    }
-}
+/// Reads an owner-bound handler's closure context: a closure is a function pointer and a context,
+/// and Swift uses a lone captured object as the context itself (`{ _, _ in owner.x }`).
+///
+/// The struct keeps the handler's own function type, so storing it adds no reabstraction thunk
+/// (a fully generic `Any`-like parameter would, and the context read would be the thunk's).
+struct OwnerHandler<Owner: AnyObject> {
+    let handler: (Owner, Notification) -> Void
 
-private struct ClosureHolder<Function> {
-    let closure: Function
+    var context: UnsafeRawPointer? {
+        withUnsafeBytes(of: self) { bytes -> UnsafeRawPointer? in
+            guard bytes.count == 2 * MemoryLayout<UInt>.size else { return nil }
+            return UnsafeRawPointer(bitPattern: bytes.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self))
+        }
+    }
 }

@@ -3,16 +3,15 @@ import Synchronization
 
 /// The registrations of one name (or of the wildcard name), in registration order.
 ///
-/// Removal of the last entry is O(1); any other removal leaves a tombstone (the registration's
-/// `isActive` is already false, so posts skip it) and the array is compacted once tombstones
-/// outnumber live entries, which keeps add+remove amortised O(1) with 10k registrations.
+/// Ids only grow and removal keeps order, so a registration is found by binary search. A removed
+/// registration leaves the array at once: its block, and everything the block captured, must be
+/// released when removal returns, as Foundation does.
 struct Bucket {
     var entries: ContiguousArray<Registration> = []
-    var tombstones = 0
 
-    var liveCount: Int { entries.count - tombstones }
+    var liveCount: Int { entries.count }
 
-    /// The entry with this id, by binary search: ids only grow, and compaction keeps order.
+    /// The entry with this id, by binary search.
     func index(of id: UInt64) -> Int? {
         var low = 0
         var high = entries.count
@@ -25,26 +24,10 @@ struct Bucket {
         return nil
     }
 
-    /// Takes `registration` out; the caller has already cleared its `isActive`. Entries the
-    /// bucket lets go of are moved to `garbage`, to be released once the center is unlocked.
+    /// Takes `registration` out. It moves to `garbage`, to be released once the center is unlocked.
     mutating func remove(_ registration: Registration, garbage: inout [AnyObject]) {
-        if entries.last === registration {
-            garbage.append(entries.removeLast())
-            while let last = entries.last, !last.isActive.load(ordering: .relaxed) {
-                garbage.append(entries.removeLast())
-                tombstones -= 1
-            }
-            return
-        }
-        tombstones += 1
-        if tombstones > 8 && tombstones * 2 > entries.count {
-            entries.removeAll { entry in
-                guard !entry.isActive.load(ordering: .relaxed) else { return false }
-                garbage.append(entry)
-                return true
-            }
-            tombstones = 0
-        }
+        guard let index = index(of: registration.id) else { return }
+        garbage.append(entries.remove(at: index))
     }
 }
 
@@ -54,7 +37,7 @@ struct RegistrationTable {
     var wildcard = Bucket()
     /// Target and owner registrations by the observer's identity; entries are confirmed by a weak
     /// load before use, since identities of dead observers are reused.
-    var byObserver: [ObjectIdentifier: [Registration]] = [:]
+    var byObserver: [ObjectIdentifier: [UInt64: Registration]] = [:]
     var liveCount = 0
     var lastID: UInt64 = 0
     /// What the table let go of while locked. A registration's closure may own tokens or objects
@@ -80,7 +63,7 @@ struct RegistrationTable {
             wildcard.entries.append(registration)
         }
         if let key = registration.observerKey {
-            byObserver[key, default: []].append(registration)
+            byObserver[key, default: [:]][registration.id] = registration
         }
         liveCount += 1
     }
@@ -88,8 +71,7 @@ struct RegistrationTable {
     func find(id: UInt64, name: Notification.Name?) -> Registration? {
         let bucket = name.map { named[$0] } ?? wildcard
         guard let bucket, let index = bucket.index(of: id) else { return nil }
-        let registration = bucket.entries[index]
-        return registration.isActive.load(ordering: .relaxed) ? registration : nil
+        return bucket.entries[index]
     }
 
     /// Ends `registration`; returns false when it had already ended.
@@ -106,7 +88,7 @@ struct RegistrationTable {
             wildcard.remove(registration, garbage: &garbage)
         }
         if let key = registration.observerKey {
-            byObserver[key]?.removeAll { $0 === registration }
+            byObserver[key]?[registration.id] = nil
             if byObserver[key]?.isEmpty == true { byObserver[key] = nil }
         }
         liveCount -= 1
@@ -115,9 +97,9 @@ struct RegistrationTable {
 
     /// Every live registration in registration order.
     var all: [Registration] {
-        var result = wildcard.entries.filter { $0.isActive.load(ordering: .relaxed) }
+        var result = Array(wildcard.entries)
         for bucket in named.values {
-            result.append(contentsOf: bucket.entries.lazy.filter { $0.isActive.load(ordering: .relaxed) })
+            result.append(contentsOf: bucket.entries)
         }
         return result.sorted { $0.id < $1.id }
     }
