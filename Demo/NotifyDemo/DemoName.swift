@@ -1,0 +1,78 @@
+import Foundation
+
+/// The notification names of the demo app: about twenty a real app would have, plus the two that
+/// exist only because of planted bugs.
+///
+/// Each clean name is posted from one side only (the main thread, or background threads), always
+/// has at least one long-lived observer, and is posted during launch, so a clean run gives the
+/// dashboard no mixed-thread name (R8), no unheard post (R9) and no never-posted observer (R10).
+/// Counters index by ``rawValue``, which keeps a post's bookkeeping to one array increment.
+public enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
+    case appDidBecomeActive
+    case appWillResignActive
+    case sessionDidChange
+    case tokenDidRefresh
+    case themeDidChange
+    case localeDidChange
+    case cartDidChange
+    case screenDidAppear
+    case screenDidDisappear
+    case keyboardWillShow
+    case keyboardWillHide
+    case reachabilityDidChange
+    case downloadDidStart
+    case downloadProgress
+    case downloadDidFinish
+    case messageDidArrive
+    case badgeCountDidChange
+    case syncDidStart
+    case syncDidFinish
+    case memoryWarning
+    case documentDidSave
+    case cacheDidEvict
+    /// `typo-post`: one letter short of ``sessionDidChange``; nobody observes it.
+    case sessionDidChangeTypo
+    /// `never-posted`: observed by a leftover paywall listener; nothing posts it any more.
+    case premiumStatusDidChange
+
+    /// The string the notification is posted with.
+    public var string: String {
+        Self.strings[rawValue]
+    }
+
+    /// The name as the center takes it; built once per case.
+    public var name: Notification.Name { Self.names[rawValue] }
+
+    public var description: String { string }
+
+    private static let strings: [String] = allCases.map { name in
+        switch name {
+        case .appDidBecomeActive: "AppDidBecomeActive"
+        case .appWillResignActive: "AppWillResignActive"
+        case .sessionDidChange: "SessionDidChange"
+        case .tokenDidRefresh: "TokenDidRefresh"
+        case .themeDidChange: "ThemeDidChange"
+        case .localeDidChange: "LocaleDidChange"
+        case .cartDidChange: "CartDidChange"
+        case .screenDidAppear: "ScreenDidAppear"
+        case .screenDidDisappear: "ScreenDidDisappear"
+        case .keyboardWillShow: "KeyboardWillShow"
+        case .keyboardWillHide: "KeyboardWillHide"
+        case .reachabilityDidChange: "ReachabilityDidChange"
+        case .downloadDidStart: "DownloadDidStart"
+        case .downloadProgress: "DownloadProgress"
+        case .downloadDidFinish: "DownloadDidFinish"
+        case .messageDidArrive: "MessageDidArrive"
+        case .badgeCountDidChange: "BadgeCountDidChange"
+        case .syncDidStart: "SyncDidStart"
+        case .syncDidFinish: "SyncDidFinish"
+        case .memoryWarning: "MemoryWarning"
+        case .documentDidSave: "DocumentDidSave"
+        case .cacheDidEvict: "CacheDidEvict"
+        case .sessionDidChangeTypo: "SesionDidChange"
+        case .premiumStatusDidChange: "PremiumStatusDidChange"
+        }
+    }
+
+    private static let names: [Notification.Name] = allCases.map { Notification.Name($0.string) }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import NotifyKit
+
+/// The demo's own account of a run: what it posted and received, per name and per thread, how many
+/// registrations are live and which bugs it planted. notifytop's numbers for the same run must
+/// equal these (the fidelity test), so nothing here is taken from the trace stream.
+///
+/// Printed at exit and on SIGUSR1, or written as JSON with `--truth FILE`.
+public struct GroundTruth: Codable, Sendable, Equatable {
+    /// One thread's counts; `id` is the ``NotifyThread/id`` events carry.
+    public struct ThreadCounts: Codable, Sendable, Equatable {
+        /// The thread's ``NotifyThread/id``, as trace events carry it.
+        public var id: UInt64
+        /// The kernel thread id.
+        public var tid: Int32
+        /// The thread's name when NotifyKit first saw it.
+        public var name: String
+        /// True for the process's main thread.
+        public var isMain: Bool
+        /// Posts made on this thread (the progress queue's included, on the main lane).
+        public var posts: Int
+        /// Handler runs on this thread.
+        public var deliveries: Int
+        /// ``posts`` by notification name.
+        public var postsByName: [String: Int]
+        /// ``deliveries`` by notification name.
+        public var deliveriesByName: [String: Int]
+    }
+
+    /// The coalescing queue of download progress, whose posts the queue makes on the app's behalf.
+    public struct ProgressQueue: Codable, Sendable, Equatable {
+        /// Progress notifications handed to the queue.
+        public var enqueued: Int
+        /// Pending ones replaced by a newer one for the same download.
+        public var coalesced: Int
+        /// Waiting for the next run-loop pass.
+        public var pending: Int
+        /// Posted by the queue: enqueued − coalesced − pending.
+        public var posted: Int
+    }
+
+    /// One planted bug and how many instances of it the app made.
+    public struct PlantedBug: Codable, Sendable, Equatable {
+        /// The bug's `--bugs` name.
+        public var bug: String
+        /// The rule it triggers, e.g. "R1 ORPHANED_REGISTRATION".
+        public var rule: String
+        /// How many times the app planted it so far.
+        public var instances: Int
+    }
+
+    /// The scenario's name.
+    public var scenario: String
+    /// The seed of every choice.
+    public var seed: UInt64
+    /// The demo's process id.
+    public var pid: Int32
+    /// Seconds since the app was built.
+    public var elapsedSeconds: Double
+    /// Posts per second over the run, as the stress scenario reports it.
+    public var postsPerSecond: Double
+    /// Posts over all threads.
+    public var posts: Int
+    /// Handler runs over all threads.
+    public var deliveries: Int
+    /// ``posts`` by notification name.
+    public var postsByName: [String: Int]
+    /// ``deliveries`` by notification name.
+    public var deliveriesByName: [String: Int]
+    /// Per-thread counts, by ``ThreadCounts/id``.
+    public var threads: [ThreadCounts]
+    /// The center's live registrations when the snapshot was taken.
+    public var registrationsLive: Int
+    /// The download-progress coalescing queue.
+    public var progressQueue: ProgressQueue
+    /// The planted bugs, in `--list-scenarios` order.
+    public var bugs: [PlantedBug]
+
+    /// The JSON `--truth` writes: keys sorted, indented.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        var data = try encoder.encode(self)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// Writes ``jsonData()`` to `path`, replacing the file atomically.
+    public func write(to path: String) throws {
+        try jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// The report printed to standard output.
+    public var text: String {
+        var lines = [
+            "notify-demo ground truth: scenario \(scenario), seed \(seed), pid \(pid), "
+                + String(format: "%.1f s", elapsedSeconds),
+            "  posts \(posts) (\(Int(postsPerSecond.rounded()))/s), deliveries \(deliveries), "
+                + "registrations live \(registrationsLive)",
+            "  progress queue: \(progressQueue.enqueued) enqueued, \(progressQueue.coalesced) coalesced, "
+                + "\(progressQueue.posted) posted, \(progressQueue.pending) pending",
+            "  " + "name".padding(toLength: 26, withPad: " ", startingAt: 0) + "   posts  deliveries",
+        ]
+        for name in DemoName.allCases {
+            let posted = postsByName[name.string] ?? 0
+            let delivered = deliveriesByName[name.string] ?? 0
+            guard posted + delivered > 0 else { continue }
+            lines.append("  " + name.string.padding(toLength: 26, withPad: " ", startingAt: 0)
+                + String(format: " %7d %11d", posted, delivered))
+        }
+        lines.append("  threads:")
+        for thread in threads {
+            let label = "#\(thread.id) \(thread.name) (tid \(thread.tid)\(thread.isMain ? ", main" : ""))"
+            lines.append("    " + label.padding(toLength: 36, withPad: " ", startingAt: 0)
+                + String(format: " posts %7d  deliveries %7d", thread.posts, thread.deliveries))
+        }
+        lines.append(bugs.isEmpty ? "  bugs planted: none" : "  bugs planted:")
+        for bug in bugs {
+            lines.append("    " + bug.bug.padding(toLength: 24, withPad: " ", startingAt: 0)
+                + bug.rule.padding(toLength: 28, withPad: " ", startingAt: 0) + "\(bug.instances) instance(s)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension GroundTruth {
+    /// Folds the per-thread tallies into a report. `queuePosts` are the progress queue's posts,
+    /// made on `queueThread`.
+    init(
+        configuration: DemoConfiguration, elapsed: Double, tallies: [ThreadTally.Counts], queue: ProgressQueue,
+        queueThread: NotifyThread, registrationsLive: Int, planted: PlantedBugs
+    ) {
+        var byThread: [UInt64: ThreadCounts] = [:]
+        var postsByName: [String: Int] = [:]
+        var deliveriesByName: [String: Int] = [:]
+        func entry(for thread: NotifyThread) -> ThreadCounts {
+            byThread[thread.id] ?? ThreadCounts(
+                id: thread.id, tid: thread.systemID, name: thread.name, isMain: thread.isMain, posts: 0, deliveries: 0,
+                postsByName: [:], deliveriesByName: [:])
+        }
+        func add(_ count: Int, of name: DemoName, to thread: NotifyThread, delivered: Bool) {
+            guard count > 0 else { return }
+            var counts = entry(for: thread)
+            if delivered {
+                counts.deliveries += count
+                counts.deliveriesByName[name.string, default: 0] += count
+                deliveriesByName[name.string, default: 0] += count
+            } else {
+                counts.posts += count
+                counts.postsByName[name.string, default: 0] += count
+                postsByName[name.string, default: 0] += count
+            }
+            byThread[thread.id] = counts
+        }
+        for tally in tallies {
+            for name in DemoName.allCases {
+                add(tally.posts[name.rawValue], of: name, to: tally.thread, delivered: false)
+                add(tally.deliveries[name.rawValue], of: name, to: tally.thread, delivered: true)
+            }
+        }
+        add(queue.posted, of: .downloadProgress, to: queueThread, delivered: false)
+        let posts = postsByName.values.reduce(0, +)
+        self.init(
+            scenario: configuration.scenario.rawValue, seed: configuration.seed, pid: getpid(),
+            elapsedSeconds: elapsed, postsPerSecond: elapsed > 0 ? Double(posts) / elapsed : 0, posts: posts,
+            deliveries: deliveriesByName.values.reduce(0, +), postsByName: postsByName,
+            deliveriesByName: deliveriesByName, threads: byThread.values.sorted { $0.id < $1.id },
+            registrationsLive: registrationsLive, progressQueue: queue,
+            bugs: configuration.bugs.map { bug in
+                PlantedBug(bug: bug.rawValue, rule: bug.rule, instances: planted.count(of: bug))
+            })
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import NotifyKit
+import Synchronization
+
+/// The cart: a target–action observer of `CartDidChange` and a table whose cells are created
+/// once and reused while scrolling, each cell observing `ThemeDidChange` owner-bound.
+final class CartScreen: ModalScreen, @unchecked Sendable {  // main lane only, but `reloads` is atomic:
+    // with `background-to-main` its handler also runs on a worker thread, the race that bug stands for.
+    let title = "Cart"
+    private let context: DemoContext
+    private let table: CartTable
+    private let reloads = Atomic<Int>(0)
+
+    init(context: DemoContext) {
+        self.context = context
+        table = CartTable(context: context)
+        context.center.addObserver(self, action: CartScreen.cartChanged, name: DemoName.cartDidChange.name,
+                                   object: nil)
+    }
+
+    /// Scrolls to a random row, dequeuing and reconfiguring cells.
+    func scroll(using rng: inout SplitMix64) {
+        table.scroll(to: rng.below(CartTable.rowCount))
+    }
+
+    func close() {
+        context.center.removeObserver(self)
+        table.tearDown()
+    }
+
+    private func cartChanged(_ note: Notification) {
+        context.received(.cartDidChange)
+        reloads.add(1, ordering: .relaxed)
+    }
+}
+
+/// A table with a fixed pool of reusable cells, the `dequeueReusableCell` pattern: scrolling
+/// creates cells until the pool is full, then only reconfigures them.
+final class CartTable: @unchecked Sendable {  // main lane only
+    static let rowCount = 40
+    static let visibleRows = 6
+    private let context: DemoContext
+    private var pool: [CartCell] = []
+    private var top = 0
+
+    init(context: DemoContext) {
+        self.context = context
+        scroll(to: 0)
+    }
+
+    /// Shows rows `row..<row + visibleRows`, creating a cell only when the pool is short.
+    func scroll(to row: Int) {
+        top = min(row, Self.rowCount - Self.visibleRows)
+        for offset in 0..<Self.visibleRows {
+            if offset == pool.count { pool.append(CartCell(context: context)) }
+            pool[offset].configure(row: top + offset)
+        }
+    }
+
+    /// Cancels every cell's registration and lets the cells go.
+    func tearDown() {
+        for cell in pool { cell.prepareForRemoval() }
+        pool.removeAll()
+    }
+}
+
+/// One reusable cart row; restyles itself when the theme changes.
+final class CartCell: @unchecked Sendable {  // main lane only
+    private let bag = TokenBag()
+    private(set) var row = 0
+    private(set) var restyles = 0
+
+    init(context: DemoContext) {
+        bag.add(context.center.observe(
+            DemoName.themeDidChange.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
+        ) { [context] cell, _ in
+            context.received(.themeDidChange)
+            cell.restyles += 1
+        })
+    }
+
+    func configure(row: Int) {
+        self.row = row
+    }
+
+    func prepareForRemoval() {
+        bag.cancelAll()
+    }
+}

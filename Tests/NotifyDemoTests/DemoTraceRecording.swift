@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import NotifyDemo
+import NotifyEvents
+import NotifyKit
+import NotifyTrace
+
+/// One deterministic run of the demo as a viewer receives it: through a ``NotifyInspector`` socket
+/// in a private directory, read by a ``TraceReader`` on its own thread, attached before the app
+/// registers anything.
+///
+/// This is the input a model-based check folds (the trace events, exactly as notifytop gets them);
+/// ``truth`` is what the fidelity check compares the model's numbers against.
+struct RecordedDemoTrace: Sendable {
+    let events: [TraceEvent]
+    let truth: GroundTruth
+    /// How the stream ended; `.producerStopped` when the run finished normally.
+    let end: TraceStreamEnd?
+
+    static func record(_ configuration: DemoConfiguration, steps: Int) throws -> RecordedDemoTrace {
+        try onDedicatedThread { () -> Result<RecordedDemoTrace, TraceError> in
+            let unique = "\(getpid())-\(UInt32.random(in: 0...9_999_999))"
+            let directory = SocketDirectory(path: "/tmp/notify-demo-test-\(unique)")
+            defer { rmdir(directory.path) }
+            let center = NotifyCenter(label: "demo-trace-test")
+            do throws(TraceError) {
+                let inspector = try NotifyInspector.start(center: center, directory: directory)
+                let viewer = Viewer(socketPath: inspector.socketPath)
+                let deadline = Date(timeIntervalSinceNow: 5)
+                while inspector.viewerCount == 0, Date() < deadline { usleep(1_000) }
+                let simulation = DemoSimulation(configuration: configuration, center: center)
+                simulation.run(steps: steps)
+                let truth = simulation.groundTruth()
+                inspector.stop()
+                let (events, end) = viewer.finish()
+                return .success(RecordedDemoTrace(events: events, truth: truth, end: end))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+}
+
+/// Reads a socket to its end on a thread of its own, as notifytop does, so the producer never
+/// finds the viewer's buffer full.
+private final class Viewer: @unchecked Sendable {  // `events` and `end` are written before `done` signals
+    private var events: [TraceEvent] = []
+    private var end: TraceStreamEnd?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(socketPath: String) {
+        let thread = Thread { [self] in
+            defer { done.signal() }
+            guard let reader = try? TraceReader.connect(socketPath: socketPath) else { return }
+            let deadline = Date(timeIntervalSinceNow: 60)
+            while Date() < deadline {
+                switch reader.next(timeoutMilliseconds: 50) {
+                case .event(let event): events.append(event)
+                case .idle: continue
+                case .ended(let how):
+                    end = how
+                    return
+                }
+            }
+        }
+        thread.start()
+    }
+
+    /// Waits for the stream to end and returns what was read.
+    func finish() -> ([TraceEvent], TraceStreamEnd?) {
+        done.wait()
+        return (events, end)
+    }
+}
