@@ -11,7 +11,8 @@ extension NotifyCenter {
     ///
     /// An object that is not a class instance matches only registrations without an object filter.
     public func post(_ notification: Notification, file: StaticString = #fileID, line: UInt = #line) {
-        post(notification, objectID: Self.identity(of: notification.object), file: file, line: line)
+        let object = Self.instance(in: notification.object)
+        post(notification, object: object, objectID: object.map(ObjectIdentifier.init), file: file, line: line)
     }
 
     /// Builds a notification and posts it; see ``post(_:file:line:)``.
@@ -20,26 +21,35 @@ extension NotifyCenter {
         file: StaticString = #fileID, line: UInt = #line
     ) {
         post(Notification(name: name, object: object, userInfo: userInfo),
-             objectID: object.map(ObjectIdentifier.init), file: file, line: line)
+             object: object, objectID: object.map(ObjectIdentifier.init), file: file, line: line)
+    }
+
+    /// The object of a notification when it is a class instance; values have no identity.
+    static func instance(in object: Any?) -> AnyObject? {
+        guard let object, type(of: object) is AnyClass else { return nil }
+        return object as AnyObject
     }
 
     static func identity(of object: Any?) -> ObjectIdentifier? {
-        guard let object, type(of: object) is AnyClass else { return nil }
-        return ObjectIdentifier(object as AnyObject)
+        instance(in: object).map(ObjectIdentifier.init)
     }
 
     @inline(__always)
-    private func post(_ notification: Notification, objectID: ObjectIdentifier?, file: StaticString, line: UInt) {
+    private func post(
+        _ notification: Notification, object: AnyObject?, objectID: ObjectIdentifier?, file: StaticString, line: UInt
+    ) {
         lock.lock()
         let named = table.named[notification.name]?.entries
         let wildcard = table.wildcard.entries
         let probes = self.probes
-        lock.unlock()
         if let probes {
-            postProbed(notification, objectID: objectID, named: named ?? [], wildcard: wildcard, probes: probes,
-                       file: file, line: line)
+            let serial = object.map { table.serials.serial(of: $0) } ?? 0
+            lock.unlock()
+            postProbed(notification, object: object.map { NotifyObjectRef($0, serial: serial) }, objectID: objectID,
+                       named: named ?? [], wildcard: wildcard, probes: probes, file: file, line: line)
             return
         }
+        lock.unlock()
         inRegistrationOrder(named ?? [], wildcard) { registration in
             deliver(notification, to: registration, objectID: objectID)
         }
@@ -117,7 +127,7 @@ extension NotifyCenter {
     /// start is the previous reading, so a duration includes the few tens of nanoseconds spent
     /// handing the previous event to the probes.
     private func postProbed(
-        _ notification: Notification, objectID: ObjectIdentifier?,
+        _ notification: Notification, object: NotifyObjectRef?, objectID: ObjectIdentifier?,
         named: ContiguousArray<Registration>, wildcard: ContiguousArray<Registration>, probes: ProbeSet,
         file: StaticString, line: UInt
     ) {
@@ -139,7 +149,7 @@ extension NotifyCenter {
         var clock = MonotonicClock.now()
         probes.emit(.posted(NotifyPost(
             postID: postID, name: name,
-            object: objectID == nil ? nil : (notification.object as AnyObject?).map(NotifyObjectRef.init),
+            object: object,
             hasUserInfo: notification.userInfo != nil, matched: matched,
             depth: context.postDepth + 1, parentPostID: context.currentPostID,
             callsite: NotifyCallsite(file: file, line: line))),

@@ -38,7 +38,11 @@ extension NotifyCenter {
         var removed = 0
         for registration in candidates {
             guard let current = registration.observer else {
-                end(registration, reason: .observerDeallocated)
+                // Weak references are already nil inside deinit, so `removeObserver(self)` there
+                // finds its own registrations dead at its own address: that is a removal.
+                guard registration.matchesRemoval(name: name, object: object) else { continue }
+                end(registration, reason: .explicit)
+                removed += 1
                 continue
             }
             guard current === observer, registration.matchesRemoval(name: name, object: object) else { continue }
@@ -47,7 +51,7 @@ extension NotifyCenter {
         }
         if removed == 0, let probes {
             probes.emit(.removeMissed(NotifyMissedRemoval(
-                observer: NotifyObjectRef(observer), name: name?.rawValue,
+                observer: NotifyObjectRef(observer, serial: table.serials.serial(of: observer)), name: name?.rawValue,
                 callsite: NotifyCallsite(file: file, line: line))))
         }
     }

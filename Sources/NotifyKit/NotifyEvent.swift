@@ -75,15 +75,21 @@ public struct NotifyObjectRef: Sendable, Hashable, CustomStringConvertible {
     public let address: UInt
     /// The object's dynamic type; ``typeName`` formats it.
     public let type: any AnyObject.Type
+    /// A number the center gives each object it has seen as an observer or object filter, never
+    /// reused: two refs with the same address but different serials are different objects. 0 when
+    /// the center has no serial for the object (a posted object that nobody filters on).
+    public let serial: UInt64
 
-    public init(address: UInt, type: any AnyObject.Type) {
+    public init(address: UInt, type: any AnyObject.Type, serial: UInt64 = 0) {
         self.address = address
         self.type = type
+        self.serial = serial
     }
 
-    init(_ object: AnyObject) {
+    init(_ object: AnyObject, serial: UInt64 = 0) {
         address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
         type = Swift.type(of: object)
+        self.serial = serial
     }
 
     /// The type as `String(reflecting:)` prints it, e.g. `Demo.CartScreen`; cached per type.
@@ -94,11 +100,12 @@ public struct NotifyObjectRef: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func == (lhs: NotifyObjectRef, rhs: NotifyObjectRef) -> Bool {
-        lhs.address == rhs.address && ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
+        lhs.address == rhs.address && lhs.serial == rhs.serial && ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(address)
+        hasher.combine(serial)
         hasher.combine(ObjectIdentifier(type))
     }
 }
@@ -160,6 +167,9 @@ public struct NotifyRegistration: Sendable {
     public let capturesObserverStrongly: Bool
     /// The app declared that the handler must run on the main thread; a delivery elsewhere is a bug.
     public let mainThreadOnly: Bool
+    /// The registration's token was released while it stayed registered (reported in snapshots,
+    /// where the `tokenDropped` event itself happened before the probe attached).
+    public let tokenDropped: Bool
 }
 
 /// A post as a probe sees it.

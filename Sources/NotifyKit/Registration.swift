@@ -21,6 +21,10 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     let tokenState: Atomic<UInt8>
     /// The app declared that the handler must run on the main thread (UI code).
     let mainThreadOnly: Bool
+    /// ``ObjectSerials`` numbers of the observer and object filter, set under the center's lock
+    /// when the registration is inserted.
+    var observerSerial: UInt64 = 0
+    var objectSerial: UInt64 = 0
 
     init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
          hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt) {
@@ -64,10 +68,11 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     final func info(preexisting: Bool) -> NotifyRegistration {
         NotifyRegistration(
             id: id, name: name?.rawValue, kind: kind,
-            observer: observer.map(NotifyObjectRef.init), object: object.map(NotifyObjectRef.init),
+            observer: observer.map { NotifyObjectRef($0, serial: observerSerial) },
+            object: object.map { NotifyObjectRef($0, serial: objectSerial) },
             target: target.kind, targetLabel: target.label, callsite: callsite,
             preexisting: preexisting, capturesObserverStrongly: capturesObserverStrongly,
-            mainThreadOnly: mainThreadOnly)
+            mainThreadOnly: mainThreadOnly, tokenDropped: tokenState.load(ordering: .relaxed) == TokenState.dropped)
     }
 }
 

@@ -40,6 +40,7 @@ struct RegistrationTable {
     var byObserver: [ObjectIdentifier: [UInt64: Registration]] = [:]
     var liveCount = 0
     var lastID: UInt64 = 0
+    var serials = ObjectSerials()
     /// What the table let go of while locked. A registration's closure may own tokens or objects
     /// whose deinit calls back into the center, so nothing may be released under the lock.
     var garbage: [AnyObject] = []
@@ -57,6 +58,12 @@ struct RegistrationTable {
     }
 
     mutating func insert(_ registration: Registration) {
+        if let observer = registration.observer {
+            registration.observerSerial = serials.serial(registering: observer)
+        }
+        if let object = registration.object {
+            registration.objectSerial = serials.serial(registering: object)
+        }
         if let name = registration.name {
             named[name, default: Bucket()].entries.append(registration)
         } else {

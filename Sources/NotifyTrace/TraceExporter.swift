@@ -98,10 +98,11 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
                 attachment = center.attach(ring)
             } else {
                 _ = pump()
-                var snapshot: [TraceEvent] = []
-                translator.introduceLiveThreads(at: MonotonicClock.now(), into: &snapshot)
-                broadcast(snapshot)
+                var threads: [TraceEvent] = []
+                translator.introduceLiveThreads(at: MonotonicClock.now(), into: &threads)
+                broadcast(threads)
                 TraceEncoder.encode(translator.snapshot(), into: &bytes)
+                sequenceFloor = translator.lastSequence
             }
             viewer.enqueueUnconditionally(bytes)
             viewers.append(viewer)

@@ -21,7 +21,12 @@ struct TraceTranslator {
     private struct ObjectKey: Hashable {
         let address: UInt
         let type: ObjectIdentifier
+        /// The center's never-reused serial (0 when it has none), so a recycled address is a new object.
+        let serial: UInt64
     }
+
+    /// Live registrations whose token was released, for the snapshot of a late viewer.
+    private var droppedTokens: Set<UInt64> = []
 
     init(maximumObjects: Int = 1 << 16) {
         self.maximumObjects = maximumObjects
@@ -51,6 +56,11 @@ struct TraceTranslator {
                 mainThreadOnly: registration.mainThreadOnly)
             live[registration.id] = value
             lines.append(.registered(value))
+            if registration.tokenDropped {
+                droppedTokens.insert(registration.id)
+                lines.append(.tokenDropped(TraceTokenDrop(
+                    seq: nextSequence(), timestamp: t, thread: thread, registration: registration.id)))
+            }
         case .posted(let post):
             let object = post.object.map { introduce($0, into: &lines) }
             let site = introduce(post.callsite, into: &lines)
@@ -67,10 +77,12 @@ struct TraceTranslator {
                 duration: delivery.duration, wait: delivery.wait, depth: delivery.depth)))
         case .removed(let registration, let reason):
             live[registration] = nil
+            droppedTokens.remove(registration)
             lines.append(.removed(TraceRemoval(
                 seq: nextSequence(), timestamp: t, thread: thread, registration: registration,
                 reason: TraceRemovalReason(rawValue: reason.rawValue) ?? .explicit)))
         case .tokenDropped(let registration):
+            if live[registration] != nil { droppedTokens.insert(registration) }
             lines.append(.tokenDropped(TraceTokenDrop(
                 seq: nextSequence(), timestamp: t, thread: thread, registration: registration)))
         case .removeMissed(let missed):
@@ -97,15 +109,25 @@ struct TraceTranslator {
 
     /// Everything a viewer attaching now must see before live lines: every known thread and
     /// definition, then each live registration marked `preexisting`.
-    func snapshot() -> [TraceEvent] {
+    mutating func snapshot() -> [TraceEvent] {
         var lines: [TraceEvent] = []
-        lines.append(contentsOf: threads.values.sorted { $0.id < $1.id }.map { .thread($0) })
+        // Snapshot lines are numbered afresh: `seq` strictly increases along every stream.
+        for var thread in threads.values.sorted(by: { $0.id < $1.id }) {
+            thread.seq = nextSequence()
+            lines.append(.thread(thread))
+        }
         lines.append(contentsOf: types.values.sorted { $0.id < $1.id }.map { .type($0) })
         lines.append(contentsOf: objects.values.sorted { $0.id < $1.id }.map { .object($0) })
         lines.append(contentsOf: callsites.values.sorted { $0.id < $1.id }.map { .callsite($0) })
         for var registration in live.values.sorted(by: { $0.id < $1.id }) {
             registration.preexisting = true
+            registration.seq = nextSequence()
             lines.append(.registered(registration))
+            if droppedTokens.contains(registration.id) {
+                lines.append(.tokenDropped(TraceTokenDrop(
+                    seq: nextSequence(), timestamp: registration.timestamp, thread: registration.thread,
+                    registration: registration.id)))
+            }
         }
         return lines
     }
@@ -122,7 +144,7 @@ struct TraceTranslator {
     }
 
     private mutating func introduce(_ object: NotifyObjectRef, into lines: inout [TraceEvent]) -> UInt64 {
-        let key = ObjectKey(address: object.address, type: ObjectIdentifier(object.type))
+        let key = ObjectKey(address: object.address, type: ObjectIdentifier(object.type), serial: object.serial)
         if let known = objects[key] { return known.id }
         if objects.count >= maximumObjects {
             // Keep what live registrations refer to; a late viewer's snapshot needs those.

@@ -155,3 +155,68 @@ struct InspectorTests {
         #expect(end == .producerStopped("inspector-stopped"))
     }
 }
+
+@Suite("Inspector snapshots", .serialized)
+struct InspectorSnapshotTests {
+    @Test("a late viewer learns which live registrations lost their token, and sequence numbers only grow")
+    func lateViewerSeesDroppedTokens() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        defer { inspector.stop() }
+        let early = try TraceReader.connect(socketPath: inspector.socketPath)
+        while inspector.viewerCount < 1 { usleep(1_000) }
+        var kept: NotifyToken? = center.addObserver(forName: Notification.Name("kept"), object: nil, queue: nil) { _ in }
+        _ = center.addObserver(forName: Notification.Name("orphan"), object: nil, queue: nil) { _ in }
+        _ = early.read(until: { event in
+            if case .tokenDropped = event { return true }
+            return false
+        })
+        let late = try TraceReader.connect(socketPath: inspector.socketPath)
+        var events: [TraceEvent] = []
+        var orphanID: UInt64?
+        events = late.read(until: { event in
+            if let registration = event.registration, registration.name == "orphan" { orphanID = registration.id }
+            if case .tokenDropped(let drop) = event { return drop.registration == orphanID }
+            return false
+        })
+        #expect(orphanID != nil)
+        let sequence = events.compactMap(\.seq)
+        #expect(sequence == sequence.sorted())
+        #expect(Set(sequence).count == sequence.count)
+        kept = nil
+        _ = kept
+    }
+
+    @Test("objects at a recycled address get a new trace object id")
+    func recycledAddressIsANewObject() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        defer { inspector.stop() }
+        let reader = try TraceReader.connect(socketPath: inspector.socketPath)
+        while inspector.viewerCount < 1 { usleep(1_000) }
+        final class Owner {}
+        var observerIDs: [UInt64] = []
+        var addresses: Set<UInt64> = []
+        var objects: [UInt64: UInt64] = [:]
+        for _ in 0..<20 {
+            let owner = Owner()
+            let token = center.observe(Notification.Name("recycled"), owner: owner) { _, _ in }
+            token.cancel()
+        }
+        let events = reader.read(until: { event in
+            if case .removed = event { observerIDs.count == 19 } else { false }
+        }, seconds: 2)
+        for event in events {
+            if case .object(let object) = event { objects[object.id] = object.address }
+            if let registration = event.registration, let observer = registration.observer {
+                observerIDs.append(observer)
+                addresses.insert(objects[observer] ?? 0)
+            }
+        }
+        #expect(observerIDs.count == 20)
+        #expect(Set(observerIDs).count == 20)
+        _ = addresses
+    }
+}
