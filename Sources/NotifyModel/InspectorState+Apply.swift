@@ -1,0 +1,158 @@
+import NotifyEvents
+
+extension InspectorState {
+    /// Folds one trace line into the state.
+    ///
+    /// Pure and total: any line, in any order, leaves a consistent state. Events about unknown
+    /// registrations (lost in a gap, retired, or untracked) still count in the name and thread
+    /// figures and in ``detailLoss``. Rates advance with event timestamps; call ``tick(now:)``
+    /// too, so quiet periods, retirement and checkpoints happen without events.
+    ///
+    /// - Complexity: O(1) amortized per event, except when a cap is reached and the table is
+    ///   trimmed (O(n) once per trim).
+    public mutating func apply(_ event: TraceEvent) {
+        totals.events &+= 1
+        switch event {
+        case .delivered(let delivery): applyDelivery(delivery)
+        case .posted(let post): applyPost(post)
+        case .registered(let registration): applyRegistration(registration)
+        case .removed(let removal): applyRemoval(removal)
+        case .tokenDropped(let drop): applyTokenDrop(drop)
+        case .removeMissed(let missed): applyMissedRemoval(missed)
+        case .thread(let thread): applyThread(thread)
+        case .type(let type): definitions.define(type)
+        case .callsite(let callsite): definitions.define(callsite)
+        case .object(let object):
+            let rows = self.rows
+            definitions.define(object) { Self.objects(referencedBy: rows) }
+        case .queue(let activity):
+            observe(activity.timestamp)
+            totals.queueActions &+= 1
+        case .gap(let gap):
+            observe(gap.timestamp)
+            gaps &+= 1
+            eventsLost &+= gap.count
+        case .end(let end):
+            observe(end.timestamp)
+            stream = .ended(end.reason.rawValue)
+        case .header(let header):
+            self.header = header
+            if stream == .waiting { stream = .live }
+        case .unknown:
+            loss.unknownLines &+= 1
+        }
+    }
+
+    /// Folds lines in order; see ``apply(_:)``.
+    public mutating func apply(_ events: some Sequence<TraceEvent>) {
+        for event in events { apply(event) }
+    }
+
+    @inline(__always)
+    mutating func observe(_ time: UInt64) {
+        if time > now { now = time }
+    }
+
+    // MARK: Threads
+
+    mutating func applyThread(_ thread: TraceThread) {
+        observe(thread.timestamp)
+        let slot = threadSlot(for: thread.id)
+        threadRows[slot].name = thread.name
+        threadRows[slot].systemID = thread.systemID
+        threadRows[slot].isMain = thread.isMain
+        threadRows[slot].lastActive = max(threadRows[slot].lastActive, thread.timestamp)
+    }
+
+    /// The row of thread `id`, made (as "thread-<id>") if the definition was lost.
+    @inline(__always)
+    mutating func threadSlot(for id: UInt64) -> Int {
+        if id == lastThreadID { return lastThreadSlot }
+        let slot: Int
+        if let known = threadSlots[id] {
+            slot = known
+        } else {
+            if threadRows.count >= configuration.maximumThreads { forgetIdleThreads() }
+            slot = threadRows.count
+            threadRows.append(ThreadRow(
+                id: id, name: "thread-\(id)", systemID: 0, isMain: false, logCapacity: configuration.threadLogCapacity))
+            threadSlots.insert(id, slot)
+        }
+        lastThreadID = id
+        lastThreadSlot = slot
+        return slot
+    }
+
+    /// Forgets the least recently active quarter of the threads; never the main thread, whose
+    /// flag R8 depends on.
+    private mutating func forgetIdleThreads() {
+        let keep = threadRows.sorted { ($0.isMain ? 1 : 0, $0.lastActive) > ($1.isMain ? 1 : 0, $1.lastActive) }
+            .prefix(configuration.maximumThreads * 3 / 4)
+        let forgotten = threadRows.count - keep.count
+        loss.forgottenThreads &+= UInt64(forgotten)
+        loss.overwrittenLogEntries &+= threadRows.reduce(0) { $0 + $1.log.overwritten }
+            - keep.reduce(0) { $0 + $1.log.overwritten }
+        threadRows = Array(keep)
+        threadSlots = IDTable()
+        for (slot, row) in threadRows.enumerated() { threadSlots.insert(row.id, slot) }
+        lastThreadID = .max
+    }
+
+    // MARK: Names
+
+    /// The row of `name`, made on first use.
+    @inline(__always)
+    mutating func nameSlot(for name: String) -> Int {
+        if let slot = nameSlots[name] { return slot }
+        return addName(name)
+    }
+
+    private mutating func addName(_ name: String) -> Int {
+        if nameSlots.count >= nameTrimAt { forgetIdleNames() }
+        let row = NameRow(name: name, isWildcard: false, threadCapacity: configuration.threadsPerName)
+        let slot: Int
+        if let free = freeNameSlots.popLast() {
+            slot = free
+            nameRows[slot] = row
+        } else {
+            slot = nameRows.count
+            nameRows.append(row)
+        }
+        nameSlots[name] = slot
+        return slot
+    }
+
+    /// Forgets the least recently used quarter of the names that have no live observers and no
+    /// open finding.
+    private mutating func forgetIdleNames() {
+        var pinned = Set<String>()
+        for finding in findingStore.byKey.values where finding.isOpen {
+            if let name = finding.evidence.name { pinned.insert(name) }
+        }
+        let idle = nameSlots.filter { entry in
+            let row = nameRows[entry.value]
+            return row.liveObservers == 0 && !pinned.contains(row.name)
+        }
+        let victims = idle.sorted { nameRows[$0.value].lastUsed < nameRows[$1.value].lastUsed }
+            .prefix(max(1, configuration.maximumNames / 4))
+        for (name, slot) in victims {
+            nameSlots[name] = nil
+            nameRows[slot] = NameRow.vacant
+            freeNameSlots.append(slot)
+        }
+        loss.forgottenNames &+= UInt64(victims.count)
+        nameTrimAt = max(configuration.maximumNames, nameSlots.count + configuration.maximumNames / 4)
+    }
+
+    // MARK: Definitions
+
+    /// Objects tracked rows refer to: kept when the object table is trimmed.
+    static func objects(referencedBy rows: [ObserverRow]) -> Set<UInt64> {
+        var ids = Set<UInt64>()
+        for row in rows where row.occupied {
+            if let observer = row.observer { ids.insert(observer.id) }
+            if let object = row.objectFilter { ids.insert(object.id) }
+        }
+        return ids
+    }
+}

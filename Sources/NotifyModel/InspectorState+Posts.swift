@@ -1,0 +1,104 @@
+import NotifyEvents
+
+extension InspectorState {
+    mutating func applyPost(_ post: TracePost) {
+        let time = post.timestamp
+        observe(time)
+        totals.posts &+= 1
+        postRate.record(at: time)
+        let threadSlot = threadSlot(for: post.thread)
+        threadRows[threadSlot].posts &+= 1
+        threadRows[threadSlot].lastActive = time
+        let onMain = threadRows[threadSlot].isMain
+        let slot = nameSlot(for: post.name)
+        nameRows[0].posts &+= 1
+        nameRows[slot].posts &+= 1
+        nameRows[slot].postingThreads.insert(post.thread)
+        nameRows[slot].lastPostAt = time
+        nameRows[slot].lastPostThread = post.thread
+        nameRows[slot].lastUsed = time
+        recentPosts.insert(RecentPosts.Entry(
+            postID: post.postID, nameSlot: slot, callsite: post.callsite, thread: post.thread, threadIsMain: onMain,
+            matched: post.matched))
+
+        if post.matched == 0 {
+            nameRows[slot].postsWithNoObserver &+= 1
+            unheardPosted(post, nameSlot: slot)
+        }
+        if nameRows[slot].recentPosters.last != post.callsite { notePoster(post.callsite, nameSlot: slot) }
+        if nameRows[slot].posts == 1 { neverPostedFirstPost(slot) }
+        if onMain ? !nameRows[slot].postedOnMain : !nameRows[slot].postedOffMain {
+            mixedThreadPosted(post, nameSlot: slot, onMain: onMain)
+        }
+    }
+
+    private mutating func notePoster(_ callsite: UInt64, nameSlot: Int) {
+        nameRows[nameSlot].recentPosters.removeAll { $0 == callsite }
+        nameRows[nameSlot].recentPosters.append(callsite)
+        if nameRows[nameSlot].recentPosters.count > 8 { nameRows[nameSlot].recentPosters.removeFirst() }
+    }
+
+    mutating func applyDelivery(_ delivery: TraceDelivery) {
+        let time = delivery.timestamp
+        observe(time)
+        totals.deliveries &+= 1
+        deliveryRate.record(at: time)
+        let threadSlot = threadSlot(for: delivery.thread)
+
+        var observerType: String?
+        var nameSlot = -1
+        let rowSlot = registrationSlots[delivery.registration]
+        if let rowSlot {
+            rows[rowSlot].deliveries &+= 1
+            rows[rowSlot].lastDeliveryAt = time
+            rows[rowSlot].lastDeliveringThread = delivery.thread
+            observerType = rows[rowSlot].observer?.typeName
+            let own = rows[rowSlot].nameSlot
+            if own == 0 {
+                nameRows[0].deliveries &+= 1
+                nameRows[0].handlerTime.record(delivery.duration)
+                nameRows[0].handlingThreads.insert(delivery.thread)
+            } else if rows[rowSlot].isLive || (nameRows[own].occupied && nameRows[own].name == delivery.name) {
+                nameSlot = own
+            }
+        } else {
+            loss.unknownRegistrationEvents &+= 1
+        }
+        let postIndex = recentPosts.index(of: delivery.postID)
+        if nameSlot < 0 {
+            if let postIndex, nameRows[recentPosts[postIndex].nameSlot].occupied,
+               nameRows[recentPosts[postIndex].nameSlot].name == delivery.name {
+                nameSlot = recentPosts[postIndex].nameSlot
+            } else {
+                nameSlot = self.nameSlot(for: delivery.name)
+            }
+        }
+        nameRows[nameSlot].deliveries &+= 1
+        nameRows[nameSlot].handlerTime.record(delivery.duration)
+        nameRows[nameSlot].handlingThreads.insert(delivery.thread)
+
+        threadRows[threadSlot].deliveries &+= 1
+        threadRows[threadSlot].timeInHandlers &+= delivery.duration
+        threadRows[threadSlot].lastActive = time
+        threadRows[threadSlot].log.append(DeliveryLogEntry(
+            start: delivery.start, name: delivery.name, postID: delivery.postID, registration: delivery.registration,
+            observerType: observerType, postingThread: delivery.postingThread, deliveringThread: delivery.thread,
+            wait: delivery.wait, duration: delivery.duration, depth: delivery.depth))
+
+        if let rowSlot {
+            let flags = rows[rowSlot].flags
+            let mainThreadOnly = rows[rowSlot].mainThreadOnly
+            if flags.contains(.orphaned) || flags.contains(.duplicated) || mainThreadOnly {
+                if flags.contains(.orphaned) { orphanDelivered(rowSlot) }
+                if flags.contains(.duplicated) { duplicateDelivered(rowSlot, postID: delivery.postID) }
+                if mainThreadOnly && !threadRows[threadSlot].isMain {
+                    mismatchDelivered(rowSlot, delivery: delivery, postIndex: postIndex)
+                }
+            }
+        }
+        if delivery.duration >= slowHandlerFloor
+            || (slowPostFloor != .max && (delivery.target == .posting || delivery.target == .operationQueue)) {
+            slowDelivered(delivery, rowSlot: rowSlot, postIndex: postIndex)
+        }
+    }
+}

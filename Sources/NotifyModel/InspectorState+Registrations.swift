@@ -1,0 +1,132 @@
+import NotifyEvents
+
+extension InspectorState {
+    mutating func applyRegistration(_ registration: TraceRegistration) {
+        observe(registration.timestamp)
+        if registrationSlots[registration.id] != nil { return }  // a repeated snapshot
+        totals.registrations &+= 1
+        guard liveRegistrations < configuration.maximumLiveRegistrations else {
+            loss.untrackedRegistrations &+= 1
+            return
+        }
+        let nameIndex = registration.name.map { nameSlot(for: $0) } ?? 0
+        let firstTime = !nameRows[nameIndex].everRegistered
+        nameRows[nameIndex].liveObservers += 1
+        nameRows[nameIndex].everRegistered = true
+        nameRows[nameIndex].lastUsed = now
+        if nameRows[nameIndex].liveSince == nil { nameRows[nameIndex].liveSince = registration.timestamp }
+        if registration.mainThreadOnly { nameRows[nameIndex].declaresMainOnly = true }
+        let namePosts = nameIndex == 0 ? totals.posts : nameRows[nameIndex].posts
+        let row = ObserverRow(
+            registration, observer: registration.observer.map { definitions.object($0) },
+            objectFilter: registration.object.map { definitions.object($0) },
+            callsite: definitions.callsite(registration.callsite), nameSlot: nameIndex, namePosts: namePosts)
+        let slot: Int
+        if let free = freeRowSlots.popLast() {
+            slot = free
+            rows[slot] = row
+        } else {
+            slot = rows.count
+            rows.append(row)
+        }
+        registrationSlots.insert(registration.id, slot)
+        liveRegistrations += 1
+
+        growthRegistered(slot, row)
+        selfRetainingRegistered(slot, row)
+        duplicateRegistered(slot, row)
+        prematureRemovalRegistered(slot, row)
+        unheardPostRegistered(slot, row, firstTimeForName: firstTime)
+    }
+
+    mutating func applyRemoval(_ removal: TraceRemoval) {
+        observe(removal.timestamp)
+        guard let slot = registrationSlots[removal.registration], rows[slot].isLive else {
+            loss.unknownRegistrationEvents &+= 1
+            return
+        }
+        totals.removals &+= 1
+        rows[slot].removal = RemovalInfo(reason: removal.reason, at: removal.timestamp, thread: removal.thread)
+        if removal.reason == .tokenCancelled { rows[slot].token = .cancelled(at: removal.timestamp) }
+        liveRegistrations -= 1
+        let nameSlot = rows[slot].nameSlot
+        nameRows[nameSlot].liveObservers -= 1
+        nameRows[nameSlot].lastUsed = now
+        let nameIsIdle = nameRows[nameSlot].liveObservers == 0
+        if nameIsIdle {
+            nameRows[nameSlot].liveSince = nil
+            nameRows[nameSlot].checkpointsWaiting = 0
+        }
+
+        let row = rows[slot]
+        orphanRemoved(slot)
+        prematureRemovalRemoved(slot, row, reason: removal.reason)
+        deadParticipantRemoved(slot, row, reason: removal.reason)
+        selfRetainingRemoved(slot)
+        duplicateRemoved(slot)
+        growthRemoved(slot, row)
+        if nameIsIdle { neverPostedNameIdle(nameSlot) }
+
+        retiring.append(removal.registration)
+        let removed = retiring.count - retiringHead
+        if removed > configuration.maximumRemovedRegistrations {
+            retireOldest()
+            loss.registrationsEvictedByCap &+= 1
+        }
+    }
+
+    mutating func applyTokenDrop(_ drop: TraceTokenDrop) {
+        observe(drop.timestamp)
+        guard let slot = registrationSlots[drop.registration], rows[slot].isLive else {
+            loss.unknownRegistrationEvents &+= 1
+            return
+        }
+        totals.tokenDrops &+= 1
+        rows[slot].token = .dropped(at: drop.timestamp)
+        rows[slot].deliveriesAtTokenDrop = rows[slot].deliveries
+        duplicateTokenDropped(slot)
+        orphanTokenDropped(slot)
+    }
+
+    mutating func applyMissedRemoval(_ missed: TraceMissedRemoval) {
+        observe(missed.timestamp)
+        totals.missedRemovals &+= 1
+        let entry = MissedRemoval(
+            at: missed.timestamp, observer: definitions.object(missed.observer), name: missed.name,
+            callsite: definitions.callsite(missed.callsite))
+        missedRemovals.append(entry)
+        orphanMissedRemoval(entry)
+    }
+
+    /// Retires removed registrations older than the retirement age at stream time `now`.
+    mutating func retireRemoved() {
+        let age = configuration.retireRemovedAfter
+        while retiringHead < retiring.count {
+            guard let slot = registrationSlots[retiring[retiringHead]], let removal = rows[slot].removal else {
+                retiringHead += 1
+                continue
+            }
+            guard removal.at &+ age <= now else { break }
+            retireOldest()
+        }
+        compactRetiring()
+    }
+
+    private mutating func retireOldest() {
+        guard retiringHead < retiring.count else { return }
+        let id = retiring[retiringHead]
+        retiringHead += 1
+        guard let slot = registrationSlots.remove(id) else { return }
+        rows[slot] = ObserverRow.vacant
+        freeRowSlots.append(slot)
+        loss.retiredRegistrations &+= 1
+        compactRetiring()
+    }
+
+    private mutating func compactRetiring() {
+        if retiringHead > 1_024, retiringHead * 2 > retiring.count {
+            retiring.removeFirst(retiringHead)
+            retiringHead = 0
+        }
+    }
+}

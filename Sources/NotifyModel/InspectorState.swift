@@ -1,0 +1,168 @@
+import NotifyEvents
+
+/// Everything the dashboard shows, as a pure fold of the trace: apply events, tick with stream
+/// time, read the tables.
+///
+/// Why a value: the fold reads no clock and does no I/O, so tests can check it to the last number
+/// and a replay reproduces a live session exactly. Copying is cheap (every table is a
+/// copy-on-write collection), so a paused view keeps a snapshot while the fold goes on.
+///
+/// ```swift
+/// var state = InspectorState()
+/// while case .event(let event) = reader.next() {
+///     state.apply(event)
+///     if let t = event.timestamp { state.tick(now: t) }
+/// }
+/// print(state.overview.postsPerSecond, state.findings.filter(\.isOpen))
+/// ```
+///
+/// Memory is bounded for an endless stream: logs are rings, histories are capped, removed
+/// registrations retire, names, threads and objects have caps, and ``detailLoss`` says what was
+/// left out.
+public struct InspectorState: Sendable {
+    /// The windows, caps and rule thresholds this state was made with.
+    public let configuration: InspectorConfiguration
+    /// The stream's header, once seen.
+    public internal(set) var header: TraceHeader?
+    /// Live, ended, or replaying.
+    public internal(set) var stream: StreamState = .waiting
+    /// Counts since the start.
+    public internal(set) var totals = InspectorTotals()
+    /// Latest stream time seen in an event or a tick.
+    public internal(set) var now: UInt64 = 0
+    /// Events lost, from gap lines.
+    public internal(set) var eventsLost: UInt64 = 0
+    /// Gap lines seen.
+    public internal(set) var gaps: UInt64 = 0
+    /// Posts per second and their history.
+    public internal(set) var postRate: RateWindow
+    /// Deliveries per second and their history.
+    public internal(set) var deliveryRate: RateWindow
+
+    var loss = DetailLoss()
+    var definitions: DefinitionTable
+
+    // Names: slot 0 is the `*` row; freed slots are reused.
+    var nameSlots: [String: Int] = [:]
+    var nameRows: [NameRow]
+    var freeNameSlots: [Int] = []
+    /// Trim names when this many are kept; raised when a trim frees little.
+    var nameTrimAt: Int
+
+    // Registrations by slot, with a free list; removed rows wait in `retiring` (oldest first).
+    var registrationSlots = IDTable()
+    var rows: [ObserverRow] = []
+    var freeRowSlots: [Int] = []
+    var retiring: [UInt64] = []
+    var retiringHead = 0
+    /// Registrations live now.
+    public internal(set) var liveRegistrations = 0
+
+    // Threads by slot.
+    var threadSlots = IDTable()
+    var threadRows: [ThreadRow] = []
+    var lastThreadID: UInt64 = .max
+    var lastThreadSlot = 0
+
+    var recentPosts: RecentPosts
+    var findingStore: LeakFindingStore
+    var ruleState = RuleState()
+    var missedRemovals: RingBuffer<MissedRemoval> = RingBuffer(capacity: 32)
+    /// The smallest handler duration R7 grades (`.max` when off): one compare on the hot path.
+    let slowHandlerFloor: UInt64
+    /// The smallest post total R7 grades (`.max` when off).
+    let slowPostFloor: UInt64
+
+    /// Creates an empty state.
+    public init(configuration: InspectorConfiguration = InspectorConfiguration()) {
+        self.configuration = configuration
+        postRate = RateWindow(
+            bucketWidth: configuration.rateBucketWidth, windowBuckets: configuration.rateWindowBuckets,
+            historyLength: configuration.rateHistoryLength)
+        deliveryRate = postRate
+        definitions = DefinitionTable(maximumObjects: configuration.maximumObjects)
+        nameTrimAt = configuration.maximumNames
+        nameRows = [NameRow(name: "*", isWildcard: true, threadCapacity: configuration.threadsPerName)]
+        recentPosts = RecentPosts(capacity: configuration.recentPostCapacity)
+        findingStore = LeakFindingStore(maximum: configuration.maximumFindings)
+        let rules = configuration.rules
+        slowHandlerFloor = rules.runs(.slowHandler) ? rules.slowHandler.lowest : .max
+        slowPostFloor = rules.runs(.slowHandler) ? rules.slowPost.lowest : .max
+    }
+
+    /// Sets what the transport knows: connected, disconnected, or replaying at a position.
+    public mutating func setStream(_ state: StreamState) {
+        stream = state
+    }
+
+    // MARK: Reading
+
+    /// The header figures, computed now.
+    public var overview: InspectorOverview {
+        var open: [LeakSeverity: Int] = [:]
+        for finding in findingStore.byKey.values where finding.isOpen { open[finding.severity, default: 0] += 1 }
+        return InspectorOverview(
+            postsPerSecond: postRate.perSecond, deliveriesPerSecond: deliveryRate.perSecond,
+            postHistory: postRate.recentBuckets, deliveryHistory: deliveryRate.recentBuckets,
+            liveRegistrations: liveRegistrations, names: nameSlots.count, threads: threadRows.count,
+            openFindings: open, eventsLost: eventsLost, gaps: gaps, stream: stream, totals: totals, now: now,
+            detailLoss: detailLoss)
+    }
+
+    /// What was left out to stay bounded.
+    public var detailLoss: DetailLoss {
+        var loss = loss
+        loss.forgottenObjects = definitions.forgottenObjects
+        loss.droppedFindings = findingStore.dropped
+        loss.overwrittenLogEntries += threadRows.reduce(0) { $0 + $1.log.overwritten }
+        return loss
+    }
+
+    /// The per-name table: the `*` row first, then names alphabetically.
+    public var names: [NameRow] {
+        let named = nameRows.dropFirst().filter(\.occupied).sorted { $0.name < $1.name }
+        return [nameRows[0]] + named
+    }
+
+    /// One name's row; `"*"` is the wildcard row (a name literally spelled `*` is not reachable here).
+    public func name(_ name: String) -> NameRow? {
+        if name == "*" { return nameRows[0] }
+        return nameSlots[name].map { nameRows[$0] }
+    }
+
+    /// A name's observers (`"*"`: the wildcard observers), live and recently removed, by id.
+    public func observers(of name: String) -> [ObserverRow] {
+        let wanted: String? = name == "*" ? nil : name
+        return rows.filter { $0.occupied && $0.name == wanted }.sorted { $0.id < $1.id }
+    }
+
+    /// Every tracked registration, live and recently removed, by id.
+    public var registrations: [ObserverRow] {
+        rows.filter(\.occupied).sorted { $0.id < $1.id }
+    }
+
+    /// One registration, while tracked.
+    public func registration(_ id: UInt64) -> ObserverRow? {
+        registrationSlots[id].map { rows[$0] }
+    }
+
+    /// The per-thread table, by id.
+    public var threads: [ThreadRow] { threadRows.sorted { $0.id < $1.id } }
+
+    /// One thread's row.
+    public func thread(_ id: UInt64) -> ThreadRow? {
+        threadSlots[id].map { threadRows[$0] }
+    }
+
+    /// Every finding (open and resolved), oldest first.
+    public var findings: [LeakFinding] { findingStore.all }
+
+    /// One finding by key.
+    public func finding(_ key: LeakFindingKey) -> LeakFinding? { findingStore[key] }
+
+    /// Recent `removeObserver` calls that ended nothing, oldest first (at most 32).
+    public var recentMissedRemovals: [MissedRemoval] { missedRemovals.elements }
+
+    /// A callsite by trace id, as definitions described it.
+    public func callsite(_ id: UInt64) -> CallsiteInfo { definitions.callsite(id) }
+}

@@ -1,0 +1,82 @@
+/// The ten warning rules of leak-rules.md §4, each with its identifier and one-line fix.
+///
+/// Why an enum with the fix built in: every finding must be actionable without documentation
+/// ("always visible: rule ID and a one-line fix"), and tests assert on rule identity, not text.
+public enum LeakRule: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    /// R1: a token was dropped while its registration was still live.
+    case orphanedRegistration = "R1"
+    /// R2: observation ended before it could matter.
+    case prematureRemoval = "R2"
+    /// R3: the observer or the object filter deallocated while registered.
+    case deadParticipant = "R3"
+    /// R4: the handler keeps its own observer alive.
+    case selfRetainingHandler = "R4"
+    /// R5: the same observer registered again for the same thing.
+    case duplicateRegistration = "R5"
+    /// R6: registrations keep accumulating.
+    case registrationGrowth = "R6"
+    /// R7: a handler (or a post's handlers together) blocks the poster.
+    case slowHandler = "R7"
+    /// R8: delivery on the wrong thread.
+    case threadMismatch = "R8"
+    /// R9: a name posted with no observers, possibly a typo.
+    case unheardPost = "R9"
+    /// R10: an observer waits for a name nobody posts.
+    case neverPosted = "R10"
+
+    /// `"R1"` … `"R10"`.
+    public var code: String { rawValue }
+
+    /// The taxonomy's name, such as `ORPHANED_REGISTRATION`.
+    public var title: String {
+        switch self {
+        case .orphanedRegistration: "ORPHANED_REGISTRATION"
+        case .prematureRemoval: "PREMATURE_REMOVAL"
+        case .deadParticipant: "DEAD_PARTICIPANT"
+        case .selfRetainingHandler: "SELF_RETAINING_HANDLER"
+        case .duplicateRegistration: "DUPLICATE_REGISTRATION"
+        case .registrationGrowth: "REGISTRATION_GROWTH"
+        case .slowHandler: "SLOW_HANDLER"
+        case .threadMismatch: "THREAD_MISMATCH"
+        case .unheardPost: "UNHEARD_POST"
+        case .neverPosted: "NEVER_POSTED"
+        }
+    }
+
+    /// What to change in the app, in one line.
+    public var fix: String {
+        switch self {
+        case .orphanedRegistration:
+            "Keep the token in a property and cancel it in deinit (SwiftLint discarded_notification_center_observer)."
+        case .prematureRemoval:
+            "Store the token; register in init and remove in deinit, or refresh state when the screen reappears."
+        case .deadParticipant:
+            "Remove in the owner's deinit, use owner-bound registrations, or filter on a stable id, not an object."
+        case .selfRetainingHandler:
+            "Capture [weak self] and don't pass self.method as the handler; or use observe(_:owner:), which passes it."
+        case .duplicateRegistration:
+            "Register once in init, or remove before re-adding; pair add and remove in symmetric lifecycle methods."
+        case .registrationGrowth:
+            "Remove the registration when its screen or unit goes away; fix setup code that runs more than once."
+        case .slowHandler:
+            "Move the work off the posting thread, or debounce or coalesce it; a queue does not make post async."
+        case .threadMismatch:
+            "Post on the required thread, or register with deliverOn: .main so the handler hops to main."
+        case .unheardPost:
+            "Use a shared Notification.Name constant instead of a string literal; check the spelling."
+        case .neverPosted:
+            "Observe the poster's exported constant; check bridged names against the Objective-C constant."
+        }
+    }
+
+    /// `"R1 ORPHANED_REGISTRATION"`.
+    public var description: String { "\(code) \(title)" }
+
+    /// Orders by rule number, so R10 sorts after R9.
+    public static func < (lhs: LeakRule, rhs: LeakRule) -> Bool {
+        lhs.number < rhs.number
+    }
+
+    /// 1 … 10.
+    public var number: Int { Int(rawValue.dropFirst()) ?? 0 }
+}

@@ -1,0 +1,54 @@
+/// How much the model holds right now: element counts of every table and an estimate of the
+/// bytes they take.
+///
+/// Why: bounded memory is a promise of the model, so it is measurable from the outside (the
+/// benchmark checks the footprint stays flat over ten million events) without malloc statistics.
+public struct ModelFootprint: Sendable, Hashable, CustomStringConvertible {
+    /// Registration rows, live and removed-not-yet-retired.
+    public var registrations: Int
+    /// Removed rows waiting to retire.
+    public var removedRegistrations: Int
+    /// Name rows, the `*` row included.
+    public var names: Int
+    /// Thread rows.
+    public var threads: Int
+    /// Entries across the thread logs.
+    public var logEntries: Int
+    /// Findings, open and resolved.
+    public var findings: Int
+    /// Object, type and callsite definitions.
+    public var definitions: Int
+    /// Entries of the rules' indexes.
+    public var ruleIndexEntries: Int
+    /// A rough byte estimate (element sizes times counts, plus per-row histograms).
+    public var estimatedBytes: Int
+
+    /// One line for a benchmark report.
+    public var description: String {
+        "\(registrations) registrations (\(removedRegistrations) removed), \(names) names, \(threads) threads, "
+            + "\(logEntries) log entries, \(findings) findings, \(definitions) definitions, "
+            + "\(ruleIndexEntries) rule entries, ~\(estimatedBytes / 1024) KiB"
+    }
+}
+
+extension InspectorState {
+    /// The model's current size; O(threads + names) to compute.
+    public var footprint: ModelFootprint {
+        let logEntries = threadRows.reduce(0) { $0 + $1.log.count }
+        let histograms = nameRows.reduce(0) { $0 + ($1.handlerTime.count > 0 ? 1 : 0) }
+        let ruleEntries = ruleState.selfRetaining.count + ruleState.duplicates.count + ruleState.tallies.count
+            + ruleState.ownerNames.count + ruleState.removalGapCount
+        let definitionCount = definitions.objects.count + definitions.types.count + definitions.callsites.count
+        let bytes = rows.count * MemoryLayout<ObserverRow>.stride + registrationSlots.count * 24
+            + nameRows.count * MemoryLayout<NameRow>.stride + histograms * LatencyHistogram.bucketCount * 8
+            + threadRows.count * MemoryLayout<ThreadRow>.stride + logEntries * MemoryLayout<DeliveryLogEntry>.stride
+            + findingStore.byKey.count * (MemoryLayout<LeakFinding>.stride + 256) + definitionCount * 64
+            + ruleEntries * 64 + recentPosts.entries.count * MemoryLayout<RecentPosts.Entry>.stride
+            + retiring.count * 8
+        return ModelFootprint(
+            registrations: registrationSlots.count, removedRegistrations: retiring.count - retiringHead,
+            names: nameSlots.count + 1, threads: threadRows.count, logEntries: logEntries,
+            findings: findingStore.byKey.count, definitions: definitionCount, ruleIndexEntries: ruleEntries,
+            estimatedBytes: bytes)
+    }
+}

@@ -1,0 +1,146 @@
+import NotifyEvents
+
+/// One registration in the observer table: what it is, where it came from, and what it has done.
+///
+/// Why a row outlives removal: the table shows recently removed registrations (with why and
+/// when) until they retire, so a registration that just vanished can still be inspected.
+public struct ObserverRow: Sendable, Hashable, Identifiable {
+    /// The registration id, unique in its center and never reused.
+    public let id: UInt64
+    /// The name observed; nil for the `*` wildcard.
+    public let name: String?
+    /// Target, block, owner-bound or sequence.
+    public let kind: TraceRegistrationKind
+    /// The target or owner; nil for blocks and sequences.
+    public let observer: ObjectInfo?
+    /// The sender filter; nil matches every sender.
+    public let objectFilter: ObjectInfo?
+    /// Where the handler runs.
+    public let target: TraceTargetKind
+    /// The queue or thread label of ``target``.
+    public let targetLabel: String?
+    /// The registering call.
+    public let callsite: CallsiteInfo
+    /// Stream time of the registration (or of the snapshot that reported it).
+    public let registeredAt: UInt64
+    /// The registering thread.
+    public let registeringThread: UInt64
+    /// Live before the stream started: its age is at least ``age(at:)``.
+    public let preexisting: Bool
+    /// The handler's context is the observer itself, so the center keeps the observer alive.
+    public let capturesObserverStrongly: Bool
+    /// The app declared the handler must run on the main thread.
+    public let mainThreadOnly: Bool
+    /// Handler runs seen.
+    public internal(set) var deliveries: UInt64 = 0
+    /// Stream time the last run ended.
+    public internal(set) var lastDeliveryAt: UInt64?
+    /// The thread of the last run.
+    public internal(set) var lastDeliveringThread: UInt64?
+    /// Whether the app still holds the token.
+    public internal(set) var token: TokenState
+    /// Why and when it ended; nil while live.
+    public internal(set) var removal: RemovalInfo?
+
+    // Bookkeeping of the fold and the rules.
+    var nameSlot: Int
+    var namePostsAtRegistration: UInt64
+    var deliveriesAtTokenDrop: UInt64 = 0
+    var flags: RowFlags = []
+    /// False for a freed slot of the table.
+    var occupied = true
+
+    /// True until the registration ends.
+    public var isLive: Bool { removal == nil }
+    /// The name as the table shows it: `"*"` for the wildcard.
+    public var displayName: String { name ?? "*" }
+
+    /// Nanoseconds since it registered, at stream time `now`.
+    public func age(at now: UInt64) -> UInt64 { now >= registeredAt ? now - registeredAt : 0 }
+
+    /// What a freed slot holds.
+    static let vacant: ObserverRow = {
+        var row = ObserverRow(
+            TraceRegistration(
+                seq: 0, timestamp: 0, thread: 0, id: 0, name: nil, kind: .block, observer: nil, object: nil,
+                target: .posting, targetLabel: nil, callsite: 0, preexisting: false, capturesObserverStrongly: false,
+                mainThreadOnly: false),
+            observer: nil, objectFilter: nil, callsite: CallsiteInfo(id: 0, file: "", line: 0), nameSlot: 0,
+            namePosts: 0)
+        row.occupied = false
+        return row
+    }()
+
+    init(_ registration: TraceRegistration, observer: ObjectInfo?, objectFilter: ObjectInfo?, callsite: CallsiteInfo,
+         nameSlot: Int, namePosts: UInt64) {
+        id = registration.id
+        name = registration.name
+        kind = registration.kind
+        self.observer = observer
+        self.objectFilter = objectFilter
+        target = registration.target
+        targetLabel = registration.targetLabel
+        self.callsite = callsite
+        registeredAt = registration.timestamp
+        registeringThread = registration.thread
+        preexisting = registration.preexisting
+        capturesObserverStrongly = registration.capturesObserverStrongly
+        mainThreadOnly = registration.mainThreadOnly
+        token = registration.kind == .target ? .none : .held
+        self.nameSlot = nameSlot
+        namePostsAtRegistration = namePosts
+    }
+}
+
+/// Whether the app still holds a registration's token.
+public enum TokenState: Sendable, Hashable, CustomStringConvertible {
+    /// The app holds it: it can end the registration.
+    case held
+    /// Released while the registration was live: only a bulk removal can end it now.
+    case dropped(at: UInt64)
+    /// Cancelled: the registration ended through it.
+    case cancelled(at: UInt64)
+    /// Target–action registrations have no token; `removeObserver(target)` ends them.
+    case none
+
+    /// `"held"`, `"dropped"`, `"cancelled"` or `"-"`.
+    public var description: String {
+        switch self {
+        case .held: "held"
+        case .dropped: "dropped"
+        case .cancelled: "cancelled"
+        case .none: "-"
+        }
+    }
+
+    /// True once released without cancelling.
+    public var isDropped: Bool {
+        if case .dropped = self { return true }
+        return false
+    }
+}
+
+/// How a registration ended.
+public struct RemovalInfo: Sendable, Hashable {
+    /// Why.
+    public let reason: TraceRemovalReason
+    /// Stream time.
+    public let at: UInt64
+    /// The thread that ended it.
+    public let thread: UInt64
+}
+
+/// Per-row marks the rules set so the hot path tests a bit, not a dictionary.
+struct RowFlags: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+    /// Counted in an open R1 finding.
+    static let orphaned = RowFlags(rawValue: 1 << 0)
+    /// Member of a duplicate group with two or more live members (R5).
+    static let duplicated = RowFlags(rawValue: 1 << 1)
+    /// Counted in R4's k.
+    static let selfRetaining = RowFlags(rawValue: 1 << 2)
+    /// Counted in a duplicate group (R5).
+    static let grouped = RowFlags(rawValue: 1 << 3)
+    /// Counted in R6's (name, callsite) tally.
+    static let tallied = RowFlags(rawValue: 1 << 4)
+}

@@ -1,0 +1,66 @@
+/// A per-second rate over stream time: counts fall into fixed-width buckets aligned to multiples
+/// of the width, and the last complete buckets make the rate and the sparkline history.
+///
+/// Why buckets and not timestamps: memory stays fixed (``InspectorConfiguration/rateHistoryLength``
+/// buckets) however fast events come, and the figure is a pure function of event and tick times,
+/// so a replay shows exactly what the live session showed.
+public struct RateWindow: Sendable, Hashable {
+    /// Nanoseconds per bucket.
+    public let bucketWidth: UInt64
+    /// Complete buckets that make up ``perSecond``.
+    public let windowBuckets: Int
+    private var history: RingBuffer<UInt64>
+    /// Events in the bucket still open.
+    public private(set) var current: UInt64 = 0
+    /// Start of the open bucket; nil before the first event or tick.
+    private var bucketStart: UInt64?
+    private var bucketEnd: UInt64 = 0
+
+    init(bucketWidth: UInt64, windowBuckets: Int, historyLength: Int) {
+        self.bucketWidth = max(1, bucketWidth)
+        self.windowBuckets = max(1, windowBuckets)
+        history = RingBuffer(capacity: max(historyLength, windowBuckets))
+    }
+
+    /// Counts one event at `time`; moves the window on first if `time` is past the open bucket.
+    @inline(__always)
+    mutating func record(at time: UInt64) {
+        if time >= bucketEnd { advance(to: time) }
+        current &+= 1
+    }
+
+    /// Closes every bucket that ends at or before `time`, pushing zeros for silent ones.
+    mutating func advance(to time: UInt64) {
+        guard let start = bucketStart else {
+            let aligned = time - time % bucketWidth
+            bucketStart = aligned
+            bucketEnd = aligned &+ bucketWidth
+            return
+        }
+        guard time >= bucketEnd else { return }
+        let elapsed = (time - start) / bucketWidth
+        let pushes = min(elapsed, UInt64(history.capacity))
+        history.append(current)
+        current = 0
+        var pushed: UInt64 = 1
+        while pushed < pushes {
+            history.append(0)
+            pushed += 1
+        }
+        let newStart = start + elapsed * bucketWidth
+        bucketStart = newStart
+        bucketEnd = newStart &+ bucketWidth
+    }
+
+    /// Events per second over the last ``windowBuckets`` complete buckets (fewer at the start of
+    /// a session); 0 before the first bucket completes.
+    public var perSecond: Double {
+        let buckets = history.elements.suffix(windowBuckets)
+        guard !buckets.isEmpty else { return 0 }
+        let total = buckets.reduce(0, +)
+        return Double(total) * 1e9 / (Double(buckets.count) * Double(bucketWidth))
+    }
+
+    /// Counts of the complete buckets, oldest first: a sparkline's data.
+    public var recentBuckets: [UInt64] { history.elements }
+}

@@ -1,0 +1,61 @@
+/// A fixed-capacity ring that overwrites its oldest element: the bounded logs and histories of the
+/// model, so an endless stream never grows them.
+///
+/// Storage is an array, so copying a ring (as copying the model does) is a retain, not a copy.
+struct RingBuffer<Element: Sendable>: Sendable {
+    private var storage: [Element] = []
+    /// Index of the oldest element once the ring is full.
+    private var head = 0
+    /// The most elements kept.
+    let capacity: Int
+    /// Elements overwritten since the ring was made: detail the model dropped.
+    private(set) var overwritten: UInt64 = 0
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    var count: Int { storage.count }
+    var isEmpty: Bool { storage.isEmpty }
+
+    /// Appends, overwriting the oldest element when full.
+    @inline(__always)
+    mutating func append(_ element: Element) {
+        if storage.count < capacity {
+            if storage.isEmpty { storage.reserveCapacity(min(capacity, 64)) }
+            storage.append(element)
+            return
+        }
+        storage[head] = element
+        head += 1
+        if head == capacity { head = 0 }
+        overwritten &+= 1
+    }
+
+    /// The newest element.
+    var last: Element? {
+        guard !storage.isEmpty else { return nil }
+        return storage.count < capacity ? storage[storage.count - 1] : storage[(head + capacity - 1) % capacity]
+    }
+
+    /// Oldest first.
+    var elements: [Element] {
+        guard storage.count == capacity, head != 0 else { return storage }
+        return Array(storage[head...] + storage[..<head])
+    }
+}
+
+extension RingBuffer: Equatable where Element: Equatable {
+    /// Equal when they hold the same elements in the same order and dropped as many.
+    static func == (lhs: RingBuffer, rhs: RingBuffer) -> Bool {
+        lhs.capacity == rhs.capacity && lhs.overwritten == rhs.overwritten && lhs.elements == rhs.elements
+    }
+}
+
+extension RingBuffer: Hashable where Element: Hashable {
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(capacity)
+        hasher.combine(overwritten)
+        hasher.combine(elements)
+    }
+}

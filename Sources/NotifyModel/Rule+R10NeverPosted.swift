@@ -1,0 +1,72 @@
+/// R10 NEVER_POSTED: observers wait for a name nobody has posted in this session.
+///
+/// At each checkpoint, a name with live observers and no post so far counts one more wait; once
+/// it has waited ``LeakRuleConfiguration/neverPostedCheckpoints`` checkpoints or
+/// ``LeakRuleConfiguration/neverPostedAfter`` of stream time, it is reported. Key: the name.
+/// Severity: info; warning when a posted name is near it (Reachability#163). Evidence includes
+/// the session's post count, since a quiet session makes this rule noisy. Resolved when the name
+/// is first posted, or when its last observer goes.
+extension InspectorState {
+    mutating func neverPostedCheckpoint() {
+        let rules = configuration.rules
+        guard rules.runs(.neverPosted) else { return }
+        for slot in nameRows.indices {
+            let row = nameRows[slot]
+            guard row.occupied, !row.isWildcard, row.liveObservers > 0, row.posts == 0 else { continue }
+            nameRows[slot].checkpointsWaiting += 1
+            let waited = now - min(now, row.liveSince ?? now)
+            let checkpoints = nameRows[slot].checkpointsWaiting
+            guard checkpoints >= rules.neverPostedCheckpoints || waited >= rules.neverPostedAfter else { continue }
+            raiseNeverPosted(slot, waited: waited, checkpoints: checkpoints)
+        }
+    }
+
+    private mutating func raiseNeverPosted(_ slot: Int, waited: UInt64, checkpoints: Int) {
+        let name = nameRows[slot].name
+        let key = LeakFindingKey(rule: .neverPosted, subject: .name(name))
+        let sessionPosts = totals.posts
+        if findingStore.isOpen(key) {
+            findingStore.update(key) { finding in
+                finding.evidence.count = UInt64(checkpoints)
+                finding.evidence.duration = waited
+                finding.evidence.sessionPosts = sessionPosts
+            }
+            return
+        }
+        let live = rows.filter { $0.occupied && $0.isLive && $0.name == name }
+        guard let oldest = live.min(by: { $0.registeredAt < $1.registeredAt }),
+              allows(.neverPosted, callsite: oldest.callsite, name: name) else { return }
+        let ids = live.map(\.id).suffix(16)
+        let posted = nameRows.lazy.filter { $0.occupied && $0.posts > 0 && !$0.isWildcard }.map(\.name)
+        let near = NameSimilarity.nearest(
+            to: name, among: posted, maximumDistance: configuration.rules.nearNameDistance)
+        findingStore.raise(
+            key, severity: near == nil ? .info : .warning,
+            summary: "\"\(name)\" is observed at \(oldest.callsite) but was never posted"
+                + (near.map { "; \"\($0.name)\" is posted" } ?? ""),
+            at: now
+        ) { finding in
+            finding.evidence.name = name
+            finding.evidence.callsite = oldest.callsite
+            finding.evidence.observer = oldest.observer
+            for id in ids { finding.evidence.addRegistration(id) }
+            finding.evidence.count = UInt64(checkpoints)
+            finding.evidence.duration = waited
+            finding.evidence.sessionPosts = sessionPosts
+            if let near {
+                finding.evidence.nearestName = near.name
+                finding.evidence.nearestDistance = near.distance
+            }
+        }
+    }
+
+    mutating func neverPostedFirstPost(_ slot: Int) {
+        nameRows[slot].checkpointsWaiting = 0
+        findingStore.resolve(LeakFindingKey(rule: .neverPosted, subject: .name(nameRows[slot].name)), at: now)
+    }
+
+    mutating func neverPostedNameIdle(_ slot: Int) {
+        guard slot != 0 else { return }
+        findingStore.resolve(LeakFindingKey(rule: .neverPosted, subject: .name(nameRows[slot].name)), at: now)
+    }
+}

@@ -1,0 +1,104 @@
+/// R6 REGISTRATION_GROWTH: registrations keep accumulating.
+///
+/// Growth: the live count of a (name, callsite) pair strictly increased across each of the last
+/// G checkpoints (the count is recorded at a checkpoint only when it changed since the previous
+/// record) and is at least F now. Key: name and callsite. Warning; error above
+/// ``LeakRuleConfiguration/growthErrorCount``. Resolved when the count falls below F.
+///
+/// Budget: a name has more live registrations than its
+/// ``LeakRuleConfiguration/registrationBudgets`` entry. Key: the name. Warning; error above ten
+/// times the budget. Resolved when back within budget.
+extension InspectorState {
+    mutating func growthRegistered(_ slot: Int, _ row: ObserverRow) {
+        rows[slot].flags.insert(.tallied)
+        ruleState.tallies[SiteKey(nameSlot: row.nameSlot, callsite: row.callsite.id), default: SiteTally()].live += 1
+        guard let name = row.name, let budget = configuration.rules.registrationBudgets[name],
+              allows(.registrationGrowth, callsite: row.callsite, name: name) else { return }
+        let live = nameRows[row.nameSlot].liveObservers
+        guard live > budget else { return }
+        findingStore.raise(
+            LeakFindingKey(rule: .registrationGrowth, subject: .name(name)),
+            severity: live > budget * 10 ? .error : .warning,
+            summary: "\"\(name)\" has \(live) live registrations, over its budget of \(budget)", at: now
+        ) { finding in
+            finding.evidence.name = name
+            finding.evidence.callsite = row.callsite
+            finding.evidence.addRegistration(row.id)
+            finding.evidence.addRelated(row.callsite)
+            finding.evidence.count = UInt64(live)
+            finding.evidence.liveCount = live
+            finding.evidence.detail = "budget \(budget) (LifetimeTracker-style maxCount)"
+        }
+    }
+
+    mutating func growthRemoved(_ slot: Int, _ row: ObserverRow) {
+        guard row.flags.contains(.tallied) else { return }
+        rows[slot].flags.remove(.tallied)
+        let key = SiteKey(nameSlot: row.nameSlot, callsite: row.callsite.id)
+        let live = (ruleState.tallies[key]?.live ?? 1) - 1
+        if live <= 0 {
+            ruleState.tallies[key] = nil
+        } else {
+            ruleState.tallies[key]!.live = live
+        }
+        let growthKey = LeakFindingKey(
+            rule: .registrationGrowth, subject: .nameAtCallsite(row.displayName, callsite: row.callsite.id))
+        if live < configuration.rules.growthMinimum, findingStore.isOpen(growthKey) {
+            findingStore.update(growthKey) { $0.evidence.count = UInt64(max(0, live)) }
+            findingStore.resolve(growthKey, at: now)
+        }
+        if let name = row.name, let budget = configuration.rules.registrationBudgets[name] {
+            let nameLive = nameRows[row.nameSlot].liveObservers
+            let budgetKey = LeakFindingKey(rule: .registrationGrowth, subject: .name(name))
+            findingStore.update(budgetKey) { $0.evidence.liveCount = nameLive }
+            if nameLive <= budget { findingStore.resolve(budgetKey, at: now) }
+        }
+    }
+
+    mutating func growthCheckpoint() {
+        let rules = configuration.rules
+        guard rules.runs(.registrationGrowth) else { return }
+        let span = max(1, rules.growthCheckpoints) + 1
+        for index in ruleState.tallies.indices {
+            let live = ruleState.tallies.values[index].live
+            if ruleState.tallies.values[index].series.last != live {
+                ruleState.tallies.values[index].series.append(live)
+                if ruleState.tallies.values[index].series.count > span {
+                    ruleState.tallies.values[index].series.removeFirst()
+                }
+            }
+            let series = ruleState.tallies.values[index].series
+            guard live >= rules.growthMinimum, series.count == span,
+                  zip(series, series.dropFirst()).allSatisfy({ $0 < $1 }) else { continue }
+            let key = ruleState.tallies.keys[index]
+            raiseGrowth(key, live: live, series: series)
+        }
+    }
+
+    private mutating func raiseGrowth(_ key: SiteKey, live: Int, series: [Int]) {
+        let site = definitions.callsite(key.callsite)
+        let name = key.nameSlot == 0 ? "*" : nameRows[key.nameSlot].name
+        guard allows(.registrationGrowth, callsite: site, name: name) else { return }
+        let findingKey = LeakFindingKey(
+            rule: .registrationGrowth, subject: .nameAtCallsite(name, callsite: key.callsite))
+        // The registrations are listed once, when the finding opens: a scan of the table.
+        let ids: [UInt64] = findingStore.isOpen(findingKey) ? [] : Array(rows.lazy
+            .filter { $0.occupied && $0.isLive && $0.nameSlot == key.nameSlot && $0.callsite.id == key.callsite }
+            .map(\.id).suffix(16))
+        let summary = "registrations for \"\(name)\" at \(site) keep growing: "
+            + series.map(String.init).joined(separator: " → ")
+        findingStore.raise(
+            findingKey, severity: live > configuration.rules.growthErrorCount ? .error : .warning, summary: summary,
+            at: now
+        ) { finding in
+            finding.summary = summary
+            finding.evidence.name = name
+            finding.evidence.callsite = site
+            finding.evidence.series = series
+            finding.evidence.count = UInt64(live)
+            finding.evidence.liveCount = live
+            for id in ids { finding.evidence.addRegistration(id) }
+            finding.evidence.detail = "live count rose at each of the last \(series.count - 1) checkpoints"
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import NotifyEvents
+
+/// R7 SLOW_HANDLER: a handler blocks its poster.
+///
+/// Handler: one run's duration graded by ``LeakRuleConfiguration/slowHandler`` (16 / 100 /
+/// 250 ms). Key: the registering callsite. Post total: the handlers one post waited for
+/// (posting and operation-queue targets; a queue does not make `post` asynchronous, E1f) summed
+/// and graded by ``LeakRuleConfiguration/slowPost``, reported only when the sum grades worse than
+/// any single handler of that post. Key: name and posting callsite. Evidence: worst duration,
+/// p50/p95 of the slow runs, poster callsite and thread, observers in the post. Stays open: it
+/// describes runs that happened; later slow runs update it.
+extension InspectorState {
+    mutating func slowDelivered(_ delivery: TraceDelivery, rowSlot: Int?, postIndex: Int?) {
+        let rules = configuration.rules
+        var handlerGrade: LeakSeverity?
+        if delivery.duration >= slowHandlerFloor {
+            handlerGrade = rules.slowHandler.severity(of: delivery.duration)
+            if let handlerGrade, let rowSlot { raiseSlowHandler(rowSlot, delivery, handlerGrade, postIndex) }
+        }
+        guard let postIndex, slowPostFloor != .max,
+              delivery.target == .posting || delivery.target == .operationQueue else { return }
+        recentPosts[postIndex].blocking &+= delivery.duration
+        if let handlerGrade {
+            recentPosts[postIndex].worstHandler = max(recentPosts[postIndex].worstHandler, Int8(handlerGrade.rawValue))
+        }
+        let total = recentPosts[postIndex].blocking
+        guard total >= slowPostFloor, let grade = rules.slowPost.severity(of: total) else { return }
+        let level = Int8(grade.rawValue)
+        guard level > recentPosts[postIndex].reportedTotal, level > recentPosts[postIndex].worstHandler else { return }
+        let firstReport = recentPosts[postIndex].reportedTotal < 0
+        recentPosts[postIndex].reportedTotal = level
+        let post = recentPosts[postIndex]
+        let site = definitions.callsite(post.callsite)
+        guard allows(.slowHandler, callsite: site, name: delivery.name) else { return }
+        findingStore.raise(
+            LeakFindingKey(rule: .slowHandler, subject: .nameAtCallsite(delivery.name, callsite: post.callsite)),
+            severity: grade,
+            summary: "posting \"\(delivery.name)\" at \(site) blocks the poster for \(Self.milliseconds(total)) "
+                + "across its handlers",
+            at: now, countsOccurrence: firstReport
+        ) { finding in
+            finding.evidence.name = delivery.name
+            finding.evidence.callsite = site
+            if firstReport { finding.evidence.count += 1 }
+            finding.evidence.duration = max(finding.evidence.duration ?? 0, total)
+            finding.evidence.addThread(post.thread)
+            finding.evidence.postingThreadIsMain = post.threadIsMain
+            finding.evidence.observersInPost = post.matched
+            finding.evidence.detail = "post total: the handlers of one post together"
+        }
+    }
+
+    private mutating func raiseSlowHandler(
+        _ rowSlot: Int, _ delivery: TraceDelivery, _ grade: LeakSeverity, _ postIndex: Int?
+    ) {
+        let row = rows[rowSlot]
+        guard allows(.slowHandler, callsite: row.callsite, name: delivery.name) else { return }
+        let post = postIndex.map { recentPosts[$0] }
+        let poster = post.map { definitions.callsite($0.callsite) }
+        findingStore.raise(
+            LeakFindingKey(rule: .slowHandler, subject: .callsite(row.callsite.id)), severity: grade,
+            summary: "handler registered at \(row.callsite) for \"\(row.displayName)\" ran "
+                + "\(Self.milliseconds(delivery.duration)) on the posting path",
+            at: now
+        ) { finding in
+            finding.evidence.name = row.displayName
+            finding.evidence.callsite = row.callsite
+            finding.evidence.observer = row.observer
+            finding.evidence.addRegistration(row.id)
+            finding.evidence.count += 1
+            finding.evidence.duration = max(finding.evidence.duration ?? 0, delivery.duration)
+            var durations = finding.evidence.durations ?? LatencyHistogram()
+            durations.record(delivery.duration)
+            finding.evidence.durations = durations
+            finding.evidence.addRelated(poster)
+            finding.evidence.addThread(delivery.postingThread)
+            if let post {
+                finding.evidence.postingThreadIsMain = post.threadIsMain
+                finding.evidence.observersInPost = post.matched
+            }
+            finding.evidence.detail = "p50 \(Self.milliseconds(durations.percentile(0.5))), "
+                + "p95 \(Self.milliseconds(durations.percentile(0.95))) over \(durations.count) slow run(s)"
+        }
+    }
+
+    /// `"120.0 ms"`.
+    static func milliseconds(_ nanoseconds: UInt64) -> String {
+        let tenths = (nanoseconds + 50_000) / 100_000
+        return "\(tenths / 10).\(tenths % 10) ms"
+    }
+}

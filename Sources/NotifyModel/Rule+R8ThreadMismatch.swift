@@ -1,0 +1,59 @@
+import NotifyEvents
+
+/// R8 THREAD_MISMATCH: a delivery on the wrong thread.
+///
+/// Declared: the registration declared `mainThreadOnly` and its handler ran on a thread that is
+/// not the process's main thread. Key: the registering callsite. Error, counting violations.
+/// Mixed-thread name (only for names no registration declared a requirement for): the name was
+/// posted from both the main thread and another thread. Key: the name. Info. Both stay open:
+/// they describe runs that happened.
+extension InspectorState {
+    mutating func mismatchDelivered(_ rowSlot: Int, delivery: TraceDelivery, postIndex: Int?) {
+        let row = rows[rowSlot]
+        guard allows(.threadMismatch, callsite: row.callsite, name: row.displayName) else { return }
+        let post = postIndex.map { recentPosts[$0] }
+        let poster = post.map { definitions.callsite($0.callsite) }
+        let threadName = thread(delivery.thread)?.name ?? "thread-\(delivery.thread)"
+        findingStore.raise(
+            LeakFindingKey(rule: .threadMismatch, subject: .callsite(row.callsite.id)), severity: .error,
+            summary: "handler registered main-thread-only at \(row.callsite) for \"\(row.displayName)\" ran on "
+                + "\"\(threadName)\"",
+            at: now
+        ) { finding in
+            finding.evidence.name = row.displayName
+            finding.evidence.callsite = row.callsite
+            finding.evidence.observer = row.observer
+            finding.evidence.addRegistration(row.id)
+            finding.evidence.count += 1
+            finding.evidence.addThread(delivery.postingThread)
+            finding.evidence.addThread(delivery.thread)
+            finding.evidence.addRelated(poster)
+            finding.evidence.postingThreadIsMain = post?.threadIsMain
+            finding.evidence.detail = "declared main-thread only; ran on thread \(delivery.thread) "
+                + "(\(threadName)), posted from thread \(delivery.postingThread)"
+        }
+    }
+
+    mutating func mixedThreadPosted(_ post: TracePost, nameSlot: Int, onMain: Bool) {
+        if onMain {
+            nameRows[nameSlot].postedOnMain = true
+        } else {
+            nameRows[nameSlot].postedOffMain = true
+        }
+        let row = nameRows[nameSlot]
+        guard row.postedOnMain, row.postedOffMain, !row.declaresMainOnly else { return }
+        let site = definitions.callsite(post.callsite)
+        guard allows(.threadMismatch, callsite: site, name: post.name) else { return }
+        let threads = row.postingThreads.ids
+        findingStore.raise(
+            LeakFindingKey(rule: .threadMismatch, subject: .name(post.name)), severity: .info,
+            summary: "\"\(post.name)\" is posted from both the main thread and other threads", at: now
+        ) { finding in
+            finding.evidence.name = post.name
+            finding.evidence.callsite = site
+            for thread in threads { finding.evidence.addThread(thread) }
+            finding.evidence.count += 1
+            finding.evidence.detail = "mixed-thread name: handlers run on whichever thread posts"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Indexes the leak rules keep beside the tables, each bounded by live registrations or a cap.
+///
+/// Why separate from the rows: several rules look registrations up by something other than id
+/// (an owner, a duplicate key, a (name, callsite) pair); keeping those maps here keeps the fold's
+/// own tables simple.
+struct RuleState: Sendable {
+    /// R4: live self-capturing registrations per owner object (k).
+    var selfRetaining: [UInt64: Int] = [:]
+    /// R5: live registrations per duplicate key.
+    var duplicates: [DuplicateKey: DuplicateGroup] = [:]
+    /// R6: live registrations per (name, callsite), with the checkpoint series.
+    var tallies: [SiteKey: SiteTally] = [:]
+    /// R2(b): live registrations per (owner, name).
+    var ownerNames: [OwnerName: Int] = [:]
+    /// R2(b): owners that removed their last registration for a name, by owner then name.
+    var removalGaps: [UInt64: [String: RemovalGap]] = [:]
+    var removalGapCount = 0
+    /// Stream time of the next automatic checkpoint.
+    var nextCheckpoint: UInt64?
+    /// Checkpoints taken.
+    var checkpoints: UInt64 = 0
+}
+
+/// R5's identity of "the same registration again": owner (nil for blocks), name, object filter
+/// and callsite. Names are their row slots (stable while a registration is live): integer keys
+/// hash several times faster than strings.
+struct DuplicateKey: Hashable, Sendable {
+    var owner: UInt64?
+    var nameSlot: Int
+    var object: UInt64?
+    var callsite: UInt64
+}
+
+struct DuplicateGroup: Sendable {
+    var members: [UInt64] = []
+    /// Reported inside the owner's R4 instead of as an R5 of its own.
+    var foldedIntoSelfRetaining = false
+    /// The post whose deliveries are being counted, and how many came from this group.
+    var currentPost: UInt64 = 0
+    var runsInPost = 0
+}
+
+/// R6's key: a name (its row slot; 0 for wildcard) registered at a callsite.
+struct SiteKey: Hashable, Sendable {
+    var nameSlot: Int
+    var callsite: UInt64
+}
+
+struct SiteTally: Sendable {
+    var live = 0
+    /// Counts at recent checkpoints where the count had changed, oldest first.
+    var series: [Int] = []
+}
+
+/// R2(b)'s key: an owner and a name (its row slot).
+struct OwnerName: Hashable, Sendable {
+    var owner: UInt64
+    var nameSlot: Int
+}
+
+/// R2(b): an owner stopped observing a name; posts of the name since then are the name's post
+/// count now minus ``postsAtRemoval``, so posts never have to visit the gaps.
+struct RemovalGap: Sendable {
+    var removedAt: UInt64
+    var postsAtRemoval: UInt64
+    var ownerType: String
+}

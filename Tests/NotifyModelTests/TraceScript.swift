@@ -1,0 +1,179 @@
+import NotifyEvents
+import NotifyModel
+import Testing
+
+/// Builds trace lines the way a producer would: increasing `seq`, a clock that moves only when
+/// told, definitions introduced once. Tests describe a scenario with it and fold the result.
+struct TraceScript: Sendable {
+    static let start: UInt64 = 1_000_000_000
+    static let ms: UInt64 = 1_000_000
+    static let second: UInt64 = 1_000_000_000
+
+    private(set) var events: [TraceEvent] = []
+    private(set) var time: UInt64 = start
+    private var seq: UInt64 = 0
+    private var lastPostID: UInt64 = 0
+    private var threads: Set<UInt64> = []
+    private var sites: Set<UInt64> = []
+    private var objects: Set<UInt64> = []
+    private var types: [String: UInt64] = [:]
+
+    /// A script whose thread 1 is the main thread and thread 2 a worker.
+    init() {
+        thread(1, name: "main", isMain: true)
+        thread(2, name: "worker")
+    }
+
+    private mutating func nextSeq() -> UInt64 {
+        seq += 1
+        return seq
+    }
+
+    mutating func advance(_ nanoseconds: UInt64) { time += nanoseconds }
+
+    mutating func thread(_ id: UInt64, name: String? = nil, isMain: Bool = false) {
+        threads.insert(id)
+        events.append(.thread(TraceThread(
+            seq: nextSeq(), timestamp: time, id: id, systemID: Int32(1_000 + id), name: name ?? "thread-\(id)",
+            isMain: isMain)))
+    }
+
+    /// Introduces callsite `id` as `File.swift:<id>` once.
+    mutating func site(_ id: UInt64) {
+        guard sites.insert(id).inserted else { return }
+        events.append(.callsite(TraceCallsite(id: id, file: "App/File.swift", line: UInt(id))))
+    }
+
+    /// Introduces object `id` of type `type` once.
+    mutating func object(_ id: UInt64, type: String = "App.Screen") {
+        guard objects.insert(id).inserted else { return }
+        let typeID: UInt64
+        if let known = types[type] {
+            typeID = known
+        } else {
+            typeID = 10_000 + UInt64(types.count)
+            types[type] = typeID
+            events.append(.type(TraceType(id: typeID, name: type)))
+        }
+        events.append(.object(TraceObject(id: id, type: typeID, address: 0x1000 + id * 16)))
+    }
+
+    mutating func register(
+        _ id: UInt64, _ name: String?, kind: TraceRegistrationKind = .block, observer: UInt64? = nil,
+        object: UInt64? = nil, target: TraceTargetKind = .posting, site: UInt64 = 100, thread: UInt64 = 1,
+        captures: Bool = false, mainOnly: Bool = false, preexisting: Bool = false, ownerType: String = "App.Screen"
+    ) {
+        self.site(site)
+        if let observer { self.object(observer, type: ownerType) }
+        if let object { self.object(object, type: "App.Sender") }
+        events.append(.registered(TraceRegistration(
+            seq: nextSeq(), timestamp: time, thread: thread, id: id, name: name, kind: kind, observer: observer,
+            object: object, target: target, targetLabel: nil, callsite: site, preexisting: preexisting,
+            capturesObserverStrongly: captures, mainThreadOnly: mainOnly)))
+    }
+
+    /// Posts `name`; returns the post id.
+    @discardableResult
+    mutating func post(_ name: String, matched: Int, thread: UInt64 = 1, site: UInt64 = 200, depth: Int = 1) -> UInt64 {
+        self.site(site)
+        lastPostID += 1
+        events.append(.posted(TracePost(
+            seq: nextSeq(), timestamp: time, thread: thread, postID: lastPostID, name: name, object: nil,
+            hasUserInfo: false, matched: matched, depth: depth, parentPostID: 0, callsite: site)))
+        return lastPostID
+    }
+
+    /// One handler run of `registration` for `post`, lasting `duration`; the clock moves past it.
+    mutating func deliver(
+        _ post: UInt64, to registration: UInt64, name: String, thread: UInt64 = 1, postingThread: UInt64 = 1,
+        duration: UInt64 = 1_000, wait: UInt64 = 0, depth: Int = 1, target: TraceTargetKind = .posting
+    ) {
+        let start = time + wait
+        time = start + duration
+        events.append(.delivered(TraceDelivery(
+            seq: nextSeq(), timestamp: time, thread: thread, postID: post, registration: registration, name: name,
+            postingThread: postingThread, target: target, start: start, duration: duration, wait: wait,
+            depth: depth)))
+    }
+
+    /// Posts `name` and delivers it to each of `registrations` (inline, on the posting thread).
+    @discardableResult
+    mutating func postAndDeliver(
+        _ name: String, to registrations: [UInt64], thread: UInt64 = 1, site: UInt64 = 200, duration: UInt64 = 1_000
+    ) -> UInt64 {
+        let id = post(name, matched: registrations.count, thread: thread, site: site)
+        for registration in registrations {
+            deliver(id, to: registration, name: name, thread: thread, postingThread: thread, duration: duration)
+        }
+        return id
+    }
+
+    mutating func remove(_ id: UInt64, reason: TraceRemovalReason = .tokenCancelled, thread: UInt64 = 1) {
+        events.append(.removed(TraceRemoval(seq: nextSeq(), timestamp: time, thread: thread, registration: id,
+                                            reason: reason)))
+    }
+
+    mutating func dropToken(_ id: UInt64) {
+        events.append(.tokenDropped(TraceTokenDrop(seq: nextSeq(), timestamp: time, thread: 1, registration: id)))
+    }
+
+    mutating func missRemoval(observer: UInt64, name: String?, site: UInt64 = 300) {
+        self.site(site)
+        object(observer)
+        events.append(.removeMissed(TraceMissedRemoval(
+            seq: nextSeq(), timestamp: time, thread: 1, observer: observer, name: name, callsite: site)))
+    }
+
+    mutating func gap(_ count: UInt64) {
+        events.append(.gap(TraceGap(seq: nextSeq(), timestamp: time, count: count, reason: .bufferFull)))
+    }
+
+    mutating func end(_ reason: TraceEndReason = .processExit) {
+        events.append(.end(TraceEnd(seq: nextSeq(), timestamp: time, reason: reason)))
+    }
+
+    /// Folds every line, ticking with each event's time as a viewer does.
+    func fold(_ configuration: InspectorConfiguration = InspectorConfiguration()) -> InspectorState {
+        var state = InspectorState(configuration: configuration)
+        for event in events {
+            state.apply(event)
+            if let t = event.timestamp { state.tick(now: t) }
+        }
+        return state
+    }
+}
+
+/// A named scenario for `arguments:` tables.
+struct Scenario: Sendable, CustomTestStringConvertible {
+    let name: String
+    let build: @Sendable (inout TraceScript) -> Void
+
+    init(_ name: String, _ build: @escaping @Sendable (inout TraceScript) -> Void) {
+        self.name = name
+        self.build = build
+    }
+
+    var testDescription: String { name }
+
+    var script: TraceScript {
+        var script = TraceScript()
+        build(&script)
+        return script
+    }
+}
+
+extension InspectorState {
+    /// Open findings of `rule`.
+    func open(_ rule: LeakRule) -> [LeakFinding] { findings.filter { $0.rule == rule && $0.isOpen } }
+    /// Every finding of `rule`, open or resolved.
+    func all(_ rule: LeakRule) -> [LeakFinding] { findings.filter { $0.rule == rule } }
+}
+
+extension InspectorConfiguration {
+    /// Defaults with a 1 ms checkpoint interval, for scripts whose clock moves in milliseconds.
+    static var fastCheckpoints: InspectorConfiguration {
+        var configuration = InspectorConfiguration()
+        configuration.rules.checkpointInterval = TraceScript.ms
+        return configuration
+    }
+}
