@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Makes real PNG screenshots of each notifytop view running against the demo (dashboard.md §5,
+# route A): notifytop runs in tmux, a real xterm under Xvfb attaches to it, tmux send-keys switches
+# views, and ImageMagick's `import` captures the xterm window.
+#
+# Usage: Screenshots/make-screenshots.sh             (builds notifytop and notify-demo first)
+#        BIN_DIR=.build/debug Screenshots/make-screenshots.sh
+# Output: Screenshots/<n>-<view>.png, overwritten each run. Not part of CI pass/fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=Screenshots
+SCRATCH=${SCRATCH:-.build}
+COLS=${COLS:-120}
+ROWS=${ROWS:-34}
+
+need=()
+command -v xvfb-run >/dev/null || need+=(xvfb)
+command -v xterm >/dev/null || need+=(xterm)
+[ -x /usr/bin/import ] || need+=(imagemagick)
+command -v xwininfo >/dev/null || need+=(x11-utils)
+command -v tmux >/dev/null || need+=(tmux)
+fc-list | grep -qi "DejaVu Sans Mono" || need+=(fonts-dejavu-core)
+fc-list | grep -qi "Noto Sans Mono CJK" || need+=(fonts-noto-cjk)
+if [ ${#need[@]} -gt 0 ]; then
+    echo "screenshots: installing ${need[*]}"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if [ -z "${BIN_DIR:-}" ]; then
+    swift build --scratch-path "$SCRATCH" --product notify-demo >/dev/null
+    swift build --scratch-path "$SCRATCH" --product notifytop >/dev/null
+    BIN_DIR=$(swift build --scratch-path "$SCRATCH" --show-bin-path)
+fi
+TOP="$(cd "$BIN_DIR" && pwd)/notifytop"
+
+SOCK="notifytop-shots-$$"
+T=(tmux -L "$SOCK" -f /dev/null)
+cleanup() { "${T[@]}" kill-server 2>/dev/null || true; }
+trap cleanup EXIT
+
+"${T[@]}" new-session -d -s shots -x "$COLS" -y "$ROWS" \
+    "env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --demo -d 250ms --scenario leaky --seed 7"
+"${T[@]}" set -t shots status off
+"${T[@]}" set -g window-size latest
+
+wait_for() {  # wait_for REGEX: poll the pane until it shows REGEX (10 s at most).
+    for _ in $(seq 100); do
+        "${T[@]}" capture-pane -t shots -p | grep -Eq -- "$1" && return 0
+        sleep 0.1
+    done
+    echo "screenshots: timed out waiting for /$1/" >&2
+    return 1
+}
+
+SHOOT=$(mktemp)
+cat > "$SHOOT" <<INNER
+#!/usr/bin/env bash
+set -e
+xterm -geometry ${COLS}x${ROWS}+0+0 -fa 'DejaVu Sans Mono' -fs 11 -fd 'Noto Sans Mono CJK SC' \
+      -bg '#1c1c1c' -fg grey90 -u8 -title notifytop-shot -e ${T[*]} attach -t shots &
+for _ in \$(seq 50); do xwininfo -name notifytop-shot >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 1
+shot() {  # shot FILE KEYS REGEX
+    [ -n "\$2" ] && ${T[*]} send-keys -t shots \$2
+    for _ in \$(seq 100); do ${T[*]} capture-pane -t shots -p | grep -Eq -- "\$3" && break; sleep 0.1; done
+    sleep 0.8
+    import -window "\$(xwininfo -name notifytop-shot | awk '/Window id/ {print \$4}')" "$OUT/\$1"
+    echo "screenshots: $OUT/\$1"
+}
+sleep 3
+shot 1-names.png "1" "^Names"
+shot 2-observers.png "2" "^Observers"
+shot 3-threads.png "3" "POSTED ON"
+shot 3-threads-lanes.png "t" "layout: lanes"
+shot 4-leaks.png "4" "R[0-9]+ [A-Z_]+"
+shot 4-leak-detail.png "Enter" "^Fix"
+shot 5-events.png "Escape 5" "^Events"
+shot 6-drill-down.png "1 Enter" "^Names › "
+shot 7-help.png "?" "Any key closes"
+${T[*]} send-keys -t shots x q
+INNER
+chmod +x "$SHOOT"
+wait_for "LIVE"
+xvfb-run -a -s "-screen 0 1600x1000x24" "$SHOOT"
+rm -f "$SHOOT"

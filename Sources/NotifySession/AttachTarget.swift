@@ -1,0 +1,62 @@
+import NotifyTrace
+
+/// Which process to attach to: `--socket`, `--pid`, or the only inspectable process.
+public enum AttachTarget {
+    /// Why no process was chosen.
+    public enum Failure: Error, CustomStringConvertible {
+        /// Nothing to attach to.
+        case none(String)
+        /// More than one candidate; the user must choose.
+        case ambiguous([InspectableProcess])
+        /// `--pid` named a process without a socket.
+        case noSuchProcess(Int32, [InspectableProcess])
+
+        /// The message, with the list of candidates when there are some.
+        public var description: String {
+            switch self {
+            case .none(let directory):
+                "no inspectable process found in \(directory)\n"
+                    + "start your app with NOTIFYTOP=1 (and NotifyInspector.startIfRequested()), or try: notifytop --demo"
+            case .ambiguous(let processes):
+                "several processes can be inspected; choose one with --pid:\n" + AttachTarget.table(processes)
+            case .noSuchProcess(let pid, let processes):
+                "process \(pid) is not inspectable" + (processes.isEmpty ? "" : "; these are:\n" + AttachTarget.table(processes))
+            }
+        }
+    }
+
+    /// The socket path to connect to, and the process when known.
+    public static func resolve(
+        pid: Int32?, socket: String?, directory: SocketDirectory = .standard
+    ) throws(Failure) -> (socket: String, process: InspectableProcess?) {
+        if let socket { return (socket, nil) }
+        let processes = directory.inspectableProcesses()
+        if let pid {
+            guard let process = processes.first(where: { $0.pid == pid }) else { throw .noSuchProcess(pid, processes) }
+            return (process.socketPath, process)
+        }
+        switch processes.count {
+        case 0: throw .none(directory.path)
+        case 1: return (processes[0].socketPath, processes[0])
+        default: throw .ambiguous(processes)
+        }
+    }
+
+    /// `--list`: one line per inspectable process.
+    public static func table(_ processes: [InspectableProcess]) -> String {
+        var lines = ["    PID  UPTIME  NAME             SOCKET"]
+        for process in processes {
+            let uptime = process.uptimeSeconds.map { "\(Int($0))s" } ?? "?"
+            let pid = String(process.pid)
+            lines.append(String(repeating: " ", count: max(0, 7 - pid.count)) + pid + "  "
+                + uptime.padding(6) + "  " + process.name.padding(15) + "  " + process.socketPath)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    fileprivate func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

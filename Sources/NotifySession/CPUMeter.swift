@@ -1,0 +1,34 @@
+import Glibc
+
+/// notifytop's own CPU use, shown in the header so its overhead is visible (bpytop#57, btop#932).
+struct CPUMeter {
+    private var lastCPU = Self.cpuNanoseconds()
+    private var lastWall = Self.wallNanoseconds()
+    /// Percent of one core over the last measurement interval.
+    private(set) var percent: Double?
+
+    /// Updates ``percent`` when at least a second has passed.
+    mutating func sample() {
+        let wall = Self.wallNanoseconds()
+        guard wall - lastWall >= 1_000_000_000 else { return }
+        let cpu = Self.cpuNanoseconds()
+        percent = Double(cpu - lastCPU) / Double(wall - lastWall) * 100
+        lastCPU = cpu
+        lastWall = wall
+    }
+
+    static func cpuNanoseconds() -> UInt64 {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let user = UInt64(usage.ru_utime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_utime.tv_usec) * 1_000
+        let system = UInt64(usage.ru_stime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_stime.tv_usec) * 1_000
+        return user + system
+    }
+
+    /// CLOCK_MONOTONIC, the clock trace timestamps use, so live ticks line up with event times.
+    static func wallNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,236 @@
+import Glibc
+import NotifyEvents
+import NotifyModel
+import NotifyTUI
+import NotifyTrace
+
+/// The run loop: the single owner of the model and the view state (bottom's `recv` loop).
+///
+/// Each pass waits for a key with a bounded timeout (so keys, resizes, signals and ticks share one
+/// place), drains the feed into the model, and renders at most once per redraw delay, or at once
+/// after a key. Rendering is pure; the backend writes only what changed.
+public final class DashboardSession {
+    /// Where events come from.
+    public enum Source {
+        /// A live process, read on its own thread.
+        case live(LiveFeed)
+        /// A recording on a virtual clock.
+        case replay(ReplayFeed)
+        /// Events given up front (tests, benchmarks).
+        case fixed([TraceEvent])
+    }
+
+    /// Why the loop ended.
+    public enum Exit: Equatable, Sendable {
+        /// The user quit.
+        case quit
+        /// A terminating signal arrived.
+        case signal(Int32)
+        /// The frame limit was reached (batch mode, tests).
+        case frames
+    }
+
+    /// The fold of every event so far.
+    public private(set) var model: InspectorState
+    /// The raw event tail.
+    public private(set) var tail = EventTail()
+    /// What the screen shows.
+    public var view: ViewState
+    /// Pause, recording, delay and the rest of the header's session facts.
+    public private(set) var status: SessionStatus
+    /// The keymap keys go through.
+    public let keymap: Keymap
+    /// Where the next runtime recording goes; nil picks `notifytop-<pid>-<n>.ndjson`.
+    public var recordingPath: String?
+    /// Checked every pass: a signal that should end the loop.
+    public var pendingSignal: () -> Int32? = { nil }
+
+    private let source: Source
+    private var frozen: DashboardData?
+    private var memory = SessionRecorder.Memory()
+    private var recorder: SessionRecorder?
+    private var recordings = 0
+    private var cpu = CPUMeter()
+    private var lastInfo = FrameInfo()
+    private var lastAdvance = CPUMeter.wallNanoseconds()
+    private var attachedAt = CPUMeter.wallNanoseconds()
+    private var uptimeAtAttach: Double?
+    private var ended = false
+
+    /// Creates a session over a source.
+    public init(
+        source: Source, view: ViewState = ViewState(), delayMilliseconds: Int = 500, keymap: Keymap = .standard,
+        configuration: InspectorConfiguration = InspectorConfiguration(), processUptime: Double? = nil,
+        recordingPath: String? = nil
+    ) {
+        self.source = source
+        self.view = view
+        self.keymap = keymap
+        model = InspectorState(configuration: configuration)
+        uptimeAtAttach = processUptime
+        var origin = ""
+        let mode: SessionStatus.Mode
+        switch source {
+        case .live(let feed): mode = .live; origin = feed.origin
+        case .replay(let feed): mode = .replay(speed: feed.speed, paused: false); origin = feed.origin
+        case .fixed: mode = .live
+        }
+        status = SessionStatus(mode: mode, source: origin, delayMilliseconds: delayMilliseconds,
+                               recordingPath: recordingPath)
+        if case .fixed(let events) = source { ingest(events) }
+    }
+
+    /// Whether no more events will come.
+    public var isEnded: Bool { ended }
+
+    /// Whether this is a replay at full speed (everything at once).
+    var isFastReplay: Bool {
+        if case .replay(let feed) = source { return feed.speed == 0 }
+        return false
+    }
+
+    /// What the next frame is rendered from (the frozen copy while paused).
+    public var data: DashboardData {
+        var current = frozen ?? DashboardData(model: model, tail: tail, status: status)
+        current.status = status
+        return current
+    }
+
+    /// Renders a frame for `size` and remembers what its table showed.
+    public func render(size: Size, glyphs: Glyphs) -> Canvas {
+        let (canvas, info) = Dashboard.render(data, view: view, size: size, glyphs: glyphs, keymap: keymap)
+        lastInfo = info
+        return canvas
+    }
+
+    /// Runs until quit, a signal, or `maxFrames` rendered frames.
+    /// A recording started with `r` is closed when the loop ends for good (not at a frame limit).
+    public func run(on terminal: any TerminalBackend, maxFrames: Int? = nil) -> Exit {
+        let exit = loop(on: terminal, maxFrames: maxFrames)
+        if exit != .frames { stopRecording() }
+        return exit
+    }
+
+    private func loop(on terminal: any TerminalBackend, maxFrames: Int?) -> Exit {
+        var frames = 0
+        var nextFrame: UInt64 = 0
+        while true {
+            if let signal = pendingSignal() { return .signal(signal) }
+            let now = CPUMeter.wallNanoseconds()
+            if now >= nextFrame {
+                poll(now: now)
+                terminal.present(render(size: terminal.size, glyphs: terminal.glyphs))
+                frames += 1
+                if let maxFrames, frames >= maxFrames { return .frames }
+                nextFrame = now + UInt64(status.delayMilliseconds) * 1_000_000
+            }
+            let wait = min(50, max(0, Int((nextFrame - min(nextFrame, CPUMeter.wallNanoseconds())) / 1_000_000)))
+            guard let key = terminal.readKey(timeoutMilliseconds: wait) else {
+                poll(now: CPUMeter.wallNanoseconds())
+                continue
+            }
+            let reaction = view.handle(key, keymap: keymap, context: lastInfo)
+            if reaction.quit { return .quit }
+            if let command = reaction.command { perform(command, terminal: terminal) }
+            if reaction.redraw || key == .resize { nextFrame = 0 }
+        }
+    }
+
+    /// Drains the source into the model and ticks it; called every pass.
+    public func poll(now: UInt64) {
+        switch source {
+        case .live(let feed):
+            let (events, end, messages) = feed.drain()
+            ingest(events)
+            if let message = messages.last { status.message = message }
+            if let end, !ended {
+                ended = true
+                status.mode = .ended(end.description)
+                model.setStream(.ended(end.description))
+            }
+            if !ended { model.tick(now: now) }
+        case .replay(let feed):
+            let elapsed = now - min(now, lastAdvance)
+            ingest(feed.advance(elapsedNanoseconds: elapsed))
+            replayTick(feed)
+        case .fixed:
+            break
+        }
+        lastAdvance = now
+        cpu.sample()
+        status.selfCPU = cpu.percent
+        if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - attachedAt) / 1e9 }
+    }
+
+    private func replayTick(_ feed: ReplayFeed) {
+        if feed.start != nil { model.tick(now: feed.now) }
+        if feed.end != nil { ended = true }
+        model.setStream(ended ? .ended("end of recording") : .replaying(position: feed.position, duration: nil))
+        status.mode = ended ? .ended("end of recording") : .replay(speed: feed.speed, paused: feed.paused)
+    }
+
+    /// Folds events into the model (and the tail, the recording and the pause counter).
+    public func ingest(_ events: [TraceEvent]) {
+        guard !events.isEmpty else { return }
+        for event in events {
+            model.apply(event)
+            tail.append(event)
+            memory.observe(event)
+            recorder?.write(event)
+        }
+        if frozen != nil { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(events.count) }
+    }
+
+    private func perform(_ command: SessionCommand, terminal: any TerminalBackend) {
+        switch command {
+        case .togglePause:
+            if case .replay(let feed) = source {
+                feed.paused = view.paused
+                lastAdvance = CPUMeter.wallNanoseconds()
+                replayTick(feed)
+            } else if view.paused {
+                frozen = DashboardData(model: model, tail: tail, status: status)
+                status.eventsWhilePaused = 0
+            } else {
+                frozen = nil
+                status.eventsWhilePaused = nil
+            }
+        case .toggleRecording: toggleRecording()
+        case .scaleDelay(let factor):
+            status.delayMilliseconds = min(10_000, max(50, Int(Double(status.delayMilliseconds) * factor)))
+            status.message = "redraw every " + Format.delay(milliseconds: status.delayMilliseconds)
+        case .stepEvents(let count):
+            if case .replay(let feed) = source { ingest(feed.step(events: count)); replayTick(feed) }
+        case .stepSeconds(let seconds):
+            if case .replay(let feed) = source { ingest(feed.step(seconds: seconds)); replayTick(feed) }
+        case .scaleSpeed(let factor):
+            if case .replay(let feed) = source { feed.scaleSpeed(by: factor); replayTick(feed) }
+        case .repaint: terminal.invalidate()
+        }
+    }
+
+    private func toggleRecording() {
+        if recorder != nil {
+            stopRecording()
+            return
+        }
+        recordings += 1
+        let pid = model.header?.pid ?? 0
+        let path = recordingPath ?? "notifytop-\(pid)-\(recordings).ndjson"
+        do {
+            recorder = try SessionRecorder(path: path, memory: memory)
+            status.recordingPath = path
+            status.message = "recording to \(path) (r stops)"
+        } catch {
+            status.message = "cannot record: \(error)"
+        }
+    }
+
+    private func stopRecording() {
+        guard let recorder else { return }
+        recorder.flush()
+        status.message = "recorded \(recorder.byteCount) bytes to \(recorder.path)"
+        status.recordingPath = nil
+        self.recorder = nil
+    }
+}

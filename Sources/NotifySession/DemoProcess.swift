@@ -1,0 +1,87 @@
+import Foundation
+import NotifyTrace
+
+/// `notifytop --demo`: the demo app as a child process, found next to the notifytop binary,
+/// attached to as soon as its socket answers, and stopped when notifytop exits.
+public final class DemoProcess {
+    /// Why the demo could not be started or reached.
+    public enum Failure: Error, CustomStringConvertible {
+        /// No `notify-demo` binary next to notifytop or on PATH.
+        case notFound
+        /// The child could not be started.
+        case launch(String)
+        /// The child exited or never opened its socket.
+        case noSocket(String)
+
+        /// One line for the user.
+        public var description: String {
+            switch self {
+            case .notFound: "notify-demo not found next to notifytop or on PATH (build it: swift build --product notify-demo)"
+            case .launch(let why): "cannot start notify-demo: \(why)"
+            case .noSocket(let why): why
+            }
+        }
+    }
+
+    private let process: Process
+    /// Where the demo's own output goes, so it does not scribble over the dashboard.
+    public let logPath: String
+
+    /// The child's process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Finds `notify-demo`: beside the running executable first, then on PATH.
+    public static func locate() -> String? {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let sibling = executable.deletingLastPathComponent().appendingPathComponent("notify-demo").path
+        if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(directory)/notify-demo"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Starts the demo with `arguments`, its output going to a log file.
+    public init(arguments: [String]) throws(Failure) {
+        guard let path = Self.locate() else { throw .notFound }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFYTOP"] = "1"
+        process.environment = environment
+        logPath = NSTemporaryDirectory() + "notifytop-demo-\(getpid()).log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { throw .launch("\(error)") }
+    }
+
+    /// Waits until the demo's socket accepts a viewer and returns a reader on it.
+    public func attach(timeoutSeconds: Double = 15) throws(Failure) -> TraceReader {
+        let socket = SocketDirectory.standard.socketPath(for: pid)
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline {
+            guard process.isRunning else {
+                throw .noSocket("notify-demo exited (status \(process.terminationStatus)); see \(logPath)")
+            }
+            if FileManager.default.fileExists(atPath: socket), let reader = try? TraceReader.connect(socketPath: socket) {
+                return reader
+            }
+            usleep(20_000)
+        }
+        throw .noSocket("notify-demo did not open \(socket) within \(Int(timeoutSeconds)) s; see \(logPath)")
+    }
+
+    /// Stops the demo: SIGTERM, then SIGKILL after two seconds.
+    public func terminate() {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,107 @@
+import Glibc
+import NotifyCurses
+import NotifyTrace
+import NotifyTUI
+
+/// Everything `notifytop` does after parsing its command line: pick the source, open the
+/// terminal (or fall back to batch text), run the session, and clean up on every path.
+public enum NotifyTopRunner {
+    /// Exit status when `--fail-on` found warnings.
+    public static let leaksFound: Int32 = 3
+
+    /// Runs notifytop; returns the process exit status.
+    public static func run(_ options: NotifyTopOptions) -> Int32 {
+        if options.list {
+            let processes = SocketDirectory.standard.inspectableProcesses()
+            print(processes.isEmpty ? "no inspectable processes in \(SocketDirectory.standard.path)"
+                                    : AttachTarget.table(processes))
+            return 0
+        }
+        var demo: DemoProcess?
+        var live: LiveFeed?
+        defer {
+            live?.stop()
+            demo?.terminate()
+        }
+        let source: DashboardSession.Source
+        var uptime: Double?
+        do {
+            if let path = options.replay {
+                let speed = options.speed ?? (options.batch ? 0 : 1)
+                source = .replay(ReplayFeed(reader: try TraceReader.open(file: path), speed: speed))
+            } else {
+                let reader: TraceReader
+                if options.demo {
+                    let child = try DemoProcess(arguments: options.demoArguments)
+                    demo = child
+                    reader = try child.attach()
+                } else {
+                    let target = try AttachTarget.resolve(pid: options.pid, socket: options.socket)
+                    uptime = target.process?.uptimeSeconds
+                    reader = try TraceReader.connect(socketPath: target.socket)
+                }
+                if let path = options.record { reader.recorder = try TraceRecorder(path: path) }
+                let feed = LiveFeed(reader: reader)
+                live = feed
+                source = .live(feed)
+            }
+        } catch {
+            printError("notifytop: \(error)")
+            return 1
+        }
+        let session = DashboardSession(
+            source: source, view: ViewState(view: options.view), delayMilliseconds: options.delayMilliseconds,
+            processUptime: uptime, recordingPath: options.record)
+        TerminalSignals.installForBatch()
+        session.pendingSignal = { TerminalSignals.received }
+
+        var exit: DashboardSession.Exit
+        if options.batch {
+            exit = BatchPrinter.run(session, iterations: options.iterations, size: batchSize(options), glyphs: batchGlyphs(options),
+                                    isReplay: options.replay != nil)
+        } else {
+            do {
+                let terminal = try NcursesTerminal.open(
+                    options: NcursesTerminal.Options(monochrome: options.monochrome, asciiOnly: options.ascii))
+                exit = session.run(on: terminal)
+                terminal.shutdown()
+            } catch {
+                printError("notifytop: \(error); printing one plain-text frame instead (see --batch)")
+                exit = BatchPrinter.run(session, iterations: 1, size: batchSize(options), glyphs: batchGlyphs(options),
+                                        isReplay: options.replay != nil)
+            }
+        }
+        if let message = session.status.message, !options.batch { printError("notifytop: \(message)") }
+        if let path = options.record { printError("notifytop: trace saved to \(path)") }
+        if case .signal(let number) = exit { return 128 + number }
+        if let severity = options.failOn, BatchPrinter.hasFindings(session.model, atLeast: severity) {
+            printError("notifytop: open findings of severity \(severity) or worse")
+            return leaksFound
+        }
+        return 0
+    }
+
+    static func batchSize(_ options: NotifyTopOptions) -> Size {
+        if let size = options.size { return size }
+        let columns = getenv("COLUMNS").flatMap { Int(String(cString: $0)) } ?? 120
+        let lines = getenv("LINES").flatMap { Int(String(cString: $0)) } ?? 40
+        return Size(width: columns, height: lines)
+    }
+
+    static func batchGlyphs(_ options: NotifyTopOptions) -> Glyphs {
+        if options.ascii { return .ascii }
+        var locale = ""
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            if let value = getenv(name), value.pointee != 0 {
+                locale = String(cString: value)
+                break
+            }
+        }
+        return locale.uppercased().contains("UTF-8") || locale.uppercased().contains("UTF8") ? .unicode : .ascii
+    }
+
+    static func printError(_ text: String) {
+        var line = text + "\n"
+        line.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,101 @@
+/// Everything a key can ask for. Keys map to actions through ``Keymap``; actions change only
+/// ``ViewState`` (through ``ViewState/reduce(_:context:)``) or ask the session for an effect
+/// through ``Reaction/command``.
+public enum Action: Sendable, Hashable {
+    /// Leave notifytop.
+    case quit
+    /// Show or hide the key help.
+    case toggleHelp
+    /// Show one view.
+    case show(ViewID)
+    /// Tab.
+    case nextView
+    /// Shift-Tab.
+    case previousView
+    /// Selection up one row.
+    case moveUp
+    /// Selection down one row.
+    case moveDown
+    /// Selection up one page.
+    case pageUp
+    /// Selection down one page.
+    case pageDown
+    /// First row.
+    case home
+    /// Last row (and follow, in logs).
+    case end
+    /// Open the selected row.
+    case drillDown
+    /// Close the innermost drill-down.
+    case back
+    /// Start typing a filter.
+    case editFilter
+    /// Sort by the next column.
+    case sortNext
+    /// Sort by the previous column.
+    case sortPrevious
+    /// Reverse the sort order.
+    case invertSort
+    /// Observers: regroup by name, observer or thread. Threads: lanes or merged.
+    case regroup
+    /// Logs: keep the newest line in view.
+    case toggleFollow
+    /// Freeze the screen (live) or the replay clock (replay); collection continues.
+    case togglePause
+    /// Start or stop recording a session log.
+    case toggleRecording
+    /// Redraw more often.
+    case faster
+    /// Redraw less often.
+    case slower
+    /// Replay: apply one more event.
+    case stepEvent
+    /// Replay: advance one second.
+    case stepSecond
+    /// Replay: double the speed.
+    case speedUp
+    /// Replay: halve the speed.
+    case speedDown
+    /// Repaint the whole screen (Ctrl-L).
+    case redraw
+}
+
+/// What the run loop must do after a key: redraw, quit, or carry out a session command.
+public struct Reaction: Sendable, Hashable {
+    /// The screen should be rendered again.
+    public var redraw: Bool
+    /// The loop should end.
+    public var quit: Bool
+    /// An effect outside the view state, for the session to carry out.
+    public var command: SessionCommand?
+
+    /// Creates a reaction.
+    public init(redraw: Bool = false, quit: Bool = false, command: SessionCommand? = nil) {
+        self.redraw = redraw
+        self.quit = quit
+        self.command = command
+    }
+
+    /// Nothing to do (an unbound key).
+    public static let none = Reaction()
+    /// Render again.
+    public static let redraw = Reaction(redraw: true)
+}
+
+/// Effects a key asks of the session, which owns the event source, the recorder and the clock.
+public enum SessionCommand: Sendable, Hashable {
+    /// Freeze or unfreeze the displayed state (live), or the replay clock (replay).
+    case togglePause
+    /// Start or stop recording.
+    case toggleRecording
+    /// Multiply the redraw delay by this factor.
+    case scaleDelay(Double)
+    /// Replay: apply this many events at once.
+    case stepEvents(Int)
+    /// Replay: advance the replay clock by this many seconds.
+    case stepSeconds(Double)
+    /// Replay: multiply the speed by this factor.
+    case scaleSpeed(Double)
+    /// Repaint everything.
+    case repaint
+}

@@ -1,0 +1,38 @@
+/// What the last rendered frame showed in its table: what the reducer needs to move a selection
+/// or drill into a row without asking the model.
+///
+/// Rendering is pure and returns this alongside the canvas; the run loop hands it to
+/// ``ViewState/reduce(_:context:)`` with the next key.
+public struct FrameInfo: Sendable, Hashable {
+    /// The keys of the table's rows in display order (after filter and sort).
+    public var rowKeys: [String]
+    /// Rows visible at once.
+    public var pageSize: Int
+    /// The columns the table can be sorted by.
+    public var sortableColumns: [Int]
+    /// The sort column in effect (the table's default when none was chosen).
+    public var sortColumn: Int?
+    /// The selected row's position in ``rowKeys``.
+    public var selectedIndex: Int
+    /// The first visible row.
+    public var scroll: Int
+    /// Whether the table is a log (follow mode applies).
+    public var isLog: Bool
+    /// Whether the session is a replay (replay keys apply).
+    public var isReplay: Bool
+
+    /// Creates frame info.
+    public init(
+        rowKeys: [String] = [], pageSize: Int = 1, sortableColumns: [Int] = [], sortColumn: Int? = nil,
+        selectedIndex: Int = 0, scroll: Int = 0, isLog: Bool = false, isReplay: Bool = false
+    ) {
+        self.rowKeys = rowKeys
+        self.pageSize = pageSize
+        self.sortableColumns = sortableColumns
+        self.sortColumn = sortColumn
+        self.selectedIndex = selectedIndex
+        self.scroll = scroll
+        self.isLog = isLog
+        self.isReplay = isReplay
+    }
+}

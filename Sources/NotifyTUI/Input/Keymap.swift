@@ -1,0 +1,150 @@
+/// Where a binding applies.
+public enum KeyContext: String, Sendable, Hashable, CaseIterable {
+    /// Everywhere.
+    case global = "General"
+    /// Moving in tables and logs.
+    case navigation = "Moving"
+    /// Tables: filter, sort, drill-down.
+    case table = "Tables"
+    /// Live sessions.
+    case live = "Live"
+    /// Replays only.
+    case replay = "Replay"
+}
+
+/// One row of the key table: keys, what they do, and how help and the footer describe it.
+public struct KeyBinding: Sendable, Hashable {
+    /// Every key that triggers the action; the first is the one the footer shows.
+    public var keys: [Key]
+    /// What happens.
+    public var action: Action
+    /// A short label for the footer ("Sort").
+    public var label: String
+    /// One line for the help overlay.
+    public var help: String
+    /// Where it applies.
+    public var context: KeyContext
+    /// Position in the footer bar, if it appears there.
+    public var footerOrder: Int?
+
+    /// Creates a binding.
+    public init(
+        _ keys: [Key], _ action: Action, label: String, help: String, context: KeyContext, footer: Int? = nil
+    ) {
+        self.keys = keys
+        self.action = action
+        self.label = label
+        self.help = help
+        self.context = context
+        self.footerOrder = footer
+    }
+}
+
+/// The one key table: it dispatches keys, and the footer bar, the help overlay and
+/// `--help-keys` are generated from it, so they cannot disagree (lazygit's approach).
+public struct Keymap: Sendable {
+    /// Every binding, in help order.
+    public var bindings: [KeyBinding]
+    private var index: [Key: Int] = [:]
+
+    /// Builds a keymap; a key bound twice keeps its first binding.
+    public init(bindings: [KeyBinding]) {
+        self.bindings = bindings
+        for (position, binding) in bindings.enumerated() {
+            for key in binding.keys where index[key] == nil {
+                index[key] = position
+            }
+        }
+    }
+
+    /// The action for a key; nil when the key is unbound, or bound only for replays and
+    /// `isReplay` is false (or only for live sessions and it is true).
+    public func action(for key: Key, isReplay: Bool = false) -> Action? {
+        guard let position = index[key] else { return nil }
+        let binding = bindings[position]
+        if binding.context == .replay && !isReplay { return nil }
+        if binding.context == .live && isReplay { return nil }
+        return binding.action
+    }
+
+    /// The bindings shown in the footer, in order, for a live session or a replay.
+    public func footer(isReplay: Bool) -> [KeyBinding] {
+        bindings.filter { binding in
+            binding.footerOrder != nil && (binding.context != .replay || isReplay) && (binding.context != .live || !isReplay)
+        }.sorted { $0.footerOrder! < $1.footerOrder! }
+    }
+
+    /// The help text: one section per context, one line per binding (`q F10 ^C  Quit notifytop`).
+    public func helpLines(isReplay: Bool? = nil) -> [String] {
+        var lines: [String] = []
+        for context in KeyContext.allCases {
+            if let isReplay, context == .replay && !isReplay || context == .live && isReplay { continue }
+            let section = bindings.filter { $0.context == context }
+            guard !section.isEmpty else { continue }
+            if !lines.isEmpty { lines.append("") }
+            lines.append(context.rawValue)
+            for binding in section {
+                let keys = binding.keys.map(\.description).joined(separator: " ")
+                lines.append("  " + DisplayWidth.fit(keys, to: 16) + " " + binding.help)
+            }
+        }
+        return lines
+    }
+
+    /// notifytop's keys.
+    public static let standard = Keymap(bindings: [
+        KeyBinding([.function(1), .char("?"), .char("h")], .toggleHelp, label: "Help",
+                   help: "show or hide this help", context: .global, footer: 1),
+        KeyBinding([.function(10), .char("q"), .control("c")], .quit, label: "Quit",
+                   help: "quit (the terminal is restored)", context: .global, footer: 10),
+        KeyBinding([.char("1")], .show(.names), label: "Names", help: "view 1: notification names", context: .global),
+        KeyBinding([.char("2")], .show(.observers), label: "Observers",
+                   help: "view 2: every registration", context: .global),
+        KeyBinding([.char("3")], .show(.threads), label: "Threads",
+                   help: "view 3: deliveries per thread", context: .global),
+        KeyBinding([.char("4")], .show(.leaks), label: "Leaks", help: "view 4: leak warnings", context: .global),
+        KeyBinding([.char("5")], .show(.events), label: "Events", help: "view 5: raw event tail", context: .global),
+        KeyBinding([.tab], .nextView, label: "Next", help: "next view", context: .global),
+        KeyBinding([.backTab], .previousView, label: "Prev", help: "previous view", context: .global),
+        KeyBinding([.char("+"), .char("=")], .faster, label: "Faster", help: "redraw more often (delay ÷2)",
+                   context: .global),
+        KeyBinding([.char("-")], .slower, label: "Slower", help: "redraw less often (delay ×2)", context: .global),
+        KeyBinding([.control("l")], .redraw, label: "Redraw", help: "repaint the screen", context: .global),
+        KeyBinding([.up, .char("k")], .moveUp, label: "Up", help: "select the row above", context: .navigation),
+        KeyBinding([.down, .char("j")], .moveDown, label: "Down", help: "select the row below",
+                   context: .navigation),
+        KeyBinding([.pageUp, .control("b")], .pageUp, label: "PgUp", help: "one page up", context: .navigation),
+        KeyBinding([.pageDown, .control("f")], .pageDown, label: "PgDn", help: "one page down",
+                   context: .navigation),
+        KeyBinding([.home, .char("g")], .home, label: "Top", help: "first row", context: .navigation),
+        KeyBinding([.end, .char("G")], .end, label: "End", help: "last row; logs follow again",
+                   context: .navigation),
+        KeyBinding([.enter], .drillDown, label: "Open",
+                   help: "drill down: name → observers → deliveries; warning detail", context: .table, footer: 2),
+        KeyBinding([.escape, .backspace, .left], .back, label: "Back", help: "back up one level",
+                   context: .table),
+        KeyBinding([.function(4), .char("/"), .char("\\")], .editFilter, label: "Filter",
+                   help: "filter rows (substring; Enter keeps it, Esc clears)", context: .table, footer: 4),
+        KeyBinding([.function(5), .char("t")], .regroup, label: "Group",
+                   help: "Observers: group by name/observer/thread; Threads: lanes/merged", context: .table,
+                   footer: 5),
+        KeyBinding([.function(6), .char("s"), .char(">")], .sortNext, label: "Sort",
+                   help: "sort by the next column", context: .table, footer: 6),
+        KeyBinding([.char("<")], .sortPrevious, label: "SortPrev", help: "sort by the previous column",
+                   context: .table),
+        KeyBinding([.char("I")], .invertSort, label: "Invert", help: "invert the sort order", context: .table),
+        KeyBinding([.char("f"), .char("F")], .toggleFollow, label: "Follow",
+                   help: "Threads/Events: keep the newest line in view", context: .table),
+        KeyBinding([.function(9), .char("p"), .char(" "), .char("Z")], .togglePause, label: "Pause",
+                   help: "freeze the screen; collection continues (+N shown)", context: .global, footer: 9),
+        KeyBinding([.function(8), .char("r"), .char("R")], .toggleRecording, label: "Rec",
+                   help: "start/stop recording a session log", context: .live, footer: 8),
+        KeyBinding([.char(".")], .stepEvent, label: "Step", help: "apply the next event", context: .replay,
+                   footer: 7),
+        KeyBinding([.char("]")], .stepSecond, label: "+1s", help: "advance one second", context: .replay),
+        KeyBinding([.char("}")], .speedUp, label: "Speed+", help: "replay twice as fast (up to ×64)",
+                   context: .replay),
+        KeyBinding([.char("{")], .speedDown, label: "Speed-", help: "replay half as fast (down to ×0.25)",
+                   context: .replay),
+    ])
+}

@@ -1,0 +1,81 @@
+/// The dashboard's top-level views, toggled with 1–5 and Tab (btop's numbered boxes).
+public enum ViewID: Int, Sendable, Hashable, CaseIterable {
+    /// Per-name table.
+    case names = 1
+    /// Every registration.
+    case observers
+    /// Per-thread delivery logs.
+    case threads
+    /// Leak and misuse warnings.
+    case leaks
+    /// The raw event tail.
+    case events
+
+    /// The tab title.
+    public var title: String {
+        switch self {
+        case .names: "Names"
+        case .observers: "Observers"
+        case .threads: "Threads"
+        case .leaks: "Leaks"
+        case .events: "Events"
+        }
+    }
+
+    /// Parses a `--view` argument: a number or a title, case-insensitive.
+    public init?(argument: String) {
+        let lowered = argument.lowercased()
+        if let number = Int(lowered), let view = ViewID(rawValue: number) {
+            self = view
+            return
+        }
+        guard let view = ViewID.allCases.first(where: { $0.title.lowercased() == lowered }) else { return nil }
+        self = view
+    }
+
+    /// The next view, wrapping (Tab).
+    public var next: ViewID { ViewID(rawValue: rawValue % 5 + 1)! }
+    /// The previous view, wrapping (Shift-Tab).
+    public var previous: ViewID { ViewID(rawValue: (rawValue + 3) % 5 + 1)! }
+}
+
+/// One step of a drill-down: what Enter opened, and what Esc closes.
+///
+/// Row keys spell their drill target (``key``), so the reducer can drill from a row it only
+/// knows by key, without asking the model.
+public enum DrillLevel: Sendable, Hashable {
+    /// The observers of one notification name.
+    case name(String)
+    /// One registration's deliveries.
+    case registration(UInt64)
+    /// One warning's detail.
+    case warning(String)
+    /// One thread's deliveries.
+    case thread(UInt64)
+
+    /// The row key that drills here: `name:…`, `reg:…`, `warn:…`, `thread:…`.
+    public var key: String {
+        switch self {
+        case .name(let name): "name:" + name
+        case .registration(let id): "reg:\(id)"
+        case .warning(let id): "warn:" + id
+        case .thread(let id): "thread:\(id)"
+        }
+    }
+
+    /// Parses a row key; nil for rows that do not drill anywhere. Anything after a `#` only makes
+    /// the key unique (log rows of one registration) and is ignored.
+    public init?(key: String) {
+        guard let colon = key.firstIndex(of: ":") else { return nil }
+        let kind = key[..<colon]
+        var rest = String(key[key.index(after: colon)...])
+        if kind != "name", kind != "warn", let hash = rest.firstIndex(of: "#") { rest = String(rest[..<hash]) }
+        switch kind {
+        case "name": self = .name(rest)
+        case "reg": guard let id = UInt64(rest) else { return nil }; self = .registration(id)
+        case "warn": self = .warning(rest)
+        case "thread": guard let id = UInt64(rest) else { return nil }; self = .thread(id)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,93 @@
+/// How the Observers view groups its rows.
+public enum ObserverGrouping: String, Sendable, Hashable, CaseIterable {
+    /// Grouped under notification names.
+    case name
+    /// Grouped under observer objects.
+    case observer
+    /// Grouped under the thread or queue handlers run on.
+    case thread
+
+    /// The next grouping (F5).
+    public var next: ObserverGrouping {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// How the Threads view lays out deliveries.
+public enum ThreadLayout: String, Sendable, Hashable {
+    /// One log with a thread column.
+    case merged
+    /// One column (lane) per thread, side by side.
+    case lanes
+}
+
+/// Sort, filter, selection and scroll of one table: one per view and drill-down level, so going
+/// back restores where you were.
+public struct TableState: Sendable, Hashable {
+    /// The column sorted by.
+    public var sortColumn: Int?
+    /// Whether the sort is inverted (`I`).
+    public var inverted = false
+    /// The substring filter; empty shows everything.
+    public var filter = ""
+    /// The selected row's key: selection follows the row when the sort order changes.
+    public var selectedKey: String?
+    /// The selected row's position, used when the selected row disappears.
+    public var selectedIndex = 0
+    /// The first visible row.
+    public var scroll = 0
+    /// Logs: keep the newest line selected and in view.
+    public var follow = true
+
+    /// Creates a table state.
+    public init(sortColumn: Int? = nil) {
+        self.sortColumn = sortColumn
+    }
+}
+
+/// Everything about what the screen shows that is not data: the view, drill-down path, tables,
+/// help, pause. Keys change only this (through ``reduce(_:context:)``); the model is never
+/// touched by a key, so recording and replay stay deterministic.
+public struct ViewState: Sendable, Hashable {
+    /// The view shown.
+    public var view: ViewID = .names
+    /// The drill-down path in each view, outermost first.
+    public var drill: [ViewID: [DrillLevel]] = [:]
+    /// Table states keyed by ``tableKey``.
+    public var tables: [String: TableState] = [:]
+    /// True while the user types a filter.
+    public var editingFilter = false
+    /// Whether the help overlay is shown.
+    public var showHelp = false
+    /// Whether the screen is frozen (live) or the replay clock stopped (replay).
+    public var paused = false
+    /// Observers view grouping.
+    public var grouping: ObserverGrouping = .name
+    /// Threads view layout.
+    public var threadLayout: ThreadLayout = .merged
+
+    /// Creates the initial state, showing `view`.
+    public init(view: ViewID = .names) {
+        self.view = view
+    }
+
+    /// The drill-down path of the view shown.
+    public var path: [DrillLevel] { drill[view] ?? [] }
+
+    /// Identifies the table on screen: the view plus its drill-down path (and grouping or layout,
+    /// which change the rows).
+    public var tableKey: String {
+        var key = "\(view.rawValue)"
+        if view == .observers && path.isEmpty { key += "/" + grouping.rawValue }
+        if view == .threads && path.isEmpty { key += "/" + threadLayout.rawValue }
+        for level in path { key += "/" + level.key }
+        return key
+    }
+
+    /// The table on screen.
+    public var table: TableState {
+        get { tables[tableKey] ?? TableState() }
+        set { tables[tableKey] = newValue }
+    }
+}

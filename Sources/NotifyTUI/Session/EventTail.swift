@@ -1,0 +1,39 @@
+import NotifyEvents
+
+/// The last raw trace events, for the Events view: a fixed ring, so a fast stream costs no memory
+/// growth (k9s#1188 is what an unbounded log view does).
+public struct EventTail: Sendable {
+    /// How many events are kept.
+    public let capacity: Int
+    private var storage: [TraceEvent] = []
+    private var head = 0
+    /// Events pushed out of the ring so far.
+    public private(set) var dropped: UInt64 = 0
+
+    /// Creates an empty tail.
+    public init(capacity: Int = 1_000) {
+        self.capacity = max(1, capacity)
+        storage.reserveCapacity(self.capacity)
+    }
+
+    /// Adds an event, dropping the oldest when full. Definitions and headers are skipped: they
+    /// are not events.
+    public mutating func append(_ event: TraceEvent) {
+        guard event.seq != nil else { return }
+        if storage.count < capacity {
+            storage.append(event)
+        } else {
+            storage[head] = event
+            head = (head + 1) % capacity
+            dropped += 1
+        }
+    }
+
+    /// The kept events, oldest first.
+    public var events: [TraceEvent] {
+        Array(storage[head...] + storage[..<head])
+    }
+
+    /// How many events are kept now.
+    public var count: Int { storage.count }
+}

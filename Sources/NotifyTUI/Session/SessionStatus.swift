@@ -1,0 +1,53 @@
+/// Where the dashboard's data comes from and what the session is doing: the parts of the
+/// header the model cannot know (pause, recording, replay speed, redraw delay, own CPU).
+public struct SessionStatus: Sendable, Hashable {
+    /// How events arrive.
+    public enum Mode: Sendable, Hashable {
+        /// Not attached yet (waiting for the demo's socket, or for the header).
+        case connecting(String)
+        /// Live from a process.
+        case live
+        /// A recording, at `speed`, stopped or playing.
+        case replay(speed: Double, paused: Bool)
+        /// No more events will come.
+        case ended(String)
+    }
+
+    /// The mode.
+    public var mode: Mode
+    /// Events folded since the screen was frozen; nil when not paused.
+    public var eventsWhilePaused: UInt64?
+    /// The recording's path while recording.
+    public var recordingPath: String?
+    /// The redraw delay.
+    public var delayMilliseconds: Int
+    /// notifytop's own CPU use, in percent of one core; nil until measured.
+    public var selfCPU: Double?
+    /// Seconds the inspected process has been running, when known (live only).
+    public var processUptime: Double?
+    /// A transient one-line message (recording started, cannot record, …).
+    public var message: String?
+    /// The source: a socket path or a recording's path.
+    public var source: String
+
+    /// Creates a status.
+    public init(
+        mode: Mode, source: String = "", delayMilliseconds: Int = 500, eventsWhilePaused: UInt64? = nil,
+        recordingPath: String? = nil, selfCPU: Double? = nil, processUptime: Double? = nil, message: String? = nil
+    ) {
+        self.mode = mode
+        self.source = source
+        self.delayMilliseconds = delayMilliseconds
+        self.eventsWhilePaused = eventsWhilePaused
+        self.recordingPath = recordingPath
+        self.selfCPU = selfCPU
+        self.processUptime = processUptime
+        self.message = message
+    }
+
+    /// Whether replay keys apply.
+    public var isReplay: Bool {
+        if case .replay = mode { return true }
+        return false
+    }
+}

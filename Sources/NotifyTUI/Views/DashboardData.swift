@@ -1,0 +1,33 @@
+import NotifyEvents
+import NotifyModel
+
+/// Everything one frame is rendered from: the model's fold, the raw event tail and the session's
+/// status. A plain value, so a paused screen is a saved copy and a test builds one by hand.
+public struct DashboardData: Sendable {
+    /// The fold of every event so far.
+    public var model: InspectorState
+    /// The last raw events, for the Events view.
+    public var tail: EventTail
+    /// Pause, recording, replay, delay, own CPU.
+    public var status: SessionStatus
+
+    /// Creates frame data.
+    public init(model: InspectorState, tail: EventTail = EventTail(), status: SessionStatus) {
+        self.model = model
+        self.tail = tail
+        self.status = status
+    }
+
+    /// A thread's display name: `main`, `worker-2#5`, or `#5` when unknown.
+    func threadName(_ id: UInt64) -> String {
+        guard let thread = model.thread(id) else { return "#\(id)" }
+        if thread.isMain { return "main" }
+        return thread.name.isEmpty ? "#\(id)" : thread.name
+    }
+
+    /// Nanoseconds of stream time since the stream started (the header's clock base).
+    func streamOffset(_ time: UInt64) -> UInt64 {
+        let base = model.header?.clockMono ?? 0
+        return time >= base ? time - base : 0
+    }
+}

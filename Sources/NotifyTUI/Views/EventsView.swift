@@ -1,0 +1,78 @@
+import NotifyEvents
+
+/// View 5: the raw event tail, newest last, one line per event as the trace says it. Rows about a
+/// registration open it with Enter.
+enum EventsView {
+    struct Row: Sendable {
+        var event: TraceEvent
+        var seq: UInt64
+        var time: String
+        var thread: String
+        var kind: String
+        var detail: String
+        var key: String
+        var style: Style
+    }
+
+    static func row(_ event: TraceEvent, _ data: DashboardData) -> Row {
+        let seq = event.seq ?? 0
+        var thread = ""
+        var detail = ""
+        var key = "evt:\(seq)"
+        var style = Style.normal
+        switch event {
+        case .thread(let value): thread = data.threadName(value.id); detail = "\(value.name) tid \(value.systemID)"
+        case .registered(let value):
+            thread = data.threadName(value.thread)
+            detail = "#\(value.id) \(value.name ?? "*") \(value.kind.rawValue) on \(value.target.rawValue)"
+                + (value.preexisting ? " (preexisting)" : "") + (value.capturesObserverStrongly ? " strong-self" : "")
+            key = "reg:\(value.id)#e\(seq)"
+        case .posted(let value):
+            thread = data.threadName(value.thread)
+            detail = "\(value.name) post \(value.postID) matched \(value.matched)" + (value.depth > 1 ? " depth \(value.depth)" : "")
+            if value.matched == 0 { style = .dim }
+        case .delivered(let value):
+            thread = data.threadName(value.thread)
+            detail = "\(value.name) post \(value.postID) → #\(value.registration) \(Format.duration(value.duration))"
+            key = "reg:\(value.registration)#e\(seq)"
+        case .removed(let value):
+            thread = data.threadName(value.thread)
+            detail = "#\(value.registration) \(value.reason.rawValue)"
+            key = "reg:\(value.registration)#e\(seq)"
+        case .tokenDropped(let value):
+            thread = data.threadName(value.thread)
+            detail = "#\(value.registration) token released while registered"
+            key = "reg:\(value.registration)#e\(seq)"
+            style = .warning
+        case .removeMissed(let value):
+            thread = data.threadName(value.thread)
+            detail = "removeObserver(obj#\(value.observer)\(value.name.map { ", \($0)" } ?? "")) matched nothing"
+            style = .warning
+        case .queue(let value):
+            thread = data.threadName(value.thread)
+            detail = "queue \(value.queueID) \(value.action.rawValue) \(value.name ?? "") ×\(value.count) pending \(value.pending)"
+        case .gap(let value): detail = "\(value.count) events lost (\(value.reason))"; style = .error
+        case .end(let value): detail = "stream ended (\(value.reason))"; style = .warning
+        case .header, .type, .object, .callsite, .unknown: break
+        }
+        return Row(event: event, seq: seq, time: Format.streamTime(data.streamOffset(event.timestamp ?? 0)),
+                   thread: thread, kind: event.kind?.rawValue ?? "?", detail: detail, key: key, style: style)
+    }
+
+    static let spec = TableSpec<Row>(
+        columns: [
+            TableColumn("SEQ", .fixed(8), alignRight: true, text: { "\($0.seq)" }),
+            TableColumn("TIME", .fixed(10), alignRight: true, text: { $0.time }),
+            TableColumn("KIND", .fixed(13), text: { $0.kind }, style: { $0.style == .normal ? .label : $0.style }),
+            TableColumn("THREAD", .fixed(12), text: { $0.thread }),
+            TableColumn("DETAIL", .flexible(min: 20), text: { $0.detail }, style: { $0.style }),
+        ],
+        key: { $0.key }, isLog: true, emptyMessage: "no events yet")
+
+    static func draw(
+        _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) -> FrameInfo {
+        TableWidget.render(data.tail.events.map { row($0, data) }, spec: spec, state: state, into: &canvas, rect: rect,
+                           glyphs: glyphs)
+    }
+}

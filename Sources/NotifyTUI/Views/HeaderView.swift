@@ -1,0 +1,106 @@
+import NotifyEvents
+import NotifyModel
+
+/// The three header rows: who is inspected and the mode badge; rates with sparklines; counts,
+/// warnings by severity, events lost and the redraw delay.
+enum HeaderView {
+    static func draw(_ data: DashboardData, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas) {
+        let model = data.model
+        let overview = model.overview
+        let width = rect.width
+        // Row 0: title and badges.
+        canvas.fill(Rect(x: rect.x, y: rect.y, width: width, height: 1), style: .title)
+        var title = " notifytop"
+        if let header = model.header {
+            title += "  \(header.process) pid \(header.pid)"
+            if !header.center.isEmpty && header.center != "default" { title += "  center \(header.center)" }
+        } else if case .connecting(let what) = data.status.mode {
+            title += "  " + what
+        }
+        if let uptime = data.status.processUptime {
+            title += "  up " + Format.age(UInt64(max(0, uptime) * 1e9))
+        } else if model.now > 0 {
+            title += "  traced " + Format.age(data.streamOffset(model.now))
+        }
+        let badges = badgeList(data, glyphs: glyphs)
+        let badgeWidth = badges.reduce(0) { $0 + DisplayWidth.of($1.text) + 1 }
+        canvas.write(title, x: rect.x, y: rect.y, maxWidth: max(0, width - badgeWidth - 1), style: .title)
+        var x = rect.x + width - badgeWidth
+        for badge in badges {
+            x += canvas.write(badge.text, x: x, y: rect.y, style: badge.style) + 1
+        }
+
+        // Row 1: rates with sparklines, slowest handler, own CPU.
+        let y1 = rect.y + 1
+        let slowest = model.names.reduce(UInt64(0)) { max($0, $1.isWildcard ? 0 : $1.maximumHandlerTime) }
+        var tail = "  slowest " + Format.duration(slowest, ascii: glyphs == .ascii)
+        if let cpu = data.status.selfCPU { tail += "  cpu " + Format.one(cpu) + "%" }
+        let fixed = 2 * (8 + 7 + 2) + DisplayWidth.of(tail)
+        let sparkWidth = max(4, min(30, (width - fixed) / 2))
+        x = rect.x
+        x += meter("posts/s", overview.postsPerSecond, history: overview.postHistory, sparkWidth: sparkWidth,
+                   x: x, y: y1, glyphs: glyphs, into: &canvas)
+        x += meter("deliv/s", overview.deliveriesPerSecond, history: overview.deliveryHistory,
+                   sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs, into: &canvas)
+        canvas.write(tail, x: x, y: y1, maxWidth: max(0, rect.x + width - x), style: .label)
+
+        // Row 2: counts, warnings, loss, delay.
+        let y2 = rect.y + 2
+        x = rect.x
+        for (label, value) in [("observers", overview.liveRegistrations), ("names", overview.names),
+                               ("threads", overview.threads)] {
+            x += canvas.write(label + " ", x: x, y: y2, style: .label)
+            x += canvas.write(Format.count(UInt64(max(0, value))) + "  ", x: x, y: y2, style: .value)
+        }
+        x += canvas.write("warnings ", x: x, y: y2, style: .label)
+        let open = overview.openFindings
+        if open.values.reduce(0, +) == 0 {
+            x += canvas.write("OK  ", x: x, y: y2, style: .ok)
+        } else {
+            for (severity, style, word) in [(LeakSeverity.error, Style.error, "err"), (.warning, .warning, "warn"),
+                                            (.info, .info, "info")] {
+                guard let count = open[severity], count > 0 else { continue }
+                x += canvas.write("\(count) \(word) ", x: x, y: y2, style: style)
+            }
+            x += 1
+        }
+        x += canvas.write("lost ", x: x, y: y2, style: .label)
+        x += canvas.write(Format.count(overview.eventsLost) + "  ", x: x, y: y2,
+                          style: overview.eventsLost > 0 ? .warning : .value)
+        x += canvas.write("delay ", x: x, y: y2, style: .label)
+        canvas.write(Format.delay(milliseconds: data.status.delayMilliseconds), x: x, y: y2, style: .value)
+    }
+
+    /// `posts/s 12.3k ▂▃▅▇` with the label, figure and sparkline in their roles; returns the width.
+    private static func meter(
+        _ label: String, _ value: Double, history: [UInt64], sparkWidth: Int, x: Int, y: Int, glyphs: Glyphs,
+        into canvas: inout Canvas
+    ) -> Int {
+        var used = canvas.write(label + " ", x: x, y: y, style: .label)
+        used += canvas.write(DisplayWidth.fit(Format.rate(value), to: 6, alignRight: true) + " ", x: x + used, y: y,
+                             style: .value)
+        Sparkline.draw(history.map(Double.init), x: x + used, y: y, width: sparkWidth, glyphs: glyphs, into: &canvas)
+        return used + sparkWidth + 2
+    }
+
+    private static func badgeList(_ data: DashboardData, glyphs: Glyphs) -> [(text: String, style: Style)] {
+        var badges: [(String, Style)] = []
+        if data.status.recordingPath != nil { badges.append(("[REC]", .recording)) }
+        let position = " @" + Format.streamTime(data.streamOffset(data.model.now)) + "s "
+        switch data.status.mode {
+        case .connecting: badges.append((" CONNECTING ", .badgePaused))
+        case .live:
+            if let pending = data.status.eventsWhilePaused {
+                badges.append((" PAUSED +\(Format.count(pending)) ", .badgePaused))
+            } else {
+                badges.append((" LIVE ", .badgeLive))
+            }
+        case .replay(let speed, let paused):
+            let speedText = Format.speed(speed, times: glyphs.times)
+            badges.append(((paused ? " REPLAY PAUSED " : " REPLAY \(speedText) ") + position.dropFirst(), .badgeReplay))
+        case .ended(let reason):
+            badges.append((" ENDED (\(reason)) ", .badgeEnded))
+        }
+        return badges
+    }
+}

@@ -1,0 +1,128 @@
+import NotifyEvents
+import NotifyModel
+
+/// View 4: the leak rules' findings, open first by severity, each with its rule, what it is about,
+/// how often, and where. Enter opens the evidence and the fix.
+enum LeaksView {
+    static func severityStyle(_ finding: LeakFinding) -> Style {
+        guard finding.isOpen else { return .dim }
+        switch finding.severity {
+        case .error: return .error
+        case .warning: return .warning
+        case .info: return .info
+        }
+    }
+
+    static func spec(now: UInt64) -> TableSpec<LeakFinding> {
+        TableSpec(
+            columns: [
+                TableColumn("SEV", .fixed(7), descendingFirst: true,
+                            text: { $0.isOpen ? $0.severity.description : "fixed" },
+                            sortKey: { .number(Double($0.isOpen ? $0.severity.rawValue + 1 : 0)) },
+                            style: severityStyle),
+                TableColumn("RULE", .fixed(25), text: { "\($0.rule.code) \($0.rule.title)" },
+                            sortKey: { .number(Double($0.rule.number)) }, style: severityStyle),
+                TableColumn("WHAT", .flexible(min: 20), text: { $0.summary }, sortKey: { .text($0.summary) }),
+                TableColumn("COUNT", .fixed(6), alignRight: true, text: { Format.count($0.occurrences) },
+                            sortKey: { .number(Double($0.occurrences)) }),
+                TableColumn("AGE", .fixed(6), alignRight: true,
+                            text: { Format.age(now >= $0.firstSeen ? now - $0.firstSeen : 0) },
+                            sortKey: { .number(Double(now >= $0.firstSeen ? now - $0.firstSeen : 0)) }),
+                TableColumn("SITE", .fixed(30), text: { $0.evidence.callsite?.description ?? "-" },
+                            sortKey: { .text($0.evidence.callsite?.description ?? "") }),
+            ],
+            key: { DrillLevel.warning($0.key.description).key }, defaultSort: 0,
+            emptyMessage: "no leak warnings: every observer looks healthy")
+    }
+
+    static func draw(
+        _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) -> FrameInfo {
+        TableWidget.render(data.model.findings, spec: spec(now: data.model.now), state: state, into: &canvas,
+                           rect: rect, glyphs: glyphs)
+    }
+}
+
+/// A scrollable list of text lines, some of which drill somewhere (a registration).
+struct DetailLine: Sendable {
+    var text: String
+    var style: Style = .normal
+    var key: String
+
+    static func lines(_ items: [(String, Style, String?)]) -> [DetailLine] {
+        items.enumerated().map { DetailLine(text: $0.element.0, style: $0.element.1, key: $0.element.2 ?? "line:\($0.offset)") }
+    }
+
+    static func draw(
+        _ lines: [DetailLine], title: String, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) -> FrameInfo {
+        let spec = TableSpec<DetailLine>(
+            columns: [TableColumn(title, .flexible(min: 10), text: { $0.text }, style: { $0.style })],
+            key: { $0.key }, emptyMessage: "gone: no longer tracked")
+        return TableWidget.render(lines, spec: spec, state: state, into: &canvas, rect: rect, glyphs: glyphs)
+    }
+}
+
+/// A finding's evidence, its fix, and the registrations involved (Enter opens one).
+enum LeakDetailView {
+    static func draw(
+        _ data: DashboardData, key: String, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) -> FrameInfo {
+        guard let finding = data.model.findings.first(where: { $0.key.description == key }) else {
+            return DetailLine.draw([], title: key, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+        }
+        let now = data.model.now
+        let evidence = finding.evidence
+        let ascii = glyphs == .ascii
+        var items: [(String, Style, String?)] = []
+        let status = finding.isOpen ? "open" : "resolved after " + Format.age(finding.resolvedAfter ?? 0)
+        items.append(("\(finding.severity)  \(status)  first seen \(Format.age(now >= finding.firstSeen ? now - finding.firstSeen : 0)) ago, \(finding.occurrences)×",
+                      LeaksView.severityStyle(finding), nil))
+        for line in DisplayWidth.wrap(finding.summary, to: max(10, rect.width - 1)) { items.append((line, .value, nil)) }
+        items.append(("", .normal, nil))
+        items.append(("Evidence", .label, nil))
+        func add(_ label: String, _ value: String?) {
+            guard let value, !value.isEmpty else { return }
+            items.append(("  " + DisplayWidth.fit(label, to: 18) + value, .normal, nil))
+        }
+        add("name", evidence.name)
+        add("callsite", evidence.callsite?.description)
+        add("observer", evidence.observer?.description)
+        add("object filter", evidence.objectFilter?.description)
+        add("count", evidence.count > 0 ? "\(evidence.count)" : nil)
+        add("still live", evidence.liveCount > 0 ? "\(evidence.liveCount)" : nil)
+        add("deliveries after", evidence.deliveriesAfter > 0 ? "\(evidence.deliveriesAfter)" : nil)
+        add("one post ran", evidence.fanOut > 0 ? "\(evidence.fanOut) handlers" : nil)
+        add("growth", evidence.series.isEmpty ? nil : evidence.series.map(String.init).joined(separator: ascii ? " -> " : " → "))
+        add("duration", evidence.duration.map { Format.duration($0, ascii: ascii) })
+        if let histogram = evidence.durations, histogram.count > 0 {
+            add("p50 / p95", Format.duration(histogram.percentile(0.5), ascii: ascii) + " / "
+                + Format.duration(histogram.percentile(0.95), ascii: ascii))
+        }
+        add("posted on main", evidence.postingThreadIsMain.map { $0 ? "yes" : "no" })
+        add("observers in post", evidence.observersInPost.map(String.init))
+        add("threads", evidence.threads.isEmpty ? nil : evidence.threads.map(data.threadName).joined(separator: ", "))
+        add("nearest name", evidence.nearestName.map { name in name + (evidence.nearestDistance.map { " (distance \($0))" } ?? "") })
+        add("posts in session", evidence.sessionPosts.map(String.init))
+        add("also", evidence.foldedRules.isEmpty ? nil : evidence.foldedRules.map(\.description).joined(separator: ", "))
+        add("note", evidence.detail)
+        for site in evidence.relatedCallsites { add("related site", site.description) }
+        items.append(("", .normal, nil))
+        items.append(("Fix", .label, nil))
+        for line in DisplayWidth.wrap(finding.fix, to: max(10, rect.width - 3)) { items.append(("  " + line, .ok, nil)) }
+        if !evidence.registrations.isEmpty {
+            items.append(("", .normal, nil))
+            items.append(("Registrations (Enter opens one)", .label, nil))
+            for id in evidence.registrations.reversed() {
+                if let row = data.model.registration(id) {
+                    items.append(("  #\(id) \(ObserversView.observerText(row)) \(row.displayName)  \(ObserversView.stateText(row))  \(row.deliveries) deliveries  \(row.callsite)",
+                                  ObserversView.rowStyle(row) ?? .normal, DrillLevel.registration(id).key))
+                } else {
+                    items.append(("  #\(id) (no longer tracked)", .dim, nil))
+                }
+            }
+        }
+        return DetailLine.draw(DetailLine.lines(items), title: finding.rule.description, state: state, rect: rect,
+                               glyphs: glyphs, into: &canvas)
+    }
+}

@@ -1,0 +1,118 @@
+import NotifyEvents
+import NotifyModel
+
+/// View 2: every registration, in the spirit of `debugDescription`: id, name, observer, where the
+/// handler runs, deliveries, token, callsite. Grouped by name, observer or thread (F5); also the
+/// drill-down from a name. Enter opens one registration's deliveries.
+enum ObserversView {
+    /// `CartScreen@0x6000…` for target and owner registrations, `block` or `sequence` otherwise.
+    static func observerText(_ row: ObserverRow) -> String {
+        if let observer = row.observer { return shortType(observer.typeName) + "@0x" + String(observer.address, radix: 16) }
+        return row.kind == .sequence ? "sequence" : "block"
+    }
+
+    /// `Demo.CartScreen` → `CartScreen`: the module rarely helps in a narrow column.
+    static func shortType(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), !name.contains("<") else { return name }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// `main`, `posting`, `queue com.app.sync`, `thread worker`.
+    static func targetText(_ row: ObserverRow) -> String {
+        let label = row.targetLabel.map { " " + $0 } ?? ""
+        switch row.target {
+        case .posting: return "posting"
+        case .main: return "main"
+        case .operationQueue: return "opqueue" + label
+        case .dispatchQueue: return "queue" + label
+        case .thread: return "thread" + label
+        }
+    }
+
+    /// `live`, or why and when it ended.
+    static func stateText(_ row: ObserverRow) -> String {
+        guard let removal = row.removal else { return row.token.isDropped ? "orphaned" : "live" }
+        switch removal.reason {
+        case .explicit: return "removed"
+        case .tokenCancelled: return "cancelled"
+        case .observerDeallocated: return "owner died"
+        case .objectDeallocated: return "sender died"
+        case .sequenceEnded: return "ended"
+        }
+    }
+
+    static func rowStyle(_ row: ObserverRow) -> Style? {
+        if !row.isLive { return .dim }
+        if row.token.isDropped || row.capturesObserverStrongly { return .warning }
+        return nil
+    }
+
+    static func spec(_ data: DashboardData, grouping: ObserverGrouping?, ascii: Bool) -> TableSpec<ObserverRow> {
+        let now = data.model.now
+        var columns: [TableColumn<ObserverRow>] = []
+        let group: (@Sendable (ObserverRow) -> String)?
+        switch grouping {
+        case .name?: group = { $0.displayName }
+        case .observer?: group = { observerText($0) }
+        case .thread?: group = { targetText($0) }
+        case nil: group = nil
+        }
+        if let group, let grouping {
+            columns.append(TableColumn(grouping.rawValue.uppercased(), .flexible(min: 14), text: group,
+                                       sortKey: { .text(group($0)) }))
+        }
+        columns.append(TableColumn("ID", .fixed(6), alignRight: true, descendingFirst: false, text: { "#\($0.id)" },
+                                   sortKey: { .number(Double($0.id)) }, style: rowStyle))
+        if grouping != .name {
+            columns.append(TableColumn("NAME", .flexible(min: 12), text: { $0.displayName },
+                                       sortKey: { .text($0.displayName) }, style: rowStyle))
+        }
+        if grouping != .observer {
+            columns.append(TableColumn("OBSERVER", .flexible(min: 12), text: observerText,
+                                       sortKey: { .text(observerText($0)) }, style: rowStyle))
+        }
+        columns += [
+            TableColumn("DELIV", .fixed(6), alignRight: true, text: { Format.count($0.deliveries) },
+                        sortKey: { .number(Double($0.deliveries)) }, style: rowStyle),
+            TableColumn("STATE", .fixed(10), text: stateText, sortKey: { .text(stateText($0)) },
+                        style: { $0.token.isDropped && $0.isLive ? .warning : rowStyle($0) }),
+        ]
+        if grouping != .thread {
+            columns.append(TableColumn("RUNS ON", .fixed(16), text: targetText, sortKey: { .text(targetText($0)) },
+                                       style: rowStyle))
+        }
+        columns += [
+            TableColumn("AGE", .fixed(6), alignRight: true, text: { Format.age($0.age(at: now)) },
+                        sortKey: { .number(Double($0.age(at: now))) }, style: rowStyle),
+            TableColumn("TOKEN", .fixed(9), text: { $0.token.description }, sortKey: { .text($0.token.description) },
+                        style: rowStyle),
+            TableColumn("SITE", .flexible(min: 14), text: { $0.callsite.description },
+                        sortKey: { .text($0.callsite.description) }, style: rowStyle),
+        ]
+        var groupSort: (@Sendable (ObserverRow) -> SortKey)?
+        if let group { groupSort = { .text(group($0)) } }
+        return TableSpec(
+            columns: columns, key: { DrillLevel.registration($0.id).key }, defaultSort: grouping == nil ? 0 : 1,
+            emptyMessage: "no registrations yet", groupBy: groupSort)
+    }
+
+    /// The top-level Observers view.
+    static func draw(
+        _ data: DashboardData, grouping: ObserverGrouping, state: TableState, rect: Rect, glyphs: Glyphs,
+        into canvas: inout Canvas
+    ) -> FrameInfo {
+        TableWidget.render(data.model.registrations, spec: spec(data, grouping: grouping, ascii: glyphs == .ascii),
+                           state: state, into: &canvas, rect: rect, glyphs: glyphs)
+    }
+
+    /// The observers of one name (drill-down from Names).
+    static func draw(
+        _ data: DashboardData, name: String, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) -> FrameInfo {
+        var spec = spec(data, grouping: nil, ascii: glyphs == .ascii)
+        spec.columns.removeAll { $0.title == "NAME" }
+        spec.emptyMessage = "no observers of \(name)"
+        return TableWidget.render(data.model.observers(of: name), spec: spec, state: state, into: &canvas, rect: rect,
+                                  glyphs: glyphs)
+    }
+}

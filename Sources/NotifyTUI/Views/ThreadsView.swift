@@ -1,0 +1,108 @@
+import NotifyEvents
+import NotifyModel
+
+/// View 3: on which threads handlers ran. Merged: one log with a thread column. Lanes: one column
+/// per thread, side by side, busiest first. Logs follow the newest line unless you scroll up.
+enum ThreadsView {
+    /// A delivery log entry with a unique row key.
+    struct Entry: Sendable {
+        var entry: DeliveryLogEntry
+        var thread: String
+        var poster: String
+    }
+
+    static func logSpec(_ data: DashboardData, showThread: Bool, ascii: Bool) -> TableSpec<Entry> {
+        let offset: @Sendable (UInt64) -> UInt64 = { [base = data.model.header?.clockMono ?? 0] in $0 >= base ? $0 - base : 0 }
+        var columns: [TableColumn<Entry>] = [
+            TableColumn("TIME", .fixed(10), alignRight: true, text: { Format.streamTime(offset($0.entry.start)) }),
+        ]
+        if showThread {
+            columns.append(TableColumn("THREAD", .fixed(12), text: { $0.thread }))
+        }
+        columns += [
+            TableColumn("NAME", .flexible(min: 14), text: { $0.entry.name }),
+            TableColumn("OBSERVER", .flexible(min: 10),
+                        text: { $0.entry.observerType.map(ObserversView.shortType) ?? "block" }),
+            TableColumn("DUR", .fixed(6), alignRight: true, text: { Format.duration($0.entry.duration, ascii: ascii) },
+                        style: { $0.entry.duration >= 16_000_000 ? .warning : nil }),
+            TableColumn("WAIT", .fixed(6), alignRight: true, text: { Format.duration($0.entry.wait, ascii: ascii) }),
+            TableColumn("D", .fixed(2), alignRight: true, text: { "\($0.entry.depth)" },
+                        style: { $0.entry.depth > 1 ? .info : nil }),
+            TableColumn("POSTED ON", .fixed(12), text: { $0.poster }),
+        ]
+        return TableSpec(columns: columns, key: { "reg:\($0.entry.registration)#\($0.entry.postID)" }, isLog: true,
+                         emptyMessage: "no deliveries yet")
+    }
+
+    /// Entries of the given threads (all when nil), optionally of one registration, oldest first.
+    static func entries(_ data: DashboardData, threads: [UInt64]?, registration: UInt64? = nil) -> [Entry] {
+        let rows = threads.map { $0.compactMap { data.model.thread($0) } } ?? data.model.threads
+        var merged: [Entry] = []
+        for row in rows {
+            let name = data.threadName(row.id)
+            for entry in row.recentDeliveries where registration == nil || entry.registration == registration {
+                merged.append(Entry(entry: entry, thread: name, poster: data.threadName(entry.postingThread)))
+            }
+        }
+        if rows.count > 1 { merged.sort { ($0.entry.start, $0.entry.postID) < ($1.entry.start, $1.entry.postID) } }
+        return merged
+    }
+
+    /// A log of some threads' deliveries (or of one registration's).
+    static func drawLog(
+        _ data: DashboardData, threads: [UInt64]?, registration: UInt64? = nil, state: TableState, rect: Rect,
+        glyphs: Glyphs, into canvas: inout Canvas
+    ) -> FrameInfo {
+        let showThread = threads.map { $0.count != 1 } ?? true
+        return TableWidget.render(entries(data, threads: threads, registration: registration),
+                                  spec: logSpec(data, showThread: showThread, ascii: glyphs == .ascii), state: state,
+                                  into: &canvas, rect: rect, glyphs: glyphs)
+    }
+
+    static func draw(
+        _ data: DashboardData, layout: ThreadLayout, state: TableState, rect: Rect, glyphs: Glyphs,
+        into canvas: inout Canvas
+    ) -> FrameInfo {
+        switch layout {
+        case .merged: drawLog(data, threads: nil, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+        case .lanes: drawLanes(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+        }
+    }
+
+    /// One framed lane per thread, busiest first; ↑/↓ pick a lane and Enter opens its log.
+    static func drawLanes(
+        _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) -> FrameInfo {
+        let threads = data.model.threads.sorted { ($0.deliveries, $1.id) > ($1.deliveries, $0.id) }
+        let laneWidth = 28
+        let fits = max(1, rect.width / laneWidth)
+        let keys = threads.map { DrillLevel.thread($0.id).key }
+        var selected = state.selectedKey.flatMap { keys.firstIndex(of: $0) } ?? min(state.selectedIndex, max(0, keys.count - 1))
+        selected = max(0, selected)
+        let first = selected >= fits ? selected - fits + 1 : 0
+        let info = FrameInfo(rowKeys: keys, pageSize: fits, selectedIndex: selected, scroll: first)
+        guard !threads.isEmpty else {
+            canvas.write("no threads yet", x: rect.x + 2, y: rect.y + 1, style: .dim)
+            return info
+        }
+        let shown = Array(threads[first..<min(threads.count, first + fits)])
+        let width = rect.width / shown.count
+        for (index, thread) in shown.enumerated() {
+            let lane = Rect(x: rect.x + index * width, y: rect.y, width: width, height: rect.height)
+            let isSelected = first + index == selected
+            let title = "\(data.threadName(thread.id)) \(Format.count(thread.deliveries))"
+            Frame.draw(lane, title: title, glyphs: glyphs, style: isSelected ? .breadcrumb : .dim, into: &canvas)
+            let inner = lane.inset(1)
+            let log = thread.recentDeliveries.suffix(inner.height)
+            for (row, entry) in log.enumerated() {
+                let duration = Format.duration(entry.duration, ascii: glyphs == .ascii)
+                let durationWidth = DisplayWidth.of(duration)
+                canvas.write(entry.name, x: inner.x, y: inner.y + row, width: max(0, inner.width - durationWidth - 1),
+                             style: .normal, ellipsis: glyphs.ellipsis)
+                canvas.write(duration, x: inner.x + inner.width - durationWidth, y: inner.y + row,
+                             style: entry.duration >= 16_000_000 ? .warning : .dim)
+            }
+        }
+        return info
+    }
+}

@@ -1,0 +1,107 @@
+/// A value a table column sorts by: numbers compare as numbers, text case-insensitively.
+public enum SortKey: Sendable, Hashable, Comparable {
+    /// A number (counts, durations, ages).
+    case number(Double)
+    /// Text, compared without regard to ASCII case.
+    case text(String)
+
+    /// Numbers before text; numbers by value; text by UTF-8 bytes with ASCII letters compared
+    /// without case, then exactly, so the order is total and stable.
+    ///
+    /// Folding byte by byte allocates nothing, which matters when 10k rows sort every frame.
+    public static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+        switch (lhs, rhs) {
+        case (.number(let a), .number(let b)): a < b
+        case (.number, .text): true
+        case (.text, .number): false
+        case (.text(let a), .text(let b)): textLess(a, b)
+        }
+    }
+
+    private static func textLess(_ a: String, _ b: String) -> Bool {
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return a < b
+            case (nil, _): return true
+            case (_, nil): return false
+            case (let x?, let y?):
+                let fx = x >= 65 && x <= 90 ? x + 32 : x
+                let fy = y >= 65 && y <= 90 ? y + 32 : y
+                if fx != fy { return fx < fy }
+            }
+        }
+    }
+}
+
+/// How wide a column is.
+public enum ColumnWidth: Sendable, Hashable {
+    /// Exactly this many cells.
+    case fixed(Int)
+    /// At least this many cells, sharing whatever is left over with other flexible columns.
+    case flexible(min: Int)
+}
+
+/// One column of a ``TableSpec``: its header, width, how to show and sort an item.
+public struct TableColumn<Item>: Sendable {
+    /// Header text.
+    public var title: String
+    /// Width rule.
+    public var width: ColumnWidth
+    /// Right-align (numbers).
+    public var alignRight: Bool
+    /// Cell text for an item.
+    public var text: @Sendable (Item) -> String
+    /// The sort key for an item; nil makes the column unsortable.
+    public var sortKey: (@Sendable (Item) -> SortKey)?
+    /// A role for the cell (a severity colour); nil uses the row's role.
+    public var style: (@Sendable (Item) -> Style?)?
+    /// Whether a descending sort is the natural first choice (counts: biggest first).
+    public var descendingFirst: Bool
+
+    /// Creates a column.
+    public init(
+        _ title: String, _ width: ColumnWidth, alignRight: Bool = false, descendingFirst: Bool? = nil,
+        text: @escaping @Sendable (Item) -> String, sortKey: (@Sendable (Item) -> SortKey)? = nil,
+        style: (@Sendable (Item) -> Style?)? = nil
+    ) {
+        self.title = title
+        self.width = width
+        self.alignRight = alignRight
+        self.text = text
+        self.sortKey = sortKey
+        self.style = style
+        self.descendingFirst = descendingFirst ?? alignRight
+    }
+}
+
+/// A table's definition: columns, row identity and default sort. Views build one per frame.
+public struct TableSpec<Item>: Sendable {
+    /// The columns, left to right.
+    public var columns: [TableColumn<Item>]
+    /// A stable key per row: selection follows it, and ``DrillLevel/init(key:)`` parses it.
+    public var key: @Sendable (Item) -> String
+    /// The column sorted by until the user picks one; nil keeps the items' order (logs).
+    public var defaultSort: Int?
+    /// Whether the table is a log: newest last, follow mode.
+    public var isLog: Bool
+    /// What to say when there are no rows.
+    public var emptyMessage: String
+    /// Keeps rows with equal group keys together (sorted by group, then by the sort column), and
+    /// shows the first column's text only on a group's first row, like a tree.
+    public var groupBy: (@Sendable (Item) -> SortKey)?
+
+    /// Creates a spec.
+    public init(
+        columns: [TableColumn<Item>], key: @escaping @Sendable (Item) -> String, defaultSort: Int? = nil,
+        isLog: Bool = false, emptyMessage: String = "nothing yet", groupBy: (@Sendable (Item) -> SortKey)? = nil
+    ) {
+        self.groupBy = groupBy
+        self.columns = columns
+        self.key = key
+        self.defaultSort = defaultSort
+        self.isLog = isLog
+        self.emptyMessage = emptyMessage
+    }
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# End-to-end test of notifytop in a real terminal: tmux on a private socket, TERM=tmux-256color,
+# polling the screen for text instead of sleeping. It starts `notifytop --demo`, presses each view
+# key and checks real demo content, pauses, filters, records, checks that a recording replays to
+# the same table, and that q exits with the terminal restored and the demo child gone.
+#
+# Usage: Tests/e2e/tmux-e2e.sh            (builds notifytop and notify-demo first)
+#        BIN_DIR=.build/debug Tests/e2e/tmux-e2e.sh   (uses binaries already built)
+# Env:   SCRATCH=<scratch path for swift build> (default .build), KEEP=1 keeps the temp dir.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+SCRATCH=${SCRATCH:-.build}
+if [ -z "${BIN_DIR:-}" ]; then
+    swift build --scratch-path "$SCRATCH" --product notify-demo >/dev/null || { echo "e2e: build of notify-demo failed"; exit 1; }
+    swift build --scratch-path "$SCRATCH" --product notifytop >/dev/null || { echo "e2e: build of notifytop failed"; exit 1; }
+    BIN_DIR=$(swift build --scratch-path "$SCRATCH" --show-bin-path)
+fi
+TOP="$BIN_DIR/notifytop"
+[ -x "$TOP" ] && [ -x "$BIN_DIR/notify-demo" ] || { echo "e2e: binaries missing in $BIN_DIR"; exit 1; }
+command -v tmux >/dev/null || { echo "e2e: tmux is not installed"; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/notifytop-e2e.XXXXXX")
+SOCK="notifytop-e2e-$$"
+T=(tmux -L "$SOCK" -f /dev/null)
+passed=0
+failed=0
+cleanup() {
+    "${T[@]}" kill-server 2>/dev/null
+    [ "${KEEP:-0}" = 1 ] && echo "e2e: kept $WORK" || rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+screen() { "${T[@]}" capture-pane -t e2e -p 2>/dev/null; }
+
+# wait_for NAME REGEX [SECONDS]: passes when the screen matches REGEX in time.
+wait_for() {
+    local name=$1 pattern=$2 limit=${3:-10} waited=0
+    while [ "$waited" -lt $((limit * 10)) ]; do
+        if screen | grep -Eq -- "$pattern"; then
+            passed=$((passed + 1)); echo "ok   $name"; return 0
+        fi
+        sleep 0.1; waited=$((waited + 1))
+    done
+    failed=$((failed + 1)); echo "FAIL $name: no /$pattern/ on screen after ${limit}s:"; screen | sed 's/^/    | /'
+    return 1
+}
+
+check() {  # check NAME COMMAND...: passes when the command succeeds.
+    local name=$1; shift
+    if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+
+keys() { "${T[@]}" send-keys -t e2e "$@"; }
+
+start() {  # start COMMAND: runs it in a fresh 120x40 session; the shell prints EXITED=<status> after.
+    "${T[@]}" kill-session -t e2e 2>/dev/null
+    "${T[@]}" new-session -d -s e2e -x 120 -y 40 \
+        "cd '$PWD' && env TERM=tmux-256color LANG=C.UTF-8 $1; echo EXITED=\$?; sleep 600"
+}
+
+echo "::: live: notifytop --demo"
+start "'$TOP' --demo -d 200ms --record '$WORK/live.ndjson' --scenario steady --seed 7"
+wait_for "attaches to the demo: LIVE badge and names" "LIVE" 20
+wait_for "names view shows demo names" "CartDidChange|MessageDidArrive"
+demo_pid=$(screen | grep -oE 'pid [0-9]+' | head -1 | cut -d' ' -f2)
+keys 2; wait_for "2 shows observers with registrations" "^Observers" && wait_for "observers table has demo observers" "#[0-9]+ +(block|[A-Za-z]+@0x)"
+keys t; wait_for "F5/t regroups observers by observer" "group: observer"
+keys 3; wait_for "3 shows the threads log" "^Threads" && wait_for "threads log has deliveries" "POSTED ON"
+keys t; wait_for "t switches to lanes" "layout: lanes"
+keys 4; wait_for "4 shows leaks with demo findings" "(R[0-9]+ [A-Z_]+)"
+keys Enter; wait_for "Enter opens a finding's evidence and fix" "^Fix"
+keys Escape; wait_for "Esc goes back to the list" "^Leaks *$"
+keys 5; wait_for "5 shows the raw event tail" "deliver +(main|worker)"
+keys 1; wait_for "1 returns to names" "^Names"
+keys Enter; wait_for "Enter drills into a name's observers" "^Names › [A-Za-z]+"
+keys Enter; wait_for "Enter again opens one observer's deliveries" "observes \""
+keys BSpace BSpace; wait_for "Backspace returns to the top" "^Names *$"
+keys p; wait_for "p pauses, counting events" "PAUSED \+[0-9]"
+keys p; wait_for "p resumes" "LIVE *$"
+keys / C a r t Enter; wait_for "the filter stays visible" "Filter: Cart"
+only_cart() { ! screen | sed -n '7,39p' | grep -Ev 'Cart|^ *$' | grep -q .; }
+check "the filter keeps only matching rows" only_cart
+keys Escape
+keys r; wait_for "r starts recording: [REC]" "\[REC\]"
+keys r; wait_for "r again stops recording" "recorded [0-9]+ bytes"
+keys '?'; wait_for "? shows help generated from the key table" "Any key closes this help"
+keys x
+"${T[@]}" resize-window -t e2e -x 80 -y 24; wait_for "resize to 80x24 redraws" "F10Quit"
+"${T[@]}" resize-window -t e2e -x 30 -y 8; wait_for "a tiny terminal shows a message" "needs at least"
+"${T[@]}" resize-window -t e2e -x 120 -y 40; wait_for "growing again restores the dashboard" "F1Help"
+keys q; wait_for "q exits with status 0" "EXITED=0"
+check "the terminal is restored (alternate screen off)" test "$("${T[@]}" display -p -t e2e '#{alternate_on}')" = 0
+check "the demo child (pid ${demo_pid:-?}) is gone" bash -c "[ -n '${demo_pid:-}' ] && ! kill -0 '${demo_pid:-0}' 2>/dev/null"
+check "--record wrote a trace" test -s "$WORK/live.ndjson"
+runtime=$(ls notifytop-*-1.ndjson 2>/dev/null | head -1)
+check "r wrote a session log" test -n "$runtime"
+
+echo "::: replay of the recording"
+start "'$TOP' --replay '$WORK/live.ndjson' -d 200ms"
+wait_for "replay shows REPLAY with speed" "REPLAY ×1"
+keys '}'; wait_for "} doubles the speed" "REPLAY ×2"
+keys p; wait_for "p stops the replay clock" "REPLAY PAUSED"
+keys .; wait_for "names are shown in replay" "CartDidChange|MessageDidArrive"
+keys q; wait_for "q exits the replay" "EXITED=0"
+if [ -n "$runtime" ]; then
+    "$TOP" --replay "$runtime" --batch --view observers --size 120x40 > "$WORK/runtime.txt" 2>&1
+    check "the r session log replays with observers" grep -Eq "#[0-9]+ " "$WORK/runtime.txt"
+    rm -f "$runtime"
+fi
+
+echo "::: a recording replays to the same table"
+"$TOP" --demo --batch -n 1 -d 8s --view names --size 120x60 --record "$WORK/ended.ndjson" \
+    --scenario steady --seed 3 --duration 3 > "$WORK/live.txt" 2>"$WORK/live.err"
+"$TOP" --replay "$WORK/ended.ndjson" --batch --view names --size 120x60 > "$WORK/replay.txt" 2>"$WORK/replay.err"
+table() { sed -n '6,58p' "$1" | sed -E 's/ +[^ ]+$//'; }   # the names table without the LAST (age) column
+check "the live run ended and printed a names table" grep -q "ENDED" "$WORK/live.txt"
+check "the replayed names table equals the live one" diff <(table "$WORK/live.txt") <(table "$WORK/replay.txt")
+
+echo "::: batch mode and --fail-on"
+"$TOP" --replay "$WORK/ended.ndjson" --batch --view leaks --fail-on error >/dev/null 2>&1
+status=$?
+check "--fail-on error exits 3 when the demo's planted errors are found (got $status)" test "$status" = 3
+echo | env -u TERM "$TOP" --replay "$WORK/ended.ndjson" > "$WORK/notty.txt" 2>&1
+check "no terminal: one plain frame and a note, no spin" grep -q "printing one plain-text frame" "$WORK/notty.txt"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
