@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Fuzzes TraceDecoder with libFuzzer and AddressSanitizer for a bounded time.
 #
-#   Fuzz/run-decoder-fuzz.sh [seconds]     (default 30)
+#   Tests/Fuzz/run-decoder-fuzz.sh [seconds]     (default 30)
 #
-# Builds Sources/NotifyEvents plus Fuzz/DecoderFuzz.swift into one executable with
+# Builds Sources/NotifyEvents plus Tests/Fuzz/DecoderFuzz.swift into one executable with
 # `swiftc -sanitize=fuzzer,address`. The corpus starts from every JSON line in the wire-format
 # article and is kept in .build-fuzz/corpus between runs. Exits non-zero when libFuzzer finds a
 # crash, a sanitizer error or a broken property; the failing input is saved in .build-fuzz/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 seconds="${1:-30}"
 out=".build-fuzz"
@@ -26,7 +26,7 @@ grep '^{"k":' "$spec" > "$out/corpus/seed-all.jsonl"
 echo "fuzz: building $out/decoder-fuzz"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
     -module-name NotifyEventsFuzz \
-    Sources/NotifyEvents/*.swift Fuzz/DecoderFuzz.swift \
+    Sources/NotifyEvents/*.swift Tests/Fuzz/DecoderFuzz.swift \
     -o "$out/decoder-fuzz"
 
 echo "fuzz: running for ${seconds}s"
@@ -35,7 +35,7 @@ echo "fuzz: running for ${seconds}s"
     -max_len=4096 \
     -timeout=10 \
     -rss_limit_mb=2048 \
-    -dict=Fuzz/trace.dict \
+    -dict=Tests/Fuzz/trace.dict \
     -artifact_prefix="$out/" \
     -print_final_stats=1 \
     "$out/corpus"
