@@ -1,7 +1,6 @@
 import Foundation
 import NotifyEvents
 import NotifyTrace
-import Synchronization
 
 /// Reads a live trace on its own thread and hands events to the run loop in batches.
 ///
@@ -23,9 +22,17 @@ public final class LiveFeed: Sendable {
         init(_ reader: TraceReader) { self.reader = reader }
     }
 
-    /// The inbox's lock, in a class so both threads share it.
-    private final class Shared: Sendable {
-        let mutex = Mutex(Inbox())
+    /// The inbox behind a pthread lock (NSLock), in a class so both threads share it.
+    /// Not `Synchronization.Mutex`: ThreadSanitizer cannot see it on Linux (linux-notes.md).
+    private final class Shared: @unchecked Sendable {  // `lock` guards `inbox`
+        private let lock = NSLock()
+        private var inbox = Inbox()
+
+        func withLock<Result>(_ body: (inout Inbox) -> Result) -> Result {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&inbox)
+        }
     }
 
     private let shared = Shared()
@@ -44,15 +51,15 @@ public final class LiveFeed: Sendable {
 
     private static func readLoop(_ reader: TraceReader, shared: Shared) {
         let inbox = shared
-        reader.onMalformedLine = { message in inbox.mutex.withLock { $0.messages.append(message) } }
+        reader.onMalformedLine = { message in inbox.withLock { $0.messages.append(message) } }
         var batch: [TraceEvent] = []
         batch.reserveCapacity(1_024)
         func flush() {
             guard !batch.isEmpty else { return }
-            inbox.mutex.withLock { $0.events.append(contentsOf: batch) }
+            inbox.withLock { $0.events.append(contentsOf: batch) }
             batch.removeAll(keepingCapacity: true)
         }
-        while !inbox.mutex.withLock({ $0.stop }) {
+        while !inbox.withLock({ $0.stop }) {
             switch reader.next(timeoutMilliseconds: batch.isEmpty ? 100 : 0) {
             case .event(let event):
                 batch.append(event)
@@ -61,21 +68,21 @@ public final class LiveFeed: Sendable {
                 flush()
             case .ended(let end):
                 flush()
-                inbox.mutex.withLock { $0.end = end }
+                inbox.withLock { $0.end = end }
                 reader.recorder?.flush()
-                inbox.mutex.withLock { $0.finished = true }
+                inbox.withLock { $0.finished = true }
                 return
             }
         }
         flush()
         reader.recorder?.flush()
-        inbox.mutex.withLock { $0.finished = true }
+        inbox.withLock { $0.finished = true }
     }
 
     /// Takes every event read since the last call, with the end of the stream once it came and any
     /// messages about malformed lines.
     public func drain() -> (events: [TraceEvent], end: TraceStreamEnd?, messages: [String]) {
-        shared.mutex.withLock { inbox in
+        shared.withLock { inbox in
             let result = (inbox.events, inbox.end, inbox.messages)
             inbox.events.removeAll(keepingCapacity: true)
             inbox.messages.removeAll()
@@ -86,8 +93,8 @@ public final class LiveFeed: Sendable {
     /// Asks the reader thread to stop and waits (up to a second) until it has flushed any recording.
     public func stop() {
         let inbox = shared
-        inbox.mutex.withLock { $0.stop = true }
-        for _ in 0..<100 where !inbox.mutex.withLock({ $0.finished }) {
+        inbox.withLock { $0.stop = true }
+        for _ in 0..<100 where !inbox.withLock({ $0.finished }) {
             usleep(10_000)
         }
     }

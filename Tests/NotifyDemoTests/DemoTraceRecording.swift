@@ -16,24 +16,52 @@ struct RecordedDemoTrace: Sendable {
     let truth: GroundTruth
     /// How the stream ended; `.producerStopped` when the run finished normally.
     let end: TraceStreamEnd?
+    /// Stream times of the marks taken between chunks of steps (see `markEvery`), on the trace's
+    /// clock (``MonotonicClock``): every event of a chunk is stamped before its mark and every
+    /// event of the next chunk after it. Empty unless marks were asked for.
+    let marks: [UInt64]
 
-    static func record(_ configuration: DemoConfiguration, steps: Int) throws -> RecordedDemoTrace {
+    /// Records `steps` steps of a fresh app.
+    ///
+    /// - Parameters:
+    ///   - markEvery: Runs the steps in chunks of this many and notes the time after each chunk:
+    ///     the "test step" marks a model folding the events checkpoints at. The chunking adds a
+    ///     run-loop flush at each chunk's end, so the sequence differs from an unchunked run of
+    ///     the same seed (it is still fixed by the seed and the chunk size).
+    ///   - recordingPath: Also writes the bytes the viewer received to this file, exactly as
+    ///     `notifytop --record` does, for a replay with `TraceReader.open(file:)`.
+    static func record(
+        _ configuration: DemoConfiguration, steps: Int, markEvery: Int? = nil, recordingPath: String? = nil
+    ) throws -> RecordedDemoTrace {
         try onDedicatedThread { () -> Result<RecordedDemoTrace, TraceError> in
             let unique = "\(getpid())-\(UInt32.random(in: 0...9_999_999))"
             let directory = SocketDirectory(path: "/tmp/notify-demo-test-\(unique)")
             defer { rmdir(directory.path) }
             let center = NotifyCenter(label: "demo-trace-test")
             do throws(TraceError) {
+                var recorder: TraceRecorder?
+                if let recordingPath { recorder = try TraceRecorder(path: recordingPath) }
                 let inspector = try NotifyInspector.start(center: center, directory: directory)
-                let viewer = Viewer(socketPath: inspector.socketPath)
+                let viewer = Viewer(socketPath: inspector.socketPath, recorder: recorder)
                 let deadline = Date(timeIntervalSinceNow: 5)
                 while inspector.viewerCount == 0, Date() < deadline { usleep(1_000) }
                 let simulation = DemoSimulation(configuration: configuration, center: center)
-                simulation.run(steps: steps)
+                var marks: [UInt64] = []
+                if let chunk = markEvery, chunk > 0 {
+                    var done = 0
+                    while done < steps {
+                        let count = min(chunk, steps - done)
+                        simulation.run(steps: count)
+                        done += count
+                        marks.append(MonotonicClock.now())
+                    }
+                } else {
+                    simulation.run(steps: steps)
+                }
                 let truth = simulation.groundTruth()
                 inspector.stop()
                 let (events, end) = viewer.finish()
-                return .success(RecordedDemoTrace(events: events, truth: truth, end: end))
+                return .success(RecordedDemoTrace(events: events, truth: truth, end: end, marks: marks))
             } catch {
                 return .failure(error)
             }
@@ -47,11 +75,16 @@ private final class Viewer: @unchecked Sendable {  // `events` and `end` are wri
     private var events: [TraceEvent] = []
     private var end: TraceStreamEnd?
     private let done = DispatchSemaphore(value: 0)
+    /// Used only by the reading thread once it starts.
+    private let recorder: TraceRecorder?
 
-    init(socketPath: String) {
+    init(socketPath: String, recorder: TraceRecorder? = nil) {
+        self.recorder = recorder
         let thread = Thread { [self] in
             defer { done.signal() }
             guard let reader = try? TraceReader.connect(socketPath: socketPath) else { return }
+            // The reader flushes the recording when the stream ends.
+            reader.recorder = self.recorder
             let deadline = Date(timeIntervalSinceNow: 60)
             while Date() < deadline {
                 switch reader.next(timeoutMilliseconds: 50) {
