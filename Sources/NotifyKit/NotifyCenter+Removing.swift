@@ -20,11 +20,13 @@ extension NotifyCenter {
     ) {
         if let token = observer as? NotifyToken {
             guard token.center === self else { return }
-            locked {
+            let removed = locked { () -> Bool in
                 guard let registration = table.find(id: token.registrationID, name: token.name),
-                      registration.matchesRemoval(name: name, object: object) else { return }
+                      registration.matchesRemoval(name: name, object: object) else { return false }
                 end(registration, reason: .explicit)
+                return true
             }
+            if removed { token.ended.store(true, ordering: .relaxed) }
             return
         }
         locked { removeRegistrations(of: observer, name: name, object: object, file: file, line: line) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The handle of one registration: cancel it, or pass it to `removeObserver`.
 ///
@@ -14,6 +15,8 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
     public let registrationID: UInt64
     let name: Notification.Name?
     weak let center: NotifyCenter?
+    /// Set once this token ended its registration, so releasing it needs no lookup.
+    let ended = Atomic<Bool>(false)
 
     init(registrationID: UInt64, name: Notification.Name?, center: NotifyCenter) {
         self.registrationID = registrationID
@@ -22,6 +25,7 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
     }
 
     deinit {
+        guard !ended.load(ordering: .relaxed) else { return }
         center?.tokenReleased(registrationID: registrationID, name: name)
     }
 
@@ -30,6 +34,7 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
     /// After `cancel()` returns, the calling thread will not run the handler again; a delivery
     /// already running on another thread is not waited for.
     public func cancel() {
+        guard !ended.exchange(true, ordering: .relaxed) else { return }
         center?.end(registrationID: registrationID, name: name, reason: .tokenCancelled)
     }
 

@@ -6,27 +6,28 @@ import Synchronization
 /// Fields are immutable after init except `isActive` and `tokenState`, which are atomics, so
 /// posts read a registration with no lock while removal happens on another thread.
 class Registration: @unchecked Sendable {  // immutable fields plus atomics; see above
+    // Declaration order is layout order: small fields fill the tail of the 17-byte StaticString,
+    // which keeps a block registration within a 128-byte allocation.
     let id: UInt64
     let name: Notification.Name?
-    let objectID: ObjectIdentifier?
     weak let object: AnyObject?
-    let target: DeliveryTarget
-    /// True for `.posting`: the handler runs inside `post` on the posting thread.
-    let deliversInline: Bool
     let file: StaticString
-    let line: UInt32
     /// Cleared when the registration ends; checked just before every callout.
     let isActive = Atomic<Bool>(true)
     /// 0 held, 1 dropped, 2 no token (target–action).
     let tokenState: Atomic<UInt8>
     /// The app declared that the handler must run on the main thread (UI code).
     let mainThreadOnly: Bool
-    /// ``ObjectSerials`` numbers of the observer and object filter, set under the center's lock
-    /// when the registration is inserted.
-    var observerSerial: UInt64 = 0
-    var objectSerial: UInt64 = 0
+    /// True for `.posting`: the handler runs inside `post` on the posting thread.
+    let deliversInline: Bool
+    let kind: NotifyRegistrationKind
+    let line: UInt32
+    /// ``ObjectSerials`` number of the object filter, set under the center's lock at insertion.
+    var objectSerial: UInt32 = 0
+    let objectID: ObjectIdentifier?
+    let target: DeliveryTarget
 
-    init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
+    init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
          hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt) {
         self.mainThreadOnly = mainThreadOnly
         self.id = id
@@ -34,13 +35,19 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
         self.objectID = object.map(ObjectIdentifier.init)
         self.object = object
         self.target = target
+        self.kind = kind
         self.deliversInline = target.isPosting
         self.file = file
         self.line = UInt32(truncatingIfNeeded: line)
         self.tokenState = Atomic(hasToken ? TokenState.held : TokenState.none)
     }
 
-    var kind: NotifyRegistrationKind { fatalError("subclass") }
+    /// ``ObjectSerials`` number of the observer; 0 for kinds without one.
+    var observerSerial: UInt64 {
+        get { 0 }
+        set {}
+    }
+
     /// The target or owner, when the kind has one and it is alive.
     var observer: AnyObject? { nil }
     /// True when the kind holds an observer weakly (so a nil `observer` means it deallocated).
@@ -69,7 +76,7 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
         NotifyRegistration(
             id: id, name: name?.rawValue, kind: kind,
             observer: observer.map { NotifyObjectRef($0, serial: observerSerial) },
-            object: object.map { NotifyObjectRef($0, serial: objectSerial) },
+            object: object.map { NotifyObjectRef($0, serial: UInt64(objectSerial)) },
             target: target.kind, targetLabel: target.label, callsite: callsite,
             preexisting: preexisting, capturesObserverStrongly: capturesObserverStrongly,
             mainThreadOnly: mainThreadOnly, tokenDropped: tokenState.load(ordering: .relaxed) == TokenState.dropped)
@@ -85,18 +92,14 @@ enum TokenState {
 /// A block the center owns: `addObserver(forName:…)` and async sequences.
 final class BlockRegistration: Registration, @unchecked Sendable {
     let handler: @Sendable (Notification) -> Void
-    let blockKind: NotifyRegistrationKind
 
     init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
          kind: NotifyRegistrationKind, mainThreadOnly: Bool, handler: @escaping @Sendable (Notification) -> Void,
          file: StaticString, line: UInt) {
         self.handler = handler
-        self.blockKind = kind
-        super.init(id: id, name: name, object: object, target: target, hasToken: true,
+        super.init(id: id, name: name, object: object, target: target, kind: kind, hasToken: true,
                    mainThreadOnly: mainThreadOnly, file: file, line: line)
     }
-
-    override var kind: NotifyRegistrationKind { blockKind }
 
     override func invoke(_ notification: Notification) -> Bool {
         handler(notification)
@@ -109,8 +112,8 @@ final class ObserverRegistration: Registration, @unchecked Sendable {
     weak let weakObserver: AnyObject?
     let key: ObjectIdentifier
     let handler: (AnyObject, Notification) -> Void
-    let observerKind: NotifyRegistrationKind
     let contextIsObserver: Bool
+    private var serial: UInt64 = 0
 
     init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
          kind: NotifyRegistrationKind, observer: AnyObject, contextIsObserver: Bool, mainThreadOnly: Bool,
@@ -118,13 +121,15 @@ final class ObserverRegistration: Registration, @unchecked Sendable {
         self.weakObserver = observer
         self.key = ObjectIdentifier(observer)
         self.handler = handler
-        self.observerKind = kind
         self.contextIsObserver = contextIsObserver
-        super.init(id: id, name: name, object: object, target: target, hasToken: kind == .ownerBound,
+        super.init(id: id, name: name, object: object, target: target, kind: kind, hasToken: kind == .ownerBound,
                    mainThreadOnly: mainThreadOnly, file: file, line: line)
     }
 
-    override var kind: NotifyRegistrationKind { observerKind }
+    override var observerSerial: UInt64 {
+        get { serial }
+        set { serial = newValue }
+    }
     override var observer: AnyObject? { weakObserver }
     override var hasObserver: Bool { true }
     override var observerKey: ObjectIdentifier? { key }

@@ -24,10 +24,10 @@ struct Bucket {
         return nil
     }
 
-    /// Takes `registration` out. It moves to `garbage`, to be released once the center is unlocked.
-    mutating func remove(_ registration: Registration, garbage: inout [AnyObject]) {
+    /// Takes `registration` out; the caller keeps it alive until the center is unlocked.
+    mutating func remove(_ registration: Registration) {
         guard let index = index(of: registration.id) else { return }
-        garbage.append(entries.remove(at: index))
+        entries.remove(at: index)
     }
 }
 
@@ -43,12 +43,12 @@ struct RegistrationTable {
     var serials = ObjectSerials()
     /// What the table let go of while locked. A registration's closure may own tokens or objects
     /// whose deinit calls back into the center, so nothing may be released under the lock.
-    var garbage: [AnyObject] = []
+    var garbage = Garbage()
 
-    mutating func takeGarbage() -> [AnyObject] {
-        guard !garbage.isEmpty else { return [] }
+    mutating func takeGarbage() -> Garbage {
+        guard !garbage.isEmpty else { return Garbage() }
         let taken = garbage
-        garbage = []
+        garbage = Garbage()
         return taken
     }
 
@@ -62,7 +62,7 @@ struct RegistrationTable {
             registration.observerSerial = serials.serial(registering: observer)
         }
         if let object = registration.object {
-            registration.objectSerial = serials.serial(registering: object)
+            registration.objectSerial = UInt32(truncatingIfNeeded: serials.serial(registering: object))
         }
         if let name = registration.name {
             named[name, default: Bucket()].entries.append(registration)
@@ -86,13 +86,12 @@ struct RegistrationTable {
         guard registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return false }
         garbage.append(registration)
         if let name = registration.name {
-            named[name]?.remove(registration, garbage: &garbage)
-            if let bucket = named[name], bucket.liveCount == 0 {
-                for entry in bucket.entries { garbage.append(entry) }
-                named[name] = nil
+            if let index = named.index(forKey: name) {
+                named.values[index].remove(registration)
+                if named.values[index].entries.isEmpty { named.remove(at: index) }
             }
         } else {
-            wildcard.remove(registration, garbage: &garbage)
+            wildcard.remove(registration)
         }
         if let key = registration.observerKey {
             byObserver[key]?[registration.id] = nil
@@ -109,5 +108,22 @@ struct RegistrationTable {
             result.append(contentsOf: bucket.entries)
         }
         return result.sorted { $0.id < $1.id }
+    }
+}
+
+/// Objects to release once the center is unlocked: one inline (a removal usually ends one
+/// registration, and this keeps it free of allocation), the rest in an array.
+struct Garbage {
+    private var first: AnyObject?
+    private var rest: [AnyObject] = []
+
+    var isEmpty: Bool { first == nil }
+
+    mutating func append(_ object: AnyObject) {
+        if first == nil {
+            first = object
+        } else {
+            rest.append(object)
+        }
     }
 }
