@@ -100,7 +100,7 @@ extension NotifyCenter {
                 handler: { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) },
                 file: file, line: line)
         }
-        return NotifyToken(registrationID: registration.id, name: name, center: self)
+        return NotifyToken(registrationID: registration.id, name: name, link: link)
     }
 
     func addBlock(
@@ -111,7 +111,7 @@ extension NotifyCenter {
             BlockRegistration(id: id, name: name, object: object, target: target, kind: kind,
                               mainThreadOnly: mainThreadOnly, handler: block, file: file, line: line)
         }
-        return NotifyToken(registrationID: registration.id, name: name, center: self)
+        return NotifyToken(registrationID: registration.id, name: name, link: link)
     }
 
     private func register(file: StaticString, line: UInt, _ make: (UInt64) -> Registration) -> Registration {

@@ -21,9 +21,10 @@ extension NotifyCenter {
         if let token = observer as? NotifyToken {
             guard token.center === self else { return }
             let removed = locked { () -> Bool in
-                guard let registration = table.find(id: token.registrationID, name: token.name),
-                      registration.matchesRemoval(name: name, object: object) else { return false }
-                end(registration, reason: .explicit)
+                guard let registration = table.remove(
+                    id: token.registrationID, name: token.name,
+                    where: { $0.matchesRemoval(name: name, object: object) }) else { return false }
+                probes?.emit(.removed(registration: registration.id, reason: .explicit))
                 return true
             }
             if removed { token.ended.store(true, ordering: .relaxed) }
@@ -61,8 +62,8 @@ extension NotifyCenter {
     /// Ends one registration by id; what a token's `cancel()` calls.
     func end(registrationID: UInt64, name: Notification.Name?, reason: NotifyRemovalReason) {
         locked {
-            if let registration = table.find(id: registrationID, name: name) {
-                end(registration, reason: reason)
+            if let registration = table.remove(id: registrationID, name: name, where: { _ in true }) {
+                probes?.emit(.removed(registration: registration.id, reason: reason))
             }
         }
     }

@@ -28,13 +28,18 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     public let label: String
 
     let lock = Lock()
-    var table = RegistrationTable()
-    var probes: ProbeSet?
+    // Guarded by `lock`, so the runtime's exclusivity checks would only repeat what the lock ensures.
+    @exclusivity(unchecked) var table = RegistrationTable()
+    @exclusivity(unchecked) var probes: ProbeSet?
     let lastPostID = Atomic<UInt64>(0)
+
+    /// The one weak reference to this center that all its tokens share.
+    let link = CenterLink()
 
     /// Creates an empty center.
     public init(label: String = "NotifyCenter") {
         self.label = label
+        link.attach(self)
     }
 
     /// Runs `body` with the lock held, then releases what the table let go of, unlocked.

@@ -14,14 +14,14 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
     /// The registration's id in its center, as events report it.
     public let registrationID: UInt64
     let name: Notification.Name?
-    weak let center: NotifyCenter?
+    private let link: CenterLink
     /// Set once this token ended its registration, so releasing it needs no lookup.
     let ended = Atomic<Bool>(false)
 
-    init(registrationID: UInt64, name: Notification.Name?, center: NotifyCenter) {
+    init(registrationID: UInt64, name: Notification.Name?, link: CenterLink) {
         self.registrationID = registrationID
         self.name = name
-        self.center = center
+        self.link = link
     }
 
     deinit {
@@ -38,6 +38,9 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
         center?.end(registrationID: registrationID, name: name, reason: .tokenCancelled)
     }
 
+    /// The center this token's registration belongs to, while it exists.
+    var center: NotifyCenter? { link.center }
+
     /// True while the registration can still deliver.
     public var isActive: Bool {
         center?.isLive(registrationID: registrationID, name: name) ?? false
@@ -51,5 +54,15 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+/// What tokens hold instead of a weak reference each: one shared object per center with the only
+/// weak reference to it. Retaining it costs a token far less than forming a weak reference.
+final class CenterLink: @unchecked Sendable {  // `center` is set once, in the center's init, before any token exists
+    private(set) weak var center: NotifyCenter?
+
+    func attach(_ center: NotifyCenter) {
+        self.center = center
     }
 }

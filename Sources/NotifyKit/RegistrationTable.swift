@@ -11,8 +11,10 @@ struct Bucket {
 
     var liveCount: Int { entries.count }
 
-    /// The entry with this id, by binary search.
+    /// The entry with this id, by binary search; the newest entry is tried first, since a
+    /// registration is most often removed soon after it was added.
     func index(of id: UInt64) -> Int? {
+        if let last = entries.last, last.id == id { return entries.count - 1 }
         var low = 0
         var high = entries.count
         while low < high {
@@ -75,6 +77,38 @@ struct RegistrationTable {
         liveCount += 1
     }
 
+    /// Ends the registration with this id and name in one lookup; nil when there is none or
+    /// `shouldEnd` declines it.
+    mutating func remove(id: UInt64, name: Notification.Name?, where shouldEnd: (Registration) -> Bool) -> Registration? {
+        if let name {
+            guard let slot = named.index(forKey: name), let index = named.values[slot].index(of: id) else { return nil }
+            let registration = named.values[slot].entries[index]
+            guard shouldEnd(registration),
+                  registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
+            garbage.append(registration)
+            named.values[slot].entries.remove(at: index)
+            if named.values[slot].entries.isEmpty { named.remove(at: slot) }
+            forgetObserver(of: registration)
+            return registration
+        }
+        guard let index = wildcard.index(of: id) else { return nil }
+        let registration = wildcard.entries[index]
+        guard shouldEnd(registration),
+              registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
+        garbage.append(registration)
+        wildcard.entries.remove(at: index)
+        forgetObserver(of: registration)
+        return registration
+    }
+
+    private mutating func forgetObserver(of registration: Registration) {
+        liveCount -= 1
+        if let key = registration.observerKey {
+            byObserver[key]?[registration.id] = nil
+            if byObserver[key]?.isEmpty == true { byObserver[key] = nil }
+        }
+    }
+
     func find(id: UInt64, name: Notification.Name?) -> Registration? {
         let bucket = name.map { named[$0] } ?? wildcard
         guard let bucket, let index = bucket.index(of: id) else { return nil }
@@ -93,11 +127,7 @@ struct RegistrationTable {
         } else {
             wildcard.remove(registration)
         }
-        if let key = registration.observerKey {
-            byObserver[key]?[registration.id] = nil
-            if byObserver[key]?.isEmpty == true { byObserver[key] = nil }
-        }
-        liveCount -= 1
+        forgetObserver(of: registration)
         return true
     }
 
