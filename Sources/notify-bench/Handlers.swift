@@ -17,7 +17,7 @@ final class Counter: @unchecked Sendable {  // written only by the thread that p
 }
 
 enum Handlers {
-    /// Adds one to `counter` per delivery; the closure's context is the counter itself.
+    /// Adds one to `counter` per delivery. Making the closure allocates its context (one box).
     static func counting(into counter: Counter) -> Handler {
         { _ in counter.count &+= 1 }
     }

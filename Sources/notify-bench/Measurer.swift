@@ -9,7 +9,8 @@ struct Measurement {
 }
 
 /// Times an operation: calibrates a round to about `Profile.roundNanos`, runs the warm-up rounds,
-/// then the timed rounds, and reports the median nanoseconds per operation.
+/// then the timed rounds, and reports the median nanoseconds per operation. A timed round during
+/// which another process took the CPU (see ``RunQueueWait``) is run again.
 struct Measurer {
     let profile: Profile
 
@@ -21,28 +22,41 @@ struct Measurer {
         maxOpsPerRound: Int = .max, beforeEachRound: () -> Void = {}, _ body: (_ n: Int) -> Void
     ) -> Measurement {
         var operations = 0
-        func timedRound(_ n: Int) -> UInt64 {
+        /// The round's nanoseconds, and whether another process took the CPU during it.
+        func timedRound(_ n: Int) -> (elapsed: UInt64, disturbed: Bool) {
             beforeEachRound()
+            let waitBefore = RunQueueWait.nanoseconds()
             let start = MonotonicClock.now()
             body(n)
             let elapsed = MonotonicClock.now() &- start
             operations += n
-            return elapsed
+            let waited = (RunQueueWait.nanoseconds() ?? 0) &- (waitBefore ?? 0)
+            return (elapsed, !RunQueueWait.isNegligible(waited, wall: elapsed))
         }
 
         // Calibration, which also warms caches and lazily built state.
         var n = 1
-        var elapsed = timedRound(n)
+        var elapsed = timedRound(n).elapsed
         while elapsed < profile.roundNanos / 4 && n < maxOpsPerRound {
             let growth = elapsed == 0 ? 100 : min(100, max(2, Int(profile.roundNanos / 2 / elapsed)))
             n = min(maxOpsPerRound, n * growth)
-            elapsed = timedRound(n)
+            elapsed = timedRound(n).elapsed
         }
         let estimate = Double(max(elapsed, 1)) / Double(n)
         n = max(1, min(maxOpsPerRound, Int(Double(profile.roundNanos) / estimate)))
 
         for _ in 0..<profile.warmupRounds { _ = timedRound(n) }
-        let samples = (0..<profile.rounds).map { _ in Double(timedRound(n)) / Double(n) }
+        // A round during which the thread waited for a CPU is run again, up to as many extra rounds.
+        var samples: [Double] = []
+        var retries = 0
+        while samples.count < profile.rounds {
+            let round = timedRound(n)
+            if round.disturbed && retries < profile.rounds {
+                retries += 1
+                continue
+            }
+            samples.append(Double(round.elapsed) / Double(n))
+        }
         return Measurement(nsPerOp: samples.median, operations: operations)
     }
 }

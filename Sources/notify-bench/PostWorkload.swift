@@ -25,7 +25,8 @@ struct PostWorkload: Workload {
             let floor = try measure(FloorCenter.self, observers, name, unrelated: 0)
             row.floor = .nanoseconds(floor)
             if let notifyKit = row.notifyKit.measurement {
-                row.expect("≤ \(Cell.decimal(Self.floorFactor, places: 0))× floor", notifyKit <= Self.floorFactor * floor)
+                let target = "≤ \(Cell.decimal(Self.floorFactor, places: 0))× floor"
+                row.expect(target, notifyKit <= Self.floorFactor * floor)
             }
             rows.append(row)
         }

@@ -18,7 +18,7 @@ struct Profile {
 
     static let full = Profile(
         name: "full", warmupRounds: 2, rounds: 11, roundNanos: 20_000_000, allocationPosts: 20_000,
-        contentionTrials: 9, contentionTrialNanos: 60_000_000, memoryRepetitions: 3)
+        contentionTrials: 11, contentionTrialNanos: 80_000_000, memoryRepetitions: 3)
 
     static let quick = Profile(
         name: "quick", warmupRounds: 1, rounds: 5, roundNanos: 4_000_000, allocationPosts: 2_000,

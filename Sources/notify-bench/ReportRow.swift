@@ -92,9 +92,18 @@ struct Row {
         return mine / theirs
     }
 
+    /// Set when the measurement could not be trusted to judge the target.
+    var inconclusive = false
+
     /// Sets the target and whether it was met.
     mutating func expect(_ target: String, _ passed: Bool) {
         self.target = target
         self.passed = passed
+    }
+
+    /// Keeps the target but judges nothing: the machine did not give the measurement the CPUs it needed.
+    mutating func markInconclusive() {
+        inconclusive = true
+        passed = nil
     }
 }

@@ -1,20 +1,22 @@
 import Foundation
 
-/// The lines printed above the table: the exact command, the profile and the machine's state.
+/// What is printed above the table: the exact command, the profile and the machine's state.
 struct RunHeader {
-    let options: BenchOptions
     let profile: Profile
 
-    var lines: [String] {
-        let arguments = CommandLine.arguments.dropFirst().map(Self.shellQuoted).joined(separator: " ")
+    /// The header as plain lines, or as a Markdown list with the commands in code spans.
+    func text(markdown: Bool) -> String {
+        let arguments = CommandLine.arguments.dropFirst().map(Self.shellQuoted).map { " " + $0 }.joined()
         let executable = Self.shellQuoted(CommandLine.arguments.first ?? "notify-bench")
-        return [
-            "command: \(executable)\(arguments.isEmpty ? "" : " " + arguments)",
-            "  (swift run -c release notify-bench\(arguments.isEmpty ? "" : " " + arguments))",
+        let code = { (command: String) in markdown ? "`\(command)`" : command }
+        let lines = [
+            "command: \(code(executable + arguments))"
+                + " (that is, \(code("swift run -c release notify-bench" + arguments)))",
             "profile: \(profile.summary)",
             "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores, clock source \(Self.clockSource),"
                 + " load average \(Self.loadAverage)",
         ]
+        return lines.map { markdown ? "- " + $0 : $0 }.joined(separator: "\n")
     }
 
     static func shellQuoted(_ argument: String) -> String {

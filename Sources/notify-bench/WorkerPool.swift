@@ -5,16 +5,20 @@ import NotifyKit
 /// Long-lived posting threads for the contention benchmark, so a trial times only the posts: each
 /// worker waits for a job, runs it and reports back, and counts deliveries in its own
 /// ``ThreadCounter``, alone on its cache lines.
-final class WorkerPool: @unchecked Sendable {  // `job` is written before the start semaphores are signalled and read after they are waited on
+final class WorkerPool: @unchecked Sendable {  // the semaphores order every access to `job` and `waits`
     let size: Int
     private let start: [DispatchSemaphore]
     private let finished = DispatchSemaphore(value: 0)
     private var job: (@Sendable () -> Void)?
     private let counters: [UnsafeMutablePointer<Int>]
+    /// Each worker's run-queue wait during its last job, written before it signals `finished`.
+    private let waits: UnsafeMutablePointer<UInt64>
 
     init(size: Int) {
         self.size = size
         start = (0..<size).map { _ in DispatchSemaphore(value: 0) }
+        waits = .allocate(capacity: size)
+        waits.initialize(repeating: 0, count: size)
         counters = (0..<size).map { _ in
             // Two 64-byte lines per thread, aligned, so the adjacent-line prefetcher shares nothing either.
             let raw = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128)
@@ -26,7 +30,9 @@ final class WorkerPool: @unchecked Sendable {  // `job` is written before the st
                 while true {
                     start[index].wait()
                     guard let job else { return }
+                    let waitBefore = RunQueueWait.nanoseconds() ?? 0
                     job()
+                    waits[index] = (RunQueueWait.nanoseconds() ?? 0) &- waitBefore
                     finished.signal()
                 }
             }
@@ -34,15 +40,25 @@ final class WorkerPool: @unchecked Sendable {  // `job` is written before the st
         }
     }
 
-    /// Runs `job` on the first `threads` workers at once; returns the wall-clock nanoseconds until
-    /// the last one finished.
-    func run(threads: Int, _ job: @escaping @Sendable () -> Void) -> UInt64 {
+    struct Trial {
+        /// Wall-clock nanoseconds from starting the first worker until the last one finished.
+        var wall: UInt64
+        /// Nanoseconds the workers spent runnable but waiting for a CPU, added up.
+        var runQueueWait: UInt64
+        var threads: Int
+
+        var isUndisturbed: Bool { RunQueueWait.isNegligible(runQueueWait, wall: wall, threads: threads) }
+    }
+
+    /// Runs `job` on the first `threads` workers at once.
+    func run(threads: Int, _ job: @escaping @Sendable () -> Void) -> Trial {
         precondition(threads <= size)
         self.job = job
         let begin = MonotonicClock.now()
         for index in 0..<threads { start[index].signal() }
         for _ in 0..<threads { finished.wait() }
-        return MonotonicClock.now() &- begin
+        let wall = MonotonicClock.now() &- begin
+        return Trial(wall: wall, runQueueWait: (0..<threads).reduce(0) { $0 + waits[$1] }, threads: threads)
     }
 
     /// Deliveries counted by all workers since the last reset.

@@ -1,4 +1,5 @@
 import Foundation
+import NotifyKit
 
 // notify-bench: NotifyKit against Foundation's NotificationCenter and the floor, in one run.
 //
@@ -37,8 +38,7 @@ guard workloads.contains(where: { $0.selectsAny(options) }) else {
     exit(2)
 }
 
-let header = RunHeader(options: options, profile: profile)
-for line in header.lines { print(options.markdown ? line.replacingOccurrences(of: "command: ", with: "command: `") + (line.hasPrefix("command: ") ? "`" : "") : line) }
+print(RunHeader(profile: profile).text(markdown: options.markdown))
 print()
 
 let started = MonotonicClock.now()
@@ -55,5 +55,8 @@ do {
 let table = ReportTable(rows: rows)
 print(options.markdown ? table.markdown() : table.plainText())
 print()
+print(ReportTable.notes(markdown: options.markdown))
+print()
 print(table.summary)
-print("finished in \(Cell.decimal(Double(MonotonicClock.now() - started) / 1e9, places: 1)) s")
+let seconds = Cell.decimal(Double(MonotonicClock.now() - started) / 1e9, places: 1)
+print("finished in \(seconds) s; load average now \(RunHeader.loadAverage)")
