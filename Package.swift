@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .executableTarget(
             name: "notify-bench",
-            dependencies: ["NotifyKit", "CAllocationCounter"],
+            dependencies: ["NotifyKit", "NotifyEvents", "NotifyTrace", "NotifyModel", "NotifySession", "NotifyTUI",
+                           "CAllocationCounter"],
             path: "Sources/notify-bench"
         ),
 

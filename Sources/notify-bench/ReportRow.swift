@@ -11,6 +11,8 @@ enum Cell {
     case bytes(Double)
     /// A ratio of two measurements, such as a speed-up.
     case factor(Double)
+    /// Events per second.
+    case rate(Double)
     /// A ratio with the measurements it came from.
     case factorOf(Double, numerator: Double, denominator: Double)
 
@@ -21,6 +23,7 @@ enum Cell {
         case .allocations(let count): Self.decimal(count, places: 2)
         case .bytes(let bytes): "\(Self.decimal(bytes, places: 0)) B"
         case .factor(let factor): "\(Self.decimal(factor, places: 2))×"
+        case .rate(let perSecond): "\(Self.decimal(perSecond / 1e6, places: 2))M/s"
         case .factorOf(let factor, let numerator, let denominator):
             "\(Self.decimal(factor, places: 2))× (\(Self.duration(numerator)) / \(Self.duration(denominator)))"
         }
@@ -30,7 +33,7 @@ enum Cell {
     var measurement: Double? {
         switch self {
         case .nanoseconds(let value), .allocations(let value), .bytes(let value): value
-        case .none, .factor, .factorOf: nil
+        case .none, .factor, .factorOf, .rate: nil
         }
     }
 

@@ -25,6 +25,9 @@ let workloads: [any Workload] = [
     AllocationWorkload(profile: profile),
     ProbeWorkload(measurer: measurer),
     MemoryWorkload(profile: profile),
+    TraceWorkload(profile: profile),
+    ModelWorkload(profile: profile),
+    DashboardWorkload(profile: profile),
 ]
 
 if options.list {

@@ -1,0 +1,43 @@
+import NotifyKit
+import NotifyModel
+
+/// The inspector model's benchmarks: events folded per second on one core, and whether the heap
+/// stays flat over a long steady stream.
+struct ModelWorkload: Workload {
+    static let foldRow = "model fold (events/s, one core)"
+    static let memoryRow = "model heap growth over a long steady stream"
+
+    let profile: Profile
+
+    var rowNames: [String] { [Self.foldRow, Self.memoryRow] }
+
+    func run(_ options: BenchOptions) throws -> [Row] {
+        var rows: [Row] = []
+        if options.selects(Self.foldRow) {
+            progress(Self.foldRow)
+            let count = profile.name == "quick" ? 500_000 : 2_000_000
+            let rate = NotifyModelBenchmark.measureFold(eventCount: count, now: MonotonicClock.now).eventsPerSecond
+            var row = Row(Self.foldRow)
+            row.notifyKit = .rate(rate)
+            row.expect("≥ 2M/s", rate >= 2_000_000)
+            rows.append(row)
+        }
+        if options.selects(Self.memoryRow) {
+            let count = profile.name == "quick" ? 2_000_000 : 10_000_000
+            let name = Self.memoryRow + " (\(count / 1_000_000)M events)"
+            progress(name)
+            let measurement = NotifyModelBenchmark.measureMemory(
+                eventCount: count, sampleEvery: count / 10, heapBytes: HeapUsage.bytesInUse)
+            let heaps = measurement.samples.compactMap(\.heapBytes)
+            var row = Row(name)
+            if heaps.count >= 3 {
+                // After the first sample (warm-up), growth must stay within 1 MiB: flat.
+                let growth = Double(heaps.last! - heaps[1])
+                row.notifyKit = .bytes(growth)
+                row.expect("flat (≤ 1 MiB after the first 10%)", growth <= 1_048_576)
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+}
