@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(
             name: "notify-bench",
             dependencies: ["NotifyKit", "NotifyEvents", "NotifyTrace", "NotifyModel", "NotifySession", "NotifyTUI",
-                           "CAllocationCounter"],
+                           "NotifyDemo", "CAllocationCounter"],
             path: "Sources/notify-bench"
         ),
 

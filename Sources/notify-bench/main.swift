@@ -28,6 +28,7 @@ let workloads: [any Workload] = [
     TraceWorkload(profile: profile),
     ModelWorkload(profile: profile),
     DashboardWorkload(profile: profile),
+    DemoWorkload(profile: profile),
 ]
 
 if options.list {
