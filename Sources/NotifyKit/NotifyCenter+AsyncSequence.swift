@@ -71,7 +71,7 @@ final class Subscription: Sendable {
     deinit { end() }
 
     func end() {
-        token.center?.end(registrationID: token.registrationID, name: token.name, reason: .sequenceEnded)
+        token.center?.end(registrationID: token.registrationID, slot: token.slot, reason: .sequenceEnded)
         buffer.finish()
     }
 

@@ -39,6 +39,8 @@ extension NotifyCenter {
         _ notification: Notification, object: AnyObject?, objectID: ObjectIdentifier?, file: StaticString, line: UInt
     ) {
         lock.lock()
+        // A stored-property projection, not a method on `table`: a method call would copy the
+        // whole table struct (and retain every collection in it) on each post.
         let named = table.named[notification.name]?.entries
         let wildcard = table.wildcard.entries
         let probes = self.probes
@@ -86,8 +88,8 @@ extension NotifyCenter {
     /// Whether the registration takes this post; purges it when its object filter has died.
     @inline(__always)
     private func accepts(_ registration: Registration, objectID: ObjectIdentifier?) -> Bool {
-        if let filter = registration.objectID {
-            guard filter == objectID else { return false }
+        if registration.objectKey != 0 {
+            guard registration.objectKey == objectID.map({ UInt(bitPattern: $0) }) else { return false }
             guard registration.object != nil else {
                 purge(registration, reason: .objectDeallocated)
                 return false
@@ -139,11 +141,11 @@ extension NotifyCenter {
         var matched = 0
         inRegistrationOrder(named, wildcard) { registration in
             guard registration.isActive.load(ordering: .acquiring) else { return }
-            if registration.objectID != nil && registration.object == nil {
+            if registration.objectKey != 0 && registration.object == nil {
                 purge(registration, reason: .objectDeallocated)
                 return
             }
-            if registration.objectID == nil || registration.objectID == objectID { matched += 1 }
+            if registration.objectKey == 0 || registration.objectKey == objectID.map({ UInt(bitPattern: $0) }) { matched += 1 }
         }
         let name = notification.name.rawValue
         var clock = MonotonicClock.now()

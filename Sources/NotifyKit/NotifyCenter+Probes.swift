@@ -35,8 +35,8 @@ extension NotifyCenter {
         let id = locked { () -> UInt64 in
             let id = (probes?.entries.map(\.id).max() ?? 0) + 1
             let snapshot = ProbeSet(entries: [(id, probe)])!
-            for registration in table.all {
-                snapshot.emit(.registered(registration.info(preexisting: true)))
+            for (registration, name) in table.all {
+                snapshot.emit(.registered(registration.info(preexisting: true, name: name)))
             }
             if let old = probes { table.garbage.append(old) }
             probes = ProbeSet(entries: (probes?.entries ?? []) + [(id, probe)])

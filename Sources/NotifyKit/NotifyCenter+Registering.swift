@@ -23,9 +23,9 @@ extension NotifyCenter {
         file: StaticString = #fileID,
         line: UInt = #line
     ) {
-        _ = register(file: file, line: line) { id in
+        _ = register(name: name) { id, slot in
             ObserverRegistration(
-                id: id, name: name, object: object, target: .posting, kind: .target, observer: observer,
+                id: id, slot: slot, object: object, target: .posting, kind: .target, observer: observer,
                 contextIsObserver: false, mainThreadOnly: false,
                 handler: { observer, notification in action(unsafeDowncast(observer, to: Observer.self))(notification) },
                 file: file, line: line)
@@ -93,35 +93,36 @@ extension NotifyCenter {
         _ handler: @escaping (Owner, Notification) -> Void
     ) -> NotifyToken {
         let capturesOwner = OwnerHandler(handler: handler).context == UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
-        let registration = register(file: file, line: line) { id in
+        let registration = register(name: name) { id, slot in
             ObserverRegistration(
-                id: id, name: name, object: object, target: target, kind: .ownerBound, observer: owner,
+                id: id, slot: slot, object: object, target: target, kind: .ownerBound, observer: owner,
                 contextIsObserver: capturesOwner, mainThreadOnly: mainThreadOnly,
                 handler: { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) },
                 file: file, line: line)
         }
-        return NotifyToken(registrationID: registration.id, name: name, link: link)
+        return NotifyToken(registrationID: registration.id, slot: registration.slot, link: link)
     }
 
     func addBlock(
         name: Notification.Name?, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
         mainThreadOnly: Bool = false, block: @escaping @Sendable (Notification) -> Void, file: StaticString, line: UInt
     ) -> NotifyToken {
-        let registration = register(file: file, line: line) { id in
-            BlockRegistration(id: id, name: name, object: object, target: target, kind: kind,
+        let registration = register(name: name) { id, slot in
+            BlockRegistration(id: id, slot: slot, object: object, target: target, kind: kind,
                               mainThreadOnly: mainThreadOnly, handler: block, file: file, line: line)
         }
-        return NotifyToken(registrationID: registration.id, name: name, link: link)
+        return NotifyToken(registrationID: registration.id, slot: registration.slot, link: link)
     }
 
-    private func register(file: StaticString, line: UInt, _ make: (UInt64) -> Registration) -> Registration {
+    private func register(name: Notification.Name?, _ make: (UInt64, UInt32) -> Registration) -> Registration {
         lock.lock()
         defer { lock.unlock() }
-        let registration = make(table.nextID())
-        table.insert(registration)
+        let (slot, bucket) = table.claimSlot(for: name)
+        let registration = make(table.nextID(), slot)
+        table.insert(registration, bucket: bucket)
         if let probes {
             // Emitted under the lock, so a probe never sees a removal before its registration.
-            probes.emit(.registered(registration.info(preexisting: false)))
+            probes.emit(.registered(registration.info(preexisting: false, name: name)))
         }
         return registration
     }

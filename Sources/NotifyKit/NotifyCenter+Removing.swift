@@ -21,9 +21,10 @@ extension NotifyCenter {
         if let token = observer as? NotifyToken {
             guard token.center === self else { return }
             let removed = locked { () -> Bool in
+                let nameSlot = name.map { table.existingSlot(of: $0) }
                 guard let registration = table.remove(
-                    id: token.registrationID, name: token.name,
-                    where: { $0.matchesRemoval(name: name, object: object) }) else { return false }
+                    id: token.registrationID, slot: token.slot,
+                    where: { $0.matchesRemoval(nameSlot: nameSlot, object: object) }) else { return false }
                 probes?.emit(.removed(registration: registration.id, reason: .explicit))
                 return true
             }
@@ -38,17 +39,18 @@ extension NotifyCenter {
         of observer: AnyObject, name: Notification.Name?, object: AnyObject?, file: StaticString, line: UInt
     ) {
         let candidates = table.byObserver[ObjectIdentifier(observer)].map { $0.values.sorted { $0.id < $1.id } } ?? []
+        let nameSlot = name.map { table.existingSlot(of: $0) }
         var removed = 0
         for registration in candidates {
             guard let current = registration.observer else {
                 // Weak references are already nil inside deinit, so `removeObserver(self)` there
                 // finds its own registrations dead at its own address: that is a removal.
-                guard registration.matchesRemoval(name: name, object: object) else { continue }
+                guard registration.matchesRemoval(nameSlot: nameSlot, object: object) else { continue }
                 end(registration, reason: .explicit)
                 removed += 1
                 continue
             }
-            guard current === observer, registration.matchesRemoval(name: name, object: object) else { continue }
+            guard current === observer, registration.matchesRemoval(nameSlot: nameSlot, object: object) else { continue }
             end(registration, reason: .explicit)
             removed += 1
         }
@@ -60,9 +62,9 @@ extension NotifyCenter {
     }
 
     /// Ends one registration by id; what a token's `cancel()` calls.
-    func end(registrationID: UInt64, name: Notification.Name?, reason: NotifyRemovalReason) {
+    func end(registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason) {
         locked {
-            if let registration = table.remove(id: registrationID, name: name, where: { _ in true }) {
+            if let registration = table.remove(id: registrationID, slot: slot, where: { _ in true }) {
                 probes?.emit(.removed(registration: registration.id, reason: reason))
             }
         }
@@ -80,27 +82,40 @@ extension NotifyCenter {
     }
 
     /// Whether the registration can still deliver: present, and its owner and object filter alive.
-    func isLive(registrationID: UInt64, name: Notification.Name?) -> Bool {
+    func isLive(registrationID: UInt64, slot: UInt32) -> Bool {
         lock.withLock {
-            guard let registration = table.find(id: registrationID, name: name) else { return false }
+            guard let registration = table.find(id: registrationID, slot: slot) else { return false }
             if registration.hasObserver && registration.observer == nil { return false }
-            if registration.objectID != nil && registration.object == nil { return false }
+            if registration.hasObjectFilter && registration.object == nil { return false }
             return true
         }
     }
 
-    func tokenReleased(registrationID: UInt64, name: Notification.Name?) {
+    /// The name a live registration observes, `*` for every name; nil once it ended.
+    func observedName(registrationID: UInt64, slot: UInt32) -> String? {
+        lock.withLock {
+            guard table.find(id: registrationID, slot: slot) != nil else { return nil }
+            return table.name(ofSlot: slot)?.rawValue ?? "*"
+        }
+    }
+
+    func tokenReleased(registrationID: UInt64, slot: UInt32) {
         lock.lock()
         defer { lock.unlock() }
-        guard let registration = table.find(id: registrationID, name: name) else { return }
+        guard let registration = table.find(id: registrationID, slot: slot) else { return }
         registration.tokenState.store(TokenState.dropped, ordering: .relaxed)
         probes?.emit(.tokenDropped(registration: registrationID))
     }
 }
 
 extension Registration {
-    func matchesRemoval(name: Notification.Name?, object: AnyObject?) -> Bool {
-        if let name, name != self.name { return false }
+    /// Foundation's filter for `removeObserver(_:name:object:)`: a non-nil name must be the one
+    /// observed (`nameSlot` is its slot, `.some(nil)` when nothing observes that name), and a
+    /// non-nil object must be the registration's own object filter.
+    func matchesRemoval(nameSlot: UInt32??, object: AnyObject?) -> Bool {
+        if let nameSlot {
+            guard let nameSlot, nameSlot == slot else { return false }
+        }
         if let object {
             guard let own = self.object, own === object else { return false }
         }

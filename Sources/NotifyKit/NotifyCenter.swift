@@ -69,16 +69,16 @@ extension NotifyCenter: CustomDebugStringConvertible, CustomStringConvertible {
     public var debugDescription: String {
         let registrations = lock.withLock { table.all }
         var lines = ["<NotifyCenter \"\(label)\": \(registrations.count) registrations>"]
-        for registration in registrations {
-            lines.append("  " + registration.debugLine)
+        for (registration, name) in registrations {
+            lines.append("  " + registration.debugLine(name: name))
         }
         return lines.joined(separator: "\n")
     }
 }
 
 extension Registration {
-    var debugLine: String {
-        var parts = ["#\(id)", name?.rawValue ?? "*", "object: \(object.map { NotifyObjectRef($0).description } ?? (objectID == nil ? "*" : "<deallocated>"))", kind.rawValue]
+    func debugLine(name: Notification.Name?) -> String {
+        var parts = ["#\(id)", name?.rawValue ?? "*", "object: \(object.map { NotifyObjectRef($0).description } ?? (hasObjectFilter ? "<deallocated>" : "*"))", kind.rawValue]
         if hasObserver {
             parts.append("observer: \(observer.map { NotifyObjectRef($0).description } ?? "<deallocated>")")
         }

@@ -13,20 +13,21 @@ import Synchronization
 public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
     /// The registration's id in its center, as events report it.
     public let registrationID: UInt64
-    let name: Notification.Name?
-    private let link: CenterLink
+    /// The table slot of the registration's name: 4 bytes where the name would take 16.
+    let slot: UInt32
     /// Set once this token ended its registration, so releasing it needs no lookup.
     let ended = Atomic<Bool>(false)
+    private let link: CenterLink
 
-    init(registrationID: UInt64, name: Notification.Name?, link: CenterLink) {
+    init(registrationID: UInt64, slot: UInt32, link: CenterLink) {
         self.registrationID = registrationID
-        self.name = name
+        self.slot = slot
         self.link = link
     }
 
     deinit {
         guard !ended.load(ordering: .relaxed) else { return }
-        center?.tokenReleased(registrationID: registrationID, name: name)
+        center?.tokenReleased(registrationID: registrationID, slot: slot)
     }
 
     /// Ends the registration. Calling it again, or after `removeObserver`, does nothing.
@@ -35,7 +36,7 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
     /// already running on another thread is not waited for.
     public func cancel() {
         guard !ended.exchange(true, ordering: .relaxed) else { return }
-        center?.end(registrationID: registrationID, name: name, reason: .tokenCancelled)
+        center?.end(registrationID: registrationID, slot: slot, reason: .tokenCancelled)
     }
 
     /// The center this token's registration belongs to, while it exists.
@@ -43,11 +44,11 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
 
     /// True while the registration can still deliver.
     public var isActive: Bool {
-        center?.isLive(registrationID: registrationID, name: name) ?? false
+        center?.isLive(registrationID: registrationID, slot: slot) ?? false
     }
 
     public var description: String {
-        "NotifyToken(#\(registrationID), \(name?.rawValue ?? "*"))"
+        "NotifyToken(#\(registrationID), \(center?.observedName(registrationID: registrationID, slot: slot) ?? "ended"))"
     }
 
     public static func == (lhs: NotifyToken, rhs: NotifyToken) -> Bool { lhs === rhs }

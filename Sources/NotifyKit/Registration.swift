@@ -7,9 +7,8 @@ import Synchronization
 /// posts read a registration with no lock while removal happens on another thread.
 class Registration: @unchecked Sendable {  // immutable fields plus atomics; see above
     // Declaration order is layout order: small fields fill the tail of the 17-byte StaticString,
-    // which keeps a block registration within a 128-byte allocation.
+    // which keeps a block registration within a 112-byte allocation.
     let id: UInt64
-    let name: Notification.Name?
     weak let object: AnyObject?
     let file: StaticString
     /// Cleared when the registration ends; checked just before every callout.
@@ -24,15 +23,19 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     let line: UInt32
     /// ``ObjectSerials`` number of the object filter, set under the center's lock at insertion.
     var objectSerial: UInt32 = 0
-    let objectID: ObjectIdentifier?
+    /// The table slot of the observed name (``RegistrationTable/wildcardSlot`` for every name).
+    let slot: UInt32
+    /// The object filter's address, 0 for none: compared with a posted object's before the weak
+    /// reference is loaded.
+    let objectKey: UInt
     let target: DeliveryTarget
 
-    init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
+    init(id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
          hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt) {
         self.mainThreadOnly = mainThreadOnly
         self.id = id
-        self.name = name
-        self.objectID = object.map(ObjectIdentifier.init)
+        self.slot = slot
+        self.objectKey = object.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         self.object = object
         self.target = target
         self.kind = kind
@@ -41,6 +44,9 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
         self.line = UInt32(truncatingIfNeeded: line)
         self.tokenState = Atomic(hasToken ? TokenState.held : TokenState.none)
     }
+
+    /// True when the registration filters on an object.
+    var hasObjectFilter: Bool { objectKey != 0 }
 
     /// ``ObjectSerials`` number of the observer; 0 for kinds without one.
     var observerSerial: UInt64 {
@@ -55,13 +61,6 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     /// The observer's identity at registration, for the center's by-observer index.
     var observerKey: ObjectIdentifier? { nil }
 
-    /// Whether a post with this object identity reaches this registration.
-    @inline(__always)
-    final func matches(_ postedObject: ObjectIdentifier?) -> Bool {
-        guard let objectID else { return true }
-        return objectID == postedObject && object != nil
-    }
-
     /// Calls the handler on the calling thread. Returns false when the observer is gone.
     func invoke(_ notification: Notification) -> Bool { fatalError("subclass") }
 
@@ -72,7 +71,8 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
         NotifyCallsite(file: file, line: UInt(line))
     }
 
-    final func info(preexisting: Bool) -> NotifyRegistration {
+    /// - Parameter name: The name of the registration's slot, which only the table knows.
+    final func info(preexisting: Bool, name: Notification.Name?) -> NotifyRegistration {
         NotifyRegistration(
             id: id, name: name?.rawValue, kind: kind,
             observer: observer.map { NotifyObjectRef($0, serial: observerSerial) },
@@ -93,11 +93,11 @@ enum TokenState {
 final class BlockRegistration: Registration, @unchecked Sendable {
     let handler: @Sendable (Notification) -> Void
 
-    init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
+    init(id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget,
          kind: NotifyRegistrationKind, mainThreadOnly: Bool, handler: @escaping @Sendable (Notification) -> Void,
          file: StaticString, line: UInt) {
         self.handler = handler
-        super.init(id: id, name: name, object: object, target: target, kind: kind, hasToken: true,
+        super.init(id: id, slot: slot, object: object, target: target, kind: kind, hasToken: true,
                    mainThreadOnly: mainThreadOnly, file: file, line: line)
     }
 
@@ -115,14 +115,14 @@ final class ObserverRegistration: Registration, @unchecked Sendable {
     let contextIsObserver: Bool
     private var serial: UInt64 = 0
 
-    init(id: UInt64, name: Notification.Name?, object: AnyObject?, target: DeliveryTarget,
+    init(id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget,
          kind: NotifyRegistrationKind, observer: AnyObject, contextIsObserver: Bool, mainThreadOnly: Bool,
          handler: @escaping (AnyObject, Notification) -> Void, file: StaticString, line: UInt) {
         self.weakObserver = observer
         self.key = ObjectIdentifier(observer)
         self.handler = handler
         self.contextIsObserver = contextIsObserver
-        super.init(id: id, name: name, object: object, target: target, kind: kind, hasToken: kind == .ownerBound,
+        super.init(id: id, slot: slot, object: object, target: target, kind: kind, hasToken: kind == .ownerBound,
                    mainThreadOnly: mainThreadOnly, file: file, line: line)
     }
 

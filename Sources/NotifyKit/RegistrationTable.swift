@@ -8,6 +8,8 @@ import Synchronization
 /// released when removal returns, as Foundation does.
 struct Bucket {
     var entries: ContiguousArray<Registration> = []
+    /// The name's slot, which registrations and tokens keep instead of the name.
+    var slot: UInt32 = RegistrationTable.wildcardSlot
 
     var liveCount: Int { entries.count }
 
@@ -34,8 +36,18 @@ struct Bucket {
 }
 
 /// Every live registration of a center, indexed for posting and for removal by observer.
+///
+/// Each observed name owns a slot, a small number: registrations and tokens keep the slot (4 bytes)
+/// rather than the name (16). Slots of names nobody observes any more are reused; a stale token
+/// then finds no registration with its id under that slot (ids are never reused), so it removes
+/// nothing. Posts look buckets up by name, as before.
 struct RegistrationTable {
+    /// The slot that stands for "every name".
+    static let wildcardSlot = UInt32.max
+
     var named: [Notification.Name: Bucket] = [:]
+    private var slotNames: [Notification.Name?] = []
+    private var freeSlots: [UInt32] = []
     var wildcard = Bucket()
     /// Target and owner registrations by the observer's identity; entries are confirmed by a weak
     /// load before use, since identities of dead observers are reused.
@@ -59,15 +71,46 @@ struct RegistrationTable {
         return lastID
     }
 
-    mutating func insert(_ registration: Registration) {
+    /// The slot of `name` (the wildcard slot for nil) and its bucket's position, claiming a slot and
+    /// an empty bucket if the name is new. The position stays valid until the table next changes.
+    mutating func claimSlot(
+        for name: Notification.Name?
+    ) -> (slot: UInt32, bucket: Dictionary<Notification.Name, Bucket>.Index?) {
+        guard let name else { return (Self.wildcardSlot, nil) }
+        if let index = named.index(forKey: name) { return (named.values[index].slot, index) }
+        let slot: UInt32
+        if let free = freeSlots.popLast() {
+            slot = free
+            slotNames[Int(slot)] = name
+        } else {
+            slot = UInt32(slotNames.count)
+            slotNames.append(name)
+        }
+        named[name] = Bucket(slot: slot)
+        return (slot, named.index(forKey: name))
+    }
+
+    /// The slot of `name` if it is observed now; the wildcard slot for nil.
+    func existingSlot(of name: Notification.Name?) -> UInt32? {
+        guard let name else { return Self.wildcardSlot }
+        return named[name]?.slot
+    }
+
+    /// The name a slot stands for; nil for the wildcard slot.
+    func name(ofSlot slot: UInt32) -> Notification.Name? {
+        slot == Self.wildcardSlot || Int(slot) >= slotNames.count ? nil : slotNames[Int(slot)]
+    }
+
+    /// Adds `registration` to the bucket `claimSlot(for:)` returned.
+    mutating func insert(_ registration: Registration, bucket: Dictionary<Notification.Name, Bucket>.Index?) {
         if let observer = registration.observer {
             registration.observerSerial = serials.serial(registering: observer)
         }
         if let object = registration.object {
             registration.objectSerial = UInt32(truncatingIfNeeded: serials.serial(registering: object))
         }
-        if let name = registration.name {
-            named[name, default: Bucket()].entries.append(registration)
+        if let bucket {
+            named.values[bucket].entries.append(registration)
         } else {
             wildcard.entries.append(registration)
         }
@@ -77,31 +120,60 @@ struct RegistrationTable {
         liveCount += 1
     }
 
-    /// Ends the registration with this id and name in one lookup; nil when there is none or
-    /// `shouldEnd` declines it.
-    mutating func remove(id: UInt64, name: Notification.Name?, where shouldEnd: (Registration) -> Bool) -> Registration? {
-        if let name {
-            guard let slot = named.index(forKey: name), let index = named.values[slot].index(of: id) else { return nil }
-            let registration = named.values[slot].entries[index]
-            guard shouldEnd(registration),
-                  registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
-            garbage.append(registration)
-            named.values[slot].entries.remove(at: index)
-            if named.values[slot].entries.isEmpty { named.remove(at: slot) }
-            forgetObserver(of: registration)
-            return registration
+    /// Ends the registration with this id in this slot, with one lookup of its name; nil when there
+    /// is none or `shouldEnd` declines it.
+    mutating func remove(id: UInt64, slot: UInt32, where shouldEnd: (Registration) -> Bool) -> Registration? {
+        guard let name = name(ofSlot: slot) else {
+            guard let index = wildcard.index(of: id), shouldEnd(wildcard.entries[index]) else { return nil }
+            let registration = wildcard.entries[index]
+            return remove(registration) ? registration : nil
         }
-        guard let index = wildcard.index(of: id) else { return nil }
-        let registration = wildcard.entries[index]
+        guard let bucketIndex = named.index(forKey: name),
+              let index = named.values[bucketIndex].index(of: id) else { return nil }
+        let registration = named.values[bucketIndex].entries[index]
         guard shouldEnd(registration),
               registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
         garbage.append(registration)
-        wildcard.entries.remove(at: index)
-        forgetObserver(of: registration)
+        named.values[bucketIndex].entries.remove(at: index)
+        if named.values[bucketIndex].entries.isEmpty {
+            named.remove(at: bucketIndex)
+            slotNames[Int(slot)] = nil
+            freeSlots.append(slot)
+        }
+        forget(registration)
         return registration
     }
 
-    private mutating func forgetObserver(of registration: Registration) {
+    func find(id: UInt64, slot: UInt32) -> Registration? {
+        if slot == Self.wildcardSlot {
+            return wildcard.index(of: id).map { wildcard.entries[$0] }
+        }
+        guard let name = name(ofSlot: slot), let bucket = named[name] else { return nil }
+        return bucket.index(of: id).map { bucket.entries[$0] }
+    }
+
+    /// Ends `registration`; returns false when it had already ended.
+    mutating func remove(_ registration: Registration) -> Bool {
+        guard registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+        garbage.append(registration)
+        let slot = registration.slot
+        if let name = name(ofSlot: slot) {
+            if let index = named.index(forKey: name) {
+                named.values[index].remove(registration)
+                if named.values[index].entries.isEmpty {
+                    named.remove(at: index)
+                    slotNames[Int(slot)] = nil
+                    freeSlots.append(slot)
+                }
+            }
+        } else {
+            wildcard.remove(registration)
+        }
+        forget(registration)
+        return true
+    }
+
+    private mutating func forget(_ registration: Registration) {
         liveCount -= 1
         if let key = registration.observerKey {
             byObserver[key]?[registration.id] = nil
@@ -109,35 +181,13 @@ struct RegistrationTable {
         }
     }
 
-    func find(id: UInt64, name: Notification.Name?) -> Registration? {
-        let bucket = name.map { named[$0] } ?? wildcard
-        guard let bucket, let index = bucket.index(of: id) else { return nil }
-        return bucket.entries[index]
-    }
-
-    /// Ends `registration`; returns false when it had already ended.
-    mutating func remove(_ registration: Registration) -> Bool {
-        guard registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return false }
-        garbage.append(registration)
-        if let name = registration.name {
-            if let index = named.index(forKey: name) {
-                named.values[index].remove(registration)
-                if named.values[index].entries.isEmpty { named.remove(at: index) }
-            }
-        } else {
-            wildcard.remove(registration)
+    /// Every live registration in registration order, with the name it observes.
+    var all: [(registration: Registration, name: Notification.Name?)] {
+        var result = wildcard.entries.map { (registration: $0, name: Notification.Name?.none) }
+        for (name, bucket) in named {
+            result.append(contentsOf: bucket.entries.map { (registration: $0, name: Optional(name)) })
         }
-        forgetObserver(of: registration)
-        return true
-    }
-
-    /// Every live registration in registration order.
-    var all: [Registration] {
-        var result = Array(wildcard.entries)
-        for bucket in named.values {
-            result.append(contentsOf: bucket.entries)
-        }
-        return result.sorted { $0.id < $1.id }
+        return result.sorted { $0.registration.id < $1.registration.id }
     }
 }
 
