@@ -115,6 +115,8 @@ echo "::: a recording replays to the same table"
 "$TOP" --replay "$WORK/ended.ndjson" --batch --view names --size 120x60 > "$WORK/replay.txt" 2>"$WORK/replay.err"
 table() { sed -n '6,58p' "$1" | sed -E 's/ +[^ ]+$//'; }   # the names table without the LAST (age) column
 check "the live run ended and printed a names table" grep -q "ENDED" "$WORK/live.txt"
+check "the demo's exit ended the stream cleanly (last line: end, process-exit)" \
+    sh -c "tail -n 1 '$WORK/ended.ndjson' | grep -q '\"k\":\"end\".*\"reason\":\"process-exit\"'"
 check "the replayed names table equals the live one" diff <(table "$WORK/live.txt") <(table "$WORK/replay.txt")
 
 echo "::: batch mode and --fail-on"
