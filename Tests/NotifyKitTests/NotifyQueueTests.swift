@@ -22,6 +22,18 @@ private final class Sender: Sendable {
     init(_ label: String) { self.label = label }
 }
 
+/// Runs `body` on a new thread with a fresh center whose every delivery is logged and a queue
+/// posting to it; the logging registration ends when `body` returns.
+private func withLoggingQueue(_ body: @escaping @Sendable (NotifyCenter, QueueLog, NotifyQueue) -> Void) {
+    onFreshThread {
+        let center = NotifyCenter()
+        let log = QueueLog()
+        let token = center.addObserver(forName: nil, object: nil, queue: nil) { log.append($0) }
+        body(center, log, NotifyQueue(center: center))
+        token.cancel()
+    }
+}
+
 /// Runs `body` on a new thread with a fresh run loop, and waits for it.
 private func onFreshThread(_ body: @escaping @Sendable () -> Void) {
     let done = DispatchSemaphore(value: 0)
@@ -83,40 +95,29 @@ struct NotifyQueueTests {
 
     @Test(".asap waits for the run loop, then the newest of identical notifications wins")
     func asapWaitsAndCoalesces() {
-        onFreshThread {
-            let center = NotifyCenter()
-            let (log, token) = logging(center)
-            let queue = NotifyQueue(center: center)
+        withLoggingQueue { center, log, queue in
             let a = Sender("a")
             for k in 1...3 { queue.enqueue(note(nameN, a, k), postingStyle: .asap) }
             #expect(log.all.isEmpty)
             spin()
             #expect(log.all == ["N/a/3"])
-            token.cancel()
         }
     }
 
     @Test("pending notifications are posted in FIFO order (Linux Foundation posts them LIFO)")
     func flushIsFIFO() {
-        onFreshThread {
-            let center = NotifyCenter()
-            let (log, token) = logging(center)
-            let queue = NotifyQueue(center: center)
+        withLoggingQueue { center, log, queue in
             let a = Sender("a"), b = Sender("b")
             let notes = [note(nameN, a, 1), note(nameM, a, 2), note(nameN, b, 3), note(nameN, a, 4)]
             for n in notes { queue.enqueue(n, postingStyle: .asap, coalesceMask: [], forModes: nil) }
             spin()
             #expect(log.all == ["N/a/1", "M/a/2", "N/b/3", "N/a/4"])
-            token.cancel()
         }
     }
 
     @Test("coalescing on name or on sender replaces older matches and moves the newest to the tail")
     func coalescingMasks() {
-        onFreshThread {
-            let center = NotifyCenter()
-            let (log, token) = logging(center)
-            let queue = NotifyQueue(center: center)
+        withLoggingQueue { center, log, queue in
             let a = Sender("a"), b = Sender("b")
             queue.enqueue(note(nameN, a, 1), postingStyle: .asap, coalesceMask: [], forModes: nil)
             queue.enqueue(note(nameM, a, 2), postingStyle: .asap, coalesceMask: [], forModes: nil)
@@ -129,16 +130,12 @@ struct NotifyQueueTests {
             queue.enqueue(note(nameM, a, 6), postingStyle: .asap, coalesceMask: .onSender, forModes: nil)
             spin()
             #expect(log.all.suffix(2) == ["M/b/5", "M/a/6"])
-            token.cancel()
         }
     }
 
     @Test("Foundation's name-or-sender sequence leaves one notification per sender, in FIFO order")
     func nameOrSenderSequence() {
-        onFreshThread {
-            let center = NotifyCenter()
-            let (log, token) = logging(center)
-            let queue = NotifyQueue(center: center)
+        withLoggingQueue { center, log, queue in
             let o1 = Sender("o1"), o2 = Sender("o2")
             queue.enqueue(note(nameN, o1, 1), postingStyle: .asap, coalesceMask: .onName, forModes: nil)
             queue.enqueue(note(nameN, o2, 2), postingStyle: .asap, coalesceMask: .onSender, forModes: nil)
@@ -147,54 +144,41 @@ struct NotifyQueueTests {
             queue.enqueue(note(nameN, o1, 5), postingStyle: .asap, coalesceMask: .onSender, forModes: nil)
             spin()
             #expect(log.all == ["N/o2/4", "N/o1/5"])
-            token.cancel()
         }
     }
 
     @Test("coalescing spans the asap and idle lists")
     func coalescingSpansLists() {
-        onFreshThread {
-            let center = NotifyCenter()
-            let (log, token) = logging(center)
-            let queue = NotifyQueue(center: center)
+        withLoggingQueue { center, log, queue in
             let a = Sender("a")
             queue.enqueue(note(nameN, a, 1), postingStyle: .whenIdle)
             queue.enqueue(note(nameN, a, 2), postingStyle: .asap)
             spin()
             #expect(log.all == ["N/a/2"])
-            token.cancel()
         }
     }
 
     @Test(".asap is posted before .whenIdle in the same pass (Linux Foundation posts idle first)")
     func asapBeforeIdle() {
-        onFreshThread {
-            let center = NotifyCenter()
-            let (log, token) = logging(center)
-            let queue = NotifyQueue(center: center)
+        withLoggingQueue { center, log, queue in
             let a = Sender("a")
             queue.enqueue(note(nameN, a, 1), postingStyle: .whenIdle, coalesceMask: [], forModes: nil)
             queue.enqueue(note(nameM, a, 2), postingStyle: .asap, coalesceMask: [], forModes: nil)
             #expect(log.all.isEmpty)
             spin()
             #expect(log.all == ["M/a/2", "N/a/1"])
-            token.cancel()
         }
     }
 
     @Test(".now purges matching pending notifications")
     func nowPurgesPending() {
-        onFreshThread {
-            let center = NotifyCenter()
-            let (log, token) = logging(center)
-            let queue = NotifyQueue(center: center)
+        withLoggingQueue { center, log, queue in
             let a = Sender("a")
             queue.enqueue(note(nameN, a, 1), postingStyle: .asap)
             queue.enqueue(note(nameN, a, 2), postingStyle: .now)
             #expect(log.all == ["N/a/2"])
             spin()
             #expect(log.all == ["N/a/2"])
-            token.cancel()
         }
     }
 
@@ -228,10 +212,7 @@ struct NotifyQueueTests {
 
     @Test("a notification for a custom mode is posted only when the run loop runs in that mode")
     func customModesAreHonoured() {
-        onFreshThread {
-            let center = NotifyCenter()
-            let (log, token) = logging(center)
-            let queue = NotifyQueue(center: center)
+        withLoggingQueue { center, log, queue in
             let custom = RunLoop.Mode("NotifyKit.custom")
             let a = Sender("a")
             queue.enqueue(note(nameN, a, 1), postingStyle: .asap, coalesceMask: [], forModes: [custom])
@@ -240,16 +221,12 @@ struct NotifyQueueTests {
             #expect(log.all.isEmpty)
             spin(custom)
             #expect(log.all == ["N/a/1", "M/a/2"])
-            token.cancel()
         }
     }
 
     @Test(".now inside a running mode posts only when that mode is listed; .common is not expanded")
     func nowRespectsCurrentMode() {
-        onFreshThread {
-            let center = NotifyCenter()
-            let (log, token) = logging(center)
-            let queue = NotifyQueue(center: center)
+        withLoggingQueue { center, log, queue in
             let box = UncheckedBox(queue)
             let a = Sender("a")
             let timer = Timer(timeInterval: 0.001, repeats: false) { _ in
@@ -261,16 +238,12 @@ struct NotifyQueueTests {
             RunLoop.current.add(timer, forMode: .default)
             spin(for: 0.05)
             #expect(log.all == ["N/a/1", "N/a/2"])
-            token.cancel()
         }
     }
 
     @Test("dequeueNotifications removes pending matches by name, and an empty mask removes nothing")
     func dequeueMatching() {
-        onFreshThread {
-            let center = NotifyCenter()
-            let (log, token) = logging(center)
-            let queue = NotifyQueue(center: center)
+        withLoggingQueue { center, log, queue in
             let a = Sender("a"), b = Sender("b")
             queue.enqueue(note(nameN, a, 1), postingStyle: .asap, coalesceMask: [], forModes: nil)
             queue.enqueue(note(nameM, a, 2), postingStyle: .whenIdle, coalesceMask: [], forModes: nil)
@@ -281,7 +254,6 @@ struct NotifyQueueTests {
             #expect(queue.pendingCount == 1)
             spin()
             #expect(log.all == ["M/a/2"])
-            token.cancel()
         }
     }
 
