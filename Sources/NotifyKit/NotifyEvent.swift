@@ -75,9 +75,9 @@ public struct NotifyObjectRef: Sendable, Hashable, CustomStringConvertible {
     public let address: UInt
     /// The object's dynamic type; ``typeName`` formats it.
     public let type: any AnyObject.Type
-    /// A number the center gives each object it has seen as an observer or object filter, never
-    /// reused: two refs with the same address but different serials are different objects. 0 when
-    /// the center has no serial for the object (a posted object that nobody filters on).
+    /// A number the center gives each object it has seen as an observer or object filter (reused
+    /// only after 2³² others): two refs with the same address but different serials are different
+    /// objects. 0 when the center has no serial for the object (a posted object nobody filters on).
     public let serial: UInt64
 
     public init(address: UInt, type: any AnyObject.Type, serial: UInt64 = 0) {
