@@ -61,6 +61,13 @@ public enum TraceEncoder {
             buffer.appendLiteral(",\"callsite\":")
             buffer.appendDecimal(missed.callsite)
         case .queue(let activity): encode(activity, into: &buffer)
+        case .checkpoint(let checkpoint):
+            stamp("{\"k\":\"checkpoint\",\"seq\":", checkpoint.seq, checkpoint.timestamp, checkpoint.thread,
+                  into: &buffer)
+            buffer.appendLiteral(",\"label\":")
+            buffer.appendJSONString(checkpoint.label)
+            buffer.appendLiteral(",\"callsite\":")
+            buffer.appendDecimal(checkpoint.callsite)
         case .gap(let gap):
             stamp("{\"k\":\"gap\",\"seq\":", gap.seq, gap.timestamp, nil, into: &buffer)
             buffer.appendLiteral(",\"count\":")

@@ -42,6 +42,8 @@ public enum TraceEvent: Sendable, Hashable {
     case removeMissed(TraceMissedRemoval)
     /// A notification queue enqueued, coalesced, dequeued or flushed notifications.
     case queue(TraceQueueActivity)
+    /// The app marked a moment (a screen closed, a test step) for the growth rules to compare at.
+    case checkpoint(TraceCheckpoint)
     /// Events were lost between the producer and this reader.
     case gap(TraceGap)
     /// The producer ended the stream on purpose.
@@ -65,6 +67,7 @@ public enum TraceEvent: Sendable, Hashable {
         case .tokenDropped: .tokenDropped
         case .removeMissed: .removeMissed
         case .queue: .queue
+        case .checkpoint: .checkpoint
         case .gap: .gap
         case .end: .end
         case .unknown: nil
@@ -84,6 +87,7 @@ public enum TraceEvent: Sendable, Hashable {
         case .tokenDropped(let value): value.seq
         case .removeMissed(let value): value.seq
         case .queue(let value): value.seq
+        case .checkpoint(let value): value.seq
         case .gap(let value): value.seq
         case .end(let value): value.seq
         }
@@ -101,6 +105,7 @@ public enum TraceEvent: Sendable, Hashable {
         case .tokenDropped(let value): value.timestamp
         case .removeMissed(let value): value.timestamp
         case .queue(let value): value.timestamp
+        case .checkpoint(let value): value.timestamp
         case .gap(let value): value.timestamp
         case .end(let value): value.timestamp
         }
@@ -136,6 +141,8 @@ public enum TraceLineKind: String, Sendable, Hashable, CaseIterable {
     case removeMissed = "remove-missed"
     /// `"queue"`: see ``TraceQueueActivity``.
     case queue
+    /// `"checkpoint"`: see ``TraceCheckpoint``.
+    case checkpoint
     /// `"gap"`: see ``TraceGap``.
     case gap
     /// `"end"`: see ``TraceEnd``.

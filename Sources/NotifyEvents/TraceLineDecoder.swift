@@ -104,6 +104,10 @@ enum TraceLineDecoder {
                 queueID: try reader.uint64("queueID"), action: try reader.enumeration("action"),
                 name: try reader.optionalString("name"), style: try reader.optionalString("style"),
                 count: try reader.integer("count"), pending: try reader.integer("pending")))
+        case .checkpoint:
+            return .checkpoint(TraceCheckpoint(
+                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),
+                label: try reader.string("label"), callsite: try reader.uint64("callsite")))
         case .thread:
             return .thread(TraceThread(
                 seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), id: try reader.uint64("id"),
@@ -168,7 +172,7 @@ enum TraceLineDecoder {
         ("deliver", .delivered), ("post", .posted), ("register", .registered), ("remove", .removed),
         ("queue", .queue), ("obj", .object), ("type", .type), ("site", .callsite), ("thread", .thread),
         ("token-dropped", .tokenDropped), ("remove-missed", .removeMissed), ("gap", .gap), ("end", .end),
-        ("header", .header),
+        ("checkpoint", .checkpoint), ("header", .header),
     ]
 
     @inline(__always)

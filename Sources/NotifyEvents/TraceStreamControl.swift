@@ -100,3 +100,27 @@ public struct TraceUnknownLine: Sendable, Hashable {
         self.line = line
     }
 }
+
+/// A point the app marked with `NotifyCenter.checkpoint(_:)`, such as "screen closed": the
+/// moments at which growth and never-posted rules compare what they saw.
+public struct TraceCheckpoint: Sendable, Hashable {
+    /// Sequence number.
+    public var seq: UInt64
+    /// Monotonic nanoseconds when the checkpoint was taken.
+    public var timestamp: UInt64
+    /// The thread that took it.
+    public var thread: UInt64
+    /// The app's label for the moment.
+    public var label: String
+    /// `site` of the call.
+    public var callsite: UInt64
+
+    /// Creates a checkpoint event.
+    public init(seq: UInt64, timestamp: UInt64, thread: UInt64, label: String, callsite: UInt64) {
+        self.seq = seq
+        self.timestamp = timestamp
+        self.thread = thread
+        self.label = label
+        self.callsite = callsite
+    }
+}

@@ -55,6 +55,16 @@ extension NotifyCenter {
         }
     }
 
+    /// Marks a moment in the app's life, such as "cart screen closed" or a test step, for probes.
+    ///
+    /// Leak rules compare registrations between checkpoints: registrations of a screen that grow
+    /// from one "screen closed" to the next are a leak, and a name observed through several
+    /// checkpoints but never posted is suspicious. Instruments calls the same idea Mark Generation.
+    /// With no probe attached this does nothing.
+    public func checkpoint(_ label: String, file: StaticString = #fileID, line: UInt = #line) {
+        emitIfProbed(.checkpoint(label: label, callsite: NotifyCallsite(file: file, line: line)))
+    }
+
     /// True while at least one probe is attached.
     public var isProbed: Bool {
         lock.withLock { probes != nil }

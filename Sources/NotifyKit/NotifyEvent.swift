@@ -34,6 +34,8 @@ public struct NotifyEvent: Sendable {
         indirect case removeMissed(NotifyMissedRemoval)
         /// A ``NotifyQueue`` enqueued, coalesced, dequeued or flushed notifications.
         indirect case queue(NotifyQueueActivity)
+        /// The app marked a moment with ``NotifyCenter/checkpoint(_:file:line:)``.
+        indirect case checkpoint(label: String, callsite: NotifyCallsite)
     }
 }
 

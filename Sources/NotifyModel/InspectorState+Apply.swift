@@ -28,6 +28,9 @@ extension InspectorState {
         case .queue(let activity):
             observe(activity.timestamp)
             totals.queueActions &+= 1
+        case .checkpoint(let mark):
+            // The app's own checkpoint ("screen closed") is what the growth rules compare at.
+            checkpoint(now: mark.timestamp)
         case .gap(let gap):
             observe(gap.timestamp)
             gaps &+= 1

@@ -91,6 +91,10 @@ struct TraceTranslator {
             lines.append(.removeMissed(TraceMissedRemoval(
                 seq: nextSequence(), timestamp: t, thread: thread, observer: observer, name: missed.name,
                 callsite: site)))
+        case .checkpoint(let label, let callsite):
+            let site = introduce(callsite, into: &lines)
+            lines.append(.checkpoint(TraceCheckpoint(
+                seq: nextSequence(), timestamp: t, thread: thread, label: label, callsite: site)))
         case .queue(let activity):
             lines.append(.queue(TraceQueueActivity(
                 seq: nextSequence(), timestamp: t, thread: thread, queueID: activity.queueID,

@@ -91,7 +91,7 @@ struct DemoFacts {
                 if live[delivery.registration]?.mainThreadOnly == true, !run.isMain(event.thread) {
                     note(.backgroundToMain, "\(delivery.name) #\(delivery.registration) on thread \(event.thread)")
                 }
-            case .removeMissed, .queue:
+            case .removeMissed, .queue, .checkpoint:
                 break
             }
         }

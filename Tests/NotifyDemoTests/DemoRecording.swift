@@ -59,6 +59,7 @@ extension NotifyEvent.Kind {
         case .tokenDropped(let registration): "tokenDropped #\(registration)"
         case .removeMissed(let missed): "removeMissed \(missed.name ?? "*")"
         case .queue(let activity): "queue \(activity.action.rawValue) \(activity.name ?? "*") \(activity.count)"
+        case .checkpoint(let label, _): "checkpoint \(label)"
         }
     }
 }

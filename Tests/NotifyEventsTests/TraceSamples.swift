@@ -44,6 +44,9 @@ enum TraceSamples {
         case .queue:
             .queue(TraceQueueActivity(seq: 8, timestamp: 1_000_007_000, thread: 1, queueID: 1, action: .coalesced,
                                       name: "downloadProgress", style: nil, count: 2, pending: 1))
+        case .checkpoint:
+            .checkpoint(TraceCheckpoint(seq: 9, timestamp: 1_000_008_000, thread: 1, label: "cart screen closed",
+                                        callsite: 2))
         case .gap:
             .gap(TraceGap(seq: 130, timestamp: 1_000_900_000, count: 120, reason: .bufferFull))
         case .end:
@@ -77,6 +80,8 @@ enum TraceSamples {
             #"{"k":"remove-missed","seq":7,"t":1000006000,"thread":1,"observer":7,"name":"cartDidChange","callsite":9}"#
         case .queue:
             #"{"k":"queue","seq":8,"t":1000007000,"thread":1,"queueID":1,"action":"coalesced","name":"downloadProgress","style":null,"count":2,"pending":1}"#
+        case .checkpoint:
+            #"{"k":"checkpoint","seq":9,"t":1000008000,"thread":1,"label":"cart screen closed","callsite":2}"#
         case .gap:
             #"{"k":"gap","seq":130,"t":1000900000,"count":120,"reason":"buffer-full"}"#
         case .end:

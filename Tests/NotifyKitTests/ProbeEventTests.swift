@@ -358,3 +358,25 @@ import Testing
         }
     }
 }
+
+@Suite("Checkpoints")
+struct CheckpointTests {
+    @Test("a checkpoint reaches probes with its label and callsite, and costs nothing unprobed")
+    func checkpointIsAnEvent() {
+        let center = NotifyCenter()
+        center.checkpoint("before any probe")
+        let probe = InMemoryProbe()
+        let attachment = center.attach(probe)
+        let line: UInt = #line + 1
+        center.checkpoint("cart screen closed")
+        attachment.detach()
+        center.checkpoint("after detaching")
+        let checkpoints = probe.events.compactMap { event -> (String, NotifyCallsite)? in
+            if case .checkpoint(let label, let callsite) = event.kind { return (label, callsite) }
+            return nil
+        }
+        #expect(checkpoints.map(\.0) == ["cart screen closed"])
+        #expect(checkpoints.first?.1.line == line)
+        #expect(checkpoints.first?.1.file.hasSuffix("ProbeEventTests.swift") == true)
+    }
+}

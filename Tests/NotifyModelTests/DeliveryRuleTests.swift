@@ -179,6 +179,10 @@ import Testing
             s.register(1, "quietName")
             for _ in 0..<3 { s.advance(2 * ms); s.post("other", matched: 0) }
         }, .info),
+        (Scenario("three app checkpoints (center.checkpoint) count as checkpoints") { s in
+            s.register(1, "quietName")
+            for index in 0..<3 { s.checkpoint("screen closed \(index)") }
+        }, .info),
         (Scenario("control: only two checkpoints so far") { s in
             s.register(1, "quietName")
             for _ in 0..<2 { s.advance(2 * ms); s.post("other", matched: 0) }

@@ -124,6 +124,12 @@ struct TraceScript: Sendable {
             seq: nextSeq(), timestamp: time, thread: 1, observer: observer, name: name, callsite: site)))
     }
 
+    /// The app's `center.checkpoint(label)`.
+    mutating func checkpoint(_ label: String, site: UInt64 = 400) {
+        self.site(site)
+        events.append(.checkpoint(TraceCheckpoint(seq: nextSeq(), timestamp: time, thread: 1, label: label, callsite: site)))
+    }
+
     mutating func gap(_ count: UInt64) {
         events.append(.gap(TraceGap(seq: nextSeq(), timestamp: time, count: count, reason: .bufferFull)))
     }

@@ -51,6 +51,9 @@ enum EventsView {
         case .queue(let value):
             thread = data.threadName(value.thread)
             detail = "queue \(value.queueID) \(value.action.rawValue) \(value.name ?? "") ×\(value.count) pending \(value.pending)"
+        case .checkpoint(let value):
+            thread = data.threadName(value.thread)
+            detail = "checkpoint \"\(value.label)\""
         case .gap(let value): detail = "\(value.count) events lost (\(value.reason))"; style = .error
         case .end(let value): detail = "stream ended (\(value.reason))"; style = .warning
         case .header, .type, .object, .callsite, .unknown: break
