@@ -172,12 +172,15 @@ public final class DashboardSession {
     /// Folds events into the model (and the tail, the recording and the pause counter).
     public func ingest(_ events: [TraceEvent]) {
         guard !events.isEmpty else { return }
-        for event in events {
-            model.apply(event)
-            tail.append(event)
-            memory.observe(event)
-            recorder?.write(event)
+        // Borrow each event from the buffer: copying a TraceEvent retains all of its strings.
+        events.withUnsafeBufferPointer { batch in
+            for index in batch.indices {
+                model.apply(batch[index])
+                memory.observe(batch[index])
+                recorder?.write(batch[index])
+            }
         }
+        tail.append(contentsOf: events)
         if frozen != nil { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(events.count) }
     }
 

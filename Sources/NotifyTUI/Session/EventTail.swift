@@ -29,6 +29,27 @@ public struct EventTail: Sendable {
         }
     }
 
+    /// Adds a batch. When the batch alone fills the ring, only its newest `capacity` events are
+    /// copied in; the rest count as dropped without being copied, as if pushed through.
+    public mutating func append(contentsOf batch: [TraceEvent]) {
+        var events = 0
+        for index in batch.indices where batch[index].seq != nil { events += 1 }
+        guard events >= capacity else {
+            for index in batch.indices { append(batch[index]) }
+            return
+        }
+        dropped += UInt64(storage.count + events - capacity)
+        var newest: [TraceEvent] = []
+        newest.reserveCapacity(capacity)
+        var index = batch.endIndex
+        while newest.count < capacity, index > batch.startIndex {
+            index -= 1
+            if batch[index].seq != nil { newest.append(batch[index]) }
+        }
+        storage = newest.reversed()
+        head = 0
+    }
+
     /// The kept events, oldest first.
     public var events: [TraceEvent] {
         Array(storage[head...] + storage[..<head])
