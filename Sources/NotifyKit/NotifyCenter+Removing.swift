@@ -20,15 +20,9 @@ extension NotifyCenter {
     ) {
         if let token = observer as? NotifyToken {
             guard token.center === self else { return }
-            let removed = locked { () -> Bool in
-                let nameSlot = name.map { table.existingSlot(of: $0) }
-                guard let registration = table.remove(
-                    id: token.registrationID, slot: token.slot,
-                    where: { $0.matchesRemoval(nameSlot: nameSlot, object: object) }) else { return false }
-                probes?.emit(.removed(registration: registration.id, reason: .explicit))
-                return true
+            if end(registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: object) {
+                token.ended.store(true, ordering: .relaxed)
             }
-            if removed { token.ended.store(true, ordering: .relaxed) }
             return
         }
         locked { removeRegistrations(of: observer, name: name, object: object, file: file, line: line) }
@@ -61,12 +55,20 @@ extension NotifyCenter {
         }
     }
 
-    /// Ends one registration by id; what a token's `cancel()` calls.
-    func end(registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason) {
+    /// Ends one registration by id, if it matches Foundation's `name`/`object` removal filter (nil
+    /// matches any); what a token's `cancel()` and `removeObserver(token…)` call.
+    @discardableResult
+    func end(
+        registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason,
+        name: Notification.Name? = nil, object: AnyObject? = nil
+    ) -> Bool {
         locked {
-            if let registration = table.remove(id: registrationID, slot: slot, where: { _ in true }) {
-                probes?.emit(.removed(registration: registration.id, reason: reason))
-            }
+            let nameSlot = name.map { table.existingSlot(of: $0) }
+            guard let registration = table.remove(
+                id: registrationID, slot: slot,
+                where: { $0.matchesRemoval(nameSlot: nameSlot, object: object) }) else { return false }
+            probes?.emit(.removed(registration: registration.id, reason: reason))
+            return true
         }
     }
 

@@ -11,8 +11,6 @@ struct Bucket {
     /// The name's slot, which registrations and tokens keep instead of the name.
     var slot: UInt32 = RegistrationTable.wildcardSlot
 
-    var liveCount: Int { entries.count }
-
     /// The entry with this id, by binary search; the newest entry is tried first, since a
     /// registration is most often removed soon after it was added.
     func index(of id: UInt64) -> Int? {
@@ -26,12 +24,6 @@ struct Bucket {
             if candidate < id { low = mid + 1 } else { high = mid }
         }
         return nil
-    }
-
-    /// Takes `registration` out; the caller keeps it alive until the center is unlocked.
-    mutating func remove(_ registration: Registration) {
-        guard let index = index(of: registration.id) else { return }
-        entries.remove(at: index)
     }
 }
 
@@ -120,54 +112,57 @@ struct RegistrationTable {
         liveCount += 1
     }
 
-    /// Ends the registration with this id in this slot, with one lookup of its name; nil when there
-    /// is none or `shouldEnd` declines it.
-    mutating func remove(id: UInt64, slot: UInt32, where shouldEnd: (Registration) -> Bool) -> Registration? {
+    /// Where a registration sits: its bucket (nil for the wildcard bucket) and index there.
+    private typealias Place = (bucket: Dictionary<Notification.Name, Bucket>.Index?, index: Int)
+
+    /// Finds the registration with this id in this slot, with one lookup of its name.
+    private func place(of id: UInt64, slot: UInt32) -> Place? {
         guard let name = name(ofSlot: slot) else {
-            guard let index = wildcard.index(of: id), shouldEnd(wildcard.entries[index]) else { return nil }
-            let registration = wildcard.entries[index]
-            return remove(registration) ? registration : nil
+            return wildcard.index(of: id).map { (nil, $0) }
         }
-        guard let bucketIndex = named.index(forKey: name),
-              let index = named.values[bucketIndex].index(of: id) else { return nil }
-        let registration = named.values[bucketIndex].entries[index]
-        guard shouldEnd(registration),
-              registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
-        garbage.append(registration)
-        named.values[bucketIndex].entries.remove(at: index)
-        if named.values[bucketIndex].entries.isEmpty {
-            named.remove(at: bucketIndex)
-            slotNames[Int(slot)] = nil
-            freeSlots.append(slot)
+        guard let bucket = named.index(forKey: name), let index = named.values[bucket].index(of: id) else {
+            return nil
         }
-        forget(registration)
-        return registration
+        return (bucket, index)
+    }
+
+    private func registration(at place: Place) -> Registration {
+        place.bucket.map { named.values[$0].entries[place.index] } ?? wildcard.entries[place.index]
     }
 
     func find(id: UInt64, slot: UInt32) -> Registration? {
-        if slot == Self.wildcardSlot {
-            return wildcard.index(of: id).map { wildcard.entries[$0] }
-        }
-        guard let name = name(ofSlot: slot), let bucket = named[name] else { return nil }
-        return bucket.index(of: id).map { bucket.entries[$0] }
+        place(of: id, slot: slot).map(registration(at:))
+    }
+
+    /// Ends the registration with this id in this slot; nil when there is none or `shouldEnd`
+    /// declines it.
+    mutating func remove(id: UInt64, slot: UInt32, where shouldEnd: (Registration) -> Bool) -> Registration? {
+        guard let place = place(of: id, slot: slot) else { return nil }
+        let registration = registration(at: place)
+        guard shouldEnd(registration), end(registration, at: place) else { return nil }
+        return registration
     }
 
     /// Ends `registration`; returns false when it had already ended.
     mutating func remove(_ registration: Registration) -> Bool {
+        guard let place = place(of: registration.id, slot: registration.slot) else { return false }
+        return end(registration, at: place)
+    }
+
+    /// Takes the registration at `place` out of its bucket, freeing the name's slot when the bucket
+    /// empties; the registration stays alive in `garbage` until the center is unlocked.
+    private mutating func end(_ registration: Registration, at place: Place) -> Bool {
         guard registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return false }
         garbage.append(registration)
-        let slot = registration.slot
-        if let name = name(ofSlot: slot) {
-            if let index = named.index(forKey: name) {
-                named.values[index].remove(registration)
-                if named.values[index].entries.isEmpty {
-                    named.remove(at: index)
-                    slotNames[Int(slot)] = nil
-                    freeSlots.append(slot)
-                }
+        if let bucket = place.bucket {
+            named.values[bucket].entries.remove(at: place.index)
+            if named.values[bucket].entries.isEmpty {
+                named.remove(at: bucket)
+                slotNames[Int(registration.slot)] = nil
+                freeSlots.append(registration.slot)
             }
         } else {
-            wildcard.remove(registration)
+            wildcard.entries.remove(at: place.index)
         }
         forget(registration)
         return true

@@ -2,10 +2,6 @@
 enum TypeNames {
     private static let cache = LockedValue<[ObjectIdentifier: String]>([:])
 
-    static func name(of object: AnyObject) -> String {
-        name(of: type(of: object))
-    }
-
     static func name(of type: any Any.Type) -> String {
         let key = ObjectIdentifier(type)
         if let cached = cache.withLock({ $0[key] }) { return cached }
