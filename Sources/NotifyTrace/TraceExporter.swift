@@ -90,8 +90,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             TraceEncoder.encode(.header(makeHeader()), into: &bytes)
             if attachment == nil {
                 // The first viewer: attaching makes the center put its live registrations in the ring.
-                translator = TraceTranslator(maximumObjects: translator.maximumObjects)
-                continueSequence()
+                // A fresh translator (no stale definitions) that numbers on from the last one.
+                translator = TraceTranslator(maximumObjects: translator.maximumObjects,
+                                             lastSequence: translator.lastSequence)
                 var threads: [TraceEvent] = []
                 translator.introduceLiveThreads(at: MonotonicClock.now(), into: &threads)
                 TraceEncoder.encode(threads, into: &bytes)
@@ -102,19 +103,11 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
                 translator.introduceLiveThreads(at: MonotonicClock.now(), into: &threads)
                 broadcast(threads)
                 TraceEncoder.encode(translator.snapshot(), into: &bytes)
-                sequenceFloor = translator.lastSequence
             }
             viewer.enqueueUnconditionally(bytes)
             viewers.append(viewer)
             viewersChanged()
         }
-    }
-
-    private var sequenceFloor: UInt64 = 0
-
-    /// A new translator keeps numbering where the last one stopped: sequence numbers never repeat.
-    private func continueSequence() {
-        while translator.lastSequence < sequenceFloor { _ = translator.nextSequence() }
     }
 
     /// Moves events from the ring to the viewers; returns whether there were any.
@@ -127,7 +120,6 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
                                        count: lost, reason: .bufferFull)))
         }
         for event in spare { translator.translate(event, into: &lines) }
-        sequenceFloor = translator.lastSequence
         guard !lines.isEmpty else { return lost > 0 }
         broadcast(lines)
         return true

@@ -28,8 +28,10 @@ struct TraceTranslator {
     /// Live registrations whose token was released, for the snapshot of a late viewer.
     private var droppedTokens: Set<UInt64> = []
 
-    init(maximumObjects: Int = 1 << 16) {
+    /// - Parameter lastSequence: The last sequence number already used: a stream's numbers never repeat.
+    init(maximumObjects: Int = 1 << 16, lastSequence: UInt64 = 0) {
         self.maximumObjects = maximumObjects
+        self.lastSequence = lastSequence
     }
 
     mutating func nextSequence() -> UInt64 {

@@ -20,22 +20,12 @@ final class ViewerConnection {
 
     var queuedByteCount: Int { queued.count - sent }
 
-    /// Queues one encoded line (it ends with a newline), or counts it as missed.
+    /// Queues one encoded line (it ends with a newline), or counts it as missed. A pending gap goes
+    /// first, and only together with the line.
     func enqueue(line: ArraySlice<UInt8>, gapSequence: () -> (seq: UInt64, timestamp: UInt64)) {
         guard !isClosed else { return }
-        if missed > 0 {
-            var gap: [UInt8] = []
-            let stamp = gapSequence()
-            TraceEncoder.encode(.gap(TraceGap(seq: stamp.seq, timestamp: stamp.timestamp, count: missed,
-                                              reason: .viewerBehind)), into: &gap)
-            guard queuedByteCount + gap.count + line.count <= maximumQueuedBytes else {
-                missed += 1
-                return
-            }
-            queued.append(contentsOf: gap)
-            missed = 0
-        }
-        guard queuedByteCount + line.count <= maximumQueuedBytes else {
+        guard missed == 0 || queueGap(reserving: line.count, gapSequence: gapSequence),
+              queuedByteCount + line.count <= maximumQueuedBytes else {
             missed += 1
             return
         }
@@ -45,13 +35,19 @@ final class ViewerConnection {
     /// Reports missed lines as soon as there is room, even when no new line is waiting.
     func reportMissed(gapSequence: () -> (seq: UInt64, timestamp: UInt64)) {
         guard !isClosed, missed > 0 else { return }
+        _ = queueGap(reserving: 0, gapSequence: gapSequence)
+    }
+
+    /// Queues a gap line for the lines missed so far if it fits with `reserved` more bytes after it.
+    private func queueGap(reserving reserved: Int, gapSequence: () -> (seq: UInt64, timestamp: UInt64)) -> Bool {
         var gap: [UInt8] = []
         let stamp = gapSequence()
         TraceEncoder.encode(.gap(TraceGap(seq: stamp.seq, timestamp: stamp.timestamp, count: missed,
                                           reason: .viewerBehind)), into: &gap)
-        guard queuedByteCount + gap.count <= maximumQueuedBytes else { return }
+        guard queuedByteCount + gap.count + reserved <= maximumQueuedBytes else { return false }
         queued.append(contentsOf: gap)
         missed = 0
+        return true
     }
 
     var hasMissed: Bool { missed > 0 }
