@@ -52,7 +52,7 @@ struct DemoWorkload: Workload {
         if viewer, let started = try? NotifyInspector.start(center: center, directory: SocketDirectory(path: directory)) {
             inspector = started
             if let reader = try? TraceReader.connect(socketPath: started.socketPath) {
-                let box = DrainingReader(reader)
+                let box = UncheckedReader(reader)
                 Thread.detachNewThread {
                     while !stop.isSet {
                         if case .ended = box.reader.next(timeoutMilliseconds: 50) { return }
@@ -80,9 +80,4 @@ private final class StopFlag: @unchecked Sendable {  // `lock` guards `value`
     private var value = false
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
-}
-
-private struct DrainingReader: @unchecked Sendable {  // used by the one draining thread only
-    let reader: TraceReader
-    init(_ reader: TraceReader) { self.reader = reader }
 }

@@ -164,7 +164,8 @@ final class ViewerSession: @unchecked Sendable {  // counters are behind `lock`
     }
 }
 
-private struct UncheckedReader: @unchecked Sendable {  // used by the one reader thread only
+/// Hands a reader to the one thread that drains it.
+struct UncheckedReader: @unchecked Sendable {  // used by the one reader thread only
     let reader: TraceReader
     init(_ reader: TraceReader) { self.reader = reader }
 }
