@@ -12,7 +12,7 @@ extension NotifyCenter {
     /// An object that is not a class instance matches only registrations without an object filter.
     public func post(_ notification: Notification, file: StaticString = #fileID, line: UInt = #line) {
         let object = Self.instance(in: notification.object)
-        post(notification, object: object, objectID: object.map(ObjectIdentifier.init), file: file, line: line)
+        post(notification, object: object, file: file, line: line)
     }
 
     /// Builds a notification and posts it; see ``post(_:file:line:)``.
@@ -20,8 +20,7 @@ extension NotifyCenter {
         name: Notification.Name, object: AnyObject? = nil, userInfo: [AnyHashable: Any]? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        post(Notification(name: name, object: object, userInfo: userInfo),
-             object: object, objectID: object.map(ObjectIdentifier.init), file: file, line: line)
+        post(Notification(name: name, object: object, userInfo: userInfo), object: object, file: file, line: line)
     }
 
     /// The object of a notification when it is a class instance; values have no identity.
@@ -35,9 +34,9 @@ extension NotifyCenter {
     }
 
     @inline(__always)
-    private func post(
-        _ notification: Notification, object: AnyObject?, objectID: ObjectIdentifier?, file: StaticString, line: UInt
-    ) {
+    private func post(_ notification: Notification, object: AnyObject?, file: StaticString, line: UInt) {
+        // The posted object's address, compared with each registration's filter; 0 for none.
+        let objectKey = object.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         lock.lock()
         // A stored-property projection, not a method on `table`: a method call would copy the
         // whole table struct (and retain every collection in it) on each post.
@@ -47,13 +46,13 @@ extension NotifyCenter {
         if let probes {
             let serial = object.map { table.serials.serial(of: $0) } ?? 0
             lock.unlock()
-            postProbed(notification, object: object.map { NotifyObjectRef($0, serial: serial) }, objectID: objectID,
+            postProbed(notification, object: object.map { NotifyObjectRef($0, serial: serial) }, objectKey: objectKey,
                        named: named ?? [], wildcard: wildcard, probes: probes, file: file, line: line)
             return
         }
         lock.unlock()
         inRegistrationOrder(named ?? [], wildcard) { registration in
-            deliver(notification, to: registration, objectID: objectID)
+            deliver(notification, to: registration, objectKey: objectKey)
         }
     }
 
@@ -87,9 +86,9 @@ extension NotifyCenter {
 
     /// Whether the registration takes this post; purges it when its object filter has died.
     @inline(__always)
-    private func accepts(_ registration: Registration, objectID: ObjectIdentifier?) -> Bool {
-        if registration.objectKey != 0 {
-            guard registration.objectKey == objectID.map({ UInt(bitPattern: $0) }) else { return false }
+    private func accepts(_ registration: Registration, objectKey: UInt) -> Bool {
+        if registration.hasObjectFilter {
+            guard registration.matchesObject(objectKey) else { return false }
             guard registration.object != nil else {
                 purge(registration, reason: .objectDeallocated)
                 return false
@@ -99,8 +98,8 @@ extension NotifyCenter {
     }
 
     @inline(__always)
-    private func deliver(_ notification: Notification, to registration: Registration, objectID: ObjectIdentifier?) {
-        guard accepts(registration, objectID: objectID) else { return }
+    private func deliver(_ notification: Notification, to registration: Registration, objectKey: UInt) {
+        guard accepts(registration, objectKey: objectKey) else { return }
         if registration.deliversInline {
             if !registration.invoke(notification) {
                 purge(registration, reason: .observerDeallocated)
@@ -129,7 +128,7 @@ extension NotifyCenter {
     /// start is the previous reading, so a duration includes the few tens of nanoseconds spent
     /// handing the previous event to the probes.
     private func postProbed(
-        _ notification: Notification, object: NotifyObjectRef?, objectID: ObjectIdentifier?,
+        _ notification: Notification, object: NotifyObjectRef?, objectKey: UInt,
         named: ContiguousArray<Registration>, wildcard: ContiguousArray<Registration>, probes: ProbeSet,
         file: StaticString, line: UInt
     ) {
@@ -141,11 +140,11 @@ extension NotifyCenter {
         var matched = 0
         inRegistrationOrder(named, wildcard) { registration in
             guard registration.isActive.load(ordering: .acquiring) else { return }
-            if registration.objectKey != 0 && registration.object == nil {
+            if registration.hasObjectFilter && registration.object == nil {
                 purge(registration, reason: .objectDeallocated)
                 return
             }
-            if registration.objectKey == 0 || registration.objectKey == objectID.map({ UInt(bitPattern: $0) }) { matched += 1 }
+            if registration.matchesObject(objectKey) { matched += 1 }
         }
         let name = notification.name.rawValue
         var clock = MonotonicClock.now()
@@ -157,27 +156,22 @@ extension NotifyCenter {
             callsite: NotifyCallsite(file: file, line: line))),
             timestamp: clock, thread: thread)
         let trace = DeliveryTrace(probes: probes, postID: postID, name: name, postingThread: thread)
-        let savedPost = context.currentPostID
-        context.postDepth += 1
-        context.currentPostID = postID
-        defer {
-            context.postDepth -= 1
-            context.currentPostID = savedPost
-        }
-        inRegistrationOrder(named, wildcard) { registration in
-            guard accepts(registration, objectID: objectID) else { return }
-            if registration.deliversInline {
-                guard registration.invoke(notification) else {
-                    purge(registration, reason: .observerDeallocated)
-                    return
+        context.withinPost(postID) {
+            inRegistrationOrder(named, wildcard) { registration in
+                guard accepts(registration, objectKey: objectKey) else { return }
+                if registration.deliversInline {
+                    guard registration.invoke(notification) else {
+                        purge(registration, reason: .observerDeallocated)
+                        return
+                    }
+                    let end = MonotonicClock.now()
+                    trace.emitDelivery(of: registration, start: clock, end: end, wait: 0, context: context)
+                    clock = end
+                } else {
+                    handOff(notification, to: registration, trace: trace)
+                    // A hand-off to an operation queue waits; the next handler starts now, not before.
+                    clock = MonotonicClock.now()
                 }
-                let end = MonotonicClock.now()
-                trace.emitDelivery(of: registration, start: clock, end: end, wait: 0, context: context)
-                clock = end
-            } else {
-                handOff(notification, to: registration, trace: trace)
-                // A hand-off to an operation queue waits; the next handler starts now, not before.
-                clock = MonotonicClock.now()
             }
         }
     }
@@ -194,19 +188,14 @@ struct DeliveryTrace: Sendable {
     /// observer is gone.
     func timedInvoke(_ registration: Registration, _ notification: Notification, handedOff: UInt64) -> Bool {
         let context = ThreadContext.current
-        let savedPost = context.currentPostID
-        context.postDepth += 1
-        context.currentPostID = postID
-        defer {
-            context.postDepth -= 1
-            context.currentPostID = savedPost
+        return context.withinPost(postID) {
+            let start = MonotonicClock.now()
+            guard registration.invoke(notification) else { return false }
+            let end = MonotonicClock.now()
+            emitDelivery(of: registration, start: start, end: end, wait: start > handedOff ? start - handedOff : 0,
+                         context: context)
+            return true
         }
-        let start = MonotonicClock.now()
-        guard registration.invoke(notification) else { return false }
-        let end = MonotonicClock.now()
-        emitDelivery(of: registration, start: start, end: end, wait: start > handedOff ? start - handedOff : 0,
-                     context: context)
-        return true
     }
 
     @inline(__always)

@@ -63,6 +63,20 @@ final class ThreadContext {
 
     init(thread: NotifyThread) { self.thread = thread }
 
+    /// Runs `body` as the delivery of post `postID` on this thread: posts made inside it are
+    /// nested one level deeper and name `postID` as their parent.
+    @inline(__always)
+    func withinPost<Result>(_ postID: UInt64, _ body: () -> Result) -> Result {
+        let savedPost = currentPostID
+        postDepth += 1
+        currentPostID = postID
+        defer {
+            postDepth -= 1
+            currentPostID = savedPost
+        }
+        return body()
+    }
+
     static var current: ThreadContext {
         if let raw = pthread_getspecific(ThreadRegistry.key) {
             return Unmanaged<ThreadContext>.fromOpaque(raw).takeUnretainedValue()

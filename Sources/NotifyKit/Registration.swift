@@ -48,6 +48,13 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     /// True when the registration filters on an object.
     var hasObjectFilter: Bool { objectKey != 0 }
 
+    /// Whether a post whose object has address `postedKey` (0: no object) passes the filter,
+    /// before the weak reference is checked.
+    @inline(__always)
+    final func matchesObject(_ postedKey: UInt) -> Bool {
+        objectKey == 0 || objectKey == postedKey
+    }
+
     /// ``ObjectSerials`` number of the observer; 0 for kinds without one.
     var observerSerial: UInt64 {
         get { 0 }
