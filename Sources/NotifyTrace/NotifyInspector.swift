@@ -74,33 +74,23 @@ public final class NotifyInspector: Sendable {
 
 /// Removes sockets when the process exits normally, telling attached viewers it ended.
 enum ExitCleanup {
-    private static let exporters = LockedExporters()
+    private static let exporters = Locked<[TraceExporter]>([])
     private static let installed: Void = {
         atexit {
-            ExitCleanup.exporters.drain().forEach { $0.stop(reason: .processExit) }
+            let registered = ExitCleanup.exporters.update { exporters in
+                defer { exporters = [] }
+                return exporters
+            }
+            registered.forEach { $0.stop(reason: .processExit) }
         }
     }()
 
     static func register(_ exporter: TraceExporter) {
         _ = installed
-        exporters.add(exporter)
+        exporters.update { $0.append(exporter) }
     }
 
     static func unregister(_ exporter: TraceExporter) {
-        exporters.remove(exporter)
-    }
-}
-
-private final class LockedExporters: @unchecked Sendable {  // `lock` guards `items`
-    private let lock = NSLock()
-    private var items: [TraceExporter] = []
-
-    func add(_ exporter: TraceExporter) { lock.withLock { items.append(exporter) } }
-    func remove(_ exporter: TraceExporter) { lock.withLock { items.removeAll { $0 === exporter } } }
-    func drain() -> [TraceExporter] {
-        lock.withLock {
-            defer { items = [] }
-            return items
-        }
+        exporters.update { $0.removeAll { $0 === exporter } }
     }
 }

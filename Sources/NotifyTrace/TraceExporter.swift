@@ -16,7 +16,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         var stopped = false
         var viewerCount = 0
     }
-    private let control = LockedControl()
+    private let control = Locked(Control())
     private let finished = DispatchSemaphore(value: 0)
 
     // Exporter-thread state.
@@ -183,14 +183,6 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             pid: getpid(), process: ProcessInfoReader.name(of: getpid()), center: center.label,
             clockMono: mono, clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec),
             producer: "NotifyKit \(NotifyTraceVersion.producer)")
-    }
-
-    private final class LockedControl: @unchecked Sendable {  // `lock` guards `value`
-        private let lock = NSLock()
-        private var value = Control()
-        func read<Result>(_ body: (Control) -> Result) -> Result { lock.withLock { body(value) } }
-        @discardableResult
-        func update<Result>(_ body: (inout Control) -> Result) -> Result { lock.withLock { body(&value) } }
     }
 }
 
