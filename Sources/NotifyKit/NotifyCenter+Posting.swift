@@ -37,23 +37,74 @@ extension NotifyCenter {
     private func post(_ notification: Notification, object: AnyObject?, file: StaticString, line: UInt) {
         // The posted object's address, compared with each registration's filter; 0 for none.
         let objectKey = object.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+        postCache.withStripe(forThread: ThreadContext.currentID) { stripe in
+            stripe.lock.lock()
+            if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.named[notification.name] {
+                let wildcard = stripe.wildcard
+                stripe.lock.unlock()
+                inRegistrationOrder(named, wildcard) { registration in
+                    deliver(notification, to: registration, objectKey: objectKey)
+                }
+                return
+            }
+            stripe.lock.unlock()
+            postReadingTable(notification, object: object, objectKey: objectKey, stripe: stripe, file: file, line: line)
+        }
+    }
+
+    /// A post whose thread has no valid copy of the registrations: reads them under the lock.
+    private func postReadingTable(
+        _ notification: Notification, object: AnyObject?, objectKey: UInt, stripe: PostCache.Stripe,
+        file: StaticString, line: UInt
+    ) {
         lock.lock()
         // A stored-property projection, not a method on `table`: a method call would copy the
         // whole table struct (and retain every collection in it) on each post.
-        let named = table.named[notification.name]?.entries
+        let named = table.named[notification.name]?.entries ?? []
         let wildcard = table.wildcard.entries
         let probes = self.probes
         if let probes {
             let serial = object.map { table.serials.serial(of: $0) } ?? 0
             lock.unlock()
             postProbed(notification, object: object.map { NotifyObjectRef($0, serial: serial) }, objectKey: objectKey,
-                       named: named ?? [], wildcard: wildcard, probes: probes, file: file, line: line)
+                       named: named, wildcard: wildcard, probes: probes, file: file, line: line)
             return
         }
+        let version = tableVersion.load(ordering: .relaxed)
         lock.unlock()
-        inRegistrationOrder(named ?? [], wildcard) { registration in
+        remember(named, wildcard, for: notification.name, from: version, in: stripe)
+        inRegistrationOrder(named, wildcard) { registration in
             deliver(notification, to: registration, objectKey: objectKey)
         }
+    }
+
+    /// Keeps private copies of what a post read from table `version` in the posting thread's
+    /// stripe. The first post after the table changes only marks the stripe, so a table that
+    /// changes between every post costs no copies.
+    private func remember(
+        _ named: ContiguousArray<Registration>, _ wildcard: ContiguousArray<Registration>,
+        for name: Notification.Name, from version: UInt64, in stripe: PostCache.Stripe
+    ) {
+        var stale: PostCache.Stripe.Copies?
+        stripe.lock.lock()
+        // Before the version check: a removal that bumps the version after it sweeps this stripe.
+        stripe.occupied.store(true, ordering: .sequentiallyConsistent)
+        if tableVersion.load(ordering: .sequentiallyConsistent) == version {
+            if stripe.version != version {
+                stale = (stripe.named, stripe.wildcard)
+                stripe.named = [:]
+                stripe.wildcard = wildcard.privateCopy
+                stripe.version = version
+            } else {
+                if stripe.named.count >= PostCache.namesPerStripe {
+                    stale = (stripe.named, [])
+                    stripe.named = [:]
+                }
+                stripe.named[name] = named.privateCopy
+            }
+        }
+        stripe.lock.unlock()
+        withExtendedLifetime(stale) {}
     }
 
     /// Calls `body` with the entries of both sorted buckets merged by id.

@@ -40,6 +40,7 @@ extension NotifyCenter {
             }
             if let old = probes { table.garbage.append(old) }
             probes = ProbeSet(entries: (probes?.entries ?? []) + [(id, probe)])
+            tableChanged()
             return id
         }
         return NotifyProbeAttachment { [weak self] in
@@ -52,6 +53,7 @@ extension NotifyCenter {
             let remaining = (probes?.entries ?? []).filter { $0.id != id }
             if let old = probes { table.garbage.append(old) }
             probes = ProbeSet(entries: remaining)
+            tableChanged()
         }
     }
 

@@ -120,6 +120,7 @@ extension NotifyCenter {
         let (slot, bucket) = table.claimSlot(for: name)
         let registration = make(table.nextID(), slot)
         table.insert(registration, bucket: bucket)
+        tableChanged()
         if let probes {
             // Emitted under the lock, so a probe never sees a removal before its registration.
             probes.emit(.registered(registration.info(preexisting: false, name: name)))

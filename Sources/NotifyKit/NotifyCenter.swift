@@ -32,6 +32,10 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     @exclusivity(unchecked) var table = RegistrationTable()
     @exclusivity(unchecked) var probes: ProbeSet?
     let lastPostID = Atomic<UInt64>(0)
+    /// Moves on every change to `table` or `probes` (under `lock`); copies in `postCache` made
+    /// from an older version are not used.
+    let tableVersion = Atomic<UInt64>(0)
+    let postCache = PostCache()
 
     /// The one weak reference to this center that all its tokens share.
     let link = CenterLink()
@@ -43,14 +47,30 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     }
 
     /// Runs `body` with the lock held, then releases what the table let go of, unlocked.
+    ///
+    /// What the table let go of is in posting threads' copies too: those are taken back here, so
+    /// that a removed registration's handler is released by the time its removal returns.
     @inline(__always)
     func locked<Result>(_ body: () -> Result) -> Result {
         lock.lock()
         let result = body()
         let garbage = table.takeGarbage()
+        guard !garbage.isEmpty else {
+            lock.unlock()
+            return result
+        }
+        let version = tableChanged()
         lock.unlock()
-        withExtendedLifetime(garbage) {}
+        let stale = postCache.sweep(before: version)
+        withExtendedLifetime((garbage, stale)) {}
         return result
+    }
+
+    /// Marks every post copy stale; must be called with `lock` held. Returns the new version.
+    @inline(__always)
+    @discardableResult
+    func tableChanged() -> UInt64 {
+        tableVersion.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
     }
 
     /// The number of live registrations.

@@ -77,6 +77,15 @@ final class ThreadContext {
         return body()
     }
 
+    /// The calling thread's ``NotifyThread/id``, read without retaining its context.
+    @inline(__always)
+    static var currentID: UInt64 {
+        if let raw = pthread_getspecific(ThreadRegistry.key) {
+            return Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.thread.id }
+        }
+        return register(named: nil).thread.id
+    }
+
     static var current: ThreadContext {
         if let raw = pthread_getspecific(ThreadRegistry.key) {
             return Unmanaged<ThreadContext>.fromOpaque(raw).takeUnretainedValue()

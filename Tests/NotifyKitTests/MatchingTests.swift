@@ -122,21 +122,30 @@ import Testing
         let center = NotifyCenter()
         try withProbe(on: center) { probe in
             let count = Counter()
-            var filter: Subject? = Subject(1)
-            let deadID = ObjectIdentifier(filter!)
-            let token = center.addObserver(forName: .testN, object: filter, queue: nil) { _ in count.increment() }
-            filter = nil
-
-            // Allocate many objects of the same class, each kept alive so each is distinct, and
-            // post with each: identity reuse is near certain on Linux, so one lands on the dead
-            // filter's address.
-            let (fresh, reused) = allocateSubjects(untilReusing: deadID)
+            // Allocate many objects of the same class, each kept alive so each is distinct: one
+            // lands on the dead filter's address. Reuse is up to malloc, so a try that sees none
+            // ends its registration and starts again.
+            var token: NotifyToken?
+            var fresh: [Subject] = []
+            for attempt in 0..<6 where token == nil {
+                var filter: Subject? = Subject(1)
+                let deadID = ObjectIdentifier(filter!)
+                let candidate = center.addObserver(forName: .testN, object: filter, queue: nil) { _ in count.increment() }
+                let (subjects, reused) = allocateSubjects(untilReusing: deadID, afterReleasing: { filter = nil },
+                                                               onNewThread: attempt % 2 == 1)
+                if reused {
+                    token = candidate
+                    fresh = subjects
+                } else {
+                    candidate.cancel()
+                }
+            }
+            let reusedToken = try #require(token, "no new object reused the dead filter's address; the test proves nothing")
             for subject in fresh { center.post(name: .testN, object: subject) }
-            try #require(reused, "no new object reused the dead filter's address; the test proves nothing")
             #expect(count.value == 0, "a new object at a dead filter's address received deliveries")
-            #expect(probe.removalReasons(of: token.registrationID) == [.objectDeallocated])
+            #expect(probe.removalReasons(of: reusedToken.registrationID) == [.objectDeallocated])
             #expect(center.registrationCount == 0)
-            #expect(!token.isActive)
+            #expect(!reusedToken.isActive)
         }
     }
 

@@ -35,16 +35,50 @@ final class Subject: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Allocates subjects, all kept alive, until one lands at `address` (the identity of a dead
-/// object) or `limit` is reached; the last one is at that address when `reused` is true. The
-/// caller should call this right after the release, before other allocations take the slot.
-func allocateSubjects(untilReusing address: ObjectIdentifier, limit: Int = 5_000) -> (subjects: [Subject], reused: Bool) {
-    var subjects: [Subject] = []
-    while subjects.count < limit {
-        let subject = Subject(subjects.count)
-        subjects.append(subject)
-        if ObjectIdentifier(subject) == address { return (subjects, true) }
+/// object) or `limit` is reached; the last one is at that address when `reused` is true.
+///
+/// `release` drops the last reference to the object at `address`. Reuse is up to the allocator:
+/// glibc's malloc finds the block surest on a new thread, whose own cache holds nothing else, while
+/// ThreadSanitizer's allocator finds it on the thread that freed it; callers try both.
+func allocateSubjects(
+    untilReusing address: ObjectIdentifier, afterReleasing release: () -> Void, onNewThread: Bool = false,
+    limit: Int = 5_000
+) -> (subjects: [Subject], reused: Bool) {
+    func allocate() -> (subjects: [Subject], reused: Bool) {
+        let drained = (0..<64).map { Subject(-1 - $0) }
+        defer { withExtendedLifetime(drained) {} }
+        release()
+        var subjects: [Subject] = []
+        subjects.reserveCapacity(limit)
+        while subjects.count < limit {
+            let subject = Subject(subjects.count)
+            subjects.append(subject)
+            if ObjectIdentifier(subject) == address { return (subjects, true) }
+        }
+        return (subjects, false)
     }
-    return (subjects, false)
+    guard onNewThread else { return allocate() }
+    return withoutActuallyEscaping(allocate) { allocate in
+        let box = HandOverBox<(() -> (subjects: [Subject], reused: Bool))?>(allocate)
+        var result: (subjects: [Subject], reused: Bool) = ([], false)
+        let resultBox = HandOverBox(result)
+        let thread = Thread {
+            resultBox.value = box.value!()
+            box.value = nil  // the closure must not outlive withoutActuallyEscaping
+            box.done.signal()
+        }
+        thread.start()
+        box.done.wait()
+        result = resultBox.value
+        return result
+    }
+}
+
+/// Carries a value into a thread the caller waits for; `done` orders the accesses.
+final class HandOverBox<Value>: @unchecked Sendable {  // written before `done` signals, read after
+    var value: Value
+    let done = DispatchSemaphore(value: 0)
+    init(_ value: Value) { self.value = value }
 }
 
 /// The address an event shows for `object`.

@@ -46,9 +46,11 @@ final class Screen: @unchecked Sendable {  // immutable after init
     func touch() {}
 }
 
-/// Allocates screens, all kept alive, until one lands at `address` (a dead object's identity).
-func allocateScreens(untilReusing address: ObjectIdentifier, truth: GroundTruth,
+/// Allocates screens, all kept alive, until one lands at `address` (a dead object's identity),
+/// right after `release` drops the last reference to the object there.
+func allocateScreens(untilReusing address: ObjectIdentifier, truth: GroundTruth, afterReleasing release: () -> Void,
                      limit: Int = 5_000) -> (screens: [Screen], reused: Bool) {
+    release()
     var screens: [Screen] = []
     while screens.count < limit {
         let screen = Screen(truth)

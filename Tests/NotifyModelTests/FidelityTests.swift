@@ -115,8 +115,7 @@ private extension Notification.Name {
         var filter: Screen? = Screen(truth)
         let deadID = ObjectIdentifier(filter!)
         keep.append(center.addObserver(forName: .sender, object: filter, queue: nil) { truth.delivered($0.name) })
-        filter = nil
-        let (fresh, reused) = allocateScreens(untilReusing: deadID, truth: truth)
+        let (fresh, reused) = allocateScreens(untilReusing: deadID, truth: truth, afterReleasing: { filter = nil })
         try #require(reused, "no new object reused the dead filter's address")
         truth.post(.sender, on: center, object: fresh.last)
         keep.append(fresh as AnyObject)
