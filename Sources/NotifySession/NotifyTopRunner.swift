@@ -27,7 +27,7 @@ public enum NotifyTopRunner {
         var uptime: Double?
         do {
             if let path = options.replay {
-                let speed = options.speed ?? (options.batch ? 0 : 1)
+                let speed = options.speed ?? (options.batch || options.json ? 0 : 1)
                 source = .replay(ReplayFeed(reader: try TraceReader.open(file: path), speed: speed))
             } else {
                 let reader: TraceReader
@@ -50,15 +50,15 @@ public enum NotifyTopRunner {
             return 1
         }
         let session = DashboardSession(
-            source: source, view: ViewState(view: options.view), delayMilliseconds: options.delayMilliseconds,
+            source: source, view: options.initialViewState ?? ViewState(view: options.view), delayMilliseconds: options.delayMilliseconds,
             processUptime: uptime, recordingPath: options.record)
         TerminalSignals.installForBatch()
         session.pendingSignal = { TerminalSignals.received }
 
         var exit: DashboardSession.Exit
-        if options.batch {
+        if options.batch || options.json {
             exit = BatchPrinter.run(session, iterations: options.iterations, size: batchSize(options), glyphs: batchGlyphs(options),
-                                    isReplay: options.replay != nil)
+                                    isReplay: options.replay != nil, json: options.json)
         } else {
             do {
                 let terminal = try NcursesTerminal.open(
@@ -71,7 +71,7 @@ public enum NotifyTopRunner {
                                         isReplay: options.replay != nil)
             }
         }
-        if let message = session.status.message, !options.batch { printError("notifytop: \(message)") }
+        if let message = session.status.message, !options.batch && !options.json { printError("notifytop: \(message)") }
         if let path = options.record { printError("notifytop: trace saved to \(path)") }
         if case .signal(let number) = exit { return 128 + number }
         if let severity = options.failOn, BatchPrinter.hasFindings(session.model, atLeast: severity) {

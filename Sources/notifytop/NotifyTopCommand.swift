@@ -40,6 +40,16 @@ struct NotifyTopCommand: ParsableCommand {
     @Flag(help: "Print plain-text frames instead of the interactive screen (like top -b).")
     var batch = false
 
+    @Flag(help: "With --batch (implied): print one JSON object per frame, one per line.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Start with this table filter (as typed after /).", valueName: "query"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Sort the view by a column title, optionally :asc or :desc (posts, deliv:asc).",
+                               valueName: "column"))
+    var sort: String?
+
     @Option(name: [.customShort("n"), .long], help: "Frames to print in batch mode.")
     var iterations = 1
 
@@ -75,6 +85,15 @@ struct NotifyTopCommand: ParsableCommand {
         if Self.milliseconds(delay) == nil { throw ValidationError("delay needs a unit, such as 250ms or 1s") }
         if let failOn, Self.severity(failOn) == nil { throw ValidationError("--fail-on takes info, warning or error") }
         if let size, Self.parseSize(size) == nil { throw ValidationError("size looks like 120x40") }
+        if let sort {
+            guard let (column, descending) = Self.parseSort(sort),
+                  let view = ViewID(argument: view),
+                  ViewRows.sorting(view, byColumn: column, descending: descending) != nil else {
+                let columns = ViewID(argument: view).map { ViewRows.sortableColumns(of: $0) } ?? []
+                throw ValidationError("cannot sort the \(view) view by \"\(sort)\""
+                    + (columns.isEmpty ? " (it is a log, always in time order)" : "; columns: " + columns.joined(separator: ", ")))
+            }
+        }
         if replay != nil && (demo || pid != nil || socket != nil) {
             throw ValidationError("--replay reads a file; it cannot be combined with --demo, --pid or --socket")
         }
@@ -95,6 +114,12 @@ struct NotifyTopCommand: ParsableCommand {
         options.replay = replay
         options.speed = speed
         options.batch = batch
+        options.json = json
+        options.filter = filter ?? ""
+        if let sort, let (column, descending) = Self.parseSort(sort) {
+            options.sortColumn = column
+            options.sortDescending = descending
+        }
         options.iterations = iterations
         options.view = ViewID(argument: view) ?? .names
         options.delayMilliseconds = Self.milliseconds(delay) ?? 500
@@ -111,6 +136,18 @@ struct NotifyTopCommand: ParsableCommand {
         if text.hasSuffix("ms"), let value = Double(text.dropLast(2)), value > 0 { return Int(value) }
         if text.hasSuffix("s"), let value = Double(text.dropLast()), value > 0 { return Int(value * 1000) }
         return nil
+    }
+
+    /// `posts` → (posts, nil); `posts:asc` → (posts, false); `posts:desc` → (posts, true).
+    static func parseSort(_ text: String) -> (String, Bool?)? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard let column = parts.first, !column.isEmpty, parts.count <= 2 else { return nil }
+        guard parts.count == 2 else { return (column, nil) }
+        switch parts[1].lowercased() {
+        case "asc": return (column, false)
+        case "desc": return (column, true)
+        default: return nil
+        }
     }
 
     static func severity(_ text: String) -> LeakSeverity? {

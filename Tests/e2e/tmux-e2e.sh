@@ -126,5 +126,26 @@ check "--fail-on error exits 3 when the demo's planted errors are found (got $st
 echo | env -u TERM "$TOP" --replay "$WORK/ended.ndjson" > "$WORK/notty.txt" 2>&1
 check "no terminal: one plain frame and a note, no spin" grep -q "printing one plain-text frame" "$WORK/notty.txt"
 
+echo "::: --json: NDJSON frames"
+jqok() { jq -e "$@" >/dev/null; }
+"$TOP" --replay "$WORK/ended.ndjson" --json --view names --sort posts:desc --filter did > "$WORK/frame.json" 2>&1
+check "--json prints one JSON object with a summary" \
+    jqok -s 'length == 1 and (.[0].summary | has("posts") and has("deliveries") and has("observers") and has("lost"))' "$WORK/frame.json"
+check "--json rows obey --filter and --sort" \
+    jqok '(.rows | length > 0) and ([.rows[].name | ascii_downcase | contains("did")] | all)
+           and ([.rows[].posts] == ([.rows[].posts] | sort | reverse))' "$WORK/frame.json"
+"$TOP" --replay "$WORK/ended.ndjson" --json --view leaks --fail-on error > "$WORK/leaks.json" 2>/dev/null
+status=$?
+check "--json still exits 3 on --fail-on findings (got $status)" test "$status" = 3
+check "--json leaks rows carry severities" jqok '[.rows[].severity] | index("error") != null' "$WORK/leaks.json"
+"$TOP" --demo --json -n 3 -d 700ms --scenario steady --seed 5 --duration 10 2>/dev/null \
+    | while IFS= read -r line; do echo "$(date +%s%N) $line"; done > "$WORK/live.json"
+check "--json live: three frames, numbered 1-3" \
+    sh -c "cut -d' ' -f2- '$WORK/live.json' | jq -e -s '[.[].iteration] == [1,2,3]' >/dev/null"
+check "--json lines are flushed as they are made (first and last arrive >1s apart)" \
+    sh -c "[ \$(( \$(tail -n1 '$WORK/live.json' | cut -d' ' -f1) - \$(head -n1 '$WORK/live.json' | cut -d' ' -f1) )) -gt 1000000000 ]"
+"$TOP" --replay "$WORK/ended.ndjson" --json --view threads --sort dur > /dev/null 2> "$WORK/sort.err"
+check "--sort on a log view is a one-line usage error" grep -q "always in time order" "$WORK/sort.err"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
