@@ -100,7 +100,8 @@ public enum NotifyTopRunner {
         return locale.uppercased().contains("UTF-8") || locale.uppercased().contains("UTF8") ? .unicode : .ascii
     }
 
-    static func printError(_ text: String) {
+    /// Writes one line to standard error, unbuffered, so it is never lost behind a TUI frame.
+    public static func printError(_ text: String) {
         var line = text + "\n"
         line.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }

@@ -13,8 +13,22 @@ struct NotifyTopCommand: ParsableCommand {
         discussion: """
             With no options, attaches to the only inspectable process (or lists them).
             Try it: notifytop --demo
+            Compare two recordings: notifytop diff A.ndjson B.ndjson (see notifytop diff --help).
             Exit status: 0 ok, 1 cannot attach or read, 3 --fail-on findings exist, 128+N killed by signal N.
             """)
+
+    /// `notifytop diff …` goes to ``DiffCommand``; anything else is the dashboard's command line.
+    ///
+    /// Dispatched by hand because the dashboard passes unknown options on to `--demo`, and
+    /// ArgumentParser would hand `diff` to that pass-through instead of to a subcommand.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == DiffCommand.name {
+            DiffCommand.main(Array(arguments.dropFirst()))
+        } else {
+            main(arguments)
+        }
+    }
 
     @Option(help: "Attach to this process id.")
     var pid: Int32?

@@ -147,5 +147,22 @@ check "--json lines are flushed as they are made (first and last arrive >1s apar
 "$TOP" --replay "$WORK/ended.ndjson" --json --view threads --sort dur > /dev/null 2> "$WORK/sort.err"
 check "--sort on a log view is a one-line usage error" grep -q "always in time order" "$WORK/sort.err"
 
+echo "::: notifytop diff"
+"$TOP" --demo --batch -n 1 -d 8s --record "$WORK/clean.ndjson" --scenario steady --seed 3 --duration 2 --no-bugs \
+    >/dev/null 2>&1
+"$TOP" diff "$WORK/clean.ndjson" "$WORK/ended.ndjson" > "$WORK/diff.txt" 2>&1
+status=$?
+check "diff exits 3 when B has new errors (got $status)" test "$status" = 3
+check "diff lists per-name observers and deliveries A → B" grep -Eq "^CartDidChange +[0-9]+ → [0-9]+" "$WORK/diff.txt"
+check "diff lists the new warnings" grep -Eq "^New warnings in B \([0-9]+\):" "$WORK/diff.txt"
+"$TOP" diff "$WORK/ended.ndjson" "$WORK/clean.ndjson" --json > "$WORK/diff.json" 2>&1
+status=$?
+check "diff the other way exits 0 (got $status)" test "$status" = 0
+check "diff --json reports the warnings as resolved" jqok '(.resolved_warnings | length > 0) and (.new_warnings == [])' "$WORK/diff.json"
+"$TOP" diff "$WORK/ended.ndjson" "$WORK/missing.ndjson" > /dev/null 2> "$WORK/diff.err"
+status=$?
+check "diff of a missing file: exit 2 and one line (got $status)" \
+    sh -c "[ '$status' = 2 ] && [ \$(wc -l < '$WORK/diff.err') = 1 ] && grep -q 'missing.ndjson' '$WORK/diff.err'"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
