@@ -37,7 +37,7 @@ public final class DashboardSession {
     /// What the screen shows.
     public var view: ViewState
     /// Pause, recording, delay and the rest of the header's session facts.
-    public private(set) var status: SessionStatus
+    public internal(set) var status: SessionStatus
     /// The keymap keys go through.
     public let keymap: Keymap
     /// Where the next runtime recording goes; nil picks `notifytop-<pid>-<n>.ndjson`.
@@ -77,6 +77,7 @@ public final class DashboardSession {
         }
         status = SessionStatus(mode: mode, source: origin, delayMilliseconds: delayMilliseconds,
                                recordingPath: recordingPath)
+        if case .replay = source { status.isRecording = true }
         if case .fixed(let events) = source { ingest(events) }
     }
 
@@ -162,11 +163,18 @@ public final class DashboardSession {
         if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - attachedAt) / 1e9 }
     }
 
-    private func replayTick(_ feed: ReplayFeed) {
+    func replayTick(_ feed: ReplayFeed) {
         if feed.start != nil { model.tick(now: feed.now) }
-        if feed.end != nil { ended = true }
-        model.setStream(ended ? .ended("end of recording") : .replaying(position: feed.position, duration: nil))
-        status.mode = ended ? .ended("end of recording") : .replay(speed: feed.speed, paused: feed.paused)
+        ended = feed.isFinished
+        model.setStream(ended ? .ended(feed.finishReason) : .replaying(position: feed.position, duration: nil))
+        status.mode = ended ? .ended(feed.finishReason) : .replay(speed: feed.speed, paused: feed.paused)
+    }
+
+    /// Forgets every event folded so far, so a replay can fold again from its start.
+    func resetFold() {
+        model = InspectorState(configuration: model.configuration)
+        tail = EventTail(capacity: tail.capacity)
+        memory = SessionRecorder.Memory()
     }
 
     /// Folds events into the model (and the tail, the recording and the pause counter).
@@ -208,6 +216,12 @@ public final class DashboardSession {
             if case .replay(let feed) = source { ingest(feed.step(seconds: seconds)); replayTick(feed) }
         case .scaleSpeed(let factor):
             if case .replay(let feed) = source { feed.scaleSpeed(by: factor); replayTick(feed) }
+        case .stepBackEvents(let count):
+            if case .replay(let feed) = source { seek(feed, to: feed.target(back: count)) }
+        case .stepBackSeconds(let seconds):
+            if case .replay(let feed) = source { seek(feed, to: feed.target(backSeconds: seconds)) }
+        case .goToTime(let nanoseconds):
+            if case .replay(let feed) = source { seek(feed, to: .time(nanoseconds)) }
         case .repaint: terminal.invalidate()
         }
     }

@@ -19,6 +19,10 @@ public struct NotifyTopOptions: Sendable {
     public var replay: String?
     /// Replay speed; 0 plays everything at once.
     public var speed: Double?
+    /// Replay: nanoseconds after the recording's clock base folded at once before playing.
+    public var from: UInt64 = 0
+    /// Replay: nanoseconds after the recording's clock base where the replay ends.
+    public var to: UInt64?
     /// Print plain-text frames instead of running the TUI.
     public var batch = false
     /// Batch mode prints one JSON object per frame instead of text (implies ``batch``).

@@ -28,7 +28,7 @@ public enum NotifyTopRunner {
         do {
             if let path = options.replay {
                 let speed = options.speed ?? (options.batch || options.json ? 0 : 1)
-                source = .replay(ReplayFeed(reader: try TraceReader.open(file: path), speed: speed))
+                source = .replay(try ReplayFeed(path: path, speed: speed, from: options.from, to: options.to))
             } else {
                 let reader: TraceReader
                 if options.demo {

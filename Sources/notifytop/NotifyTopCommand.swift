@@ -51,6 +51,13 @@ struct NotifyTopCommand: ParsableCommand {
     @Option(help: "Replay speed (0.25 to 64; 0 = all at once; default 1, or 0 with --batch).")
     var speed: Double?
 
+    @Option(help: ArgumentHelp("Replay from this time (1.5s, 250ms, 2m or seconds); earlier events are folded at once.",
+                               valueName: "time"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Replay up to this time, then stop (shows ENDED).", valueName: "time"))
+    var to: String?
+
     @Flag(help: "Print plain-text frames instead of the interactive screen (like top -b).")
     var batch = false
 
@@ -108,6 +115,16 @@ struct NotifyTopCommand: ParsableCommand {
                     + (columns.isEmpty ? " (it is a log, always in time order)" : "; columns: " + columns.joined(separator: ", ")))
             }
         }
+        for (flag, value) in [("--from", from), ("--to", to)] {
+            guard let value else { continue }
+            if replay == nil { throw ValidationError("\(flag) bounds a replay; use it with --replay FILE") }
+            if TimeOffset.nanoseconds(value) == nil {
+                throw ValidationError("\(flag) takes a time such as 1.5s, 250ms, 2m or plain seconds, not \"\(value)\"")
+            }
+        }
+        if let from = from.flatMap(TimeOffset.nanoseconds), let to = to.flatMap(TimeOffset.nanoseconds), from > to {
+            throw ValidationError("--from \(self.from!) is after --to \(self.to!)")
+        }
         if replay != nil && (demo || pid != nil || socket != nil) {
             throw ValidationError("--replay reads a file; it cannot be combined with --demo, --pid or --socket")
         }
@@ -128,6 +145,8 @@ struct NotifyTopCommand: ParsableCommand {
         options.replay = replay
         options.speed = speed
         options.batch = batch
+        options.from = from.flatMap(TimeOffset.nanoseconds) ?? 0
+        options.to = to.flatMap(TimeOffset.nanoseconds)
         options.json = json
         options.filter = filter ?? ""
         if let sort, let (column, descending) = Self.parseSort(sort) {

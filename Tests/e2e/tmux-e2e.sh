@@ -119,6 +119,19 @@ check "the demo's exit ended the stream cleanly (last line: end, process-exit)" 
     sh -c "tail -n 1 '$WORK/ended.ndjson' | grep -q '\"k\":\"end\".*\"reason\":\"process-exit\"'"
 check "the replayed names table equals the live one" diff <(table "$WORK/live.txt") <(table "$WORK/replay.txt")
 
+echo "::: replay bounds and stepping back"
+start "'$TOP' --replay '$WORK/ended.ndjson' --from 1s --to 2s -d 200ms"
+wait_for "--to ends the replay with ENDED" "ENDED \(reached --to 2\.0 s\)"
+keys p; keys '['; wait_for "[ goes back one second from the end" "REPLAY PAUSED @1\.000s"
+keys g; wait_for "g prompts for a time in the status line" "Go to time"
+keys 1 . 5 s Enter; wait_for "g 1.5s Enter goes there" "REPLAY PAUSED @1\.500s"
+keys ,; wait_for ", goes back one event" "REPLAY PAUSED @1\.4[0-9]{2}s"
+keys q; wait_for "q exits the bounded replay" "EXITED=0"
+"$TOP" --replay "$WORK/ended.ndjson" --json --to 1s | jq -c .summary > "$WORK/to1.json"
+"$TOP" --replay "$WORK/ended.ndjson" --json --to 2s | jq -c .summary > "$WORK/to2.json"
+check "--to bounds a batch replay (fewer posts by 1s than by 2s)" \
+    sh -c "[ \$(jq .posts '$WORK/to1.json') -lt \$(jq .posts '$WORK/to2.json') ]"
+
 echo "::: batch mode and --fail-on"
 "$TOP" --replay "$WORK/ended.ndjson" --batch --view leaks --fail-on error >/dev/null 2>&1
 status=$?
