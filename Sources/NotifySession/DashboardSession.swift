@@ -31,7 +31,7 @@ public final class DashboardSession {
     }
 
     /// The fold of every event so far.
-    public private(set) var model: InspectorState
+    public internal(set) var model: InspectorState
     /// The raw event tail.
     public private(set) var tail = EventTail()
     /// What the screen shows.
@@ -44,8 +44,21 @@ public final class DashboardSession {
     public var recordingPath: String?
     /// Checked every pass: a signal that should end the loop.
     public var pendingSignal: () -> Int32? = { nil }
+    /// Finds a live target again after its stream ends; nil ends the session with the stream
+    /// (`--no-reattach`, `--demo`, replays).
+    public var reattacher: Reattacher?
+    /// Called with one line for each thing the session did to the target (attach, reattach,
+    /// recording), for an actions pane; ``actionLog`` keeps the last ones.
+    public var onAction: ((String) -> Void)?
+    /// The last ``actionLogLimit`` action lines, oldest first.
+    public internal(set) var actionLog: [String] = []
+    /// How many action lines ``actionLog`` keeps.
+    public let actionLogLimit = 200
 
-    private let source: Source
+    var source: Source
+    /// Set while the stream has ended and ``reattacher`` looks for the target again.
+    var waitingForRestart: TraceStreamEnd?
+    var nextRestartCheck: UInt64 = 0
     private var frozen: DashboardData?
     private var memory = SessionRecorder.Memory()
     private var recorder: SessionRecorder?
@@ -53,9 +66,9 @@ public final class DashboardSession {
     private var cpu = CPUMeter()
     private var lastInfo = FrameInfo()
     private var lastAdvance = CPUMeter.wallNanoseconds()
-    private var attachedAt = CPUMeter.wallNanoseconds()
-    private var uptimeAtAttach: Double?
-    private var ended = false
+    var attachedAt = CPUMeter.wallNanoseconds()
+    var uptimeAtAttach: Double?
+    var ended = false
 
     /// Creates a session over a source.
     public init(
@@ -81,8 +94,9 @@ public final class DashboardSession {
         if case .fixed(let events) = source { ingest(events) }
     }
 
-    /// Whether no more events will come.
-    public var isEnded: Bool { ended }
+    /// Whether no more events will come (a stream that ended while waiting for the target to
+    /// restart may still go on).
+    public var isEnded: Bool { ended && waitingForRestart == nil }
 
     /// Whether this is a replay at full speed (everything at once).
     var isFastReplay: Bool {
@@ -148,8 +162,10 @@ public final class DashboardSession {
                 ended = true
                 status.mode = .ended(end.description)
                 model.setStream(.ended(end.description))
+                streamEnded(end, now: now)
             }
             if !ended { model.tick(now: now) }
+            if waitingForRestart != nil { lookForRestart(now: now) }
         case .replay(let feed):
             let elapsed = now - min(now, lastAdvance)
             ingest(feed.advance(elapsedNanoseconds: elapsed))
@@ -160,7 +176,7 @@ public final class DashboardSession {
         lastAdvance = now
         cpu.sample()
         status.selfCPU = cpu.percent
-        if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - attachedAt) / 1e9 }
+        if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - min(now, attachedAt)) / 1e9 }
     }
 
     func replayTick(_ feed: ReplayFeed) {

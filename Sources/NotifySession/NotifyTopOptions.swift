@@ -13,6 +13,8 @@ public struct NotifyTopOptions: Sendable {
     public var demo = false
     /// Arguments for `notify-demo`.
     public var demoArguments: [String] = []
+    /// Do not wait for the target to restart when its stream ends (`--no-reattach`).
+    public var noReattach = false
     /// Save the raw trace to this file from the first byte.
     public var record: String?
     /// Replay this recording instead of attaching.

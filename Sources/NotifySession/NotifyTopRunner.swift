@@ -25,6 +25,8 @@ public enum NotifyTopRunner {
         }
         let source: DashboardSession.Source
         var uptime: Double?
+        var reattacher: Reattacher?
+        var attached: String?
         do {
             if let path = options.replay {
                 let speed = options.speed ?? (options.batch || options.json ? 0 : 1)
@@ -39,6 +41,11 @@ public enum NotifyTopRunner {
                     let target = try AttachTarget.resolve(pid: options.pid, socket: options.socket)
                     uptime = target.process?.uptimeSeconds
                     reader = try TraceReader.connect(socketPath: target.socket)
+                    attached = "attached to " + (target.process.map { "pid \($0.pid) (\($0.name))" } ?? target.socket)
+                    if !options.noReattach {
+                        let match: Reattacher.Match = target.process.map { .processName($0.name) } ?? .socket(target.socket)
+                        reattacher = Reattacher(match: match, lastPid: target.process?.pid, recordPath: options.record)
+                    }
                 }
                 if let path = options.record { reader.recorder = try TraceRecorder(path: path) }
                 let feed = LiveFeed(reader: reader)
@@ -52,6 +59,9 @@ public enum NotifyTopRunner {
         let session = DashboardSession(
             source: source, view: options.initialViewState ?? ViewState(view: options.view), delayMilliseconds: options.delayMilliseconds,
             processUptime: uptime, recordingPath: options.record)
+        session.reattacher = reattacher
+        if let attached { session.logAction(attached) }
+        defer { session.stopFeed() }
         TerminalSignals.installForBatch()
         session.pendingSignal = { TerminalSignals.received }
 

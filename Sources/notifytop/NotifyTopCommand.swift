@@ -36,6 +36,10 @@ struct NotifyTopCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Attach to this inspector socket.", valueName: "path"))
     var socket: String?
 
+    @Flag(name: .customLong("no-reattach"),
+          help: "End when the target's stream ends, instead of waiting for it to restart and attaching again.")
+    var noReattach = false
+
     @Flag(help: "List the inspectable processes and exit.")
     var list = false
 
@@ -140,6 +144,7 @@ struct NotifyTopCommand: ParsableCommand {
         options.socket = socket
         options.list = list
         options.demo = demo
+        options.noReattach = noReattach
         options.demoArguments = demoArguments
         options.record = record
         options.replay = replay

@@ -132,6 +132,32 @@ keys q; wait_for "q exits the bounded replay" "EXITED=0"
 check "--to bounds a batch replay (fewer posts by 1s than by 2s)" \
     sh -c "[ \$(jq .posts '$WORK/to1.json') -lt \$(jq .posts '$WORK/to2.json') ]"
 
+echo "::: automatic reattach (private socket directory, so other demos on this machine don't count)"
+mkdir -p "$WORK/run" && chmod 700 "$WORK/run"
+demo_bg() {  # demo_bg SECONDS SEED: starts notify-demo inspectable in $WORK/run; prints its pid.
+    XDG_RUNTIME_DIR="$WORK/run" NOTIFYTOP=1 "$BIN_DIR/notify-demo" --duration "$1" --seed "$2" \
+        > "$WORK/demo-$2.log" 2>&1 &
+    echo $!
+}
+first=$(demo_bg 3 11)
+for _ in $(seq 50); do [ -S "$WORK/run/notifytop/$first.sock" ] && break; sleep 0.1; done
+start "XDG_RUNTIME_DIR='$WORK/run' '$TOP' -d 200ms"
+wait_for "attached to the only process" "pid $first .*LIVE"
+wait_for "its exit keeps the screen and waits for a restart" "waiting for notify-demo to restart" 15
+check "the last state stays on screen while waiting" sh -c "'${T[0]}' -L '$SOCK' capture-pane -t e2e -p | grep -Eq 'observers [1-9]'"
+second=$(demo_bg 4 12)
+wait_for "the restarted process is attached (pid $second)" "reattached to pid $second"
+wait_for "and is live again" "pid $second .*LIVE"
+keys q; wait_for "q exits after a reattach" "EXITED=0"
+wait "$first" "$second" 2>/dev/null
+third=$(demo_bg 1 13)
+for _ in $(seq 50); do [ -S "$WORK/run/notifytop/$third.sock" ] && break; sleep 0.1; done
+XDG_RUNTIME_DIR="$WORK/run" timeout 20 "$TOP" --pid "$third" --no-reattach --batch -n 1 -d 4s > "$WORK/noreattach.txt" 2>&1
+status=$?
+check "--no-reattach: the exit ends the session as before (status $status)" \
+    sh -c "[ '$status' = 0 ] && grep -q 'ENDED (process exited)' '$WORK/noreattach.txt' && ! grep -q waiting '$WORK/noreattach.txt'"
+wait "$third" 2>/dev/null
+
 echo "::: batch mode and --fail-on"
 "$TOP" --replay "$WORK/ended.ndjson" --batch --view leaks --fail-on error >/dev/null 2>&1
 status=$?
