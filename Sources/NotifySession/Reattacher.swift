@@ -50,8 +50,8 @@ public struct Reattacher {
         }
     }
 
-    /// One look for the target; a connected reader and what is known of its process, or nil to
-    /// look again later. After a process exit, the pid that exited is skipped (its socket may
+    /// One look for the target: a connected reader, what is known of its process, and a note for
+    /// the actions log (where `--record` goes on); nil to look again later. After a process exit, the pid that exited is skipped (its socket may
     /// linger for a moment); after the inspector alone stopped, the same pid may come back.
     public mutating func attempt(after end: TraceStreamEnd) -> (reader: TraceReader, process: InspectableProcess?, note: String?)? {
         let candidate: (path: String, process: InspectableProcess?)

@@ -119,7 +119,7 @@ public final class ReplayFeed {
         return events
     }
 
-    /// The target `seconds` back from here, or `events` back from here.
+    /// The target `events` timed events back from here (never before the start, nor before `--from`).
     public func target(back events: Int) -> Target { .events(max(0, timedEvents - events)) }
 
     /// The target `seconds` back from the current time.
