@@ -4,10 +4,12 @@ import NotifyTUI
 
 /// `--batch`: frames as plain text on standard output, like `top -b`, flushed after each one so
 /// a pipe sees them as they come (nvtop#402). Also the fallback when there is no usable terminal.
+/// With `json`, each frame is one line of JSON (``BatchJSON``) instead.
 enum BatchPrinter {
     /// Prints `iterations` frames, one redraw delay apart (the first after one delay of collecting,
     /// or after a whole replay has been read when it plays at full speed).
-    static func run(_ session: DashboardSession, iterations: Int, size: Size, glyphs: Glyphs, isReplay: Bool) -> DashboardSession.Exit {
+    static func run(_ session: DashboardSession, iterations: Int, size: Size, glyphs: Glyphs, isReplay: Bool,
+                    json: Bool = false) -> DashboardSession.Exit {
         for iteration in 0..<max(1, iterations) {
             if let signal = session.pendingSignal() { return .signal(signal) }
             let deadline = CPUMeter.wallNanoseconds() + UInt64(session.status.delayMilliseconds) * 1_000_000
@@ -17,6 +19,10 @@ enum BatchPrinter {
                 if let signal = session.pendingSignal() { return .signal(signal) }
                 usleep(20_000)
             } while CPUMeter.wallNanoseconds() < deadline || (isReplay && session.isFastReplay && !session.isEnded)
+            if json {
+                write(BatchJSON.line(session.data, view: session.view, iteration: iteration + 1) + "\n")
+                continue
+            }
             if iteration > 0 { write("\n") }
             write(session.render(size: size, glyphs: glyphs).plainText + "\n")
         }

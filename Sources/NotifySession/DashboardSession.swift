@@ -31,21 +31,34 @@ public final class DashboardSession {
     }
 
     /// The fold of every event so far.
-    public private(set) var model: InspectorState
+    public internal(set) var model: InspectorState
     /// The raw event tail.
     public private(set) var tail = EventTail()
     /// What the screen shows.
     public var view: ViewState
     /// Pause, recording, delay and the rest of the header's session facts.
-    public private(set) var status: SessionStatus
+    public internal(set) var status: SessionStatus
     /// The keymap keys go through.
     public let keymap: Keymap
     /// Where the next runtime recording goes; nil picks `notifytop-<pid>-<n>.ndjson`.
     public var recordingPath: String?
     /// Checked every pass: a signal that should end the loop.
     public var pendingSignal: () -> Int32? = { nil }
+    /// Finds a live target again after its stream ends; nil ends the session with the stream
+    /// (`--no-reattach`, `--demo`, replays).
+    public var reattacher: Reattacher?
+    /// Called with one line for each thing the session did to the target (attach, reattach,
+    /// recording), for an actions pane; ``actionLog`` keeps the last ones.
+    public var onAction: ((String) -> Void)?
+    /// The last ``actionLogLimit`` action lines, oldest first.
+    public internal(set) var actionLog: [String] = []
+    /// How many action lines ``actionLog`` keeps.
+    public let actionLogLimit = 200
 
-    private let source: Source
+    var source: Source
+    /// Set while the stream has ended and ``reattacher`` looks for the target again.
+    var waitingForRestart: TraceStreamEnd?
+    var nextRestartCheck: UInt64 = 0
     private var frozen: DashboardData?
     private var memory = SessionRecorder.Memory()
     private var recorder: SessionRecorder?
@@ -53,9 +66,9 @@ public final class DashboardSession {
     private var cpu = CPUMeter()
     private var lastInfo = FrameInfo()
     private var lastAdvance = CPUMeter.wallNanoseconds()
-    private var attachedAt = CPUMeter.wallNanoseconds()
-    private var uptimeAtAttach: Double?
-    private var ended = false
+    var attachedAt = CPUMeter.wallNanoseconds()
+    var uptimeAtAttach: Double?
+    var ended = false
 
     /// Creates a session over a source.
     public init(
@@ -77,11 +90,13 @@ public final class DashboardSession {
         }
         status = SessionStatus(mode: mode, source: origin, delayMilliseconds: delayMilliseconds,
                                recordingPath: recordingPath)
+        if case .replay = source { status.isRecording = true }
         if case .fixed(let events) = source { ingest(events) }
     }
 
-    /// Whether no more events will come.
-    public var isEnded: Bool { ended }
+    /// Whether no more events will come (a stream that ended while waiting for the target to
+    /// restart may still go on).
+    public var isEnded: Bool { ended && waitingForRestart == nil }
 
     /// Whether this is a replay at full speed (everything at once).
     var isFastReplay: Bool {
@@ -147,8 +162,10 @@ public final class DashboardSession {
                 ended = true
                 status.mode = .ended(end.description)
                 model.setStream(.ended(end.description))
+                streamEnded(end, now: now)
             }
             if !ended { model.tick(now: now) }
+            if waitingForRestart != nil { lookForRestart(now: now) }
         case .replay(let feed):
             let elapsed = now - min(now, lastAdvance)
             ingest(feed.advance(elapsedNanoseconds: elapsed))
@@ -159,14 +176,21 @@ public final class DashboardSession {
         lastAdvance = now
         cpu.sample()
         status.selfCPU = cpu.percent
-        if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - attachedAt) / 1e9 }
+        if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - min(now, attachedAt)) / 1e9 }
     }
 
-    private func replayTick(_ feed: ReplayFeed) {
+    func replayTick(_ feed: ReplayFeed) {
         if feed.start != nil { model.tick(now: feed.now) }
-        if feed.end != nil { ended = true }
-        model.setStream(ended ? .ended("end of recording") : .replaying(position: feed.position, duration: nil))
-        status.mode = ended ? .ended("end of recording") : .replay(speed: feed.speed, paused: feed.paused)
+        ended = feed.isFinished
+        model.setStream(ended ? .ended(feed.finishReason) : .replaying(position: feed.position, duration: nil))
+        status.mode = ended ? .ended(feed.finishReason) : .replay(speed: feed.speed, paused: feed.paused)
+    }
+
+    /// Forgets every event folded so far, so a replay can fold again from its start.
+    func resetFold() {
+        model = InspectorState(configuration: model.configuration)
+        tail = EventTail(capacity: tail.capacity)
+        memory = SessionRecorder.Memory()
     }
 
     /// Folds events into the model (and the tail, the recording and the pause counter).
@@ -208,6 +232,12 @@ public final class DashboardSession {
             if case .replay(let feed) = source { ingest(feed.step(seconds: seconds)); replayTick(feed) }
         case .scaleSpeed(let factor):
             if case .replay(let feed) = source { feed.scaleSpeed(by: factor); replayTick(feed) }
+        case .stepBackEvents(let count):
+            if case .replay(let feed) = source { seek(feed, to: feed.target(back: count)) }
+        case .stepBackSeconds(let seconds):
+            if case .replay(let feed) = source { seek(feed, to: feed.target(backSeconds: seconds)) }
+        case .goToTime(let nanoseconds):
+            if case .replay(let feed) = source { seek(feed, to: .time(nanoseconds)) }
         case .repaint: terminal.invalidate()
         }
     }

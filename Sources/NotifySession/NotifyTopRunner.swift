@@ -25,10 +25,12 @@ public enum NotifyTopRunner {
         }
         let source: DashboardSession.Source
         var uptime: Double?
+        var reattacher: Reattacher?
+        var attached: String?
         do {
             if let path = options.replay {
-                let speed = options.speed ?? (options.batch ? 0 : 1)
-                source = .replay(ReplayFeed(reader: try TraceReader.open(file: path), speed: speed))
+                let speed = options.speed ?? (options.batch || options.json ? 0 : 1)
+                source = .replay(try ReplayFeed(path: path, speed: speed, from: options.from, to: options.to))
             } else {
                 let reader: TraceReader
                 if options.demo {
@@ -39,6 +41,11 @@ public enum NotifyTopRunner {
                     let target = try AttachTarget.resolve(pid: options.pid, socket: options.socket)
                     uptime = target.process?.uptimeSeconds
                     reader = try TraceReader.connect(socketPath: target.socket)
+                    attached = "attached to " + (target.process.map { "pid \($0.pid) (\($0.name))" } ?? target.socket)
+                    if !options.noReattach {
+                        let match: Reattacher.Match = target.process.map { .processName($0.name) } ?? .socket(target.socket)
+                        reattacher = Reattacher(match: match, lastPid: target.process?.pid, recordPath: options.record)
+                    }
                 }
                 if let path = options.record { reader.recorder = try TraceRecorder(path: path) }
                 let feed = LiveFeed(reader: reader)
@@ -50,15 +57,18 @@ public enum NotifyTopRunner {
             return 1
         }
         let session = DashboardSession(
-            source: source, view: ViewState(view: options.view), delayMilliseconds: options.delayMilliseconds,
+            source: source, view: options.initialViewState ?? ViewState(view: options.view), delayMilliseconds: options.delayMilliseconds,
             processUptime: uptime, recordingPath: options.record)
+        session.reattacher = reattacher
+        if let attached { session.logAction(attached) }
+        defer { session.stopFeed() }
         TerminalSignals.installForBatch()
         session.pendingSignal = { TerminalSignals.received }
 
         var exit: DashboardSession.Exit
-        if options.batch {
+        if options.batch || options.json {
             exit = BatchPrinter.run(session, iterations: options.iterations, size: batchSize(options), glyphs: batchGlyphs(options),
-                                    isReplay: options.replay != nil)
+                                    isReplay: options.replay != nil, json: options.json)
         } else {
             do {
                 let terminal = try NcursesTerminal.open(
@@ -71,7 +81,7 @@ public enum NotifyTopRunner {
                                         isReplay: options.replay != nil)
             }
         }
-        if let message = session.status.message, !options.batch { printError("notifytop: \(message)") }
+        if let message = session.status.message, !options.batch && !options.json { printError("notifytop: \(message)") }
         if let path = options.record { printError("notifytop: trace saved to \(path)") }
         if case .signal(let number) = exit { return 128 + number }
         if let severity = options.failOn, BatchPrinter.hasFindings(session.model, atLeast: severity) {
@@ -100,7 +110,8 @@ public enum NotifyTopRunner {
         return locale.uppercased().contains("UTF-8") || locale.uppercased().contains("UTF8") ? .unicode : .ascii
     }
 
-    static func printError(_ text: String) {
+    /// Writes one line to standard error, unbuffered, so it is never lost behind a TUI frame.
+    public static func printError(_ text: String) {
         var line = text + "\n"
         line.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }

@@ -2,13 +2,24 @@ import NotifyEvents
 import NotifyTrace
 
 /// Plays a recording on a virtual clock: events are due when their offset from the first event is
-/// reached, at a speed that can change, pause, or step one event or one second at a time.
+/// reached, at a speed that can change, pause, step one event or one second at a time either way,
+/// or jump to a time.
 ///
 /// It runs on the run loop's thread (a file never blocks), so stepping is deterministic: the same
-/// keys over the same file always fold the same events.
+/// keys over the same file always fold the same events. Stepping back re-reads the file from its
+/// start (the model is a pure fold, so folding again up to the target reproduces the state there):
+/// O(events before the target) per step, and no event history kept in memory.
 public final class ReplayFeed {
     /// Slowest and fastest speeds the keys reach.
     public static let speeds: ClosedRange<Double> = 0.25...64
+
+    /// Where a seek goes.
+    public enum Target: Sendable, Equatable {
+        /// Just after this many timed events from the start.
+        case events(Int)
+        /// This many nanoseconds after the recording's clock base (the `@t` the header shows).
+        case time(UInt64)
+    }
 
     /// How fast the clock runs; 0 plays everything at once.
     public private(set) var speed: Double
@@ -22,15 +33,39 @@ public final class ReplayFeed {
     public private(set) var end: TraceStreamEnd?
     /// The recording's path.
     public let origin: String
+    /// `--from`: nanoseconds after the clock base before which events are folded at once.
+    public let from: UInt64
+    /// `--to`: nanoseconds after the clock base at which the replay ends; nil plays to the end.
+    public let to: UInt64?
+    /// Timed events taken so far (what `,` steps back from).
+    public private(set) var timedEvents = 0
+    /// Whether the replay stopped at ``to``.
+    public private(set) var reachedTo = false
 
-    private let reader: TraceReader
+    private var reader: TraceReader
+    private let reopen: (() throws(TraceError) -> TraceReader)?
     private var lookahead: TraceEvent?
+    private var clockBase: UInt64?
 
-    /// Replays `reader` at `speed` (0 = as fast as possible).
+    /// Replays `reader` at `speed` (0 = as fast as possible). It cannot step back: it has no way to
+    /// read its source again.
     public init(reader: TraceReader, speed: Double) {
         self.reader = reader
         self.origin = reader.origin
         self.speed = speed
+        from = 0
+        to = nil
+        reopen = nil
+    }
+
+    /// Replays the recording at `path` between `from` and `to` (nanoseconds after its clock base).
+    public init(path: String, speed: Double, from: UInt64 = 0, to: UInt64? = nil) throws(TraceError) {
+        reader = try TraceReader.open(file: path)
+        origin = path
+        self.speed = speed
+        self.from = from
+        self.to = to
+        reopen = { () throws(TraceError) -> TraceReader in try TraceReader.open(file: path) }
     }
 
     /// Changes the speed by a factor, within ``speeds``.
@@ -42,10 +77,24 @@ public final class ReplayFeed {
     /// The stream time the replay has reached.
     public var now: UInt64 { (start ?? 0) &+ position }
 
+    /// Whether no more events will come: the file ended or ``to`` was reached.
+    public var isFinished: Bool { end != nil || reachedTo }
+
+    /// Why the replay finished, for the ENDED badge.
+    public var finishReason: String {
+        guard reachedTo, let to else { return end?.description ?? "" }
+        let tenths = (to + 50_000_000) / 100_000_000
+        return "reached --to \(tenths / 10).\(tenths % 10) s"
+    }
+
+    /// Whether ``rewind()`` can read the recording again.
+    public var canRewind: Bool { reopen != nil }
+
     /// Advances the clock by `elapsed` wall nanoseconds (unless paused) and returns the events due,
     /// at most `limit` of them so one tick never stalls the screen.
     public func advance(elapsedNanoseconds elapsed: UInt64, limit: Int = 200_000) -> [TraceEvent] {
-        if !paused && speed > 0 { position &+= UInt64(Double(elapsed) * speed) }
+        if !paused && speed > 0 && start != nil { position &+= UInt64(Double(elapsed) * speed) }
+        if let end = positionOf(to) { position = min(position, end) }
         let threshold = speed == 0 && !paused ? UInt64.max : position
         return take(limit: limit) { offset in offset <= threshold }
     }
@@ -63,21 +112,96 @@ public final class ReplayFeed {
 
     /// Moves the clock forward by `seconds` and returns the events that became due.
     public func step(seconds: Double) -> [TraceEvent] {
-        position &+= UInt64(seconds * 1e9)
-        let threshold = position
-        return take(limit: .max) { offset in offset <= threshold }
+        let target = position &+ UInt64(seconds * 1e9)
+        let events = take(limit: .max) { offset in offset <= target }
+        if !reachedTo { position = max(position, target) }
+        if let end = positionOf(to) { position = min(position, end) }
+        return events
+    }
+
+    /// The target `events` timed events back from here (never before the start, nor before `--from`).
+    public func target(back events: Int) -> Target { .events(max(0, timedEvents - events)) }
+
+    /// The target `seconds` back from the current time.
+    public func target(backSeconds seconds: Double) -> Target {
+        let current = timeOf(position)
+        let back = UInt64(seconds * 1e9)
+        return .time(current > back ? current - back : 0)
+    }
+
+    /// Whether reaching `target` means going back (and so re-reading from the start).
+    public func isBehind(_ target: Target) -> Bool {
+        switch target {
+        case .events(let count): count < timedEvents
+        case .time(let time): start != nil && time < timeOf(position)
+        }
+    }
+
+    /// Starts over from the first line, as if just opened.
+    public func rewind() throws(TraceError) {
+        guard let reopen else { throw .invalid("\(origin) cannot be read again") }
+        reader = try reopen()
+        position = 0
+        start = nil
+        end = nil
+        lookahead = nil
+        clockBase = nil
+        timedEvents = 0
+        reachedTo = false
+    }
+
+    /// Returns up to `limit` of the events before `target` (call until it returns none); the clock
+    /// ends at the target (or at the last event, for ``Target/events(_:)``).
+    public func take(until target: Target, limit: Int = 200_000) -> [TraceEvent] {
+        let events: [TraceEvent]
+        switch target {
+        case .events(let count):
+            events = take(limit: limit) { _ in timedEvents < count }
+        case .time(let time):
+            events = take(limit: limit) { offset in offset <= positionOf(time) ?? 0 }
+            if events.count < limit, !reachedTo, let wanted = positionOf(time) {
+                position = max(position, wanted)
+                if let end = positionOf(to) { position = min(position, end) }
+            }
+        }
+        return events
+    }
+
+    /// Nanoseconds after the clock base for a clock position.
+    private func timeOf(_ position: UInt64) -> UInt64 {
+        let absolute = (start ?? 0) &+ position
+        let base = clockBase ?? start ?? 0
+        return absolute > base ? absolute - base : 0
+    }
+
+    /// The clock position of a time after the clock base; nil before the first timed event.
+    private func positionOf(_ time: UInt64?) -> UInt64? {
+        guard let time, let start else { return nil }
+        let absolute = (clockBase ?? start) &+ time
+        return absolute > start ? absolute - start : 0
     }
 
     /// Pulls events while `due` accepts their offset; untimed lines (header, definitions) always go.
+    /// An event past ``to`` ends the replay and stays unread.
     private func take(limit: Int, due: (UInt64) -> Bool) -> [TraceEvent] {
         var events: [TraceEvent] = []
-        while events.count < limit {
+        while events.count < limit, !reachedTo {
             guard let event = peek() else { break }
+            if case .header(let header) = event, clockBase == nil { clockBase = header.clockMono }
             if let time = event.timestamp {
-                if start == nil { start = time }
+                if start == nil {
+                    start = time
+                    position = max(position, positionOf(from) ?? 0)
+                }
                 let offset = time >= start! ? time - start! : 0
-                guard due(offset) else { break }
+                if let end = positionOf(to), offset > end {
+                    reachedTo = true
+                    position = end
+                    break
+                }
+                guard offset <= (positionOf(from) ?? 0) || due(offset) else { break }
                 position = max(position, offset)
+                timedEvents += 1
             }
             events.append(event)
             lookahead = nil

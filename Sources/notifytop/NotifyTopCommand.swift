@@ -13,14 +13,32 @@ struct NotifyTopCommand: ParsableCommand {
         discussion: """
             With no options, attaches to the only inspectable process (or lists them).
             Try it: notifytop --demo
+            Compare two recordings: notifytop diff A.ndjson B.ndjson (see notifytop diff --help).
             Exit status: 0 ok, 1 cannot attach or read, 3 --fail-on findings exist, 128+N killed by signal N.
             """)
+
+    /// `notifytop diff …` goes to ``DiffCommand``; anything else is the dashboard's command line.
+    ///
+    /// Dispatched by hand because the dashboard passes unknown options on to `--demo`, and
+    /// ArgumentParser would hand `diff` to that pass-through instead of to a subcommand.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == DiffCommand.name {
+            DiffCommand.main(Array(arguments.dropFirst()))
+        } else {
+            main(arguments)
+        }
+    }
 
     @Option(help: "Attach to this process id.")
     var pid: Int32?
 
     @Option(help: ArgumentHelp("Attach to this inspector socket.", valueName: "path"))
     var socket: String?
+
+    @Flag(name: .customLong("no-reattach"),
+          help: "End when the target's stream ends, instead of waiting for it to restart and attaching again.")
+    var noReattach = false
 
     @Flag(help: "List the inspectable processes and exit.")
     var list = false
@@ -37,8 +55,25 @@ struct NotifyTopCommand: ParsableCommand {
     @Option(help: "Replay speed (0.25 to 64; 0 = all at once; default 1, or 0 with --batch).")
     var speed: Double?
 
+    @Option(help: ArgumentHelp("Replay from this time (1.5s, 250ms, 2m or seconds); earlier events are folded at once.",
+                               valueName: "time"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Replay up to this time, then stop (shows ENDED).", valueName: "time"))
+    var to: String?
+
     @Flag(help: "Print plain-text frames instead of the interactive screen (like top -b).")
     var batch = false
+
+    @Flag(help: "With --batch (implied): print one JSON object per frame, one per line.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Start with this table filter (as typed after /).", valueName: "query"))
+    var filter: String?
+
+    @Option(help: ArgumentHelp("Sort the view by a column title, optionally :asc or :desc (posts, deliv:asc).",
+                               valueName: "column"))
+    var sort: String?
 
     @Option(name: [.customShort("n"), .long], help: "Frames to print in batch mode.")
     var iterations = 1
@@ -75,6 +110,25 @@ struct NotifyTopCommand: ParsableCommand {
         if Self.milliseconds(delay) == nil { throw ValidationError("delay needs a unit, such as 250ms or 1s") }
         if let failOn, Self.severity(failOn) == nil { throw ValidationError("--fail-on takes info, warning or error") }
         if let size, Self.parseSize(size) == nil { throw ValidationError("size looks like 120x40") }
+        if let sort {
+            guard let (column, descending) = Self.parseSort(sort),
+                  let view = ViewID(argument: view),
+                  ViewRows.sorting(view, byColumn: column, descending: descending) != nil else {
+                let columns = ViewID(argument: view).map { ViewRows.sortableColumns(of: $0) } ?? []
+                throw ValidationError("cannot sort the \(view) view by \"\(sort)\""
+                    + (columns.isEmpty ? " (it is a log, always in time order)" : "; columns: " + columns.joined(separator: ", ")))
+            }
+        }
+        for (flag, value) in [("--from", from), ("--to", to)] {
+            guard let value else { continue }
+            if replay == nil { throw ValidationError("\(flag) bounds a replay; use it with --replay FILE") }
+            if TimeOffset.nanoseconds(value) == nil {
+                throw ValidationError("\(flag) takes a time such as 1.5s, 250ms, 2m or plain seconds, not \"\(value)\"")
+            }
+        }
+        if let from = from.flatMap(TimeOffset.nanoseconds), let to = to.flatMap(TimeOffset.nanoseconds), from > to {
+            throw ValidationError("--from \(self.from!) is after --to \(self.to!)")
+        }
         if replay != nil && (demo || pid != nil || socket != nil) {
             throw ValidationError("--replay reads a file; it cannot be combined with --demo, --pid or --socket")
         }
@@ -90,11 +144,20 @@ struct NotifyTopCommand: ParsableCommand {
         options.socket = socket
         options.list = list
         options.demo = demo
+        options.noReattach = noReattach
         options.demoArguments = demoArguments
         options.record = record
         options.replay = replay
         options.speed = speed
         options.batch = batch
+        options.from = from.flatMap(TimeOffset.nanoseconds) ?? 0
+        options.to = to.flatMap(TimeOffset.nanoseconds)
+        options.json = json
+        options.filter = filter ?? ""
+        if let sort, let (column, descending) = Self.parseSort(sort) {
+            options.sortColumn = column
+            options.sortDescending = descending
+        }
         options.iterations = iterations
         options.view = ViewID(argument: view) ?? .names
         options.delayMilliseconds = Self.milliseconds(delay) ?? 500
@@ -111,6 +174,18 @@ struct NotifyTopCommand: ParsableCommand {
         if text.hasSuffix("ms"), let value = Double(text.dropLast(2)), value > 0 { return Int(value) }
         if text.hasSuffix("s"), let value = Double(text.dropLast()), value > 0 { return Int(value * 1000) }
         return nil
+    }
+
+    /// `posts` → (posts, nil); `posts:asc` → (posts, false); `posts:desc` → (posts, true).
+    static func parseSort(_ text: String) -> (String, Bool?)? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard let column = parts.first, !column.isEmpty, parts.count <= 2 else { return nil }
+        guard parts.count == 2 else { return (column, nil) }
+        switch parts[1].lowercased() {
+        case "asc": return (column, false)
+        case "desc": return (column, true)
+        default: return nil
+        }
     }
 
     static func severity(_ text: String) -> LeakSeverity? {

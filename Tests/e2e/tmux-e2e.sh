@@ -119,12 +119,89 @@ check "the demo's exit ended the stream cleanly (last line: end, process-exit)" 
     sh -c "tail -n 1 '$WORK/ended.ndjson' | grep -q '\"k\":\"end\".*\"reason\":\"process-exit\"'"
 check "the replayed names table equals the live one" diff <(table "$WORK/live.txt") <(table "$WORK/replay.txt")
 
+echo "::: replay bounds and stepping back"
+start "'$TOP' --replay '$WORK/ended.ndjson' --from 1s --to 2s -d 200ms"
+wait_for "--to ends the replay with ENDED" "ENDED \(reached --to 2\.0 s\)"
+keys p; keys '['; wait_for "[ goes back one second from the end" "REPLAY PAUSED @1\.000s"
+keys g; wait_for "g prompts for a time in the status line" "Go to time"
+keys 1 . 5 s Enter; wait_for "g 1.5s Enter goes there" "REPLAY PAUSED @1\.500s"
+keys ,; wait_for ", goes back one event" "REPLAY PAUSED @1\.4[0-9]{2}s"
+keys q; wait_for "q exits the bounded replay" "EXITED=0"
+"$TOP" --replay "$WORK/ended.ndjson" --json --to 1s | jq -c .summary > "$WORK/to1.json"
+"$TOP" --replay "$WORK/ended.ndjson" --json --to 2s | jq -c .summary > "$WORK/to2.json"
+check "--to bounds a batch replay (fewer posts by 1s than by 2s)" \
+    sh -c "[ \$(jq .posts '$WORK/to1.json') -lt \$(jq .posts '$WORK/to2.json') ]"
+
+echo "::: automatic reattach (private socket directory, so other demos on this machine don't count)"
+mkdir -p "$WORK/run" && chmod 700 "$WORK/run"
+demo_bg() {  # demo_bg SECONDS SEED: starts notify-demo inspectable in $WORK/run; prints its pid.
+    XDG_RUNTIME_DIR="$WORK/run" NOTIFYTOP=1 "$BIN_DIR/notify-demo" --duration "$1" --seed "$2" \
+        > "$WORK/demo-$2.log" 2>&1 &
+    echo $!
+}
+first=$(demo_bg 3 11)
+for _ in $(seq 50); do [ -S "$WORK/run/notifytop/$first.sock" ] && break; sleep 0.1; done
+start "XDG_RUNTIME_DIR='$WORK/run' '$TOP' -d 200ms"
+wait_for "attached to the only process" "pid $first .*LIVE"
+wait_for "its exit keeps the screen and waits for a restart" "waiting for notify-demo to restart" 15
+check "the last state stays on screen while waiting" sh -c "'${T[0]}' -L '$SOCK' capture-pane -t e2e -p | grep -Eq 'observers [1-9]'"
+second=$(demo_bg 4 12)
+wait_for "the restarted process is attached (pid $second)" "reattached to pid $second"
+wait_for "and is live again" "pid $second .*LIVE"
+keys q; wait_for "q exits after a reattach" "EXITED=0"
+wait "$first" "$second" 2>/dev/null
+third=$(demo_bg 1 13)
+for _ in $(seq 50); do [ -S "$WORK/run/notifytop/$third.sock" ] && break; sleep 0.1; done
+XDG_RUNTIME_DIR="$WORK/run" timeout 20 "$TOP" --pid "$third" --no-reattach --batch -n 1 -d 4s > "$WORK/noreattach.txt" 2>&1
+status=$?
+check "--no-reattach: the exit ends the session as before (status $status)" \
+    sh -c "[ '$status' = 0 ] && grep -q 'ENDED (process exited)' '$WORK/noreattach.txt' && ! grep -q waiting '$WORK/noreattach.txt'"
+wait "$third" 2>/dev/null
+
 echo "::: batch mode and --fail-on"
 "$TOP" --replay "$WORK/ended.ndjson" --batch --view leaks --fail-on error >/dev/null 2>&1
 status=$?
 check "--fail-on error exits 3 when the demo's planted errors are found (got $status)" test "$status" = 3
 echo | env -u TERM "$TOP" --replay "$WORK/ended.ndjson" > "$WORK/notty.txt" 2>&1
 check "no terminal: one plain frame and a note, no spin" grep -q "printing one plain-text frame" "$WORK/notty.txt"
+
+echo "::: --json: NDJSON frames"
+jqok() { jq -e "$@" >/dev/null; }
+"$TOP" --replay "$WORK/ended.ndjson" --json --view names --sort posts:desc --filter did > "$WORK/frame.json" 2>&1
+check "--json prints one JSON object with a summary" \
+    jqok -s 'length == 1 and (.[0].summary | has("posts") and has("deliveries") and has("observers") and has("lost"))' "$WORK/frame.json"
+check "--json rows obey --filter and --sort" \
+    jqok '(.rows | length > 0) and ([.rows[].name | ascii_downcase | contains("did")] | all)
+           and ([.rows[].posts] == ([.rows[].posts] | sort | reverse))' "$WORK/frame.json"
+"$TOP" --replay "$WORK/ended.ndjson" --json --view leaks --fail-on error > "$WORK/leaks.json" 2>/dev/null
+status=$?
+check "--json still exits 3 on --fail-on findings (got $status)" test "$status" = 3
+check "--json leaks rows carry severities" jqok '[.rows[].severity] | index("error") != null' "$WORK/leaks.json"
+"$TOP" --demo --json -n 3 -d 700ms --scenario steady --seed 5 --duration 10 2>/dev/null \
+    | while IFS= read -r line; do echo "$(date +%s%N) $line"; done > "$WORK/live.json"
+check "--json live: three frames, numbered 1-3" \
+    sh -c "cut -d' ' -f2- '$WORK/live.json' | jq -e -s '[.[].iteration] == [1,2,3]' >/dev/null"
+check "--json lines are flushed as they are made (first and last arrive >1s apart)" \
+    sh -c "[ \$(( \$(tail -n1 '$WORK/live.json' | cut -d' ' -f1) - \$(head -n1 '$WORK/live.json' | cut -d' ' -f1) )) -gt 1000000000 ]"
+"$TOP" --replay "$WORK/ended.ndjson" --json --view threads --sort dur > /dev/null 2> "$WORK/sort.err"
+check "--sort on a log view is a one-line usage error" grep -q "always in time order" "$WORK/sort.err"
+
+echo "::: notifytop diff"
+"$TOP" --demo --batch -n 1 -d 8s --record "$WORK/clean.ndjson" --scenario steady --seed 3 --duration 2 --no-bugs \
+    >/dev/null 2>&1
+"$TOP" diff "$WORK/clean.ndjson" "$WORK/ended.ndjson" > "$WORK/diff.txt" 2>&1
+status=$?
+check "diff exits 3 when B has new errors (got $status)" test "$status" = 3
+check "diff lists per-name observers and deliveries A → B" grep -Eq "^CartDidChange +[0-9]+ → [0-9]+" "$WORK/diff.txt"
+check "diff lists the new warnings" grep -Eq "^New warnings in B \([0-9]+\):" "$WORK/diff.txt"
+"$TOP" diff "$WORK/ended.ndjson" "$WORK/clean.ndjson" --json > "$WORK/diff.json" 2>&1
+status=$?
+check "diff the other way exits 0 (got $status)" test "$status" = 0
+check "diff --json reports the warnings as resolved" jqok '(.resolved_warnings | length > 0) and (.new_warnings == [])' "$WORK/diff.json"
+"$TOP" diff "$WORK/ended.ndjson" "$WORK/missing.ndjson" > /dev/null 2> "$WORK/diff.err"
+status=$?
+check "diff of a missing file: exit 2 and one line (got $status)" \
+    sh -c "[ '$status' = 2 ] && [ \$(wc -l < '$WORK/diff.err') = 1 ] && grep -q 'missing.ndjson' '$WORK/diff.err'"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -52,6 +52,12 @@ public enum Action: Sendable, Hashable {
     case stepEvent
     /// Replay: advance one second.
     case stepSecond
+    /// Replay: go back one event (folds again from the start).
+    case stepBackEvent
+    /// Replay: go back one second (folds again from the start).
+    case stepBackSecond
+    /// Replay: ask for a time in the status line and go there.
+    case goToTime
     /// Replay: double the speed.
     case speedUp
     /// Replay: halve the speed.
@@ -96,6 +102,12 @@ public enum SessionCommand: Sendable, Hashable {
     case stepSeconds(Double)
     /// Replay: multiply the speed by this factor.
     case scaleSpeed(Double)
+    /// Replay: go back this many events.
+    case stepBackEvents(Int)
+    /// Replay: go back this many seconds.
+    case stepBackSeconds(Double)
+    /// Replay: go to this many nanoseconds after the recording's clock base.
+    case goToTime(UInt64)
     /// Repaint everything.
     case repaint
 }

@@ -46,13 +46,19 @@ public struct Keymap: Sendable {
     /// Every binding, in help order.
     public var bindings: [KeyBinding]
     private var index: [Key: Int] = [:]
+    private var replayIndex: [Key: Int] = [:]
 
-    /// Builds a keymap; a key bound twice keeps its first binding.
+    /// Builds a keymap; a key bound twice keeps its first binding, except that a replay binding
+    /// wins in replays over a binding for every session (`g` is Top live, go-to-time in replays).
     public init(bindings: [KeyBinding]) {
         self.bindings = bindings
         for (position, binding) in bindings.enumerated() {
-            for key in binding.keys where index[key] == nil {
-                index[key] = position
+            for key in binding.keys {
+                if binding.context == .replay {
+                    if replayIndex[key] == nil { replayIndex[key] = position }
+                } else if index[key] == nil {
+                    index[key] = position
+                }
             }
         }
     }
@@ -60,6 +66,7 @@ public struct Keymap: Sendable {
     /// The action for a key; nil when the key is unbound, or bound only for replays and
     /// `isReplay` is false (or only for live sessions and it is true).
     public func action(for key: Key, isReplay: Bool = false) -> Action? {
+        if isReplay, let position = replayIndex[key] { return bindings[position].action }
         guard let position = index[key] else { return nil }
         let binding = bindings[position]
         if binding.context == .replay && !isReplay { return nil }
@@ -141,7 +148,12 @@ public struct Keymap: Sendable {
                    help: "start/stop recording a session log", context: .live, footer: 8),
         KeyBinding([.char(".")], .stepEvent, label: "Step", help: "apply the next event", context: .replay,
                    footer: 7),
+        KeyBinding([.char(",")], .stepBackEvent, label: "Back", help: "go back one event (folds again from the start)",
+                   context: .replay),
         KeyBinding([.char("]")], .stepSecond, label: "+1s", help: "advance one second", context: .replay),
+        KeyBinding([.char("[")], .stepBackSecond, label: "-1s", help: "go back one second", context: .replay),
+        KeyBinding([.char("g")], .goToTime, label: "Go to",
+                   help: "go to a time: 1.5s, 250ms, 2m or seconds (Home is Top here)", context: .replay),
         KeyBinding([.char("}")], .speedUp, label: "Speed+", help: "replay twice as fast (up to ×64)",
                    context: .replay),
         KeyBinding([.char("{")], .speedDown, label: "Speed-", help: "replay half as fast (down to ×0.25)",

@@ -12,6 +12,7 @@ extension ViewState {
             return .redraw
         }
         if editingFilter { return editFilter(with: key, context: context) }
+        if timePrompt != nil { return editTimePrompt(with: key) }
         guard let action = keymap.action(for: key, isReplay: context.isReplay) else { return .none }
         return reduce(action, context: context)
     }
@@ -65,6 +66,9 @@ extension ViewState {
         case .slower: return Reaction(redraw: true, command: .scaleDelay(2))
         case .stepEvent: return Reaction(redraw: true, command: .stepEvents(1))
         case .stepSecond: return Reaction(redraw: true, command: .stepSeconds(1))
+        case .stepBackEvent: return Reaction(redraw: true, command: .stepBackEvents(1))
+        case .stepBackSecond: return Reaction(redraw: true, command: .stepBackSeconds(1))
+        case .goToTime: timePrompt = ""
         case .speedUp: return Reaction(redraw: true, command: .scaleSpeed(2))
         case .speedDown: return Reaction(redraw: true, command: .scaleSpeed(0.5))
         case .redraw: return Reaction(redraw: true, command: .repaint)
@@ -84,6 +88,24 @@ extension ViewState {
         if clamped >= scroll + context.pageSize { scroll = clamped - context.pageSize + 1 }
         state.scroll = max(0, scroll)
         table = state
+    }
+
+    /// The `g` prompt: digits and units, Enter goes there (when it parses), Esc cancels.
+    private mutating func editTimePrompt(with key: Key) -> Reaction {
+        switch key {
+        case .enter:
+            guard let nanoseconds = TimeOffset.nanoseconds(timePrompt ?? "") else { return .none }
+            timePrompt = nil
+            return Reaction(redraw: true, command: .goToTime(nanoseconds))
+        case .escape: timePrompt = nil
+        case .backspace, .delete:
+            if timePrompt?.isEmpty == false { timePrompt?.removeLast() }
+        case .character(let character) where character.isNumber || ".msMS".contains(character):
+            timePrompt?.append(character)
+        case .control("c"): return Reaction(quit: true)
+        default: return .none
+        }
+        return .redraw
     }
 
     private mutating func editFilter(with key: Key, context: FrameInfo) -> Reaction {

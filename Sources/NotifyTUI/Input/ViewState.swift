@@ -58,6 +58,8 @@ public struct ViewState: Sendable, Hashable {
     public var tables: [String: TableState] = [:]
     /// True while the user types a filter.
     public var editingFilter = false
+    /// The time typed after `g` in a replay; nil when not prompting.
+    public var timePrompt: String?
     /// Whether the help overlay is shown.
     public var showHelp = false
     /// Whether the screen is frozen (live) or the replay clock stopped (replay).

@@ -45,9 +45,13 @@ public struct SessionStatus: Sendable, Hashable {
         self.message = message
     }
 
+    /// Whether the events come from a recording, even once it has ended (so `,`, `[` and `g`
+    /// can still go back from the end).
+    public var isRecording = false
+
     /// Whether replay keys apply.
     public var isReplay: Bool {
         if case .replay = mode { return true }
-        return false
+        return isRecording
     }
 }

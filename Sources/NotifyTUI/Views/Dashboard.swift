@@ -110,7 +110,8 @@ public enum Dashboard {
         let crumb = parts.joined(separator: glyphs.crumbSeparator)
         let filter = view.table.filter
         var right = ""
-        if view.editingFilter { right = "Filter: " + filter + "_" }
+        if let prompt = view.timePrompt { right = "Go to time (1.5s, 250ms, 2m): " + prompt + "_" }
+        else if view.editingFilter { right = "Filter: " + filter + "_" }
         else if !filter.isEmpty { right = "Filter: " + filter + "  (Esc clears)" }
         let rightWidth = min(DisplayWidth.of(right), rect.width / 2)
         let used = canvas.write(crumb, x: rect.x, y: rect.y, maxWidth: rect.width - rightWidth - 1, style: .breadcrumb)

@@ -1,0 +1,96 @@
+import NotifyTrace
+
+/// Finds the target again after it exits: the next process with the same name in the socket
+/// directory (`--pid` and auto-discovery), or the same socket path answering again (`--socket`).
+///
+/// Why by name: a restarted app gets a new pid, and its name is the one thing the user would
+/// recognise it by. Why polling the directory: it costs one `readdir` and a few small `/proc`
+/// reads a few times a second, needs no inotify, and also works on forwarded sockets.
+public struct Reattacher {
+    /// What counts as "the same target".
+    public enum Match: Sendable, Equatable {
+        /// A process whose kernel name (`/proc/<pid>/comm`) is this.
+        case processName(String)
+        /// Whatever listens on this socket path.
+        case socket(String)
+    }
+
+    /// How the target is recognised.
+    public let match: Match
+    /// Where inspectable processes put their sockets.
+    public let directory: SocketDirectory
+    /// The pid attached to last, when known: not taken again after it ended by exiting.
+    public private(set) var lastPid: Int32?
+    /// `--record FILE`: later attachments are recorded to `FILE-2.ndjson`, `FILE-3.ndjson`, …
+    public let recordPath: String?
+    /// Attachments so far, the first included.
+    public private(set) var attachments = 1
+    private let connect: (String) throws(TraceError) -> TraceReader
+
+    /// Creates a reattacher; `connect` opens a reader on a socket path (replaceable for tests).
+    public init(
+        match: Match, directory: SocketDirectory = .standard, lastPid: Int32? = nil, recordPath: String? = nil,
+        connect: @escaping (String) throws(TraceError) -> TraceReader = { path throws(TraceError) in
+            try TraceReader.connect(socketPath: path)
+        }
+    ) {
+        self.match = match
+        self.directory = directory
+        self.lastPid = lastPid
+        self.recordPath = recordPath
+        self.connect = connect
+    }
+
+    /// Whether a stream that ended this way may come back. A failed read (an unknown version,
+    /// say) would fail again, so it ends the session.
+    public static func mayRestart(after end: TraceStreamEnd) -> Bool {
+        switch end {
+        case .processExited, .disconnected, .producerStopped: true
+        case .endOfFile, .failed: false
+        }
+    }
+
+    /// One look for the target: a connected reader, what is known of its process, and a note for
+    /// the actions log (where `--record` goes on); nil to look again later. After a process exit, the pid that exited is skipped (its socket may
+    /// linger for a moment); after the inspector alone stopped, the same pid may come back.
+    public mutating func attempt(after end: TraceStreamEnd) -> (reader: TraceReader, process: InspectableProcess?, note: String?)? {
+        let candidate: (path: String, process: InspectableProcess?)
+        switch match {
+        case .socket(let path):
+            candidate = (path, nil)
+        case .processName(let name):
+            let skipped = Self.isExit(end) ? lastPid : nil
+            guard let process = directory.inspectableProcesses().last(where: { $0.name == name && $0.pid != skipped })
+            else { return nil }
+            candidate = (process.socketPath, process)
+        }
+        guard let reader = try? connect(candidate.path) else { return nil }
+        attachments += 1
+        if let pid = candidate.process?.pid { lastPid = pid }
+        var note: String?
+        if let recordPath {
+            let path = Self.numbered(recordPath, attachments)
+            do {
+                reader.recorder = try TraceRecorder(path: path)
+                note = "recording to \(path)"
+            } catch {
+                note = "cannot record to \(path): \(error)"
+            }
+        }
+        return (reader, candidate.process, note)
+    }
+
+    private static func isExit(_ end: TraceStreamEnd) -> Bool {
+        switch end {
+        case .processExited, .disconnected: true
+        default: false
+        }
+    }
+
+    /// `run.ndjson`, 2 → `run-2.ndjson`; `trace`, 3 → `trace-3`.
+    static func numbered(_ path: String, _ number: Int) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        guard let dot = path[slash...].lastIndex(of: "."), dot != slash else { return path + "-\(number)" }
+        return String(path[..<dot]) + "-\(number)" + String(path[dot...])
+    }
+}

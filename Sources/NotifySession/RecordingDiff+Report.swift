@@ -1,0 +1,54 @@
+import NotifyTUI
+
+extension RecordingDiff {
+    /// The human report: both sides, a per-name table of observers and deliveries A → B with
+    /// deltas, then warnings new in B and resolved in B.
+    public var text: String {
+        var lines: [String] = []
+        for (label, side) in [("A", a), ("B", b)] {
+            lines.append("\(label)  \(side.path)  \(side.process) pid \(side.pid)  \(Self.seconds(side.durationNs))")
+        }
+        lines.append("")
+        let nameWidth = min(40, max(4, names.map { DisplayWidth.of($0.name) }.max() ?? 4))
+        let observers = names.map { "\($0.observersA) → \($0.observersB)" }
+        let deliveries = names.map { "\($0.deliveriesA) → \($0.deliveriesB)" }
+        let observerWidth = max(9, observers.map { DisplayWidth.of($0) }.max() ?? 0)
+        let deliveryWidth = max(10, deliveries.map { DisplayWidth.of($0) }.max() ?? 0)
+        lines.append(DisplayWidth.fit("NAME", to: nameWidth) + "  " + DisplayWidth.fit("OBSERVERS", to: observerWidth, alignRight: true)
+            + String(repeating: " ", count: 10) + DisplayWidth.fit("DELIVERIES", to: deliveryWidth, alignRight: true))
+        for (index, change) in names.enumerated() {
+            lines.append(DisplayWidth.fit(change.name, to: nameWidth) + "  "
+                + DisplayWidth.fit(observers[index], to: observerWidth, alignRight: true) + " "
+                + DisplayWidth.fit(Self.delta(Int64(change.observersDelta)), to: 7, alignRight: true) + "  "
+                + DisplayWidth.fit(deliveries[index], to: deliveryWidth, alignRight: true) + " "
+                + DisplayWidth.fit(Self.delta(change.deliveriesDelta), to: 8, alignRight: true))
+        }
+        if names.isEmpty { lines.append("(no notification names in either recording)") }
+        lines.append("")
+        lines += Self.section("New warnings in B", newWarnings)
+        lines += Self.section("Resolved in B", resolvedWarnings)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The machine report: one JSON object with sorted, snake_case keys.
+    public var json: String { BatchJSON.encode(self) }
+
+    private static func section(_ title: String, _ warnings: [Warning]) -> [String] {
+        guard !warnings.isEmpty else { return ["\(title): none"] }
+        var lines = ["\(title) (\(warnings.count)):"]
+        for warning in warnings {
+            lines.append("  " + DisplayWidth.fit(warning.severity, to: 8) + warning.identity + "  " + warning.summary)
+        }
+        return lines
+    }
+
+    /// `+3`, `-2`, or blank when nothing changed, so changes stand out.
+    static func delta(_ value: Int64) -> String {
+        value == 0 ? "" : value > 0 ? "+\(value)" : "\(value)"
+    }
+
+    static func seconds(_ nanoseconds: UInt64) -> String {
+        let tenths = (nanoseconds + 50_000_000) / 100_000_000
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+}

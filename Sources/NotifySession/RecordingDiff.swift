@@ -1,0 +1,146 @@
+import NotifyEvents
+import NotifyModel
+
+/// `notifytop diff A B`: what changed from one recording to the next, per notification name, and
+/// which leak warnings appeared or went away: a regression check for CI.
+///
+/// Warnings are matched by rule and by what they are about spelled the way it survives a rerun
+/// (names, `file:line` callsites, observer types), never by trace ids or addresses, which differ
+/// between any two runs.
+public struct RecordingDiff: Sendable, Encodable {
+    /// One side's identity.
+    public struct Side: Sendable, Encodable {
+        /// The file.
+        public var path: String
+        /// The recorded process.
+        public var process: String
+        /// Its pid.
+        public var pid: Int
+        /// Stream nanoseconds the recording covers.
+        public var durationNs: UInt64
+    }
+
+    /// One name's figures in A and B.
+    public struct NameChange: Sendable, Encodable {
+        /// The notification name (`*` for wildcard observers).
+        public var name: String
+        /// Live observers at the end of A.
+        public var observersA: Int
+        /// Live observers at the end of B.
+        public var observersB: Int
+        /// Deliveries in A.
+        public var deliveriesA: UInt64
+        /// Deliveries in B.
+        public var deliveriesB: UInt64
+
+        /// B minus A.
+        public var observersDelta: Int { observersB - observersA }
+        /// B minus A.
+        public var deliveriesDelta: Int64 { Int64(clamping: deliveriesB) - Int64(clamping: deliveriesA) }
+
+        enum CodingKeys: String, CodingKey {
+            case name, observersA, observersB, observersDelta, deliveriesA, deliveriesB, deliveriesDelta
+        }
+
+        /// Encodes the figures with their deltas, so a script need not subtract.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(observersA, forKey: .observersA)
+            try container.encode(observersB, forKey: .observersB)
+            try container.encode(observersDelta, forKey: .observersDelta)
+            try container.encode(deliveriesA, forKey: .deliveriesA)
+            try container.encode(deliveriesB, forKey: .deliveriesB)
+            try container.encode(deliveriesDelta, forKey: .deliveriesDelta)
+        }
+    }
+
+    /// A warning open on one side only.
+    public struct Warning: Sendable, Encodable, Hashable {
+        /// Rule and subject, stable across runs: `R1 Demo/Cart.swift:42`.
+        public var identity: String
+        /// `R1`.
+        public var rule: String
+        /// `info`, `warning` or `error`.
+        public var severity: String
+        /// The finding's one-line summary.
+        public var summary: String
+        /// The severity, for `--fail-on`.
+        var level: LeakSeverity
+
+        enum CodingKeys: String, CodingKey { case identity, rule, severity, summary }
+    }
+
+    /// Recording A.
+    public var a: Side
+    /// Recording B.
+    public var b: Side
+    /// Every name seen in either, by name.
+    public var names: [NameChange]
+    /// Warnings open at the end of B but not of A.
+    public var newWarnings: [Warning]
+    /// Warnings open at the end of A but not of B.
+    public var resolvedWarnings: [Warning]
+
+    /// Compares two folded recordings.
+    public init(_ a: RecordingFold, _ b: RecordingFold) {
+        self.a = Self.side(a)
+        self.b = Self.side(b)
+        var rows: [String: NameChange] = [:]
+        for row in a.model.names where !Self.isIdleWildcard(row) {
+            rows[row.name] = NameChange(name: row.name, observersA: row.liveObservers, observersB: 0,
+                                        deliveriesA: row.deliveries, deliveriesB: 0)
+        }
+        for row in b.model.names where !Self.isIdleWildcard(row) {
+            rows[row.name, default: NameChange(name: row.name, observersA: 0, observersB: 0, deliveriesA: 0,
+                                               deliveriesB: 0)].observersB = row.liveObservers
+            rows[row.name]!.deliveriesB = row.deliveries
+        }
+        names = rows.values.sorted { $0.name < $1.name }
+        let before = Self.openWarnings(a.model)
+        let after = Self.openWarnings(b.model)
+        let beforeKeys = Set(before.map(\.identity))
+        let afterKeys = Set(after.map(\.identity))
+        newWarnings = after.filter { !beforeKeys.contains($0.identity) }
+        resolvedWarnings = before.filter { !afterKeys.contains($0.identity) }
+    }
+
+    /// Whether B has new warnings of `severity` or worse.
+    public func hasNewWarnings(atLeast severity: LeakSeverity) -> Bool {
+        newWarnings.contains { $0.level >= severity }
+    }
+
+    private static func side(_ fold: RecordingFold) -> Side {
+        Side(path: fold.path, process: fold.model.header?.process ?? "?", pid: Int(fold.model.header?.pid ?? 0),
+             durationNs: fold.duration)
+    }
+
+    private static func isIdleWildcard(_ row: NameRow) -> Bool {
+        row.isWildcard && row.liveObservers == 0 && row.deliveries == 0
+    }
+
+    /// Open findings, worst first, one per identity (the worst wins when two share one).
+    private static func openWarnings(_ model: InspectorState) -> [Warning] {
+        var byIdentity: [String: Warning] = [:]
+        for finding in model.findings where finding.isOpen {
+            let warning = Warning(identity: identity(finding, in: model), rule: finding.rule.code,
+                                  severity: finding.severity.description, summary: finding.summary,
+                                  level: finding.severity)
+            if let existing = byIdentity[warning.identity], existing.level >= warning.level { continue }
+            byIdentity[warning.identity] = warning
+        }
+        return byIdentity.values.sorted { ($1.level, $0.identity) < ($0.level, $1.identity) }
+    }
+
+    /// `R5 "cartDidChange"@Demo/Cart.swift:42`: the finding's key with trace ids replaced.
+    static func identity(_ finding: LeakFinding, in model: InspectorState) -> String {
+        let rule = finding.rule.code
+        switch finding.key.subject {
+        case .callsite(let id): return "\(rule) \(model.callsite(id))"
+        case .participant(let id, let sender): return "\(rule) \(sender ? "sender" : "observer")@\(model.callsite(id))"
+        case .nameAtCallsite(let name, let id): return "\(rule) \"\(name)\"@\(model.callsite(id))"
+        case .name(let name): return "\(rule) \"\(name)\""
+        case .observer: return "\(rule) \(finding.evidence.observer?.typeName ?? "?")"
+        }
+    }
+}

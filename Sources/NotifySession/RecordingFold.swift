@@ -1,0 +1,51 @@
+import NotifyEvents
+import NotifyModel
+import NotifyTrace
+
+/// A whole recording folded through the model, as `notifytop diff` compares them.
+///
+/// Why strict: a diff that silently skipped malformed lines would compare less than it claims,
+/// so the first bad line (or a file that is not a trace at all) is an error instead.
+public struct RecordingFold: Sendable {
+    /// Why a recording could not be folded.
+    public struct Failure: Error, CustomStringConvertible {
+        /// One line for the user, naming the file.
+        public let description: String
+    }
+
+    /// The file read.
+    public let path: String
+    /// The model after the last event.
+    public let model: InspectorState
+    /// Stream nanoseconds from the first timed event to the last.
+    public let duration: UInt64
+
+    /// Reads `path` to its end, ticking the model at every timed event as a live session would.
+    public init(path: String) throws(Failure) {
+        let reader: TraceReader
+        do { reader = try TraceReader.open(file: path, strict: true) } catch {
+            throw Failure(description: "\(error)")
+        }
+        var model = InspectorState()
+        var first: UInt64?
+        var last: UInt64 = 0
+        reading: while true {
+            switch reader.next() {
+            case .event(let event):
+                model.apply(event)
+                if let time = event.timestamp {
+                    if first == nil { first = time }
+                    last = max(last, time)
+                    model.tick(now: time)
+                }
+            case .idle: continue
+            case .ended(.failed(let message)): throw Failure(description: message)
+            case .ended: break reading
+            }
+        }
+        guard model.header != nil else { throw Failure(description: "\(path): not a notifytop trace (no header line)") }
+        self.path = path
+        self.model = model
+        duration = first.map { last - $0 } ?? 0
+    }
+}

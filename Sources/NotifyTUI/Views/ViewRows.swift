@@ -1,0 +1,97 @@
+import NotifyEvents
+import NotifyModel
+
+/// The rows a top-level view shows, after its filter and sort, as data rather than cells.
+///
+/// Why: batch JSON output and exports must list exactly what the screen lists, so they go
+/// through the same items, filter and sort as the views instead of re-implementing them.
+public enum ViewRows: Sendable {
+    /// View 1: names.
+    case names([NameRow])
+    /// View 2: registrations (grouped as the view groups them).
+    case observers([ObserverRow])
+    /// View 3: the merged delivery log, oldest first.
+    case deliveries([DeliveryLine])
+    /// View 4: findings.
+    case leaks([LeakFinding])
+    /// View 5: the raw event tail, oldest first.
+    case events([EventLine])
+
+    /// One delivery of the Threads log, with thread names resolved as the screen shows them.
+    public struct DeliveryLine: Sendable {
+        /// The delivery.
+        public var entry: DeliveryLogEntry
+        /// The thread the handler ran on.
+        public var thread: String
+        /// The thread that posted.
+        public var postedOn: String
+    }
+
+    /// One line of the Events view: the event and its screen text.
+    public struct EventLine: Sendable {
+        /// The raw event.
+        public var event: TraceEvent
+        /// The thread's display name, empty when the event has none.
+        public var thread: String
+        /// The event kind (`post`, `deliver`, …).
+        public var kind: String
+        /// The DETAIL column's text.
+        public var detail: String
+    }
+
+    /// The rows of `view`'s top-level table, filtered and sorted by its table state.
+    public static func ordered(_ data: DashboardData, view: ViewState) -> ViewRows {
+        let state = view.table
+        switch view.view {
+        case .names:
+            return .names(TableWidget.order(NamesView.items(data), spec: NamesView.spec(now: data.model.now, ascii: false),
+                                            state: state))
+        case .observers:
+            return .observers(TableWidget.order(data.model.registrations,
+                                                spec: ObserversView.spec(data, grouping: view.grouping, ascii: false),
+                                                state: state))
+        case .threads:
+            let entries = TableWidget.order(ThreadsView.entries(data, threads: nil),
+                                            spec: ThreadsView.logSpec(data, showThread: true, ascii: false), state: state)
+            return .deliveries(entries.map { DeliveryLine(entry: $0.entry, thread: $0.thread, postedOn: $0.poster) })
+        case .leaks:
+            return .leaks(TableWidget.order(data.model.findings, spec: LeaksView.spec(now: data.model.now), state: state))
+        case .events:
+            let rows = TableWidget.order(data.tail.events.map { EventsView.row($0, data) }, spec: EventsView.spec,
+                                         state: state)
+            return .events(rows.map { EventLine(event: $0.event, thread: $0.thread, kind: $0.kind, detail: $0.detail) })
+        }
+    }
+
+    /// The titles of the columns `view` can be sorted by, lower-cased, in column order.
+    public static func sortableColumns(of view: ViewID, grouping: ObserverGrouping = .name) -> [String] {
+        columns(of: view, grouping: grouping).filter(\.sortable).map(\.title)
+    }
+
+    /// The table state that sorts `view` by the column titled `title` (case-insensitive), biggest
+    /// first when `descending`, else in the column's natural order; nil when there is no such
+    /// sortable column.
+    public static func sorting(
+        _ view: ViewID, byColumn title: String, descending: Bool? = nil, grouping: ObserverGrouping = .name
+    ) -> TableState? {
+        let all = columns(of: view, grouping: grouping)
+        guard let index = all.firstIndex(where: { $0.sortable && $0.title == title.lowercased() }) else { return nil }
+        var state = TableState(sortColumn: index)
+        if let descending { state.inverted = descending != all[index].descendingFirst }
+        return state
+    }
+
+    private static func columns(of view: ViewID, grouping: ObserverGrouping) -> [(title: String, sortable: Bool, descendingFirst: Bool)] {
+        func describe<Item>(_ spec: TableSpec<Item>) -> [(title: String, sortable: Bool, descendingFirst: Bool)] {
+            spec.columns.map { ($0.title.lowercased(), $0.sortKey != nil, $0.descendingFirst) }
+        }
+        let empty = DashboardData(model: InspectorState(), status: SessionStatus(mode: .live))
+        switch view {
+        case .names: return describe(NamesView.spec(now: 0, ascii: false))
+        case .observers: return describe(ObserversView.spec(empty, grouping: grouping, ascii: false))
+        case .threads: return describe(ThreadsView.logSpec(empty, showThread: true, ascii: false))
+        case .leaks: return describe(LeaksView.spec(now: 0))
+        case .events: return describe(EventsView.spec)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import NotifyModel
+import NotifySession
+
+/// `notifytop diff A B`: compares two recordings for regression checks. Parsing only; the work
+/// happens in NotifySession's ``RecordingDiff``.
+struct DiffCommand: ParsableCommand {
+    /// The word after `notifytop` that selects this command.
+    static let name = "diff"
+
+    static let configuration = CommandConfiguration(
+        commandName: "notifytop diff",
+        abstract: "Compare two recordings: observers and deliveries per name, and leak warnings new or resolved in B.",
+        discussion: """
+            Both files are folded through the same model as --replay. Warnings are matched by rule and \
+            by name, file:line or observer type, so two runs of the same program compare.
+
+            Exit status: 0 no new warnings of --fail-on severity, 3 there are some, 2 a file cannot be read.
+            """)
+
+    /// Exit status when a file is missing or not a trace.
+    static let unreadable: Int32 = 2
+
+    @Argument(help: ArgumentHelp("The earlier recording.", valueName: "A.ndjson"))
+    var a: String
+
+    @Argument(help: ArgumentHelp("The later recording.", valueName: "B.ndjson"))
+    var b: String
+
+    @Flag(help: "Print one JSON object instead of the table.")
+    var json = false
+
+    @Option(name: .customLong("fail-on"), help: "Exit 3 when B has new warnings of this severity or worse: info, warning, error.")
+    var failOn = "error"
+
+    func validate() throws {
+        if NotifyTopCommand.severity(failOn) == nil { throw ValidationError("--fail-on takes info, warning or error") }
+    }
+
+    func run() throws {
+        let diff: RecordingDiff
+        do {
+            diff = RecordingDiff(try RecordingFold(path: a), try RecordingFold(path: b))
+        } catch {
+            NotifyTopRunner.printError("notifytop diff: \(error)")
+            throw ExitCode(Self.unreadable)
+        }
+        print(json ? diff.json : diff.text)
+        if let severity = NotifyTopCommand.severity(failOn), diff.hasNewWarnings(atLeast: severity) {
+            throw ExitCode(NotifyTopRunner.leaksFound)
+        }
+    }
+}

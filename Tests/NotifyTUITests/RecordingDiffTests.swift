@@ -1,0 +1,106 @@
+import Foundation
+import NotifyEvents
+import NotifyModel
+import NotifySession
+import Testing
+
+/// `notifytop diff`: two recordings folded and compared per name and per warning.
+struct RecordingDiffTests {
+    /// Writes events to a fresh temporary file and returns its path.
+    private func write(_ events: [TraceEvent]) throws -> String {
+        let path = NSTemporaryDirectory() + "notifytop-diff-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ndjson"
+        var bytes: [UInt8] = []
+        TraceEncoder.encode(events, into: &bytes)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The fixture up to (not including) its token drop, so the R1 warning exists only in the whole.
+    private var beforeTokenDrop: [TraceEvent] {
+        let events = Fixture.events()
+        let drop = events.firstIndex { if case .tokenDropped = $0 { true } else { false } }!
+        return Array(events[..<drop])
+    }
+
+    private func diff(_ a: [TraceEvent], _ b: [TraceEvent]) throws -> RecordingDiff {
+        let pathA = try write(a)
+        let pathB = try write(b)
+        defer {
+            try? FileManager.default.removeItem(atPath: pathA)
+            try? FileManager.default.removeItem(atPath: pathB)
+        }
+        return RecordingDiff(try RecordingFold(path: pathA), try RecordingFold(path: pathB))
+    }
+
+    @Test("per name: observers and deliveries A → B with deltas")
+    func perName() throws {
+        let result = try diff(beforeTokenDrop, Fixture.events())
+        let cart = try #require(result.names.first { $0.name == "cartDidChange" })
+        #expect(cart.deliveriesA == 16)
+        #expect(cart.deliveriesB == 20)
+        #expect(cart.deliveriesDelta == 4)
+        let login = try #require(result.names.first { $0.name == "userDidLogin" })
+        #expect((login.observersA, login.observersB, login.observersDelta) == (1, 0, -1))
+        #expect(result.text.contains("1 → 0"))
+    }
+
+    @Test("a warning open only in B is new; reversed, it is resolved; the exit rule follows severity")
+    func newAndResolved() throws {
+        let forward = try diff(beforeTokenDrop, Fixture.events())
+        #expect(forward.newWarnings.contains { $0.rule == "R1" && $0.severity == "error" })
+        #expect(forward.resolvedWarnings.isEmpty)
+        #expect(forward.hasNewWarnings(atLeast: .error))
+        let backward = try diff(Fixture.events(), beforeTokenDrop)
+        #expect(backward.newWarnings.allSatisfy { $0.rule != "R1" })
+        #expect(backward.resolvedWarnings.contains { $0.rule == "R1" })
+        #expect(!backward.hasNewWarnings(atLeast: .error))
+        #expect(forward.text.contains("New warnings in B (\(forward.newWarnings.count)):"))
+        #expect(backward.text.contains("Resolved in B"))
+    }
+
+    @Test("a rerun with other trace ids for the same callsites has no new or resolved warnings")
+    func stableIdentity() throws {
+        let renumbered = Fixture.events().map { event -> TraceEvent in
+            switch event {
+            case .callsite(var site): site.id += 10; return .callsite(site)
+            case .registered(var registration): registration.callsite += 10; return .registered(registration)
+            case .posted(var post): post.callsite += 10; return .posted(post)
+            default: return event
+            }
+        }
+        let result = try diff(Fixture.events(), renumbered)
+        #expect(result.newWarnings.isEmpty)
+        #expect(result.resolvedWarnings.isEmpty)
+        #expect(result.names.allSatisfy { $0.observersDelta == 0 && $0.deliveriesDelta == 0 })
+    }
+
+    @Test("the JSON report decodes, with deltas and both warning lists")
+    func json() throws {
+        let result = try diff(beforeTokenDrop, Fixture.events())
+        let object = try #require(JSONSerialization.jsonObject(with: Data(result.json.utf8)) as? [String: Any])
+        let names = try #require(object["names"] as? [[String: Any]])
+        let cart = try #require(names.first { $0["name"] as? String == "cartDidChange" })
+        #expect(cart["deliveries_delta"] as? Int == 4)
+        #expect((object["new_warnings"] as? [[String: Any]])?.isEmpty == false)
+        #expect(object["resolved_warnings"] as? [Any] != nil)
+        #expect((object["a"] as? [String: Any])?["pid"] as? Int == 4242)
+    }
+
+    @Test("a missing file, a file that is not a trace, and an empty file are one-line errors")
+    func unreadable() throws {
+        #expect(throws: RecordingFold.Failure.self) { try RecordingFold(path: "/nonexistent/a.ndjson") }
+        let garbage = NSTemporaryDirectory() + "notifytop-diff-garbage-\(getpid()).txt"
+        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: garbage))
+        defer { try? FileManager.default.removeItem(atPath: garbage) }
+        do {
+            _ = try RecordingFold(path: garbage)
+            Issue.record("a text file folded")
+        } catch {
+            #expect(error.description.contains(garbage))
+            #expect(!error.description.contains("\n"))
+        }
+        let empty = try write([])
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(throws: RecordingFold.Failure.self) { try RecordingFold(path: empty) }
+    }
+}

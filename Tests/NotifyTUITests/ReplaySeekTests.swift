@@ -1,0 +1,151 @@
+import Foundation
+import NotifyEvents
+import NotifyModel
+import NotifySession
+import NotifyTUI
+import Testing
+
+/// Replay transport beyond forward play: `--from`/`--to`, `,` and `[` back, `g` to a time.
+struct ReplaySeekTests {
+    static let base: UInt64 = 5_000_000_000
+    static let step: UInt64 = 100_000_000
+
+    /// A header, then `posts` posts, post n at `base + n × 100 ms`: at time t, exactly
+    /// ⌊t / 100 ms⌋ posts are due, which makes every position checkable by counting posts.
+    static func recording(posts: Int = 40) throws -> String {
+        var events: [TraceEvent] = [.header(TraceHeader(pid: 7, process: "Tick", center: "default", clockMono: base,
+                                                        clockWall: 0, producer: "test"))]
+        for index in 1...posts {
+            let time = base + UInt64(index) * step
+            events.append(.posted(TracePost(seq: UInt64(index), timestamp: time, thread: 1, postID: UInt64(index),
+                                            name: "tick", object: nil, hasUserInfo: false, matched: 0, depth: 1,
+                                            parentPostID: 0, callsite: 0)))
+        }
+        let path = NSTemporaryDirectory() + "notifytop-seek-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ndjson"
+        var bytes: [UInt8] = []
+        TraceEncoder.encode(events, into: &bytes)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A paused replay session after `keys` (the clock never moves on its own, so only keys count).
+    static func session(_ path: String, keys: [Key], from: UInt64 = 0, to: UInt64? = nil) throws -> DashboardSession {
+        let feed = try ReplayFeed(path: path, speed: 1, from: from, to: to)
+        feed.paused = true
+        let session = DashboardSession(source: .replay(feed))
+        let terminal = InMemoryTerminal(size: Size(width: 100, height: 30), keys: keys + [.char("q")])
+        _ = session.run(on: terminal)
+        return session
+    }
+
+    static func typed(_ text: String) -> [Key] { text.map { .char($0) } }
+
+    @Test("times parse as 1.5s, 250ms, 2m or plain seconds; anything else is refused")
+    func timeOffsets() {
+        #expect(TimeOffset.nanoseconds("1.5s") == 1_500_000_000)
+        #expect(TimeOffset.nanoseconds("250ms") == 250_000_000)
+        #expect(TimeOffset.nanoseconds("2m") == 120_000_000_000)
+        #expect(TimeOffset.nanoseconds("3") == 3_000_000_000)
+        #expect(TimeOffset.nanoseconds(" 0.5 ") == 500_000_000)
+        for bad in ["", "s", "abc", "-1s", "1h", "1.2.3s", "1e3", "inf"] {
+            #expect(TimeOffset.nanoseconds(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("',' '[' and 'g' are replay keys; outside replays g still goes to the top row")
+    func keymap() {
+        let keymap = Keymap.standard
+        #expect(keymap.action(for: .char("g"), isReplay: true) == .goToTime)
+        #expect(keymap.action(for: .char("g"), isReplay: false) == .home)
+        #expect(keymap.action(for: .home, isReplay: true) == .home)
+        #expect(keymap.action(for: .char(","), isReplay: true) == .stepBackEvent)
+        #expect(keymap.action(for: .char("["), isReplay: true) == .stepBackSecond)
+        #expect(keymap.action(for: .char(","), isReplay: false) == nil)
+        #expect(keymap.action(for: .char("["), isReplay: false) == nil)
+    }
+
+    @Test("the g prompt takes a time, Enter goes there, Esc cancels, nonsense is not accepted")
+    func prompt() {
+        var view = ViewState()
+        let context = FrameInfo(isReplay: true)
+        _ = view.handle(.char("g"), context: context)
+        #expect(view.timePrompt == "")
+        for key in Self.typed("1x.5s") { _ = view.handle(key, context: context) }
+        #expect(view.timePrompt == "1.5s")
+        #expect(view.handle(.enter, context: context).command == .goToTime(1_500_000_000))
+        #expect(view.timePrompt == nil)
+        _ = view.handle(.char("g"), context: context)
+        _ = view.handle(.char("s"), context: context)
+        #expect(view.handle(.enter, context: context).command == nil)
+        #expect(view.timePrompt == "s")
+        _ = view.handle(.escape, context: context)
+        #expect(view.timePrompt == nil)
+        let frame = Dashboard.render(DashboardData(model: InspectorState(), status: SessionStatus(mode: .replay(speed: 1, paused: true))),
+                                     view: { var v = ViewState(); v.timePrompt = "2"; return v }(),
+                                     size: Size(width: 100, height: 30), glyphs: .unicode).canvas
+        #expect(frame.lines[4].contains("Go to time (1.5s, 250ms, 2m): 2_"))
+    }
+
+    @Test("',' steps back one event: the same state as one step fewer forward")
+    func backOneEvent() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let back = try Self.session(path, keys: Array(repeating: .char("."), count: 5) + [.char(",")])
+        let forward = try Self.session(path, keys: Array(repeating: .char("."), count: 4))
+        #expect(back.model.totals.posts == forward.model.totals.posts)
+        #expect(back.model.names == forward.model.names)
+        #expect(back.model.totals.posts == 5)  // the first event comes with the first frame, then 4 steps
+    }
+
+    @Test("'g' goes to a time, forward or back, and '[' goes back one second")
+    func goToAndBackSecond() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let forward = try Self.session(path, keys: [.char("g")] + Self.typed("2.25s") + [.enter])
+        #expect(forward.model.totals.posts == 22)
+        let back = try Self.session(path, keys: [.char("g")] + Self.typed("3s") + [.enter, .char("g")] + Self.typed("1200ms") + [.enter])
+        #expect(back.model.totals.posts == 12)
+        #expect(back.status.mode == .replay(speed: 1, paused: true))
+        let second = try Self.session(path, keys: [.char("g")] + Self.typed("2.5") + [.enter, .char("[")])
+        #expect(second.model.totals.posts == 15)
+        #expect(second.tail.events.count == 15)
+    }
+
+    @Test("seeking is deterministic: the same keys over the same file give the same frame")
+    func deterministic() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let keys: [Key] = [.char(".")] + [.char("g")] + Self.typed("3s") + [.enter, .char(","), .char("["), .char(".")]
+        let a = try Self.session(path, keys: keys)
+        let b = try Self.session(path, keys: keys)
+        let size = Size(width: 100, height: 30)
+        #expect(a.render(size: size, glyphs: .unicode).lines.dropFirst() == b.render(size: size, glyphs: .unicode).lines.dropFirst())
+        #expect(a.model.totals.posts == 20)  // 1, +1, 30, 29, 19 (2.9 s - 1 s), 20
+    }
+
+    @Test("--from folds the events before it at once; --to ends the replay there (ENDED), and keys can go back")
+    func bounds() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let from = try Self.session(path, keys: [], from: 1_500_000_000)
+        #expect(from.model.totals.posts == 15)
+        let to = try Self.session(path, keys: [.char("g")] + Self.typed("9s") + [.enter], to: 2_000_000_000)
+        #expect(to.model.totals.posts == 20)
+        #expect(to.isEnded)
+        #expect(to.status.mode == .ended("reached --to 2.0 s"))
+        let rewound = try Self.session(path, keys: [.char("g")] + Self.typed("9s") + [.enter, .char("[")], to: 2_000_000_000)
+        #expect(rewound.model.totals.posts == 10)
+        #expect(!rewound.isEnded)
+    }
+
+    @Test("a full-speed replay bounded by --from and --to folds exactly the events in between")
+    func batchBounds() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let session = DashboardSession(source: .replay(try ReplayFeed(path: path, speed: 0, from: 1_000_000_000,
+                                                                      to: 2_000_000_000)))
+        for tick in 1...5 { session.poll(now: UInt64(tick)) }
+        #expect(session.model.totals.posts == 20)
+        #expect(session.isEnded)
+    }
+}
