@@ -41,13 +41,23 @@ extension NotifyCenter {
             stripe.lock.lock()
             if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.named[notification.name] {
                 let wildcard = stripe.wildcard
-                stripe.lock.unlock()
-                inRegistrationOrder(named, wildcard) { registration in
-                    deliver(notification, to: registration, objectKey: objectKey)
+                guard let probes = stripe.probes else {
+                    stripe.lock.unlock()
+                    inRegistrationOrder(named, wildcard) { registration in
+                        deliver(notification, to: registration, objectKey: objectKey)
+                    }
+                    return
                 }
-                return
+                stripe.lock.unlock()
+                // A posted object's serial is the table's to tell.
+                if object == nil {
+                    postProbed(notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
+                               probes: probes, file: file, line: line)
+                    return
+                }
+            } else {
+                stripe.lock.unlock()
             }
-            stripe.lock.unlock()
             postReadingTable(notification, object: object, objectKey: objectKey, stripe: stripe, file: file, line: line)
         }
     }
@@ -63,26 +73,27 @@ extension NotifyCenter {
         let named = table.named[notification.name]?.entries ?? []
         let wildcard = table.wildcard.entries
         let probes = self.probes
+        let version = tableVersion.load(ordering: .relaxed)
         if let probes {
             let serial = object.map { table.serials.serial(of: $0) } ?? 0
             lock.unlock()
+            remember(named, wildcard, probes, for: notification.name, from: version, in: stripe)
             postProbed(notification, object: object.map { NotifyObjectRef($0, serial: serial) }, objectKey: objectKey,
                        named: named, wildcard: wildcard, probes: probes, file: file, line: line)
             return
         }
-        let version = tableVersion.load(ordering: .relaxed)
         lock.unlock()
-        remember(named, wildcard, for: notification.name, from: version, in: stripe)
+        remember(named, wildcard, nil, for: notification.name, from: version, in: stripe)
         inRegistrationOrder(named, wildcard) { registration in
             deliver(notification, to: registration, objectKey: objectKey)
         }
     }
 
-    /// Keeps private copies of what a post read from table `version` in the posting thread's
-    /// stripe. The first post after the table changes only marks the stripe, so a table that
+    /// Keeps private copies of what a post read from table `version` (with the probes attached
+    /// then) in the posting thread's stripe. The first post after the table changes only marks the stripe, so a table that
     /// changes between every post costs no copies.
     private func remember(
-        _ named: ContiguousArray<Registration>, _ wildcard: ContiguousArray<Registration>,
+        _ named: ContiguousArray<Registration>, _ wildcard: ContiguousArray<Registration>, _ probes: ProbeSet?,
         for name: Notification.Name, from version: UInt64, in stripe: PostCache.Stripe
     ) {
         var stale: PostCache.Stripe.Copies?
@@ -91,13 +102,14 @@ extension NotifyCenter {
         stripe.occupied.store(true, ordering: .sequentiallyConsistent)
         if tableVersion.load(ordering: .sequentiallyConsistent) == version {
             if stripe.version != version {
-                stale = (stripe.named, stripe.wildcard)
+                stale = (stripe.named, stripe.wildcard, stripe.probes)
                 stripe.named = [:]
                 stripe.wildcard = wildcard.privateCopy
+                stripe.probes = probes
                 stripe.version = version
             } else {
                 if stripe.named.count >= PostCache.namesPerStripe {
-                    stale = (stripe.named, [])
+                    stale = (stripe.named, [], nil)
                     stripe.named = [:]
                 }
                 stripe.named[name] = named.privateCopy

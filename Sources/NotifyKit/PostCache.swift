@@ -58,7 +58,7 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
     /// One thread's (or a few threads') copies, on its own cache lines.
     final class Stripe: @unchecked Sendable {  // guarded by `lock`, but `occupied`, an atomic
         typealias Copies = (named: [Notification.Name: ContiguousArray<Registration>],
-                            wildcard: ContiguousArray<Registration>)
+                            wildcard: ContiguousArray<Registration>, probes: ProbeSet?)
 
         let lock = Lock(ownCacheLine: true)
         /// Set before a copy is stored and checked by a sweep after the version moves (both
@@ -68,6 +68,8 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
         @exclusivity(unchecked) var version: UInt64 = .max
         @exclusivity(unchecked) var named: [Notification.Name: ContiguousArray<Registration>] = [:]
         @exclusivity(unchecked) var wildcard: ContiguousArray<Registration> = []
+        /// The probes attached at `version`.
+        @exclusivity(unchecked) var probes: ProbeSet?
         // Keeps the next stripe's fields off this one's cache lines: threads with consecutive ids
         // use neighbouring stripes, which are allocated one after another.
         private let padding = InlineArray<16, UInt64>(repeating: 0)
@@ -76,10 +78,11 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
         func takeAll() -> Copies? {
             occupied.store(false, ordering: .sequentiallyConsistent)
             version = .max
-            guard !named.isEmpty || !wildcard.isEmpty else { return nil }
-            let copies = (named, wildcard)
+            guard !named.isEmpty || !wildcard.isEmpty || probes != nil else { return nil }
+            let copies = (named, wildcard, probes)
             named = [:]
             wildcard = []
+            probes = nil
             return copies
         }
     }
