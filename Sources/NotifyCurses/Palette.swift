@@ -41,6 +41,7 @@ enum Palette {
         case .error: Look(bold: true, underline: true)
         case .sparkline: Look()
         case .filter: Look(underline: true)
+        case .match: Look(bold: true, underline: true)
         }
     }
 
@@ -74,6 +75,7 @@ enum Palette {
         case .tabActive: return Look(foreground: black, background: white, bold: true)
         case .tabInactive: return Look()
         case .overlay: return Look(foreground: white, background: blue)
+        case .match: return Look(foreground: black, background: brightYellow)
         }
     }
 
@@ -101,6 +103,7 @@ enum Palette {
         case .tabActive: Look(foreground: 16, background: 252, bold: true)
         case .tabInactive: Look(foreground: 250)
         case .overlay: Look(foreground: 231, background: 24)
+        case .match: Look(foreground: 16, background: 186)
         default: eight(style, bright: true)
         }
     }

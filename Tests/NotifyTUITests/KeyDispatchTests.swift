@@ -141,6 +141,23 @@ struct KeyDispatchTests {
         #expect(!state.showHelp)
     }
 
+    @Test("the help scrolls with ↓ and PgUp and closes on any other key, back at the top")
+    func helpScrolls() {
+        var state = ViewState()
+        _ = state.handle(.char("?"), context: table)
+        _ = state.handle(.down, context: table)
+        _ = state.handle(.pageDown, context: table)
+        #expect(state.showHelp && state.helpScroll == 11)
+        _ = state.handle(.pageUp, context: table)
+        #expect(state.helpScroll == 1)
+        var canvas = Canvas(size: Size(width: 100, height: 20))
+        HelpOverlay.draw(keymap: .standard, isReplay: false, glyphs: .unicode, scroll: 3, into: &canvas)
+        #expect(canvas.lines.contains { $0.contains("↑ 3 more above") })
+        #expect(canvas.lines.contains { $0.contains("more below") })
+        _ = state.handle(.char("x"), context: table)
+        #expect(!state.showHelp && state.helpScroll == 0)
+    }
+
     @Test("F5 regroups observers and switches the threads layout")
     func regroup() {
         var state = ViewState(view: .observers)

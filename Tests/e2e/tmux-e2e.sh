@@ -82,9 +82,23 @@ keys / C a r t Enter; wait_for "the filter stays visible" "Filter: Cart"
 only_cart() { ! screen | sed -n '7,39p' | grep -Ev 'Cart|^ *$' | grep -q .; }
 check "the filter keeps only matching rows" only_cart
 keys Escape
+keys / 'posts>10 !~^zz' Enter; wait_for "a field query and an inverted regex filter" "Filter: posts>10 !~\^zz"
+keys Escape / 'bogus>1' Enter; wait_for "a malformed filter explains itself in one line" "✗ unknown field bogus"
+keys Escape
+keys F3 'Did' Enter; wait_for "F3 searches and jumps to the first match" "match 1 of [0-9]+"
+keys n; wait_for "n moves to the next match" "match 2 of [0-9]+"
+keys Escape
+keys : v i Tab; wait_for "the : palette completes with Tab" ":view _.*view names"
+keys l e Tab Enter; wait_for "the palette runs view leaks" "^Leaks *$"
+keys : f r o b Enter; wait_for "an unknown command is a one-line error" "unknown command \"frob\""
+keys 1 e; wait_for "e expands the table to the whole screen" "^Names  \[e restores\]"
+no_footer() { ! screen | grep -q "F1Help"; }
+check "the expanded table hides the footer" no_footer
+keys e; wait_for "e again restores the layout" "F1Help"
 keys r; wait_for "r starts recording: [REC]" "\[REC\]"
 keys r; wait_for "r again stops recording" "recorded [0-9]+ bytes"
-keys '?'; wait_for "? shows help generated from the key table" "Any key closes this help"
+keys '?'; wait_for "? shows help generated from the key table" "any other key closes"
+keys Down Down; wait_for "↓ scrolls the help" "↑ 2 more above"
 keys x
 "${T[@]}" resize-window -t e2e -x 80 -y 24; wait_for "resize to 80x24 redraws" "F10Quit"
 "${T[@]}" resize-window -t e2e -x 30 -y 8; wait_for "a tiny terminal shows a message" "needs at least"

@@ -30,6 +30,16 @@ public enum Action: Sendable, Hashable {
     case back
     /// Start typing a filter.
     case editFilter
+    /// Start typing a search (F3).
+    case editSearch
+    /// Select the next row matching the search.
+    case nextMatch
+    /// Select the previous row matching the search.
+    case previousMatch
+    /// Open the `:` command palette.
+    case openPalette
+    /// Give the table the whole screen, or restore the layout.
+    case toggleExpand
     /// Sort by the next column.
     case sortNext
     /// Sort by the previous column.

@@ -4,14 +4,29 @@ extension ViewState {
     /// Pure: the result depends only on the state, the key, the keymap and the last frame.
     public mutating func handle(_ key: Key, keymap: Keymap = .standard, context: FrameInfo) -> Reaction {
         if key == .resize { return .redraw }
+        let hadNotice = notice != nil
+        notice = nil
+        let reaction = dispatch(key, keymap: keymap, context: context)
+        return hadNotice && !reaction.redraw ? Reaction(redraw: true, quit: reaction.quit, command: reaction.command) : reaction
+    }
+
+    private mutating func dispatch(_ key: Key, keymap: Keymap, context: FrameInfo) -> Reaction {
         if showHelp {
             if keymap.action(for: key, isReplay: context.isReplay) == .quit && key == .control("c") {
                 return Reaction(quit: true)
             }
-            showHelp = false
+            switch key {
+            case .down, .char("j"): helpScroll += 1
+            case .up, .char("k"): helpScroll = max(0, helpScroll - 1)
+            case .pageDown: helpScroll += 10
+            case .pageUp: helpScroll = max(0, helpScroll - 10)
+            default:
+                showHelp = false
+                helpScroll = 0
+            }
             return .redraw
         }
-        if editingFilter { return editFilter(with: key, context: context) }
+        if prompt != nil { return editPrompt(with: key, keymap: keymap, context: context) }
         guard let action = keymap.action(for: key, isReplay: context.isReplay) else { return .none }
         return reduce(action, context: context)
     }
@@ -39,12 +54,21 @@ extension ViewState {
         case .back:
             if !path.isEmpty {
                 drill[view]?.removeLast()
+            } else if !table.search.isEmpty {
+                table.search = ""
             } else if !table.filter.isEmpty {
                 table.filter = ""
+            } else if expanded {
+                expanded = false
             } else {
                 return .none
             }
-        case .editFilter: editingFilter = true
+        case .editFilter: prompt = Prompt(kind: .filter, text: table.filter)
+        case .editSearch: prompt = Prompt(kind: .search, text: table.search)
+        case .nextMatch: return jumpToMatch(forward: true, context: context)
+        case .previousMatch: return jumpToMatch(forward: false, context: context)
+        case .openPalette: prompt = Prompt(kind: .command)
+        case .toggleExpand: expanded.toggle()
         case .sortNext, .sortPrevious:
             let columns = context.sortableColumns
             guard !columns.isEmpty else { return .none }
@@ -72,7 +96,7 @@ extension ViewState {
         return .redraw
     }
 
-    private mutating func select(_ index: Int, context: FrameInfo, follow: Bool) {
+    mutating func select(_ index: Int, context: FrameInfo, follow: Bool) {
         guard !context.rowKeys.isEmpty else { return }
         let clamped = min(max(0, index), context.rowKeys.count - 1)
         var state = table
@@ -84,29 +108,5 @@ extension ViewState {
         if clamped >= scroll + context.pageSize { scroll = clamped - context.pageSize + 1 }
         state.scroll = max(0, scroll)
         table = state
-    }
-
-    private mutating func editFilter(with key: Key, context: FrameInfo) -> Reaction {
-        switch key {
-        case .enter:
-            editingFilter = false
-        case .escape:
-            editingFilter = false
-            table.filter = ""
-        case .backspace, .delete:
-            if !table.filter.isEmpty { table.filter.removeLast() }
-        case .character(let character):
-            table.filter.append(character)
-            table.selectedIndex = 0
-            table.scroll = 0
-        case .control("c"):
-            return Reaction(quit: true)
-        case .up, .down, .pageUp, .pageDown:
-            editingFilter = false
-            return handle(key, context: context)
-        default:
-            return .none
-        }
-        return .redraw
     }
 }
