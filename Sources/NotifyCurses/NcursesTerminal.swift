@@ -78,6 +78,7 @@ public final class NcursesTerminal: TerminalBackend {
         keypad(cn_stdscr(), true)
         curs_set(0)
         set_escdelay(25)
+        Self.disableFlowControl()
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
         if options.monochrome || noColor || !has_colors() {
             colorDepth = .mono
@@ -104,6 +105,16 @@ public final class NcursesTerminal: TerminalBackend {
             attributes[style] = (attrs, pair)
         }
         TerminalSignals.install()
+    }
+
+    /// Turns off XON/XOFF so Ctrl-S reaches us (k9s's save key) instead of freezing the
+    /// terminal; `endwin` restores the shell's settings, flow control included.
+    private static func disableFlowControl() {
+        var settings = termios()
+        guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return }
+        settings.c_iflag &= ~tcflag_t(IXON)
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &settings) == 0 else { return }
+        def_prog_mode()
     }
 
     deinit { shutdown() }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import NotifyEvents
 import NotifyModel
@@ -56,6 +57,14 @@ public final class DashboardSession {
     private var attachedAt = CPUMeter.wallNanoseconds()
     private var uptimeAtAttach: Double?
     private var ended = false
+    private var lastCanvas: Canvas?
+    private var exporter = ViewExporter()
+
+    /// Where Ctrl-S and the screen dump write; empty means the working directory.
+    public var exportDirectory: String {
+        get { exporter.directory }
+        set { exporter.directory = newValue }
+    }
 
     /// Creates a session over a source.
     public init(
@@ -100,6 +109,7 @@ public final class DashboardSession {
     public func render(size: Size, glyphs: Glyphs) -> Canvas {
         let (canvas, info) = Dashboard.render(data, view: view, size: size, glyphs: glyphs, keymap: keymap)
         lastInfo = info
+        lastCanvas = canvas
         return canvas
     }
 
@@ -209,7 +219,37 @@ public final class DashboardSession {
         case .scaleSpeed(let factor):
             if case .replay(let feed) = source { feed.scaleSpeed(by: factor); replayTick(feed) }
         case .repaint: terminal.invalidate()
+        case .export(let format): export(format, glyphs: terminal.glyphs)
+        case .dumpScreen: dumpScreen(depth: terminal.colorDepth)
         }
+    }
+
+    /// Ctrl-S: every row of the table on screen (after filter and sort) to a file.
+    func export(_ format: ExportFormat, glyphs: Glyphs) {
+        let content = Dashboard.content(data, view: view, glyphs: glyphs)
+        do {
+            let path = try exporter.export(content, as: format)
+            status.message = "saved \(content.rows.count) rows to \(path)"
+        } catch {
+            status.message = "cannot save the view: \(Self.reason(error))"
+        }
+    }
+
+    /// The screen dump: the last frame as text and ANSI.
+    func dumpScreen(depth: ColorDepth) {
+        guard let canvas = lastCanvas else { return }
+        do {
+            let paths = try exporter.dump(canvas, depth: depth == .mono ? .mono : .full)
+            status.message = "saved the screen to " + paths.joined(separator: " and ")
+        } catch {
+            status.message = "cannot save the screen: \(Self.reason(error))"
+        }
+    }
+
+    /// One line for an I/O error.
+    static func reason(_ error: any Error) -> String {
+        let text = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+        return text.split(separator: "\n").first.map(String.init) ?? "\(error)"
     }
 
     private func toggleRecording() {

@@ -95,6 +95,16 @@ keys 1 e; wait_for "e expands the table to the whole screen" "^Names  \[e restor
 no_footer() { ! screen | grep -q "F1Help"; }
 check "the expanded table hides the footer" no_footer
 keys e; wait_for "e again restores the layout" "F1Help"
+keys C-s; wait_for "Ctrl-S saves every row of the view" "saved [0-9]+ rows to notifytop-names-[0-9]+\.txt"
+saved_text=$(screen | grep -oE 'notifytop-names-[0-9]+\.txt' | head -1)
+check "the saved text file holds the names table" grep -q "^NAME " "${saved_text:-/nonexistent}"
+keys : 'export csv' Enter; wait_for ":export csv saves CSV" "saved [0-9]+ rows to notifytop-names-[0-9]+\.csv"
+saved_csv=$(screen | grep -oE 'notifytop-names-[0-9]+\.csv' | head -1)
+check "the CSV file has a header row" grep -q "^NAME,OBS,POSTS" "${saved_csv:-/nonexistent}"
+keys C-p; wait_for "Ctrl-P dumps the screen as text and ANSI" "saved the screen to notifytop-screen-[0-9]+\.txt and"
+dump=$(screen | grep -oE 'notifytop-screen-[0-9]+' | head -1)
+check "the ANSI dump has colour codes" grep -q $'\e\\[' "${dump:-nonexistent}.ans"
+rm -f "$saved_text" "$saved_csv" "${dump:-nonexistent}.txt" "${dump:-nonexistent}.ans"
 keys r; wait_for "r starts recording: [REC]" "\[REC\]"
 keys r; wait_for "r again stops recording" "recorded [0-9]+ bytes"
 keys '?'; wait_for "? shows help generated from the key table" "any other key closes"

@@ -40,6 +40,10 @@ public enum Action: Sendable, Hashable {
     case openPalette
     /// Give the table the whole screen, or restore the layout.
     case toggleExpand
+    /// Save every row of the current table to a file (Ctrl-S), in the last chosen format.
+    case exportView
+    /// Save the screen as text plus an ANSI-coloured copy, for bug reports.
+    case dumpScreen
     /// Sort by the next column.
     case sortNext
     /// Sort by the previous column.
@@ -108,4 +112,8 @@ public enum SessionCommand: Sendable, Hashable {
     case scaleSpeed(Double)
     /// Repaint everything.
     case repaint
+    /// Save the current table in this format.
+    case export(ExportFormat)
+    /// Save the screen as text and ANSI.
+    case dumpScreen
 }

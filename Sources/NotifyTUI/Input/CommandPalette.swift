@@ -22,6 +22,8 @@ public enum CommandPalette {
         case filter(String)
         /// Set the search.
         case search(String)
+        /// Save the table in this format (and make it Ctrl-S's).
+        case export(ExportFormat)
     }
 
     /// Commands that take an argument, beyond the keymap's.
@@ -30,6 +32,7 @@ public enum CommandPalette {
         Command(name: "filter", argument: "[QUERY]", help: "set the filter; without a query, type one"),
         Command(name: "search", argument: "[QUERY]", help: "set the search; without a query, type one"),
         Command(name: "view", argument: "NAME", help: "show a view by name or number"),
+        Command(name: "export", argument: "FORMAT", help: "save every row of the table: text, csv or json"),
     ]
 
     /// Every command for a live session or a replay: the keymap's actions, then the argument
@@ -64,6 +67,8 @@ public enum CommandPalette {
             let head = String(typed[..<space])
             if head == "sort" {
                 words = context.fields.map { "sort " + FilterQuery.normalizedField($0) }.filter { $0 != "sort " }
+            } else if head == "export" {
+                words = ExportFormat.allCases.map { "export " + $0.rawValue }
             } else if head == "view" {
                 words = ViewID.allCases.map { "view " + $0.title.lowercased() }
             }
@@ -104,6 +109,11 @@ public enum CommandPalette {
             }
         case "filter": return .success(.filter(String(argument)))
         case "search": return .success(.search(String(argument)))
+        case "export":
+            guard let format = ExportFormat(rawValue: String(argument).lowercased()) else {
+                return .failure(PaletteError("export takes text, csv or json"))
+            }
+            return .success(.export(format))
         case "view":
             guard let view = ViewID(argument: String(argument)) else {
                 return .failure(PaletteError("no view \"\(argument)\" (\(ViewID.allCases.map { $0.title.lowercased() }.joined(separator: "|")))"))
@@ -153,6 +163,8 @@ extension Action {
         case .previousMatch: "prev-match"
         case .openPalette: nil
         case .toggleExpand: "expand"
+        case .exportView: "save"
+        case .dumpScreen: "screendump"
         case .sortNext: "sort-next"
         case .sortPrevious: "sort-prev"
         case .invertSort: "invert"

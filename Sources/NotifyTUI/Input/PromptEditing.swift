@@ -119,6 +119,9 @@ extension ViewState {
                 table.selectedIndex = 0
                 table.scroll = 0
             }
+        case .success(.export(let format)):
+            exportFormat = format
+            return Reaction(redraw: true, command: .export(format))
         case .success(.search(let query)):
             if let error = Self.queryError(query, context: context) {
                 notice = Notice("search not changed: " + error, isError: true)

@@ -69,6 +69,8 @@ extension ViewState {
         case .previousMatch: return jumpToMatch(forward: false, context: context)
         case .openPalette: prompt = Prompt(kind: .command)
         case .toggleExpand: expanded.toggle()
+        case .exportView: return Reaction(redraw: true, command: .export(exportFormat))
+        case .dumpScreen: return Reaction(redraw: true, command: .dumpScreen)
         case .sortNext, .sortPrevious:
             let columns = context.sortableColumns
             guard !columns.isEmpty else { return .none }

@@ -75,6 +75,8 @@ public struct ViewState: Sendable, Hashable {
     public var threadLayout: ThreadLayout = .merged
     /// Whether the table has the whole screen (`e`): header, tabs and footer are hidden.
     public var expanded = false
+    /// The format Ctrl-S saves in: the last one chosen with `export FORMAT`.
+    public var exportFormat: ExportFormat = .text
 
     /// Creates the initial state, showing `view`.
     public init(view: ViewID = .names) {

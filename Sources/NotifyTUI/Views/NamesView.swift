@@ -32,12 +32,17 @@ enum NamesView {
             emptyMessage: "no notification names yet: waiting for registrations and posts")
     }
 
+    /// The names, without the `*` row while no wildcard observer exists.
+    static func rows(_ data: DashboardData) -> [NameRow] {
+        var rows = data.model.names
+        if let first = rows.first, first.isWildcard, first.liveObservers == 0, first.deliveries == 0 { rows.removeFirst() }
+        return rows
+    }
+
     static func draw(
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        var rows = data.model.names
-        if let first = rows.first, first.isWildcard, first.liveObservers == 0, first.deliveries == 0 { rows.removeFirst() }
-        return TableWidget.render(rows, spec: spec(now: data.model.now, ascii: glyphs == .ascii), state: state,
+        TableWidget.render(rows(data), spec: spec(now: data.model.now, ascii: glyphs == .ascii), state: state,
                                   into: &canvas, rect: rect, glyphs: glyphs)
     }
 }
