@@ -43,6 +43,9 @@ public final class DashboardSession {
     public let keymap: Keymap
     /// Where the next runtime recording goes; nil picks `notifytop-<pid>-<n>.ndjson`.
     public var recordingPath: String?
+    /// What notifytop itself did (view 6). The session logs attach, stream header, losses,
+    /// recordings and saves; callers add their own (reconnects) with ``logAction(_:_:)``.
+    public var actions = ActionLog()
     /// Checked every pass: a signal that should end the loop.
     public var pendingSignal: () -> Int32? = { nil }
 
@@ -86,7 +89,28 @@ public final class DashboardSession {
         }
         status = SessionStatus(mode: mode, source: origin, delayMilliseconds: delayMilliseconds,
                                recordingPath: recordingPath)
+        actions.utcOffsetSeconds = Self.localUTCOffset()
+        switch source {
+        case .live(let feed): logAction(.attach, "attached to \(feed.origin)")
+        case .replay(let feed): logAction(.attach, "opened recording \(feed.origin)")
+        case .fixed: break
+        }
+        if let recordingPath, case .live = source { logAction(.recording, "recording the raw trace to \(recordingPath)") }
         if case .fixed(let events) = source { ingest(events) }
+    }
+
+    /// Adds an entry to the action log, stamped with the wall clock.
+    public func logAction(_ kind: ActionLog.Kind, _ text: String) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        actions.append(kind, text, at: UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
+    }
+
+    private static func localUTCOffset() -> Int {
+        var now = time(nil)
+        var parts = tm()
+        guard localtime_r(&now, &parts) != nil else { return 0 }
+        return parts.tm_gmtoff
     }
 
     /// Whether no more events will come.
@@ -102,6 +126,7 @@ public final class DashboardSession {
     public var data: DashboardData {
         var current = frozen ?? DashboardData(model: model, tail: tail, status: status)
         current.status = status
+        current.actions = actions
         return current
     }
 
@@ -153,8 +178,10 @@ public final class DashboardSession {
             let (events, end, messages) = feed.drain()
             ingest(events)
             if let message = messages.last { status.message = message }
+            for message in messages { logAction(.note, message) }
             if let end, !ended {
                 ended = true
+                logAction(.stream, "stream ended: \(end.description)")
                 status.mode = .ended(end.description)
                 model.setStream(.ended(end.description))
             }
@@ -186,6 +213,14 @@ public final class DashboardSession {
         events.withUnsafeBufferPointer { batch in
             for index in batch.indices {
                 model.apply(batch[index])
+                switch batch[index] {
+                case .header(let header):
+                    logAction(.stream, "stream header: \(header.process) pid \(header.pid), format "
+                              + "\(header.version.major).\(header.version.minor), \(header.producer)")
+                case .gap(let gap): logAction(.loss, "\(gap.count) events lost (\(gap.reason.rawValue))")
+                case .end(let end): logAction(.stream, "producer ended the stream (\(end.reason.rawValue))")
+                default: break
+                }
                 memory.observe(batch[index])
                 recorder?.write(batch[index])
             }
@@ -221,6 +256,7 @@ public final class DashboardSession {
         case .repaint: terminal.invalidate()
         case .export(let format): export(format, glyphs: terminal.glyphs)
         case .dumpScreen: dumpScreen(depth: terminal.colorDepth)
+        case .logAction(let kind, let text): logAction(kind, text)
         }
     }
 
@@ -230,8 +266,10 @@ public final class DashboardSession {
         do {
             let path = try exporter.export(content, as: format)
             status.message = "saved \(content.rows.count) rows to \(path)"
+            logAction(.export, "saved the \(content.view) view (\(content.rows.count) rows, \(format.rawValue)) to \(path)")
         } catch {
             status.message = "cannot save the view: \(Self.reason(error))"
+            logAction(.export, status.message ?? "")
         }
     }
 
@@ -241,8 +279,10 @@ public final class DashboardSession {
         do {
             let paths = try exporter.dump(canvas, depth: depth == .mono ? .mono : .full)
             status.message = "saved the screen to " + paths.joined(separator: " and ")
+            logAction(.export, status.message ?? "")
         } catch {
             status.message = "cannot save the screen: \(Self.reason(error))"
+            logAction(.export, status.message ?? "")
         }
     }
 
@@ -264,8 +304,10 @@ public final class DashboardSession {
             recorder = try SessionRecorder(path: path, memory: memory)
             status.recordingPath = path
             status.message = "recording to \(path) (r stops)"
+            logAction(.recording, "recording started: \(path)")
         } catch {
             status.message = "cannot record: \(error)"
+            logAction(.recording, status.message ?? "")
         }
     }
 
@@ -273,6 +315,7 @@ public final class DashboardSession {
         guard let recorder else { return }
         recorder.flush()
         status.message = "recorded \(recorder.byteCount) bytes to \(recorder.path)"
+        logAction(.recording, "recording stopped: \(recorder.byteCount) bytes in \(recorder.path)")
         status.recordingPath = nil
         self.recorder = nil
     }

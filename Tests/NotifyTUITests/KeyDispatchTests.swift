@@ -43,16 +43,22 @@ struct KeyDispatchTests {
         #expect(Keymap.standard.action(for: key) == action)
     }
 
-    @Test("views: digits, Tab and Shift-Tab wrap around")
+    @Test("views: digits, @, Tab and Shift-Tab wrap around, through the action log (view 6)")
     func views() {
         var state = ViewState()
         _ = state.handle(.char("4"), context: table)
         #expect(state.view == .leaks)
         _ = state.handle(.tab, context: table)
         _ = state.handle(.tab, context: table)
+        #expect(state.view == .log)
+        _ = state.handle(.tab, context: table)
         #expect(state.view == .names)
         _ = state.handle(.backTab, context: table)
+        #expect(state.view == .log)
+        _ = state.handle(.backTab, context: table)
         #expect(state.view == .events)
+        _ = state.handle(.char("@"), context: table)
+        #expect(state.view == .log)
     }
 
     @Test("moving selects by key and scrolls to keep the selection in view")

@@ -105,6 +105,11 @@ keys C-p; wait_for "Ctrl-P dumps the screen as text and ANSI" "saved the screen 
 dump=$(screen | grep -oE 'notifytop-screen-[0-9]+' | head -1)
 check "the ANSI dump has colour codes" grep -q $'\e\\[' "${dump:-nonexistent}.ans"
 rm -f "$saved_text" "$saved_csv" "${dump:-nonexistent}.txt" "${dump:-nonexistent}.ans"
+keys 6; wait_for "6 shows notifytop's own actions: attach and stream header" "attach +attached to .*" \
+    && wait_for "the action log shows the stream header" "stream +stream header: notify-demo pid" \
+    && wait_for "the action log lists the saves" "export +saved the names view \([0-9]+ rows, csv\)"
+keys 1 @; wait_for "@ opens the action log too" "^Log( |$)"
+keys 1
 keys r; wait_for "r starts recording: [REC]" "\[REC\]"
 keys r; wait_for "r again stops recording" "recorded [0-9]+ bytes"
 keys '?'; wait_for "? shows help generated from the key table" "any other key closes"

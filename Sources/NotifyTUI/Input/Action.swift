@@ -116,4 +116,6 @@ public enum SessionCommand: Sendable, Hashable {
     case export(ExportFormat)
     /// Save the screen as text and ANSI.
     case dumpScreen
+    /// Add an entry to the action log (a filter that could not be used).
+    case logAction(ActionLog.Kind, String)
 }

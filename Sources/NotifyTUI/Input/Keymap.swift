@@ -109,6 +109,8 @@ public struct Keymap: Sendable {
                    help: "view 3: deliveries per thread", context: .global),
         KeyBinding([.char("4")], .show(.leaks), label: "Leaks", help: "view 4: leak warnings", context: .global),
         KeyBinding([.char("5")], .show(.events), label: "Events", help: "view 5: raw event tail", context: .global),
+        KeyBinding([.char("6"), .char("@")], .show(.log), label: "Log",
+                   help: "view 6: what notifytop did (attach, losses, recordings, saves)", context: .global),
         KeyBinding([.tab], .nextView, label: "Next", help: "next view", context: .global),
         KeyBinding([.backTab], .previousView, label: "Prev", help: "previous view", context: .global),
         KeyBinding([.char("+"), .char("=")], .faster, label: "Faster", help: "redraw more often (delay ÷2)",

@@ -71,7 +71,8 @@ extension ViewState {
                 // Keep the prompt open to fix the text; the filter from before stays in effect.
                 if prompt.kind == .filter { table.filter = prompt.original } else { table.search = prompt.original }
                 self.prompt?.error = error
-                return .redraw
+                let what = prompt.kind == .filter ? "filter" : "search"
+                return Reaction(redraw: true, command: .logAction(.filter, "\(what) \"\(prompt.text)\" not applied: \(error)"))
             }
             self.prompt = nil
             if prompt.kind == .filter {

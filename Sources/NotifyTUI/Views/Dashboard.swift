@@ -24,7 +24,7 @@ public enum Dashboard {
         var body = canvas.bounds
         if !view.expanded {
             HeaderView.draw(data, rect: body.takeTop(3), glyphs: glyphs, into: &canvas)
-            drawTabs(view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
+            drawTabs(data, view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
         }
         drawCrumbs(data, view: view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
         let footer = view.expanded ? nil : body.takeBottom(1)
@@ -59,6 +59,7 @@ public enum Dashboard {
                                         into: &canvas)
             case .leaks: return LeaksView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
             case .events: return EventsView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+            case .log: return ActionLogView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
             }
         }
     }
@@ -75,7 +76,7 @@ public enum Dashboard {
         }
     }
 
-    private static func drawTabs(_ view: ViewState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas) {
+    private static func drawTabs(_ data: DashboardData, _ view: ViewState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas) {
         var x = rect.x
         for tab in ViewID.allCases {
             let label = " \(tab.rawValue) \(tab.title) "
@@ -85,7 +86,10 @@ public enum Dashboard {
         var options: [String] = []
         if view.view == .observers && view.path.isEmpty { options.append("group: \(view.grouping.rawValue)") }
         if view.view == .threads && view.path.isEmpty { options.append("layout: \(view.threadLayout.rawValue)") }
-        if view.view == .threads || view.view == .events || view.path.last.map({ if case .thread = $0 { true } else { false } }) == true {
+        if view.view == .log {
+            options.append("kept \(data.actions.count)  dropped \(data.actions.dropped)")
+        }
+        if view.view == .threads || view.view == .events || view.view == .log || view.path.last.map({ if case .thread = $0 { true } else { false } }) == true {
             options.append(view.table.follow ? "follow: on" : "follow: off")
         }
         let text = options.joined(separator: "  ")

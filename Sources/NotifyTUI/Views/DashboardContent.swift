@@ -41,6 +41,9 @@ extension Dashboard {
             case .leaks:
                 return TableWidget.content(data.model.findings, spec: LeaksView.spec(now: data.model.now), state: state,
                                            view: name)
+            case .log:
+                return TableWidget.content(ActionLogView.rows(data.actions), spec: ActionLogView.spec, state: state,
+                                           view: name)
             case .events:
                 return TableWidget.content(data.tail.events.map { EventsView.row($0, data) }, spec: EventsView.spec,
                                            state: state, view: name)
