@@ -5,14 +5,14 @@ import NotifyTUI
 public enum AnsiDump {
     /// Renders every row, switching attributes only where the style changes, and resetting at the
     /// end of each line so a pager shows each line on its own.
-    public static func render(_ canvas: Canvas, depth: ColorDepth) -> String {
+    public static func render(_ canvas: Canvas, depth: ColorDepth, theme: Theme = .standard) -> String {
         var output = ""
         for y in 0..<canvas.size.height {
             var current: Style?
             var line = ""
             for cell in canvas.row(y) where !cell.isContinuation {
                 if cell.style != current {
-                    line += sgr(Palette.look(for: cell.style, depth: depth))
+                    line += sgr(Palette.look(for: cell.style, depth: depth, theme: theme))
                     current = cell.style
                 }
                 line.append(cell.character)

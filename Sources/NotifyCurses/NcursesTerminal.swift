@@ -56,6 +56,8 @@ public final class NcursesTerminal: TerminalBackend {
     private var previous: Canvas?
     private var attributes: [Style: (attr_t, Int16)] = [:]
     private var isOpen = true
+    private var defaults = false
+    private var chosenTheme: Theme = .standard
 
     /// Opens the terminal, or explains why it cannot be used.
     public static func open(options: Options = Options()) throws(OpenError) -> NcursesTerminal {
@@ -87,9 +89,27 @@ public final class NcursesTerminal: TerminalBackend {
             let colors = cn_colors()
             colorDepth = colors >= 256 ? .full : colors >= 16 ? .sixteen : colors >= 8 ? .eight : .mono
         }
-        let defaults = colorDepth != .mono && use_default_colors() == OK
+        defaults = colorDepth != .mono && use_default_colors() == OK
+        applyLooks()
+        TerminalSignals.install()
+    }
+
+    /// The theme in use: ``Theme/mono`` whenever the terminal shows no colour.
+    public var theme: Theme { colorDepth == .mono ? .mono : chosenTheme }
+
+    /// Switches the colour pairs to `theme` and repaints the whole screen with them.
+    public func setTheme(_ theme: Theme) {
+        chosenTheme = theme
+        guard isOpen else { return }
+        applyLooks()
+        invalidate()
+    }
+
+    /// Maps every ``Style`` to attributes and a colour pair for the current theme and depth,
+    /// and gives the window the theme's background, so blank space matches (the light theme).
+    private func applyLooks() {
         for style in Style.allCases {
-            let look = Palette.look(for: style, depth: colorDepth)
+            let look = Palette.look(for: style, depth: colorDepth, theme: theme)
             var pair: Int16 = 0
             if colorDepth != .mono, look.foreground != -1 || look.background != -1 {
                 pair = Int16(style.rawValue) + 1
@@ -104,7 +124,8 @@ public final class NcursesTerminal: TerminalBackend {
             if look.underline { attrs |= cn_a_underline() }
             attributes[style] = (attrs, pair)
         }
-        TerminalSignals.install()
+        let background = attributes[.normal]?.1 ?? 0
+        wbkgd(cn_stdscr(), chtype(cn_color_pair(Int32(background))) | chtype(UInt8(ascii: " ")))
     }
 
     /// Turns off XON/XOFF so Ctrl-S reaches us (k9s's save key) instead of freezing the

@@ -147,6 +147,7 @@ public final class DashboardSession {
     }
 
     private func loop(on terminal: any TerminalBackend, maxFrames: Int?) -> Exit {
+        if terminal.theme != view.theme { terminal.setTheme(view.theme) }
         var frames = 0
         var nextFrame: UInt64 = 0
         while true {
@@ -255,8 +256,11 @@ public final class DashboardSession {
             if case .replay(let feed) = source { feed.scaleSpeed(by: factor); replayTick(feed) }
         case .repaint: terminal.invalidate()
         case .export(let format): export(format, glyphs: terminal.glyphs)
-        case .dumpScreen: dumpScreen(depth: terminal.colorDepth)
+        case .dumpScreen: dumpScreen(depth: terminal.colorDepth, theme: terminal.theme)
         case .logAction(let kind, let text): logAction(kind, text)
+        case .setTheme(let theme):
+            terminal.setTheme(theme)
+            status.message = terminal.theme == theme ? "theme \(theme.rawValue)" : "theme \(theme.rawValue): this terminal shows no colour (NO_COLOR or mono)"
         }
     }
 
@@ -274,10 +278,10 @@ public final class DashboardSession {
     }
 
     /// The screen dump: the last frame as text and ANSI.
-    func dumpScreen(depth: ColorDepth) {
+    func dumpScreen(depth: ColorDepth, theme: Theme) {
         guard let canvas = lastCanvas else { return }
         do {
-            let paths = try exporter.dump(canvas, depth: depth == .mono ? .mono : .full)
+            let paths = try exporter.dump(canvas, depth: depth == .mono ? .mono : .full, theme: theme)
             status.message = "saved the screen to " + paths.joined(separator: " and ")
             logAction(.export, status.message ?? "")
         } catch {

@@ -49,8 +49,10 @@ public enum NotifyTopRunner {
             printError("notifytop: \(error)")
             return 1
         }
+        var view = ViewState(view: options.view)
+        view.theme = options.theme
         let session = DashboardSession(
-            source: source, view: ViewState(view: options.view), delayMilliseconds: options.delayMilliseconds,
+            source: source, view: view, delayMilliseconds: options.delayMilliseconds,
             processUptime: uptime, recordingPath: options.record)
         TerminalSignals.installForBatch()
         session.pendingSignal = { TerminalSignals.received }

@@ -30,10 +30,10 @@ struct ViewExporter {
     }
 
     /// Saves a frame as plain text and as ANSI; returns both file names.
-    mutating func dump(_ canvas: Canvas, depth: ColorDepth) throws -> [String] {
+    mutating func dump(_ canvas: Canvas, depth: ColorDepth, theme: Theme) throws -> [String] {
         let paths = nextPath(stem: "notifytop-screen", extensions: ["txt", "ans"])
         try write(canvas.plainText + "\n", to: paths[0])
-        try write(AnsiDump.render(canvas, depth: depth), to: paths[1])
+        try write(AnsiDump.render(canvas, depth: depth, theme: theme), to: paths[1])
         return paths
     }
 

@@ -58,6 +58,9 @@ struct NotifyTopCommand: ParsableCommand {
     @Flag(help: "ASCII glyphs only.")
     var ascii = false
 
+    @Option(help: "Colours: default, light (dark text on light backgrounds) or mono. NO_COLOR forces mono.")
+    var theme = "default"
+
     @Option(help: "Batch frame size, such as 120x40 (default: COLUMNS x LINES, else 120x40).")
     var size: String?
 
@@ -75,6 +78,7 @@ struct NotifyTopCommand: ParsableCommand {
         if Self.milliseconds(delay) == nil { throw ValidationError("delay needs a unit, such as 250ms or 1s") }
         if let failOn, Self.severity(failOn) == nil { throw ValidationError("--fail-on takes info, warning or error") }
         if let size, Self.parseSize(size) == nil { throw ValidationError("size looks like 120x40") }
+        if Theme(name: theme) == nil { throw ValidationError("--theme takes default, light or mono") }
         if replay != nil && (demo || pid != nil || socket != nil) {
             throw ValidationError("--replay reads a file; it cannot be combined with --demo, --pid or --socket")
         }
@@ -101,6 +105,7 @@ struct NotifyTopCommand: ParsableCommand {
         options.failOn = failOn.flatMap(Self.severity)
         options.monochrome = noColor
         options.ascii = ascii
+        options.theme = Theme(name: theme) ?? .standard
         options.size = size.flatMap(Self.parseSize)
         let status = NotifyTopRunner.run(options)
         if status != 0 { throw ExitCode(status) }

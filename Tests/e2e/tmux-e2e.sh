@@ -110,6 +110,10 @@ keys 6; wait_for "6 shows notifytop's own actions: attach and stream header" "at
     && wait_for "the action log lists the saves" "export +saved the names view \([0-9]+ rows, csv\)"
 keys 1 @; wait_for "@ opens the action log too" "^Log( |$)"
 keys 1
+keys : 'theme light' Enter; wait_for ":theme light switches the theme" "theme light"
+light_paper() { "${T[@]}" capture-pane -t e2e -p -e | grep -q '48;5;231m'; }
+check "the light theme paints a white background" light_paper
+keys : 'theme default' Enter; wait_for ":theme default switches back" "theme default"
 keys r; wait_for "r starts recording: [REC]" "\[REC\]"
 keys r; wait_for "r again stops recording" "recorded [0-9]+ bytes"
 keys '?'; wait_for "? shows help generated from the key table" "any other key closes"

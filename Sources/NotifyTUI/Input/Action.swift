@@ -116,6 +116,8 @@ public enum SessionCommand: Sendable, Hashable {
     case export(ExportFormat)
     /// Save the screen as text and ANSI.
     case dumpScreen
+    /// Switch the terminal's colour scheme.
+    case setTheme(Theme)
     /// Add an entry to the action log (a filter that could not be used).
     case logAction(ActionLog.Kind, String)
 }

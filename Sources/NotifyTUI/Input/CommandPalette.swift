@@ -24,6 +24,8 @@ public enum CommandPalette {
         case search(String)
         /// Save the table in this format (and make it Ctrl-S's).
         case export(ExportFormat)
+        /// Switch the colour scheme.
+        case theme(Theme)
     }
 
     /// Commands that take an argument, beyond the keymap's.
@@ -33,6 +35,7 @@ public enum CommandPalette {
         Command(name: "search", argument: "[QUERY]", help: "set the search; without a query, type one"),
         Command(name: "view", argument: "NAME", help: "show a view by name or number"),
         Command(name: "export", argument: "FORMAT", help: "save every row of the table: text, csv or json"),
+        Command(name: "theme", argument: "NAME", help: "colours: default, light or mono"),
     ]
 
     /// Every command for a live session or a replay: the keymap's actions, then the argument
@@ -67,6 +70,8 @@ public enum CommandPalette {
             let head = String(typed[..<space])
             if head == "sort" {
                 words = context.fields.map { "sort " + FilterQuery.normalizedField($0) }.filter { $0 != "sort " }
+            } else if head == "theme" {
+                words = Theme.allCases.map { "theme " + $0.rawValue }
             } else if head == "export" {
                 words = ExportFormat.allCases.map { "export " + $0.rawValue }
             } else if head == "view" {
@@ -109,6 +114,11 @@ public enum CommandPalette {
             }
         case "filter": return .success(.filter(String(argument)))
         case "search": return .success(.search(String(argument)))
+        case "theme":
+            guard let theme = Theme(name: String(argument)) else {
+                return .failure(PaletteError("theme takes \(Theme.allCases.map(\.rawValue).joined(separator: ", "))"))
+            }
+            return .success(.theme(theme))
         case "export":
             guard let format = ExportFormat(rawValue: String(argument).lowercased()) else {
                 return .failure(PaletteError("export takes text, csv or json"))

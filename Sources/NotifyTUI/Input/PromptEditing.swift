@@ -120,6 +120,9 @@ extension ViewState {
                 table.selectedIndex = 0
                 table.scroll = 0
             }
+        case .success(.theme(let theme)):
+            self.theme = theme
+            return Reaction(redraw: true, command: .setTheme(theme))
         case .success(.export(let format)):
             exportFormat = format
             return Reaction(redraw: true, command: .export(format))

@@ -77,6 +77,8 @@ public struct ViewState: Sendable, Hashable {
     public var expanded = false
     /// The format Ctrl-S saves in: the last one chosen with `export FORMAT`.
     public var exportFormat: ExportFormat = .text
+    /// The colour scheme (`--theme`, `:theme`); the session hands it to the terminal.
+    public var theme: Theme = .standard
 
     /// Creates the initial state, showing `view`.
     public init(view: ViewID = .names) {
