@@ -39,11 +39,15 @@ public final class NcursesTerminal: TerminalBackend {
         public var monochrome: Bool
         /// Use ASCII glyphs even in a UTF-8 locale.
         public var asciiOnly: Bool
+        /// Report clicks and the wheel (`--no-mouse` turns it off, leaving text selection to the
+        /// terminal).
+        public var mouse: Bool
 
         /// Creates options.
-        public init(monochrome: Bool = false, asciiOnly: Bool = false) {
+        public init(monochrome: Bool = false, asciiOnly: Bool = false, mouse: Bool = true) {
             self.monochrome = monochrome
             self.asciiOnly = asciiOnly
+            self.mouse = mouse
         }
     }
 
@@ -81,6 +85,9 @@ public final class NcursesTerminal: TerminalBackend {
         curs_set(0)
         set_escdelay(25)
         Self.disableFlowControl()
+        if options.mouse {
+            mousemask(KeyDecoding.mask, nil)
+        }
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
         if options.monochrome || noColor || !has_colors() {
             colorDepth = .mono
@@ -197,6 +204,11 @@ public final class NcursesTerminal: TerminalBackend {
         var code: wint_t = 0
         let result = wget_wch(window, &code)
         if result == ERR { return nil }
+        if result == KEY_CODE_YES && Int32(code) == KEY_MOUSE {
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            return KeyDecoding.mouse(event.bstate, x: event.x, y: event.y)
+        }
         let key = result == KEY_CODE_YES ? KeyDecoding.functionKey(Int32(code)) : KeyDecoding.character(UInt32(code))
         if key == .resize { previous = nil }
         return key

@@ -64,7 +64,8 @@ public enum NotifyTopRunner {
         } else {
             do {
                 let terminal = try NcursesTerminal.open(
-                    options: NcursesTerminal.Options(monochrome: options.monochrome, asciiOnly: options.ascii))
+                    options: NcursesTerminal.Options(monochrome: options.monochrome, asciiOnly: options.ascii,
+                                            mouse: options.mouse))
                 exit = session.run(on: terminal)
                 terminal.shutdown()
             } catch {

@@ -58,6 +58,9 @@ struct NotifyTopCommand: ParsableCommand {
     @Flag(help: "ASCII glyphs only.")
     var ascii = false
 
+    @Flag(name: .customLong("no-mouse"), help: "Ignore the mouse (clicks, wheel), leaving text selection to the terminal.")
+    var noMouse = false
+
     @Option(help: "Colours: default, light (dark text on light backgrounds) or mono. NO_COLOR forces mono.")
     var theme = "default"
 
@@ -106,6 +109,7 @@ struct NotifyTopCommand: ParsableCommand {
         options.monochrome = noColor
         options.ascii = ascii
         options.theme = Theme(name: theme) ?? .standard
+        options.mouse = !noMouse
         options.size = size.flatMap(Self.parseSize)
         let status = NotifyTopRunner.run(options)
         if status != 0 { throw ExitCode(status) }

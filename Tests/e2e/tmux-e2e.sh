@@ -114,6 +114,20 @@ keys : 'theme light' Enter; wait_for ":theme light switches the theme" "theme li
 light_paper() { "${T[@]}" capture-pane -t e2e -p -e | grep -q '48;5;231m'; }
 check "the light theme paints a white background" light_paper
 keys : 'theme default' Enter; wait_for ":theme default switches back" "theme default"
+# Mouse: X10 reports (ESC [ M button x y, each plus 32, cells counted from 1) as a terminal sends them.
+mouse() {  # mouse BUTTON X Y (0-based cells); button 0 also sends the release (3)
+    local x y; x=$(printf '%03o' $(($2 + 33))); y=$(printf '%03o' $(($3 + 33)))
+    keys -l "$(printf "\033[M\\$(printf '%03o' $((32 + $1)))\\$x\\$y")"
+    [ "$1" = 0 ] && keys -l "$(printf "\033[M#\\$x\\$y")"
+}
+mouse 0 36 3; wait_for "clicking the Leaks tab shows leaks" "^Leaks( |$)"
+mouse 0 2 3; wait_for "clicking the Names tab shows names" "^Names( |$)"
+posts_x=$(screen | sed -n 6p | awk '{print index($0, "POSTS")}')
+mouse 0 "$posts_x" 5; wait_for "clicking a column header sorts by it" "▼POSTS"
+mouse 0 "$posts_x" 5; wait_for "clicking it again inverts the sort" "▲POSTS"
+mouse 64 5 10; mouse 64 5 10; mouse 65 5 10
+mouse 0 5 8; mouse 0 5 8; wait_for "clicking a row twice opens it" "^Names › [A-Za-z]+"
+keys BSpace
 keys r; wait_for "r starts recording: [REC]" "\[REC\]"
 keys r; wait_for "r again stops recording" "recorded [0-9]+ bytes"
 keys '?'; wait_for "? shows help generated from the key table" "any other key closes"

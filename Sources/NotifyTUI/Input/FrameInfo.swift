@@ -24,6 +24,8 @@ public struct FrameInfo: Sendable, Hashable {
     public var fields: [String] = []
     /// Positions in ``rowKeys`` of the rows matching the search, ascending.
     public var matchIndices: [Int] = []
+    /// What clicks on the frame do: column headers, rows, tabs, footer keys.
+    public var regions: [HitRegion] = []
 
     /// Creates frame info.
     public init(

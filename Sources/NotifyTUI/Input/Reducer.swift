@@ -11,6 +11,7 @@ extension ViewState {
     }
 
     private mutating func dispatch(_ key: Key, keymap: Keymap, context: FrameInfo) -> Reaction {
+        if case .mouse(let event) = key { return handle(event, context: context) }
         if showHelp {
             if keymap.action(for: key, isReplay: context.isReplay) == .quit && key == .control("c") {
                 return Reaction(quit: true)

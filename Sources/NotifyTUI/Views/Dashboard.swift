@@ -22,15 +22,17 @@ public enum Dashboard {
             return (canvas, FrameInfo(isReplay: isReplay))
         }
         var body = canvas.bounds
+        var tabs: [HitRegion] = []
         if !view.expanded {
             HeaderView.draw(data, rect: body.takeTop(3), glyphs: glyphs, into: &canvas)
-            drawTabs(data, view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
+            tabs = drawTabs(data, view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
         }
         drawCrumbs(data, view: view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
         let footer = view.expanded ? nil : body.takeBottom(1)
         var info = renderBody(data, view: view, rect: body, glyphs: glyphs, into: &canvas)
         info.isReplay = isReplay
-        if let footer { FooterBar.draw(keymap: keymap, isReplay: isReplay, y: footer.y, into: &canvas) }
+        info.regions += tabs
+        if let footer { info.regions += FooterBar.draw(keymap: keymap, isReplay: isReplay, y: footer.y, into: &canvas) }
         if view.showHelp { HelpOverlay.draw(keymap: keymap, isReplay: isReplay, glyphs: glyphs, scroll: view.helpScroll, into: &canvas) }
         return (canvas, info)
     }
@@ -76,12 +78,16 @@ public enum Dashboard {
         }
     }
 
-    private static func drawTabs(_ data: DashboardData, _ view: ViewState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas) {
+    private static func drawTabs(
+        _ data: DashboardData, _ view: ViewState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) -> [HitRegion] {
         var x = rect.x
+        var regions: [HitRegion] = []
         for tab in ViewID.allCases {
             let label = " \(tab.rawValue) \(tab.title) "
-            x += canvas.write(label, x: x, y: rect.y, style: tab == view.view ? .tabActive : .tabInactive)
-            x += 1
+            let width = canvas.write(label, x: x, y: rect.y, style: tab == view.view ? .tabActive : .tabInactive)
+            regions.append(HitRegion(Rect(x: x, y: rect.y, width: width, height: 1), .action(.show(tab))))
+            x += width + 1
         }
         var options: [String] = []
         if view.view == .observers && view.path.isEmpty { options.append("group: \(view.grouping.rawValue)") }
@@ -97,6 +103,7 @@ public enum Dashboard {
         if !text.isEmpty, x + width + 1 <= rect.width {
             canvas.write(text, x: rect.width - width - 1, y: rect.y, style: .dim)
         }
+        return regions
     }
 
     private static func drawCrumbs(

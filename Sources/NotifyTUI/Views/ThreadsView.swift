@@ -83,7 +83,7 @@ enum ThreadsView {
         var selected = state.selectedKey.flatMap { keys.firstIndex(of: $0) } ?? min(state.selectedIndex, max(0, keys.count - 1))
         selected = max(0, selected)
         let first = selected >= fits ? selected - fits + 1 : 0
-        let info = FrameInfo(rowKeys: keys, pageSize: fits, selectedIndex: selected, scroll: first)
+        var info = FrameInfo(rowKeys: keys, pageSize: fits, selectedIndex: selected, scroll: first)
         guard !threads.isEmpty else {
             canvas.write("no threads yet", x: rect.x + 2, y: rect.y + 1, style: .dim)
             return info
@@ -93,6 +93,7 @@ enum ThreadsView {
         for (index, thread) in shown.enumerated() {
             let lane = Rect(x: rect.x + index * width, y: rect.y, width: width, height: rect.height)
             let isSelected = first + index == selected
+            info.regions.append(HitRegion(lane, .row(first + index)))
             let title = "\(data.threadName(thread.id)) \(Format.count(thread.deliveries))"
             Frame.draw(lane, title: title, glyphs: glyphs, style: isSelected ? .breadcrumb : .dim, into: &canvas)
             let inner = lane.inset(1)

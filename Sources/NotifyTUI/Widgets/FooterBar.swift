@@ -2,7 +2,11 @@
 /// when there is room (`F1Help?`). Generated from the ``Keymap``.
 public enum FooterBar {
     /// Draws the bar on row `y`.
-    public static func draw(keymap: Keymap, isReplay: Bool, y: Int, into canvas: inout Canvas) {
+    ///
+    /// - Returns: Where each key is, so a click on it runs its action.
+    @discardableResult
+    public static func draw(keymap: Keymap, isReplay: Bool, y: Int, into canvas: inout Canvas) -> [HitRegion] {
+        var regions: [HitRegion] = []
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: .footerLabel)
         let slots = keymap.footer(isReplay: isReplay)
@@ -12,15 +16,18 @@ public enum FooterBar {
             let total = pieces.reduce(0) { $0 + DisplayWidth.of($1.key) + DisplayWidth.of($1.label) + 1 }
             if total <= width || !withAliases {
                 var x = 0
-                for piece in pieces {
+                for (piece, binding) in zip(pieces, slots) {
                     guard x < width else { break }
+                    let start = x
                     x += canvas.write(piece.key, x: x, y: y, maxWidth: width - x, style: .footerKey)
                     x += canvas.write(piece.label, x: x, y: y, maxWidth: width - x, style: .footerLabel)
+                    regions.append(HitRegion(Rect(x: start, y: y, width: x - start, height: 1), .action(binding.action)))
                     x += 1
                 }
-                return
+                return regions
             }
         }
+        return regions
     }
 
     private static func piece(for binding: KeyBinding, withAlias: Bool) -> (key: String, label: String) {

@@ -53,6 +53,9 @@ public enum TableWidget {
             }
             canvas.write(title, x: x, y: rect.y, width: widths[index], alignRight: column.alignRight,
                          style: isSorted ? .columnSorted : .columnHeader, ellipsis: glyphs.ellipsis)
+            if column.sortKey != nil {
+                info.regions.append(HitRegion(Rect(x: x, y: rect.y, width: widths[index], height: 1), .column(index)))
+            }
             x += widths[index] + 1
         }
         if ordered.isEmpty {
@@ -73,6 +76,7 @@ public enum TableWidget {
             let item = items[ordered[row]]
             let y = rect.y + 1 + line
             let isSelected = row == selected
+            info.regions.append(HitRegion(Rect(x: rect.x, y: y, width: rect.width, height: 1), .row(row)))
             let isMatch = search.map { spec.matches($0, item) } ?? false
             x = rect.x
             for (index, column) in spec.columns.enumerated() where widths[index] > 0 {
