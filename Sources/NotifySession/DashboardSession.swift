@@ -197,6 +197,7 @@ public final class DashboardSession {
         lastAdvance = now
         cpu.sample()
         status.selfCPU = cpu.percent
+        status.selfCPUHistory = cpu.history
         if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - attachedAt) / 1e9 }
     }
 
