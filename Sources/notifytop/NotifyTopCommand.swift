@@ -43,7 +43,7 @@ struct NotifyTopCommand: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "Frames to print in batch mode.")
     var iterations = 1
 
-    @Option(help: "The view to show: names, observers, threads, leaks, events (or 1-5).")
+    @Option(help: "The view to show: names, observers, threads, leaks, events, log (or 1-6).")
     var view = "names"
 
     @Option(name: [.customShort("d"), .long], help: "Redraw delay, with a unit: 250ms, 1s (default 500ms).")
