@@ -160,6 +160,9 @@ struct KeyDispatchTests {
         HelpOverlay.draw(keymap: .standard, isReplay: false, glyphs: .unicode, scroll: 3, into: &canvas)
         #expect(canvas.lines.contains { $0.contains("↑ 3 more above") })
         #expect(canvas.lines.contains { $0.contains("more below") })
+        var ascii = Canvas(size: Size(width: 100, height: 20))
+        HelpOverlay.draw(keymap: .standard, isReplay: false, glyphs: .ascii, scroll: 3, into: &ascii)
+        #expect(ascii.lines[0].contains("Keys (up/down PgUp PgDn scroll") && ascii.lines.contains { $0.contains("^ 3 more above") })
         _ = state.handle(.char("x"), context: table)
         #expect(!state.showHelp && state.helpScroll == 0)
     }

@@ -45,11 +45,16 @@ public enum FooterBar {
 /// with ↑/↓/PgUp/PgDn (the only keys it does not close on).
 public enum HelpOverlay {
     /// The overlay's title, which says how to leave it.
-    public static let title = "Keys (↑↓ PgUp PgDn scroll, any other key closes)"
+    public static func title(_ glyphs: Glyphs) -> String {
+        glyphs == .ascii ? "Keys (up/down PgUp PgDn scroll, any other key closes)"
+                         : "Keys (↑↓ PgUp PgDn scroll, any other key closes)"
+    }
 
     /// Draws the overlay centred on the canvas, from line `scroll` of the help.
     public static func draw(keymap: Keymap, isReplay: Bool, glyphs: Glyphs, scroll: Int = 0, into canvas: inout Canvas) {
         let lines = keymap.helpLines(isReplay: isReplay)
+        let title = title(glyphs)
+        let up = glyphs == .ascii ? "^" : "↑", down = glyphs == .ascii ? "v" : "↓"
         let contentWidth = min(canvas.size.width - 4, max(DisplayWidth.of(title) + 2, lines.map(DisplayWidth.of).max() ?? 0))
         let contentHeight = min(canvas.size.height - 2, lines.count)
         guard contentWidth > 4, contentHeight > 0 else { return }
@@ -59,9 +64,9 @@ public enum HelpOverlay {
         Frame.draw(box, title: title, glyphs: glyphs, style: .overlay, into: &canvas)
         for row in 0..<contentHeight {
             var text = lines[first + row]
-            if row == 0 && first > 0 { text = "↑ \(first) more above" }
+            if row == 0 && first > 0 { text = "\(up) \(first) more above" }
             if row == contentHeight - 1 && first + contentHeight < lines.count {
-                text = "↓ \(lines.count - first - contentHeight) more below (↓ or PgDn)"
+                text = "\(down) \(lines.count - first - contentHeight) more below (\(down) or PgDn)"
             }
             canvas.write(text, x: box.x + 2, y: box.y + 1 + row, width: contentWidth, style: .overlay,
                          ellipsis: glyphs.ellipsis)
