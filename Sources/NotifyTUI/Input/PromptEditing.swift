@@ -33,7 +33,9 @@ extension ViewState {
             prompt.candidates = candidates
             self.prompt = prompt
             return .redraw
-        case .up, .down, .pageUp, .pageDown where prompt.kind != .command:
+        case .up, .down, .pageUp, .pageDown:
+            // Moving leaves a filter or search prompt (keeping its text); the palette ignores it.
+            guard prompt.kind != .command else { return .none }
             self.prompt = nil
             return handle(key, keymap: keymap, context: context)
         default:
