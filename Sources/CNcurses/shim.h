@@ -37,6 +37,13 @@ static inline attr_t cn_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cn_a_dim(void) { return A_DIM; }
 static inline attr_t cn_a_underline(void) { return A_UNDERLINE; }
 
+// Mouse masks (function-like macros in curses.h).
+static inline mmask_t cn_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t cn_button1_double_clicked(void) { return BUTTON1_DOUBLE_CLICKED; }
+static inline mmask_t cn_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t cn_button4_pressed(void) { return BUTTON4_PRESSED; }
+static inline mmask_t cn_button5_pressed(void) { return BUTTON5_PRESSED; }
+
 // Sets a window's attributes and colour pair in one call (wattr_set may be a macro).
 static inline void cn_set_attr(WINDOW *w, attr_t attrs, short pair) { wattr_set(w, attrs, pair, NULL); }
 

@@ -27,6 +27,33 @@ enum KeyDecoding {
         }
     }
 
+    /// The `getmouse` bits we ask for and decode.
+    static let clicked = cn_button1_clicked()
+    static let doubleClicked = cn_button1_double_clicked()
+    static let pressed = cn_button1_pressed()
+    static let wheelUp = cn_button4_pressed()
+    static let wheelDown = cn_button5_pressed()
+    /// Every bit above: the `mousemask` notifytop sets.
+    static let mask = clicked | doubleClicked | pressed | wheelUp | wheelDown
+
+    /// A `getmouse` report: button 1 clicks (a press counts as a click, for terminals whose
+    /// release arrives too late to merge) and the wheel (buttons 4 and 5).
+    static func mouse(_ state: mmask_t, x: Int32, y: Int32) -> Key? {
+        let kind: MouseEvent.Kind
+        if state & doubleClicked != 0 {
+            kind = .doubleClick
+        } else if state & (clicked | pressed) != 0 {
+            kind = .click
+        } else if state & wheelUp != 0 {
+            kind = .wheelUp
+        } else if state & wheelDown != 0 {
+            kind = .wheelDown
+        } else {
+            return nil
+        }
+        return .mouse(MouseEvent(kind, x: Int(x), y: Int(y)))
+    }
+
     /// An `OK` result: a character, or a control code.
     static func character(_ value: UInt32) -> Key? {
         switch value {

@@ -39,11 +39,15 @@ public final class NcursesTerminal: TerminalBackend {
         public var monochrome: Bool
         /// Use ASCII glyphs even in a UTF-8 locale.
         public var asciiOnly: Bool
+        /// Report clicks and the wheel (`--no-mouse` turns it off, leaving text selection to the
+        /// terminal).
+        public var mouse: Bool
 
         /// Creates options.
-        public init(monochrome: Bool = false, asciiOnly: Bool = false) {
+        public init(monochrome: Bool = false, asciiOnly: Bool = false, mouse: Bool = true) {
             self.monochrome = monochrome
             self.asciiOnly = asciiOnly
+            self.mouse = mouse
         }
     }
 
@@ -56,6 +60,8 @@ public final class NcursesTerminal: TerminalBackend {
     private var previous: Canvas?
     private var attributes: [Style: (attr_t, Int16)] = [:]
     private var isOpen = true
+    private var defaults = false
+    private var chosenTheme: Theme = .standard
 
     /// Opens the terminal, or explains why it cannot be used.
     public static func open(options: Options = Options()) throws(OpenError) -> NcursesTerminal {
@@ -78,6 +84,10 @@ public final class NcursesTerminal: TerminalBackend {
         keypad(cn_stdscr(), true)
         curs_set(0)
         set_escdelay(25)
+        Self.disableFlowControl()
+        if options.mouse {
+            mousemask(KeyDecoding.mask, nil)
+        }
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
         if options.monochrome || noColor || !has_colors() {
             colorDepth = .mono
@@ -86,9 +96,27 @@ public final class NcursesTerminal: TerminalBackend {
             let colors = cn_colors()
             colorDepth = colors >= 256 ? .full : colors >= 16 ? .sixteen : colors >= 8 ? .eight : .mono
         }
-        let defaults = colorDepth != .mono && use_default_colors() == OK
+        defaults = colorDepth != .mono && use_default_colors() == OK
+        applyLooks()
+        TerminalSignals.install()
+    }
+
+    /// The theme in use: ``Theme/mono`` whenever the terminal shows no colour.
+    public var theme: Theme { colorDepth == .mono ? .mono : chosenTheme }
+
+    /// Switches the colour pairs to `theme` and repaints the whole screen with them.
+    public func setTheme(_ theme: Theme) {
+        chosenTheme = theme
+        guard isOpen else { return }
+        applyLooks()
+        invalidate()
+    }
+
+    /// Maps every ``Style`` to attributes and a colour pair for the current theme and depth,
+    /// and gives the window the theme's background, so blank space matches (the light theme).
+    private func applyLooks() {
         for style in Style.allCases {
-            let look = Palette.look(for: style, depth: colorDepth)
+            let look = Palette.look(for: style, depth: colorDepth, theme: theme)
             var pair: Int16 = 0
             if colorDepth != .mono, look.foreground != -1 || look.background != -1 {
                 pair = Int16(style.rawValue) + 1
@@ -103,7 +131,18 @@ public final class NcursesTerminal: TerminalBackend {
             if look.underline { attrs |= cn_a_underline() }
             attributes[style] = (attrs, pair)
         }
-        TerminalSignals.install()
+        let background = attributes[.normal]?.1 ?? 0
+        wbkgd(cn_stdscr(), chtype(cn_color_pair(Int32(background))) | chtype(UInt8(ascii: " ")))
+    }
+
+    /// Turns off XON/XOFF so Ctrl-S reaches us (k9s's save key) instead of freezing the
+    /// terminal; `endwin` restores the shell's settings, flow control included.
+    private static func disableFlowControl() {
+        var settings = termios()
+        guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return }
+        settings.c_iflag &= ~tcflag_t(IXON)
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &settings) == 0 else { return }
+        def_prog_mode()
     }
 
     deinit { shutdown() }
@@ -165,6 +204,11 @@ public final class NcursesTerminal: TerminalBackend {
         var code: wint_t = 0
         let result = wget_wch(window, &code)
         if result == ERR { return nil }
+        if result == KEY_CODE_YES && Int32(code) == KEY_MOUSE {
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            return KeyDecoding.mouse(event.bstate, x: event.x, y: event.y)
+        }
         let key = result == KEY_CODE_YES ? KeyDecoding.functionKey(Int32(code)) : KeyDecoding.character(UInt32(code))
         if key == .resize { previous = nil }
         return key

@@ -11,14 +11,23 @@ struct Look: Equatable {
     var underline = false
 }
 
-/// The default theme, degrading 256 → 16 → 8 → mono (btop's `-l`/`-t`, htop's `-C`).
+/// The themes, each degrading 256 → 16 → 8 → mono (btop's `-l`/`-t`, htop's `-C`).
 ///
 /// Mono uses attributes only, so every role stays distinguishable with NO_COLOR. Dark grey is
 /// never used as a foreground on 8/16 colours, since some terminals draw it invisible (htop's
 /// "Broken Gray" scheme exists for that).
 enum Palette {
-    static func look(for style: Style, depth: ColorDepth) -> Look {
-        switch depth {
+    static func look(for style: Style, depth: ColorDepth, theme: Theme = .standard) -> Look {
+        if theme == .mono { return mono(style) }
+        if theme == .light {
+            switch depth {
+            case .mono: return mono(style)
+            case .eight: return LightPalette.basic(style, bright: false)
+            case .sixteen: return LightPalette.basic(style, bright: true)
+            case .full: return LightPalette.full(style)
+            }
+        }
+        return switch depth {
         case .mono: mono(style)
         case .eight: eight(style, bright: false)
         case .sixteen: eight(style, bright: true)
@@ -30,7 +39,7 @@ enum Palette {
     private static let black: Int16 = 0, red: Int16 = 1, green: Int16 = 2, yellow: Int16 = 3
     private static let blue: Int16 = 4, magenta: Int16 = 5, cyan: Int16 = 6, white: Int16 = 7
 
-    private static func mono(_ style: Style) -> Look {
+    static func mono(_ style: Style) -> Look {
         switch style {
         case .normal, .info, .overlay, .label, .tabInactive, .footerLabel: Look()
         case .dim: Look(dim: true)
@@ -41,6 +50,7 @@ enum Palette {
         case .error: Look(bold: true, underline: true)
         case .sparkline: Look()
         case .filter: Look(underline: true)
+        case .match: Look(bold: true, underline: true)
         }
     }
 
@@ -74,6 +84,7 @@ enum Palette {
         case .tabActive: return Look(foreground: black, background: white, bold: true)
         case .tabInactive: return Look()
         case .overlay: return Look(foreground: white, background: blue)
+        case .match: return Look(foreground: black, background: brightYellow)
         }
     }
 
@@ -101,6 +112,7 @@ enum Palette {
         case .tabActive: Look(foreground: 16, background: 252, bold: true)
         case .tabInactive: Look(foreground: 250)
         case .overlay: Look(foreground: 231, background: 24)
+        case .match: Look(foreground: 16, background: 186)
         default: eight(style, bright: true)
         }
     }

@@ -11,6 +11,8 @@ public struct InspectorOverview: Sendable, Hashable {
     public var postHistory: [UInt64]
     /// Deliveries per rate bucket, oldest first.
     public var deliveryHistory: [UInt64]
+    /// The slowest handler run per rate bucket in nanoseconds, oldest first (0: none ran).
+    public var slowestHandlerHistory: [UInt64]
     /// Live registrations.
     public var liveRegistrations: Int
     /// Names in the table (the `*` row excluded).

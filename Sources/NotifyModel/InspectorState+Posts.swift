@@ -43,6 +43,7 @@ extension InspectorState {
         observe(time)
         totals.deliveries &+= 1
         deliveryRate.record(at: time)
+        slowestHandlerWindow.recordMaximum(delivery.duration, at: time)
         let threadSlot = threadSlot(for: delivery.thread)
 
         var observerType: String?

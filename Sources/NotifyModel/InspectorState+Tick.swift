@@ -10,6 +10,7 @@ extension InspectorState {
         observe(time)
         postRate.advance(to: now)
         deliveryRate.advance(to: now)
+        slowestHandlerWindow.advance(to: now)
         retireRemoved()
         if let next = ruleState.nextCheckpoint {
             if now >= next { checkpoint() }

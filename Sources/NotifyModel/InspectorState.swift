@@ -38,6 +38,8 @@ public struct InspectorState: Sendable {
     public internal(set) var postRate: RateWindow
     /// Deliveries per second and their history.
     public internal(set) var deliveryRate: RateWindow
+    /// The slowest handler run per rate bucket (nanoseconds): the header's sparkline.
+    public internal(set) var slowestHandlerWindow: RateWindow
 
     var loss = DetailLoss()
     var definitions: DefinitionTable
@@ -80,6 +82,7 @@ public struct InspectorState: Sendable {
             bucketWidth: configuration.rateBucketWidth, windowBuckets: configuration.rateWindowBuckets,
             historyLength: configuration.rateHistoryLength)
         deliveryRate = postRate
+        slowestHandlerWindow = postRate
         definitions = DefinitionTable(maximumObjects: configuration.maximumObjects)
         nameTrimAt = configuration.maximumNames
         nameRows = [NameRow(name: "*", isWildcard: true, threadCapacity: configuration.threadsPerName)]
@@ -104,6 +107,7 @@ public struct InspectorState: Sendable {
         return InspectorOverview(
             postsPerSecond: postRate.perSecond, deliveriesPerSecond: deliveryRate.perSecond,
             postHistory: postRate.recentBuckets, deliveryHistory: deliveryRate.recentBuckets,
+            slowestHandlerHistory: slowestHandlerWindow.recentBuckets,
             liveRegistrations: liveRegistrations, names: nameSlots.count, threads: threadRows.count,
             openFindings: open, eventsLost: eventsLost, gaps: gaps, stream: stream, totals: totals, now: now,
             detailLoss: detailLoss)

@@ -29,6 +29,14 @@ public struct RateWindow: Sendable, Hashable {
         current &+= 1
     }
 
+    /// Keeps the largest value seen in the open bucket (a peak window: the slowest handler per
+    /// second) instead of counting.
+    @inline(__always)
+    mutating func recordMaximum(_ value: UInt64, at time: UInt64) {
+        if time >= bucketEnd { advance(to: time) }
+        current = max(current, value)
+    }
+
     /// Closes every bucket that ends at or before `time`, pushing zeros for silent ones.
     mutating func advance(to time: UInt64) {
         guard let start = bucketStart else {

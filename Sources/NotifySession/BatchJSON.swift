@@ -87,6 +87,13 @@ public enum BatchJSON {
         var site: String?
     }
 
+    struct ActionItem: Encodable {
+        /// Wall clock, nanoseconds since 1970 (UTC).
+        var timeNs: UInt64
+        var kind: String
+        var text: String
+    }
+
     struct EventItem: Encodable {
         var seq: UInt64
         var timeNs: UInt64
@@ -148,6 +155,8 @@ public enum BatchJSON {
                 EventItem(seq: line.event.seq ?? 0, timeNs: offset(line.event.timestamp ?? 0), kind: line.kind,
                           thread: line.thread, detail: line.detail)
             })
+        case .actions(let entries):
+            return frame(entries.map { ActionItem(timeNs: $0.time, kind: $0.kind.rawValue, text: $0.text) })
         }
     }
 

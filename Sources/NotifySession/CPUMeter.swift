@@ -6,13 +6,18 @@ struct CPUMeter {
     private var lastWall = Self.wallNanoseconds()
     /// Percent of one core over the last measurement interval.
     private(set) var percent: Double?
+    /// The last minute of ``percent`` readings, oldest first: the header's sparkline.
+    private(set) var history: [Double] = []
 
     /// Updates ``percent`` when at least a second has passed.
     mutating func sample() {
         let wall = Self.wallNanoseconds()
         guard wall - lastWall >= 1_000_000_000 else { return }
         let cpu = Self.cpuNanoseconds()
-        percent = Double(cpu - lastCPU) / Double(wall - lastWall) * 100
+        let reading = Double(cpu - lastCPU) / Double(wall - lastWall) * 100
+        percent = reading
+        history.append(reading)
+        if history.count > 60 { history.removeFirst(history.count - 60) }
         lastCPU = cpu
         lastWall = wall
     }

@@ -3,14 +3,6 @@ import NotifyTrace
 import NotifyTUI
 
 extension DashboardSession {
-    /// Records one thing the session did to its target: kept in ``actionLog`` and passed to
-    /// ``onAction``, so an actions pane can show why the data on screen can be trusted.
-    public func logAction(_ line: String) {
-        actionLog.append(line)
-        if actionLog.count > actionLogLimit { actionLog.removeFirst(actionLog.count - actionLogLimit) }
-        onAction?(line)
-    }
-
     /// Stops reading the current live target, if any (at exit: the target may be a reattached one).
     public func stopFeed() {
         if case .live(let feed) = source { feed.stop() }
@@ -25,7 +17,7 @@ extension DashboardSession {
         case .socket(let path): path
         }
         status.mode = .ended("\(end); waiting for \(target) to restart")
-        logAction("stream ended (\(end)); waiting for \(target) to restart")
+        logAction(.stream, "stream ended (\(end)); waiting for \(target) to restart")
         nextRestartCheck = now
     }
 
@@ -53,7 +45,7 @@ extension DashboardSession {
         uptimeAtAttach = found.process?.uptimeSeconds
         let who = found.process.map { "pid \($0.pid)" } ?? feed.origin
         status.message = "reattached to \(who)"
-        logAction("reattached to \(who) (\(feed.origin)); a fresh model starts")
-        if let note = found.note { logAction(note) }
+        logAction(.reconnect, "reattached to \(who) (\(feed.origin)); a fresh model starts")
+        if let note = found.note { logAction(.recording, note) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import NotifyEvents
 import NotifyModel
@@ -42,18 +43,14 @@ public final class DashboardSession {
     public let keymap: Keymap
     /// Where the next runtime recording goes; nil picks `notifytop-<pid>-<n>.ndjson`.
     public var recordingPath: String?
+    /// What notifytop itself did (view 6). The session logs attach, stream header, losses,
+    /// recordings and saves; callers add their own (reconnects) with ``logAction(_:_:)``.
+    public var actions = ActionLog()
     /// Checked every pass: a signal that should end the loop.
     public var pendingSignal: () -> Int32? = { nil }
     /// Finds a live target again after its stream ends; nil ends the session with the stream
     /// (`--no-reattach`, `--demo`, replays).
     public var reattacher: Reattacher?
-    /// Called with one line for each thing the session did to the target (attach, reattach,
-    /// recording), for an actions pane; ``actionLog`` keeps the last ones.
-    public var onAction: ((String) -> Void)?
-    /// The last ``actionLogLimit`` action lines, oldest first.
-    public internal(set) var actionLog: [String] = []
-    /// How many action lines ``actionLog`` keeps.
-    public let actionLogLimit = 200
 
     var source: Source
     /// Set while the stream has ended and ``reattacher`` looks for the target again.
@@ -69,6 +66,14 @@ public final class DashboardSession {
     var attachedAt = CPUMeter.wallNanoseconds()
     var uptimeAtAttach: Double?
     var ended = false
+    private var lastCanvas: Canvas?
+    private var exporter = ViewExporter()
+
+    /// Where Ctrl-S and the screen dump write; empty means the working directory.
+    public var exportDirectory: String {
+        get { exporter.directory }
+        set { exporter.directory = newValue }
+    }
 
     /// Creates a session over a source.
     public init(
@@ -91,7 +96,24 @@ public final class DashboardSession {
         status = SessionStatus(mode: mode, source: origin, delayMilliseconds: delayMilliseconds,
                                recordingPath: recordingPath)
         if case .replay = source { status.isRecording = true }
+        actions.utcOffsetSeconds = Self.localUTCOffset()
+        if case .replay(let feed) = source { logAction(.attach, "opened recording \(feed.origin)") }
+        if let recordingPath, case .live = source { logAction(.recording, "recording the raw trace to \(recordingPath)") }
         if case .fixed(let events) = source { ingest(events) }
+    }
+
+    /// Adds an entry to the action log, stamped with the wall clock.
+    public func logAction(_ kind: ActionLog.Kind, _ text: String) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        actions.append(kind, text, at: UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
+    }
+
+    private static func localUTCOffset() -> Int {
+        var now = time(nil)
+        var parts = tm()
+        guard localtime_r(&now, &parts) != nil else { return 0 }
+        return parts.tm_gmtoff
     }
 
     /// Whether no more events will come (a stream that ended while waiting for the target to
@@ -108,6 +130,7 @@ public final class DashboardSession {
     public var data: DashboardData {
         var current = frozen ?? DashboardData(model: model, tail: tail, status: status)
         current.status = status
+        current.actions = actions
         return current
     }
 
@@ -115,6 +138,7 @@ public final class DashboardSession {
     public func render(size: Size, glyphs: Glyphs) -> Canvas {
         let (canvas, info) = Dashboard.render(data, view: view, size: size, glyphs: glyphs, keymap: keymap)
         lastInfo = info
+        lastCanvas = canvas
         return canvas
     }
 
@@ -127,6 +151,7 @@ public final class DashboardSession {
     }
 
     private func loop(on terminal: any TerminalBackend, maxFrames: Int?) -> Exit {
+        if terminal.theme != view.theme { terminal.setTheme(view.theme) }
         var frames = 0
         var nextFrame: UInt64 = 0
         while true {
@@ -158,8 +183,10 @@ public final class DashboardSession {
             let (events, end, messages) = feed.drain()
             ingest(events)
             if let message = messages.last { status.message = message }
+            for message in messages { logAction(.note, message) }
             if let end, !ended {
                 ended = true
+                logAction(.stream, "stream ended: \(end.description)")
                 status.mode = .ended(end.description)
                 model.setStream(.ended(end.description))
                 streamEnded(end, now: now)
@@ -176,6 +203,7 @@ public final class DashboardSession {
         lastAdvance = now
         cpu.sample()
         status.selfCPU = cpu.percent
+        status.selfCPUHistory = cpu.history
         if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - min(now, attachedAt)) / 1e9 }
     }
 
@@ -200,6 +228,14 @@ public final class DashboardSession {
         events.withUnsafeBufferPointer { batch in
             for index in batch.indices {
                 model.apply(batch[index])
+                switch batch[index] {
+                case .header(let header):
+                    logAction(.stream, "stream header: \(header.process) pid \(header.pid), format "
+                              + "\(header.version.major).\(header.version.minor), \(header.producer)")
+                case .gap(let gap): logAction(.loss, "\(gap.count) events lost (\(gap.reason.rawValue))")
+                case .end(let end): logAction(.stream, "producer ended the stream (\(end.reason.rawValue))")
+                default: break
+                }
                 memory.observe(batch[index])
                 recorder?.write(batch[index])
             }
@@ -239,7 +275,45 @@ public final class DashboardSession {
         case .goToTime(let nanoseconds):
             if case .replay(let feed) = source { seek(feed, to: .time(nanoseconds)) }
         case .repaint: terminal.invalidate()
+        case .export(let format): export(format, glyphs: terminal.glyphs)
+        case .dumpScreen: dumpScreen(depth: terminal.colorDepth, theme: terminal.theme)
+        case .logAction(let kind, let text): logAction(kind, text)
+        case .setTheme(let theme):
+            terminal.setTheme(theme)
+            status.message = terminal.theme == theme ? "theme \(theme.rawValue)" : "theme \(theme.rawValue): this terminal shows no colour (NO_COLOR or mono)"
         }
+    }
+
+    /// Ctrl-S: every row of the table on screen (after filter and sort) to a file.
+    func export(_ format: ExportFormat, glyphs: Glyphs) {
+        let content = Dashboard.content(data, view: view, glyphs: glyphs)
+        do {
+            let path = try exporter.export(content, as: format)
+            status.message = "saved \(content.rows.count) rows to \(path)"
+            logAction(.export, "saved the \(content.view) view (\(content.rows.count) rows, \(format.rawValue)) to \(path)")
+        } catch {
+            status.message = "cannot save the view: \(Self.reason(error))"
+            logAction(.export, status.message ?? "")
+        }
+    }
+
+    /// The screen dump: the last frame as text and ANSI.
+    func dumpScreen(depth: ColorDepth, theme: Theme) {
+        guard let canvas = lastCanvas else { return }
+        do {
+            let paths = try exporter.dump(canvas, depth: depth == .mono ? .mono : .full, theme: theme)
+            status.message = "saved the screen to " + paths.joined(separator: " and ")
+            logAction(.export, status.message ?? "")
+        } catch {
+            status.message = "cannot save the screen: \(Self.reason(error))"
+            logAction(.export, status.message ?? "")
+        }
+    }
+
+    /// One line for an I/O error.
+    static func reason(_ error: any Error) -> String {
+        let text = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+        return text.split(separator: "\n").first.map(String.init) ?? "\(error)"
     }
 
     private func toggleRecording() {
@@ -254,8 +328,10 @@ public final class DashboardSession {
             recorder = try SessionRecorder(path: path, memory: memory)
             status.recordingPath = path
             status.message = "recording to \(path) (r stops)"
+            logAction(.recording, "recording started: \(path)")
         } catch {
             status.message = "cannot record: \(error)"
+            logAction(.recording, status.message ?? "")
         }
     }
 
@@ -263,6 +339,7 @@ public final class DashboardSession {
         guard let recorder else { return }
         recorder.flush()
         status.message = "recorded \(recorder.byteCount) bytes to \(recorder.path)"
+        logAction(.recording, "recording stopped: \(recorder.byteCount) bytes in \(recorder.path)")
         status.recordingPath = nil
         self.recorder = nil
     }

@@ -47,6 +47,10 @@ public struct NotifyTopOptions: Sendable {
     public var monochrome = false
     /// ASCII glyphs only.
     public var ascii = false
+    /// Report clicks and the wheel to the dashboard.
+    public var mouse = true
+    /// The colour scheme to start with.
+    public var theme: Theme = .standard
     /// Batch frame size; nil takes COLUMNS/LINES or 120x40.
     public var size: Size?
 

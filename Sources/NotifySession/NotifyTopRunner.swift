@@ -56,11 +56,17 @@ public enum NotifyTopRunner {
             printError("notifytop: \(error)")
             return 1
         }
+        var view = options.initialViewState ?? ViewState(view: options.view)
+        view.theme = options.theme
         let session = DashboardSession(
-            source: source, view: options.initialViewState ?? ViewState(view: options.view), delayMilliseconds: options.delayMilliseconds,
+            source: source, view: view, delayMilliseconds: options.delayMilliseconds,
             processUptime: uptime, recordingPath: options.record)
         session.reattacher = reattacher
-        if let attached { session.logAction(attached) }
+        if let attached {
+            session.logAction(.attach, attached)
+        } else if case .live(let feed) = source {
+            session.logAction(.attach, "attached to \(feed.origin)")
+        }
         defer { session.stopFeed() }
         TerminalSignals.installForBatch()
         session.pendingSignal = { TerminalSignals.received }
@@ -72,7 +78,8 @@ public enum NotifyTopRunner {
         } else {
             do {
                 let terminal = try NcursesTerminal.open(
-                    options: NcursesTerminal.Options(monochrome: options.monochrome, asciiOnly: options.ascii))
+                    options: NcursesTerminal.Options(monochrome: options.monochrome, asciiOnly: options.ascii,
+                                            mouse: options.mouse))
                 exit = session.run(on: terminal)
                 terminal.shutdown()
             } catch {

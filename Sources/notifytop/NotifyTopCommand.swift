@@ -78,7 +78,7 @@ struct NotifyTopCommand: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "Frames to print in batch mode.")
     var iterations = 1
 
-    @Option(help: "The view to show: names, observers, threads, leaks, events (or 1-5).")
+    @Option(help: "The view to show: names, observers, threads, leaks, events, log (or 1-6).")
     var view = "names"
 
     @Option(name: [.customShort("d"), .long], help: "Redraw delay, with a unit: 250ms, 1s (default 500ms).")
@@ -92,6 +92,12 @@ struct NotifyTopCommand: ParsableCommand {
 
     @Flag(help: "ASCII glyphs only.")
     var ascii = false
+
+    @Flag(name: .customLong("no-mouse"), help: "Ignore the mouse (clicks, wheel), leaving text selection to the terminal.")
+    var noMouse = false
+
+    @Option(help: "Colours: default, light (dark text on light backgrounds) or mono. NO_COLOR forces mono.")
+    var theme = "default"
 
     @Option(help: "Batch frame size, such as 120x40 (default: COLUMNS x LINES, else 120x40).")
     var size: String?
@@ -129,6 +135,7 @@ struct NotifyTopCommand: ParsableCommand {
         if let from = from.flatMap(TimeOffset.nanoseconds), let to = to.flatMap(TimeOffset.nanoseconds), from > to {
             throw ValidationError("--from \(self.from!) is after --to \(self.to!)")
         }
+        if Theme(name: theme) == nil { throw ValidationError("--theme takes default, light or mono") }
         if replay != nil && (demo || pid != nil || socket != nil) {
             throw ValidationError("--replay reads a file; it cannot be combined with --demo, --pid or --socket")
         }
@@ -164,6 +171,8 @@ struct NotifyTopCommand: ParsableCommand {
         options.failOn = failOn.flatMap(Self.severity)
         options.monochrome = noColor
         options.ascii = ascii
+        options.theme = Theme(name: theme) ?? .standard
+        options.mouse = !noMouse
         options.size = size.flatMap(Self.parseSize)
         let status = NotifyTopRunner.run(options)
         if status != 0 { throw ExitCode(status) }

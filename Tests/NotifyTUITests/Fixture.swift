@@ -86,7 +86,12 @@ enum Fixture {
             tail.append(event)
         }
         if let last = events.last?.timestamp { model.tick(now: last + 1_500_000_000) }
+        var actions = ActionLog()
+        let noon: UInt64 = 1_700_000_000_000_000_000 + 123_000_000
+        actions.append(.attach, "attached to /tmp/notifykit/4242.sock", at: noon)
+        actions.append(.stream, "stream header: ShopDemo pid 4242, format 1.0, NotifyKit 0.1.0", at: noon + 2_000_000)
+        actions.append(.loss, "12 events lost (buffer-full)", at: noon + 1_500_000_000)
         return DashboardData(model: model, tail: tail,
-                             status: SessionStatus(mode: .live, eventsWhilePaused: paused ? 17 : nil))
+                             status: SessionStatus(mode: .live, eventsWhilePaused: paused ? 17 : nil), actions: actions)
     }
 }

@@ -44,16 +44,22 @@ struct KeyDispatchTests {
         #expect(Keymap.standard.action(for: key) == action)
     }
 
-    @Test("views: digits, Tab and Shift-Tab wrap around")
+    @Test("views: digits, @, Tab and Shift-Tab wrap around, through the action log (view 6)")
     func views() {
         var state = ViewState()
         _ = state.handle(.char("4"), context: table)
         #expect(state.view == .leaks)
         _ = state.handle(.tab, context: table)
         _ = state.handle(.tab, context: table)
+        #expect(state.view == .log)
+        _ = state.handle(.tab, context: table)
         #expect(state.view == .names)
         _ = state.handle(.backTab, context: table)
+        #expect(state.view == .log)
+        _ = state.handle(.backTab, context: table)
         #expect(state.view == .events)
+        _ = state.handle(.char("@"), context: table)
+        #expect(state.view == .log)
     }
 
     @Test("moving selects by key and scrolls to keep the selection in view")
@@ -140,6 +146,26 @@ struct KeyDispatchTests {
         #expect(state.showHelp)
         #expect(state.handle(.char("q"), context: table).quit == false)
         #expect(!state.showHelp)
+    }
+
+    @Test("the help scrolls with ↓ and PgUp and closes on any other key, back at the top")
+    func helpScrolls() {
+        var state = ViewState()
+        _ = state.handle(.char("?"), context: table)
+        _ = state.handle(.down, context: table)
+        _ = state.handle(.pageDown, context: table)
+        #expect(state.showHelp && state.helpScroll == 11)
+        _ = state.handle(.pageUp, context: table)
+        #expect(state.helpScroll == 1)
+        var canvas = Canvas(size: Size(width: 100, height: 20))
+        HelpOverlay.draw(keymap: .standard, isReplay: false, glyphs: .unicode, scroll: 3, into: &canvas)
+        #expect(canvas.lines.contains { $0.contains("↑ 3 more above") })
+        #expect(canvas.lines.contains { $0.contains("more below") })
+        var ascii = Canvas(size: Size(width: 100, height: 20))
+        HelpOverlay.draw(keymap: .standard, isReplay: false, glyphs: .ascii, scroll: 3, into: &ascii)
+        #expect(ascii.lines[0].contains("Keys (up/down PgUp PgDn scroll") && ascii.lines.contains { $0.contains("^ 3 more above") })
+        _ = state.handle(.char("x"), context: table)
+        #expect(!state.showHelp && state.helpScroll == 0)
     }
 
     @Test("F5 regroups observers and switches the threads layout")

@@ -63,8 +63,6 @@ struct ReattachTests {
                 connected.append(path)
                 return try TraceReader.open(file: second)
             })
-        var actions: [String] = []
-        session.onAction = { actions.append($0) }
         var now: UInt64 = 1_000_000_000
         #expect(Self.poll(session, from: &now) { session.status.mode != .live })
         #expect(session.status.mode == .ended("process exited; waiting for \(name) to restart"))
@@ -77,8 +75,9 @@ struct ReattachTests {
         _ = try scratch.advertiseSelf()
         #expect(Self.poll(session, from: &now) { session.status.mode == .live })
         #expect(connected == [scratch.directory + "/\(getpid()).sock"])
-        #expect(actions.contains("reattached to pid \(getpid()) (\(second)); a fresh model starts"))
-        #expect(session.actionLog == actions)
+        let actions = session.actions.entries
+        #expect(actions.contains { $0.kind == .reconnect && $0.text == "reattached to pid \(getpid()) (\(second)); a fresh model starts" })
+        #expect(actions.contains { $0.kind == .stream && $0.text.hasPrefix("stream ended (process exited)") })
         #expect(Self.poll(session, from: &now) { session.isEnded })
         #expect(session.model.totals.events == 25, "a fresh model: only the second stream")
         #expect(session.status.mode == .ended("end of recording"), "an end of file cannot restart")
@@ -92,7 +91,7 @@ struct ReattachTests {
         var now: UInt64 = 0
         #expect(Self.poll(session, from: &now) { session.isEnded })
         #expect(session.status.mode == .ended("process exited"))
-        #expect(session.actionLog.isEmpty)
+        #expect(!session.actions.entries.contains { $0.kind == .reconnect })
     }
 
     @Test("the pid that exited is not taken again, a socket target is retried until it answers, --record numbers files")

@@ -64,24 +64,25 @@ struct ReplaySeekTests {
         #expect(keymap.action(for: .char("["), isReplay: false) == nil)
     }
 
-    @Test("the g prompt takes a time, Enter goes there, Esc cancels, nonsense is not accepted")
+    @Test("the g prompt takes a time, Enter goes there, Esc cancels, nonsense is refused with a reason")
     func prompt() {
         var view = ViewState()
         let context = FrameInfo(isReplay: true)
         _ = view.handle(.char("g"), context: context)
-        #expect(view.timePrompt == "")
-        for key in Self.typed("1x.5s") { _ = view.handle(key, context: context) }
-        #expect(view.timePrompt == "1.5s")
+        #expect(view.prompt == Prompt(kind: .time))
+        for key in Self.typed("1.5s") { _ = view.handle(key, context: context) }
+        #expect(view.prompt?.text == "1.5s")
         #expect(view.handle(.enter, context: context).command == .goToTime(1_500_000_000))
-        #expect(view.timePrompt == nil)
+        #expect(view.prompt == nil)
         _ = view.handle(.char("g"), context: context)
-        _ = view.handle(.char("s"), context: context)
+        _ = view.handle(.char("x"), context: context)
         #expect(view.handle(.enter, context: context).command == nil)
-        #expect(view.timePrompt == "s")
+        #expect(view.prompt?.text == "x")
+        #expect(view.prompt?.error != nil)
         _ = view.handle(.escape, context: context)
-        #expect(view.timePrompt == nil)
+        #expect(view.prompt == nil)
         let frame = Dashboard.render(DashboardData(model: InspectorState(), status: SessionStatus(mode: .replay(speed: 1, paused: true))),
-                                     view: { var v = ViewState(); v.timePrompt = "2"; return v }(),
+                                     view: { var v = ViewState(); v.prompt = Prompt(kind: .time, text: "2"); return v }(),
                                      size: Size(width: 100, height: 30), glyphs: .unicode).canvas
         #expect(frame.lines[4].contains("Go to time (1.5s, 250ms, 2m): 2_"))
     }

@@ -74,20 +74,20 @@ struct WidgetTests {
     func footer() {
         var wide = Canvas(size: Size(width: 120, height: 1))
         FooterBar.draw(keymap: .standard, isReplay: false, y: 0, into: &wide)
-        #expect(wide.lines[0].hasPrefix("F1Help(?) EnterOpen F4Filter(/) F5Group(t) F6Sort(s) F8Rec(r) F9Pause(p)"))
+        #expect(wide.lines[0].hasPrefix("F1Help(?) EnterOpen F3Search F4Filter(/) F5Group(t) F6Sort(s) F8Rec(r) F9Pause(p)"))
         var narrow = Canvas(size: Size(width: 60, height: 1))
         FooterBar.draw(keymap: .standard, isReplay: true, y: 0, into: &narrow)
-        #expect(narrow.lines[0].hasPrefix("F1Help EnterOpen F4Filter F5Group F6Sort .Step F9Pause"))
+        #expect(narrow.lines[0].hasPrefix("F1Help EnterOpen F3Search F4Filter F5Group F6Sort .Step"))
     }
 
     @Test("the help overlay lists every binding of the keymap")
     func help() {
-        var canvas = Canvas(size: Size(width: 100, height: 50))
+        var canvas = Canvas(size: Size(width: 100, height: 70))
         HelpOverlay.draw(keymap: .standard, isReplay: true, glyphs: .unicode, into: &canvas)
         let text = canvas.lines.joined(separator: "\n")
         for binding in Keymap.standard.bindings where binding.context != .live {
             #expect(text.contains(binding.help), "\(binding.help)")
         }
-        #expect(text.contains("┌─ Keys "))
+        #expect(text.contains("┌─ Keys (↑↓ PgUp PgDn scroll, any other key closes) "))
     }
 }

@@ -63,6 +63,8 @@ echo "::: live: notifytop --demo"
 start "'$TOP' --demo -d 200ms --record '$WORK/live.ndjson' --scenario steady --seed 7"
 wait_for "attaches to the demo: LIVE badge and names" "LIVE" 20
 wait_for "names view shows demo names" "CartDidChange|MessageDidArrive"
+wait_for "the header meters the slowest handler and own CPU, each with a sparkline" \
+    "slowest +[0-9.]+(ns|µs|ms|s) [▁▂▃▄▅▆▇█]+ +cpu +[0-9.]+% [▁▂▃▄▅▆▇█]+"
 demo_pid=$(screen | grep -oE 'pid [0-9]+' | head -1 | cut -d' ' -f2)
 keys 2; wait_for "2 shows observers with registrations" "^Observers" && wait_for "observers table has demo observers" "#[0-9]+ +(block|[A-Za-z]+@0x)"
 keys t; wait_for "F5/t regroups observers by observer" "group: observer"
@@ -82,9 +84,56 @@ keys / C a r t Enter; wait_for "the filter stays visible" "Filter: Cart"
 only_cart() { ! screen | sed -n '7,39p' | grep -Ev 'Cart|^ *$' | grep -q .; }
 check "the filter keeps only matching rows" only_cart
 keys Escape
+keys / 'posts>10 !~^zz' Enter; wait_for "a field query and an inverted regex filter" "Filter: posts>10 !~\^zz"
+keys Escape / 'bogus>1' Enter; wait_for "a malformed filter explains itself in one line" "✗ unknown field bogus"
+keys Escape
+keys F3 'Did' Enter; wait_for "F3 searches and jumps to the first match" "match 1 of [0-9]+"
+keys n; wait_for "n moves to the next match" "match 2 of [0-9]+"
+keys Escape
+keys : v i Tab; wait_for "the : palette completes with Tab" ":view _.*view names"
+keys l e Tab Enter; wait_for "the palette runs view leaks" "^Leaks *$"
+keys : f r o b Enter; wait_for "an unknown command is a one-line error" "unknown command \"frob\""
+keys 1 e; wait_for "e expands the table to the whole screen" "^Names  \[e restores\]"
+no_footer() { ! screen | grep -q "F1Help"; }
+check "the expanded table hides the footer" no_footer
+keys e; wait_for "e again restores the layout" "F1Help"
+keys C-s; wait_for "Ctrl-S saves every row of the view" "saved [0-9]+ rows to notifytop-names-[0-9]+\.txt"
+saved_text=$(screen | grep -oE 'notifytop-names-[0-9]+\.txt' | head -1)
+check "the saved text file holds the names table" grep -q "^NAME " "${saved_text:-/nonexistent}"
+keys : 'export csv' Enter; wait_for ":export csv saves CSV" "saved [0-9]+ rows to notifytop-names-[0-9]+\.csv"
+saved_csv=$(screen | grep -oE 'notifytop-names-[0-9]+\.csv' | head -1)
+check "the CSV file has a header row" grep -q "^NAME,OBS,POSTS" "${saved_csv:-/nonexistent}"
+keys C-p; wait_for "Ctrl-P dumps the screen as text and ANSI" "saved the screen to notifytop-screen-[0-9]+\.txt and"
+dump=$(screen | grep -oE 'notifytop-screen-[0-9]+' | head -1)
+check "the ANSI dump has colour codes" grep -q $'\e\\[' "${dump:-nonexistent}.ans"
+rm -f "$saved_text" "$saved_csv" "${dump:-nonexistent}.txt" "${dump:-nonexistent}.ans"
+keys 6; wait_for "6 shows notifytop's own actions: attach and stream header" "attach +attached to .*" \
+    && wait_for "the action log shows the stream header" "stream +stream header: notify-demo pid" \
+    && wait_for "the action log lists the saves" "export +saved the names view \([0-9]+ rows, csv\)"
+keys 1 @; wait_for "@ opens the action log too" "^Log( |$)"
+keys 1
+keys : 'theme light' Enter; wait_for ":theme light switches the theme" "theme light"
+light_paper() { "${T[@]}" capture-pane -t e2e -p -e | grep -q '48;5;231m'; }
+check "the light theme paints a white background" light_paper
+keys : 'theme default' Enter; wait_for ":theme default switches back" "theme default"
+# Mouse: X10 reports (ESC [ M button x y, each plus 32, cells counted from 1) as a terminal sends them.
+mouse() {  # mouse BUTTON X Y (0-based cells); button 0 also sends the release (3)
+    local x y; x=$(printf '%03o' $(($2 + 33))); y=$(printf '%03o' $(($3 + 33)))
+    keys -l "$(printf "\033[M\\$(printf '%03o' $((32 + $1)))\\$x\\$y")"
+    [ "$1" = 0 ] && keys -l "$(printf "\033[M#\\$x\\$y")"
+}
+mouse 0 36 3; wait_for "clicking the Leaks tab shows leaks" "^Leaks( |$)"
+mouse 0 2 3; wait_for "clicking the Names tab shows names" "^Names( |$)"
+posts_x=$(screen | sed -n 6p | awk '{print index($0, "POSTS")}')
+mouse 0 "$posts_x" 5; wait_for "clicking a column header sorts by it" "▼POSTS"
+mouse 0 "$posts_x" 5; wait_for "clicking it again inverts the sort" "▲POSTS"
+mouse 64 5 10; mouse 64 5 10; mouse 65 5 10
+mouse 0 5 8; mouse 0 5 8; wait_for "clicking a row twice opens it" "^Names › [A-Za-z]+"
+keys BSpace
 keys r; wait_for "r starts recording: [REC]" "\[REC\]"
 keys r; wait_for "r again stops recording" "recorded [0-9]+ bytes"
-keys '?'; wait_for "? shows help generated from the key table" "Any key closes this help"
+keys '?'; wait_for "? shows help generated from the key table" "any other key closes"
+keys Down Down; wait_for "↓ scrolls the help" "↑ 2 more above"
 keys x
 "${T[@]}" resize-window -t e2e -x 80 -y 24; wait_for "resize to 80x24 redraws" "F10Quit"
 "${T[@]}" resize-window -t e2e -x 30 -y 8; wait_for "a tiny terminal shows a message" "needs at least"

@@ -54,6 +54,8 @@ public enum Style: UInt8, Sendable, Hashable, CaseIterable {
     case tabInactive
     /// The help overlay's frame and body.
     case overlay
+    /// A row matching the search.
+    case match
 
     /// One letter per role, for the attribute layer that tests print beside the text.
     public var code: Character {
@@ -83,6 +85,7 @@ public enum Style: UInt8, Sendable, Hashable, CaseIterable {
         case .tabActive: "A"
         case .tabInactive: "a"
         case .overlay: "O"
+        case .match: "m"
         }
     }
 }

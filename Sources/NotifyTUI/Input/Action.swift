@@ -30,6 +30,20 @@ public enum Action: Sendable, Hashable {
     case back
     /// Start typing a filter.
     case editFilter
+    /// Start typing a search (F3).
+    case editSearch
+    /// Select the next row matching the search.
+    case nextMatch
+    /// Select the previous row matching the search.
+    case previousMatch
+    /// Open the `:` command palette.
+    case openPalette
+    /// Give the table the whole screen, or restore the layout.
+    case toggleExpand
+    /// Save every row of the current table to a file (Ctrl-S), in the last chosen format.
+    case exportView
+    /// Save the screen as text plus an ANSI-coloured copy, for bug reports.
+    case dumpScreen
     /// Sort by the next column.
     case sortNext
     /// Sort by the previous column.
@@ -110,4 +124,12 @@ public enum SessionCommand: Sendable, Hashable {
     case goToTime(UInt64)
     /// Repaint everything.
     case repaint
+    /// Save the current table in this format.
+    case export(ExportFormat)
+    /// Save the screen as text and ANSI.
+    case dumpScreen
+    /// Switch the terminal's colour scheme.
+    case setTheme(Theme)
+    /// Add an entry to the action log (a filter that could not be used).
+    case logAction(ActionLog.Kind, String)
 }

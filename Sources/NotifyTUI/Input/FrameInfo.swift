@@ -20,6 +20,12 @@ public struct FrameInfo: Sendable, Hashable {
     public var isLog: Bool
     /// Whether the session is a replay (replay keys apply).
     public var isReplay: Bool
+    /// The table's column titles: the fields a filter query may name.
+    public var fields: [String] = []
+    /// Positions in ``rowKeys`` of the rows matching the search, ascending.
+    public var matchIndices: [Int] = []
+    /// What clicks on the frame do: column headers, rows, tabs, footer keys.
+    public var regions: [HitRegion] = []
 
     /// Creates frame info.
     public init(

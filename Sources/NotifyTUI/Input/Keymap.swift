@@ -74,6 +74,11 @@ public struct Keymap: Sendable {
         return binding.action
     }
 
+    /// Whether a binding works in a live session (`isReplay` false) or a replay.
+    public func applies(_ binding: KeyBinding, isReplay: Bool) -> Bool {
+        (binding.context != .replay || isReplay) && (binding.context != .live || !isReplay)
+    }
+
     /// The bindings shown in the footer, in order, for a live session or a replay.
     public func footer(isReplay: Bool) -> [KeyBinding] {
         bindings.filter { binding in
@@ -111,11 +116,22 @@ public struct Keymap: Sendable {
                    help: "view 3: deliveries per thread", context: .global),
         KeyBinding([.char("4")], .show(.leaks), label: "Leaks", help: "view 4: leak warnings", context: .global),
         KeyBinding([.char("5")], .show(.events), label: "Events", help: "view 5: raw event tail", context: .global),
+        KeyBinding([.char("6"), .char("@")], .show(.log), label: "Log",
+                   help: "view 6: what notifytop did (attach, losses, recordings, saves)", context: .global),
         KeyBinding([.tab], .nextView, label: "Next", help: "next view", context: .global),
         KeyBinding([.backTab], .previousView, label: "Prev", help: "previous view", context: .global),
         KeyBinding([.char("+"), .char("=")], .faster, label: "Faster", help: "redraw more often (delay ÷2)",
                    context: .global),
         KeyBinding([.char("-")], .slower, label: "Slower", help: "redraw less often (delay ×2)", context: .global),
+        KeyBinding([.char(":")], .openPalette, label: "Cmd",
+                   help: "command palette (Tab completes, Esc cancels)", context: .global),
+        KeyBinding([.char("e")], .toggleExpand, label: "Expand", help: "give the table the whole screen, or restore",
+                   context: .global),
+        KeyBinding([.control("s")], .exportView, label: "Save",
+                   help: "save every row of the table to notifytop-VIEW-N.txt (:export csv|json picks)",
+                   context: .global),
+        KeyBinding([.control("p")], .dumpScreen, label: "Dump",
+                   help: "save the screen as notifytop-screen-N.txt plus a coloured .ans copy", context: .global),
         KeyBinding([.control("l")], .redraw, label: "Redraw", help: "repaint the screen", context: .global),
         KeyBinding([.up, .char("k")], .moveUp, label: "Up", help: "select the row above", context: .navigation),
         KeyBinding([.down, .char("j")], .moveDown, label: "Down", help: "select the row below",
@@ -131,7 +147,14 @@ public struct Keymap: Sendable {
         KeyBinding([.escape, .backspace, .left], .back, label: "Back", help: "back up one level",
                    context: .table),
         KeyBinding([.function(4), .char("/"), .char("\\")], .editFilter, label: "Filter",
-                   help: "filter rows (substring; Enter keeps it, Esc clears)", context: .table, footer: 4),
+                   help: "filter: text ~regex !not, fields: dur>5ms thread!=main (Esc clears)",
+                   context: .table, footer: 4),
+        KeyBinding([.function(3)], .editSearch, label: "Search",
+                   help: "search rows (same language as the filter); matches are highlighted", context: .table,
+                   footer: 3),
+        KeyBinding([.char("n")], .nextMatch, label: "NextMatch", help: "select the next search match", context: .table),
+        KeyBinding([.char("N")], .previousMatch, label: "PrevMatch", help: "select the previous search match",
+                   context: .table),
         KeyBinding([.function(5), .char("t")], .regroup, label: "Group",
                    help: "Observers: group by name/observer/thread; Threads: lanes/merged", context: .table,
                    footer: 5),
@@ -141,7 +164,8 @@ public struct Keymap: Sendable {
                    context: .table),
         KeyBinding([.char("I")], .invertSort, label: "Invert", help: "invert the sort order", context: .table),
         KeyBinding([.char("f"), .char("F")], .toggleFollow, label: "Follow",
-                   help: "Threads/Events: keep the newest line in view", context: .table),
+                   help: "logs: keep the newest line in view (tables always keep the selected row)",
+                   context: .table),
         KeyBinding([.function(9), .char("p"), .char(" "), .char("Z")], .togglePause, label: "Pause",
                    help: "freeze the screen; collection continues (+N shown)", context: .global, footer: 9),
         KeyBinding([.function(8), .char("r"), .char("R")], .toggleRecording, label: "Rec",

@@ -4,15 +4,30 @@ extension ViewState {
     /// Pure: the result depends only on the state, the key, the keymap and the last frame.
     public mutating func handle(_ key: Key, keymap: Keymap = .standard, context: FrameInfo) -> Reaction {
         if key == .resize { return .redraw }
+        let hadNotice = notice != nil
+        notice = nil
+        let reaction = dispatch(key, keymap: keymap, context: context)
+        return hadNotice && !reaction.redraw ? Reaction(redraw: true, quit: reaction.quit, command: reaction.command) : reaction
+    }
+
+    private mutating func dispatch(_ key: Key, keymap: Keymap, context: FrameInfo) -> Reaction {
+        if case .mouse(let event) = key { return handle(event, context: context) }
         if showHelp {
             if keymap.action(for: key, isReplay: context.isReplay) == .quit && key == .control("c") {
                 return Reaction(quit: true)
             }
-            showHelp = false
+            switch key {
+            case .down, .char("j"): helpScroll += 1
+            case .up, .char("k"): helpScroll = max(0, helpScroll - 1)
+            case .pageDown: helpScroll += 10
+            case .pageUp: helpScroll = max(0, helpScroll - 10)
+            default:
+                showHelp = false
+                helpScroll = 0
+            }
             return .redraw
         }
-        if editingFilter { return editFilter(with: key, context: context) }
-        if timePrompt != nil { return editTimePrompt(with: key) }
+        if prompt != nil { return editPrompt(with: key, keymap: keymap, context: context) }
         guard let action = keymap.action(for: key, isReplay: context.isReplay) else { return .none }
         return reduce(action, context: context)
     }
@@ -40,12 +55,23 @@ extension ViewState {
         case .back:
             if !path.isEmpty {
                 drill[view]?.removeLast()
+            } else if !table.search.isEmpty {
+                table.search = ""
             } else if !table.filter.isEmpty {
                 table.filter = ""
+            } else if expanded {
+                expanded = false
             } else {
                 return .none
             }
-        case .editFilter: editingFilter = true
+        case .editFilter: prompt = Prompt(kind: .filter, text: table.filter)
+        case .editSearch: prompt = Prompt(kind: .search, text: table.search)
+        case .nextMatch: return jumpToMatch(forward: true, context: context)
+        case .previousMatch: return jumpToMatch(forward: false, context: context)
+        case .openPalette: prompt = Prompt(kind: .command)
+        case .toggleExpand: expanded.toggle()
+        case .exportView: return Reaction(redraw: true, command: .export(exportFormat))
+        case .dumpScreen: return Reaction(redraw: true, command: .dumpScreen)
         case .sortNext, .sortPrevious:
             let columns = context.sortableColumns
             guard !columns.isEmpty else { return .none }
@@ -68,7 +94,7 @@ extension ViewState {
         case .stepSecond: return Reaction(redraw: true, command: .stepSeconds(1))
         case .stepBackEvent: return Reaction(redraw: true, command: .stepBackEvents(1))
         case .stepBackSecond: return Reaction(redraw: true, command: .stepBackSeconds(1))
-        case .goToTime: timePrompt = ""
+        case .goToTime: prompt = Prompt(kind: .time)
         case .speedUp: return Reaction(redraw: true, command: .scaleSpeed(2))
         case .speedDown: return Reaction(redraw: true, command: .scaleSpeed(0.5))
         case .redraw: return Reaction(redraw: true, command: .repaint)
@@ -76,7 +102,7 @@ extension ViewState {
         return .redraw
     }
 
-    private mutating func select(_ index: Int, context: FrameInfo, follow: Bool) {
+    mutating func select(_ index: Int, context: FrameInfo, follow: Bool) {
         guard !context.rowKeys.isEmpty else { return }
         let clamped = min(max(0, index), context.rowKeys.count - 1)
         var state = table
@@ -88,47 +114,5 @@ extension ViewState {
         if clamped >= scroll + context.pageSize { scroll = clamped - context.pageSize + 1 }
         state.scroll = max(0, scroll)
         table = state
-    }
-
-    /// The `g` prompt: digits and units, Enter goes there (when it parses), Esc cancels.
-    private mutating func editTimePrompt(with key: Key) -> Reaction {
-        switch key {
-        case .enter:
-            guard let nanoseconds = TimeOffset.nanoseconds(timePrompt ?? "") else { return .none }
-            timePrompt = nil
-            return Reaction(redraw: true, command: .goToTime(nanoseconds))
-        case .escape: timePrompt = nil
-        case .backspace, .delete:
-            if timePrompt?.isEmpty == false { timePrompt?.removeLast() }
-        case .character(let character) where character.isNumber || ".msMS".contains(character):
-            timePrompt?.append(character)
-        case .control("c"): return Reaction(quit: true)
-        default: return .none
-        }
-        return .redraw
-    }
-
-    private mutating func editFilter(with key: Key, context: FrameInfo) -> Reaction {
-        switch key {
-        case .enter:
-            editingFilter = false
-        case .escape:
-            editingFilter = false
-            table.filter = ""
-        case .backspace, .delete:
-            if !table.filter.isEmpty { table.filter.removeLast() }
-        case .character(let character):
-            table.filter.append(character)
-            table.selectedIndex = 0
-            table.scroll = 0
-        case .control("c"):
-            return Reaction(quit: true)
-        case .up, .down, .pageUp, .pageDown:
-            editingFilter = false
-            return handle(key, context: context)
-        default:
-            return .none
-        }
-        return .redraw
     }
 }

@@ -1,4 +1,4 @@
-/// The dashboard's top-level views, toggled with 1–5 and Tab (btop's numbered boxes).
+/// The dashboard's top-level views, toggled with 1–6 and Tab (btop's numbered boxes).
 public enum ViewID: Int, Sendable, Hashable, CaseIterable {
     /// Per-name table.
     case names = 1
@@ -10,6 +10,8 @@ public enum ViewID: Int, Sendable, Hashable, CaseIterable {
     case leaks
     /// The raw event tail.
     case events
+    /// notifytop's own actions (attach, losses, recordings, exports).
+    case log
 
     /// The tab title.
     public var title: String {
@@ -19,6 +21,7 @@ public enum ViewID: Int, Sendable, Hashable, CaseIterable {
         case .threads: "Threads"
         case .leaks: "Leaks"
         case .events: "Events"
+        case .log: "Log"
         }
     }
 
@@ -34,9 +37,11 @@ public enum ViewID: Int, Sendable, Hashable, CaseIterable {
     }
 
     /// The next view, wrapping (Tab).
-    public var next: ViewID { ViewID(rawValue: rawValue % 5 + 1)! }
+    public var next: ViewID { ViewID(rawValue: rawValue % Self.allCases.count + 1)! }
     /// The previous view, wrapping (Shift-Tab).
-    public var previous: ViewID { ViewID(rawValue: (rawValue + 3) % 5 + 1)! }
+    public var previous: ViewID {
+        ViewID(rawValue: (rawValue + Self.allCases.count - 2) % Self.allCases.count + 1)!
+    }
 }
 
 /// One step of a drill-down: what Enter opened, and what Esc closes.

@@ -29,8 +29,10 @@ public struct TableState: Sendable, Hashable {
     public var sortColumn: Int?
     /// Whether the sort is inverted (`I`).
     public var inverted = false
-    /// The substring filter; empty shows everything.
+    /// The filter (a ``FilterQuery``); empty shows everything.
     public var filter = ""
+    /// The F3 search (a ``FilterQuery``): matching rows are highlighted and `n`/`N` visit them.
+    public var search = ""
     /// The selected row's key: selection follows the row when the sort order changes.
     public var selectedKey: String?
     /// The selected row's position, used when the selected row disappears.
@@ -56,18 +58,27 @@ public struct ViewState: Sendable, Hashable {
     public var drill: [ViewID: [DrillLevel]] = [:]
     /// Table states keyed by ``tableKey``.
     public var tables: [String: TableState] = [:]
-    /// True while the user types a filter.
-    public var editingFilter = false
-    /// The time typed after `g` in a replay; nil when not prompting.
-    public var timePrompt: String?
+    /// The one-line prompt being typed (filter, search or command), if any.
+    public var prompt: Prompt?
+    /// A one-line message from the last key (an unknown command, no search match); the next key
+    /// clears it.
+    public var notice: Notice?
     /// Whether the help overlay is shown.
     public var showHelp = false
+    /// The first help line shown, when the help is taller than the screen.
+    public var helpScroll = 0
     /// Whether the screen is frozen (live) or the replay clock stopped (replay).
     public var paused = false
     /// Observers view grouping.
     public var grouping: ObserverGrouping = .name
     /// Threads view layout.
     public var threadLayout: ThreadLayout = .merged
+    /// Whether the table has the whole screen (`e`): header, tabs and footer are hidden.
+    public var expanded = false
+    /// The format Ctrl-S saves in: the last one chosen with `export FORMAT`.
+    public var exportFormat: ExportFormat = .text
+    /// The colour scheme (`--theme`, `:theme`); the session hands it to the terminal.
+    public var theme: Theme = .standard
 
     /// Creates the initial state, showing `view`.
     public init(view: ViewID = .names) {

@@ -23,6 +23,8 @@ public struct SessionStatus: Sendable, Hashable {
     public var delayMilliseconds: Int
     /// notifytop's own CPU use, in percent of one core; nil until measured.
     public var selfCPU: Double?
+    /// Recent ``selfCPU`` readings (one a second), oldest first: the header's sparkline.
+    public var selfCPUHistory: [Double] = []
     /// Seconds the inspected process has been running, when known (live only).
     public var processUptime: Double?
     /// A transient one-line message (recording started, cannot record, …).

@@ -16,6 +16,8 @@ public final class InMemoryTerminal: TerminalBackend {
     public var glyphs: Glyphs
     /// The colour depth reported to the renderer.
     public var colorDepth: ColorDepth
+    /// The theme last set; frames are recorded as roles, so it changes no frame.
+    public private(set) var theme: Theme = .standard
     /// Keys still to be returned, first first.
     public var pendingKeys: [Key]
     /// Every frame that differed from the one before, in order.
@@ -68,6 +70,12 @@ public final class InMemoryTerminal: TerminalBackend {
 
     /// Makes the next present count as a full repaint.
     public func invalidate() {
+        forceFull = true
+    }
+
+    /// Records the theme and, like a real backend, repaints everything next time.
+    public func setTheme(_ theme: Theme) {
+        self.theme = theme
         forceFull = true
     }
 

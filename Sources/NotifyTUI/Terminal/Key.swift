@@ -39,6 +39,8 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     case function(Int)
     /// The terminal changed size (curses reports it as a key).
     case resize
+    /// A click or a wheel turn (unless `--no-mouse`).
+    case mouse(MouseEvent)
 
     /// How help and the footer spell the key: `q`, `F10`, `Space`, `PgDn`.
     public var description: String {
@@ -62,6 +64,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
         case .backTab: "S-Tab"
         case .function(let number): "F\(number)"
         case .resize: "Resize"
+        case .mouse(let event): "Mouse(\(event.kind) \(event.x),\(event.y))"
         }
     }
 

@@ -27,6 +27,10 @@ public protocol TerminalBackend: AnyObject {
     var glyphs: Glyphs { get }
     /// The colour depth in use (after NO_COLOR and fallbacks).
     var colorDepth: ColorDepth { get }
+    /// The colour scheme in use; NO_COLOR and mono terminals show every theme as ``Theme/mono``.
+    var theme: Theme { get }
+    /// Switches the colour scheme and repaints everything with it.
+    func setTheme(_ theme: Theme)
     /// Shows a frame, writing only what differs from the previous one.
     func present(_ canvas: Canvas)
     /// Waits at most `timeoutMilliseconds` for a key; nil on timeout.

@@ -22,14 +22,18 @@ public enum Dashboard {
             return (canvas, FrameInfo(isReplay: isReplay))
         }
         var body = canvas.bounds
-        HeaderView.draw(data, rect: body.takeTop(3), glyphs: glyphs, into: &canvas)
-        drawTabs(view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
+        var tabs: [HitRegion] = []
+        if !view.expanded {
+            HeaderView.draw(data, rect: body.takeTop(3), glyphs: glyphs, into: &canvas)
+            tabs = drawTabs(data, view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
+        }
         drawCrumbs(data, view: view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
-        let footer = body.takeBottom(1)
+        let footer = view.expanded ? nil : body.takeBottom(1)
         var info = renderBody(data, view: view, rect: body, glyphs: glyphs, into: &canvas)
         info.isReplay = isReplay
-        FooterBar.draw(keymap: keymap, isReplay: isReplay, y: footer.y, into: &canvas)
-        if view.showHelp { HelpOverlay.draw(keymap: keymap, isReplay: isReplay, glyphs: glyphs, into: &canvas) }
+        info.regions += tabs
+        if let footer { info.regions += FooterBar.draw(keymap: keymap, isReplay: isReplay, y: footer.y, into: &canvas) }
+        if view.showHelp { HelpOverlay.draw(keymap: keymap, isReplay: isReplay, glyphs: glyphs, scroll: view.helpScroll, into: &canvas) }
         return (canvas, info)
     }
 
@@ -57,6 +61,7 @@ public enum Dashboard {
                                         into: &canvas)
             case .leaks: return LeaksView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
             case .events: return EventsView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+            case .log: return ActionLogView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
             }
         }
     }
@@ -73,17 +78,24 @@ public enum Dashboard {
         }
     }
 
-    private static func drawTabs(_ view: ViewState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas) {
+    private static func drawTabs(
+        _ data: DashboardData, _ view: ViewState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) -> [HitRegion] {
         var x = rect.x
+        var regions: [HitRegion] = []
         for tab in ViewID.allCases {
             let label = " \(tab.rawValue) \(tab.title) "
-            x += canvas.write(label, x: x, y: rect.y, style: tab == view.view ? .tabActive : .tabInactive)
-            x += 1
+            let width = canvas.write(label, x: x, y: rect.y, style: tab == view.view ? .tabActive : .tabInactive)
+            regions.append(HitRegion(Rect(x: x, y: rect.y, width: width, height: 1), .action(.show(tab))))
+            x += width + 1
         }
         var options: [String] = []
         if view.view == .observers && view.path.isEmpty { options.append("group: \(view.grouping.rawValue)") }
         if view.view == .threads && view.path.isEmpty { options.append("layout: \(view.threadLayout.rawValue)") }
-        if view.view == .threads || view.view == .events || view.path.last.map({ if case .thread = $0 { true } else { false } }) == true {
+        if view.view == .log {
+            options.append("kept \(data.actions.count)  dropped \(data.actions.dropped)")
+        }
+        if view.view == .threads || view.view == .events || view.view == .log || view.path.last.map({ if case .thread = $0 { true } else { false } }) == true {
             options.append(view.table.follow ? "follow: on" : "follow: off")
         }
         let text = options.joined(separator: "  ")
@@ -91,6 +103,7 @@ public enum Dashboard {
         if !text.isEmpty, x + width + 1 <= rect.width {
             canvas.write(text, x: rect.width - width - 1, y: rect.y, style: .dim)
         }
+        return regions
     }
 
     private static func drawCrumbs(
@@ -107,19 +120,53 @@ public enum Dashboard {
             case .thread(let id): parts.append(data.threadName(id))
             }
         }
-        let crumb = parts.joined(separator: glyphs.crumbSeparator)
-        let filter = view.table.filter
-        var right = ""
-        if let prompt = view.timePrompt { right = "Go to time (1.5s, 250ms, 2m): " + prompt + "_" }
-        else if view.editingFilter { right = "Filter: " + filter + "_" }
-        else if !filter.isEmpty { right = "Filter: " + filter + "  (Esc clears)" }
-        let rightWidth = min(DisplayWidth.of(right), rect.width / 2)
+        var crumb = parts.joined(separator: glyphs.crumbSeparator)
+        if view.expanded { crumb += "  [e restores]" }
+        if let prompt = view.prompt {
+            drawPrompt(prompt, crumb: crumb, rect: rect, glyphs: glyphs, into: &canvas)
+            return
+        }
+        let table = view.table
+        var right: [String] = []
+        if !table.filter.isEmpty { right.append("Filter: " + table.filter) }
+        if !table.search.isEmpty { right.append("Search: " + table.search + " (n/N)") }
+        var rightText = right.joined(separator: "  ")
+        if !rightText.isEmpty && table.search.isEmpty { rightText += "  (Esc clears)" }
+        let rightWidth = min(DisplayWidth.of(rightText), rect.width / 2)
         let used = canvas.write(crumb, x: rect.x, y: rect.y, maxWidth: rect.width - rightWidth - 1, style: .breadcrumb)
-        if !right.isEmpty {
-            canvas.write(right, x: rect.width - rightWidth, y: rect.y, width: rightWidth, style: .filter,
+        if !rightText.isEmpty {
+            canvas.write(rightText, x: rect.width - rightWidth, y: rect.y, width: rightWidth, style: .filter,
+                         ellipsis: glyphs.ellipsis)
+        }
+        let room = max(0, rect.width - rightWidth - used - 3)
+        if let notice = view.notice {
+            canvas.write(notice.text, x: rect.x + used + 2, y: rect.y, width: room, style: notice.isError ? .error : .info,
                          ellipsis: glyphs.ellipsis)
         } else if let message = data.status.message {
-            canvas.write(message, x: rect.x + used + 2, y: rect.y, maxWidth: max(0, rect.width - used - 2), style: .info)
+            canvas.write(message, x: rect.x + used + 2, y: rect.y, width: room, style: .info, ellipsis: glyphs.ellipsis)
+        }
+    }
+
+    /// A prompt: the filter and search on the right of the breadcrumb, the palette over the whole
+    /// line; an error or the Tab candidates follow the text.
+    private static func drawPrompt(_ prompt: Prompt, crumb: String, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas) {
+        let input = prompt.label + prompt.text + "_"
+        var x = rect.x
+        if prompt.kind != .command {
+            let wanted = DisplayWidth.of(input) + (prompt.error.map { DisplayWidth.of($0) + 4 } ?? 0)
+            let crumbWidth = max(0, min(DisplayWidth.of(crumb), rect.width - wanted - 1))
+            if crumbWidth > 0 {
+                canvas.write(crumb, x: rect.x, y: rect.y, width: crumbWidth, style: .breadcrumb, ellipsis: glyphs.ellipsis)
+                x += crumbWidth + 1
+            }
+        }
+        x += canvas.write(input, x: x, y: rect.y, maxWidth: rect.x + rect.width - x, style: .filter)
+        if let error = prompt.error {
+            canvas.write((glyphs == .ascii ? "  ! " : "  ✗ ") + error, x: x, y: rect.y, width: max(0, rect.x + rect.width - x), style: .error,
+                         ellipsis: glyphs.ellipsis)
+        } else if !prompt.candidates.isEmpty {
+            canvas.write("  " + prompt.candidates.joined(separator: "  "), x: x, y: rect.y,
+                         width: max(0, rect.x + rect.width - x), style: .dim, ellipsis: glyphs.ellipsis)
         }
     }
 }

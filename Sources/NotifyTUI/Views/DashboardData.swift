@@ -10,12 +10,15 @@ public struct DashboardData: Sendable {
     public var tail: EventTail
     /// Pause, recording, replay, delay, own CPU.
     public var status: SessionStatus
+    /// What notifytop itself did (view 6).
+    public var actions: ActionLog
 
     /// Creates frame data.
-    public init(model: InspectorState, tail: EventTail = EventTail(), status: SessionStatus) {
+    public init(model: InspectorState, tail: EventTail = EventTail(), status: SessionStatus, actions: ActionLog = ActionLog()) {
         self.model = model
         self.tail = tail
         self.status = status
+        self.actions = actions
     }
 
     /// A thread's display name: `main`, `worker-2#5`, or `#5` when unknown.

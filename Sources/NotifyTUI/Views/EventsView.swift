@@ -64,7 +64,7 @@ enum EventsView {
 
     static let spec = TableSpec<Row>(
         columns: [
-            TableColumn("SEQ", .fixed(8), alignRight: true, text: { "\($0.seq)" }),
+            TableColumn("SEQ", .fixed(8), alignRight: true, text: { "\($0.seq)" }, value: { .number(Double($0.seq)) }),
             TableColumn("TIME", .fixed(10), alignRight: true, text: { $0.time }),
             TableColumn("KIND", .fixed(13), text: { $0.kind }, style: { $0.style == .normal ? .label : $0.style }),
             TableColumn("THREAD", .fixed(12), text: { $0.thread }),

@@ -74,6 +74,6 @@ public enum Format {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
-    private static func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    private static func three(_ value: UInt64) -> String { value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)" }
+    static func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    static func three(_ value: UInt64) -> String { value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)" }
 }

@@ -30,19 +30,26 @@ enum HeaderView {
             x += canvas.write(badge.text, x: x, y: rect.y, style: badge.style) + 1
         }
 
-        // Row 1: rates with sparklines, slowest handler, own CPU.
+        // Row 1: rates, the slowest handler (figure: ever; sparkline: per second) and own CPU,
+        // each with a sparkline.
         let y1 = rect.y + 1
         let slowest = model.names.reduce(UInt64(0)) { max($0, $1.isWildcard ? 0 : $1.maximumHandlerTime) }
-        var tail = "  slowest " + Format.duration(slowest, ascii: glyphs == .ascii)
-        if let cpu = data.status.selfCPU { tail += "  cpu " + Format.one(cpu) + "%" }
-        let fixed = 2 * (8 + 7 + 2) + DisplayWidth.of(tail)
-        let sparkWidth = max(4, min(30, (width - fixed) / 2))
+        let cpu = data.status.selfCPU
+        let meters = cpu == nil ? 3 : 4
+        let sparkWidth = max(4, min(30, (width - 4 - meters * 17) / meters))
         x = rect.x
-        x += meter("posts/s", overview.postsPerSecond, history: overview.postHistory, sparkWidth: sparkWidth,
-                   x: x, y: y1, glyphs: glyphs, into: &canvas)
-        x += meter("deliv/s", overview.deliveriesPerSecond, history: overview.deliveryHistory,
+        x += meter("posts/s", Format.rate(overview.postsPerSecond), history: overview.postHistory.map(Double.init),
                    sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs, into: &canvas)
-        canvas.write(tail, x: x, y: y1, maxWidth: max(0, rect.x + width - x), style: .label)
+        x += meter("deliv/s", Format.rate(overview.deliveriesPerSecond),
+                   history: overview.deliveryHistory.map(Double.init), sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs,
+                   into: &canvas)
+        x += meter("slowest", Format.duration(slowest, ascii: glyphs == .ascii),
+                   history: overview.slowestHandlerHistory.map(Double.init), sparkWidth: sparkWidth, x: x, y: y1,
+                   glyphs: glyphs, into: &canvas)
+        if let cpu, x + 17 <= rect.x + width {
+            _ = meter("cpu", Format.one(cpu) + "%", history: data.status.selfCPUHistory,
+                      sparkWidth: min(sparkWidth, rect.x + width - x - 11), x: x, y: y1, glyphs: glyphs, into: &canvas)
+        }
 
         // Row 2: counts, warnings, loss, delay.
         let y2 = rect.y + 2
@@ -73,14 +80,13 @@ enum HeaderView {
 
     /// `posts/s 12.3k ▂▃▅▇` with the label, figure and sparkline in their roles; returns the width.
     private static func meter(
-        _ label: String, _ value: Double, history: [UInt64], sparkWidth: Int, x: Int, y: Int, glyphs: Glyphs,
+        _ label: String, _ figure: String, history: [Double], sparkWidth: Int, x: Int, y: Int, glyphs: Glyphs,
         into canvas: inout Canvas
     ) -> Int {
         var used = canvas.write(label + " ", x: x, y: y, style: .label)
-        used += canvas.write(DisplayWidth.fit(Format.rate(value), to: 6, alignRight: true) + " ", x: x + used, y: y,
-                             style: .value)
-        Sparkline.draw(history.map(Double.init), x: x + used, y: y, width: sparkWidth, glyphs: glyphs, into: &canvas)
-        return used + sparkWidth + 2
+        used += canvas.write(DisplayWidth.fit(figure, to: 6, alignRight: true) + " ", x: x + used, y: y, style: .value)
+        Sparkline.draw(history, x: x + used, y: y, width: max(0, sparkWidth), glyphs: glyphs, into: &canvas)
+        return used + max(0, sparkWidth) + 2
     }
 
     private static func badgeList(_ data: DashboardData, glyphs: Glyphs) -> [(text: String, style: Style)] {

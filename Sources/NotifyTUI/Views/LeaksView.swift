@@ -53,13 +53,16 @@ struct DetailLine: Sendable {
         items.enumerated().map { DetailLine(text: $0.element.0, style: $0.element.1, key: $0.element.2 ?? "line:\($0.offset)") }
     }
 
+    static func spec(title: String) -> TableSpec<DetailLine> {
+        TableSpec<DetailLine>(
+            columns: [TableColumn(title, .flexible(min: 10), text: { $0.text }, style: { $0.style })],
+            key: { $0.key }, emptyMessage: "gone: no longer tracked")
+    }
+
     static func draw(
         _ lines: [DetailLine], title: String, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        let spec = TableSpec<DetailLine>(
-            columns: [TableColumn(title, .flexible(min: 10), text: { $0.text }, style: { $0.style })],
-            key: { $0.key }, emptyMessage: "gone: no longer tracked")
-        return TableWidget.render(lines, spec: spec, state: state, into: &canvas, rect: rect, glyphs: glyphs)
+        TableWidget.render(lines, spec: spec(title: title), state: state, into: &canvas, rect: rect, glyphs: glyphs)
     }
 }
 
@@ -68,9 +71,13 @@ enum LeakDetailView {
     static func draw(
         _ data: DashboardData, key: String, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        guard let finding = data.model.findings.first(where: { $0.key.description == key }) else {
-            return DetailLine.draw([], title: key, state: state, rect: rect, glyphs: glyphs, into: &canvas)
-        }
+        let (title, lines) = lines(data, key: key, width: rect.width, glyphs: glyphs)
+        return DetailLine.draw(lines, title: title, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+    }
+
+    /// The detail's title and lines, wrapped to `width`: what the view shows and Ctrl-S saves.
+    static func lines(_ data: DashboardData, key: String, width: Int, glyphs: Glyphs) -> (String, [DetailLine]) {
+        guard let finding = data.model.findings.first(where: { $0.key.description == key }) else { return (key, []) }
         let now = data.model.now
         let evidence = finding.evidence
         let ascii = glyphs == .ascii
@@ -78,7 +85,7 @@ enum LeakDetailView {
         let status = finding.isOpen ? "open" : "resolved after " + Format.age(finding.resolvedAfter ?? 0)
         items.append(("\(finding.severity)  \(status)  first seen \(Format.age(now >= finding.firstSeen ? now - finding.firstSeen : 0)) ago, \(finding.occurrences)×",
                       LeaksView.severityStyle(finding), nil))
-        for line in DisplayWidth.wrap(finding.summary, to: max(10, rect.width - 1)) { items.append((line, .value, nil)) }
+        for line in DisplayWidth.wrap(finding.summary, to: max(10, width - 1)) { items.append((line, .value, nil)) }
         items.append(("", .normal, nil))
         items.append(("Evidence", .label, nil))
         func add(_ label: String, _ value: String?) {
@@ -109,7 +116,7 @@ enum LeakDetailView {
         for site in evidence.relatedCallsites { add("related site", site.description) }
         items.append(("", .normal, nil))
         items.append(("Fix", .label, nil))
-        for line in DisplayWidth.wrap(finding.fix, to: max(10, rect.width - 3)) { items.append(("  " + line, .ok, nil)) }
+        for line in DisplayWidth.wrap(finding.fix, to: max(10, width - 3)) { items.append(("  " + line, .ok, nil)) }
         if !evidence.registrations.isEmpty {
             items.append(("", .normal, nil))
             items.append(("Registrations (Enter opens one)", .label, nil))
@@ -122,7 +129,6 @@ enum LeakDetailView {
                 }
             }
         }
-        return DetailLine.draw(DetailLine.lines(items), title: finding.rule.description, state: state, rect: rect,
-                               glyphs: glyphs, into: &canvas)
+        return (finding.rule.description, DetailLine.lines(items))
     }
 }

@@ -32,8 +32,8 @@ enum NamesView {
             emptyMessage: "no notification names yet: waiting for registrations and posts")
     }
 
-    /// The rows before filter and sort: every name, and the `*` row only when it has observers.
-    static func items(_ data: DashboardData) -> [NameRow] {
+    /// The names, without the `*` row while no wildcard observer exists.
+    static func rows(_ data: DashboardData) -> [NameRow] {
         var rows = data.model.names
         if let first = rows.first, first.isWildcard, first.liveObservers == 0, first.deliveries == 0 { rows.removeFirst() }
         return rows
@@ -42,7 +42,7 @@ enum NamesView {
     static func draw(
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(items(data), spec: spec(now: data.model.now, ascii: glyphs == .ascii), state: state,
+        TableWidget.render(rows(data), spec: spec(now: data.model.now, ascii: glyphs == .ascii), state: state,
                                   into: &canvas, rect: rect, glyphs: glyphs)
     }
 }

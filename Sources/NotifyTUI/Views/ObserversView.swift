@@ -109,10 +109,15 @@ enum ObserversView {
     static func draw(
         _ data: DashboardData, name: String, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        var spec = spec(data, grouping: nil, ascii: glyphs == .ascii)
+        TableWidget.render(data.model.observers(of: name), spec: spec(data, name: name, ascii: glyphs == .ascii),
+                           state: state, into: &canvas, rect: rect, glyphs: glyphs)
+    }
+
+    /// The drill-down's columns: the name is in the breadcrumb, so no NAME column.
+    static func spec(_ data: DashboardData, name: String, ascii: Bool) -> TableSpec<ObserverRow> {
+        var spec = spec(data, grouping: nil, ascii: ascii)
         spec.columns.removeAll { $0.title == "NAME" }
         spec.emptyMessage = "no observers of \(name)"
-        return TableWidget.render(data.model.observers(of: name), spec: spec, state: state, into: &canvas, rect: rect,
-                                  glyphs: glyphs)
+        return spec
     }
 }

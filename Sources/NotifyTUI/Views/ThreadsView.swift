@@ -14,7 +14,8 @@ enum ThreadsView {
     static func logSpec(_ data: DashboardData, showThread: Bool, ascii: Bool) -> TableSpec<Entry> {
         let offset: @Sendable (UInt64) -> UInt64 = { [base = data.model.header?.clockMono ?? 0] in $0 >= base ? $0 - base : 0 }
         var columns: [TableColumn<Entry>] = [
-            TableColumn("TIME", .fixed(10), alignRight: true, text: { Format.streamTime(offset($0.entry.start)) }),
+            TableColumn("TIME", .fixed(10), alignRight: true, text: { Format.streamTime(offset($0.entry.start)) },
+                        value: { .number(Double(offset($0.entry.start))) }),
         ]
         if showThread {
             columns.append(TableColumn("THREAD", .fixed(12), text: { $0.thread }))
@@ -24,10 +25,12 @@ enum ThreadsView {
             TableColumn("OBSERVER", .flexible(min: 10),
                         text: { $0.entry.observerType.map(ObserversView.shortType) ?? "block" }),
             TableColumn("DUR", .fixed(6), alignRight: true, text: { Format.duration($0.entry.duration, ascii: ascii) },
-                        style: { $0.entry.duration >= 16_000_000 ? .warning : nil }),
-            TableColumn("WAIT", .fixed(6), alignRight: true, text: { Format.duration($0.entry.wait, ascii: ascii) }),
+                        style: { $0.entry.duration >= 16_000_000 ? .warning : nil },
+                        value: { .number(Double($0.entry.duration)) }),
+            TableColumn("WAIT", .fixed(6), alignRight: true, text: { Format.duration($0.entry.wait, ascii: ascii) },
+                        value: { .number(Double($0.entry.wait)) }),
             TableColumn("D", .fixed(2), alignRight: true, text: { "\($0.entry.depth)" },
-                        style: { $0.entry.depth > 1 ? .info : nil }),
+                        style: { $0.entry.depth > 1 ? .info : nil }, value: { .number(Double($0.entry.depth)) }),
             TableColumn("POSTED ON", .fixed(12), text: { $0.poster }),
         ]
         return TableSpec(columns: columns, key: { "reg:\($0.entry.registration)#\($0.entry.postID)" }, isLog: true,
@@ -80,7 +83,7 @@ enum ThreadsView {
         var selected = state.selectedKey.flatMap { keys.firstIndex(of: $0) } ?? min(state.selectedIndex, max(0, keys.count - 1))
         selected = max(0, selected)
         let first = selected >= fits ? selected - fits + 1 : 0
-        let info = FrameInfo(rowKeys: keys, pageSize: fits, selectedIndex: selected, scroll: first)
+        var info = FrameInfo(rowKeys: keys, pageSize: fits, selectedIndex: selected, scroll: first)
         guard !threads.isEmpty else {
             canvas.write("no threads yet", x: rect.x + 2, y: rect.y + 1, style: .dim)
             return info
@@ -90,6 +93,7 @@ enum ThreadsView {
         for (index, thread) in shown.enumerated() {
             let lane = Rect(x: rect.x + index * width, y: rect.y, width: width, height: rect.height)
             let isSelected = first + index == selected
+            info.regions.append(HitRegion(lane, .row(first + index)))
             let title = "\(data.threadName(thread.id)) \(Format.count(thread.deliveries))"
             Frame.draw(lane, title: title, glyphs: glyphs, style: isSelected ? .breadcrumb : .dim, into: &canvas)
             let inner = lane.inset(1)

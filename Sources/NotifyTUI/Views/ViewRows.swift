@@ -16,6 +16,8 @@ public enum ViewRows: Sendable {
     case leaks([LeakFinding])
     /// View 5: the raw event tail, oldest first.
     case events([EventLine])
+    /// View 6: what notifytop did, oldest first.
+    case actions([ActionLog.Entry])
 
     /// One delivery of the Threads log, with thread names resolved as the screen shows them.
     public struct DeliveryLine: Sendable {
@@ -44,7 +46,7 @@ public enum ViewRows: Sendable {
         let state = view.table
         switch view.view {
         case .names:
-            return .names(TableWidget.order(NamesView.items(data), spec: NamesView.spec(now: data.model.now, ascii: false),
+            return .names(TableWidget.order(NamesView.rows(data), spec: NamesView.spec(now: data.model.now, ascii: false),
                                             state: state))
         case .observers:
             return .observers(TableWidget.order(data.model.registrations,
@@ -60,6 +62,9 @@ public enum ViewRows: Sendable {
             let rows = TableWidget.order(data.tail.events.map { EventsView.row($0, data) }, spec: EventsView.spec,
                                          state: state)
             return .events(rows.map { EventLine(event: $0.event, thread: $0.thread, kind: $0.kind, detail: $0.detail) })
+        case .log:
+            return .actions(TableWidget.order(ActionLogView.rows(data.actions), spec: ActionLogView.spec, state: state)
+                .map(\.entry))
         }
     }
 
@@ -92,6 +97,7 @@ public enum ViewRows: Sendable {
         case .threads: return describe(ThreadsView.logSpec(empty, showThread: true, ascii: false))
         case .leaks: return describe(LeaksView.spec(now: 0))
         case .events: return describe(EventsView.spec)
+        case .log: return describe(ActionLogView.spec)
         }
     }
 }

@@ -2,7 +2,11 @@
 /// when there is room (`F1Help?`). Generated from the ``Keymap``.
 public enum FooterBar {
     /// Draws the bar on row `y`.
-    public static func draw(keymap: Keymap, isReplay: Bool, y: Int, into canvas: inout Canvas) {
+    ///
+    /// - Returns: Where each key is, so a click on it runs its action.
+    @discardableResult
+    public static func draw(keymap: Keymap, isReplay: Bool, y: Int, into canvas: inout Canvas) -> [HitRegion] {
+        var regions: [HitRegion] = []
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: .footerLabel)
         let slots = keymap.footer(isReplay: isReplay)
@@ -12,15 +16,18 @@ public enum FooterBar {
             let total = pieces.reduce(0) { $0 + DisplayWidth.of($1.key) + DisplayWidth.of($1.label) + 1 }
             if total <= width || !withAliases {
                 var x = 0
-                for piece in pieces {
+                for (piece, binding) in zip(pieces, slots) {
                     guard x < width else { break }
+                    let start = x
                     x += canvas.write(piece.key, x: x, y: y, maxWidth: width - x, style: .footerKey)
                     x += canvas.write(piece.label, x: x, y: y, maxWidth: width - x, style: .footerLabel)
+                    regions.append(HitRegion(Rect(x: start, y: y, width: x - start, height: 1), .action(binding.action)))
                     x += 1
                 }
-                return
+                return regions
             }
         }
+        return regions
     }
 
     private static func piece(for binding: KeyBinding, withAlias: Bool) -> (key: String, label: String) {
@@ -34,22 +41,33 @@ public enum FooterBar {
 }
 
 /// The help overlay: a framed box listing the keymap, generated from the same table that
-/// dispatches keys, so it cannot drift from what the keys do.
+/// dispatches keys, so it cannot drift from what the keys do. Taller than the screen, it scrolls
+/// with ↑/↓/PgUp/PgDn (the only keys it does not close on).
 public enum HelpOverlay {
-    /// Draws the overlay centred on the canvas; lines that do not fit are cut, with a note.
-    public static func draw(keymap: Keymap, isReplay: Bool, glyphs: Glyphs, into canvas: inout Canvas) {
-        var lines = keymap.helpLines(isReplay: isReplay)
-        lines.append("")
-        lines.append("Any key closes this help.")
-        let contentWidth = min(canvas.size.width - 4, (lines.map(DisplayWidth.of).max() ?? 0))
+    /// The overlay's title, which says how to leave it.
+    public static func title(_ glyphs: Glyphs) -> String {
+        glyphs == .ascii ? "Keys (up/down PgUp PgDn scroll, any other key closes)"
+                         : "Keys (↑↓ PgUp PgDn scroll, any other key closes)"
+    }
+
+    /// Draws the overlay centred on the canvas, from line `scroll` of the help.
+    public static func draw(keymap: Keymap, isReplay: Bool, glyphs: Glyphs, scroll: Int = 0, into canvas: inout Canvas) {
+        let lines = keymap.helpLines(isReplay: isReplay)
+        let title = title(glyphs)
+        let up = glyphs == .ascii ? "^" : "↑", down = glyphs == .ascii ? "v" : "↓"
+        let contentWidth = min(canvas.size.width - 4, max(DisplayWidth.of(title) + 2, lines.map(DisplayWidth.of).max() ?? 0))
         let contentHeight = min(canvas.size.height - 2, lines.count)
         guard contentWidth > 4, contentHeight > 0 else { return }
+        let first = min(max(0, scroll), lines.count - contentHeight)
         let box = Rect(x: (canvas.size.width - contentWidth - 4) / 2, y: (canvas.size.height - contentHeight - 2) / 2,
                        width: contentWidth + 4, height: contentHeight + 2)
-        Frame.draw(box, title: "Keys", glyphs: glyphs, style: .overlay, into: &canvas)
-        for (row, line) in lines.prefix(contentHeight).enumerated() {
-            var text = line
-            if row == contentHeight - 1 && lines.count > contentHeight { text = "… (enlarge the terminal for more)" }
+        Frame.draw(box, title: title, glyphs: glyphs, style: .overlay, into: &canvas)
+        for row in 0..<contentHeight {
+            var text = lines[first + row]
+            if row == 0 && first > 0 { text = "\(up) \(first) more above" }
+            if row == contentHeight - 1 && first + contentHeight < lines.count {
+                text = "\(down) \(lines.count - first - contentHeight) more below (\(down) or PgDn)"
+            }
             canvas.write(text, x: box.x + 2, y: box.y + 1 + row, width: contentWidth, style: .overlay,
                          ellipsis: glyphs.ellipsis)
         }

@@ -59,12 +59,15 @@ public struct TableColumn<Item>: Sendable {
     public var style: (@Sendable (Item) -> Style?)?
     /// Whether a descending sort is the natural first choice (counts: biggest first).
     public var descendingFirst: Bool
+    /// What filter field queries (`dur>5ms`) compare: the sort key, or a value given for columns
+    /// that must not be sortable (a log keeps its order) but should still be filterable by number.
+    public var value: (@Sendable (Item) -> SortKey)?
 
     /// Creates a column.
     public init(
         _ title: String, _ width: ColumnWidth, alignRight: Bool = false, descendingFirst: Bool? = nil,
         text: @escaping @Sendable (Item) -> String, sortKey: (@Sendable (Item) -> SortKey)? = nil,
-        style: (@Sendable (Item) -> Style?)? = nil
+        style: (@Sendable (Item) -> Style?)? = nil, value: (@Sendable (Item) -> SortKey)? = nil
     ) {
         self.title = title
         self.width = width
@@ -73,6 +76,7 @@ public struct TableColumn<Item>: Sendable {
         self.sortKey = sortKey
         self.style = style
         self.descendingFirst = descendingFirst ?? alignRight
+        self.value = value ?? sortKey
     }
 }
 

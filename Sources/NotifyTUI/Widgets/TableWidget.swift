@@ -31,9 +31,12 @@ public enum TableWidget {
         if selected >= scroll + pageSize { scroll = selected - pageSize + 1 }
         scroll = max(0, scroll)
 
-        let info = FrameInfo(
+        let search = state.search.isEmpty ? nil : spec.query(state.search)
+        var info = FrameInfo(
             rowKeys: keys, pageSize: pageSize, sortableColumns: sortable, sortColumn: sortColumn,
             selectedIndex: selected, scroll: scroll, isLog: spec.isLog, isReplay: isReplay)
+        info.fields = spec.fields
+        if let search { info.matchIndices = ordered.indices.filter { spec.matches(search, items[ordered[$0]]) } }
         guard rect.height > 0, rect.width > 0 else { return info }
 
         let widths = columnWidths(spec.columns.map(\.width), total: rect.width)
@@ -50,6 +53,9 @@ public enum TableWidget {
             }
             canvas.write(title, x: x, y: rect.y, width: widths[index], alignRight: column.alignRight,
                          style: isSorted ? .columnSorted : .columnHeader, ellipsis: glyphs.ellipsis)
+            if column.sortKey != nil {
+                info.regions.append(HitRegion(Rect(x: x, y: rect.y, width: widths[index], height: 1), .column(index)))
+            }
             x += widths[index] + 1
         }
         if ordered.isEmpty {
@@ -70,9 +76,11 @@ public enum TableWidget {
             let item = items[ordered[row]]
             let y = rect.y + 1 + line
             let isSelected = row == selected
+            info.regions.append(HitRegion(Rect(x: rect.x, y: y, width: rect.width, height: 1), .row(row)))
+            let isMatch = search.map { spec.matches($0, item) } ?? false
             x = rect.x
             for (index, column) in spec.columns.enumerated() where widths[index] > 0 {
-                let style = isSelected ? Style.selected : (column.style?(item) ?? .normal)
+                let style = isSelected ? Style.selected : isMatch ? .match : (column.style?(item) ?? .normal)
                 var text = column.text(item)
                 if index == 0, spec.groupBy != nil {
                     if text == previousGroup { text = "" } else { previousGroup = text }
@@ -91,7 +99,7 @@ public enum TableWidget {
         return info
     }
 
-    /// Applies the filter (case-insensitive substring over every column's text) and the sort.
+    /// Applies the filter (a ``FilterQuery`` over the columns) and the sort.
     public static func order<Item>(_ items: [Item], spec: TableSpec<Item>, state: TableState) -> [Item] {
         orderIndices(items, spec: spec, state: state).map { items[$0] }
     }
@@ -99,11 +107,9 @@ public enum TableWidget {
     /// ``order(_:spec:state:)`` as positions in `items`, so large rows are never copied.
     public static func orderIndices<Item>(_ items: [Item], spec: TableSpec<Item>, state: TableState) -> [Int] {
         var rows = Array(items.indices)
-        let needle = state.filter.lowercased()
-        if !needle.isEmpty {
-            rows = rows.filter { index in
-                spec.columns.contains { $0.text(items[index]).lowercased().contains(needle) }
-            }
+        if !state.filter.isEmpty {
+            let query = spec.query(state.filter)
+            rows = rows.filter { spec.matches(query, items[$0]) }
         }
         let sortColumn = state.sortColumn ?? spec.defaultSort
         let sortKey = sortColumn.flatMap { spec.columns.indices.contains($0) ? spec.columns[$0].sortKey : nil }

@@ -1,0 +1,84 @@
+/// The formats Ctrl-S saves a view in; `export FORMAT` in the palette picks one.
+public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
+    /// Aligned columns, as on screen but never cut.
+    case text
+    /// RFC 4180 comma-separated values.
+    case csv
+    /// One JSON object: the columns and one object per row.
+    case json
+
+    /// The file extension.
+    public var fileExtension: String { rawValue == "text" ? "txt" : rawValue }
+}
+
+/// Every row of the table on screen, after filter and sort, as full cell texts: what Ctrl-S
+/// saves. The screen cuts cells to fit; this never does.
+public struct TableContent: Sendable, Hashable {
+    /// The view's name for file names: `names`, `observers`, `log`.
+    public var view: String
+    /// Column titles.
+    public var columns: [String]
+    /// Cell texts, one array per row, in display order.
+    public var rows: [[String]]
+
+    /// Creates content.
+    public init(view: String, columns: [String], rows: [[String]]) {
+        self.view = view
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// Aligned text: a header line, then one line per row; columns two spaces apart, measured
+    /// in terminal cells so CJK names line up.
+    public var text: String {
+        var widths = columns.map(DisplayWidth.of)
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], DisplayWidth.of(cell))
+            }
+        }
+        func line(_ cells: [String]) -> String {
+            var text = ""
+            for (index, cell) in cells.enumerated() {
+                if index == cells.count - 1 {
+                    text += cell
+                } else {
+                    text += cell + String(repeating: " ", count: widths[index] - DisplayWidth.of(cell) + 2)
+                }
+            }
+            while text.last == " " { text.removeLast() }
+            return text
+        }
+        return ([line(columns)] + rows.map(line)).joined(separator: "\n") + "\n"
+    }
+
+    /// CSV (RFC 4180): a header row; fields with a comma, quote, CR or LF are quoted, quotes
+    /// doubled; lines end in CRLF.
+    public var csv: String {
+        ([columns] + rows).map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// One CSV field, quoted when it must be.
+    public static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
+            return text
+        }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    /// Replaces every occurrence of `target`, without Foundation.
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
+
+extension TableWidget {
+    /// Every row of `items` after the filter and sort of `state`, as full cell texts.
+    public static func content<Item>(_ items: [Item], spec: TableSpec<Item>, state: TableState, view: String) -> TableContent {
+        let ordered = orderIndices(items, spec: spec, state: state)
+        return TableContent(view: view, columns: spec.columns.map(\.title),
+                            rows: ordered.map { index in spec.columns.map { $0.text(items[index]) } })
+    }
+}

@@ -1,0 +1,75 @@
+/// What notifytop itself did, with wall-clock times: attached, stream header, events lost,
+/// recordings, exports, filter errors, reconnects. Shown in view 6 (`@`), so what the dashboard
+/// says can be trusted (lazygit's command log).
+///
+/// A fixed ring like ``EventTail``: the oldest entries drop out, and ``dropped`` counts them.
+public struct ActionLog: Sendable, Hashable {
+    /// What kind of thing happened.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Attached to a process or opened a recording.
+        case attach
+        /// The stream said something about itself: header, end.
+        case stream
+        /// Events were lost (a gap in the stream).
+        case loss
+        /// A reconnect, or an attempt.
+        case reconnect
+        /// A session recording started or stopped.
+        case recording
+        /// A file was saved (view export, screen dump).
+        case export
+        /// A filter or search could not be used.
+        case filter
+        /// Anything else worth knowing (malformed lines, failures).
+        case note
+    }
+
+    /// One thing notifytop did.
+    public struct Entry: Sendable, Hashable {
+        /// Wall-clock time, nanoseconds since 1970 (UTC).
+        public var time: UInt64
+        /// What kind of thing.
+        public var kind: Kind
+        /// One line.
+        public var text: String
+
+        /// Creates an entry.
+        public init(time: UInt64, kind: Kind, text: String) {
+            self.time = time
+            self.kind = kind
+            self.text = text
+        }
+    }
+
+    /// How many entries are kept.
+    public let capacity: Int
+    /// Entries pushed out of the ring so far.
+    public private(set) var dropped: UInt64 = 0
+    /// Seconds east of UTC for showing times in local time; the session sets it.
+    public var utcOffsetSeconds = 0
+    private var storage: [Entry] = []
+    private var head = 0
+
+    /// Creates an empty log.
+    public init(capacity: Int = 500) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Adds an entry, dropping the oldest when full.
+    public mutating func append(_ kind: Kind, _ text: String, at time: UInt64) {
+        let entry = Entry(time: time, kind: kind, text: text)
+        if storage.count < capacity {
+            storage.append(entry)
+        } else {
+            storage[head] = entry
+            head = (head + 1) % capacity
+            dropped += 1
+        }
+    }
+
+    /// The kept entries, oldest first.
+    public var entries: [Entry] { Array(storage[head...] + storage[..<head]) }
+
+    /// How many entries are kept now.
+    public var count: Int { storage.count }
+}

@@ -1,0 +1,29 @@
+import NotifyModel
+import NotifyTUI
+import Testing
+
+struct HeaderTests {
+    @Test("the model keeps the slowest handler per second: the header's slowest sparkline")
+    func slowestHistory() {
+        var model = Fixture.data().model
+        #expect(model.overview.slowestHandlerHistory == [150_000_000])
+        model.tick(now: model.now + 3_000_000_000)
+        #expect(model.overview.slowestHandlerHistory.prefix(2) == [150_000_000, 0], "a second without deliveries reads 0")
+    }
+
+    @Test("the header shows posts, deliveries, the slowest handler and own CPU, each with a sparkline")
+    func meters() {
+        var data = Fixture.data()
+        data.status.selfCPU = 2.5
+        data.status.selfCPUHistory = [0.5, 1, 4, 2.5]
+        let (canvas, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 120, height: 30), glyphs: .unicode)
+        let row = canvas.lines[1]
+        for label in ["posts/s", "deliv/s", "slowest  150ms ", "cpu   2.5% "] {
+            #expect(row.contains(label), "\(label) in \(row)")
+        }
+        #expect(row.contains("cpu   2.5% ▁▁▁▁▁▁▁▁▂▃█▆"))
+        #expect(canvas.styleLines[1].filter { $0 == "~" }.count >= 4 * 10)
+        let (narrow, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 80, height: 24), glyphs: .unicode)
+        #expect(narrow.lines[1].contains("cpu"))
+    }
+}
