@@ -47,6 +47,30 @@ struct WidgetTests {
         #expect(filtered.map(\.name) == ["beta"])
     }
 
+    @Test("grouped sorts order as comparing the keys pairwise would, ties keeping their order", arguments: [0, 1])
+    func groupedSortMatchesPairwiseOrder(column: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let names = ["b.cart", "A.cart", "a.cart", "user", "User", "ü-name", "名前", "b"]
+        let rows = (0..<2_000).map { _ in
+            Row(name: names.randomElement(using: &generator)!, count: Int.random(in: 0..<50, using: &generator))
+        }
+        let grouped = TableSpec<Row>(columns: spec.columns, key: { $0.name },
+                                     groupBy: { .text(String($0.name.prefix(1)).lowercased()) })
+        for inverted in [false, true] {
+            var state = TableState(sortColumn: column)
+            state.inverted = inverted
+            let descending = grouped.columns[column].descendingFirst != inverted
+            let expected = rows.indices.sorted { lhs, rhs in
+                let (groupL, groupR) = (grouped.groupBy!(rows[lhs]), grouped.groupBy!(rows[rhs]))
+                if groupL != groupR { return groupL < groupR }
+                let (keyL, keyR) = (grouped.columns[column].sortKey!(rows[lhs]), grouped.columns[column].sortKey!(rows[rhs]))
+                if keyL == keyR { return lhs < rhs }
+                return descending ? keyR < keyL : keyL < keyR
+            }
+            #expect(TableWidget.orderIndices(rows, spec: grouped, state: state) == expected)
+        }
+    }
+
     @Test("an empty table says so", arguments: ["", "zzz"])
     func empty(filter: String) {
         var state = TableState()

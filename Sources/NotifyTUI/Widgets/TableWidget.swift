@@ -117,16 +117,32 @@ public enum TableWidget {
             return state.inverted ? rows.reversed() : rows
         }
         let descending = sortColumn.map { spec.columns[$0].descendingFirst != state.inverted } ?? state.inverted
-        let none = SortKey.number(0)
-        let keyed = rows.map { index in
-            (group: spec.groupBy?(items[index]) ?? none, key: sortKey?(items[index]) ?? none, index: index)
+        // Keys become dense integer ranks first: each distinct key is compared while ranking the
+        // few distinct ones, not twice per comparison of a 10k-row sort.
+        let groups = spec.groupBy.map { group in Self.denseRanks(rows.map { group(items[$0]) }) }
+        let keys = sortKey.map { key in Self.denseRanks(rows.map { key(items[$0]) }) }
+        let positions = Array(rows.indices).sorted { lhs, rhs in
+            if let groups, groups[lhs] != groups[rhs] { return groups[lhs] < groups[rhs] }
+            if let keys, keys[lhs] != keys[rhs] { return descending ? keys[rhs] < keys[lhs] : keys[lhs] < keys[rhs] }
+            return lhs < rhs
         }
-        let sorted = keyed.sorted { lhs, rhs in
-            if lhs.group != rhs.group { return lhs.group < rhs.group }
-            if lhs.key == rhs.key { return lhs.index < rhs.index }
-            return descending ? rhs.key < lhs.key : lhs.key < rhs.key
+        return positions.map { rows[$0] }
+    }
+
+    /// Numbers that order as the keys do: the keys themselves when all are numbers, else each key's
+    /// position among the distinct keys (equal keys get equal ranks).
+    static func denseRanks(_ keys: [SortKey]) -> [Double] {
+        var numbers: [Double] = []
+        numbers.reserveCapacity(keys.count)
+        for key in keys {
+            guard case .number(let value) = key else { break }
+            numbers.append(value)
         }
-        return sorted.map(\.index)
+        if numbers.count == keys.count { return numbers }
+        var rankOf: [SortKey: Double] = [:]
+        for key in keys where rankOf[key] == nil { rankOf[key] = 0 }
+        for (rank, key) in rankOf.keys.sorted().enumerated() { rankOf[key] = Double(rank) }
+        return keys.map { rankOf[$0]! }
     }
 
     /// Splits `total` cells between columns, one space apart: fixed columns first, the rest shared
