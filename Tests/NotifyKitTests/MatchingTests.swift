@@ -122,25 +122,11 @@ import Testing
         let center = NotifyCenter()
         try withProbe(on: center) { probe in
             let count = Counter()
-            // Allocate many objects of the same class, each kept alive so each is distinct: one
-            // lands on the dead filter's address. Reuse is up to malloc, so a try that sees none
-            // ends its registration and starts again.
-            var token: NotifyToken?
-            var fresh: [Subject] = []
-            for attempt in 0..<6 where token == nil {
-                var filter: Subject? = Subject(1)
-                let deadID = ObjectIdentifier(filter!)
-                let candidate = center.addObserver(forName: .testN, object: filter, queue: nil) { _ in count.increment() }
-                let (subjects, reused) = allocateSubjects(untilReusing: deadID, afterReleasing: { filter = nil },
-                                                               onNewThread: attempt % 2 == 1)
-                if reused {
-                    token = candidate
-                    fresh = subjects
-                } else {
-                    candidate.cancel()
-                }
-            }
-            let reusedToken = try #require(token, "no new object reused the dead filter's address; the test proves nothing")
+            // Many objects of the same class, each kept alive so each is distinct: one lands on
+            // the dead filter's address.
+            let (reusedToken, fresh) = try #require(
+                registerDeadFilter { center.addObserver(forName: .testN, object: $0, queue: nil) { _ in count.increment() } },
+                "no new object reused the dead filter's address; the test proves nothing")
             for subject in fresh { center.post(name: .testN, object: subject) }
             #expect(count.value == 0, "a new object at a dead filter's address received deliveries")
             #expect(probe.removalReasons(of: reusedToken.registrationID) == [.objectDeallocated])

@@ -129,32 +129,17 @@ import Testing
         let removed = center.addObserver(forName: .testN, object: nil, queue: nil) { _ in }
         let kept = center.addObserver(forName: .testN, object: nil, queue: nil) { _ in }
         removed.cancel()  // not the newest: stays behind as a tombstone in the bucket
-        // A filter whose object dies and a new object at its address; address reuse is up to malloc,
-        // so a try that sees none ends its registration and starts again.
-        var deadFilter: NotifyToken?
-        var fresh: [Subject] = []
-        for attempt in 0..<6 where deadFilter == nil {
-            var dead: Subject? = Subject(1)
-            let token = center.addObserver(forName: .testN, object: dead, queue: nil) { _ in }
-            let deadID = ObjectIdentifier(dead!)
-            let (subjects, reused) = allocateSubjects(untilReusing: deadID, afterReleasing: { dead = nil },
-                                                           onNewThread: attempt % 2 == 1)
-            if reused {
-                deadFilter = token
-                fresh = subjects
-            } else {
-                token.cancel()
-            }
-        }
+        // A filter whose object dies and a new object at its address.
+        let deadFilter = registerDeadFilter { center.addObserver(forName: .testN, object: $0, queue: nil) { _ in } }
         try withProbe(on: center) { probe in
             center.post(name: .testN)
             #expect(probe.posts.first?.matched == 1, "a removed registration was counted")
             // A new object at the dead filter's address: matched must not count the dead filter.
             try #require(deadFilter != nil, "no new object reused the dead filter's address")
-            center.post(name: .testN, object: fresh.last)
+            center.post(name: .testN, object: deadFilter?.fresh.last)
             #expect(probe.posts.last?.matched == 1, "a registration whose object filter died was counted")
         }
-        ([kept] + (deadFilter.map { [$0] } ?? [])).forEach { $0.cancel() }
+        ([kept] + (deadFilter.map { [$0.token] } ?? [])).forEach { $0.cancel() }
     }
 
     @Test("delivered carries the post id, the posting and delivering threads, duration and wait")

@@ -74,6 +74,24 @@ func allocateSubjects(
     }
 }
 
+/// Registers an observer filtered on a subject that then dies, and allocates subjects until one
+/// takes the dead subject's address. Reuse is up to the allocator, so a try that sees none ends its
+/// registration and starts again, alternating this thread and a new one; nil if no try succeeds.
+func registerDeadFilter(
+    attempts: Int = 6, _ register: (Subject) -> NotifyToken
+) -> (token: NotifyToken, fresh: [Subject])? {
+    for attempt in 0..<attempts {
+        var filter: Subject? = Subject(1)
+        let deadID = ObjectIdentifier(filter!)
+        let token = register(filter!)
+        let (subjects, reused) = allocateSubjects(untilReusing: deadID, afterReleasing: { filter = nil },
+                                                  onNewThread: attempt % 2 == 1)
+        if reused { return (token, subjects) }
+        token.cancel()
+    }
+    return nil
+}
+
 /// Carries a value into a thread the caller waits for; `done` orders the accesses.
 final class HandOverBox<Value>: @unchecked Sendable {  // written before `done` signals, read after
     var value: Value

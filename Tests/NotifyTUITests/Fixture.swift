@@ -95,3 +95,19 @@ enum Fixture {
                              status: SessionStatus(mode: .live, eventsWhilePaused: paused ? 17 : nil), actions: actions)
     }
 }
+
+/// Feeds keys to the view state, rendering the fixture between keys as the run loop does; returns
+/// the last frame.
+@discardableResult
+func press(_ keys: [Key], _ view: inout ViewState, size: Size = Size(width: 120, height: 40)) -> (Canvas, FrameInfo) {
+    let data = Fixture.data()
+    var frame = Dashboard.render(data, view: view, size: size, glyphs: .unicode)
+    for key in keys {
+        _ = view.handle(key, context: frame.info)
+        frame = Dashboard.render(data, view: view, size: size, glyphs: .unicode)
+    }
+    return frame
+}
+
+/// The keys that type `string`.
+func keystrokes(_ string: String) -> [Key] { string.map { .character($0) } }

@@ -1,27 +1,13 @@
 import NotifyTUI
 import Testing
 
-private let size = Size(width: 120, height: 40)
 
-/// Feeds keys to the view state, rendering between keys as the run loop does.
-@discardableResult
-private func press(_ keys: [Key], _ view: inout ViewState, size: Size = size) -> (Canvas, FrameInfo) {
-    let data = Fixture.data()
-    var frame = Dashboard.render(data, view: view, size: size, glyphs: .unicode)
-    for key in keys {
-        _ = view.handle(key, context: frame.info)
-        frame = Dashboard.render(data, view: view, size: size, glyphs: .unicode)
-    }
-    return frame
-}
-
-private func text(_ string: String) -> [Key] { string.map { .character($0) } }
 
 struct SearchTests {
     @Test("F3 searches; matches are highlighted; n and N visit them, wrapping")
     func searchAndVisit() {
         var view = ViewState(view: .threads)
-        var (canvas, info) = press([.home, .function(3)] + text("dur>100us") + [.enter], &view)
+        var (canvas, info) = press([.home, .function(3)] + keystrokes("dur>100us") + [.enter], &view)
         #expect(view.prompt == nil && view.table.search == "dur>100us")
         #expect(info.matchIndices.count >= 2)
         let first = info.matchIndices[0]
@@ -40,7 +26,7 @@ struct SearchTests {
         var view = ViewState(view: .names)
         var (canvas, _) = press([.char("n")], &view)
         #expect(canvas.lines[4].contains("no search: F3 starts one"))
-        (canvas, _) = press([.function(3)] + text("nothing-like-this") + [.enter], &view)
+        (canvas, _) = press([.function(3)] + keystrokes("nothing-like-this") + [.enter], &view)
         #expect(canvas.lines[4].contains("no row matches"))
     }
 
@@ -77,44 +63,44 @@ struct PaletteTests {
     @Test("Tab completes to the longest common prefix, then the only candidate")
     func completion() {
         var view = ViewState(view: .names)
-        var (canvas, _) = press([.char(":")] + text("vi") + [.tab], &view)
+        var (canvas, _) = press([.char(":")] + keystrokes("vi") + [.tab], &view)
         #expect(view.prompt?.text == "view ")
         #expect(canvas.lines[4].contains("view names"))
-        (canvas, _) = press(text("le") + [.tab], &view)
+        (canvas, _) = press(keystrokes("le") + [.tab], &view)
         #expect(view.prompt?.text == "view leaks")
         press([.enter], &view)
         #expect(view.view == .leaks && view.prompt == nil)
-        press([.char("1"), .char(":")] + text("sort po") + [.tab], &view)
+        press([.char("1"), .char(":")] + keystrokes("sort po") + [.tab], &view)
         #expect(view.prompt?.text == "sort posts")
     }
 
     @Test("palette commands run actions, sort by a named column (again inverts), set filter and search")
     func running() {
         var view = ViewState(view: .names)
-        var (_, info) = press([.char(":")] + text("sort posts") + [.enter], &view)
+        var (_, info) = press([.char(":")] + keystrokes("sort posts") + [.enter], &view)
         #expect(info.sortColumn == 2 && !view.table.inverted)
-        (_, info) = press([.char(":")] + text("sort posts") + [.enter], &view)
+        (_, info) = press([.char(":")] + keystrokes("sort posts") + [.enter], &view)
         #expect(view.table.inverted)
-        press([.char(":")] + text("filter posts>4") + [.enter], &view)
+        press([.char(":")] + keystrokes("filter posts>4") + [.enter], &view)
         #expect(view.table.filter == "posts>4")
-        press([.char(":")] + text("search cart") + [.enter], &view)
+        press([.char(":")] + keystrokes("search cart") + [.enter], &view)
         #expect(view.table.search == "cart")
-        press([.char(":")] + text("expand") + [.enter], &view)
+        press([.char(":")] + keystrokes("expand") + [.enter], &view)
         #expect(view.expanded)
         var quit = view
-        let (_, last) = press([.char(":")] + text("quit"), &quit)
+        let (_, last) = press([.char(":")] + keystrokes("quit"), &quit)
         #expect(quit.handle(.enter, context: last).quit)
     }
 
     @Test("an unknown command is a one-line error; Esc cancels without running anything")
     func errors() {
         var view = ViewState(view: .names)
-        var (canvas, _) = press([.char(":")] + text("frobnicate") + [.enter], &view)
+        var (canvas, _) = press([.char(":")] + keystrokes("frobnicate") + [.enter], &view)
         #expect(canvas.lines[4].contains("unknown command \"frobnicate\""))
         #expect(canvas.styleLines[4].contains("!"))
-        (canvas, _) = press([.char(":")] + text("sort bogus") + [.enter], &view)
+        (canvas, _) = press([.char(":")] + keystrokes("sort bogus") + [.enter], &view)
         #expect(canvas.lines[4].contains("unknown field bogus"))
-        press([.char(":")] + text("view 4") + [.down], &view)
+        press([.char(":")] + keystrokes("view 4") + [.down], &view)
         #expect(view.prompt?.text == "view 4", "the palette stays open on arrows")
         press([.escape], &view)
         #expect(view.view == .names && view.prompt == nil)
