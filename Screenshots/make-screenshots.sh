@@ -58,7 +58,7 @@ SHOOT=$(mktemp)
 cat > "$SHOOT" <<INNER
 #!/usr/bin/env bash
 set -e
-xterm -geometry ${COLS}x${ROWS}+0+0 -fa 'DejaVu Sans Mono' -fs 11 -fd 'Noto Sans Mono CJK SC' \
+xterm -tn xterm-256color -geometry ${COLS}x${ROWS}+0+0 -fa 'DejaVu Sans Mono' -fs 11 -fd 'Noto Sans Mono CJK SC' \
       -bg '#1c1c1c' -fg grey90 -u8 -title notifytop-shot -e ${T[*]} attach -t shots &
 for _ in \$(seq 50); do xwininfo -name notifytop-shot >/dev/null 2>&1 && break; sleep 0.1; done
 sleep 1
@@ -79,7 +79,10 @@ shot 4-leak-detail.png "Enter" "^Fix"
 shot 5-events.png "Escape 5" "^Events"
 shot 6-drill-down.png "1 Enter" "^Names › "
 shot 7-help.png "?" "Any key closes"
-${T[*]} send-keys -t shots x q
+shot 8-filter.png "x Escape 1 / posts>20 Enter" "Filter: posts>20"
+shot 9-palette.png "Escape : sort Tab" ":sort"
+shot 10-log.png "Escape 6" "^Log"
+${T[*]} send-keys -t shots q
 INNER
 chmod +x "$SHOOT"
 wait_for "LIVE"
