@@ -82,6 +82,7 @@ shot 7-help.png "?" "Any key closes"
 shot 8-filter.png "x Escape 1 / posts>20 Enter" "Filter: posts>20"
 shot 9-palette.png "Escape : sort Tab" ":sort"
 shot 10-log.png "Escape 6" "^Log"
+shot 11-light-theme.png ": theme Space light Enter 2" "^Observers"
 ${T[*]} send-keys -t shots q
 INNER
 chmod +x "$SHOOT"
