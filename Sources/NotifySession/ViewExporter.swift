@@ -14,6 +14,13 @@ struct ViewExporter {
         var view: String
         var columns: [String]
         var rows: [[String: String]]
+        /// A log's marks, by the row they precede; left out when there are none.
+        var marks: [Mark]?
+    }
+
+    private struct Mark: Encodable {
+        var beforeRow: Int
+        var text: String
     }
 
     /// Saves a table; returns the file name written and how many rows it holds.
@@ -43,7 +50,9 @@ struct ViewExporter {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(Document(view: content.view, columns: content.columns, rows: rows))
+        let marks = content.notes.map { Mark(beforeRow: $0.beforeRow, text: $0.text) }
+        let data = try encoder.encode(Document(view: content.view, columns: content.columns, rows: rows,
+                                               marks: marks.isEmpty ? nil : marks))
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 

@@ -20,12 +20,30 @@ public struct TableContent: Sendable, Hashable {
     public var columns: [String]
     /// Cell texts, one array per row, in display order.
     public var rows: [[String]]
+    /// Lines between rows that are not rows (a log's marks): the text export shows them, while
+    /// ``rows`` holds only rows, so row counts and CSV stay data.
+    public var notes: [Note] = []
+
+    /// A line shown before row ``beforeRow`` (``rows.count`` puts it after the last row).
+    public struct Note: Sendable, Hashable {
+        /// The row it precedes.
+        public var beforeRow: Int
+        /// The whole line: `── mark 1 · 3.120 ──`.
+        public var text: String
+
+        /// Creates a note.
+        public init(beforeRow: Int, text: String) {
+            self.beforeRow = beforeRow
+            self.text = text
+        }
+    }
 
     /// Creates content.
-    public init(view: String, columns: [String], rows: [[String]]) {
+    public init(view: String, columns: [String], rows: [[String]], notes: [Note] = []) {
         self.view = view
         self.columns = columns
         self.rows = rows
+        self.notes = notes
     }
 
     /// Aligned text: a header line, then one line per row; columns two spaces apart, measured
@@ -49,7 +67,17 @@ public struct TableContent: Sendable, Hashable {
             while text.last == " " { text.removeLast() }
             return text
         }
-        return ([line(columns)] + rows.map(line)).joined(separator: "\n") + "\n"
+        var lines = [line(columns)]
+        var pending = notes.sorted { $0.beforeRow < $1.beforeRow }[...]
+        for (index, row) in rows.enumerated() {
+            while let note = pending.first, note.beforeRow <= index {
+                lines.append(note.text)
+                pending.removeFirst()
+            }
+            lines.append(line(row))
+        }
+        lines += pending.map(\.text)
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// CSV (RFC 4180): a header row; fields with a comma, quote, CR or LF are quoted, quotes
@@ -76,9 +104,28 @@ extension String {
 
 extension TableWidget {
     /// Every row of `items` after the filter and sort of `state`, as full cell texts.
-    public static func content<Item>(_ items: [Item], spec: TableSpec<Item>, state: TableState, view: String) -> TableContent {
+    /// A log's clear leaves rows out and its marks become ``TableContent/notes``; wrapping and
+    /// folding are screen matters, so every row is saved whole.
+    public static func content<Item>(
+        _ items: [Item], spec: TableSpec<Item>, state: TableState, view: String, extras: TableExtras = TableExtras(),
+        glyphs: Glyphs = .unicode
+    ) -> TableContent {
         let ordered = orderIndices(items, spec: spec, state: state)
-        return TableContent(view: view, columns: spec.columns.map(\.title),
-                            rows: ordered.map { index in spec.columns.map { $0.text(items[index]) } })
+        var log = extras
+        log.folding = nil
+        log.log?.wrap = false
+        let descending = (state.sortColumn ?? spec.defaultSort).map { spec.columns[$0].descendingFirst != state.inverted }
+            ?? state.inverted
+        var rows: [[String]] = []
+        var notes: [TableContent.Note] = []
+        let rule = String(repeating: glyphs.horizontal, count: 2)
+        for line in lines(ordered, items: items, spec: spec, extras: log, descending: descending, widths: []).lines {
+            switch line {
+            case .row(let index, _): rows.append(spec.columns.map { $0.text(items[index]) })
+            case .mark(let mark): notes.append(TableContent.Note(beforeRow: rows.count, text: separator(mark, width: 0, glyphs: glyphs) + rule))
+            case .group: break
+            }
+        }
+        return TableContent(view: view, columns: spec.columns.map(\.title), rows: rows, notes: notes)
     }
 }

@@ -54,6 +54,16 @@ public enum Action: Sendable, Hashable {
     case regroup
     /// Logs: keep the newest line in view.
     case toggleFollow
+    /// Logs: drop a numbered mark at the log's current time (k9s `m`).
+    case dropMark
+    /// Logs: hide everything up to now, or show it again (k9s Shift-C, undoable).
+    case toggleClear
+    /// Logs: wrap long cells onto continuation lines, or cut them again (k9s `w`).
+    case toggleWrap
+    /// Grouped Observers: fold the selected row's group to one summary row, or unfold it.
+    case toggleGroup
+    /// Grouped Observers: fold every group, or unfold all.
+    case toggleAllGroups
     /// Freeze the screen (live) or the replay clock (replay); collection continues.
     case togglePause
     /// Start or stop recording a session log.

@@ -26,6 +26,12 @@ public struct FrameInfo: Sendable, Hashable {
     public var matchIndices: [Int] = []
     /// What clicks on the frame do: column headers, rows, tabs, footer keys.
     public var regions: [HitRegion] = []
+    /// Log views: the log's clock, where `m` marks and `C` clears; nil where those keys do nothing.
+    public var logClock: LogClock?
+    /// Rows a clear (`C`) hides.
+    public var hiddenRows = 0
+    /// Foldable grouped tables: the group of the selected row, which `o` folds or unfolds.
+    public var selectedGroup: String?
 
     /// Creates frame info.
     public init(

@@ -6,6 +6,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case navigation = "Moving"
     /// Tables: filter, sort, drill-down.
     case table = "Tables"
+    /// Logs: marks, clear, wrapping (views 3, 5, 6).
+    case log = "Logs"
     /// Live sessions.
     case live = "Live"
     /// Replays only.
@@ -163,9 +165,20 @@ public struct Keymap: Sendable {
         KeyBinding([.char("<")], .sortPrevious, label: "SortPrev", help: "sort by the previous column",
                    context: .table),
         KeyBinding([.char("I")], .invertSort, label: "Invert", help: "invert the sort order", context: .table),
+        KeyBinding([.char("o")], .toggleGroup, label: "Fold",
+                   help: "grouped Observers: fold the selected group to one summary row, or unfold it",
+                   context: .table),
+        KeyBinding([.char("O"), .char("*")], .toggleAllGroups, label: "FoldAll",
+                   help: "grouped Observers: fold every group, or unfold all", context: .table),
         KeyBinding([.char("f"), .char("F")], .toggleFollow, label: "Follow",
                    help: "logs: keep the newest line in view (tables always keep the selected row)",
-                   context: .table),
+                   context: .log),
+        KeyBinding([.char("m")], .dropMark, label: "Mark",
+                   help: "drop a numbered mark line at the log's current time", context: .log),
+        KeyBinding([.char("C")], .toggleClear, label: "Clear",
+                   help: "hide the log up to now (collection continues); C or Esc shows it again", context: .log),
+        KeyBinding([.char("w")], .toggleWrap, label: "Wrap",
+                   help: "wrap long cells onto continuation lines, or cut them again", context: .log),
         KeyBinding([.function(9), .char("p"), .char(" "), .char("Z")], .togglePause, label: "Pause",
                    help: "freeze the screen; collection continues (+N shown)", context: .global, footer: 9),
         KeyBinding([.function(8), .char("r"), .char("R")], .toggleRecording, label: "Rec",

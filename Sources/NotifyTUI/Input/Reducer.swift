@@ -59,6 +59,8 @@ extension ViewState {
                 table.search = ""
             } else if !table.filter.isEmpty {
                 table.filter = ""
+            } else if context.logClock != nil, log.clearedThrough != nil {
+                log.clearedThrough = nil
             } else if expanded {
                 expanded = false
             } else {
@@ -84,6 +86,8 @@ extension ViewState {
             else if view == .threads { threadLayout = threadLayout == .merged ? .lanes : .merged }
             else { return .none }
         case .toggleFollow: table.follow.toggle()
+        case .dropMark, .toggleClear, .toggleWrap: return reduceLog(action, context: context)
+        case .toggleGroup, .toggleAllGroups: return reduceFolding(action, context: context)
         case .togglePause:
             paused.toggle()
             return Reaction(redraw: true, command: .togglePause)

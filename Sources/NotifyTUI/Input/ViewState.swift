@@ -79,6 +79,11 @@ public struct ViewState: Sendable, Hashable {
     public var exportFormat: ExportFormat = .text
     /// The colour scheme (`--theme`, `:theme`); the session hands it to the terminal.
     public var theme: Theme = .standard
+    /// Marks, clear and wrapping of each log view (`m`, `C`, `w`), shared by its layouts and
+    /// drill-downs because they read the same clock.
+    public var logs: [ViewID: LogViewState] = [:]
+    /// Folded groups of the Observers view, per grouping (`o`, `O`).
+    public var folding: [ObserverGrouping: GroupFolding] = [:]
 
     /// Creates the initial state, showing `view`.
     public init(view: ViewID = .names) {
@@ -96,6 +101,12 @@ public struct ViewState: Sendable, Hashable {
         if view == .threads && path.isEmpty { key += "/" + threadLayout.rawValue }
         for level in path { key += "/" + level.key }
         return key
+    }
+
+    /// The log state of the view shown.
+    public var log: LogViewState {
+        get { logs[view] ?? LogViewState() }
+        set { logs[view] = newValue }
     }
 
     /// The table on screen.

@@ -6,13 +6,17 @@ enum ActionLogView {
         var clock: String
     }
 
-    static let spec = TableSpec<Row>(
-        columns: [
-            TableColumn("TIME", .fixed(12), text: { $0.clock }, value: { .number(Double($0.entry.time)) }),
-            TableColumn("KIND", .fixed(9), text: { $0.entry.kind.rawValue }, style: { style($0.entry.kind) }),
-            TableColumn("WHAT", .flexible(min: 20), text: { $0.entry.text }, style: { style($0.entry.kind) }),
-        ],
-        key: { "act:\($0.index)" }, isLog: true, emptyMessage: "notifytop has done nothing yet")
+    static let spec: TableSpec<Row> = {
+        var spec = TableSpec<Row>(
+            columns: [
+                TableColumn("TIME", .fixed(12), text: { $0.clock }, value: { .number(Double($0.entry.time)) }),
+                TableColumn("KIND", .fixed(9), text: { $0.entry.kind.rawValue }, style: { style($0.entry.kind) }),
+                TableColumn("WHAT", .flexible(min: 20), text: { $0.entry.text }, style: { style($0.entry.kind) }),
+            ],
+            key: { "act:\($0.index)" }, isLog: true, emptyMessage: "notifytop has done nothing yet")
+        spec.time = { $0.entry.time }
+        return spec
+    }()
 
     static func style(_ kind: ActionLog.Kind) -> Style? {
         switch kind {
@@ -32,9 +36,11 @@ enum ActionLogView {
     }
 
     static func draw(
-        _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+        _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, extras: TableExtras = TableExtras(),
+        into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(rows(data.actions), spec: spec, state: state, into: &canvas, rect: rect, glyphs: glyphs)
+        TableWidget.render(rows(data.actions), spec: spec, state: state, into: &canvas, rect: rect, glyphs: glyphs,
+                           extras: extras)
     }
 }
 

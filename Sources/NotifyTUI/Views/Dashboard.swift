@@ -27,9 +27,11 @@ public enum Dashboard {
             HeaderView.draw(data, rect: body.takeTop(3), glyphs: glyphs, into: &canvas)
             tabs = drawTabs(data, view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
         }
-        drawCrumbs(data, view: view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
+        let crumbs = body.takeTop(1)
         let footer = view.expanded ? nil : body.takeBottom(1)
         var info = renderBody(data, view: view, rect: body, glyphs: glyphs, into: &canvas)
+        info.logClock = logClock(data, view: view)
+        drawCrumbs(data, view: view, hiddenRows: info.hiddenRows, rect: crumbs, glyphs: glyphs, into: &canvas)
         info.isReplay = isReplay
         info.regions += tabs
         if let footer { info.regions += FooterBar.draw(keymap: keymap, isReplay: isReplay, y: footer.y, into: &canvas) }
@@ -41,6 +43,7 @@ public enum Dashboard {
         _ data: DashboardData, view: ViewState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
         let state = view.table
+        let extras = logExtras(data, view: view)
         switch view.path.last {
         case .name(let name)?:
             return ObserversView.draw(data, name: name, state: state, rect: rect, glyphs: glyphs, into: &canvas)
@@ -49,19 +52,22 @@ public enum Dashboard {
         case .warning(let key)?:
             return LeakDetailView.draw(data, key: key, state: state, rect: rect, glyphs: glyphs, into: &canvas)
         case .thread(let id)?:
-            return ThreadsView.drawLog(data, threads: [id], state: state, rect: rect, glyphs: glyphs, into: &canvas)
+            return ThreadsView.drawLog(data, threads: [id], state: state, rect: rect, glyphs: glyphs, extras: extras,
+                                       into: &canvas)
         case nil:
             switch view.view {
             case .names: return NamesView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
             case .observers:
-                return ObserversView.draw(data, grouping: view.grouping, state: state, rect: rect, glyphs: glyphs,
-                                          into: &canvas)
+                return ObserversView.draw(data, grouping: view.grouping, folding: view.folding[view.grouping] ?? GroupFolding(),
+                                          state: state, rect: rect, glyphs: glyphs, into: &canvas)
             case .threads:
                 return ThreadsView.draw(data, layout: view.threadLayout, state: state, rect: rect, glyphs: glyphs,
-                                        into: &canvas)
+                                        extras: extras, into: &canvas)
             case .leaks: return LeaksView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
-            case .events: return EventsView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
-            case .log: return ActionLogView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+            case .events:
+                return EventsView.draw(data, state: state, rect: rect, glyphs: glyphs, extras: extras, into: &canvas)
+            case .log:
+                return ActionLogView.draw(data, state: state, rect: rect, glyphs: glyphs, extras: extras, into: &canvas)
             }
         }
     }
@@ -107,7 +113,7 @@ public enum Dashboard {
     }
 
     private static func drawCrumbs(
-        _ data: DashboardData, view: ViewState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+        _ data: DashboardData, view: ViewState, hiddenRows: Int, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) {
         var parts = [view.view.title]
         for level in view.path {
@@ -133,7 +139,13 @@ public enum Dashboard {
         var rightText = right.joined(separator: "  ")
         if !rightText.isEmpty && table.search.isEmpty { rightText += "  (Esc clears)" }
         let rightWidth = min(DisplayWidth.of(rightText), rect.width / 2)
-        let used = canvas.write(crumb, x: rect.x, y: rect.y, maxWidth: rect.width - rightWidth - 1, style: .breadcrumb)
+        var used = canvas.write(crumb, x: rect.x, y: rect.y, maxWidth: rect.width - rightWidth - 1, style: .breadcrumb)
+        let logText = logStatus(view, hiddenRows: hiddenRows)
+        if !logText.isEmpty, used + 2 < rect.width - rightWidth - 1 {
+            let room = rect.width - rightWidth - used - 3
+            let shown = DisplayWidth.truncate(logText, to: room, ellipsis: glyphs.ellipsis)
+            used += 2 + canvas.write(shown, x: rect.x + used + 2, y: rect.y, style: .info)
+        }
         if !rightText.isEmpty {
             canvas.write(rightText, x: rect.width - rightWidth, y: rect.y, width: rightWidth, style: .filter,
                          ellipsis: glyphs.ellipsis)

@@ -8,6 +8,7 @@ extension Dashboard {
         let state = view.table
         let ascii = glyphs == .ascii
         let name = view.view.title.lowercased()
+        let extras = logExtras(data, view: view)
         switch view.path.last {
         case .name(let drilled)?:
             return TableWidget.content(data.model.observers(of: drilled),
@@ -22,7 +23,7 @@ extension Dashboard {
         case .thread(let id)?:
             return TableWidget.content(ThreadsView.entries(data, threads: [id]),
                                        spec: ThreadsView.logSpec(data, showThread: false, ascii: ascii), state: state,
-                                       view: name)
+                                       view: name, extras: extras, glyphs: glyphs)
         case nil:
             switch view.view {
             case .names:
@@ -37,16 +38,16 @@ extension Dashboard {
                 merged.threadLayout = .merged
                 return TableWidget.content(ThreadsView.entries(data, threads: nil),
                                            spec: ThreadsView.logSpec(data, showThread: true, ascii: ascii),
-                                           state: merged.table, view: name)
+                                           state: merged.table, view: name, extras: extras, glyphs: glyphs)
             case .leaks:
                 return TableWidget.content(data.model.findings, spec: LeaksView.spec(now: data.model.now), state: state,
                                            view: name)
             case .log:
                 return TableWidget.content(ActionLogView.rows(data.actions), spec: ActionLogView.spec, state: state,
-                                           view: name)
+                                           view: name, extras: extras, glyphs: glyphs)
             case .events:
                 return TableWidget.content(data.tail.events.map { EventsView.row($0, data) }, spec: EventsView.spec,
-                                           state: state, view: name)
+                                           state: state, view: name, extras: extras, glyphs: glyphs)
             }
         }
     }

@@ -62,20 +62,25 @@ enum EventsView {
                    thread: thread, kind: event.kind?.rawValue ?? "?", detail: detail, key: key, style: style)
     }
 
-    static let spec = TableSpec<Row>(
-        columns: [
-            TableColumn("SEQ", .fixed(8), alignRight: true, text: { "\($0.seq)" }, value: { .number(Double($0.seq)) }),
-            TableColumn("TIME", .fixed(10), alignRight: true, text: { $0.time }),
-            TableColumn("KIND", .fixed(13), text: { $0.kind }, style: { $0.style == .normal ? .label : $0.style }),
-            TableColumn("THREAD", .fixed(12), text: { $0.thread }),
-            TableColumn("DETAIL", .flexible(min: 20), text: { $0.detail }, style: { $0.style }),
-        ],
-        key: { $0.key }, isLog: true, emptyMessage: "no events yet")
+    static let spec: TableSpec<Row> = {
+        var spec = TableSpec<Row>(
+            columns: [
+                TableColumn("SEQ", .fixed(8), alignRight: true, text: { "\($0.seq)" }, value: { .number(Double($0.seq)) }),
+                TableColumn("TIME", .fixed(10), alignRight: true, text: { $0.time }),
+                TableColumn("KIND", .fixed(13), text: { $0.kind }, style: { $0.style == .normal ? .label : $0.style }),
+                TableColumn("THREAD", .fixed(12), text: { $0.thread }),
+                TableColumn("DETAIL", .flexible(min: 20), text: { $0.detail }, style: { $0.style }),
+            ],
+            key: { $0.key }, isLog: true, emptyMessage: "no events yet")
+        spec.time = { $0.event.timestamp }
+        return spec
+    }()
 
     static func draw(
-        _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+        _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, extras: TableExtras = TableExtras(),
+        into canvas: inout Canvas
     ) -> FrameInfo {
         TableWidget.render(data.tail.events.map { row($0, data) }, spec: spec, state: state, into: &canvas, rect: rect,
-                           glyphs: glyphs)
+                           glyphs: glyphs, extras: extras)
     }
 }

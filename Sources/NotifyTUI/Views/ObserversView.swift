@@ -91,18 +91,21 @@ enum ObserversView {
         ]
         var groupSort: (@Sendable (ObserverRow) -> SortKey)?
         if let group { groupSort = { .text(group($0)) } }
-        return TableSpec(
+        var spec = TableSpec(
             columns: columns, key: { DrillLevel.registration($0.id).key }, defaultSort: grouping == nil ? 0 : 1,
             emptyMessage: "no registrations yet", groupBy: groupSort)
+        if grouping != nil { spec.summary = summary(titles: columns.map(\.title)) }
+        return spec
     }
 
     /// The top-level Observers view.
     static func draw(
-        _ data: DashboardData, grouping: ObserverGrouping, state: TableState, rect: Rect, glyphs: Glyphs,
-        into canvas: inout Canvas
+        _ data: DashboardData, grouping: ObserverGrouping, folding: GroupFolding, state: TableState, rect: Rect,
+        glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
         TableWidget.render(data.model.registrations, spec: spec(data, grouping: grouping, ascii: glyphs == .ascii),
-                           state: state, into: &canvas, rect: rect, glyphs: glyphs)
+                           state: state, into: &canvas, rect: rect, glyphs: glyphs,
+                           extras: TableExtras(folding: folding))
     }
 
     /// The observers of one name (drill-down from Names).
@@ -119,5 +122,30 @@ enum ObserversView {
         spec.columns.removeAll { $0.title == "NAME" }
         spec.emptyMessage = "no observers of \(name)"
         return spec
+    }
+}
+
+extension ObserversView {
+    /// A folded group's one row: how many registrations it holds, how many are live and their
+    /// deliveries summed, under the columns these titles name.
+    static func summary(titles: [String]) -> @Sendable ([ObserverRow]) -> [String] {
+        { members in
+            let live = members.filter(\.isLive).count
+            let deliveries = members.reduce(UInt64(0)) { $0 + $1.deliveries }
+            var placedCount = false
+            return titles.enumerated().map { index, title in
+                switch title {
+                case _ where index == 0: return ""
+                case "ID": return "×\(members.count)"
+                case "NAME", "OBSERVER":
+                    guard !placedCount else { return "" }
+                    placedCount = true
+                    return "\(members.count) registration\(members.count == 1 ? "" : "s")"
+                case "DELIV": return Format.count(deliveries)
+                case "STATE": return "\(live) live"
+                default: return ""
+                }
+            }
+        }
     }
 }

@@ -33,8 +33,10 @@ enum ThreadsView {
                         style: { $0.entry.depth > 1 ? .info : nil }, value: { .number(Double($0.entry.depth)) }),
             TableColumn("POSTED ON", .fixed(12), text: { $0.poster }),
         ]
-        return TableSpec(columns: columns, key: { "reg:\($0.entry.registration)#\($0.entry.postID)" }, isLog: true,
-                         emptyMessage: "no deliveries yet")
+        var spec = TableSpec(columns: columns, key: { "reg:\($0.entry.registration)#\($0.entry.postID)" }, isLog: true,
+                             emptyMessage: "no deliveries yet")
+        spec.time = { $0.entry.start }
+        return spec
     }
 
     /// Entries of the given threads (all when nil), optionally of one registration, oldest first.
@@ -54,27 +56,28 @@ enum ThreadsView {
     /// A log of some threads' deliveries (or of one registration's).
     static func drawLog(
         _ data: DashboardData, threads: [UInt64]?, registration: UInt64? = nil, state: TableState, rect: Rect,
-        glyphs: Glyphs, into canvas: inout Canvas
+        glyphs: Glyphs, extras: TableExtras = TableExtras(), into canvas: inout Canvas
     ) -> FrameInfo {
         let showThread = threads.map { $0.count != 1 } ?? true
         return TableWidget.render(entries(data, threads: threads, registration: registration),
                                   spec: logSpec(data, showThread: showThread, ascii: glyphs == .ascii), state: state,
-                                  into: &canvas, rect: rect, glyphs: glyphs)
+                                  into: &canvas, rect: rect, glyphs: glyphs, extras: extras)
     }
 
     static func draw(
         _ data: DashboardData, layout: ThreadLayout, state: TableState, rect: Rect, glyphs: Glyphs,
-        into canvas: inout Canvas
+        extras: TableExtras = TableExtras(), into canvas: inout Canvas
     ) -> FrameInfo {
         switch layout {
-        case .merged: drawLog(data, threads: nil, state: state, rect: rect, glyphs: glyphs, into: &canvas)
-        case .lanes: drawLanes(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+        case .merged: drawLog(data, threads: nil, state: state, rect: rect, glyphs: glyphs, extras: extras, into: &canvas)
+        case .lanes: drawLanes(data, state: state, rect: rect, glyphs: glyphs, extras: extras, into: &canvas)
         }
     }
 
     /// One framed lane per thread, busiest first; ↑/↓ pick a lane and Enter opens its log.
     static func drawLanes(
-        _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+        _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, extras: TableExtras = TableExtras(),
+        into canvas: inout Canvas
     ) -> FrameInfo {
         let threads = data.model.threads.sorted { ($0.deliveries, $1.id) > ($1.deliveries, $0.id) }
         let laneWidth = 28
@@ -97,8 +100,16 @@ enum ThreadsView {
             let title = "\(data.threadName(thread.id)) \(Format.count(thread.deliveries))"
             Frame.draw(lane, title: title, glyphs: glyphs, style: isSelected ? .breadcrumb : .dim, into: &canvas)
             let inner = lane.inset(1)
-            let log = thread.recentDeliveries.suffix(inner.height)
-            for (row, entry) in log.enumerated() {
+            let (log, hidden) = laneLines(thread.recentDeliveries, extras: extras, height: inner.height)
+            info.hiddenRows += hidden
+            for (row, line) in log.enumerated() {
+                guard case .entry(let entry) = line else {
+                    if case .mark(let mark) = line {
+                        canvas.write(TableWidget.separator(mark, width: inner.width, glyphs: glyphs), x: inner.x,
+                                     y: inner.y + row, width: inner.width, style: .info, ellipsis: glyphs.ellipsis)
+                    }
+                    continue
+                }
                 let duration = Format.duration(entry.duration, ascii: glyphs == .ascii)
                 let durationWidth = DisplayWidth.of(duration)
                 canvas.write(entry.name, x: inner.x, y: inner.y + row, width: max(0, inner.width - durationWidth - 1),

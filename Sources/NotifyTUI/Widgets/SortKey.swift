@@ -95,6 +95,12 @@ public struct TableSpec<Item>: Sendable {
     /// Keeps rows with equal group keys together (sorted by group, then by the sort column), and
     /// shows the first column's text only on a group's first row, like a tree.
     public var groupBy: (@Sendable (Item) -> SortKey)?
+    /// Logs: a row's time in the log's clock, so marks fall between the right rows and a clear
+    /// hides the right ones; nil for a row without one (it goes with the row before it).
+    public var time: (@Sendable (Item) -> UInt64?)?
+    /// Grouped tables: the cells of a folded group's one summary row (the first is replaced by the
+    /// group); nil makes the groups unfoldable.
+    public var summary: (@Sendable ([Item]) -> [String])?
 
     /// Creates a spec.
     public init(

@@ -1,0 +1,75 @@
+import NotifyTUI
+import Testing
+
+/// The grouped Observers view as a collapsible tree: `o` folds the selected group, `O` all.
+struct TreeFoldTests {
+    /// Moves the selection to the first row of `group` (by name) in the Observers view.
+    static func select(_ group: String, _ view: inout ViewState) -> (Canvas, FrameInfo) {
+        var frame = press([], &view)
+        for _ in 0..<frame.1.rowKeys.count where frame.1.selectedGroup != group {
+            frame = press([.down], &view)
+        }
+        return frame
+    }
+
+    @Test("a group's first row shows ▾; o folds it to one summary row: count, deliveries summed, live count")
+    func foldOne() throws {
+        var view = ViewState(view: .observers)
+        let open = Self.select("cartDidChange", &view)
+        #expect(open.0.lines[6].hasPrefix("▾ *"))
+        #expect(open.1.rowKeys.count == 6)
+        let (canvas, info) = press([.char("o")], &view)
+        #expect(info.rowKeys.count == 4)
+        #expect(info.rowKeys[info.selectedIndex] == "group:cartDidChange", "the selection stays on the group")
+        let row = try #require(canvas.lines.first { $0.hasPrefix("▸ cartDidChange") })
+        #expect(row.contains("×3"))
+        #expect(row.contains("3 registrations"))
+        #expect(row.contains(" 15 "), "5 + 5 + 5 deliveries")
+        #expect(row.contains("3 live"), "an orphaned registration is still live")
+        let reopened = press([.char("o")], &view)
+        #expect(reopened.1.rowKeys.count == 6)
+        #expect(reopened.1.rowKeys[reopened.1.selectedIndex] == "reg:1", "the selection lands on the group's first row")
+    }
+
+    @Test("O folds every group, again unfolds all; groups folded by default stay folded as they appear")
+    func foldAll() {
+        var view = ViewState(view: .observers)
+        let folded = press([.char("O")], &view)
+        #expect(folded.1.rowKeys.allSatisfy { $0.hasPrefix("group:") })
+        #expect(folded.1.rowKeys.count == 4)
+        let one = press([.char("o")], &view)
+        #expect(one.1.rowKeys.count == 4, "the only member of the selected group replaces its summary")
+        #expect(press([.char("*")], &view).1.rowKeys.allSatisfy { $0.hasPrefix("group:") })
+        #expect(press([.char("O")], &view).1.rowKeys.count == 6)
+    }
+
+    @Test("the filter applies to members: a folded group counts only matching rows; search finds folded groups")
+    func filterAndSearch() throws {
+        var view = ViewState(view: .observers)
+        press([.char("O")], &view)
+        let (canvas, info) = press([.char("/")] + keystrokes("block") + [.enter], &view)
+        let row = try #require(canvas.lines.first { $0.hasPrefix("▸ cartDidChange") })
+        #expect(row.contains("2 registrations"))
+        #expect(info.rowKeys.count == 2)
+        var searched = ViewState(view: .observers)
+        press([.char("O"), .function(3)] + keystrokes("BadgeView") + [.enter], &searched)
+        let found = press([], &searched)
+        #expect(found.1.rowKeys[found.1.selectedIndex] == "group:通知センター")
+    }
+
+    @Test("folding is per grouping; ASCII uses + and -; Left and Esc still go back, never fold")
+    func asciiAndBack() {
+        var view = ViewState(view: .observers)
+        press([.char("o")], &view)
+        view.grouping = .thread
+        let ascii = Dashboard.render(Fixture.data(), view: view, size: Size(width: 120, height: 40), glyphs: .ascii)
+        #expect(ascii.canvas.lines[6].hasPrefix("- "))
+        #expect(!ascii.info.rowKeys.contains { $0.hasPrefix("group:") })
+        var drill = ViewState(view: .names)
+        press([.enter, .char("o")], &drill)
+        #expect(drill.path.count == 1)
+        #expect(drill.folding.isEmpty)
+        press([.left], &drill)
+        #expect(drill.path.isEmpty)
+    }
+}
