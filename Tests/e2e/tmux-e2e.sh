@@ -68,8 +68,22 @@ wait_for "the header meters the slowest handler and own CPU, each with a sparkli
 demo_pid=$(screen | grep -oE 'pid [0-9]+' | head -1 | cut -d' ' -f2)
 keys 2; wait_for "2 shows observers with registrations" "^Observers" && wait_for "observers table has demo observers" "#[0-9]+ +(block|[A-Za-z]+@0x)"
 keys t; wait_for "F5/t regroups observers by observer" "group: observer"
+keys O; wait_for "O folds every group to one summary row" "^▸ .* [0-9]+ registrations? "
+keys O; wait_for "O again unfolds every group" "^▾ "
+keys o; wait_for "o folds the selected group" "^▸ "
+keys o
 keys 3; wait_for "3 shows the threads log" "^Threads" && wait_for "threads log has deliveries" "POSTED ON"
 keys t; wait_for "t switches to lanes" "layout: lanes"
+keys m; wait_for "m drops a mark, shown in the lanes" "── mark 1 · [0-9]+\.[0-9]{3} ─" \
+    && wait_for "the title line lists the mark" "^Threads  marks 1: 1 @[0-9]+\.[0-9]{3}"
+keys t p m; wait_for "paused, a second mark in the merged log sits below the newest delivery" "── mark 2 · "
+keys p
+keys C; wait_for "C clears the log up to now" "cleared [0-9]+ \(C shows\)"
+keys C; wait_for "C again shows the whole log" "^Threads  marks 2: 1 @[0-9.]+, 2 @[0-9.]+  showing the whole log again"
+not_cleared() { ! screen | grep -q "cleared [0-9]"; }
+check "no cleared note once the log is shown again" not_cleared
+keys w; wait_for "w wraps long cells" "^Threads  marks 2: .*  wrap"
+keys w
 keys 4; wait_for "4 shows leaks with demo findings" "(R[0-9]+ [A-Z_]+)"
 keys Enter; wait_for "Enter opens a finding's evidence and fix" "^Fix"
 keys Escape; wait_for "Esc goes back to the list" "^Leaks *$"
@@ -151,6 +165,8 @@ wait_for "replay shows REPLAY with speed" "REPLAY ×1"
 keys '}'; wait_for "} doubles the speed" "REPLAY ×2"
 keys p; wait_for "p stops the replay clock" "REPLAY PAUSED"
 keys .; wait_for "names are shown in replay" "CartDidChange|MessageDidArrive"
+keys 5 m; wait_for "m marks the replayed event tail" "── mark 1 · "
+keys ']'; wait_for "the mark stays as the replay moves on" "^Events  marks 1: 1 @"
 keys q; wait_for "q exits the replay" "EXITED=0"
 if [ -n "$runtime" ]; then
     "$TOP" --replay "$runtime" --batch --view observers --size 120x40 > "$WORK/runtime.txt" 2>&1
