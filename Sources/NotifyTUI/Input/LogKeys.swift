@@ -12,7 +12,7 @@ extension ViewState {
         case .toggleClear:
             log.toggleClear(at: clock)
             table.follow = true
-            notice = Notice(log.clearedThrough == nil ? "showing the whole log again" : "cleared up to \(clock.label); C shows it again")
+            notice = Notice(log.clearedThrough == nil ? "showing the whole log again" : "cleared up to \(clock.label)")
         case .toggleWrap:
             log.wrap.toggle()
         default:

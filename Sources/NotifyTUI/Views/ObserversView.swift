@@ -136,7 +136,6 @@ extension ObserversView {
             return titles.enumerated().map { index, title in
                 switch title {
                 case _ where index == 0: return ""
-                case "ID": return "×\(members.count)"
                 case "NAME", "OBSERVER":
                     guard !placedCount else { return "" }
                     placedCount = true

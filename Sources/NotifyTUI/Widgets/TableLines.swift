@@ -115,23 +115,35 @@ extension TableWidget {
         return result
     }
 
-    /// `text` cut into pieces of at most `width` cells, never splitting a character; at least one.
+    /// `text` broken into lines of at most `width` cells at spaces; a word longer than a line is
+    /// split between characters, so nothing is lost. At least one line.
     static func chunks(_ text: String, width: Int) -> [String] {
         guard width > 0, DisplayWidth.of(text) > width else { return [text] }
         var pieces: [String] = []
         var piece = ""
         var used = 0
-        for character in text {
-            let cells = DisplayWidth.of(character)
-            if used + cells > width, !piece.isEmpty {
-                pieces.append(piece)
-                piece = ""
-                used = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let cells = DisplayWidth.of(word)
+            if !piece.isEmpty, used + 1 + cells <= width {
+                piece += " " + word
+                used += 1 + cells
+                continue
             }
-            piece.append(character)
-            used += cells
+            if !piece.isEmpty { pieces.append(piece) }
+            piece = ""
+            used = 0
+            for character in word {
+                let size = DisplayWidth.of(character)
+                if used + size > width, !piece.isEmpty {
+                    pieces.append(piece)
+                    piece = ""
+                    used = 0
+                }
+                piece.append(character)
+                used += size
+            }
         }
-        if !piece.isEmpty { pieces.append(piece) }
+        if !piece.isEmpty || pieces.isEmpty { pieces.append(piece) }
         return pieces
     }
 
