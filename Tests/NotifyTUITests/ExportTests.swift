@@ -54,6 +54,29 @@ struct ExportTests {
         #expect(session.status.message == "saved 500 rows to \(directory)/notifytop-names-1.json")
     }
 
+    @Test("a marked log saves as text with the mark line and as JSON with a marks list; row counts stay rows")
+    func markedLog() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let session = DashboardSession(source: .fixed(Fixture.events()))
+        session.exportDirectory = directory
+        var keys: [Key] = [.char("5"), .char("m"), .control("s"), .char(":")] + "export json".map { Key.character($0) }
+        keys.append(.enter)
+        let terminal = InMemoryTerminal(size: Size(width: 100, height: 30), keys: keys)
+        _ = session.run(on: terminal, maxFrames: keys.count + 1)
+        let rows = session.data.tail.events.count
+        let text = try read(directory + "/notifytop-events-1.txt").split(separator: "\n")
+        #expect(text.count == rows + 2)
+        #expect(text.last?.hasPrefix("── mark 1 · ") == true)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/notifytop-events-1.json")))
+        let document = try #require(json as? [String: Any])
+        #expect((document["rows"] as? [[String: String]])?.count == rows)
+        let marks = try #require(document["marks"] as? [[String: Any]])
+        #expect(marks.count == 1)
+        #expect(marks.first?["beforeRow"] as? Int == rows)
+        #expect(session.status.message == "saved \(rows) rows to \(directory)/notifytop-events-1.json")
+    }
+
     @Test("the screen dump writes the frame as text and as ANSI colour")
     func screenDump() throws {
         let directory = try scratch()
