@@ -142,7 +142,11 @@ public struct InspectorState: Sendable {
 
     /// Every tracked registration, live and recently removed, by id.
     public var registrations: [ObserverRow] {
-        rows.filter(\.occupied).sorted { $0.id < $1.id }
+        // Sorting positions, then copying each row once: rows are large, and a dashboard frame
+        // asks for all of them.
+        var positions = rows.indices.filter { rows[$0].occupied }
+        positions.sort { rows[$0].id < rows[$1].id }
+        return positions.map { rows[$0] }
     }
 
     /// One registration, while tracked.
