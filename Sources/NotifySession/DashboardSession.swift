@@ -155,8 +155,7 @@ public final class DashboardSession {
     public func poll(now: UInt64) {
         switch source {
         case .live(let feed):
-            let (events, end, messages) = feed.drain()
-            ingest(events)
+            let (end, messages) = feed.drain { ingest(taking: &$0) }
             if let message = messages.last { status.message = message }
             if let end, !ended {
                 ended = true
@@ -196,16 +195,40 @@ public final class DashboardSession {
     /// Folds events into the model (and the tail, the recording and the pause counter).
     public func ingest(_ events: [TraceEvent]) {
         guard !events.isEmpty else { return }
-        // Borrow each event from the buffer: copying a TraceEvent retains all of its strings.
-        events.withUnsafeBufferPointer { batch in
-            for index in batch.indices {
-                model.apply(batch[index])
-                memory.observe(batch[index])
-                recorder?.write(batch[index])
-            }
+        // One copy per event: passing an element of the array straight to each consumer would
+        // copy it for every call.
+        for event in events {
+            model.apply(event)
+            memory.observe(event)
+            recorder?.write(event)
         }
         tail.append(contentsOf: events)
         if frozen != nil { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(events.count) }
+    }
+
+    /// Folds the batches a live feed handed over, taking their events instead of copying them
+    /// (a copy retains every string of an event, and its release costs as much again); leaves
+    /// the batches empty. Only the newest events are copied, into the tail.
+    func ingest(taking batches: inout [[TraceEvent]]) {
+        var newer = 0
+        var firstKept = batches.count
+        while firstKept > 0 && newer < tail.capacity {
+            firstKept -= 1
+            for event in batches[firstKept] where event.seq != nil { newer += 1 }
+        }
+        var total = 0
+        for index in batches.indices {
+            if index < firstKept { tail.pass(over: batches[index]) } else { tail.append(contentsOf: batches[index]) }
+            total += batches[index].count
+            // Popping from the end moves each event out; reversing first keeps stream order.
+            batches[index].reverse()
+            while let event = batches[index].popLast() {
+                model.apply(event)
+                memory.observe(event)
+                recorder?.write(event)
+            }
+        }
+        if frozen != nil && total > 0 { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(total) }
     }
 
     private func perform(_ command: SessionCommand, terminal: any TerminalBackend) {
