@@ -73,6 +73,7 @@ public final class LiveFeed: Sendable {
             return inbox.withLock { $0.stop }
         }
         var bytesAtLastIdle = 0
+        var lastIdle = CPUMeter.wallNanoseconds()
         while true {
             switch reader.next(timeoutMilliseconds: batch.isEmpty ? 100 : 0) {
             case .event(let event):
@@ -82,11 +83,17 @@ public final class LiveFeed: Sendable {
                 let caughtUp = !batch.isEmpty
                 if flush() { return finish(reader, inbox) }
                 // Everything sent so far is read: let the next bytes gather for a moment, so a
-                // busy stream costs one wake-up every few milliseconds, not one per write. Not
-                // when more came since the last time than the socket holds: a pause would then
-                // hold the producer back.
-                if caughtUp && reader.byteCount - bytesAtLastIdle < Self.gatherLimit { usleep(Self.gatherMicroseconds) }
+                // busy stream costs one wake-up every few milliseconds, not one per write. Only
+                // while what arrives meanwhile fits well within the socket: faster streams are
+                // read as they come, so the pause never holds the producer back.
+                let now = CPUMeter.wallNanoseconds()
+                if caughtUp {
+                    let bytes = Double(reader.byteCount - bytesAtLastIdle)
+                    let expected = bytes * Double(Self.gatherMicroseconds) * 1_000 / Double(max(1, now - lastIdle))
+                    if expected <= Double(Self.gatherLimit) { usleep(Self.gatherMicroseconds) }
+                }
                 bytesAtLastIdle = reader.byteCount
+                lastIdle = now
             case .ended(let end):
                 _ = flush()
                 inbox.withLock { $0.end = end }
@@ -125,10 +132,9 @@ public final class LiveFeed: Sendable {
     private static let maximumSpares = 8
     /// How long the reader waits, once caught up, before reading again: far below a frame, and
     /// the producer's queue for this viewer holds seconds of a fast stream.
-    private static let gatherMicroseconds: UInt32 = 4_000
-    /// Bytes read between two catch-ups above which the reader does not pause: about what a
-    /// Unix socket holds.
-    private static let gatherLimit = 128 * 1024
+    private static let gatherMicroseconds: UInt32 = 3_000
+    /// The most bytes a pause may let gather: well under what a Unix socket holds (about 200 KiB).
+    private static let gatherLimit = 64 * 1024
 
     /// Asks the reader thread to stop and waits (up to a second) until it has flushed any recording.
     public func stop() {

@@ -40,6 +40,7 @@ struct DashboardLoadWorkload: Workload {
             var result = try DemoProducer.measure(eventsPerSecond: nil, warmUpFrames: 10, measuredFrames: quick ? 20 : 50)
             var trials = 1
             while result.eventsLostBehind > 0 && trials < Self.lossTrials {
+                FileHandle.standardError.write("DEBUG trial \(trials): lost \(result.eventsLostBehind) app \(result.eventsLost - result.eventsLostBehind) \(Self.conditions(result)) cpu \(result.cpuPercent)\n".data(using: .utf8)!)
                 result = try DemoProducer.measure(eventsPerSecond: nil, warmUpFrames: 10, measuredFrames: quick ? 20 : 50)
                 trials += 1
             }
