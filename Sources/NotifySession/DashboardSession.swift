@@ -28,6 +28,8 @@ public final class DashboardSession {
         case signal(Int32)
         /// The frame limit was reached (batch mode, tests).
         case frames
+        /// Standard output was closed: the reader of a batch went away (`notifytop --batch | head -1`).
+        case outputClosed
     }
 
     /// The fold of every event so far.

@@ -29,32 +29,39 @@ enum DashboardChild {
         /// The part of ``eventsLost`` the dashboard lost by reading too slowly; the rest the
         /// producer dropped before its exporter could send them.
         var eventsLostBehind: UInt64
+        /// Nanoseconds the dashboard's threads waited, runnable, for a CPU: time taken by others.
+        var waitNanoseconds: UInt64
         /// Whether frames went through ncurses (false: the in-memory terminal, when TERM was unusable).
         var curses: Bool
 
         var line: String {
-            "\(cpuNanoseconds) \(wallNanoseconds) \(frames) \(events) \(eventsLost) \(eventsLostBehind) \(curses ? 1 : 0)\n"
+            "\(cpuNanoseconds) \(wallNanoseconds) \(frames) \(events) \(eventsLost) \(eventsLostBehind) \(waitNanoseconds) \(curses ? 1 : 0)\n"
         }
 
         init(cpuNanoseconds: UInt64, wallNanoseconds: UInt64, frames: Int, events: UInt64, eventsLost: UInt64,
-             eventsLostBehind: UInt64, curses: Bool) {
+             eventsLostBehind: UInt64, waitNanoseconds: UInt64, curses: Bool) {
             self.cpuNanoseconds = cpuNanoseconds
             self.wallNanoseconds = wallNanoseconds
             self.frames = frames
             self.events = events
             self.eventsLost = eventsLost
             self.eventsLostBehind = eventsLostBehind
+            self.waitNanoseconds = waitNanoseconds
             self.curses = curses
         }
 
         init?(line: String) {
             let values = line.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { UInt64($0) }
-            guard values.count == 7 else { return nil }
+            guard values.count == 8 else { return nil }
             self.init(cpuNanoseconds: values[0], wallNanoseconds: values[1], frames: Int(values[2]), events: values[3],
-                      eventsLost: values[4], eventsLostBehind: values[5], curses: values[6] == 1)
+                      eventsLost: values[4], eventsLostBehind: values[5], waitNanoseconds: values[6],
+                      curses: values[7] == 1)
         }
 
         var cpuPercent: Double { Double(cpuNanoseconds) / Double(max(wallNanoseconds, 1)) * 100 }
+        /// Whether another process took the CPUs from the dashboard for more than 5% of its
+        /// threads' time (its reader and its run loop): then it did not measure the dashboard alone.
+        var disturbed: Bool { Double(waitNanoseconds) > 0.05 * Double(wallNanoseconds) * 2 }
         var eventsPerSecond: Double { Double(events) * 1e9 / Double(max(wallNanoseconds, 1)) }
         var framesPerSecond: Double { Double(frames) * 1e9 / Double(max(wallNanoseconds, 1)) }
     }
@@ -88,12 +95,14 @@ enum DashboardChild {
         let eventsBefore = session.model.totals.events
         let lostBefore = session.model.eventsLost
         let behindBefore = session.model.eventsLostBehind
+        let waitBefore = RunQueueWait.processNanoseconds()
         _ = session.run(on: terminal, maxFrames: measured)
         let result = Result(
             cpuNanoseconds: cpuNanoseconds() - cpuBefore, wallNanoseconds: MonotonicClock.now() - wallBefore,
             frames: measured, events: session.model.totals.events - eventsBefore,
             eventsLost: session.model.eventsLost - lostBefore,
-            eventsLostBehind: session.model.eventsLostBehind - behindBefore, curses: curses)
+            eventsLostBehind: session.model.eventsLostBehind - behindBefore,
+            waitNanoseconds: RunQueueWait.processNanoseconds() &- waitBefore, curses: curses)
         terminal.shutdown()
         session.stopFeed()
         let fd = open(arguments[1], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
