@@ -222,15 +222,30 @@ public final class DashboardSession {
         for index in batches.indices {
             if index < firstKept { tail.pass(over: batches[index]) } else { tail.append(contentsOf: batches[index]) }
             total += batches[index].count
-            // Popping from the end moves each event out; reversing first keeps stream order.
-            batches[index].reverse()
-            while let event = batches[index].popLast() {
+            Self.fold(taking: &batches[index], into: &model, memory: &memory, recorder: &recorder)
+        }
+        if frozen != nil && total > 0 { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(total) }
+    }
+
+    /// Moves each event out of `batch` into the fold, leaving a placeholder that owns nothing.
+    /// Static, with the destinations passed in, so each is accessed once per batch rather than
+    /// once per event.
+    private static func fold(
+        taking batch: inout [TraceEvent], into model: inout InspectorState, memory: inout SessionRecorder.Memory,
+        recorder: inout SessionRecorder?
+    ) {
+        let placeholder = TraceEvent.gap(TraceGap(seq: 0, timestamp: 0, count: 0, reason: .bufferFull))
+        batch.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for index in buffer.indices {
+                let event = (base + index).move()
                 model.apply(event)
                 memory.observe(event)
                 recorder?.write(event)
+                (base + index).initialize(to: placeholder)
             }
         }
-        if frozen != nil && total > 0 { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(total) }
+        batch.removeAll(keepingCapacity: true)
     }
 
     private func perform(_ command: SessionCommand, terminal: any TerminalBackend) {
