@@ -10,6 +10,14 @@ enum TraceLineDecoder {
     ) throws(TraceDecodingError) -> TraceEvent? {
         let canonical = withUnsafeMutablePointer(to: &names) { CanonicalLineDecoder.decode(line, names: $0) }
         if let canonical { return canonical }
+        return try decodeScanned(line, lineNumber: lineNumber, fields: &fields, names: &names)
+    }
+
+    /// The general path: any valid line, and the error for any other. ``decode(_:lineNumber:fields:names:)``
+    /// takes it for every line the fast path (``CanonicalLineDecoder``) does not read.
+    static func decodeScanned(
+        _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, fields: inout [JSONField], names: inout StringInterner
+    ) throws(TraceDecodingError) -> TraceEvent? {
         do {
             guard try JSONObjectScanner.scan(line, into: &fields) else { return nil }
         } catch {
