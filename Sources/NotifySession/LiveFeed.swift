@@ -60,17 +60,17 @@ public final class LiveFeed: Sendable {
         batch.reserveCapacity(Self.batchSize)
         /// Hands the batch over (whole, with a spare to refill) and returns whether to stop.
         func flush() -> Bool {
-            var next = inbox.withLock { inbox -> [TraceEvent]? in
-                guard !batch.isEmpty else { return nil }
+            var (next, stop) = inbox.withLock { inbox -> ([TraceEvent]?, Bool) in
+                guard !batch.isEmpty else { return (nil, inbox.stop) }
                 inbox.batches.append(batch)
-                return inbox.spares.popLast() ?? []
+                return (inbox.spares.popLast() ?? [], inbox.stop)
             }
             if next != nil {
                 swap(&batch, &next!)
                 next = nil
                 if batch.capacity < Self.batchSize { batch.reserveCapacity(Self.batchSize) }
             }
-            return inbox.withLock { $0.stop }
+            return stop
         }
         var bytesAtLastIdle = 0
         var lastIdle = CPUMeter.wallNanoseconds()
@@ -130,8 +130,7 @@ public final class LiveFeed: Sendable {
     private static let batchSize = 1_024
     /// Emptied batches kept for reuse; more would only hold memory after a burst.
     private static let maximumSpares = 8
-    /// How long the reader waits, once caught up, before reading again: far below a frame, and
-    /// the producer's queue for this viewer holds seconds of a fast stream.
+    /// How long the reader waits, once caught up, before reading again: far below a frame.
     private static let gatherMicroseconds: UInt32 = 3_000
     /// The most bytes a pause may let gather: well under what a Unix socket holds (about 200 KiB).
     private static let gatherLimit = 64 * 1024

@@ -32,7 +32,7 @@ public final class TraceReader {
     public let strict: Bool
     /// Receives every byte read, exactly as received: a recording of the session.
     public var recorder: TraceRecorder?
-    /// Bytes received so far.
+    /// Bytes received so far, so the thread reading can tell a trickle from a flood (see LiveFeed).
     public private(set) var byteCount = 0
     /// Malformed lines skipped so far.
     public private(set) var malformedLines = 0
