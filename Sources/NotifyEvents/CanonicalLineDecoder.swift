@@ -217,8 +217,27 @@ struct CanonicalLineDecoder {
         return string().map { $0 }
     }
 
-    private mutating func enumeration<Value: RawRepresentable<String>>(_ type: Value.Type) -> Value? {
-        string().flatMap(Value.init(rawValue:))
+    /// A quoted wire spelling of one of `Value`'s cases, matched byte for byte: no `String` is
+    /// made. Anything else (an unknown value, an escaped spelling) takes the general path.
+    private mutating func enumeration<Value: RawRepresentable<String> & CaseIterable>(_ type: Value.Type) -> Value? {
+        guard index < line.count, base[index] == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        for value in Value.allCases {
+            var matched = true
+            var offset = start
+            for byte in value.rawValue.utf8 {
+                guard offset < line.count, base[offset] == byte else {
+                    matched = false
+                    break
+                }
+                offset += 1
+            }
+            if matched, offset < line.count, base[offset] == UInt8(ascii: "\"") {
+                index = offset + 1
+                return value
+            }
+        }
+        return nil
     }
 
     /// 1 to 16 lowercase or uppercase hex digits, then the closing quote.
