@@ -124,6 +124,7 @@ struct JSONObjectScanner {
         index += 1
         let start = index
         var escaped = false
+        skipPlainStringBytes()
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -154,6 +155,28 @@ struct JSONObjectScanner {
             index += 1
         }
         throw fail("unterminated string")
+    }
+
+    /// Skips string content that needs no attention, eight bytes at a time: it stops at the first
+    /// quote, backslash or control character (or near the end), where the byte loop takes over.
+    @inline(__always)
+    private mutating func skipPlainStringBytes() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // Has-zero-byte tests: a byte equal to '"' or '\\', or below 0x20. The lowest flagged
+            // byte is always a true match, so stopping there is exact.
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let found = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+            if found != 0 {
+                index += found.trailingZeroBitCount / 8
+                return
+            }
+            index += 8
+        }
     }
 
     private mutating func scanValue(depth: Int) throws(JSONSyntaxError) -> JSONValueType {

@@ -73,6 +73,8 @@ public struct TraceDecoder: Sendable {
     private var finished = false
     /// Scratch for the scanner, reused from line to line.
     private var fields: [JSONField] = []
+    /// Strings already made (notification names, mostly), reused when the same bytes come again.
+    private var names = StringInterner()
 
     /// Creates a decoder.
     ///
@@ -139,12 +141,18 @@ public struct TraceDecoder: Sendable {
     private mutating func decodeLine(from start: Int, to end: Int, atEndOfInput: Bool) throws(TraceDecodingError) -> TraceEvent? {
         var scratch: [JSONField] = []
         swap(&scratch, &fields)
-        defer { swap(&scratch, &fields) }
+        var strings = StringInterner()
+        swap(&strings, &names)
+        defer {
+            swap(&scratch, &fields)
+            swap(&strings, &names)
+        }
         let lineNumber = self.lineNumber
         let result = storage.withUnsafeBufferPointer { buffer -> Result<TraceEvent?, TraceDecodingError> in
             let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
             do throws(TraceDecodingError) {
-                return .success(try TraceLineDecoder.decode(line, lineNumber: lineNumber, fields: &scratch))
+                return .success(try TraceLineDecoder.decode(line, lineNumber: lineNumber, fields: &scratch,
+                                                            names: &strings))
             } catch {
                 if atEndOfInput, case .malformed = error.reason {
                     return .failure(TraceDecodingError(line: lineNumber, reason: .truncated(bytes: line.count)))

@@ -13,14 +13,17 @@ struct TraceFieldReader {
     let lineKind: TraceLineKind
     /// Where the next lookup starts.
     private var cursor: Int
+    /// The decoder's cache of strings seen before, which plain (unescaped) strings come from.
+    private let names: UnsafeMutablePointer<StringInterner>
 
     init(line: UnsafeBufferPointer<UInt8>, fields: UnsafeBufferPointer<JSONField>, lineNumber: Int,
-         kind: TraceLineKind, cursor: Int) {
+         kind: TraceLineKind, cursor: Int, names: UnsafeMutablePointer<StringInterner>) {
         self.line = line
         self.fields = fields
         self.lineNumber = lineNumber
         self.lineKind = kind
         self.cursor = cursor
+        self.names = names
     }
 
     /// The kind's wire name, for messages.
@@ -170,8 +173,9 @@ struct TraceFieldReader {
     private func stringValue(_ field: JSONField, _ key: StaticString) throws(TraceDecodingError) -> String {
         guard field.type == .plainString || field.type == .escapedString else { throw wrongType(key, "a string") }
         let content = UnsafeBufferPointer(rebasing: line[field.valueStart..<field.valueEnd])
+        if field.type == .plainString { return names.pointee.string(content) }
         do {
-            return try JSONStringDecoding.decode(content, escaped: field.type == .escapedString)
+            return try JSONStringDecoding.decode(content, escaped: true)
         } catch {
             throw self.error(.invalidValue(kind: kind, field: key.description, value: rawText(field) + " (lone surrogate)"))
         }

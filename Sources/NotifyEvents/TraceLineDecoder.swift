@@ -2,9 +2,21 @@
 enum TraceLineDecoder {
     /// Decodes `line` (no newline). Returns nil for a blank line.
     ///
-    /// - Parameter fields: Scratch storage, reused from line to line.
+    /// - Parameters:
+    ///   - fields: Scratch storage, reused from line to line.
+    ///   - names: Strings made for earlier lines, reused when the same bytes come again.
     static func decode(
-        _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, fields: inout [JSONField]
+        _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, fields: inout [JSONField], names: inout StringInterner
+    ) throws(TraceDecodingError) -> TraceEvent? {
+        let canonical = withUnsafeMutablePointer(to: &names) { CanonicalLineDecoder.decode(line, names: $0) }
+        if let canonical { return canonical }
+        return try decodeScanned(line, lineNumber: lineNumber, fields: &fields, names: &names)
+    }
+
+    /// The general path: any valid line, and the error for any other. ``decode(_:lineNumber:fields:names:)``
+    /// takes it for every line the fast path (``CanonicalLineDecoder``) does not read.
+    static func decodeScanned(
+        _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, fields: inout [JSONField], names: inout StringInterner
     ) throws(TraceDecodingError) -> TraceEvent? {
         do {
             guard try JSONObjectScanner.scan(line, into: &fields) else { return nil }
@@ -12,12 +24,15 @@ enum TraceLineDecoder {
             throw TraceDecodingError(line: lineNumber, reason: .malformed(column: error.offset + 1, problem: error.problem))
         }
         return try fields.withUnsafeBufferPointer { fields throws(TraceDecodingError) in
-            try decode(line, lineNumber: lineNumber, fields: fields)
+            try withUnsafeMutablePointer(to: &names) { names throws(TraceDecodingError) in
+                try decode(line, lineNumber: lineNumber, fields: fields, names: names)
+            }
         }
     }
 
     private static func decode(
-        _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, fields: UnsafeBufferPointer<JSONField>
+        _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, fields: UnsafeBufferPointer<JSONField>,
+        names: UnsafeMutablePointer<StringInterner>
     ) throws(TraceDecodingError) -> TraceEvent {
         // The encoder writes "k" first; any other position works too.
         let kindIndex: Int
@@ -45,7 +60,7 @@ enum TraceLineDecoder {
         }
         // Lookups start just after "k", where the encoder puts the next field.
         var reader = TraceFieldReader(line: line, fields: fields, lineNumber: lineNumber, kind: kind,
-                                      cursor: kindIndex + 1)
+                                      cursor: kindIndex + 1, names: names)
         return try decode(kind, &reader)
     }
 

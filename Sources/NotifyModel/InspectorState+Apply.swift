@@ -35,6 +35,7 @@ extension InspectorState {
             observe(gap.timestamp)
             gaps &+= 1
             eventsLost &+= gap.count
+            if gap.reason == .viewerBehind { eventsLostBehind &+= gap.count }
         case .end(let end):
             observe(end.timestamp)
             stream = .ended(end.reason.rawValue)

@@ -32,6 +32,9 @@ public struct InspectorState: Sendable {
     public internal(set) var now: UInt64 = 0
     /// Events lost, from gap lines.
     public internal(set) var eventsLost: UInt64 = 0
+    /// The part of ``eventsLost`` this viewer lost by reading too slowly (`viewer-behind` gaps);
+    /// the rest the app dropped before any viewer could read them.
+    public internal(set) var eventsLostBehind: UInt64 = 0
     /// Gap lines seen.
     public internal(set) var gaps: UInt64 = 0
     /// Posts per second and their history.

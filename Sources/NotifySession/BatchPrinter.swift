@@ -19,12 +19,9 @@ enum BatchPrinter {
                 if let signal = session.pendingSignal() { return .signal(signal) }
                 usleep(20_000)
             } while CPUMeter.wallNanoseconds() < deadline || (isReplay && session.isFastReplay && !session.isEnded)
-            if json {
-                write(BatchJSON.line(session.data, view: session.view, iteration: iteration + 1) + "\n")
-                continue
-            }
-            if iteration > 0 { write("\n") }
-            write(session.render(size: size, glyphs: glyphs).plainText + "\n")
+            let text = json ? BatchJSON.line(session.data, view: session.view, iteration: iteration + 1) + "\n"
+                            : (iteration > 0 ? "\n" : "") + session.render(size: size, glyphs: glyphs).plainText + "\n"
+            guard write(text) else { return .outputClosed }
         }
         return .frames
     }
@@ -34,13 +31,20 @@ enum BatchPrinter {
         model.findings.contains { $0.isOpen && $0.severity >= severity }
     }
 
-    static func write(_ text: String) {
+    /// Writes all of `text` to standard output; false when it is closed (or fails), so the batch
+    /// ends instead of computing frames nobody reads. Needs SIGPIPE ignored, as
+    /// ``NotifyTopRunner`` does, to see EPIPE rather than be killed by the signal.
+    static func write(_ text: String) -> Bool {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { if errno == EINTR { continue } else { return } }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                return false
+            }
             offset += written
         }
+        return true
     }
 }

@@ -29,6 +29,8 @@ public final class DashboardSession {
         case signal(Int32)
         /// The frame limit was reached (batch mode, tests).
         case frames
+        /// Standard output was closed: the reader of a batch went away (`notifytop --batch | head -1`).
+        case outputClosed
     }
 
     /// The fold of every event so far.
@@ -180,8 +182,7 @@ public final class DashboardSession {
     public func poll(now: UInt64) {
         switch source {
         case .live(let feed):
-            let (events, end, messages) = feed.drain()
-            ingest(events)
+            let (end, messages) = feed.drain { ingest(taking: &$0) }
             if let message = messages.last { status.message = message }
             for message in messages { logAction(.note, message) }
             if let end, !ended {
@@ -224,24 +225,71 @@ public final class DashboardSession {
     /// Folds events into the model (and the tail, the recording and the pause counter).
     public func ingest(_ events: [TraceEvent]) {
         guard !events.isEmpty else { return }
-        // Borrow each event from the buffer: copying a TraceEvent retains all of its strings.
-        events.withUnsafeBufferPointer { batch in
-            for index in batch.indices {
-                model.apply(batch[index])
-                switch batch[index] {
-                case .header(let header):
-                    logAction(.stream, "stream header: \(header.process) pid \(header.pid), format "
-                              + "\(header.version.major).\(header.version.minor), \(header.producer)")
-                case .gap(let gap): logAction(.loss, "\(gap.count) events lost (\(gap.reason.rawValue))")
-                case .end(let end): logAction(.stream, "producer ended the stream (\(end.reason.rawValue))")
-                default: break
-                }
-                memory.observe(batch[index])
-                recorder?.write(batch[index])
-            }
+        // One copy per event: passing an element of the array straight to each consumer would
+        // copy it for every call.
+        for event in events {
+            model.apply(event)
+            if let (kind, text) = Self.actionNote(for: event) { logAction(kind, text) }
+            memory.observe(event)
+            recorder?.write(event)
         }
         tail.append(contentsOf: events)
         if frozen != nil { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(events.count) }
+    }
+
+    /// Folds the batches a live feed handed over, taking their events instead of copying them
+    /// (a copy retains every string of an event, and its release costs as much again); leaves
+    /// the batches empty. Only the newest events are copied, into the tail.
+    func ingest(taking batches: inout [[TraceEvent]]) {
+        var newer = 0
+        var firstKept = batches.count
+        while firstKept > 0 && newer < tail.capacity {
+            firstKept -= 1
+            for event in batches[firstKept] where event.seq != nil { newer += 1 }
+        }
+        var total = 0
+        var notes: [(ActionLog.Kind, String)] = []
+        for index in batches.indices {
+            if index < firstKept { tail.pass(over: batches[index]) } else { tail.append(contentsOf: batches[index]) }
+            total += batches[index].count
+            Self.fold(taking: &batches[index], into: &model, memory: &memory, recorder: &recorder, notes: &notes)
+        }
+        for (kind, text) in notes { logAction(kind, text) }
+        if frozen != nil && total > 0 { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(total) }
+    }
+
+    /// Moves each event out of `batch` into the fold, leaving a placeholder that owns nothing.
+    /// Static, with the destinations passed in, so each is accessed once per batch rather than
+    /// once per event.
+    /// What the action log says about an event the stream sent about itself.
+    private static func actionNote(for event: TraceEvent) -> (ActionLog.Kind, String)? {
+        switch event {
+        case .header(let header):
+            (.stream, "stream header: \(header.process) pid \(header.pid), format "
+                + "\(header.version.major).\(header.version.minor), \(header.producer)")
+        case .gap(let gap): (.loss, "\(gap.count) events lost (\(gap.reason.rawValue))")
+        case .end(let end): (.stream, "producer ended the stream (\(end.reason.rawValue))")
+        default: nil
+        }
+    }
+
+    private static func fold(
+        taking batch: inout [TraceEvent], into model: inout InspectorState, memory: inout SessionRecorder.Memory,
+        recorder: inout SessionRecorder?, notes: inout [(ActionLog.Kind, String)]
+    ) {
+        let placeholder = TraceEvent.gap(TraceGap(seq: 0, timestamp: 0, count: 0, reason: .bufferFull))
+        batch.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for index in buffer.indices {
+                let event = (base + index).move()
+                model.apply(event)
+                if let note = actionNote(for: event) { notes.append(note) }
+                memory.observe(event)
+                recorder?.write(event)
+                (base + index).initialize(to: placeholder)
+            }
+        }
+        batch.removeAll(keepingCapacity: true)
     }
 
     private func perform(_ command: SessionCommand, terminal: any TerminalBackend) {

@@ -9,7 +9,11 @@ import NotifyTrace
 /// and a paused screen still receives every event.
 public final class LiveFeed: Sendable {
     private struct Inbox {
-        var events: [TraceEvent] = []
+        /// Batches read and not yet drained, oldest first. Batches move whole between the threads,
+        /// so no event is copied (and no string retained and released again) on the way.
+        var batches: [[TraceEvent]] = []
+        /// Emptied batches the run loop hands back, so the reader reuses their storage.
+        var spares: [[TraceEvent]] = []
         var end: TraceStreamEnd?
         var messages: [String] = []
         var stop = false
@@ -53,42 +57,83 @@ public final class LiveFeed: Sendable {
         let inbox = shared
         reader.onMalformedLine = { message in inbox.withLock { $0.messages.append(message) } }
         var batch: [TraceEvent] = []
-        batch.reserveCapacity(1_024)
-        func flush() {
-            guard !batch.isEmpty else { return }
-            inbox.withLock { $0.events.append(contentsOf: batch) }
-            batch.removeAll(keepingCapacity: true)
+        batch.reserveCapacity(Self.batchSize)
+        /// Hands the batch over (whole, with a spare to refill) and returns whether to stop.
+        func flush() -> Bool {
+            var (next, stop) = inbox.withLock { inbox -> ([TraceEvent]?, Bool) in
+                guard !batch.isEmpty else { return (nil, inbox.stop) }
+                inbox.batches.append(batch)
+                return (inbox.spares.popLast() ?? [], inbox.stop)
+            }
+            if next != nil {
+                swap(&batch, &next!)
+                next = nil
+                if batch.capacity < Self.batchSize { batch.reserveCapacity(Self.batchSize) }
+            }
+            return stop
         }
-        while !inbox.withLock({ $0.stop }) {
+        var bytesAtLastIdle = 0
+        var lastIdle = CPUMeter.wallNanoseconds()
+        while true {
             switch reader.next(timeoutMilliseconds: batch.isEmpty ? 100 : 0) {
             case .event(let event):
                 batch.append(event)
-                if batch.count >= 1_024 { flush() }
+                if batch.count >= Self.batchSize, flush() { return finish(reader, inbox) }
             case .idle:
-                flush()
+                let caughtUp = !batch.isEmpty
+                if flush() { return finish(reader, inbox) }
+                // Everything sent so far is read: let the next bytes gather for a moment, so a
+                // busy stream costs one wake-up every few milliseconds, not one per write. Only
+                // while what arrives meanwhile fits well within the socket: faster streams are
+                // read as they come, so the pause never holds the producer back.
+                let now = CPUMeter.wallNanoseconds()
+                if caughtUp {
+                    let bytes = Double(reader.byteCount - bytesAtLastIdle)
+                    let expected = bytes * Double(Self.gatherMicroseconds) * 1_000 / Double(max(1, now - lastIdle))
+                    if expected <= Double(Self.gatherLimit) { usleep(Self.gatherMicroseconds) }
+                }
+                bytesAtLastIdle = reader.byteCount
+                lastIdle = now
             case .ended(let end):
-                flush()
+                _ = flush()
                 inbox.withLock { $0.end = end }
-                reader.recorder?.flush()
-                inbox.withLock { $0.finished = true }
-                return
+                return finish(reader, inbox)
             }
         }
-        flush()
+    }
+
+    private static func finish(_ reader: TraceReader, _ inbox: Shared) {
         reader.recorder?.flush()
         inbox.withLock { $0.finished = true }
     }
 
-    /// Takes every event read since the last call, with the end of the stream once it came and any
-    /// messages about malformed lines.
-    public func drain() -> (events: [TraceEvent], end: TraceStreamEnd?, messages: [String]) {
-        shared.withLock { inbox in
-            let result = (inbox.events, inbox.end, inbox.messages)
-            inbox.events.removeAll(keepingCapacity: true)
+    /// Hands every batch of events read since the last call to `body`, oldest first, for it to
+    /// take the events out; returns the end of the stream once it came and any messages about
+    /// malformed lines.
+    public func drain(_ body: (inout [[TraceEvent]]) -> Void) -> (end: TraceStreamEnd?, messages: [String]) {
+        var (batches, end, messages) = shared.withLock { inbox in
+            let result = (inbox.batches, inbox.end, inbox.messages)
+            inbox.batches.removeAll(keepingCapacity: true)
             inbox.messages.removeAll()
             return result
         }
+        guard !batches.isEmpty else { return (end, messages) }
+        body(&batches)
+        for index in batches.indices { batches[index].removeAll(keepingCapacity: true) }
+        shared.withLock { inbox in
+            inbox.spares.append(contentsOf: batches.prefix(max(0, Self.maximumSpares - inbox.spares.count)))
+        }
+        return (end, messages)
     }
+
+    /// Events per batch handed from the reader to the run loop.
+    private static let batchSize = 1_024
+    /// Emptied batches kept for reuse; more would only hold memory after a burst.
+    private static let maximumSpares = 8
+    /// How long the reader waits, once caught up, before reading again: far below a frame.
+    private static let gatherMicroseconds: UInt32 = 3_000
+    /// The most bytes a pause may let gather: well under what a Unix socket holds (about 200 KiB).
+    private static let gatherLimit = 64 * 1024
 
     /// Asks the reader thread to stop and waits (up to a second) until it has flushed any recording.
     public func stop() {

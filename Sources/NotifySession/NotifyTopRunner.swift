@@ -11,6 +11,10 @@ public enum NotifyTopRunner {
 
     /// Runs notifytop; returns the process exit status.
     public static func run(_ options: NotifyTopOptions) -> Int32 {
+        // A closed standard output (`notifytop --batch | head -1`) must end the run through the
+        // normal exit path, which stops the demo child and flushes recordings: see EPIPE from
+        // write instead of dying of SIGPIPE. Sockets already write with MSG_NOSIGNAL.
+        signal(SIGPIPE, SIG_IGN)
         if options.list {
             let processes = SocketDirectory.standard.inspectableProcesses()
             print(processes.isEmpty ? "no inspectable processes in \(SocketDirectory.standard.path)"

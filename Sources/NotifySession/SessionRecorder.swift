@@ -14,7 +14,7 @@ public struct SessionRecorder {
     public struct Memory {
         var header: TraceHeader?
         var definitions: [TraceEvent] = []
-        var definitionIndex: [String: Int] = [:]
+        var definitionIndex: [DefinitionKey: Int] = [:]
         var live: [UInt64: TraceRegistration] = [:]
         /// Definitions kept at most; a log started after this many still replays, with some
         /// objects shown by id only.
@@ -27,17 +27,24 @@ public struct SessionRecorder {
         public mutating func observe(_ event: TraceEvent) {
             switch event {
             case .header(let header): self.header = header
-            case .thread(let thread): define("t\(thread.id)", event)
-            case .type(let type): define("y\(type.id)", event)
-            case .object(let object): define("o\(object.id)", event)
-            case .callsite(let site): define("c\(site.id)", event)
+            case .thread(let thread): define(DefinitionKey(kind: .thread, id: thread.id), event)
+            case .type(let type): define(DefinitionKey(kind: .type, id: type.id), event)
+            case .object(let object): define(DefinitionKey(kind: .object, id: object.id), event)
+            case .callsite(let site): define(DefinitionKey(kind: .callsite, id: site.id), event)
             case .registered(let registration): live[registration.id] = registration
             case .removed(let removal): live[removal.registration] = nil
             default: break
             }
         }
 
-        private mutating func define(_ key: String, _ event: TraceEvent) {
+        /// A definition's kind and id: a later definition with the same key replaces it.
+        struct DefinitionKey: Hashable {
+            enum Kind: UInt8 { case thread, type, object, callsite }
+            var kind: Kind
+            var id: UInt64
+        }
+
+        private mutating func define(_ key: DefinitionKey, _ event: TraceEvent) {
             if let index = definitionIndex[key] {
                 definitions[index] = event
             } else if definitions.count < maximumDefinitions {

@@ -32,6 +32,8 @@ public final class TraceReader {
     public let strict: Bool
     /// Receives every byte read, exactly as received: a recording of the session.
     public var recorder: TraceRecorder?
+    /// Bytes received so far, so the thread reading can tell a trickle from a flood (see LiveFeed).
+    public private(set) var byteCount = 0
     /// Malformed lines skipped so far.
     public private(set) var malformedLines = 0
     /// Called with a one-line message for each malformed line that is skipped.
@@ -39,7 +41,8 @@ public final class TraceReader {
 
     private let source: Source
     private var decoder = TraceDecoder()
-    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Large enough to take everything a socket holds in one read.
+    private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
     private var sawEndLine: TraceEnd?
     private var finishedInput = false
     private var ended: TraceStreamEnd?
@@ -113,6 +116,7 @@ public final class TraceReader {
         }
         guard let count else { return .closed }
         let bytes = buffer[0..<count]
+        byteCount += count
         recorder?.write(bytes)
         decoder.feed(bytes)
         return .bytes

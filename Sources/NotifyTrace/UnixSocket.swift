@@ -74,6 +74,13 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
     /// Reads into `buffer`, waiting at most `timeoutMilliseconds` (-1: forever). Returns the byte
     /// count, 0 on timeout, or nil at end of stream or on error.
     public func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) -> Int? {
+        // Bytes already waiting are taken at once: a busy stream costs one system call per read,
+        // not a poll and a read.
+        let waiting = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+        if waiting > 0 { return waiting }
+        if waiting == 0 { return nil }
+        guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return nil }
+        if timeoutMilliseconds == 0 { return 0 }
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, timeoutMilliseconds)
         if ready == 0 || (ready < 0 && errno == EINTR) { return 0 }

@@ -11,7 +11,7 @@ struct BenchOptions {
 
     static let usage = """
         usage: notify-bench [--quick] [--filter SUBSTRING] [--markdown] [--list]
-          --quick             fewer, shorter rounds: a few seconds, for CI (a full run takes about 25 s)
+          --quick             fewer, shorter rounds: about 15 s, for CI (a full run takes about 50 s)
           --filter SUBSTRING  run only benchmarks whose name contains SUBSTRING (case-insensitive)
           --markdown          print the table as Markdown, for the README
           --list              print the benchmark names and exit

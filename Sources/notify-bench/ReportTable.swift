@@ -72,10 +72,17 @@ extension ReportTable {
                 + " a CPU are rerun; the machine check calls the same handlers with no center in between.",
             "memory: growth of mallinfo2() uordblks + hblkhd while registering, ÷ 100,000; names, handlers and the"
                 + " reserved token array come before the baseline, so neither center pays for them.",
+            "dashboard CPU / demo at its highest rate: notifytop's live path (reader thread, decoder, model,"
+                + " 10 frames/s through ncurses on a 120×40 pseudo-terminal) in a child process with a session of"
+                + " its own, attached over the Unix socket to the demo's stress scenario running here behind an"
+                + " inspector: paced to 100k events/s, the row is the child's CPU time ÷ wall time over the measured"
+                + " frames; unpaced, the events it lost (viewer-behind gaps). A trial in which the dashboard's"
+                + " threads waited for a CPU over 5% of their time (another process busy) is tried again, up to 3.",
             "Targets from the brief: post ≥ 10× faster than Foundation with observers and ≤ 2× the floor at 100,"
                 + " add+remove ≥ 5× faster, 0 allocations per post, probe ≤ 2×, contention ≥ 1.5× (lock held < 1×),"
                 + " memory per registration ≤ Foundation's; trace codec ≥ 1M events/s, viewer ≤ 2×; model fold"
-                + " ≥ 2M events/s with flat memory; a dashboard frame with 10k registrations ≤ 5 ms.",
+                + " ≥ 2M events/s with flat memory; a dashboard frame with 10k registrations ≤ 5 ms; the dashboard"
+                + " ≤ 10% of a core at 100k events/s and 10 frames/s, and no event lost at the demo's highest rate.",
         ]
         return notes.map { (markdown ? "- " : "* ") + $0 }.joined(separator: "\n")
     }

@@ -8,7 +8,11 @@ import Glibc
 enum RunQueueWait {
     /// Nanoseconds waited since the thread started; nil where the kernel does not report it.
     static func nanoseconds() -> UInt64? {
-        let fd = open("/proc/thread-self/schedstat", O_RDONLY)
+        wait(path: "/proc/thread-self/schedstat")
+    }
+
+    private static func wait(path: String) -> UInt64? {
+        let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { buffer -> UInt64? in
@@ -30,6 +34,23 @@ enum RunQueueWait {
             }
             return nil
         }
+    }
+
+    /// Nanoseconds the threads of this process waited runnable for a CPU since each started:
+    /// the sum over `/proc/self/task/*/schedstat`. Compare two readings only while the same
+    /// threads live.
+    static func processNanoseconds() -> UInt64 {
+        guard let directory = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(directory) }
+        var total: UInt64 = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard let tid = Int32(name) else { continue }
+            total &+= wait(path: "/proc/self/task/\(tid)/schedstat") ?? 0
+        }
+        return total
     }
 
     /// Whether `wait` nanoseconds of waiting leave a measurement of `threads` threads over `wall`

@@ -5,6 +5,10 @@ import NotifyKit
 //
 //   swift run -c release notify-bench [--quick] [--filter SUBSTRING] [--markdown] [--list]
 
+if CommandLine.arguments.dropFirst().first == DashboardChild.flag {
+    DashboardChild.main(Array(CommandLine.arguments.dropFirst(2)))
+}
+
 let options: BenchOptions
 do {
     options = try BenchOptions(arguments: CommandLine.arguments.dropFirst())
@@ -28,6 +32,7 @@ let workloads: [any Workload] = [
     TraceWorkload(profile: profile),
     ModelWorkload(profile: profile),
     DashboardWorkload(profile: profile),
+    DashboardLoadWorkload(profile: profile),
     DemoWorkload(profile: profile),
 ]
 

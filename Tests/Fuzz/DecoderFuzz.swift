@@ -3,7 +3,8 @@
 // fails, so libFuzzer saves the input:
 //   1. splitting the input into chunks never changes the outcomes;
 //   2. every decoded event re-encodes to a line that decodes to the same event;
-//   3. the decoder never buffers more than the line limit plus the chunk being fed.
+//   3. the decoder never buffers more than the line limit plus the chunk being fed;
+//   4. a line the fast path reads (CanonicalLineDecoder) decodes to the same event on the general path.
 
 /// Decodes `bytes` fed as the given chunks, with a small line limit so oversized lines occur.
 private func outcomes(_ bytes: UnsafeBufferPointer<UInt8>, splits: [Int]) -> [Result<TraceEvent, TraceDecodingError>] {
@@ -51,6 +52,19 @@ public func decoderFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -
         if dripped.count != whole.count || zip(dripped, whole).contains(where: { !same($0, $1) }) {
             fatalError("byte-at-a-time feeding changed the outcomes")
         }
+    }
+    var names = StringInterner()
+    var fields: [JSONField] = []
+    var lineStart = 0
+    for index in 0...size where index == size || bytes[index] == 0x0A {
+        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<index])
+        lineStart = index + 1
+        guard let fast = withUnsafeMutablePointer(to: &names, { CanonicalLineDecoder.decode(line, names: $0) }) else {
+            continue
+        }
+        guard case .some(.some(let general)) = try? TraceLineDecoder.decodeScanned(
+            line, lineNumber: 1, fields: &fields, names: &names), general == fast
+        else { fatalError("the fast path read \(fast) from a line the general path reads otherwise") }
     }
     for case .success(let event) in whole {
         var encoded: [UInt8] = []

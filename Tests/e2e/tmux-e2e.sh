@@ -248,6 +248,15 @@ check "--json live: three frames, numbered 1-3" \
     sh -c "cut -d' ' -f2- '$WORK/live.json' | jq -e -s '[.[].iteration] == [1,2,3]' >/dev/null"
 check "--json lines are flushed as they are made (first and last arrive >1s apart)" \
     sh -c "[ \$(( \$(tail -n1 '$WORK/live.json' | cut -d' ' -f1) - \$(head -n1 '$WORK/live.json' | cut -d' ' -f1) )) -gt 1000000000 ]"
+# A reader that stops early (head) ends the batch cleanly: status 0, and the demo child stopped.
+mkdir -p "$WORK/headrun" && chmod 700 "$WORK/headrun"
+XDG_RUNTIME_DIR="$WORK/headrun" "$TOP" --demo --json -n 50 -d 200ms --scenario steady --seed 5 2>/dev/null | head -1 \
+    > "$WORK/head.json"
+status=${PIPESTATUS[0]}
+check "--json | head -1: one frame, then notifytop exits 0 (got $status)" \
+    sh -c "[ '$status' = 0 ] && jq -e '.iteration == 1' '$WORK/head.json' >/dev/null"
+check "--json | head -1: the demo child is gone (its socket removed)" \
+    sh -c "sleep 0.5; [ -d '$WORK/headrun/notifytop' ] && [ -z \"\$(ls '$WORK/headrun/notifytop')\" ]"
 "$TOP" --replay "$WORK/ended.ndjson" --json --view threads --sort dur > /dev/null 2> "$WORK/sort.err"
 check "--sort on a log view is a one-line usage error" grep -q "always in time order" "$WORK/sort.err"
 

@@ -50,6 +50,12 @@ public struct EventTail: Sendable {
         head = 0
     }
 
+    /// Counts a batch's events as pushed through without keeping them: for a caller that appends
+    /// at least ``capacity`` newer events next, which would push these out anyway.
+    public mutating func pass(over batch: [TraceEvent]) {
+        for index in batch.indices where batch[index].seq != nil { dropped += 1 }
+    }
+
     /// The kept events, oldest first.
     public var events: [TraceEvent] {
         Array(storage[head...] + storage[..<head])

@@ -1,0 +1,256 @@
+/// A fast path for the lines that make up nearly all of a busy stream (`deliver`, `post`,
+/// `register`, `remove`, `queue`, `obj`) exactly as ``TraceEncoder`` writes them: keys in the
+/// encoder's order, no whitespace, no escapes, no extra fields. It reads such a line in one pass,
+/// comparing each key as a literal, with no scan into a field list and no key lookups.
+///
+/// Any other line, or any byte that does not fit that shape (a space, a backslash, an unusual
+/// number such as `-0` or `01`, an unknown enumeration value), makes it give up and return nil,
+/// and the general decoder reads the line, with its error messages. A line it does accept is
+/// valid JSON with one member per key, so the general decoder would produce the same event.
+struct CanonicalLineDecoder {
+    private let line: UnsafeBufferPointer<UInt8>
+    private let base: UnsafePointer<UInt8>
+    private var index = 0
+    private let names: UnsafeMutablePointer<StringInterner>
+
+    /// The event for `line`, or nil when the line is not in the encoder's exact shape.
+    static func decode(_ line: UnsafeBufferPointer<UInt8>, names: UnsafeMutablePointer<StringInterner>) -> TraceEvent? {
+        guard let base = line.baseAddress, line.count > 8 else { return nil }
+        var reader = CanonicalLineDecoder(line: line, base: base, names: names)
+        return reader.event()
+    }
+
+    private init(line: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, names: UnsafeMutablePointer<StringInterner>) {
+        self.line = line
+        self.base = base
+        self.names = names
+    }
+
+    private mutating func event() -> TraceEvent? {
+        // `{"k":"` then the kind; its first letter picks the candidates.
+        guard literal("{\"k\":\"") else { return nil }
+        let event: TraceEvent?
+        switch base[index] {
+        case UInt8(ascii: "d"): event = delivered()
+        case UInt8(ascii: "p"): event = posted()
+        case UInt8(ascii: "r"): event = literal("register\"") ? registered() : literal("remove\"") ? removed() : nil
+        case UInt8(ascii: "q"): event = queue()
+        case UInt8(ascii: "o"): event = object()
+        default: return nil
+        }
+        guard let event, literal("}"), index == line.count else { return nil }
+        return event
+    }
+
+    private mutating func delivered() -> TraceEvent? {
+        guard literal("deliver\",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned(),
+              literal(",\"thread\":"), let thread = unsigned(), literal(",\"postID\":"), let postID = unsigned(),
+              literal(",\"registration\":"), let registration = unsigned(), literal(",\"name\":"), let name = string(),
+              literal(",\"postingThread\":"), let postingThread = unsigned(),
+              literal(",\"target\":"), let target = enumeration(TraceTargetKind.self),
+              literal(",\"start\":"), let start = unsigned(), literal(",\"duration\":"), let duration = unsigned(),
+              literal(",\"wait\":"), let wait = unsigned(), literal(",\"depth\":"), let depth = integer()
+        else { return nil }
+        return .delivered(TraceDelivery(
+            seq: seq, timestamp: t, thread: thread, postID: postID, registration: registration, name: name,
+            postingThread: postingThread, target: target, start: start, duration: duration, wait: wait, depth: depth))
+    }
+
+    private mutating func posted() -> TraceEvent? {
+        guard literal("post\",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned(),
+              literal(",\"thread\":"), let thread = unsigned(), literal(",\"postID\":"), let postID = unsigned(),
+              literal(",\"name\":"), let name = string(), literal(",\"object\":"), let object = optionalUnsigned(),
+              literal(",\"hasUserInfo\":"), let hasUserInfo = bool(), literal(",\"matched\":"), let matched = integer(),
+              literal(",\"depth\":"), let depth = integer(), literal(",\"parentPostID\":"), let parent = unsigned(),
+              literal(",\"callsite\":"), let callsite = unsigned()
+        else { return nil }
+        return .posted(TracePost(
+            seq: seq, timestamp: t, thread: thread, postID: postID, name: name, object: object,
+            hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parent, callsite: callsite))
+    }
+
+    private mutating func registered() -> TraceEvent? {
+        guard literal(",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned(),
+              literal(",\"thread\":"), let thread = unsigned(), literal(",\"id\":"), let id = unsigned(),
+              literal(",\"name\":"), let name = optionalString(),
+              literal(",\"kind\":"), let kind = enumeration(TraceRegistrationKind.self),
+              literal(",\"observer\":"), let observer = optionalUnsigned(),
+              literal(",\"object\":"), let object = optionalUnsigned(),
+              literal(",\"target\":"), let target = enumeration(TraceTargetKind.self),
+              literal(",\"targetLabel\":"), let targetLabel = optionalString(),
+              literal(",\"callsite\":"), let callsite = unsigned(),
+              literal(",\"preexisting\":"), let preexisting = bool(),
+              literal(",\"capturesObserverStrongly\":"), let strongly = bool(),
+              literal(",\"mainThreadOnly\":"), let mainThreadOnly = bool()
+        else { return nil }
+        return .registered(TraceRegistration(
+            seq: seq, timestamp: t, thread: thread, id: id, name: name, kind: kind, observer: observer,
+            object: object, target: target, targetLabel: targetLabel, callsite: callsite, preexisting: preexisting,
+            capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly))
+    }
+
+    private mutating func removed() -> TraceEvent? {
+        guard literal(",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned(),
+              literal(",\"thread\":"), let thread = unsigned(),
+              literal(",\"registration\":"), let registration = unsigned(),
+              literal(",\"reason\":"), let reason = enumeration(TraceRemovalReason.self)
+        else { return nil }
+        return .removed(TraceRemoval(seq: seq, timestamp: t, thread: thread, registration: registration, reason: reason))
+    }
+
+    private mutating func queue() -> TraceEvent? {
+        guard literal("queue\",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned(),
+              literal(",\"thread\":"), let thread = unsigned(), literal(",\"queueID\":"), let queueID = unsigned(),
+              literal(",\"action\":"), let action = enumeration(TraceQueueAction.self),
+              literal(",\"name\":"), let name = optionalString(), literal(",\"style\":"), let style = optionalString(),
+              literal(",\"count\":"), let count = integer(), literal(",\"pending\":"), let pending = integer()
+        else { return nil }
+        return .queue(TraceQueueActivity(
+            seq: seq, timestamp: t, thread: thread, queueID: queueID, action: action, name: name, style: style,
+            count: count, pending: pending))
+    }
+
+    private mutating func object() -> TraceEvent? {
+        guard literal("obj\",\"id\":"), let id = unsigned(), literal(",\"type\":"), let type = unsigned(),
+              literal(",\"addr\":\"0x"), let address = hexDigits()
+        else { return nil }
+        return .object(TraceObject(id: id, type: type, address: address))
+    }
+
+    // MARK: Values
+
+    /// Consumes `text` if the line continues with exactly it.
+    @inline(__always)
+    private mutating func literal(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard line.count - index >= count else { return false }
+        let expected = text.utf8Start
+        var offset = 0
+        while offset + 8 <= count {
+            guard UnsafeRawPointer(base + index + offset).loadUnaligned(as: UInt64.self)
+                == UnsafeRawPointer(expected + offset).loadUnaligned(as: UInt64.self) else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard base[index + offset] == expected[offset] else { return false }
+            offset += 1
+        }
+        index += count
+        return true
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+    /// `0`, or 1 to 19 digits without a leading zero: always within UInt64.
+    @inline(__always)
+    private mutating func unsigned() -> UInt64? {
+        guard index < line.count else { return nil }
+        let first = base[index]
+        if first == UInt8(ascii: "0") {
+            index += 1
+            return index < line.count && isDigit(base[index]) ? nil : 0
+        }
+        guard isDigit(first) else { return nil }
+        let start = index
+        var value: UInt64 = 0
+        while index < line.count, isDigit(base[index]) {
+            value = value &* 10 &+ UInt64(base[index] &- UInt8(ascii: "0"))
+            index += 1
+        }
+        return index - start <= 19 ? value : nil
+    }
+
+    /// A non-negative integer of up to 18 digits (negative ones take the general path).
+    @inline(__always)
+    private mutating func integer() -> Int? {
+        let start = index
+        guard let value = unsigned(), index - start <= 18 else { return nil }
+        return Int(value)
+    }
+
+    private mutating func optionalUnsigned() -> UInt64?? {
+        if literal("null") { return .some(nil) }
+        return unsigned().map { $0 }
+    }
+
+    private mutating func bool() -> Bool? {
+        if literal("true") { return true }
+        if literal("false") { return false }
+        return nil
+    }
+
+    /// A string with no escape and no control character, from the decoder's interned strings.
+    @inline(__always)
+    private mutating func string() -> String? {
+        guard index < line.count, base[index] == UInt8(ascii: "\"") else { return nil }
+        index += 1
+        let start = index
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= line.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let found = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+            if found != 0 {
+                index += found.trailingZeroBitCount / 8
+                break
+            }
+            index += 8
+        }
+        while index < line.count {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") {
+                let content = UnsafeBufferPointer(start: base + start, count: index - start)
+                index += 1
+                return names.pointee.string(content)
+            }
+            guard byte >= 0x20, byte != UInt8(ascii: "\\") else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    private mutating func optionalString() -> String?? {
+        if literal("null") { return .some(nil) }
+        return string().map { $0 }
+    }
+
+    /// A quoted wire spelling of one of `Value`'s cases, matched byte for byte: no `String` is
+    /// made. Anything else (an unknown value, an escaped spelling) takes the general path.
+    private mutating func enumeration<Value: RawRepresentable<String> & CaseIterable>(_ type: Value.Type) -> Value? {
+        guard index < line.count, base[index] == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1
+        for value in Value.allCases {
+            var matched = true
+            var offset = start
+            for byte in value.rawValue.utf8 {
+                guard offset < line.count, base[offset] == byte else {
+                    matched = false
+                    break
+                }
+                offset += 1
+            }
+            if matched, offset < line.count, base[offset] == UInt8(ascii: "\"") {
+                index = offset + 1
+                return value
+            }
+        }
+        return nil
+    }
+
+    /// 1 to 16 lowercase or uppercase hex digits, then the closing quote.
+    private mutating func hexDigits() -> UInt64? {
+        let start = index
+        var value: UInt64 = 0
+        while index < line.count, let digit = JSONStringDecoding.hexValue(base[index]) {
+            value = value << 4 | UInt64(digit)
+            index += 1
+        }
+        let digits = index - start
+        guard digits >= 1, digits <= 16, index < line.count, base[index] == UInt8(ascii: "\"") else { return nil }
+        index += 1
+        return value
+    }
+}
