@@ -186,19 +186,7 @@ struct CanonicalLineDecoder {
         guard index < line.count, base[index] == UInt8(ascii: "\"") else { return nil }
         index += 1
         let start = index
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while index + 8 <= line.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let found = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
-            if found != 0 {
-                index += found.trailingZeroBitCount / 8
-                break
-            }
-            index += 8
-        }
+        index = JSONStringScan.plainBytesEnd(base, from: index, count: line.count)
         while index < line.count {
             let byte = base[index]
             if byte == UInt8(ascii: "\"") {

@@ -162,21 +162,7 @@ struct JSONObjectScanner {
     @inline(__always)
     private mutating func skipPlainStringBytes() {
         guard let base = bytes.baseAddress else { return }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            // Has-zero-byte tests: a byte equal to '"' or '\\', or below 0x20. The lowest flagged
-            // byte is always a true match, so stopping there is exact.
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let found = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
-            if found != 0 {
-                index += found.trailingZeroBitCount / 8
-                return
-            }
-            index += 8
-        }
+        index = JSONStringScan.plainBytesEnd(base, from: index, count: bytes.count)
     }
 
     private mutating func scanValue(depth: Int) throws(JSONSyntaxError) -> JSONValueType {
@@ -270,5 +256,28 @@ struct JSONObjectScanner {
             index += 1
             return
         }
+    }
+}
+
+/// The eight-bytes-at-a-time scan of JSON string content both decoders use.
+enum JSONStringScan {
+    /// The index of the first byte from `start` on that is a quote, a backslash or a control
+    /// character, or where fewer than eight bytes remain; the caller's byte loop goes on from there.
+    @inline(__always)
+    static func plainBytesEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // Has-zero-byte tests: a byte equal to '"' or '\\', or below 0x20. The lowest flagged
+            // byte is always a true match, so stopping there is exact.
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let found = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+            if found != 0 { return index + found.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        return index
     }
 }

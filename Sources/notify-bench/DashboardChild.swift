@@ -113,11 +113,5 @@ enum DashboardChild {
     }
 
     /// User and system CPU time of every thread of this process.
-    static func cpuNanoseconds() -> UInt64 {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        let user = UInt64(usage.ru_utime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_utime.tv_usec) * 1_000
-        let system = UInt64(usage.ru_stime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_stime.tv_usec) * 1_000
-        return user + system
-    }
+    static func cpuNanoseconds() -> UInt64 { CPUMeter.cpuNanoseconds() }
 }
