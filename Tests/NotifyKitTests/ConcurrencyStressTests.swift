@@ -11,14 +11,7 @@ import Testing
         let center = NotifyCenter()
         let posters = 8
         let postsPerThread = 20_000
-        let named = Counter()
-        let wildcard = Counter()
-        let stable = [
-            center.addObserver(forName: .testN, object: nil, queue: nil) { _ in named.increment() },
-            center.addObserver(forName: nil, object: nil, queue: nil) { note in
-                if note.name == .testN { wildcard.increment() }
-            },
-        ]
+        let (named, wildcard, stable) = countingTestNObservers(on: center)
         let stop = Atomic<Bool>(false)
         let churned = Counter()
         let postersDone = Counter()

@@ -69,14 +69,7 @@ import Testing
         let center = NotifyCenter()
         let threads = 40
         let posts = 300
-        let named = Counter()
-        let wildcard = Counter()
-        let stable = [
-            center.addObserver(forName: .testN, object: nil, queue: nil) { _ in named.increment() },
-            center.addObserver(forName: nil, object: nil, queue: nil) { note in
-                if note.name == .testN { wildcard.increment() }
-            },
-        ]
+        let (named, wildcard, stable) = countingTestNObservers(on: center)
         concurrently(threads: threads) { index in
             for round in 0..<posts {
                 center.post(name: .testN)

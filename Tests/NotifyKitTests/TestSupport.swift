@@ -92,6 +92,20 @@ func registerDeadFilter(
     return nil
 }
 
+/// One observer of `.testN` and one wildcard observer that counts only `.testN`: what stress tests
+/// check exact delivery counts with while other registrations come and go.
+func countingTestNObservers(on center: NotifyCenter) -> (named: Counter, wildcard: Counter, tokens: [NotifyToken]) {
+    let named = Counter()
+    let wildcard = Counter()
+    let tokens = [
+        center.addObserver(forName: .testN, object: nil, queue: nil) { _ in named.increment() },
+        center.addObserver(forName: nil, object: nil, queue: nil) { note in
+            if note.name == .testN { wildcard.increment() }
+        },
+    ]
+    return (named, wildcard, tokens)
+}
+
 /// Carries a value into a thread the caller waits for; `done` orders the accesses.
 final class HandOverBox<Value>: @unchecked Sendable {  // written before `done` signals, read after
     var value: Value
