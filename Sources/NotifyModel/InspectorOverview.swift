@@ -13,6 +13,14 @@ public struct InspectorOverview: Sendable, Hashable {
     public var deliveryHistory: [UInt64]
     /// The slowest handler run per rate bucket in nanoseconds, oldest first (0: none ran).
     public var slowestHandlerHistory: [UInt64]
+    /// Live registrations at the end of each rate bucket, oldest first.
+    public var observerHistory: [UInt64]
+    /// Names at the end of each rate bucket, oldest first.
+    public var nameHistory: [UInt64]
+    /// Threads at the end of each rate bucket, oldest first.
+    public var threadHistory: [UInt64]
+    /// Open findings at the end of each rate bucket, oldest first.
+    public var findingHistory: [UInt64]
     /// Live registrations.
     public var liveRegistrations: Int
     /// Names in the table (the `*` row excluded).

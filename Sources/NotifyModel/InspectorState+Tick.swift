@@ -11,6 +11,10 @@ extension InspectorState {
         postRate.advance(to: now)
         deliveryRate.advance(to: now)
         slowestHandlerWindow.advance(to: now)
+        levelWindows.observers.recordLevel(UInt64(max(0, liveRegistrations)), at: now)
+        levelWindows.names.recordLevel(UInt64(nameSlots.count), at: now)
+        levelWindows.threads.recordLevel(UInt64(threadRows.count), at: now)
+        levelWindows.findings.recordLevel(UInt64(openFindingCounts.values.reduce(0, +)), at: now)
         retireRemoved()
         if let next = ruleState.nextCheckpoint {
             if now >= next { checkpoint() }

@@ -43,6 +43,9 @@ public struct InspectorState: Sendable {
     public internal(set) var deliveryRate: RateWindow
     /// The slowest handler run per rate bucket (nanoseconds): the header's sparkline.
     public internal(set) var slowestHandlerWindow: RateWindow
+    /// Live registrations, names, threads and open findings, sampled each tick: the header's
+    /// sparklines of counts.
+    public internal(set) var levelWindows: LevelWindows
 
     var loss = DetailLoss()
     var definitions: DefinitionTable
@@ -86,6 +89,7 @@ public struct InspectorState: Sendable {
             historyLength: configuration.rateHistoryLength)
         deliveryRate = postRate
         slowestHandlerWindow = postRate
+        levelWindows = LevelWindows(observers: postRate, names: postRate, threads: postRate, findings: postRate)
         definitions = DefinitionTable(maximumObjects: configuration.maximumObjects)
         nameTrimAt = configuration.maximumNames
         nameRows = [NameRow(name: "*", isWildcard: true, threadCapacity: configuration.threadsPerName)]
@@ -105,15 +109,23 @@ public struct InspectorState: Sendable {
 
     /// The header figures, computed now.
     public var overview: InspectorOverview {
-        var open: [LeakSeverity: Int] = [:]
-        for finding in findingStore.byKey.values where finding.isOpen { open[finding.severity, default: 0] += 1 }
+        let open = openFindingCounts
         return InspectorOverview(
             postsPerSecond: postRate.perSecond, deliveriesPerSecond: deliveryRate.perSecond,
             postHistory: postRate.recentBuckets, deliveryHistory: deliveryRate.recentBuckets,
             slowestHandlerHistory: slowestHandlerWindow.recentBuckets,
+            observerHistory: levelWindows.observers.recentBuckets, nameHistory: levelWindows.names.recentBuckets,
+            threadHistory: levelWindows.threads.recentBuckets, findingHistory: levelWindows.findings.recentBuckets,
             liveRegistrations: liveRegistrations, names: nameSlots.count, threads: threadRows.count,
             openFindings: open, eventsLost: eventsLost, gaps: gaps, stream: stream, totals: totals, now: now,
             detailLoss: detailLoss)
+    }
+
+    /// Open findings per severity.
+    var openFindingCounts: [LeakSeverity: Int] {
+        var open: [LeakSeverity: Int] = [:]
+        for finding in findingStore.byKey.values where finding.isOpen { open[finding.severity, default: 0] += 1 }
+        return open
     }
 
     /// What was left out to stay bounded.

@@ -37,8 +37,17 @@ public struct RateWindow: Sendable, Hashable {
         current = max(current, value)
     }
 
-    /// Closes every bucket that ends at or before `time`, pushing zeros for silent ones.
-    mutating func advance(to time: UInt64) {
+    /// Holds a level (live observers, open warnings) instead of counting: a closed bucket keeps
+    /// the level it ended at and silent buckets repeat it, so the sparkline draws a count over time.
+    @inline(__always)
+    mutating func recordLevel(_ value: UInt64, at time: UInt64) {
+        if time >= bucketEnd { advance(to: time, filling: current) }
+        current = value
+    }
+
+    /// Closes every bucket that ends at or before `time`, pushing `filler` (zero for counts) for
+    /// silent ones; the open bucket starts from `filler` too.
+    mutating func advance(to time: UInt64, filling filler: UInt64 = 0) {
         guard let start = bucketStart else {
             let aligned = time - time % bucketWidth
             bucketStart = aligned
@@ -49,10 +58,10 @@ public struct RateWindow: Sendable, Hashable {
         let elapsed = (time - start) / bucketWidth
         let pushes = min(elapsed, UInt64(history.capacity))
         history.append(current)
-        current = 0
+        current = filler
         var pushed: UInt64 = 1
         while pushed < pushes {
-            history.append(0)
+            history.append(filler)
             pushed += 1
         }
         let newStart = start + elapsed * bucketWidth

@@ -26,4 +26,21 @@ struct HeaderTests {
         let (narrow, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 80, height: 24), glyphs: .unicode)
         #expect(narrow.lines[1].contains("cpu"))
     }
+
+    @Test("counts keep each second's level, repeated through quiet seconds: the header's count sparklines")
+    func countHistories() {
+        var data = Fixture.data()
+        let live = UInt64(data.model.overview.liveRegistrations)
+        let start = data.model.now
+        data.model.tick(now: start)
+        data.model.tick(now: start + 3_000_000_000)
+        let overview = data.model.overview
+        #expect(overview.observerHistory == [live, live, live])
+        #expect(overview.nameHistory.count == 3 && overview.threadHistory == [3, 3, 3])
+        #expect(overview.findingHistory.allSatisfy { $0 == UInt64(overview.openFindings.values.reduce(0, +)) })
+        let (canvas, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 120, height: 30), glyphs: .unicode)
+        #expect(canvas.lines[2].contains("observers \(live) ▁▁▁▁▁███  "), "\(canvas.lines[2])")
+        let (narrow, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 80, height: 24), glyphs: .unicode)
+        #expect(narrow.lines[2].hasPrefix("observers \(live)  names"), "no room: figures only")
+    }
 }

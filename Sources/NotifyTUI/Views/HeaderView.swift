@@ -51,31 +51,51 @@ enum HeaderView {
                       sparkWidth: min(sparkWidth, rect.x + width - x - 11), x: x, y: y1, glyphs: glyphs, into: &canvas)
         }
 
-        // Row 2: counts, warnings, loss, delay.
+        // Row 2: counts (each with a short sparkline when the row has room), warnings, loss, delay.
         let y2 = rect.y + 2
-        x = rect.x
-        for (label, value) in [("observers", overview.liveRegistrations), ("names", overview.names),
-                               ("threads", overview.threads)] {
-            x += canvas.write(label + " ", x: x, y: y2, style: .label)
-            x += canvas.write(Format.count(UInt64(max(0, value))) + "  ", x: x, y: y2, style: .value)
-        }
-        x += canvas.write("warnings ", x: x, y: y2, style: .label)
+        let counts: [(label: String, value: String, history: [UInt64])] = [
+            ("observers", Format.count(UInt64(max(0, overview.liveRegistrations))), overview.observerHistory),
+            ("names", Format.count(UInt64(overview.names)), overview.nameHistory),
+            ("threads", Format.count(UInt64(overview.threads)), overview.threadHistory),
+        ]
         let open = overview.openFindings
+        var warnings: [(text: String, style: Style)] = []
         if open.values.reduce(0, +) == 0 {
-            x += canvas.write("OK  ", x: x, y: y2, style: .ok)
+            warnings = [("OK ", .ok)]
         } else {
             for (severity, style, word) in [(LeakSeverity.error, Style.error, "err"), (.warning, .warning, "warn"),
                                             (.info, .info, "info")] {
                 guard let count = open[severity], count > 0 else { continue }
-                x += canvas.write("\(count) \(word) ", x: x, y: y2, style: style)
+                warnings.append(("\(count) \(word) ", style))
             }
+        }
+        let lost = Format.count(overview.eventsLost)
+        let delay = Format.delay(milliseconds: data.status.delayMilliseconds)
+        let textWidth = counts.reduce(0) { $0 + $1.label.count + 1 + DisplayWidth.of($1.value) + 2 }
+            + "warnings ".count + warnings.reduce(0) { $0 + DisplayWidth.of($1.text) } + 1
+            + "lost ".count + lost.count + 2 + "delay ".count + delay.count
+        var spark = min(8, (width - textWidth) / 4 - 1)
+        if spark < 3 { spark = 0 }
+        func sparkline(_ history: [UInt64]) {
+            guard spark > 0 else { return }
+            Sparkline.draw(history.map(Double.init), x: x, y: y2, width: spark, glyphs: glyphs, into: &canvas)
+            x += spark + 1
+        }
+        x = rect.x
+        for count in counts {
+            x += canvas.write(count.label + " ", x: x, y: y2, style: .label)
+            x += canvas.write(count.value + " ", x: x, y: y2, style: .value)
+            sparkline(count.history)
             x += 1
         }
+        x += canvas.write("warnings ", x: x, y: y2, style: .label)
+        for warning in warnings { x += canvas.write(warning.text, x: x, y: y2, style: warning.style) }
+        sparkline(overview.findingHistory)
+        x += 1
         x += canvas.write("lost ", x: x, y: y2, style: .label)
-        x += canvas.write(Format.count(overview.eventsLost) + "  ", x: x, y: y2,
-                          style: overview.eventsLost > 0 ? .warning : .value)
+        x += canvas.write(lost + "  ", x: x, y: y2, style: overview.eventsLost > 0 ? .warning : .value)
         x += canvas.write("delay ", x: x, y: y2, style: .label)
-        canvas.write(Format.delay(milliseconds: data.status.delayMilliseconds), x: x, y: y2, style: .value)
+        canvas.write(delay, x: x, y: y2, style: .value)
     }
 
     /// `posts/s 12.3k ▂▃▅▇` with the label, figure and sparkline in their roles; returns the width.
