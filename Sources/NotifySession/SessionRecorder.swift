@@ -16,6 +16,8 @@ public struct SessionRecorder {
         var definitions: [TraceEvent] = []
         var definitionIndex: [DefinitionKey: Int] = [:]
         var live: [UInt64: TraceRegistration] = [:]
+        /// The newest event time seen: when a recording started now begins.
+        var latest: UInt64 = 0
         /// Definitions kept at most; a log started after this many still replays, with some
         /// objects shown by id only.
         let maximumDefinitions = 200_000
@@ -25,6 +27,7 @@ public struct SessionRecorder {
 
         /// Notes what a prelude would need from `event`.
         public mutating func observe(_ event: TraceEvent) {
+            if let time = event.timestamp, time > latest { latest = time }
             switch event {
             case .header(let header): self.header = header
             case .thread(let thread): define(DefinitionKey(kind: .thread, id: thread.id), event)
@@ -65,10 +68,18 @@ public struct SessionRecorder {
         recorder = try TraceRecorder(path: path)
         guard let header = memory.header else { throw .invalid("nothing to record yet: no header received") }
         var prelude: [TraceEvent] = [.header(header)]
-        prelude += memory.definitions
+        prelude += memory.definitions.map { definition in
+            guard case .thread(var thread) = definition else { return definition }
+            thread.timestamp = max(thread.timestamp, memory.latest)
+            return .thread(thread)
+        }
+        // Threads and registrations are stamped with the moment recording starts, as a late
+        // viewer's snapshot is: a replay starts its clock at the first timed line, so their old
+        // times would make it wait through everything that happened before the recording.
         for registration in memory.live.values.sorted(by: { $0.id < $1.id }) {
             var snapshot = registration
             snapshot.preexisting = true
+            snapshot.timestamp = max(registration.timestamp, memory.latest)
             prelude.append(.registered(snapshot))
         }
         for event in prelude { write(event) }

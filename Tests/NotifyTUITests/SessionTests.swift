@@ -80,6 +80,19 @@ struct SessionTests {
         let replay = DashboardSession(source: .replay(ReplayFeed(reader: try TraceReader.open(file: path), speed: 0)))
         replay.poll(now: 1)
         #expect(replay.model.registrations.filter(\.isLive).map(\.id) == session.model.registrations.filter(\.isLive).map(\.id))
+
+        // The prelude is stamped when recording started, so a replay's clock starts there rather
+        // than waiting through what happened before.
+        let recordedAt = try #require(events.prefix(40).compactMap(\.timestamp).max())
+        let reader = try TraceReader.open(file: path)
+        var preexisting: [UInt64] = []
+        var firstTime: UInt64?
+        while case .event(let event) = reader.next(timeoutMilliseconds: 0) {
+            if firstTime == nil { firstTime = event.timestamp }
+            if case .registered(let registration) = event, registration.preexisting { preexisting.append(registration.timestamp) }
+        }
+        #expect(!preexisting.isEmpty && preexisting.allSatisfy { $0 == recordedAt })
+        #expect(firstTime == recordedAt)
     }
 
     @Test("replay steps one event with '.' and changes speed with '}'")
