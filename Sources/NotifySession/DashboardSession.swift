@@ -69,6 +69,9 @@ public final class DashboardSession {
     var uptimeAtAttach: Double?
     var ended = false
     private var lastCanvas: Canvas?
+    private var shownMessage: (text: String, since: UInt64)?
+    /// The newest status message, even once it has left the screen.
+    public private(set) var lastMessage: String?
     private var exporter = ViewExporter()
 
     /// Where Ctrl-S and the screen dump write; empty means the working directory.
@@ -180,6 +183,7 @@ public final class DashboardSession {
 
     /// Drains the source into the model and ticks it; called every pass.
     public func poll(now: UInt64) {
+        expireMessage(now: now)
         switch source {
         case .live(let feed):
             let (end, messages) = feed.drain { ingest(taking: &$0) }
@@ -206,6 +210,22 @@ public final class DashboardSession {
         status.selfCPU = cpu.percent
         status.selfCPUHistory = cpu.history
         if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - min(now, attachedAt)) / 1e9 }
+    }
+
+    /// How long a status message stays on screen.
+    static let messageLifetime: UInt64 = 6_000_000_000
+
+    /// Takes a status message off the screen once it has been shown for ``messageLifetime``; the
+    /// newest one stays in ``lastMessage`` for the line printed at exit.
+    private func expireMessage(now: UInt64) {
+        guard let message = status.message else { return }
+        if message != shownMessage?.text || now < (shownMessage?.since ?? 0) {
+            shownMessage = (message, now)
+            lastMessage = message
+        } else if let shown = shownMessage, now - shown.since >= Self.messageLifetime {
+            status.message = nil
+            shownMessage = nil
+        }
     }
 
     func replayTick(_ feed: ReplayFeed) {

@@ -92,7 +92,7 @@ public enum NotifyTopRunner {
                                         isReplay: options.replay != nil)
             }
         }
-        if let message = session.status.message, !options.batch && !options.json { printError("notifytop: \(message)") }
+        if let message = session.status.message ?? session.lastMessage, !options.batch && !options.json { printError("notifytop: \(message)") }
         if let path = options.record { printError("notifytop: trace saved to \(path)") }
         if case .signal(let number) = exit { return 128 + number }
         if let severity = options.failOn, BatchPrinter.hasFindings(session.model, atLeast: severity) {

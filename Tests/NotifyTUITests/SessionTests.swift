@@ -1,7 +1,7 @@
 import Foundation
 import NotifyEvents
 import NotifyModel
-import NotifySession
+@testable import NotifySession
 import NotifyTrace
 import NotifyTUI
 import Testing
@@ -93,6 +93,21 @@ struct SessionTests {
         }
         #expect(!preexisting.isEmpty && preexisting.allSatisfy { $0 == recordedAt })
         #expect(firstTime == recordedAt)
+    }
+
+    @Test("a status message leaves the screen after a few seconds and stays known for the exit line")
+    func messagesExpire() {
+        let session = DashboardSession(source: .fixed(Fixture.events()))
+        session.status.message = "saved 3 rows to notifytop-names-1.txt"
+        session.poll(now: 1_000_000_000)
+        session.poll(now: 5_000_000_000)
+        #expect(session.status.message == "saved 3 rows to notifytop-names-1.txt")
+        session.poll(now: 7_500_000_000)
+        #expect(session.status.message == nil)
+        #expect(session.lastMessage == "saved 3 rows to notifytop-names-1.txt")
+        session.status.message = "theme light"
+        session.poll(now: 8_000_000_000)
+        #expect(session.status.message == "theme light", "a new message starts its own time on screen")
     }
 
     @Test("replay steps one event with '.' and changes speed with '}'")
