@@ -212,6 +212,16 @@ public final class DashboardSession {
         if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - min(now, attachedAt)) / 1e9 }
     }
 
+    /// The redraw delays `+` and `-` step through: halving and doubling from 250 ms without
+    /// rounding drift.
+    static let delayLadder = [50, 62, 125, 250, 500, 1_000, 2_000, 4_000, 8_000, 10_000]
+
+    /// The next delay on the ladder from `current` (which `-d` may have set off the ladder).
+    static func nextDelay(after current: Int, faster: Bool) -> Int {
+        faster ? delayLadder.last { $0 < current } ?? delayLadder[0]
+               : delayLadder.first { $0 > current } ?? delayLadder[delayLadder.count - 1]
+    }
+
     /// How long a status message stays on screen.
     static let messageLifetime: UInt64 = 6_000_000_000
 
@@ -328,7 +338,7 @@ public final class DashboardSession {
             }
         case .toggleRecording: toggleRecording()
         case .scaleDelay(let factor):
-            status.delayMilliseconds = min(10_000, max(50, Int(Double(status.delayMilliseconds) * factor)))
+            status.delayMilliseconds = Self.nextDelay(after: status.delayMilliseconds, faster: factor < 1)
             status.message = "redraw every " + Format.delay(milliseconds: status.delayMilliseconds)
         case .stepEvents(let count):
             if case .replay(let feed) = source { ingest(feed.step(events: count)); replayTick(feed) }

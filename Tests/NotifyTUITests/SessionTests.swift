@@ -110,6 +110,19 @@ struct SessionTests {
         #expect(session.status.message == "theme light", "a new message starts its own time on screen")
     }
 
+    @Test("+ and - step the redraw delay along a ladder, so going back returns to where it was")
+    func delayLadder() {
+        var delay = 250
+        var seen: [Int] = []
+        for faster in [true, true, false, false, false] {
+            delay = DashboardSession.nextDelay(after: delay, faster: faster)
+            seen.append(delay)
+        }
+        #expect(seen == [125, 62, 125, 250, 500])
+        #expect(DashboardSession.nextDelay(after: 50, faster: true) == 50)
+        #expect(DashboardSession.nextDelay(after: 300, faster: true) == 250, "a -d value off the ladder joins it")
+    }
+
     @Test("replay steps one event with '.' and changes speed with '}'")
     func replaySteps() throws {
         let path = NSTemporaryDirectory() + "notifytop-step-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ndjson"

@@ -149,7 +149,7 @@ public struct Keymap: Sendable {
         KeyBinding([.escape, .backspace, .left], .back, label: "Back", help: "back up one level",
                    context: .table),
         KeyBinding([.function(4), .char("/"), .char("\\")], .editFilter, label: "Filter",
-                   help: "filter: text ~regex !not, fields: dur>5ms thread!=main (Esc clears)",
+                   help: "filter: text ~regex !not, columns: posts>100 avg>1ms (Esc clears)",
                    context: .table, footer: 4),
         KeyBinding([.function(3)], .editSearch, label: "Search",
                    help: "search rows (same language as the filter); matches are highlighted", context: .table,

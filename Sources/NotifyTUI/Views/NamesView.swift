@@ -5,7 +5,10 @@ import NotifyModel
 /// deliveries, handler time and threads. Enter opens the name's observers.
 enum NamesView {
     static func spec(now: UInt64, ascii: Bool) -> TableSpec<NameRow> {
-        let duration: @Sendable (UInt64) -> String = { Format.duration($0, ascii: ascii) }
+        // A name whose handlers never ran has no handler times: "-", not a measured 0.
+        let duration: @Sendable (NameRow, UInt64) -> String = { row, value in
+            row.deliveries == 0 ? "-" : Format.duration(value, ascii: ascii)
+        }
         return TableSpec(
             columns: [
                 TableColumn("NAME", .flexible(min: 16), text: { $0.name }, sortKey: { .text($0.name) },
@@ -16,11 +19,11 @@ enum NamesView {
                             sortKey: { .number(Double($0.posts)) }),
                 TableColumn("DELIV", .fixed(7), alignRight: true, text: { Format.count($0.deliveries) },
                             sortKey: { .number(Double($0.deliveries)) }),
-                TableColumn("AVG", .fixed(6), alignRight: true, text: { duration($0.averageHandlerTime) },
+                TableColumn("AVG", .fixed(6), alignRight: true, text: { duration($0, $0.averageHandlerTime) },
                             sortKey: { .number(Double($0.averageHandlerTime)) }),
-                TableColumn("P99", .fixed(6), alignRight: true, text: { duration($0.p99HandlerTime) },
+                TableColumn("P99", .fixed(6), alignRight: true, text: { duration($0, $0.p99HandlerTime) },
                             sortKey: { .number(Double($0.p99HandlerTime)) }),
-                TableColumn("MAX", .fixed(6), alignRight: true, text: { duration($0.maximumHandlerTime) },
+                TableColumn("MAX", .fixed(6), alignRight: true, text: { duration($0, $0.maximumHandlerTime) },
                             sortKey: { .number(Double($0.maximumHandlerTime)) }),
                 TableColumn("THR", .fixed(4), alignRight: true, text: { "\($0.handlingThreads.count)" },
                             sortKey: { .number(Double($0.handlingThreads.count)) }),
