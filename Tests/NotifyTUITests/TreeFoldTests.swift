@@ -42,6 +42,18 @@ struct TreeFoldTests {
         #expect(press([.char("O")], &view).1.rowKeys.count == 6)
     }
 
+    @Test("Enter on a folded group unfolds it, and Enter again opens the registration it lands on")
+    func enterUnfolds() {
+        var view = ViewState(view: .observers)
+        press([.char("O"), .end], &view)
+        let unfolded = press([.enter], &view)
+        let selected = unfolded.1.rowKeys[unfolded.1.selectedIndex]
+        #expect(selected.hasPrefix("reg:"), "\(unfolded.1.rowKeys)")
+        #expect(unfolded.1.rowKeys.filter { $0.hasPrefix("group:") }.count == 3)
+        press([.enter], &view)
+        #expect(view.path.count == 1)
+    }
+
     @Test("the filter applies to members: a folded group counts only matching rows; search finds folded groups")
     func filterAndSearch() throws {
         var view = ViewState(view: .observers)
@@ -70,5 +82,23 @@ struct TreeFoldTests {
         #expect(drill.folding.isEmpty)
         press([.left], &drill)
         #expect(drill.path.isEmpty)
+    }
+}
+
+/// Enter in a warning's detail, where most lines are evidence.
+struct LeakDetailEnterTests {
+    @Test("Enter on an evidence line of a warning's detail opens the first registration it lists")
+    func enterOpensFirstRegistration() throws {
+        var view = ViewState(view: .leaks)
+        press([.enter], &view)
+        guard case .warning? = view.path.last else {
+            Issue.record("Enter on a warning did not open its detail: \(view.path)")
+            return
+        }
+        press([.enter], &view)
+        guard case .registration? = view.path.last else {
+            Issue.record("Enter in the detail opened nothing: \(view.path)")
+            return
+        }
     }
 }

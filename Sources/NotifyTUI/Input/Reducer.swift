@@ -47,9 +47,14 @@ extension ViewState {
         case .home: select(0, context: context, follow: false)
         case .end: select(context.rowKeys.count - 1, context: context, follow: true)
         case .drillDown:
-            guard context.rowKeys.indices.contains(context.selectedIndex),
-                  let level = DrillLevel(key: context.rowKeys[context.selectedIndex])
-            else { return .none }
+            guard context.rowKeys.indices.contains(context.selectedIndex) else { return .none }
+            // Enter on a folded group's summary row unfolds it.
+            if context.rowKeys[context.selectedIndex].hasPrefix("group:") {
+                return reduceFolding(.toggleGroup, context: context)
+            }
+            guard let level = DrillLevel(key: context.rowKeys[context.selectedIndex]) ?? firstOpenable(context) else {
+                return .none
+            }
             if path.last == level { return .none }
             drill[view, default: []].append(level)
         case .back:
@@ -104,6 +109,15 @@ extension ViewState {
         case .redraw: return Reaction(redraw: true, command: .repaint)
         }
         return .redraw
+    }
+
+    /// In a warning's detail, where most lines are evidence, Enter on a line that opens nothing
+    /// opens the first registration listed below it (or, from below the list, the first one).
+    private func firstOpenable(_ context: FrameInfo) -> DrillLevel? {
+        guard case .warning? = path.last else { return nil }
+        let keys = context.rowKeys
+        let after = keys[context.selectedIndex...].lazy.compactMap(DrillLevel.init(key:)).first
+        return after ?? keys.lazy.compactMap(DrillLevel.init(key:)).first
     }
 
     mutating func select(_ index: Int, context: FrameInfo, follow: Bool) {
