@@ -42,5 +42,8 @@ struct HeaderTests {
         #expect(canvas.lines[2].contains("observers \(live) ▁▁▁▁▁███  "), "\(canvas.lines[2])")
         let (narrow, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 80, height: 24), glyphs: .unicode)
         #expect(narrow.lines[2].hasPrefix("observers \(live)  names"), "no room: figures only")
+        let (tight, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 62, height: 24), glyphs: .unicode)
+        #expect(tight.lines[2].hasPrefix("obs \(live)  names"), "short labels: \(tight.lines[2])")
+        #expect(tight.lines[2].contains("delay 500ms"), "every figure still shows: \(tight.lines[2])")
     }
 }

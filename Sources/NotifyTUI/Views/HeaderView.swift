@@ -53,27 +53,37 @@ enum HeaderView {
 
         // Row 2: counts (each with a short sparkline when the row has room), warnings, loss, delay.
         let y2 = rect.y + 2
-        let counts: [(label: String, value: String, history: [UInt64])] = [
-            ("observers", Format.count(UInt64(max(0, overview.liveRegistrations))), overview.observerHistory),
-            ("names", Format.count(UInt64(overview.names)), overview.nameHistory),
-            ("threads", Format.count(UInt64(overview.threads)), overview.threadHistory),
-        ]
-        let open = overview.openFindings
-        var warnings: [(text: String, style: Style)] = []
-        if open.values.reduce(0, +) == 0 {
-            warnings = [("OK ", .ok)]
-        } else {
-            for (severity, style, word) in [(LeakSeverity.error, Style.error, "err"), (.warning, .warning, "warn"),
-                                            (.info, .info, "info")] {
-                guard let count = open[severity], count > 0 else { continue }
-                warnings.append(("\(count) \(word) ", style))
-            }
-        }
         let lost = Format.count(overview.eventsLost)
         let delay = Format.delay(milliseconds: data.status.delayMilliseconds)
-        let textWidth = counts.reduce(0) { $0 + $1.label.count + 1 + DisplayWidth.of($1.value) + 2 }
-            + "warnings ".count + warnings.reduce(0) { $0 + DisplayWidth.of($1.text) } + 1
-            + "lost ".count + lost.count + 2 + "delay ".count + delay.count
+        let open = overview.openFindings
+        // Full words when they fit, else short forms (`obs`, `thr`, `2E 1W`), so no figure is cut.
+        func layout(short: Bool) -> (counts: [(label: String, value: String, history: [UInt64])],
+                                      warningsLabel: String, warnings: [(text: String, style: Style)], width: Int) {
+            let counts: [(label: String, value: String, history: [UInt64])] = [
+                (short ? "obs" : "observers", Format.count(UInt64(max(0, overview.liveRegistrations))),
+                 overview.observerHistory),
+                ("names", Format.count(UInt64(overview.names)), overview.nameHistory),
+                (short ? "thr" : "threads", Format.count(UInt64(overview.threads)), overview.threadHistory),
+            ]
+            var warnings: [(text: String, style: Style)] = []
+            if open.values.reduce(0, +) == 0 {
+                warnings = [("OK ", .ok)]
+            } else {
+                for (severity, style, word) in [(LeakSeverity.error, Style.error, "err"), (.warning, .warning, "warn"),
+                                                (.info, .info, "info")] {
+                    guard let count = open[severity], count > 0 else { continue }
+                    warnings.append(short ? ("\(count)\(word.prefix(1).uppercased()) ", style) : ("\(count) \(word) ", style))
+                }
+            }
+            let warningsLabel = short ? "warn " : "warnings "
+            let width = counts.reduce(0) { $0 + $1.label.count + 1 + DisplayWidth.of($1.value) + 2 }
+                + warningsLabel.count + warnings.reduce(0) { $0 + DisplayWidth.of($1.text) } + 1
+                + "lost ".count + lost.count + 2 + "delay ".count + delay.count
+            return (counts, warningsLabel, warnings, width)
+        }
+        var row = layout(short: false)
+        if row.width > width { row = layout(short: true) }
+        let (counts, warningsLabel, warnings, textWidth) = row
         var spark = min(8, (width - textWidth) / 4 - 1)
         if spark < 3 { spark = 0 }
         func sparkline(_ history: [UInt64]) {
@@ -88,7 +98,7 @@ enum HeaderView {
             sparkline(count.history)
             x += 1
         }
-        x += canvas.write("warnings ", x: x, y: y2, style: .label)
+        x += canvas.write(warningsLabel, x: x, y: y2, style: .label)
         for warning in warnings { x += canvas.write(warning.text, x: x, y: y2, style: warning.style) }
         sparkline(overview.findingHistory)
         x += 1
