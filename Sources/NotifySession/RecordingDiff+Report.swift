@@ -8,20 +8,30 @@ extension RecordingDiff {
         for (label, side) in [("A", a), ("B", b)] {
             lines.append("\(label)  \(side.path)  \(side.process) pid \(side.pid)  \(Self.seconds(side.durationNs))")
         }
+        if let ratio = Self.lengthRatio(a.durationNs, b.durationNs), ratio > 1.2 || ratio < 1 / 1.2 {
+            lines.append("note: the recordings differ in length (B is \(Self.one(ratio))× A), so compare deliveries "
+                + "per second (DELIV/S) rather than totals")
+        }
         lines.append("")
         let nameWidth = min(40, max(4, names.map { DisplayWidth.of($0.name) }.max() ?? 4))
         let observers = names.map { "\($0.observersA) → \($0.observersB)" }
         let deliveries = names.map { "\($0.deliveriesA) → \($0.deliveriesB)" }
+        let rates = names.map {
+            Self.rate($0.deliveriesA, over: a.durationNs) + " → " + Self.rate($0.deliveriesB, over: b.durationNs)
+        }
         let observerWidth = max(9, observers.map { DisplayWidth.of($0) }.max() ?? 0)
         let deliveryWidth = max(10, deliveries.map { DisplayWidth.of($0) }.max() ?? 0)
+        let rateWidth = max(7, rates.map { DisplayWidth.of($0) }.max() ?? 0)
         lines.append(DisplayWidth.fit("NAME", to: nameWidth) + "  " + DisplayWidth.fit("OBSERVERS", to: observerWidth, alignRight: true)
-            + String(repeating: " ", count: 10) + DisplayWidth.fit("DELIVERIES", to: deliveryWidth, alignRight: true))
+            + String(repeating: " ", count: 10) + DisplayWidth.fit("DELIVERIES", to: deliveryWidth, alignRight: true)
+            + String(repeating: " ", count: 11) + DisplayWidth.fit("DELIV/S", to: rateWidth, alignRight: true))
         for (index, change) in names.enumerated() {
             lines.append(DisplayWidth.fit(change.name, to: nameWidth) + "  "
                 + DisplayWidth.fit(observers[index], to: observerWidth, alignRight: true) + " "
                 + DisplayWidth.fit(Self.delta(Int64(change.observersDelta)), to: 7, alignRight: true) + "  "
                 + DisplayWidth.fit(deliveries[index], to: deliveryWidth, alignRight: true) + " "
-                + DisplayWidth.fit(Self.delta(change.deliveriesDelta), to: 8, alignRight: true))
+                + DisplayWidth.fit(Self.delta(change.deliveriesDelta), to: 8, alignRight: true) + "  "
+                + DisplayWidth.fit(rates[index], to: rateWidth, alignRight: true))
         }
         if names.isEmpty { lines.append("(no notification names in either recording)") }
         lines.append("")
@@ -45,6 +55,21 @@ extension RecordingDiff {
     /// `+3`, `-2`, or blank when nothing changed, so changes stand out.
     static func delta(_ value: Int64) -> String {
         value == 0 ? "" : value > 0 ? "+\(value)" : "\(value)"
+    }
+
+    /// B's length over A's; nil when either is empty.
+    static func lengthRatio(_ a: UInt64, _ b: UInt64) -> Double? {
+        a > 0 && b > 0 ? Double(b) / Double(a) : nil
+    }
+
+    /// Deliveries per second over a recording's length, one decimal; `-` for an empty recording.
+    static func rate(_ count: UInt64, over nanoseconds: UInt64) -> String {
+        nanoseconds == 0 ? "-" : one(Double(count) / (Double(nanoseconds) / 1e9))
+    }
+
+    static func one(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     static func seconds(_ nanoseconds: UInt64) -> String {

@@ -42,6 +42,18 @@ struct RecordingDiffTests {
         let login = try #require(result.names.first { $0.name == "userDidLogin" })
         #expect((login.observersA, login.observersB, login.observersDelta) == (1, 0, -1))
         #expect(result.text.contains("1 → 0"))
+        #expect(result.text.contains("DELIV/S"))
+    }
+
+    @Test("recordings of different lengths: a note says so, and deliveries per second are shown")
+    func differentLengths() throws {
+        let whole = Fixture.events()
+        let result = try diff(Array(whole.prefix(whole.count / 3)), whole)
+        let ratio = Double(result.b.durationNs) / Double(result.a.durationNs)
+        try #require(ratio > 1.2)
+        #expect(result.text.contains("note: the recordings differ in length"), "\(result.text)")
+        let same = try diff(whole, whole)
+        #expect(!same.text.contains("differ in length"))
     }
 
     @Test("a warning open only in B is new; reversed, it is resolved; the exit rule follows severity")
