@@ -345,13 +345,22 @@ public final class DashboardSession {
         case .stepSeconds(let seconds):
             if case .replay(let feed) = source { ingest(feed.step(seconds: seconds)); replayTick(feed) }
         case .scaleSpeed(let factor):
-            if case .replay(let feed) = source { feed.scaleSpeed(by: factor); replayTick(feed) }
+            if case .replay(let feed) = source {
+                feed.scaleSpeed(by: factor)
+                replayTick(feed)
+                // The badge shows the speed only while playing; say it when paused or ended too.
+                status.message = "replay speed " + Format.speed(feed.speed, times: "×") + (feed.paused ? " (paused: p plays)" : "")
+            }
         case .stepBackEvents(let count):
             if case .replay(let feed) = source { seek(feed, to: feed.target(back: count)) }
         case .stepBackSeconds(let seconds):
             if case .replay(let feed) = source { seek(feed, to: feed.target(backSeconds: seconds)) }
         case .goToTime(let nanoseconds):
-            if case .replay(let feed) = source { seek(feed, to: .time(nanoseconds)) }
+            if case .replay(let feed) = source {
+                let target = max(nanoseconds, feed.from)
+                seek(feed, to: .time(target))
+                if target > nanoseconds { status.message = "went to --from (@\(Format.streamTime(target))s), the replay's start" }
+            }
         case .repaint: terminal.invalidate()
         case .export(let format): export(format, glyphs: terminal.glyphs)
         case .dumpScreen: dumpScreen(depth: terminal.colorDepth, theme: terminal.theme)

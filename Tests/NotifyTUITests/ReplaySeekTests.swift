@@ -40,6 +40,16 @@ struct ReplaySeekTests {
 
     static func typed(_ text: String) -> [Key] { text.map { .char($0) } }
 
+    @Test("a speed change while paused is said in the status line; g before --from says it went to --from")
+    func pausedFeedback() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let faster = try Self.session(path, keys: [.char("}"), .char("}")])
+        #expect(faster.lastMessage == "replay speed ×4 (paused: p plays)")
+        let early = try Self.session(path, keys: [.char("g")] + Self.typed("0.1s") + [.enter], from: 2_000_000_000)
+        #expect(early.lastMessage?.hasPrefix("went to --from (@") == true, "\(early.lastMessage ?? "no message")")
+    }
+
     @Test("times parse as 1.5s, 250ms, 2m or plain seconds; anything else is refused")
     func timeOffsets() {
         #expect(TimeOffset.nanoseconds("1.5s") == 1_500_000_000)
