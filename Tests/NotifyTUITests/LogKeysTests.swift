@@ -2,7 +2,7 @@ import Foundation
 import NotifyEvents
 import NotifyModel
 import NotifySession
-import NotifyTUI
+@testable import NotifyTUI
 import Testing
 
 /// k9s's log keys in views 3, 5 and 6: `m` marks, `C` clears (and undoes), `w` wraps.
@@ -177,5 +177,18 @@ struct LogKeysTests {
         #expect(back.view.log.marks.count == 1)
         let early = Dashboard.render(back.data, view: back.view, size: Size(width: 100, height: 40), glyphs: .unicode)
         #expect(!early.info.rowKeys.contains("mark:1"))
+    }
+}
+
+/// What the title line says about a clear.
+struct LogClearStatusTests {
+    @Test("a clear reports how many rows it hides, or that only new rows show once the tail dropped them all")
+    func clearStatus() {
+        var view = ViewState(view: .events)
+        var log = view.log
+        log.clearedThrough = 5
+        view.log = log
+        #expect(Dashboard.logStatus(view, hiddenRows: 3).contains("cleared 3 (C shows)"))
+        #expect(Dashboard.logStatus(view, hiddenRows: 0).contains("cleared: new rows only (C shows all)"))
     }
 }

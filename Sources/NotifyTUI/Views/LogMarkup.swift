@@ -40,7 +40,10 @@ extension Dashboard {
             let listed = marks.suffix(3).map { "\($0.number) @\($0.label)" }.joined(separator: ", ")
             parts.append("marks \(marks.count): " + (marks.count > 3 ? "…, " : "") + listed)
         }
-        if log.clearedThrough != nil { parts.append("cleared \(hiddenRows) (C shows)") }
+        if log.clearedThrough != nil {
+            // A bounded tail may already have dropped every cleared row: then there is no count to give.
+            parts.append(hiddenRows > 0 ? "cleared \(hiddenRows) (C shows)" : "cleared: new rows only (C shows all)")
+        }
         if log.wrap { parts.append("wrap") }
         return parts.joined(separator: "  ")
     }
