@@ -160,13 +160,14 @@ public enum TableWidget {
                 }
                 canvas.write(text, x: x, y: y, width: widths[index], alignRight: column.alignRight,
                              style: style, ellipsis: glyphs.ellipsis)
-                if isSelected, x + widths[index] < rect.x + rect.width {
-                    canvas.write(" ", x: x + widths[index], y: y, style: .selected)
+                if isSelected || isMatch, x + widths[index] < rect.x + rect.width {
+                    canvas.write(" ", x: x + widths[index], y: y, style: isSelected ? .selected : .match)
                 }
                 x += widths[index] + 1
             }
-            if isSelected, x < rect.x + rect.width {
-                canvas.restyle(Rect(x: x, y: y, width: rect.x + rect.width - x, height: 1), style: .selected)
+            if isSelected || isMatch, x < rect.x + rect.width {
+                canvas.restyle(Rect(x: x, y: y, width: rect.x + rect.width - x, height: 1),
+                               style: isSelected ? .selected : .match)
             }
         }
         return info
