@@ -50,7 +50,8 @@ enum EventsView {
             style = .warning
         case .queue(let value):
             thread = data.threadName(value.thread)
-            detail = "queue \(value.queueID) \(value.action.rawValue) \(value.name ?? "") ×\(value.count) pending \(value.pending)"
+            detail = ["queue \(value.queueID) \(value.action.rawValue)", value.name, "×\(value.count) pending \(value.pending)"]
+                .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         case .checkpoint(let value):
             thread = data.threadName(value.thread)
             detail = "checkpoint \"\(value.label)\""
