@@ -88,7 +88,7 @@ enum HeaderView {
         if spark < 3 { spark = 0 }
         func sparkline(_ history: [UInt64]) {
             guard spark > 0 else { return }
-            Sparkline.draw(history.map(Double.init), x: x, y: y2, width: spark, glyphs: glyphs, into: &canvas)
+            Sparkline.draw(history.map(Double.init), x: x, y: y2, width: spark, glyphs: glyphs, level: true, into: &canvas)
             x += spark + 1
         }
         x = rect.x

@@ -23,8 +23,33 @@ public enum Sparkline {
         return result
     }
 
-    /// Draws the sparkline at a position in the ``Style/sparkline`` role.
-    public static func draw(_ values: [Double], x: Int, y: Int, width: Int, glyphs: Glyphs, into canvas: inout Canvas) {
-        canvas.write(text(values, width: width, glyphs: glyphs), x: x, y: y, maxWidth: width, style: .sparkline)
+    /// The glyphs for the last `width` values of a level (live observers, open warnings), scaled
+    /// from the smallest shown to the largest: a count that sits at 57 and then reaches 60 should
+    /// show the step, not a solid bar. A flat level is a low line.
+    public static func levelText(_ values: [Double], width: Int, glyphs: Glyphs) -> String {
+        guard width > 0 else { return "" }
+        let recent = values.suffix(width)
+        let levels = glyphs.sparks
+        let low = recent.min() ?? 0
+        let high = recent.max() ?? 0
+        var result = String(repeating: levels[0], count: width - recent.count)
+        for value in recent {
+            guard high > low else {
+                result.append(levels[1])
+                continue
+            }
+            let scaled = 1 + Int(((value - low) / (high - low) * Double(levels.count - 2)).rounded())
+            result.append(levels[min(levels.count - 1, max(1, scaled))])
+        }
+        return result
+    }
+
+    /// Draws the sparkline at a position in the ``Style/sparkline`` role; `level` scales it as
+    /// ``levelText(_:width:glyphs:)`` does.
+    public static func draw(
+        _ values: [Double], x: Int, y: Int, width: Int, glyphs: Glyphs, level: Bool = false, into canvas: inout Canvas
+    ) {
+        let text = level ? levelText(values, width: width, glyphs: glyphs) : text(values, width: width, glyphs: glyphs)
+        canvas.write(text, x: x, y: y, maxWidth: width, style: .sparkline)
     }
 }
