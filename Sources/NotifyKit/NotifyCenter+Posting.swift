@@ -90,8 +90,8 @@ extension NotifyCenter {
     }
 
     /// Keeps private copies of what a post read from table `version` (with the probes attached
-    /// then) in the posting thread's stripe. The first post after the table changes only marks the stripe, so a table that
-    /// changes between every post costs no copies.
+    /// then) in the posting thread's stripe. The first post after the table changes only marks the
+    /// stripe, so a table that changes between every post costs no copies.
     private func remember(
         _ named: ContiguousArray<Registration>, _ wildcard: ContiguousArray<Registration>, _ probes: ProbeSet?,
         for name: Notification.Name, from version: UInt64, in stripe: PostCache.Stripe

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Per-thread copies of the registration arrays that unprobed posts read, so that threads posting
-/// at once write no memory they share.
+/// Per-thread copies of the registration arrays (and the probes attached) that posts read, so that
+/// threads posting at once write no memory they share.
 ///
 /// A post through the center's lock writes the lock's cache line and the shared array's reference
 /// count; two threads posting one name then spend their time passing those lines between cores.

@@ -255,16 +255,10 @@ public final class DashboardSession {
     /// Folds events into the model (and the tail, the recording and the pause counter).
     public func ingest(_ events: [TraceEvent]) {
         guard !events.isEmpty else { return }
-        // One copy per event: passing an element of the array straight to each consumer would
-        // copy it for every call.
-        for event in events {
-            model.apply(event)
-            if let (kind, text) = Self.actionNote(for: event) { logAction(kind, text) }
-            memory.observe(event)
-            recorder?.write(event)
-        }
-        tail.append(contentsOf: events)
-        if frozen != nil { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(events.count) }
+        // The live path's fold, on a copy of the batch (each event is copied once, as the fold
+        // moves it out).
+        var batches = [events]
+        ingest(taking: &batches)
     }
 
     /// Folds the batches a live feed handed over, taking their events instead of copying them
@@ -288,9 +282,6 @@ public final class DashboardSession {
         if frozen != nil && total > 0 { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(total) }
     }
 
-    /// Moves each event out of `batch` into the fold, leaving a placeholder that owns nothing.
-    /// Static, with the destinations passed in, so each is accessed once per batch rather than
-    /// once per event.
     /// What the action log says about an event the stream sent about itself.
     private static func actionNote(for event: TraceEvent) -> (ActionLog.Kind, String)? {
         switch event {
@@ -303,6 +294,9 @@ public final class DashboardSession {
         }
     }
 
+    /// Moves each event out of `batch` into the fold, leaving a placeholder that owns nothing.
+    /// Static, with the destinations passed in, so each is accessed once per batch rather than
+    /// once per event.
     private static func fold(
         taking batch: inout [TraceEvent], into model: inout InspectorState, memory: inout SessionRecorder.Memory,
         recorder: inout SessionRecorder?, notes: inout [(ActionLog.Kind, String)]
