@@ -1,3 +1,5 @@
+import NotifyModel
+
 /// What notifytop itself did, with wall-clock times: attached, stream header, events lost,
 /// recordings, exports, filter errors, reconnects. Shown in view 6 (`@`), so what the dashboard
 /// says can be trusted (lazygit's command log).
@@ -42,34 +44,26 @@ public struct ActionLog: Sendable, Hashable {
     }
 
     /// How many entries are kept.
-    public let capacity: Int
+    public var capacity: Int { ring.capacity }
     /// Entries pushed out of the ring so far.
-    public private(set) var dropped: UInt64 = 0
+    public var dropped: UInt64 { ring.overwritten }
     /// Seconds east of UTC for showing times in local time; the session sets it.
     public var utcOffsetSeconds = 0
-    private var storage: [Entry] = []
-    private var head = 0
+    private var ring: RingBuffer<Entry>
 
     /// Creates an empty log.
     public init(capacity: Int = 500) {
-        self.capacity = max(1, capacity)
+        ring = RingBuffer(capacity: capacity)
     }
 
     /// Adds an entry, dropping the oldest when full.
     public mutating func append(_ kind: Kind, _ text: String, at time: UInt64) {
-        let entry = Entry(time: time, kind: kind, text: text)
-        if storage.count < capacity {
-            storage.append(entry)
-        } else {
-            storage[head] = entry
-            head = (head + 1) % capacity
-            dropped += 1
-        }
+        ring.append(Entry(time: time, kind: kind, text: text))
     }
 
     /// The kept entries, oldest first.
-    public var entries: [Entry] { Array(storage[head...] + storage[..<head]) }
+    public var entries: [Entry] { ring.elements }
 
     /// How many entries are kept now.
-    public var count: Int { storage.count }
+    public var count: Int { ring.count }
 }
