@@ -90,7 +90,7 @@ enum DashboardChild {
         }
         session.pendingSignal = { TerminalSignals.received }
         _ = session.run(on: terminal, maxFrames: warmUp)
-        let cpuBefore = cpuNanoseconds()
+        let cpuBefore = CPUMeter.cpuNanoseconds()
         let wallBefore = MonotonicClock.now()
         let eventsBefore = session.model.totals.events
         let lostBefore = session.model.eventsLost
@@ -98,7 +98,7 @@ enum DashboardChild {
         let waitBefore = RunQueueWait.processNanoseconds()
         _ = session.run(on: terminal, maxFrames: measured)
         let result = Result(
-            cpuNanoseconds: cpuNanoseconds() - cpuBefore, wallNanoseconds: MonotonicClock.now() - wallBefore,
+            cpuNanoseconds: CPUMeter.cpuNanoseconds() - cpuBefore, wallNanoseconds: MonotonicClock.now() - wallBefore,
             frames: measured, events: session.model.totals.events - eventsBefore,
             eventsLost: session.model.eventsLost - lostBefore,
             eventsLostBehind: session.model.eventsLostBehind - behindBefore,
@@ -111,7 +111,4 @@ enum DashboardChild {
         close(fd)
         exit(0)
     }
-
-    /// User and system CPU time of every thread of this process.
-    static func cpuNanoseconds() -> UInt64 { CPUMeter.cpuNanoseconds() }
 }
