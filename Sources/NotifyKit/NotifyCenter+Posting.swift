@@ -39,7 +39,7 @@ extension NotifyCenter {
         let objectKey = object.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         postCache.withStripe(forThread: ThreadContext.currentID) { stripe in
             stripe.lock.lock()
-            if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.named[notification.name] {
+            if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.copy(for: notification.name) {
                 let wildcard = stripe.wildcard
                 guard let probes = stripe.probes else {
                     stripe.lock.unlock()
@@ -102,17 +102,9 @@ extension NotifyCenter {
         stripe.occupied.store(true, ordering: .sequentiallyConsistent)
         if tableVersion.load(ordering: .sequentiallyConsistent) == version {
             if stripe.version != version {
-                stale = (stripe.named, stripe.wildcard, stripe.probes)
-                stripe.named = [:]
-                stripe.wildcard = wildcard.privateCopy
-                stripe.probes = probes
-                stripe.version = version
+                stale = stripe.start(version: version, wildcard: wildcard.privateCopy, probes: probes)
             } else {
-                if stripe.named.count >= PostCache.namesPerStripe {
-                    stale = (stripe.named, [], nil)
-                    stripe.named = [:]
-                }
-                stripe.named[name] = named.privateCopy
+                stale = stripe.store(named.privateCopy, for: name)
             }
         }
         stripe.lock.unlock()

@@ -70,14 +70,68 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
         @exclusivity(unchecked) var wildcard: ContiguousArray<Registration> = []
         /// The probes attached at `version`.
         @exclusivity(unchecked) var probes: ProbeSet?
+        /// The last names looked up, keyed by their bits: finds a name's copy without hashing it.
+        private let recent = UnsafeMutablePointer<RecentName>.allocate(capacity: Stripe.recentCount)
         // Keeps the next stripe's fields off this one's cache lines: threads with consecutive ids
         // use neighbouring stripes, which are allocated one after another.
         private let padding = InlineArray<16, UInt64>(repeating: 0)
+
+        static let recentCount = 16
+
+        init() {
+            recent.initialize(repeating: RecentName(), count: Self.recentCount)
+        }
+
+        deinit {
+            recent.deinitialize(count: Self.recentCount)
+            recent.deallocate()
+        }
+
+        /// The copy of `name`'s registrations, if this stripe has one; must be called with `lock` held.
+        ///
+        /// A name whose bits were looked up lately is found by comparing two words. Equal bits mean
+        /// an equal name: a small string's bits are its bytes, a large one's point at storage kept
+        /// alive by the slot. Equal names with different storage fall back to the dictionary.
+        @inline(__always)
+        func copy(for name: Notification.Name) -> ContiguousArray<Registration>? {
+            let bits = RecentName.bits(of: name)
+            let slot = recent + RecentName.slot(of: bits, in: Self.recentCount)
+            if slot.pointee.bits == bits { return slot.pointee.entries }
+            guard let entries = named[name] else { return nil }
+            slot.pointee = RecentName(name: name, bits: bits, entries: entries)
+            return entries
+        }
+
+        /// Keeps `entries` as the copy of `name`; must be called with `lock` held. Returns the copies
+        /// this one pushes out, for the caller to release with no lock held.
+        func store(_ entries: ContiguousArray<Registration>, for name: Notification.Name) -> Copies? {
+            var stale: Copies?
+            if named.count >= PostCache.namesPerStripe {
+                stale = (named, [], nil)
+                named = [:]
+                forgetRecent()
+            }
+            named[name] = entries
+            return stale
+        }
+
+        /// Drops the copies of an older table and starts keeping copies of table `version`; must be
+        /// called with `lock` held. Returns the old copies, for the caller to release with no lock held.
+        func start(version: UInt64, wildcard: ContiguousArray<Registration>, probes: ProbeSet?) -> Copies {
+            forgetRecent()
+            let stale = (named, self.wildcard, self.probes)
+            named = [:]
+            self.wildcard = wildcard
+            self.probes = probes
+            self.version = version
+            return stale
+        }
 
         /// Empties the stripe; must be called with `lock` held.
         func takeAll() -> Copies? {
             occupied.store(false, ordering: .sequentiallyConsistent)
             version = .max
+            forgetRecent()
             guard !named.isEmpty || !wildcard.isEmpty || probes != nil else { return nil }
             let copies = (named, wildcard, probes)
             named = [:]
@@ -85,6 +139,45 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
             probes = nil
             return copies
         }
+
+        /// Clears the recent slots. Every array in them is also in `named`, so releasing them here
+        /// never frees a handler under the lock.
+        private func forgetRecent() {
+            for index in 0..<Self.recentCount where recent[index].name != nil {
+                recent[index] = RecentName()
+            }
+        }
+    }
+}
+
+/// A name a stripe looked up lately, with its registrations.
+struct RecentName {
+    /// The name's two words; (0, 0) in an empty slot, which no string has.
+    var bits: RecentName.Bits = .zero
+    /// Holds the name's storage, so no other string can arrive with these bits while the slot is used.
+    var name: Notification.Name?
+    var entries: ContiguousArray<Registration> = []
+
+    typealias Bits = SIMD2<UInt64>
+
+    init() {}
+
+    init(name: Notification.Name, bits: Bits, entries: ContiguousArray<Registration>) {
+        self.bits = bits
+        self.name = name
+        self.entries = entries
+    }
+
+    @inline(__always)
+    static func bits(of name: Notification.Name) -> Bits {
+        unsafeBitCast(name, to: Bits.self)
+    }
+
+    /// A multiplicative hash of both words into `count` (a power of two) slots.
+    @inline(__always)
+    static func slot(of bits: Bits, in count: Int) -> Int {
+        let mixed = (bits.x ^ (bits.y &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> 58) & (count - 1)
     }
 }
 

@@ -42,13 +42,14 @@ import Testing
             center.addObserver(forName: .testN, object: nil, queue: nil) { _ in second.increment() },
             center.addObserver(forName: nil, object: nil, queue: nil) { _ in wildcard.increment() },
         ]
-        center.post(name: .testN)
-        #expect(first.value == Self.warmPosts + 1)
-        #expect(second.value == 1)
-        #expect(wildcard.value == 1)
+        // Several posts: the first after a change reads the table, the later ones the new copies.
+        for _ in 0..<Self.warmPosts { center.post(name: .testN) }
+        #expect(first.value == 2 * Self.warmPosts)
+        #expect(second.value == Self.warmPosts)
+        #expect(wildcard.value == Self.warmPosts)
         (tokens + later).forEach { $0.cancel() }
         center.post(name: .testN)
-        #expect(first.value == Self.warmPosts + 1)
+        #expect(first.value == 2 * Self.warmPosts)
     }
 
     @Test("a probe attached after posts were copied sees the next post and its delivery")
@@ -83,5 +84,49 @@ import Testing
         #expect(wildcard.value == threads * posts)
         #expect(center.registrationCount == stable.count)
         stable.forEach { $0.cancel() }
+    }
+
+    @Test("a name spelled with fresh storage on every post reaches the observers of the equal name")
+    func equalNamesWithFreshStorageMatch() {
+        let center = NotifyCenter()
+        let count = Counter()
+        // Longer than a small string, so each interpolation allocates storage of its own.
+        let long = "com.example.notifytop.a-name-longer-than-fifteen-bytes"
+        let token = center.addObserver(forName: Notification.Name(long), object: nil, queue: nil) { _ in
+            count.increment()
+        }
+        for round in 0..<(Self.warmPosts + 2) {
+            center.post(name: Notification.Name("\(long.prefix(long.count - 1))\(long.last!)"))
+            #expect(count.value == round + 1)
+        }
+        center.post(name: Notification.Name(long + "!"))
+        #expect(count.value == Self.warmPosts + 2, "a longer name with the same prefix matched")
+        token.cancel()
+    }
+
+    @Test("many names posted in turn on one thread each reach only their own observers, before and after a change")
+    func manyNamesKeepTheirOwnObservers() {
+        let center = NotifyCenter()
+        // More names than a stripe remembers, so its copies are also dropped and rebuilt.
+        let names = (0..<300).map { Notification.Name("many.\($0)") }
+        let counts = names.map { _ in Counter() }
+        var tokens = zip(names, counts).map { name, count in
+            center.addObserver(forName: name, object: nil, queue: nil) { _ in count.increment() }
+        }
+        for _ in 0..<Self.warmPosts {
+            for name in names { center.post(name: name) }
+        }
+        #expect(counts.allSatisfy { $0.value == Self.warmPosts })
+        // A second observer on every 7th name: the copies must not hide it.
+        let extra = Counter()
+        for name in names.enumerated().filter({ $0.offset % 7 == 0 }).map(\.element) {
+            tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { _ in extra.increment() })
+        }
+        for name in names { center.post(name: name) }
+        #expect(counts.allSatisfy { $0.value == Self.warmPosts + 1 })
+        #expect(extra.value == (names.count + 6) / 7)
+        tokens.forEach { $0.cancel() }
+        for name in names { center.post(name: name) }
+        #expect(counts.allSatisfy { $0.value == Self.warmPosts + 1 }, "a removed observer was called from a copy")
     }
 }
