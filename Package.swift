@@ -19,7 +19,9 @@ let package = Package(
     ],
     targets: [
         // The notification center: Foundation's semantics, instrumented through probes.
-        .target(name: "NotifyKit"),
+        .target(name: "NotifyKit", dependencies: ["CNotifyTicks"]),
+        // The CPU tick counter, which times probed deliveries for a third of a vDSO clock read.
+        .target(name: "CNotifyTicks"),
 
         // Trace events and their JSON Lines codec: pure (bytes in, bytes out), no NotifyKit, no Foundation.
         .target(name: "NotifyEvents"),

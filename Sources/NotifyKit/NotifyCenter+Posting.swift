@@ -166,7 +166,7 @@ extension NotifyCenter {
 
     private func handOff(_ notification: Notification, to registration: Registration, trace: DeliveryTrace?) {
         let box = UncheckedNotification(notification)
-        let handedOff = trace == nil ? 0 : MonotonicClock.now()
+        let handedOff = trace == nil ? 0 : ThreadContext.current.now()
         registration.target.run { [self] in
             guard registration.isActive.load(ordering: .acquiring) else { return }
             let delivered: Bool
@@ -202,7 +202,7 @@ extension NotifyCenter {
             if registration.matchesObject(objectKey) { matched += 1 }
         }
         let name = notification.name.rawValue
-        var clock = MonotonicClock.now()
+        var clock = context.now()
         probes.emit(.posted(NotifyPost(
             postID: postID, name: name,
             object: object,
@@ -219,13 +219,13 @@ extension NotifyCenter {
                         purge(registration, reason: .observerDeallocated)
                         return
                     }
-                    let end = MonotonicClock.now()
+                    let end = context.now()
                     trace.emitDelivery(of: registration, start: clock, end: end, wait: 0, context: context)
                     clock = end
                 } else {
                     handOff(notification, to: registration, trace: trace)
                     // A hand-off to an operation queue waits; the next handler starts now, not before.
-                    clock = MonotonicClock.now()
+                    clock = context.now()
                 }
             }
         }
@@ -244,9 +244,9 @@ struct DeliveryTrace: Sendable {
     func timedInvoke(_ registration: Registration, _ notification: Notification, handedOff: UInt64) -> Bool {
         let context = ThreadContext.current
         return context.withinPost(postID) {
-            let start = MonotonicClock.now()
+            let start = context.now()
             guard registration.invoke(notification) else { return false }
-            let end = MonotonicClock.now()
+            let end = context.now()
             emitDelivery(of: registration, start: start, end: end, wait: start > handedOff ? start - handedOff : 0,
                          context: context)
             return true
@@ -258,7 +258,7 @@ struct DeliveryTrace: Sendable {
                       context: ThreadContext) {
         probes.emit(.delivered(NotifyDelivery(
             postID: postID, registration: registration.id, name: name, postingThread: postingThread,
-            target: registration.target.kind, start: start, duration: end &- start, wait: wait,
+            target: registration.target.kind, start: start, duration: end > start ? end - start : 0, wait: wait,
             depth: context.postDepth)),
             timestamp: end, thread: context.thread.id)
     }

@@ -32,6 +32,8 @@ extension NotifyCenter {
     ///
     /// - Returns: The attachment; the probe stays attached until it is detached or released.
     public func attach(_ probe: any NotifyProbe) -> NotifyProbeAttachment {
+        // Measured once per process, here rather than inside the first probed post.
+        _ = TickClock.rate
         let id = locked { () -> UInt64 in
             let id = (probes?.entries.map(\.id).max() ?? 0) + 1
             let snapshot = ProbeSet(entries: [(id, probe)])!

@@ -147,6 +147,7 @@ final class Counter: Sendable {
     private let storage = Atomic<Int>(0)
     init() {}
     func increment() { storage.add(1, ordering: .relaxed) }
+    func add(_ amount: Int) { storage.add(amount, ordering: .relaxed) }
     var value: Int { storage.load(ordering: .relaxed) }
 }
 

@@ -1,0 +1,32 @@
+#ifndef CNOTIFYTICKS_H
+#define CNOTIFYTICKS_H
+
+#include <stdint.h>
+
+/// The CPU's own tick counter, read in one instruction without entering the vDSO: the time-stamp
+/// counter on x86-64, the virtual counter on AArch64. 0 where neither exists; Swift decides,
+/// from the kernel's clock source, whether the counter may stand in for CLOCK_MONOTONIC.
+static inline uint64_t notify_cpu_ticks(void) {
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    uint64_t ticks;
+    __asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(ticks));
+    return ticks;
+#else
+    return 0;
+#endif
+}
+
+/// Ticks per second as the hardware states it (AArch64's CNTFRQ_EL0); 0 where it must be measured.
+static inline uint64_t notify_cpu_tick_frequency(void) {
+#if defined(__aarch64__)
+    uint64_t frequency;
+    __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(frequency));
+    return frequency;
+#else
+    return 0;
+#endif
+}
+
+#endif
