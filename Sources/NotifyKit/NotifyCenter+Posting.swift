@@ -70,7 +70,7 @@ extension NotifyCenter {
         lock.lock()
         // A stored-property projection, not a method on `table`: a method call would copy the
         // whole table struct (and retain every collection in it) on each post.
-        let named = table.named[notification.name]?.entries ?? []
+        let named = table.slots[notification.name].map { table.buckets[Int($0)].entries } ?? []
         let wildcard = table.wildcard.entries
         let probes = self.probes
         let version = tableVersion.load(ordering: .relaxed)

@@ -117,9 +117,9 @@ extension NotifyCenter {
     private func register(name: Notification.Name?, _ make: (UInt64, UInt32) -> Registration) -> Registration {
         lock.lock()
         defer { lock.unlock() }
-        let (slot, bucket) = table.claimSlot(for: name)
+        let slot = table.claimSlot(for: name)
         let registration = make(table.nextID(), slot)
-        table.insert(registration, bucket: bucket)
+        table.insert(registration, slot: slot)
         tableChanged()
         if let probes {
             // Emitted under the lock, so a probe never sees a removal before its registration.

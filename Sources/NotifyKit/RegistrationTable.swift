@@ -8,6 +8,8 @@ import Synchronization
 /// released when removal returns, as Foundation does.
 struct Bucket {
     var entries: ContiguousArray<Registration> = []
+    /// The name observed; nil for the wildcard bucket and for a freed slot.
+    var name: Notification.Name?
     /// The name's slot, which registrations and tokens keep instead of the name.
     var slot: UInt32 = RegistrationTable.wildcardSlot
 
@@ -29,17 +31,24 @@ struct Bucket {
 
 /// Every live registration of a center, indexed for posting and for removal by observer.
 ///
-/// Each observed name owns a slot, a small number: registrations and tokens keep the slot (4 bytes)
-/// rather than the name (16). Slots of names nobody observes any more are reused; a stale token
-/// then finds no registration with its id under that slot (ids are never reused), so it removes
-/// nothing. Posts look buckets up by name, as before.
+/// Each observed name owns a slot, a small number that indexes its bucket: registrations and tokens
+/// keep the slot (4 bytes) rather than the name (16), and removal reaches the bucket without hashing
+/// the name. A bucket that empties keeps its slot, so a name observed and unobserved in turn costs
+/// no allocation; empty buckets are let go together once they outnumber the others. A freed slot
+/// is reused; a stale token then finds no registration with its id there (ids are never reused),
+/// so it removes nothing.
 struct RegistrationTable {
     /// The slot that stands for "every name".
     static let wildcardSlot = UInt32.max
+    /// Empty buckets kept before they are let go, whatever the number of others.
+    static let emptyBucketsKept = 64
 
-    var named: [Notification.Name: Bucket] = [:]
-    private var slotNames: [Notification.Name?] = []
+    /// The slot of every name with a bucket.
+    var slots: [Notification.Name: UInt32] = [:]
+    /// Buckets by slot; a freed slot's bucket has no name.
+    var buckets: [Bucket] = []
     private var freeSlots: [UInt32] = []
+    private var emptyBuckets = 0
     var wildcard = Bucket()
     /// Target and owner registrations by the observer's identity; entries are confirmed by a weak
     /// load before use, since identities of dead observers are reused.
@@ -63,48 +72,48 @@ struct RegistrationTable {
         return lastID
     }
 
-    /// The slot of `name` (the wildcard slot for nil) and its bucket's position, claiming a slot and
-    /// an empty bucket if the name is new. The position stays valid until the table next changes.
-    mutating func claimSlot(
-        for name: Notification.Name?
-    ) -> (slot: UInt32, bucket: Dictionary<Notification.Name, Bucket>.Index?) {
-        guard let name else { return (Self.wildcardSlot, nil) }
-        if let index = named.index(forKey: name) { return (named.values[index].slot, index) }
+    /// The slot of `name` (the wildcard slot for nil), giving the name a slot and an empty bucket
+    /// if it has none.
+    mutating func claimSlot(for name: Notification.Name?) -> UInt32 {
+        guard let name else { return Self.wildcardSlot }
+        if let slot = slots[name] { return slot }
         let slot: UInt32
         if let free = freeSlots.popLast() {
             slot = free
-            slotNames[Int(slot)] = name
+            buckets[Int(slot)] = Bucket(name: name, slot: slot)
         } else {
-            slot = UInt32(slotNames.count)
-            slotNames.append(name)
+            slot = UInt32(buckets.count)
+            buckets.append(Bucket(name: name, slot: slot))
         }
-        named[name] = Bucket(slot: slot)
-        return (slot, named.index(forKey: name))
+        slots[name] = slot
+        emptyBuckets += 1
+        return slot
     }
 
-    /// The slot of `name` if it is observed now; the wildcard slot for nil.
+    /// The slot of `name` if it has a bucket now; the wildcard slot for nil.
     func existingSlot(of name: Notification.Name?) -> UInt32? {
         guard let name else { return Self.wildcardSlot }
-        return named[name]?.slot
+        return slots[name]
     }
 
     /// The name a slot stands for; nil for the wildcard slot.
     func name(ofSlot slot: UInt32) -> Notification.Name? {
-        slot == Self.wildcardSlot || Int(slot) >= slotNames.count ? nil : slotNames[Int(slot)]
+        slot == Self.wildcardSlot || Int(slot) >= buckets.count ? nil : buckets[Int(slot)].name
     }
 
-    /// Adds `registration` to the bucket `claimSlot(for:)` returned.
-    mutating func insert(_ registration: Registration, bucket: Dictionary<Notification.Name, Bucket>.Index?) {
+    /// Adds `registration` to the bucket of `slot`, from `claimSlot(for:)`.
+    mutating func insert(_ registration: Registration, slot: UInt32) {
         if let observer = registration.observer {
             registration.observerSerial = serials.serial(registering: observer)
         }
         if let object = registration.object {
             registration.objectSerial = UInt32(truncatingIfNeeded: serials.serial(registering: object))
         }
-        if let bucket {
-            named.values[bucket].entries.append(registration)
-        } else {
+        if slot == Self.wildcardSlot {
             wildcard.entries.append(registration)
+        } else {
+            if buckets[Int(slot)].entries.isEmpty { emptyBuckets -= 1 }
+            buckets[Int(slot)].entries.append(registration)
         }
         if let key = registration.observerKey {
             byObserver[key, default: [:]][registration.id] = registration
@@ -112,22 +121,20 @@ struct RegistrationTable {
         liveCount += 1
     }
 
-    /// Where a registration sits: its bucket (nil for the wildcard bucket) and index there.
-    private typealias Place = (bucket: Dictionary<Notification.Name, Bucket>.Index?, index: Int)
+    /// Where a registration sits: its slot and index in that slot's bucket.
+    private typealias Place = (slot: UInt32, index: Int)
 
-    /// Finds the registration with this id in this slot, with one lookup of its name.
+    /// Finds the registration with this id in this slot.
     private func place(of id: UInt64, slot: UInt32) -> Place? {
-        guard let name = name(ofSlot: slot) else {
-            return wildcard.index(of: id).map { (nil, $0) }
+        if slot == Self.wildcardSlot {
+            return wildcard.index(of: id).map { (slot, $0) }
         }
-        guard let bucket = named.index(forKey: name), let index = named.values[bucket].index(of: id) else {
-            return nil
-        }
-        return (bucket, index)
+        guard Int(slot) < buckets.count, let index = buckets[Int(slot)].index(of: id) else { return nil }
+        return (slot, index)
     }
 
     private func registration(at place: Place) -> Registration {
-        place.bucket.map { named.values[$0].entries[place.index] } ?? wildcard.entries[place.index]
+        place.slot == Self.wildcardSlot ? wildcard.entries[place.index] : buckets[Int(place.slot)].entries[place.index]
     }
 
     func find(id: UInt64, slot: UInt32) -> Registration? {
@@ -149,23 +156,36 @@ struct RegistrationTable {
         return end(registration, at: place)
     }
 
-    /// Takes the registration at `place` out of its bucket, freeing the name's slot when the bucket
-    /// empties; the registration stays alive in `garbage` until the center is unlocked.
+    /// Takes the registration at `place` out of its bucket; the registration stays alive in
+    /// `garbage` until the center is unlocked.
     private mutating func end(_ registration: Registration, at place: Place) -> Bool {
         guard registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return false }
         garbage.append(registration)
-        if let bucket = place.bucket {
-            named.values[bucket].entries.remove(at: place.index)
-            if named.values[bucket].entries.isEmpty {
-                named.remove(at: bucket)
-                slotNames[Int(registration.slot)] = nil
-                freeSlots.append(registration.slot)
-            }
-        } else {
+        if place.slot == Self.wildcardSlot {
             wildcard.entries.remove(at: place.index)
+        } else {
+            buckets[Int(place.slot)].entries.remove(at: place.index)
+            if buckets[Int(place.slot)].entries.isEmpty {
+                emptyBuckets += 1
+                if emptyBuckets > Self.emptyBucketsKept && emptyBuckets > slots.count / 2 {
+                    freeEmptyBuckets()
+                }
+            }
         }
         forget(registration)
         return true
+    }
+
+    /// Frees the slots of every empty bucket, so names nobody observes stop costing memory.
+    private mutating func freeEmptyBuckets() {
+        for slot in buckets.indices where buckets[slot].entries.isEmpty {
+            guard let name = buckets[slot].name else { continue }
+            slots[name] = nil
+            // Keeps no array capacity: the slot may stay free for a long time.
+            buckets[slot] = Bucket(slot: UInt32(slot))
+            freeSlots.append(UInt32(slot))
+        }
+        emptyBuckets = 0
     }
 
     private mutating func forget(_ registration: Registration) {
@@ -179,8 +199,8 @@ struct RegistrationTable {
     /// Every live registration in registration order, with the name it observes.
     var all: [(registration: Registration, name: Notification.Name?)] {
         var result = wildcard.entries.map { (registration: $0, name: Notification.Name?.none) }
-        for (name, bucket) in named {
-            result.append(contentsOf: bucket.entries.map { (registration: $0, name: Optional(name)) })
+        for bucket in buckets where !bucket.entries.isEmpty {
+            result.append(contentsOf: bucket.entries.map { (registration: $0, name: bucket.name) })
         }
         return result.sorted { $0.registration.id < $1.registration.id }
     }

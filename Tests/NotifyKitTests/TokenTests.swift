@@ -87,6 +87,35 @@ import Testing
         newerWithObject.cancel()
     }
 
+    @Test("stale tokens of names nobody observes any more remove nothing once their slots serve new names",
+          arguments: Removal.allCases)
+    func staleTokensAfterSlotReuse(_ removal: Removal) {
+        let center = NotifyCenter()
+        // Enough names that their emptied buckets are let go and the slots handed out again.
+        let oldNames = (0..<300).map { Notification.Name("slot.old.\($0)") }
+        let stale = oldNames.map { center.addObserver(forName: $0, object: nil, queue: nil) { _ in } }
+        stale.forEach { $0.cancel() }
+        #expect(center.registrationCount == 0)
+        let newNames = (0..<300).map { Notification.Name("slot.new.\($0)") }
+        let count = Counter()
+        let fresh = newNames.map { center.addObserver(forName: $0, object: nil, queue: nil) { _ in count.increment() } }
+        for token in stale {
+            removal.apply(token, in: center)
+            center.removeObserver(token)
+        }
+        #expect(center.registrationCount == newNames.count)
+        newNames.forEach { center.post(name: $0) }
+        oldNames.forEach { center.post(name: $0) }
+        #expect(count.value == newNames.count)
+        #expect(fresh.allSatisfy { $0.isActive })
+        // A name observed again after its bucket emptied works as a new one.
+        let again = center.addObserver(forName: oldNames[7], object: nil, queue: nil) { _ in count.increment() }
+        center.post(name: oldNames[7])
+        #expect(count.value == newNames.count + 1)
+        (fresh + [again]).forEach { $0.cancel() }
+        #expect(center.registrationCount == 0)
+    }
+
     @Test("registration ids are never reused in a center")
     func registrationIDsAreUnique() {
         let center = NotifyCenter()
