@@ -71,7 +71,10 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
         /// The probes attached at `version`.
         @exclusivity(unchecked) var probes: ProbeSet?
         /// The last names looked up, keyed by their bits: finds a name's copy without hashing it.
-        private let recent = UnsafeMutablePointer<RecentName>.allocate(capacity: Stripe.recentCount)
+        /// On cache lines of their own, like the rest of the stripe.
+        private let recent = UnsafeMutableRawPointer.allocate(
+            byteCount: (MemoryLayout<RecentName>.stride * Stripe.recentCount + 127) / 128 * 128, alignment: 128
+        ).bindMemory(to: RecentName.self, capacity: Stripe.recentCount)
         // Keeps the next stripe's fields off this one's cache lines: threads with consecutive ids
         // use neighbouring stripes, which are allocated one after another.
         private let padding = InlineArray<16, UInt64>(repeating: 0)
