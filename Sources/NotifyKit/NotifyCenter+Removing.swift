@@ -19,7 +19,7 @@ extension NotifyCenter {
         file: StaticString = #fileID, line: UInt = #line
     ) {
         if let token = observer as? NotifyToken {
-            guard token.center === self else { return }
+            guard token.link === link else { return }
             if end(registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: object) {
                 token.ended.store(true, ordering: .relaxed)
             }

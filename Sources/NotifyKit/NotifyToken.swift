@@ -17,7 +17,8 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
     let slot: UInt32
     /// Set once this token ended its registration, so releasing it needs no lookup.
     let ended = Atomic<Bool>(false)
-    private let link: CenterLink
+    /// The center's link: comparing it tells a token of this center without loading a weak reference.
+    let link: CenterLink
 
     init(registrationID: UInt64, slot: UInt32, link: CenterLink) {
         self.registrationID = registrationID
