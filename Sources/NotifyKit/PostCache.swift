@@ -113,6 +113,11 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
                 stale = (named, [], nil)
                 named = [:]
                 forgetRecent()
+            } else if let displaced = named.removeValue(forKey: name) {
+                // Another thread of this stripe stored the name first; its copy may be the last
+                // reference to a handler, so it too leaves the lock before it is released.
+                forgetRecent()
+                stale = ([name: displaced], [], nil)
             }
             named[name] = entries
             return stale
