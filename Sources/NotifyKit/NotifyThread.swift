@@ -65,9 +65,8 @@ final class ThreadContext {
     /// The counter reading this thread's clock extrapolates from, and the time it stood for.
     @exclusivity(unchecked) private var anchorTicks: UInt64 = 0
     @exclusivity(unchecked) private var anchorNanos: UInt64 = 0
-    /// 0 until the first reading, and for good where the counter cannot be used.
-    @exclusivity(unchecked) private var anchorSpan: UInt64 = 0
-    @exclusivity(unchecked) private var nanosPerTickQ32: UInt64 = 0
+    /// ``TickClock/Rate/never`` until the first reading, and for good where the counter cannot be used.
+    @exclusivity(unchecked) private var tickRate = TickClock.Rate.never
 
     init(thread: NotifyThread) { self.thread = thread }
 
@@ -77,8 +76,8 @@ final class ThreadContext {
     @inline(__always)
     func now() -> UInt64 {
         let elapsed = notify_cpu_ticks() &- anchorTicks
-        if elapsed < anchorSpan {
-            return anchorNanos &+ (elapsed &* nanosPerTickQ32) >> 32
+        if elapsed < tickRate.anchorSpan {
+            return anchorNanos &+ tickRate.nanos(inTicks: elapsed)
         }
         return anchorAgain()
     }
@@ -89,8 +88,7 @@ final class ThreadContext {
         let anchor = TickClock.anchor()
         anchorTicks = anchor.ticks
         anchorNanos = anchor.nanos
-        anchorSpan = rate.anchorSpan
-        nanosPerTickQ32 = rate.nanosPerTickQ32
+        tickRate = rate
         return anchor.nanos
     }
 
@@ -159,14 +157,20 @@ final class ThreadContext {
 
     /// The kernel's name of the calling thread, from `/proc/thread-self/comm`.
     private static func currentKernelName() -> String {
-        let fd = open("/proc/thread-self/comm", O_RDONLY)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return "" }
-        var bytes = buffer.prefix(count)
-        while bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
+        kernelLine("/proc/thread-self/comm") ?? ""
     }
+}
+
+/// The first line of a small kernel file (procfs, sysfs) without its newline; nil when it cannot be
+/// read. Read with `open`/`read`: these files report a size of 0, and this runs on app threads.
+func kernelLine(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 64)
+    let count = read(fd, &buffer, buffer.count)
+    guard count > 0 else { return nil }
+    var bytes = buffer.prefix(count)
+    if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) { bytes = bytes[..<newline] }
+    return String(decoding: bytes, as: UTF8.self)
 }

@@ -10,8 +10,6 @@ struct Bucket {
     var entries: ContiguousArray<Registration> = []
     /// The name observed; nil for the wildcard bucket and for a freed slot.
     var name: Notification.Name?
-    /// The name's slot, which registrations and tokens keep instead of the name.
-    var slot: UInt32 = RegistrationTable.wildcardSlot
 
     /// The entry with this id, by binary search; the newest entry is tried first, since a
     /// registration is most often removed soon after it was added.
@@ -80,10 +78,10 @@ struct RegistrationTable {
         let slot: UInt32
         if let free = freeSlots.popLast() {
             slot = free
-            buckets[Int(slot)] = Bucket(name: name, slot: slot)
+            buckets[Int(slot)] = Bucket(name: name)
         } else {
             slot = UInt32(buckets.count)
-            buckets.append(Bucket(name: name, slot: slot))
+            buckets.append(Bucket(name: name))
         }
         slots[name] = slot
         emptyBuckets += 1
@@ -182,7 +180,7 @@ struct RegistrationTable {
             guard let name = buckets[slot].name else { continue }
             slots[name] = nil
             // Keeps no array capacity: the slot may stay free for a long time.
-            buckets[slot] = Bucket(slot: UInt32(slot))
+            buckets[slot] = Bucket()
             freeSlots.append(UInt32(slot))
         }
         emptyBuckets = 0

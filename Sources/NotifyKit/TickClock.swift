@@ -1,9 +1,4 @@
 import CNotifyTicks
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The CPU's tick counter as ``MonotonicClock`` nanoseconds: what times probed deliveries.
 ///
@@ -22,6 +17,14 @@ enum TickClock {
         let nanosPerTickQ32: UInt64
         /// Ticks in a millisecond: the longest a thread extrapolates from one anchor.
         let anchorSpan: UInt64
+
+        /// A rate no reading falls within: every reading anchors again (or reads CLOCK_MONOTONIC).
+        static let never = Rate(nanosPerTickQ32: 0, anchorSpan: 0)
+
+        private init(nanosPerTickQ32: UInt64, anchorSpan: UInt64) {
+            self.nanosPerTickQ32 = nanosPerTickQ32
+            self.anchorSpan = anchorSpan
+        }
 
         init?(ticksPerSecond: Double) {
             guard ticksPerSecond.isFinite, ticksPerSecond >= 1e6, ticksPerSecond <= 1e11 else { return nil }
@@ -72,12 +75,6 @@ enum TickClock {
 
     /// The clock source CLOCK_MONOTONIC is read from, such as "tsc" or "kvm-clock".
     static func kernelClockSource() -> String? {
-        let fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource", O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer.prefix(count).filter { $0 > 0x20 }, as: UTF8.self)
+        kernelLine("/sys/devices/system/clocksource/clocksource0/current_clocksource")
     }
 }
