@@ -17,10 +17,7 @@ struct ModelWorkload: Workload {
             progress(Self.foldRow)
             let count = profile.name == "quick" ? 500_000 : 2_000_000
             let rate = NotifyModelBenchmark.measureFold(eventCount: count, now: MonotonicClock.now).eventsPerSecond
-            var row = Row(Self.foldRow)
-            row.notifyKit = .rate(rate)
-            row.expect("≥ 2M/s", rate >= 2_000_000)
-            rows.append(row)
+            rows.append(.rate(Self.foldRow, rate, atLeast: 2_000_000))
         }
         if options.selects(Self.memoryRow) {
             let count = profile.name == "quick" ? 2_000_000 : 10_000_000

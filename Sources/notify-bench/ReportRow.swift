@@ -110,6 +110,14 @@ struct Row {
         self.passed = passed
     }
 
+    /// A throughput row judged against a floor in events per second, such as "≥ 1M/s".
+    static func rate(_ benchmark: String, _ perSecond: Double, atLeast minimum: Double) -> Row {
+        var row = Row(benchmark)
+        row.notifyKit = .rate(perSecond)
+        row.expect("≥ \(Cell.decimal(minimum / 1e6, places: 0))M/s", perSecond >= minimum)
+        return row
+    }
+
     /// Keeps the target but judges nothing: the machine did not give the measurement the CPUs it needed.
     mutating func markInconclusive() {
         inconclusive = true

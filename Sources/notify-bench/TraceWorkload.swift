@@ -21,18 +21,12 @@ struct TraceWorkload: Workload {
         if options.selects(Self.encodeRow) {
             progress(Self.encodeRow)
             let rate = NotifyEventsBenchmark.measureEncode(eventCount: events, now: MonotonicClock.now).eventsPerSecond
-            var row = Row(Self.encodeRow)
-            row.notifyKit = .rate(rate)
-            row.expect("≥ 1M/s", rate >= 1_000_000)
-            rows.append(row)
+            rows.append(.rate(Self.encodeRow, rate, atLeast: 1_000_000))
         }
         if options.selects(Self.decodeRow) {
             progress(Self.decodeRow)
             let rate = NotifyEventsBenchmark.measureDecode(eventCount: events, now: MonotonicClock.now).eventsPerSecond
-            var row = Row(Self.decodeRow)
-            row.notifyKit = .rate(rate)
-            row.expect("≥ 1M/s", rate >= 1_000_000)
-            rows.append(row)
+            rows.append(.rate(Self.decodeRow, rate, atLeast: 1_000_000))
         }
         if options.selects(Self.viewerCostRow) { rows.append(try viewerCost()) }
         if options.selects(Self.endToEndRow) { rows.append(try endToEnd()) }
