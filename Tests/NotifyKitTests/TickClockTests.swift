@@ -35,7 +35,7 @@ import Testing
         #expect(TickClock.Rate(ticksPerSecond: .infinity) == nil)
     }
 
-    @Test("a handler that runs 3 ms is reported as running 3 ms, to within the cost of the callout")
+    @Test("a handler that runs 3 ms is reported as at least that, and no longer than the post took")
     func deliveryDurationMatchesHandlerTime() throws {
         let center = NotifyCenter()
         let measured = Counter()
@@ -46,7 +46,9 @@ import Testing
         }
         let probe = InMemoryProbe()
         let attachment = center.attach(probe)
+        let postStart = MonotonicClock.now()
         center.post(name: .testN)
+        let postTime = MonotonicClock.now() - postStart
         attachment.detach()
         token.cancel()
         let delivery = try #require(probe.events.compactMap { event -> NotifyDelivery? in
@@ -55,6 +57,8 @@ import Testing
         }.first)
         let handlerTime = UInt64(measured.value)
         #expect(delivery.duration >= handlerTime - 2_000, "reported \(delivery.duration) ns for \(handlerTime) ns")
-        #expect(delivery.duration <= handlerTime + 500_000, "reported \(delivery.duration) ns for \(handlerTime) ns")
+        // The duration also covers handing the post's event to the probe, where a busy machine may
+        // preempt the thread; only the post's own span bounds it from above.
+        #expect(delivery.duration <= postTime + 2_000, "reported \(delivery.duration) ns in a \(postTime) ns post")
     }
 }
