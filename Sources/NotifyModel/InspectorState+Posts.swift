@@ -24,6 +24,8 @@ extension InspectorState {
         if post.matched == 0 {
             nameRows[slot].postsWithNoObserver &+= 1
             unheardPosted(post, nameSlot: slot)
+        } else if !ruleState.unheard.isEmpty {
+            unheardPostHeard(post, nameSlot: slot)
         }
         if nameRows[slot].recentPosters.last != post.callsite { notePoster(post.callsite, nameSlot: slot) }
         if nameRows[slot].posts == 1 { neverPostedFirstPost(slot) }

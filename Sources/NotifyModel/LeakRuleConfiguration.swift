@@ -49,6 +49,12 @@ public struct LeakRuleConfiguration: Sendable, Hashable {
     public var nearNameDistance = 2
     /// R9: names legitimately posted with nobody listening (broadcasts); never reported.
     public var unheardAllowlist: Set<String> = []
+    /// R9: posts in a row with no observer, after a name's observers all went away, that make it
+    /// look abandoned (default 50).
+    public var unheardAbandonedPosts = 50
+    /// R9: heard posts in a row that resolve an open finding (default 10), so observer churn does
+    /// not close and reopen it.
+    public var unheardResolvedPosts = 10
 
     /// R10: checkpoints a registration waits, its name never posted, before it is reported
     /// (default C = 3).

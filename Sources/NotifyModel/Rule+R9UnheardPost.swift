@@ -1,16 +1,29 @@
 import NotifyEvents
 
-/// R9 UNHEARD_POST: a name was posted and no registration matched (wildcards included).
+/// R9 UNHEARD_POST: a name posted with no registration matching (wildcards included) where that
+/// looks like a mistake, not a broadcast nobody listens to right now.
 ///
-/// Key: the name; every unheard post of it adds to the count. Severity: info; warning when a name
-/// that is or was registered is near it (``NameSimilarity``), likely a typo; upgraded when such
-/// a name registers later. Names in ``LeakRuleConfiguration/unheardAllowlist`` are never
-/// reported. Resolved when a registration for the name (or a wildcard) appears.
+/// Two cases. A typo: a name that is or was registered is near the posted one
+/// (``NameSimilarity``); warning, raised at the post, or when the near name first registers.
+/// Abandoned: the name had observers, all went away, and posts go on unheard
+/// (``LeakRuleConfiguration/unheardAbandonedPosts`` in a row with no observer); info. A name never
+/// observed, or observed by screens that come and go, is not reported. Key: the name; every
+/// unheard post of it adds to the count. Hysteresis: once open, the finding stays open through
+/// observer churn and resolves only when ``LeakRuleConfiguration/unheardResolvedPosts`` posts in
+/// a row are heard. Names in ``LeakRuleConfiguration/unheardAllowlist`` are never reported.
 extension InspectorState {
     mutating func unheardPosted(_ post: TracePost, nameSlot: Int) {
-        guard !configuration.rules.unheardAllowlist.contains(post.name) else { return }
+        let rules = configuration.rules
+        guard rules.runs(.unheardPost), !rules.unheardAllowlist.contains(post.name) else { return }
         let key = LeakFindingKey(rule: .unheardPost, subject: .name(post.name))
         let site = definitions.callsite(post.callsite)
+        var track = unheardTrack(nameSlot, post.name)
+        track.heardPosts = 0
+        let observed = nameRows[nameSlot].everRegistered
+        let abandoned = observed && nameRows[nameSlot].liveObservers == 0 && nameRows[0].liveObservers == 0
+        track.silentPosts = abandoned ? track.silentPosts + 1 : 0
+        defer { ruleState.unheard[nameSlot] = track }
+
         if findingStore.isOpen(key) {
             let time = now
             findingStore.update(key) { finding in
@@ -22,49 +35,102 @@ extension InspectorState {
             }
             return
         }
-        guard allows(.unheardPost, callsite: site, name: post.name) else { return }
-        let registered = nameRows.lazy.filter { $0.occupied && $0.everRegistered && !$0.isWildcard }.map(\.name)
-        let near = NameSimilarity.nearest(
-            to: post.name, among: registered, maximumDistance: configuration.rules.nearNameDistance)
+        var near: (name: String, distance: Int)?
+        if track.checkedNames != ruleState.registeredNames {
+            track.checkedNames = ruleState.registeredNames
+            near = nearestRegistered(to: post.name)
+        }
+        guard near != nil || track.silentPosts >= rules.unheardAbandonedPosts,
+              allows(.unheardPost, callsite: site, name: post.name) else { return }
+        let count = near == nil ? UInt64(track.silentPosts) : 1
+        raiseUnheard(post.name, near: near, count: count, site: site, thread: post.thread)
+    }
+
+    /// A post of the name was heard: the abandoned run ends, and an open finding counts toward
+    /// resolving.
+    mutating func unheardPostHeard(_ post: TracePost, nameSlot: Int) {
+        guard var track = ruleState.unheard[nameSlot], track.name == post.name else { return }
+        let key = LeakFindingKey(rule: .unheardPost, subject: .name(post.name))
+        track.silentPosts = 0
+        guard findingStore.isOpen(key) else {
+            ruleState.unheard[nameSlot] = nil
+            return
+        }
+        track.heardPosts += 1
+        if track.heardPosts >= configuration.rules.unheardResolvedPosts {
+            findingStore.resolve(key, at: now)
+            ruleState.unheard[nameSlot] = nil
+        } else {
+            ruleState.unheard[nameSlot] = track
+        }
+    }
+
+    /// A name registered for the first time: an unheard name near it was likely a typo of it.
+    mutating func unheardPostRegistered(_ slot: Int, _ row: ObserverRow, firstTimeForName: Bool) {
+        guard firstTimeForName, let name = row.name, configuration.rules.runs(.unheardPost) else { return }
+        ruleState.registeredNames &+= 1
+        let maximum = configuration.rules.nearNameDistance
+        for index in nameRows.indices.dropFirst() {
+            let posted = nameRows[index]
+            guard posted.occupied, posted.postsWithNoObserver > 0, !posted.everRegistered,
+                  !configuration.rules.unheardAllowlist.contains(posted.name),
+                  let distance = NameSimilarity.nearness(posted.name, name, maximumDistance: maximum)
+            else { continue }
+            let key = LeakFindingKey(rule: .unheardPost, subject: .name(posted.name))
+            if findingStore.isOpen(key) {
+                findingStore.update(key) { finding in
+                    guard finding.severity < .warning else { return }
+                    finding.severity = .warning
+                    finding.evidence.nearestName = name
+                    finding.evidence.nearestDistance = distance
+                    finding.summary = Self.unheardSummary(posted.name, near: name)
+                }
+                continue
+            }
+            let site = posted.recentPosters.last.map { definitions.callsite($0) }
+            guard allows(.unheardPost, callsite: site, name: posted.name) else { continue }
+            raiseUnheard(posted.name, near: (name, distance), count: posted.postsWithNoObserver, site: site,
+                         thread: posted.lastPostThread)
+        }
+    }
+
+    private mutating func raiseUnheard(
+        _ name: String, near: (name: String, distance: Int)?, count: UInt64, site: CallsiteInfo?, thread: UInt64?
+    ) {
+        let key = LeakFindingKey(rule: .unheardPost, subject: .name(name))
         findingStore.raise(
-            key, severity: near == nil ? .info : .warning,
-            summary: "\"\(post.name)\" was posted with no observers"
-                + (near.map { "; did you mean \"\($0.name)\"?" } ?? ""),
+            key, severity: near == nil ? .info : .warning, summary: Self.unheardSummary(name, near: near?.name),
             at: now
         ) { finding in
-            finding.evidence.name = post.name
+            finding.evidence.name = name
             finding.evidence.callsite = finding.evidence.callsite ?? site
-            finding.evidence.count += 1
+            finding.evidence.count += count
             finding.evidence.addRelated(site)
-            finding.evidence.addThread(post.thread)
+            if let thread { finding.evidence.addThread(thread) }
             if let near {
                 finding.evidence.nearestName = near.name
                 finding.evidence.nearestDistance = near.distance
+                finding.evidence.detail = "typo: near a registered name"
+            } else {
+                finding.evidence.detail = "abandoned: its observers all went away and posts go on"
             }
         }
     }
 
-    mutating func unheardPostRegistered(_ slot: Int, _ row: ObserverRow, firstTimeForName: Bool) {
-        guard let name = row.name else {
-            let open = findingStore.byKey.values.filter { $0.rule == .unheardPost && $0.isOpen }.map(\.key)
-            for key in open { findingStore.resolve(key, at: now) }
-            return
-        }
-        findingStore.resolve(LeakFindingKey(rule: .unheardPost, subject: .name(name)), at: now)
-        guard firstTimeForName else { return }
-        let maximum = configuration.rules.nearNameDistance
-        let candidates = findingStore.byKey.values.filter {
-            $0.rule == .unheardPost && $0.isOpen && ($0.evidence.nearestDistance == nil || $0.severity == .info)
-        }
-        for finding in candidates {
-            guard case .name(let posted) = finding.key.subject,
-                  let distance = NameSimilarity.nearness(posted, name, maximumDistance: maximum) else { continue }
-            findingStore.update(finding.key) { finding in
-                finding.severity = max(finding.severity, .warning)
-                finding.evidence.nearestName = name
-                finding.evidence.nearestDistance = distance
-                finding.summary = "\"\(posted)\" was posted with no observers; did you mean \"\(name)\"?"
-            }
-        }
+    private static func unheardSummary(_ name: String, near: String?) -> String {
+        near.map { "\"\(name)\" was posted with no observers; did you mean \"\($0)\"?" }
+            ?? "\"\(name)\" is still posted, but all its observers went away"
+    }
+
+    private func nearestRegistered(to name: String) -> (name: String, distance: Int)? {
+        let registered = nameRows.lazy.filter { $0.occupied && $0.everRegistered && !$0.isWildcard }.map(\.name)
+        return NameSimilarity.nearest(
+            to: name, among: registered, maximumDistance: configuration.rules.nearNameDistance)
+    }
+
+    /// The name's R9 tracking, fresh when its slot held another name.
+    private func unheardTrack(_ slot: Int, _ name: String) -> UnheardTrack {
+        if let track = ruleState.unheard[slot], track.name == name { return track }
+        return UnheardTrack(name: name)
     }
 }

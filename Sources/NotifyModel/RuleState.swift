@@ -15,15 +15,20 @@ struct RuleState: Sendable {
     /// R2(b): owners that removed their last registration for a name, by owner then name.
     var removalGaps: [UInt64: [String: RemovalGap]] = [:]
     var removalGapCount = 0
+    /// R9: names posted unheard (or with an open finding), by name slot.
+    var unheard: [Int: UnheardTrack] = [:]
+    /// R9: bumped when a name registers for the first time, so a name already found near none
+    /// is not compared again until then.
+    var registeredNames: UInt64 = 0
     /// Stream time of the next automatic checkpoint.
     var nextCheckpoint: UInt64?
     /// Checkpoints taken.
     var checkpoints: UInt64 = 0
 }
 
-/// R5's identity of "the same registration again": owner (nil for blocks), name, object filter
-/// and callsite. Names are their row slots (stable while a registration is live): integer keys
-/// hash several times faster than strings.
+/// R5's identity of "the same registration again": owner, name and object filter; for blocks
+/// (no owner) also the callsite, which is 0 when an owner is known. Names are their row slots
+/// (stable while a registration is live): integer keys hash several times faster than strings.
 struct DuplicateKey: Hashable, Sendable {
     var owner: UInt64?
     var nameSlot: Int
@@ -32,6 +37,8 @@ struct DuplicateKey: Hashable, Sendable {
 }
 
 struct DuplicateGroup: Sendable {
+    /// The finding the group reports under: its name at its first member's callsite.
+    var findingKey: LeakFindingKey
     var members: [UInt64] = []
     /// Reported inside the owner's R4 instead of as an R5 of its own.
     var foldedIntoSelfRetaining = false
@@ -64,4 +71,14 @@ struct RemovalGap: Sendable {
     var removedAt: UInt64
     var postsAtRemoval: UInt64
     var ownerType: String
+}
+
+/// R9's view of one name: the current runs of unheard posts with no observer, and of heard posts
+/// while a finding is open. Checked against the slot's name, since name slots are reused.
+struct UnheardTrack: Sendable {
+    var name: String
+    var silentPosts = 0
+    var heardPosts = 0
+    /// ``RuleState/registeredNames`` when the name was last compared with the registered ones.
+    var checkedNames: UInt64 = .max
 }

@@ -72,7 +72,10 @@ import Testing
     @Test("a flood of distinct unheard names keeps the findings under their cap")
     func findingsCapped() {
         var s = TraceScript()
-        for index in 0..<500 { s.post("nobody-\(index)", matched: 0) }
+        for index in 0..<500 {
+            s.register(UInt64(index + 1), "nobody-\(index)")
+            s.post("nobody-\(index)s", matched: 0)
+        }
         let state = s.fold(Self.small)
         #expect(state.findings.count <= 32)
         #expect(state.detailLoss.droppedFindings >= 468)

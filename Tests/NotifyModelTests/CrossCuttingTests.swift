@@ -45,6 +45,7 @@ import Testing
         var s = TraceScript()
         s.register(1, "a", site: 10)
         s.dropToken(1)
+        s.register(2, "typos", site: 12)
         s.post("typo", matched: 0)
         var configuration = InspectorConfiguration()
         configuration.rules.suppressions = [suppression]
@@ -77,7 +78,7 @@ import Testing
         s.register(7, "main", site: 7, mainOnly: true)
         s.postAndDeliver("main", to: [7], thread: 2)                                    // R8
         s.postAndDeliver("main", to: [7], duration: 300 * TraceScript.ms)              // R7
-        s.post("unheard", matched: 0)                                                   // R9
+        s.post("dupp", matched: 0)                                                      // R9
         s.register(8, "never", site: 8)                                                 // R10
         for id in 20..<26 {                                                             // R6
             s.register(UInt64(id), "grow", site: 20)

@@ -86,7 +86,8 @@ import Testing
     @Test("open warnings are counted by severity, resolved ones are not")
     func warningsBySeverity() {
         var s = TraceScript()
-        s.post("typo", matched: 0)                        // R9 info
+        s.register(4, "d", site: 40)
+        s.register(5, "d", site: 40)                      // R5 info (no owner)
         s.register(1, "a", kind: .ownerBound, observer: 7, captures: true)  // R4 warning
         s.register(2, "b", kind: .block, object: 8)
         s.remove(2, reason: .objectDeallocated)           // R3 error
