@@ -45,6 +45,20 @@ final class DemoApp: @unchecked Sendable {  // built on the main lane; lanes are
             configuration: context.configuration, elapsed: elapsed, tallies: context.tally.snapshot(),
             queue: .init(enqueued: relay.enqueued, coalesced: relay.coalesced, pending: relay.pending,
                          posted: relay.posted),
-            queueThread: mainThread, registrationsLive: context.center.registrationCount, planted: context.planted)
+            queueThread: mainThread, registrationsLive: context.center.registrationCount,
+            liveByName: Self.liveRegistrationsByName(context.center), registrationsMade: context.registrations.snapshot,
+            planted: context.planted)
+    }
+
+    /// The center's live registrations per name, read from its own table (its debug listing: one
+    /// line per registration, the name second), not from any probe.
+    static func liveRegistrationsByName(_ center: NotifyCenter) -> [String: Int] {
+        var live: [String: Int] = [:]
+        for line in center.debugDescription.split(separator: "\n").dropFirst() {
+            let fields = line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")
+            guard fields.count > 1 else { continue }
+            live[fields[1], default: 0] += 1
+        }
+        return live
     }
 }

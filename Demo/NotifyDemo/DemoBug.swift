@@ -8,6 +8,9 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
     case reappearLeak = "reappear-leak"
     /// A screen subscribes in `init` and again in `viewDidLoad`: two identical registrations.
     case doubleRegister = "double-register"
+    /// A screen subscribes in `init`, then again with a call of its own in `viewDidLoad`: the same
+    /// owner twice for one name from two callsites.
+    case splitRegister = "split-register"
     /// A tab removes its observer when it disappears and re-adds it when it appears, missing posts.
     case earlyRemove = "early-remove"
     /// A block registration whose token is thrown away at once.
@@ -34,7 +37,7 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
         case .earlyRemove: "R2 PREMATURE_REMOVAL"
         case .deallocWithoutRemove, .deadSender: "R3 DEAD_PARTICIPANT"
         case .selfCapture: "R4 SELF_RETAINING_HANDLER"
-        case .doubleRegister: "R5 DUPLICATE_REGISTRATION"
+        case .doubleRegister, .splitRegister: "R5 DUPLICATE_REGISTRATION"
         case .reappearLeak: "R6 REGISTRATION_GROWTH"
         case .slowMainHandler: "R7 SLOW_HANDLER"
         case .backgroundToMain: "R8 THREAD_MISMATCH"
@@ -43,11 +46,31 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
         }
     }
 
+    /// The notification name the bug lives on: the name its rule's warning must be about.
+    public var name: DemoName {
+        switch self {
+        case .reappearLeak: .sessionDidChange
+        case .doubleRegister: .themeDidChange
+        case .splitRegister: .cartDidChange
+        case .earlyRemove: .messageDidArrive
+        case .droppedToken: .appWillResignActive
+        case .selfCapture: .themeDidChange
+        case .deallocWithoutRemove: .screenDidAppear
+        case .deadSender: .documentDidSave
+        case .slowMainHandler: .themeDidChange
+        case .backgroundToMain: .cartDidChange
+        case .typoPost: .sessionDidChangeTypo
+        case .neverPosted: .premiumStatusDidChange
+        }
+    }
+
     /// One line on what the app does wrong.
     public var summary: String {
         switch self {
         case .reappearLeak: "ProfileScreen builds a new ProfileBadgeModel on every appear and keeps the old ones"
         case .doubleRegister: "SettingsScreen subscribes to ThemeDidChange in init and again in viewDidLoad"
+        case .splitRegister:
+            "CartScreen observes CartDidChange in init and again, from another line, in viewDidLoad"
         case .earlyRemove: "InboxScreen removes its MessageDidArrive observer on disappear and re-adds it on appear"
         case .droppedToken: "CrashReporter registers an AppWillResignActive block and discards the token"
         case .selfCapture: "WhatsNewBanner's ThemeDidChange handler captures the banner, which outlives its dismissal"
@@ -66,6 +89,8 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
         case .reappearLeak:
             "registrations at one callsite for SessionDidChange, each with a new live owner, never removed"
         case .doubleRegister: "two live registrations with the same owner, name and callsite; one post delivers twice"
+        case .splitRegister:
+            "two live registrations with the same owner and name from different callsites; one post delivers twice"
         case .earlyRemove:
             "removal (token-cancelled), posts of MessageDidArrive, then a new registration by the same (live) owner"
         case .droppedToken: "a tokenDropped event for a live block registration"
@@ -84,6 +109,7 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
         switch self {
         case .reappearLeak: "Registrations: SessionDidChange's count climbs each time the Profile tab appears"
         case .doubleRegister: "Warnings: R5 for SettingsScreen, fan-out 2 on each ThemeDidChange"
+        case .splitRegister: "Warnings: R5 for CartScreen listing both callsites, fan-out 2 on each CartDidChange"
         case .earlyRemove: "Warnings: R2 for InboxScreen with the number of messages it missed"
         case .droppedToken: "Registrations: the AppWillResignActive block shows [token dropped]"
         case .selfCapture: "Warnings: R4 for WhatsNewBanner; the banner never leaves the registration table"

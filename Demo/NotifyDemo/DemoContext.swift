@@ -24,6 +24,8 @@ final class DemoContext: @unchecked Sendable {  // immutable after init; the par
     let tally = TallyBook()
     let targets: DemoTargets
     let planted = PlantedBugs()
+    /// Registrations the app made, per name.
+    let registrations = RegistrationTally()
     /// UI observers declare `mainThreadOnly` only when the main lane really is the main thread: in
     /// the deterministic mode it is a test thread, and the declaration would be false.
     let uiRunsOnMainThread: Bool
@@ -64,6 +66,12 @@ final class DemoContext: @unchecked Sendable {  // immutable after init; the par
     @inline(__always)
     func received(_ name: DemoName) {
         tally.countDelivery(name)
+    }
+
+    /// Counts one registration the app is about to make for `name`; every registering call of the
+    /// app is preceded by this.
+    func registered(_ name: DemoName) {
+        registrations.add(name)
     }
 
     /// Runs `work` on the main lane: through the main queue when live (the main run loop drains
@@ -116,4 +124,17 @@ final class PlantedBugs: @unchecked Sendable {  // `lock` guards `counts`
         let index = DemoBug.allCases.firstIndex(of: bug)!
         return lock.withLock { counts[index] }
     }
+}
+
+/// How many registrations the app made, per name: the truth's registration totals.
+final class RegistrationTally: @unchecked Sendable {  // `lock` guards `counts`
+    private let lock = NSLock()
+    private var counts = [Int](repeating: 0, count: DemoName.allCases.count)
+
+    func add(_ name: DemoName) {
+        lock.withLock { counts[name.rawValue] += 1 }
+    }
+
+    /// Registrations made so far, by ``DemoName/rawValue``.
+    var snapshot: [Int] { lock.withLock { counts } }
 }

@@ -47,6 +47,8 @@ public struct GroundTruth: Codable, Sendable, Equatable {
         public var rule: String
         /// How many times the app planted it so far.
         public var instances: Int
+        /// The notification name it lives on, which its warning must be about.
+        public var name: String
     }
 
     /// The scenario's name.
@@ -71,6 +73,15 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     public var threads: [ThreadCounts]
     /// The center's live registrations when the snapshot was taken.
     public var registrationsLive: Int
+    /// ``registrationsLive`` by notification name (`"*"` for all names), from the center's table.
+    public var liveRegistrationsByName: [String: Int]
+    /// Registrations the app made since launch.
+    public var registrations: Int
+    /// Registrations ended since launch (by removal, token, or a participant's deallocation):
+    /// ``registrations`` − ``registrationsLive``.
+    public var removals: Int
+    /// ``registrations`` by notification name.
+    public var registrationsByName: [String: Int]
     /// The download-progress coalescing queue.
     public var progressQueue: ProgressQueue
     /// The planted bugs, in `--list-scenarios` order.
@@ -97,16 +108,18 @@ public struct GroundTruth: Codable, Sendable, Equatable {
                 + String(format: "%.1f s", elapsedSeconds),
             "  posts \(posts) (\(Int(postsPerSecond.rounded()))/s), deliveries \(deliveries), "
                 + "registrations live \(registrationsLive)",
+            "  registrations made \(registrations), removed \(removals)",
             "  progress queue: \(progressQueue.enqueued) enqueued, \(progressQueue.coalesced) coalesced, "
                 + "\(progressQueue.posted) posted, \(progressQueue.pending) pending",
-            "  " + "name".padding(toLength: 26, withPad: " ", startingAt: 0) + "   posts  deliveries",
+            "  " + "name".padding(toLength: 26, withPad: " ", startingAt: 0) + "   posts  deliveries  live",
         ]
         for name in DemoName.allCases {
             let posted = postsByName[name.string] ?? 0
             let delivered = deliveriesByName[name.string] ?? 0
-            guard posted + delivered > 0 else { continue }
+            let live = liveRegistrationsByName[name.string] ?? 0
+            guard posted + delivered + live > 0 else { continue }
             lines.append("  " + name.string.padding(toLength: 26, withPad: " ", startingAt: 0)
-                + String(format: " %7d %11d", posted, delivered))
+                + String(format: " %7d %11d %5d", posted, delivered, live))
         }
         lines.append("  threads:")
         for thread in threads {
@@ -117,7 +130,8 @@ public struct GroundTruth: Codable, Sendable, Equatable {
         lines.append(bugs.isEmpty ? "  bugs planted: none" : "  bugs planted:")
         for bug in bugs {
             lines.append("    " + bug.bug.padding(toLength: 24, withPad: " ", startingAt: 0)
-                + bug.rule.padding(toLength: 28, withPad: " ", startingAt: 0) + "\(bug.instances) instance(s)")
+                + bug.rule.padding(toLength: 28, withPad: " ", startingAt: 0)
+                + bug.name.padding(toLength: 24, withPad: " ", startingAt: 0) + "\(bug.instances) instance(s)")
         }
         return lines.joined(separator: "\n")
     }
@@ -128,7 +142,8 @@ extension GroundTruth {
     /// made on `queueThread`.
     init(
         configuration: DemoConfiguration, elapsed: Double, tallies: [ThreadTally.Counts], queue: ProgressQueue,
-        queueThread: NotifyThread, registrationsLive: Int, planted: PlantedBugs
+        queueThread: NotifyThread, registrationsLive: Int, liveByName: [String: Int], registrationsMade: [Int],
+        planted: PlantedBugs
     ) {
         var byThread: [UInt64: ThreadCounts] = [:]
         var postsByName: [String: Int] = [:]
@@ -160,14 +175,21 @@ extension GroundTruth {
         }
         add(queue.posted, of: .downloadProgress, to: queueThread, delivered: false)
         let posts = postsByName.values.reduce(0, +)
+        var registrationsByName: [String: Int] = [:]
+        for name in DemoName.allCases where registrationsMade[name.rawValue] > 0 {
+            registrationsByName[name.string] = registrationsMade[name.rawValue]
+        }
+        let registrations = registrationsMade.reduce(0, +)
         self.init(
             scenario: configuration.scenario.rawValue, seed: configuration.seed, pid: getpid(),
             elapsedSeconds: elapsed, postsPerSecond: elapsed > 0 ? Double(posts) / elapsed : 0, posts: posts,
             deliveries: deliveriesByName.values.reduce(0, +), postsByName: postsByName,
             deliveriesByName: deliveriesByName, threads: byThread.values.sorted { $0.id < $1.id },
-            registrationsLive: registrationsLive, progressQueue: queue,
+            registrationsLive: registrationsLive, liveRegistrationsByName: liveByName, registrations: registrations,
+            removals: registrations - registrationsLive, registrationsByName: registrationsByName,
+            progressQueue: queue,
             bugs: configuration.bugs.map { bug in
-                PlantedBug(bug: bug.rawValue, rule: bug.rule, instances: planted.count(of: bug))
+                PlantedBug(bug: bug.rawValue, rule: bug.rule, instances: planted.count(of: bug), name: bug.name.string)
             })
     }
 }

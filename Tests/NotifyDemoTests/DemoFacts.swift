@@ -37,11 +37,16 @@ struct DemoFacts {
                 everRegisteredNames.insert(name)
                 if registration.capturesObserverStrongly { note(.selfCapture, "#\(registration.id) \(name)") }
                 if let observer = registration.observer {
-                    let duplicate = live.values.contains { other in
+                    let same = live.values.filter { other in
                         other.observer == observer && other.name == registration.name
-                            && other.object == registration.object && other.callsite == registration.callsite
+                            && other.object == registration.object
                     }
-                    if duplicate { note(.doubleRegister, "#\(registration.id) \(name) \(observer.typeName)") }
+                    if same.contains(where: { $0.callsite == registration.callsite }) {
+                        note(.doubleRegister, "#\(registration.id) \(name) \(observer.typeName)")
+                    } else if let first = same.first {
+                        note(.splitRegister,
+                             "#\(registration.id) \(name) \(observer.typeName) at \(first.callsite) and \(registration.callsite)")
+                    }
                     let key = GapKey(observer: observer, name: name)
                     if let missed = gaps.removeValue(forKey: key), missed > 0 {
                         note(.earlyRemove, "\(observer.typeName) re-registered \(name) after missing \(missed)")

@@ -72,21 +72,7 @@ extension LeakRule {
 }
 
 extension DemoBug {
-    /// The notification name the bug's finding is about: the name its fact carries (see
-    /// ``DemoBug/fact``), which the model's evidence names.
-    var findingName: DemoName {
-        switch self {
-        case .reappearLeak: .sessionDidChange
-        case .doubleRegister: .themeDidChange
-        case .earlyRemove: .messageDidArrive
-        case .droppedToken: .appWillResignActive
-        case .selfCapture: .themeDidChange
-        case .deallocWithoutRemove: .screenDidAppear
-        case .deadSender: .documentDidSave
-        case .slowMainHandler: .themeDidChange
-        case .backgroundToMain: .cartDidChange
-        case .typoPost: .sessionDidChangeTypo
-        case .neverPosted: .premiumStatusDidChange
-        }
-    }
+    /// The notification name the bug's finding is about: the name the demo says it lives on
+    /// (``DemoBug/name``), which the model's evidence names.
+    var findingName: DemoName { name }
 }

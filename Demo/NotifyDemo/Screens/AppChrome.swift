@@ -23,12 +23,14 @@ final class AppChrome: @unchecked Sendable {  // `updates` is atomic (a planted 
     init(context: DemoContext) {
         let mainOnly = context.uiRunsOnMainThread
         for name in Self.mainNames {
+            context.registered(name)
             bag.add(context.center.observe(name.name, owner: self, mainThreadOnly: mainOnly) { [context] chrome, _ in
                 context.received(name)
                 chrome.updates.add(1, ordering: .relaxed)
             })
         }
         for name in Self.hoppedNames {
+            context.registered(name)
             bag.add(context.center.observe(
                 name.name, owner: self, deliverOn: context.targets.ui, mainThreadOnly: mainOnly
             ) { [context] chrome, _ in
@@ -48,6 +50,7 @@ final class BadgeController: @unchecked Sendable {  // main lane only
 
     init(context: DemoContext) {
         self.context = context
+        context.registered(.messageDidArrive)
         bag.add(context.center.observe(
             DemoName.messageDidArrive.name, owner: self, deliverOn: context.targets.ui,
             mainThreadOnly: context.uiRunsOnMainThread

@@ -3,19 +3,34 @@ import NotifyKit
 import Synchronization
 
 /// The cart: a target–action observer of `CartDidChange` and a table whose cells are created
-/// once and reused while scrolling, each cell observing `ThemeDidChange` owner-bound.
+/// once and reused while scrolling, each cell observing `ThemeDidChange` owner-bound. With
+/// `split-register`, `viewDidLoad` observes `CartDidChange` again with a call of its own, so every
+/// cart change reloads twice (R5, two callsites).
 final class CartScreen: ModalScreen, @unchecked Sendable {  // main lane only, but `reloads` is atomic:
     // with `background-to-main` its handler also runs on a worker thread, the race that bug stands for.
     let title = "Cart"
     private let context: DemoContext
     private let table: CartTable
     private let reloads = Atomic<Int>(0)
+    private let bag = TokenBag()
 
     init(context: DemoContext) {
         self.context = context
         table = CartTable(context: context)
+        context.registered(.cartDidChange)
         context.center.addObserver(self, action: CartScreen.cartChanged, name: DemoName.cartDidChange.name,
                                    object: nil)
+        viewDidLoad()
+    }
+
+    private func viewDidLoad() {
+        guard context.has(.splitRegister) else { return }
+        // The bug: init already observes CartDidChange; this second subscription is its own call.
+        context.registered(.cartDidChange)
+        bag.add(context.center.observe(DemoName.cartDidChange.name, owner: self) { screen, note in
+            screen.cartChanged(note)
+        })
+        context.planted.plant(.splitRegister)
     }
 
     /// Scrolls to a random row, dequeuing and reconfiguring cells.
@@ -25,6 +40,7 @@ final class CartScreen: ModalScreen, @unchecked Sendable {  // main lane only, b
 
     func close() {
         context.center.removeObserver(self)
+        bag.cancelAll()
         table.tearDown()
     }
 
@@ -71,6 +87,7 @@ final class CartCell: @unchecked Sendable {  // main lane only
     private(set) var restyles = 0
 
     init(context: DemoContext) {
+        context.registered(.themeDidChange)
         bag.add(context.center.observe(
             DemoName.themeDidChange.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
         ) { [context] cell, _ in

@@ -31,6 +31,7 @@ final class DocumentEditor: ModalScreen, @unchecked Sendable {  // main lane onl
         document = Document(path: path)
         let mainOnly = context.uiRunsOnMainThread
         for name in [DemoName.keyboardWillShow, .keyboardWillHide] {
+            context.registered(name)
             bag.add(context.center.observe(name.name, owner: self, mainThreadOnly: mainOnly) { [context] _, _ in
                 context.received(name)
             })
@@ -67,6 +68,7 @@ final class DocumentEditor: ModalScreen, @unchecked Sendable {  // main lane onl
     }
 
     private func watch(_ document: Document) {
+        context.registered(.documentDidSave)
         documentBag.add(context.center.observe(
             DemoName.documentDidSave.name, object: document, owner: self, mainThreadOnly: context.uiRunsOnMainThread
         ) { [context] editor, _ in
@@ -97,6 +99,7 @@ final class AutosaveMonitor: @unchecked Sendable {  // main lane only
     }
 
     func watch(_ document: Document) {
+        context.registered(.documentDidSave)
         let token = context.center.addObserver(
             forName: DemoName.documentDidSave.name, object: document, deliverOn: .posting
         ) { [context] _ in
@@ -126,6 +129,7 @@ final class RecentFiles: @unchecked Sendable {  // main lane only
     private(set) var saves = 0
 
     init(context: DemoContext) {
+        context.registered(.documentDidSave)
         bag.add(context.center.observe(
             DemoName.documentDidSave.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
         ) { [context] files, _ in

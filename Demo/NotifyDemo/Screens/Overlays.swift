@@ -13,6 +13,7 @@ final class ToastView: @unchecked Sendable {  // main lane only
     init(context: DemoContext, step: Int) {
         self.context = context
         shownAtStep = step
+        context.registered(.screenDidAppear)
         context.center.addObserver(self, action: ToastView.screenAppeared, name: DemoName.screenDidAppear.name,
                                    object: nil)
     }
@@ -46,11 +47,13 @@ final class WhatsNewBanner: @unchecked Sendable {  // main lane only
         self.context = context
         if context.has(.selfCapture) {
             // The bug: `self.restyle()` inside the handler instead of using the owner parameter.
+            context.registered(.themeDidChange)
             bag.add(context.center.observe(DemoName.themeDidChange.name, owner: self) { _, _ in
                 self.restyle()
             })
             context.planted.plant(.selfCapture)
         } else {
+            context.registered(.themeDidChange)
             bag.add(context.center.observe(DemoName.themeDidChange.name, owner: self) { banner, _ in
                 banner.restyle()
             })

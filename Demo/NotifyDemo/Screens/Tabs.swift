@@ -46,6 +46,7 @@ final class ProfileBadgeModel: @unchecked Sendable {  // main lane only
 
     init(context: DemoContext) {
         self.context = context
+        context.registered(.sessionDidChange)
         context.center.addObserver(self, action: ProfileBadgeModel.sessionChanged,
                                    name: DemoName.sessionDidChange.name, object: nil)
     }
@@ -71,6 +72,7 @@ final class InboxScreen: TabScreen, @unchecked Sendable {  // main lane only
 
     init(context: DemoContext) {
         self.context = context
+        context.registered(.sessionDidChange)
         bag.add(context.center.observe(
             DemoName.sessionDidChange.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
         ) { [context] inbox, _ in
@@ -95,6 +97,7 @@ final class InboxScreen: TabScreen, @unchecked Sendable {  // main lane only
     }
 
     private func subscribe() {
+        context.registered(.messageDidArrive)
         token = context.center.observe(
             DemoName.messageDidArrive.name, owner: self, deliverOn: context.targets.ui,
             mainThreadOnly: context.uiRunsOnMainThread

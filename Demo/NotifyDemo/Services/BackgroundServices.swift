@@ -7,6 +7,7 @@ final class ImageCache: @unchecked Sendable {  // immutable after init
     private let bag = TokenBag()
 
     init(context: DemoContext) {
+        context.registered(.memoryWarning)
         bag.add(context.center.addObserver(
             forName: DemoName.memoryWarning.name, object: nil, deliverOn: context.targets.background
         ) { [context] _ in
@@ -25,6 +26,7 @@ final class SyncService: @unchecked Sendable {  // immutable after init
     static let onlineKey = "online"
 
     init(context: DemoContext) {
+        context.registered(.reachabilityDidChange)
         bag.add(context.center.addObserver(
             forName: DemoName.reachabilityDidChange.name, object: nil, deliverOn: context.targets.sync
         ) { [context] note in
@@ -42,6 +44,7 @@ final class DownloadStore: @unchecked Sendable {  // immutable after init
 
     init(context: DemoContext) {
         for name in [DemoName.downloadDidStart, .downloadDidFinish] {
+            context.registered(name)
             bag.add(context.center.addObserver(forName: name.name, object: nil, deliverOn: context.targets.io) {
                 [context] _ in
                 context.received(name)

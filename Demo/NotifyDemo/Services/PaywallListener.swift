@@ -7,6 +7,7 @@ final class PaywallListener: @unchecked Sendable {  // main lane only
 
     init?(context: DemoContext) {
         guard context.has(.neverPosted) else { return nil }
+        context.registered(.premiumStatusDidChange)
         bag.add(context.center.observe(DemoName.premiumStatusDidChange.name, owner: self) { [context] _, _ in
             context.received(.premiumStatusDidChange)
         })
