@@ -50,19 +50,17 @@ extension InspectorState {
     /// resolving.
     mutating func unheardPostHeard(_ post: TracePost, nameSlot: Int) {
         guard var track = ruleState.unheard[nameSlot], track.name == post.name else { return }
-        let key = LeakFindingKey(rule: .unheardPost, subject: .name(post.name))
         track.silentPosts = 0
-        guard findingStore.isOpen(key) else {
-            ruleState.unheard[nameSlot] = nil
-            return
+        let key = LeakFindingKey(rule: .unheardPost, subject: .name(post.name))
+        if findingStore.isOpen(key) {
+            track.heardPosts += 1
+            if track.heardPosts >= configuration.rules.unheardResolvedPosts {
+                findingStore.resolve(key, at: now)
+                track.heardPosts = 0
+                track.checkedNames = .max
+            }
         }
-        track.heardPosts += 1
-        if track.heardPosts >= configuration.rules.unheardResolvedPosts {
-            findingStore.resolve(key, at: now)
-            ruleState.unheard[nameSlot] = nil
-        } else {
-            ruleState.unheard[nameSlot] = track
-        }
+        ruleState.unheard[nameSlot] = track
     }
 
     /// A name registered for the first time: an unheard name near it was likely a typo of it.
