@@ -31,8 +31,9 @@ public struct LeakEvidence: Sendable, Hashable {
     public var duration: UInt64?
     /// R7: durations of the slow runs, for p50/p95.
     public var durations: LatencyHistogram?
-    /// Other callsites: R4 every self-capturing registration, R7 and R8 the posters, R9 the
-    /// posters, R2(b) the re-registration, R1 missed `removeObserver` calls.
+    /// Other callsites: R4 every self-capturing registration, R5 every registering call of the
+    /// duplicated group, R7 and R8 the posters, R9 the posters, R2(b) the re-registration, R1
+    /// missed `removeObserver` calls.
     public var relatedCallsites: [CallsiteInfo] = []
     /// Threads involved: R7 and R8 posting threads, R9 posting threads.
     public var threads: [UInt64] = []
@@ -40,7 +41,7 @@ public struct LeakEvidence: Sendable, Hashable {
     public var postingThreadIsMain: Bool?
     /// R7: observers the post reached.
     public var observersInPost: Int?
-    /// R9, R10: the nearest registered (R9) or posted (R10) name.
+    /// R9, R10: the nearest registered (R9, typo case only) or posted (R10) name.
     public var nearestName: String?
     /// Edit distance to ``nearestName``.
     public var nearestDistance: Int?
