@@ -21,8 +21,8 @@ public enum NotifyTopRunner {
         signal(SIGPIPE, SIG_IGN)
         if options.list {
             let processes = SocketDirectory.standard.inspectableProcesses()
-            print(processes.isEmpty ? "no inspectable processes in \(SocketDirectory.standard.path)"
-                                    : AttachTarget.table(processes))
+            print(PrintableText.lines(processes.isEmpty ? "no inspectable processes in \(SocketDirectory.standard.path)"
+                                                        : AttachTarget.table(processes)))
             return 0
         }
         var demo: DemoProcess?
