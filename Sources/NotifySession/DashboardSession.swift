@@ -421,6 +421,7 @@ public final class DashboardSession {
         do {
             recorder = try SessionRecorder(path: path, memory: memory)
             status.recordingPath = path
+            status.recordingFailure = nil
             status.message = "recording to \(path) (r stops)"
             logAction(.recording, "recording started: \(path)")
         } catch {

@@ -112,6 +112,7 @@ public final class TraceReader {
         return reader
     }
 
+    /// The `k` a line has, for messages.
     static func kindName(_ event: TraceEvent) -> String {
         if case .unknown(let line) = event { return line.kind }
         return event.kind?.rawValue ?? "?"
