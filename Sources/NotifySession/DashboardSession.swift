@@ -73,6 +73,11 @@ public final class DashboardSession {
     /// The newest status message, even once it has left the screen.
     public private(set) var lastMessage: String?
     private var exporter = ViewExporter()
+    /// The recorder whose failure was last reported, so each is reported once.
+    private var reportedRecorder: ObjectIdentifier?
+    private var reportedSkippedLines = false
+    /// Whether a recording (`--record` or `r`) stopped on a write error.
+    public private(set) var recordingFailed = false
 
     /// Where Ctrl-S and the screen dump write; empty means the working directory.
     public var exportDirectory: String {
@@ -197,6 +202,7 @@ public final class DashboardSession {
                 streamEnded(end, now: now)
             }
             if !ended { model.tick(now: now) }
+            checkRecording()
             if waitingForRestart != nil { lookForRestart(now: now) }
         case .replay(let feed):
             let elapsed = now - min(now, lastAdvance)
@@ -205,6 +211,8 @@ public final class DashboardSession {
         case .fixed:
             break
         }
+        recorder?.flushIfDue()
+        if recorder?.failure != nil { stopRecording() }
         lastAdvance = now
         cpu.sample()
         status.selfCPU = cpu.percent
@@ -241,6 +249,11 @@ public final class DashboardSession {
     func replayTick(_ feed: ReplayFeed) {
         if feed.start != nil { model.tick(now: feed.now) }
         ended = feed.isFinished
+        if ended, !reportedSkippedLines, let skipped = feed.skippedLines {
+            reportedSkippedLines = true
+            status.message = "\(feed.origin): \(skipped)"
+            logAction(.note, "\(feed.origin): \(skipped)")
+        }
         model.setStream(ended ? .ended(feed.finishReason) : .replaying(position: feed.position, duration: nil))
         status.mode = ended ? .ended(feed.finishReason) : .replay(speed: feed.speed, paused: feed.paused)
     }
@@ -408,6 +421,7 @@ public final class DashboardSession {
         do {
             recorder = try SessionRecorder(path: path, memory: memory)
             status.recordingPath = path
+            status.recordingFailure = nil
             status.message = "recording to \(path) (r stops)"
             logAction(.recording, "recording started: \(path)")
         } catch {
@@ -419,9 +433,28 @@ public final class DashboardSession {
     private func stopRecording() {
         guard let recorder else { return }
         recorder.flush()
-        status.message = "recorded \(recorder.byteCount) bytes to \(recorder.path)"
-        logAction(.recording, "recording stopped: \(recorder.byteCount) bytes in \(recorder.path)")
+        status.message = recorder.outcome
+        if recorder.failure != nil {
+            recordingFailed = true
+            status.recordingFailure = recorder.outcome
+            logAction(.recording, "recording stopped: " + recorder.outcome)
+        } else {
+            logAction(.recording, "recording stopped: \(recorder.byteCount) bytes in \(recorder.path)")
+        }
         status.recordingPath = nil
         self.recorder = nil
+    }
+
+    /// Reports, once, a `--record` file that stopped on a write error: the header, the log and the
+    /// exit status say so. Called every pass, and by the runner once the feed has stopped.
+    public func checkRecording() {
+        guard case .live(let feed) = source, let recording = feed.recorder, recording.failure != nil,
+              reportedRecorder != ObjectIdentifier(recording) else { return }
+        reportedRecorder = ObjectIdentifier(recording)
+        recordingFailed = true
+        status.recordingPath = nil
+        status.recordingFailure = recording.outcome
+        status.message = recording.outcome
+        logAction(.recording, recording.outcome)
     }
 }

@@ -43,11 +43,14 @@ public final class LiveFeed: Sendable {
     private let box: ReaderBox
     /// Where the events come from, for the header.
     public let origin: String
+    /// The reader's recording (`--record`), for its outcome; written by the reader thread only.
+    public let recorder: TraceRecorder?
 
     /// Starts reading `reader` on a new thread.
     public init(reader: TraceReader) {
         box = ReaderBox(reader)
         origin = reader.origin
+        recorder = reader.recorder
         let thread = Thread { [box, shared] in Self.readLoop(box.reader, shared: shared) }
         thread.name = "notifytop-reader"
         thread.start()

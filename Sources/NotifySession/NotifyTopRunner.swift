@@ -8,6 +8,10 @@ import NotifyTUI
 public enum NotifyTopRunner {
     /// Exit status when `--fail-on` found warnings.
     public static let leaksFound: Int32 = 3
+    /// Exit status when the input is not a trace (or cannot be read).
+    public static let unreadableInput: Int32 = 2
+    /// Exit status when a recording stopped on a write error.
+    public static let recordingFailed: Int32 = 1
 
     /// Runs notifytop; returns the process exit status.
     public static func run(_ options: NotifyTopOptions) -> Int32 {
@@ -17,8 +21,8 @@ public enum NotifyTopRunner {
         signal(SIGPIPE, SIG_IGN)
         if options.list {
             let processes = SocketDirectory.standard.inspectableProcesses()
-            print(processes.isEmpty ? "no inspectable processes in \(SocketDirectory.standard.path)"
-                                    : AttachTarget.table(processes))
+            print(PrintableText.lines(processes.isEmpty ? "no inspectable processes in \(SocketDirectory.standard.path)"
+                                                        : AttachTarget.table(processes)))
             return 0
         }
         var demo: DemoProcess?
@@ -31,10 +35,16 @@ public enum NotifyTopRunner {
         var uptime: Double?
         var reattacher: Reattacher?
         var attached: String?
+        var recording: TraceRecorder?
         do {
             if let path = options.replay {
                 let speed = options.speed ?? (options.batch || options.json ? 0 : 1)
-                source = .replay(try ReplayFeed(path: path, speed: speed, from: options.from, to: options.to))
+                do {
+                    source = .replay(try ReplayFeed(path: path, speed: speed, from: options.from, to: options.to))
+                } catch {
+                    printError("notifytop: \(error)")
+                    return unreadableInput
+                }
             } else {
                 let reader: TraceReader
                 if options.demo {
@@ -51,7 +61,10 @@ public enum NotifyTopRunner {
                         reattacher = Reattacher(match: match, lastPid: target.process?.pid, recordPath: options.record)
                     }
                 }
-                if let path = options.record { reader.recorder = try TraceRecorder(path: path) }
+                if let path = options.record {
+                    recording = try TraceRecorder(path: path)
+                    reader.recorder = recording
+                }
                 let feed = LiveFeed(reader: reader)
                 live = feed
                 source = .live(feed)
@@ -93,8 +106,13 @@ public enum NotifyTopRunner {
             }
         }
         if let message = session.status.message ?? session.lastMessage, !options.batch && !options.json { printError("notifytop: \(message)") }
-        if let path = options.record { printError("notifytop: trace saved to \(path)") }
+        // The reader thread writes the recording's last bytes as it stops.
+        session.stopFeed()
+        session.checkRecording()
+        if let recording { printError("notifytop: " + recording.outcome) }
+        if options.batch || options.json, case .replay(let feed) = source, let skipped = feed.skippedLines { printError("notifytop: \(feed.origin): \(skipped)") }
         if case .signal(let number) = exit { return 128 + number }
+        if session.recordingFailed { return recordingFailed }
         if let severity = options.failOn, BatchPrinter.hasFindings(session.model, atLeast: severity) {
             printError("notifytop: open findings of severity \(severity) or worse")
             return leaksFound
@@ -122,8 +140,9 @@ public enum NotifyTopRunner {
     }
 
     /// Writes one line to standard error, unbuffered, so it is never lost behind a TUI frame.
+    /// Control characters (from a file name or a trace) are shown as `?`, as on screen.
     public static func printError(_ text: String) {
-        var line = text + "\n"
+        var line = PrintableText.of(text) + "\n"
         line.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

@@ -2,18 +2,23 @@ import NotifyTUI
 
 extension RecordingDiff {
     /// The human report: both sides, a per-name table of observers and deliveries A → B with
-    /// deltas, then warnings new in B and resolved in B.
+    /// deltas, then warnings new in B and resolved in B. Control characters in names, paths and
+    /// summaries are shown as `?`, as on screen.
     public var text: String {
         var lines: [String] = []
         for (label, side) in [("A", a), ("B", b)] {
-            lines.append("\(label)  \(side.path)  \(side.process) pid \(side.pid)  \(Self.seconds(side.durationNs))")
+            lines.append("\(label)  \(PrintableText.of(side.path))  \(PrintableText.of(side.process)) pid \(side.pid)  \(Self.seconds(side.durationNs))")
+        }
+        for (label, side) in [("A", a), ("B", b)] {
+            if let skipped = side.skippedLines { lines.append("note: \(label) \(PrintableText.of(side.path)): \(skipped)") }
         }
         if let ratio = Self.lengthRatio(a.durationNs, b.durationNs), ratio > 1.2 || ratio < 1 / 1.2 {
             lines.append("note: the recordings differ in length (B is \(Self.one(ratio))× A), so compare deliveries "
                 + "per second (DELIV/S) rather than totals")
         }
         lines.append("")
-        let nameWidth = min(40, max(4, names.map { DisplayWidth.of($0.name) }.max() ?? 4))
+        let shownNames = names.map { PrintableText.of($0.name) }
+        let nameWidth = min(40, max(4, shownNames.map { DisplayWidth.of($0) }.max() ?? 4))
         let observers = names.map { "\($0.observersA) → \($0.observersB)" }
         let deliveries = names.map { "\($0.deliveriesA) → \($0.deliveriesB)" }
         let rates = names.map {
@@ -26,7 +31,7 @@ extension RecordingDiff {
             + String(repeating: " ", count: 10) + DisplayWidth.fit("DELIVERIES", to: deliveryWidth, alignRight: true)
             + String(repeating: " ", count: 11) + DisplayWidth.fit("DELIV/S", to: rateWidth, alignRight: true))
         for (index, change) in names.enumerated() {
-            lines.append(DisplayWidth.fit(change.name, to: nameWidth) + "  "
+            lines.append(DisplayWidth.fit(shownNames[index], to: nameWidth) + "  "
                 + DisplayWidth.fit(observers[index], to: observerWidth, alignRight: true) + " "
                 + DisplayWidth.fit(Self.delta(Int64(change.observersDelta)), to: 7, alignRight: true) + "  "
                 + DisplayWidth.fit(deliveries[index], to: deliveryWidth, alignRight: true) + " "
@@ -47,7 +52,8 @@ extension RecordingDiff {
         guard !warnings.isEmpty else { return ["\(title): none"] }
         var lines = ["\(title) (\(warnings.count)):"]
         for warning in warnings {
-            lines.append("  " + DisplayWidth.fit(warning.severity, to: 8) + warning.identity + "  " + warning.summary)
+            lines.append("  " + DisplayWidth.fit(warning.severity, to: 8) + PrintableText.of(warning.identity) + "  "
+                + PrintableText.of(warning.summary))
         }
         return lines
     }

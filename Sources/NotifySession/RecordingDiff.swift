@@ -18,6 +18,8 @@ public struct RecordingDiff: Sendable, Encodable {
         public var pid: Int
         /// Stream nanoseconds the recording covers.
         public var durationNs: UInt64
+        /// "3 lines skipped (first at line 101)" when malformed lines were skipped; absent otherwise.
+        public var skippedLines: String?
     }
 
     /// One name's figures in A and B.
@@ -112,7 +114,7 @@ public struct RecordingDiff: Sendable, Encodable {
 
     private static func side(_ fold: RecordingFold) -> Side {
         Side(path: fold.path, process: fold.model.header?.process ?? "?", pid: Int(fold.model.header?.pid ?? 0),
-             durationNs: fold.duration)
+             durationNs: fold.duration, skippedLines: fold.skippedLines)
     }
 
     private static func isIdleWildcard(_ row: NameRow) -> Bool {

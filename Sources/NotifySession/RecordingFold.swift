@@ -4,8 +4,9 @@ import NotifyTrace
 
 /// A whole recording folded through the model, as `notifytop diff` compares them.
 ///
-/// Why strict: a diff that silently skipped malformed lines would compare less than it claims,
-/// so the first bad line (or a file that is not a trace at all) is an error instead.
+/// Read as `--replay` reads it, no stricter and no looser: a file that is not a trace (its first
+/// line is no valid header) is an error; malformed lines after the header are skipped, and
+/// ``skippedLines`` says how many and where, so a diff never compares less than it claims unsaid.
 public struct RecordingFold: Sendable {
     /// Why a recording could not be folded.
     public struct Failure: Error, CustomStringConvertible {
@@ -19,11 +20,13 @@ public struct RecordingFold: Sendable {
     public let model: InspectorState
     /// Stream nanoseconds from the first timed event to the last.
     public let duration: UInt64
+    /// "3 lines skipped (first at line 101)" when malformed lines were skipped; nil otherwise.
+    public let skippedLines: String?
 
     /// Reads `path` to its end, ticking the model at every timed event as a live session would.
     public init(path: String) throws(Failure) {
         let reader: TraceReader
-        do { reader = try TraceReader.open(file: path, strict: true) } catch {
+        do { reader = try TraceReader.open(file: path) } catch {
             throw Failure(description: "\(error)")
         }
         var model = InspectorState()
@@ -47,5 +50,6 @@ public struct RecordingFold: Sendable {
         self.path = path
         self.model = model
         duration = first.map { last - $0 } ?? 0
+        skippedLines = reader.skippedLines
     }
 }

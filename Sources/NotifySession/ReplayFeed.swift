@@ -224,3 +224,8 @@ public final class ReplayFeed {
         }
     }
 }
+
+extension ReplayFeed {
+    /// "3 lines skipped (first at line 101)" once malformed lines of the recording were skipped.
+    public var skippedLines: String? { reader.skippedLines }
+}

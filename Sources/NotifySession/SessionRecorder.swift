@@ -95,6 +95,15 @@ public struct SessionRecorder {
     /// Flushes what is buffered.
     public func flush() { recorder.flush() }
 
-    /// Bytes written so far.
-    public var byteCount: Int { recorder.byteCount }
+    /// Flushes what has waited a second: for a session with nothing new to write.
+    public func flushIfDue() { recorder.flushIfDue() }
+
+    /// The write error that stopped the recording; nil while all is well.
+    public var failure: TraceError? { recorder.failure }
+
+    /// One line on how the recording went: bytes in the file, and whether it is complete.
+    public var outcome: String { recorder.outcome }
+
+    /// Bytes in the file so far.
+    public var byteCount: Int { recorder.bytesWritten }
 }

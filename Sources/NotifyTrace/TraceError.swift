@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -17,4 +18,9 @@ public enum TraceError: Error, Equatable, CustomStringConvertible {
         case .invalid(let what): what
         }
     }
+}
+
+extension TraceError: LocalizedError {
+    /// The one-line message, for code that reports errors through Foundation.
+    public var errorDescription: String? { description }
 }

@@ -15,7 +15,11 @@ struct DiffCommand: ParsableCommand {
             Both files are folded through the same model as --replay. Warnings are matched by rule and \
             by name, file:line or observer type, so two runs of the same program compare.
 
-            Exit status: 0 no new warnings of --fail-on severity, 3 there are some, 2 a file cannot be read.
+            A file that is not a trace is an error; malformed lines after a valid header are skipped, as \
+            --replay skips them, and counted on standard error. Control characters print as "?".
+
+            Exit status: 0 no new warnings of --fail-on severity, 3 there are some, 2 a file cannot be read \
+            or is not a trace.
             """)
 
     /// Exit status when a file is missing or not a trace.
@@ -44,6 +48,9 @@ struct DiffCommand: ParsableCommand {
         } catch {
             NotifyTopRunner.printError("notifytop diff: \(error)")
             throw ExitCode(Self.unreadable)
+        }
+        for side in [diff.a, diff.b] {
+            if let skipped = side.skippedLines { NotifyTopRunner.printError("notifytop diff: \(side.path): \(skipped)") }
         }
         print(json ? diff.json : diff.text)
         if let severity = NotifyTopCommand.severity(failOn), diff.hasNewWarnings(atLeast: severity) {

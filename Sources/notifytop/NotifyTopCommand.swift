@@ -15,7 +15,8 @@ struct NotifyTopCommand: ParsableCommand {
             Try it: notifytop --demo
             Compare two recordings: notifytop diff A.ndjson B.ndjson (see notifytop diff --help).
             Exit status: 0 ok (also when the reader of batch output stops early, as head does), 1 cannot attach
-            or read, 3 --fail-on findings exist, 128+N killed by signal N.
+            or a recording failed (disk full), 2 the --replay file is not a trace, 3 --fail-on findings exist, \
+            128+N killed by signal N.
             """)
 
     /// `notifytop diff …` goes to ``DiffCommand``; anything else is the dashboard's command line.

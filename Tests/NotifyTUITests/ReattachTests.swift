@@ -34,7 +34,8 @@ struct ReattachTests {
 
     static func exited(_ events: [TraceEvent]) -> [TraceEvent] {
         let last = events.last?.timestamp ?? 0
-        return events + [.end(TraceEnd(seq: 9_999, timestamp: last + 1, reason: TraceEndReason.processExit))]
+        let seq = events.compactMap(\.seq).max() ?? 0
+        return events + [.end(TraceEnd(seq: seq + 1, timestamp: last + 1, reason: TraceEndReason.processExit))]
     }
 
     /// Polls `session` (the feed reads on its own thread) until `done` holds; false after 10 s.
@@ -80,7 +81,7 @@ struct ReattachTests {
         #expect(actions.contains { $0.kind == .stream && $0.text.hasPrefix("stream ended (process exited)") })
         #expect(Self.poll(session, from: &now) { session.isEnded })
         #expect(session.model.totals.events == 25, "a fresh model: only the second stream")
-        #expect(session.status.mode == .ended("end of recording"), "an end of file cannot restart")
+        #expect(session.status.mode == .ended("recording cut off: no end line"), "an end of file cannot restart")
     }
 
     @Test("without a reattacher (--no-reattach, --demo) the end of the stream ends the session")

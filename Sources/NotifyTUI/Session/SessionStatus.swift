@@ -19,6 +19,8 @@ public struct SessionStatus: Sendable, Hashable {
     public var eventsWhilePaused: UInt64?
     /// The recording's path while recording.
     public var recordingPath: String?
+    /// How a recording that stopped on a write error ended (bytes written, file incomplete).
+    public var recordingFailure: String?
     /// The redraw delay.
     public var delayMilliseconds: Int
     /// notifytop's own CPU use, in percent of one core; nil until measured.

@@ -122,6 +122,7 @@ enum HeaderView {
     private static func badgeList(_ data: DashboardData, glyphs: Glyphs) -> [(text: String, style: Style)] {
         var badges: [(String, Style)] = []
         if data.status.recordingPath != nil { badges.append(("[REC]", .recording)) }
+        if data.status.recordingFailure != nil { badges.append(("[REC FAILED]", .warning)) }
         let position = " @" + Format.streamTime(data.streamOffset(data.model.now)) + "s "
         switch data.status.mode {
         case .connecting: badges.append((" CONNECTING ", .badgePaused))

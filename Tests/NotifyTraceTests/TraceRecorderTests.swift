@@ -1,0 +1,70 @@
+import Foundation
+import NotifyEvents
+import NotifyKit
+import NotifyTrace
+import Testing
+
+private let tick = Notification.Name("recorder.tick")
+
+/// A recording states what it wrote: write errors are caught and bytes reach the disk within about
+/// a second, not only every 64 KiB.
+@Suite("Trace recorder")
+struct TraceRecorderTests {
+    static func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : -1
+    }
+
+    @Test("a write error on a full disk stops the recording and says how many bytes the file holds")
+    func fullDisk() {
+        // /dev/full refuses every write with ENOSPC, as a full filesystem does.
+        guard let recorder = try? TraceRecorder(path: "/dev/full") else {
+            Issue.record("cannot open /dev/full")
+            return
+        }
+        recorder.write(Array(repeating: UInt8(ascii: "x"), count: 100))
+        #expect(recorder.failure == nil, "nothing written yet")
+        #expect(!recorder.flush())
+        #expect(recorder.failure?.description.contains("No space left on device") == true)
+        #expect(recorder.bytesWritten == 0)
+        #expect(recorder.outcome.contains("0 bytes") && recorder.outcome.contains("incomplete"), "\(recorder.outcome)")
+        recorder.write(Array(repeating: UInt8(ascii: "y"), count: 100_000))
+        #expect(recorder.bytesWritten == 0, "a failed recording writes nothing more")
+    }
+
+    @Test("a complete recording's outcome states the bytes in the file")
+    func outcome() throws {
+        let path = TraceInputTests.temporaryPath("outcome.jsonl")
+        defer { unlink(path) }
+        let recorder = try TraceRecorder(path: path)
+        recorder.write(Array("hello\n".utf8))
+        #expect(recorder.flush())
+        #expect(recorder.outcome == "recorded 6 bytes to \(path)")
+        #expect(Self.fileSize(path) == 6)
+    }
+
+    @Test("a live recording reaches the disk about a second after an event, without closing or 64 KiB")
+    func flushCadence() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let token = center.addObserver(forName: tick, object: nil, queue: nil) { _ in }
+        defer { token.cancel() }
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        defer { inspector.stop() }
+        let path = TraceInputTests.temporaryPath("cadence.jsonl")
+        defer { unlink(path) }
+        let reader = try TraceReader.connect(socketPath: inspector.socketPath)
+        reader.recorder = try TraceRecorder(path: path)
+        while inspector.viewerCount < 1 { usleep(1_000) }
+        center.post(name: tick)
+        // The reader loop, as LiveFeed runs it: read until the post arrives, then idle.
+        _ = reader.read { $0.postName == tick.rawValue }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while Self.fileSize(path) < reader.byteCount && Date() < deadline {
+            _ = reader.next(timeoutMilliseconds: 50)
+        }
+        #expect(reader.byteCount > 0)
+        #expect(Self.fileSize(path) == reader.byteCount, "the bytes read are on disk while the recording is open")
+        #expect(reader.byteCount < 64 * 1024)
+    }
+}
