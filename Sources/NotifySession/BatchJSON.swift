@@ -112,7 +112,7 @@ public enum BatchJSON {
             events: model.totals.events, posts: model.totals.posts, deliveries: model.totals.deliveries,
             observers: model.liveRegistrations, names: overview.names, threads: overview.threads, warnings: warnings,
             lost: model.eventsLost)
-        let base = model.header?.clockMono ?? 0
+        let base = data.status.clockBase ?? model.header?.clockMono ?? 0
         let now = model.now
         func offset(_ time: UInt64) -> UInt64 { time >= base ? time - base : 0 }
         func age(_ time: UInt64) -> UInt64 { now >= time ? now - time : 0 }
