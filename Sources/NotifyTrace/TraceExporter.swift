@@ -174,7 +174,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     }
 
     /// A `tick` line once a second while nothing else is sent, so viewers' models move through
-    /// quiet periods on the stream's own clock.
+    /// quiet periods on the stream's own clock. Only to viewers that have read everything: one
+    /// still behind has lines to read, and a dropped tick must not count as a lost event.
     private func sendClockLineIfQuiet(moved: Bool) {
         let now = MonotonicClock.now()
         if moved || attachment == nil || viewers.isEmpty {
@@ -182,8 +183,14 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             return
         }
         guard now - min(now, lastLineAt) >= 1_000_000_000 else { return }
-        broadcast([.tick(TraceTick(seq: translator.nextSequence(), timestamp: now))])
         lastLineAt = now
+        let idle = viewers.filter { $0.queuedByteCount == 0 && !$0.hasMissed }
+        guard !idle.isEmpty else { return }
+        var line: [UInt8] = []
+        TraceEncoder.encode(.tick(TraceTick(seq: translator.nextSequence(), timestamp: now)), into: &line)
+        for viewer in idle {
+            viewer.enqueue(line: line[...]) { [self] in (translator.nextSequence(), MonotonicClock.now()) }
+        }
     }
 
     private func waitForConnection(milliseconds: Int32) -> Bool {
