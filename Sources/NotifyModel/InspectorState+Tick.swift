@@ -47,17 +47,18 @@ extension InspectorState {
         let interval = max(1, configuration.rules.checkpointInterval)
         guard var nextCheckpoint = ruleState.nextCheckpoint else {
             closeBuckets(at: time)
-            ruleState.nextCheckpoint = time - time % interval &+ interval
+            ruleState.nextCheckpoint = Self.gridPoint(after: time, step: interval)
             nextClockWork = min(nextBucket, ruleState.nextCheckpoint!)
             return
         }
         var taken = 0
-        while nextCheckpoint <= time {
+        while nextCheckpoint <= time && nextCheckpoint < .max {
             closeBuckets(at: nextCheckpoint)
             now = max(now, nextCheckpoint)
             takeCheckpoint()
             taken += 1
-            nextCheckpoint = taken < Self.checkpointsPerJump ? nextCheckpoint &+ interval : time - time % interval &+ interval
+            nextCheckpoint = taken < Self.checkpointsPerJump
+                ? Self.gridPoint(after: nextCheckpoint, step: interval) : Self.gridPoint(after: time, step: interval)
         }
         ruleState.nextCheckpoint = nextCheckpoint
         closeBuckets(at: time)
@@ -83,8 +84,13 @@ extension InspectorState {
         levelWindows.findings.advance(to: time, filling: levelWindows.findings.current)
         now = max(now, time)
         retireRemoved()
-        let width = max(1, configuration.rateBucketWidth)
-        nextBucket = time - time % width &+ width
+        nextBucket = Self.gridPoint(after: time, step: max(1, configuration.rateBucketWidth))
+    }
+
+    /// The first multiple of `step` after `time`; `.max` (never reached) past the clock's range.
+    static func gridPoint(after time: UInt64, step: UInt64) -> UInt64 {
+        let (next, overflow) = (time - time % step).addingReportingOverflow(step)
+        return overflow ? .max : next
     }
 
     /// Whether a finding for `rule` may be raised about this callsite, name or owner type.

@@ -1,5 +1,5 @@
 import NotifyEvents
-import NotifyModel
+@testable import NotifyModel
 import Testing
 
 /// The model's clock is the events' clock: rates, level samples, retirement and checkpoints run on
@@ -122,6 +122,21 @@ struct EventClockTests {
         #expect(state.totals.events == withoutClock.totals.events)  // clock lines are not events
         #expect(withoutClock.checkpoints == 0)
         #expect(withoutClock.open(.neverPosted).isEmpty)
+    }
+
+    @Test("a timestamp at the end of the clock's range (a corrupt line) ends the fold's grid work instead of looping")
+    func clockRangeEnd() {
+        var s = TraceScript()
+        s.register(1, "n", site: 70)
+        s.advance(UInt64.max - TraceScript.start - 1)
+        s.tick()
+        s.advance(1)
+        s.tick()
+        s.register(2, "n", site: 70)
+        let state = Self.oneByOne(s.events)
+        #expect(state.now == .max)
+        #expect(state.liveRegistrations == 2)
+        #expect(state.checkpoints == UInt64(InspectorState.checkpointsPerJump))
     }
 
     @Test("level sparklines keep the level each second ended at, whatever the batching")
