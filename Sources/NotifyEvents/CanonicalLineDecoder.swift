@@ -1,5 +1,5 @@
 /// A fast path for the lines that make up nearly all of a busy stream (`deliver`, `post`,
-/// `register`, `remove`, `queue`, `obj`) exactly as ``TraceEncoder`` writes them: keys in the
+/// `register`, `remove`, `queue`, `obj`, and the idle stream's `tick`) exactly as ``TraceEncoder`` writes them: keys in the
 /// encoder's order, no whitespace, no escapes, no extra fields. It reads such a line in one pass,
 /// comparing each key as a literal, with no scan into a field list and no key lookups.
 ///
@@ -36,6 +36,7 @@ struct CanonicalLineDecoder {
         case UInt8(ascii: "r"): event = literal("register\"") ? registered() : literal("remove\"") ? removed() : nil
         case UInt8(ascii: "q"): event = queue()
         case UInt8(ascii: "o"): event = object()
+        case UInt8(ascii: "t"): event = tick()
         default: return nil
         }
         guard let event, literal("}"), index == line.count else { return nil }
@@ -115,6 +116,11 @@ struct CanonicalLineDecoder {
               literal(",\"addr\":\"0x"), let address = hexDigits()
         else { return nil }
         return .object(TraceObject(id: id, type: type, address: address))
+    }
+
+    private mutating func tick() -> TraceEvent? {
+        guard literal("tick\",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned() else { return nil }
+        return .tick(TraceTick(seq: seq, timestamp: t))
     }
 
     // MARK: Values

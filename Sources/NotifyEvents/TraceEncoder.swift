@@ -78,6 +78,8 @@ public enum TraceEncoder {
             stamp("{\"k\":\"end\",\"seq\":", end.seq, end.timestamp, nil, into: &buffer)
             buffer.appendLiteral(",\"reason\":")
             buffer.appendJSONString(end.reason.rawValue)
+        case .tick(let tick):
+            stamp("{\"k\":\"tick\",\"seq\":", tick.seq, tick.timestamp, nil, into: &buffer)
         case .unknown(let unknown):
             // Kept verbatim. A raw newline can only be JSON whitespace, so a space replaces it and
             // the line stays one line.

@@ -48,6 +48,8 @@ public enum TraceEvent: Sendable, Hashable {
     case gap(TraceGap)
     /// The producer ended the stream on purpose.
     case end(TraceEnd)
+    /// The producer's clock during a quiet period; nothing happened (format 1.1).
+    case tick(TraceTick)
     /// A line of a kind this version does not know (a newer minor version's addition), kept so
     /// a caller can count or skip it and a re-encoder can pass it through unchanged.
     case unknown(TraceUnknownLine)
@@ -70,6 +72,7 @@ public enum TraceEvent: Sendable, Hashable {
         case .checkpoint: .checkpoint
         case .gap: .gap
         case .end: .end
+        case .tick: .tick
         case .unknown: nil
         }
     }
@@ -90,6 +93,7 @@ public enum TraceEvent: Sendable, Hashable {
         case .checkpoint(let value): value.seq
         case .gap(let value): value.seq
         case .end(let value): value.seq
+        case .tick(let value): value.seq
         }
     }
 
@@ -108,6 +112,7 @@ public enum TraceEvent: Sendable, Hashable {
         case .checkpoint(let value): value.timestamp
         case .gap(let value): value.timestamp
         case .end(let value): value.timestamp
+        case .tick(let value): value.timestamp
         }
     }
 }
@@ -143,6 +148,8 @@ public enum TraceLineKind: String, Sendable, Hashable, CaseIterable {
     case queue
     /// `"checkpoint"`: see ``TraceCheckpoint``.
     case checkpoint
+    /// `"tick"`: see ``TraceTick`` (format 1.1).
+    case tick
     /// `"gap"`: see ``TraceGap``.
     case gap
     /// `"end"`: see ``TraceEnd``.

@@ -150,6 +150,8 @@ enum TraceLineDecoder {
             return .end(TraceEnd(
                 seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"),
                 reason: TraceEndReason(rawValue: try reader.string("reason"))))
+        case .tick:
+            return .tick(TraceTick(seq: try reader.uint64("seq"), timestamp: try reader.uint64("t")))
         case .header:
             return .header(try header(&reader))
         }
@@ -187,7 +189,7 @@ enum TraceLineDecoder {
         ("deliver", .delivered), ("post", .posted), ("register", .registered), ("remove", .removed),
         ("queue", .queue), ("obj", .object), ("type", .type), ("site", .callsite), ("thread", .thread),
         ("token-dropped", .tokenDropped), ("remove-missed", .removeMissed), ("gap", .gap), ("end", .end),
-        ("checkpoint", .checkpoint), ("header", .header),
+        ("tick", .tick), ("checkpoint", .checkpoint), ("header", .header),
     ]
 
     @inline(__always)

@@ -124,3 +124,18 @@ public struct TraceCheckpoint: Sendable, Hashable {
         self.callsite = callsite
     }
 }
+
+/// The producer's clock, sent while the stream is otherwise quiet (format 1.1): it carries stream
+/// time through idle periods, so a reader's model moves on without reading a clock of its own.
+public struct TraceTick: Sendable, Hashable {
+    /// The line's sequence number.
+    public var seq: UInt64
+    /// Monotonic nanoseconds when it was sent.
+    public var timestamp: UInt64
+
+    /// Creates a clock line.
+    public init(seq: UInt64, timestamp: UInt64) {
+        self.seq = seq
+        self.timestamp = timestamp
+    }
+}

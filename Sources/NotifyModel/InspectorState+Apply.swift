@@ -5,12 +5,18 @@ extension InspectorState {
     ///
     /// Pure and total: any line, in any order, leaves a consistent state. Events about unknown
     /// registrations (lost in a gap, retired, or untracked) still count in the name and thread
-    /// figures and in ``detailLoss``. Rates advance with event timestamps; call ``tick(now:)``
-    /// too, so quiet periods, retirement and checkpoints happen without events.
+    /// figures and in ``detailLoss``. Each event's timestamp moves the model's clock, which first
+    /// runs the grid work due before it (rate buckets, level samples, retirement, checkpoints);
+    /// a stream's clock lines (``TraceEvent/tick(_:)``) move it through quiet periods.
     ///
     /// - Complexity: O(1) amortized per event, except when a cap is reached and the table is
     ///   trimmed (O(n) once per trim).
     public mutating func apply(_ event: TraceEvent) {
+        if case .tick(let tick) = event {
+            // A clock line, not an event: it only moves stream time.
+            observe(tick.timestamp)
+            return
+        }
         totals.events &+= 1
         switch event {
         case .delivered(let delivery): applyDelivery(delivery)
@@ -42,6 +48,8 @@ extension InspectorState {
         case .header(let header):
             self.header = header
             if stream == .waiting { stream = .live }
+        case .tick:
+            break
         case .unknown:
             loss.unknownLines &+= 1
         }
@@ -54,7 +62,9 @@ extension InspectorState {
 
     @inline(__always)
     mutating func observe(_ time: UInt64) {
-        if time > now { now = time }
+        guard time > now else { return }
+        if time >= nextClockWork { advanceClock(to: time) }
+        now = time
     }
 
     // MARK: Threads

@@ -1,17 +1,17 @@
 import NotifyEvents
 
-/// Everything the dashboard shows, as a pure fold of the trace: apply events, tick with stream
-/// time, read the tables.
+/// Everything the dashboard shows, as a pure fold of the trace: apply events, read the tables.
 ///
 /// Why a value: the fold reads no clock and does no I/O, so tests can check it to the last number
-/// and a replay reproduces a live session exactly. Copying is cheap (every table is a
+/// and a replay reproduces a live session exactly. Its clock is the events' clock: every rate,
+/// level sample, retirement and checkpoint happens on a fixed grid of event time, so the state
+/// after an event is the same however the events were batched. Copying is cheap (every table is a
 /// copy-on-write collection), so a paused view keeps a snapshot while the fold goes on.
 ///
 /// ```swift
 /// var state = InspectorState()
 /// while case .event(let event) = reader.next() {
 ///     state.apply(event)
-///     if let t = event.timestamp { state.tick(now: t) }
 /// }
 /// print(state.overview.postsPerSecond, state.findings.filter(\.isOpen))
 /// ```
@@ -28,7 +28,7 @@ public struct InspectorState: Sendable {
     public internal(set) var stream: StreamState = .waiting
     /// Counts since the start.
     public internal(set) var totals = InspectorTotals()
-    /// Latest stream time seen in an event or a tick.
+    /// Latest stream time seen in an event (or a ``tick(now:)``).
     public internal(set) var now: UInt64 = 0
     /// Events lost, from gap lines.
     public internal(set) var eventsLost: UInt64 = 0
@@ -48,6 +48,10 @@ public struct InspectorState: Sendable {
     public internal(set) var levelWindows: LevelWindows
 
     var loss = DetailLoss()
+    /// Stream time at which ``advanceClock(to:)`` has work due (0: before the first timed event).
+    var nextClockWork: UInt64 = 0
+    /// End of the open rate bucket on the clock's grid (0: before the first timed event).
+    var nextBucket: UInt64 = 0
     var definitions: DefinitionTable
 
     // Names: slot 0 is the `*` row; freed slots are reused.

@@ -16,8 +16,8 @@ public struct LeakRuleConfiguration: Sendable, Hashable {
     /// Findings never raised for these keys: the escape hatch every leak tool needs.
     public var suppressions: [LeakSuppression] = []
 
-    /// Stream time between automatic checkpoints, which R6 and R10 count; the trace has no
-    /// checkpoint line, so ``InspectorState/tick(now:)`` takes one every interval (default 5 s).
+    /// Stream time between automatic checkpoints, which R6 and R10 count: stream time takes one
+    /// at every multiple of the interval (default 5 s), whatever the events' batching.
     /// ``InspectorState/checkpoint(now:)`` takes one on demand.
     public var checkpointInterval: UInt64 = 5_000_000_000
 

@@ -3,7 +3,8 @@ import NotifyEvents
 import NotifyModel
 import NotifyTUI
 
-/// `--batch --json`: one JSON object per frame, one line each, for scripts and CI.
+/// `--batch --json`: one JSON object per frame, one line each, for scripts and CI. Several views
+/// (`--view names,threads,leaks`) make one object per frame with a key per view under `views`.
 ///
 /// Why a real encoder: hand-built JSON breaks on the first name with a quote or a control
 /// character (nvtop#438); `JSONEncoder` with sorted keys gives valid, stable, diffable lines.
@@ -11,14 +12,49 @@ import NotifyTUI
 /// numbers (nanoseconds, counts) instead of the screen's rounded text.
 public enum BatchJSON {
     /// One frame: where the session stands, and the view's rows.
-    struct Frame<Row: Encodable>: Encodable {
+    struct Frame: Encodable {
         var iteration: Int
         var view: String
         var stream: String
         var streamTimeNs: UInt64
         var filter: String?
         var summary: Summary
-        var rows: [Row]
+        var rows: Rows
+        /// Threads view: per-thread totals beside the delivery rows.
+        var threads: [ThreadItem]?
+    }
+
+    /// One frame of several views: where the session stands, and each view's rows by its name.
+    struct MultiFrame: Encodable {
+        var iteration: Int
+        var stream: String
+        var streamTimeNs: UInt64
+        var filter: String?
+        var summary: Summary
+        var views: [String: Section]
+    }
+
+    /// One view's part of a ``MultiFrame``.
+    struct Section: Encodable {
+        var rows: Rows
+        var threads: [ThreadItem]?
+    }
+
+    /// Any view's rows.
+    struct Rows: Encodable {
+        var value: any Encodable
+        func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    }
+
+    /// A thread's totals since the start.
+    struct ThreadItem: Encodable {
+        var id: UInt64
+        var name: String
+        var systemId: Int32
+        var isMain: Bool
+        var deliveries: UInt64
+        var posts: UInt64
+        var handlerNs: UInt64
     }
 
     /// The header's figures.
@@ -65,6 +101,7 @@ public enum BatchJSON {
     struct DeliveryItem: Encodable {
         var timeNs: UInt64
         var thread: String
+        var threadId: UInt64
         var name: String
         var registration: UInt64
         var post: UInt64
@@ -78,11 +115,15 @@ public enum BatchJSON {
     struct LeakItem: Encodable {
         var key: String
         var rule: String
+        /// The notification name the finding is about, when it is about one.
+        var name: String?
         var title: String
         var severity: String
         var open: Bool
         var summary: String
         var occurrences: UInt64
+        /// The rule's own count (live registrations, checkpoints waited, posts unheard, …).
+        var count: UInt64
         var ageNs: UInt64
         var site: String?
     }
@@ -104,59 +145,95 @@ public enum BatchJSON {
 
     /// The frame for `data` shown as `view`, as one line of JSON (no newline).
     public static func line(_ data: DashboardData, view: ViewState, iteration: Int) -> String {
+        let section = section(data, view: view)
+        return encode(Frame(iteration: iteration, view: name(of: view.view), stream: data.model.stream.description,
+                            streamTimeNs: streamOffset(data, data.model.now),
+                            filter: view.table.filter.isEmpty ? nil : view.table.filter, summary: summary(data),
+                            rows: section.rows, threads: section.threads))
+    }
+
+    /// One frame of several views as one line of JSON (no newline): `view` (with its filter and
+    /// sort) first, then `more` as they open by default.
+    public static func line(_ data: DashboardData, view: ViewState, more: [ViewID], iteration: Int) -> String {
+        guard !more.isEmpty else { return line(data, view: view, iteration: iteration) }
+        var sections = [name(of: view.view): section(data, view: view)]
+        for other in more where other != view.view {
+            var state = ViewState(view: other)
+            state.theme = view.theme
+            sections[name(of: other)] = section(data, view: state)
+        }
+        return encode(MultiFrame(iteration: iteration, stream: data.model.stream.description,
+                                 streamTimeNs: streamOffset(data, data.model.now),
+                                 filter: view.table.filter.isEmpty ? nil : view.table.filter, summary: summary(data),
+                                 views: sections))
+    }
+
+    static func name(of view: ViewID) -> String { view.title.lowercased() }
+
+    /// Stream time since the clock base `@t` counts from.
+    static func streamOffset(_ data: DashboardData, _ time: UInt64) -> UInt64 {
+        let base = data.status.clockBase ?? data.model.header?.clockMono ?? 0
+        return time >= base ? time - base : 0
+    }
+
+    static func summary(_ data: DashboardData) -> Summary {
         let model = data.model
         let overview = model.overview
         var warnings: [String: Int] = [:]
         for severity in LeakSeverity.allCases { warnings[severity.description] = overview.openFindings[severity] ?? 0 }
-        let summary = Summary(
+        return Summary(
             events: model.totals.events, posts: model.totals.posts, deliveries: model.totals.deliveries,
             observers: model.liveRegistrations, names: overview.names, threads: overview.threads, warnings: warnings,
             lost: model.eventsLost)
-        let base = model.header?.clockMono ?? 0
+    }
+
+    /// The rows `view` lists, with raw numbers.
+    static func section(_ data: DashboardData, view: ViewState) -> Section {
+        let model = data.model
         let now = model.now
-        func offset(_ time: UInt64) -> UInt64 { time >= base ? time - base : 0 }
+        func offset(_ time: UInt64) -> UInt64 { streamOffset(data, time) }
         func age(_ time: UInt64) -> UInt64 { now >= time ? now - time : 0 }
-        func frame<Row: Encodable>(_ rows: [Row]) -> String {
-            encode(Frame(iteration: iteration, view: view.view.title.lowercased(), stream: model.stream.description,
-                         streamTimeNs: offset(now), filter: view.table.filter.isEmpty ? nil : view.table.filter,
-                         summary: summary, rows: rows))
-        }
         switch ViewRows.ordered(data, view: view) {
         case .names(let rows):
-            return frame(rows.map { row in
+            return Section(rows: Rows(value: rows.map { row in
                 NameItem(name: row.name, observers: row.liveObservers, posts: row.posts, deliveries: row.deliveries,
                          postsWithNoObserver: row.postsWithNoObserver, avgHandlerNs: row.averageHandlerTime,
                          p99HandlerNs: row.p99HandlerTime, maxHandlerNs: row.maximumHandlerTime,
                          handlingThreads: row.handlingThreads.count, lastPostAgeNs: row.lastPostAt.map(age))
-            })
+            }))
         case .observers(let rows):
-            return frame(rows.map { row in
+            return Section(rows: Rows(value: rows.map { row in
                 ObserverItem(id: row.id, name: row.name, kind: row.kind.rawValue, observer: row.observer?.description,
                              target: row.target.rawValue, targetLabel: row.targetLabel, deliveries: row.deliveries,
                              state: row.removal?.reason.rawValue ?? "live", token: row.token.description,
                              ageNs: row.age(at: now), site: row.callsite.description)
-            })
+            }))
         case .deliveries(let rows):
-            return frame(rows.map { line in
-                DeliveryItem(timeNs: offset(line.entry.start), thread: line.thread, name: line.entry.name,
-                             registration: line.entry.registration, post: line.entry.postID,
+            let deliveries = rows.map { line in
+                DeliveryItem(timeNs: offset(line.entry.start), thread: line.thread, threadId: line.entry.deliveringThread,
+                             name: line.entry.name, registration: line.entry.registration, post: line.entry.postID,
                              observerType: line.entry.observerType, durationNs: line.entry.duration,
                              waitNs: line.entry.wait, depth: line.entry.depth, postedOn: line.postedOn)
-            })
+            }
+            let threads = model.threads.map { thread in
+                ThreadItem(id: thread.id, name: thread.name, systemId: thread.systemID, isMain: thread.isMain,
+                           deliveries: thread.deliveries, posts: thread.posts, handlerNs: thread.timeInHandlers)
+            }
+            return Section(rows: Rows(value: deliveries), threads: threads)
         case .leaks(let rows):
-            return frame(rows.map { finding in
-                LeakItem(key: finding.key.description, rule: finding.rule.code, title: finding.rule.title,
-                         severity: finding.severity.description, open: finding.isOpen, summary: finding.summary,
-                         occurrences: finding.occurrences, ageNs: age(finding.firstSeen),
-                         site: finding.evidence.callsite?.description)
-            })
+            return Section(rows: Rows(value: rows.map { finding in
+                LeakItem(key: finding.key.description, rule: finding.rule.code, name: finding.evidence.name,
+                         title: finding.rule.title, severity: finding.severity.description, open: finding.isOpen,
+                         summary: finding.summary, occurrences: finding.occurrences, count: finding.evidence.count,
+                         ageNs: age(finding.firstSeen), site: finding.evidence.callsite?.description)
+            }))
         case .events(let rows):
-            return frame(rows.map { line in
+            return Section(rows: Rows(value: rows.map { line in
                 EventItem(seq: line.event.seq ?? 0, timeNs: offset(line.event.timestamp ?? 0), kind: line.kind,
                           thread: line.thread, detail: line.detail)
-            })
+            }))
         case .actions(let entries):
-            return frame(entries.map { ActionItem(timeNs: $0.time, kind: $0.kind.rawValue, text: $0.text) })
+            return Section(rows: Rows(value: entries.map { ActionItem(timeNs: $0.time, kind: $0.kind.rawValue, text: $0.text) }))
         }
     }
 

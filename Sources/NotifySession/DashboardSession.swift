@@ -186,7 +186,9 @@ public final class DashboardSession {
         }
     }
 
-    /// Drains the source into the model and ticks it; called every pass.
+    /// Drains the source into the model; called every pass. `now` (the wall clock) drives only
+    /// the session's own display clocks: the model's time comes from the events alone, the
+    /// stream's clock lines carrying it through quiet periods.
     public func poll(now: UInt64) {
         expireMessage(now: now)
         switch source {
@@ -201,7 +203,6 @@ public final class DashboardSession {
                 model.setStream(.ended(end.description))
                 streamEnded(end, now: now)
             }
-            if !ended { model.tick(now: now) }
             checkRecording()
             if waitingForRestart != nil { lookForRestart(now: now) }
         case .replay(let feed):
@@ -246,8 +247,10 @@ public final class DashboardSession {
         }
     }
 
+    /// Shows where the replay stands. The model is not ticked with the replay's clock: its time
+    /// is the replayed events' own, so it stops at the last event when the replay ends.
     func replayTick(_ feed: ReplayFeed) {
-        if feed.start != nil { model.tick(now: feed.now) }
+        if let start = feed.start { status.clockBase = start }
         ended = feed.isFinished
         if ended, !reportedSkippedLines, let skipped = feed.skippedLines {
             reportedSkippedLines = true
@@ -363,11 +366,7 @@ public final class DashboardSession {
         case .stepBackSeconds(let seconds):
             if case .replay(let feed) = source { seek(feed, to: feed.target(backSeconds: seconds)) }
         case .goToTime(let nanoseconds):
-            if case .replay(let feed) = source {
-                let target = max(nanoseconds, feed.from)
-                seek(feed, to: .time(target))
-                if target > nanoseconds { status.message = "went to --from (@\(Format.streamTime(target))s), the replay's start" }
-            }
+            if case .replay(let feed) = source { goTo(nanoseconds, in: feed) }
         case .repaint: terminal.invalidate()
         case .export(let format): export(format, glyphs: terminal.glyphs)
         case .dumpScreen: dumpScreen(depth: terminal.colorDepth, theme: terminal.theme)

@@ -39,6 +39,8 @@ public struct NotifyTopOptions: Sendable {
     public var iterations = 1
     /// The view to show first (and print, in batch mode).
     public var view: ViewID = .names
+    /// Further views batch mode prints in each frame, after ``view`` (`--view names,threads,leaks`).
+    public var moreViews: [ViewID] = []
     /// Redraw delay.
     public var delayMilliseconds = 500
     /// Batch mode fails (exit 3) when open findings of this severity or worse exist.

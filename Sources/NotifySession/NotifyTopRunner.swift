@@ -91,7 +91,7 @@ public enum NotifyTopRunner {
         var exit: DashboardSession.Exit
         if options.batch || options.json {
             exit = BatchPrinter.run(session, iterations: options.iterations, size: batchSize(options), glyphs: batchGlyphs(options),
-                                    isReplay: options.replay != nil, json: options.json)
+                                    isReplay: options.replay != nil, json: options.json, moreViews: options.moreViews)
         } else {
             do {
                 let terminal = try NcursesTerminal.open(

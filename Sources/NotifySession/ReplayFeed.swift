@@ -17,7 +17,8 @@ public final class ReplayFeed {
     public enum Target: Sendable, Equatable {
         /// Just after this many timed events from the start.
         case events(Int)
-        /// This many nanoseconds after the recording's clock base (the `@t` the header shows).
+        /// This many nanoseconds after the recording's start: its first timed event (the `@t` the
+        /// header shows), whatever clock base its header names.
         case time(UInt64)
     }
 
@@ -33,9 +34,9 @@ public final class ReplayFeed {
     public private(set) var end: TraceStreamEnd?
     /// The recording's path.
     public let origin: String
-    /// `--from`: nanoseconds after the clock base before which events are folded at once.
+    /// `--from`: nanoseconds after the recording's start before which events are folded at once.
     public let from: UInt64
-    /// `--to`: nanoseconds after the clock base at which the replay ends; nil plays to the end.
+    /// `--to`: nanoseconds after the recording's start at which the replay ends; nil plays to the end.
     public let to: UInt64?
     /// Timed events taken so far (what `,` steps back from).
     public private(set) var timedEvents = 0
@@ -45,7 +46,8 @@ public final class ReplayFeed {
     private var reader: TraceReader
     private let reopen: (() throws(TraceError) -> TraceReader)?
     private var lookahead: TraceEvent?
-    private var clockBase: UInt64?
+    /// Clock position of the newest timed event taken: where an ended replay's clock stops.
+    public private(set) var lastEventPosition: UInt64 = 0
 
     /// Replays `reader` at `speed` (0 = as fast as possible). It cannot step back: it has no way to
     /// read its source again.
@@ -58,7 +60,9 @@ public final class ReplayFeed {
         reopen = nil
     }
 
-    /// Replays the recording at `path` between `from` and `to` (nanoseconds after its clock base).
+    /// Replays the recording at `path` between `from` and `to` (nanoseconds after its first timed
+    /// event). A recording made mid-session (`r`) carries the session's header, whose clock base
+    /// is earlier than anything in the file: it does not count.
     public init(path: String, speed: Double, from: UInt64 = 0, to: UInt64? = nil) throws(TraceError) {
         reader = try TraceReader.open(file: path)
         origin = path
@@ -93,11 +97,23 @@ public final class ReplayFeed {
     /// Advances the clock by `elapsed` wall nanoseconds (unless paused) and returns the events due,
     /// at most `limit` of them so one tick never stalls the screen.
     public func advance(elapsedNanoseconds elapsed: UInt64, limit: Int = 200_000) -> [TraceEvent] {
-        if !paused && speed > 0 && start != nil { position &+= UInt64(Double(elapsed) * speed) }
-        if let end = positionOf(to) { position = min(position, end) }
+        if !paused && speed > 0 && start != nil && !isFinished { position &+= UInt64(Double(elapsed) * speed) }
+        clampPosition()
         let threshold = speed == 0 && !paused ? UInt64.max : position
-        return take(limit: limit) { offset in offset <= threshold }
+        let events = take(limit: limit) { offset in offset <= threshold }
+        clampPosition()
+        return events
     }
+
+    /// Keeps the clock within the replay: never past ``to``, and, once the recording has ended,
+    /// never past its last event.
+    private func clampPosition() {
+        if let end = positionOf(to) { position = min(position, end) }
+        if end != nil { position = min(position, lastEventPosition) }
+    }
+
+    /// Where the recording's last timed event is, once the replay has read that far; nil before.
+    public var endPosition: UInt64? { end != nil ? lastEventPosition : nil }
 
     /// Applies the next `count` timed events regardless of the clock, and moves the clock to the last.
     public func step(events count: Int) -> [TraceEvent] {
@@ -115,7 +131,7 @@ public final class ReplayFeed {
         let target = position &+ UInt64(seconds * 1e9)
         let events = take(limit: .max) { offset in offset <= target }
         if !reachedTo { position = max(position, target) }
-        if let end = positionOf(to) { position = min(position, end) }
+        clampPosition()
         return events
     }
 
@@ -145,7 +161,7 @@ public final class ReplayFeed {
         start = nil
         end = nil
         lookahead = nil
-        clockBase = nil
+        lastEventPosition = 0
         timedEvents = 0
         reachedTo = false
     }
@@ -161,24 +177,20 @@ public final class ReplayFeed {
             events = take(limit: limit) { offset in offset <= positionOf(time) ?? 0 }
             if events.count < limit, !reachedTo, let wanted = positionOf(time) {
                 position = max(position, wanted)
-                if let end = positionOf(to) { position = min(position, end) }
             }
+            clampPosition()
         }
         return events
     }
 
-    /// Nanoseconds after the clock base for a clock position.
-    private func timeOf(_ position: UInt64) -> UInt64 {
-        let absolute = (start ?? 0) &+ position
-        let base = clockBase ?? start ?? 0
-        return absolute > base ? absolute - base : 0
-    }
+    /// Nanoseconds after the recording's start for a clock position: the clock counts from the
+    /// first timed event, so they are the same.
+    private func timeOf(_ position: UInt64) -> UInt64 { position }
 
-    /// The clock position of a time after the clock base; nil before the first timed event.
+    /// The clock position of a time after the recording's start; nil before the first timed event.
     private func positionOf(_ time: UInt64?) -> UInt64? {
-        guard let time, let start else { return nil }
-        let absolute = (clockBase ?? start) &+ time
-        return absolute > start ? absolute - start : 0
+        guard let time, start != nil else { return nil }
+        return time
     }
 
     /// Pulls events while `due` accepts their offset; untimed lines (header, definitions) always go.
@@ -187,7 +199,6 @@ public final class ReplayFeed {
         var events: [TraceEvent] = []
         while events.count < limit, !reachedTo {
             guard let event = peek() else { break }
-            if case .header(let header) = event, clockBase == nil { clockBase = header.clockMono }
             if let time = event.timestamp {
                 if start == nil {
                     start = time
@@ -201,6 +212,7 @@ public final class ReplayFeed {
                 }
                 guard offset <= (positionOf(from) ?? 0) || due(offset) else { break }
                 position = max(position, offset)
+                lastEventPosition = max(lastEventPosition, offset)
                 timedEvents += 1
             }
             events.append(event)

@@ -27,6 +27,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private var lines: [TraceEvent] = []
     private var encoded: [UInt8] = []
     private var lineEnds: [Int] = []
+    /// When lines last went out: a quiet stream gets a clock line a second after.
+    private var lastLineAt: UInt64 = 0
 
     init(center: NotifyCenter, listener: UnixSocket, socketPath: String, ringCapacity: Int, viewerBufferBytes: Int) {
         self.center = center
@@ -69,6 +71,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             }
             acceptViewers()
             let moved = pump()
+            sendClockLineIfQuiet(moved: moved)
             viewers.forEach { $0.flush() }
             for viewer in viewers where viewer.hasMissed {
                 viewer.reportMissed { (translator.nextSequence(), MonotonicClock.now()) }
@@ -168,6 +171,26 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         attachment = nil
         listener.close()
         control.update { $0.viewerCount = 0 }
+    }
+
+    /// A `tick` line once a second while nothing else is sent, so viewers' models move through
+    /// quiet periods on the stream's own clock. Only to viewers that have read everything: one
+    /// still behind has lines to read, and a dropped tick must not count as a lost event.
+    private func sendClockLineIfQuiet(moved: Bool) {
+        let now = MonotonicClock.now()
+        if moved || attachment == nil || viewers.isEmpty {
+            lastLineAt = now
+            return
+        }
+        guard now - min(now, lastLineAt) >= 1_000_000_000 else { return }
+        lastLineAt = now
+        let idle = viewers.filter { $0.queuedByteCount == 0 && !$0.hasMissed }
+        guard !idle.isEmpty else { return }
+        var line: [UInt8] = []
+        TraceEncoder.encode(.tick(TraceTick(seq: translator.nextSequence(), timestamp: now)), into: &line)
+        for viewer in idle {
+            viewer.enqueue(line: line[...]) { [self] in (translator.nextSequence(), MonotonicClock.now()) }
+        }
     }
 
     private func waitForConnection(milliseconds: Int32) -> Bool {

@@ -80,7 +80,9 @@ struct NotifyTopCommand: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "Frames to print in batch mode.")
     var iterations = 1
 
-    @Option(help: "The view to show: names, observers, threads, leaks, events, log (or 1-6).")
+    @Option(help: ArgumentHelp("The view to show: names, observers, threads, leaks, events, log (or 1-6); in batch "
+                               + "mode a comma-separated list (names,threads,leaks) prints each of them per frame.",
+                               valueName: "view"))
     var view = "names"
 
     @Option(name: [.customShort("d"), .long], help: "Redraw delay, with a unit: 250ms, 1s (default 500ms).")
@@ -110,19 +112,32 @@ struct NotifyTopCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var demoArguments: [String] = []
 
+    /// `names,threads,leaks`: the views in order, each once; nil when any is unknown or none is given.
+    static func views(_ text: String) -> [ViewID]? {
+        var views: [ViewID] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let view = ViewID(argument: part.filter { !$0.isWhitespace }) else { return nil }
+            if !views.contains(view) { views.append(view) }
+        }
+        return views.isEmpty ? nil : views
+    }
+
     func validate() throws {
         if !demo && !demoArguments.isEmpty {
             throw ValidationError("unknown arguments \(demoArguments.joined(separator: " ")) (only --demo passes options on)")
         }
-        if ViewID(argument: view) == nil { throw ValidationError("unknown view \"\(view)\"") }
+        guard let views = Self.views(view) else { throw ValidationError("unknown view \"\(view)\"") }
+        if views.count > 1 && !batch && !json {
+            throw ValidationError("several views (\(view)) need --batch or --json; the dashboard shows one at a time")
+        }
         if Self.milliseconds(delay) == nil { throw ValidationError("delay needs a unit, such as 250ms or 1s") }
         if let failOn, Self.severity(failOn) == nil { throw ValidationError("--fail-on takes info, warning or error") }
         if let size, Self.parseSize(size) == nil { throw ValidationError("size looks like 120x40") }
         if let sort {
             guard let (column, descending) = Self.parseSort(sort),
-                  let view = ViewID(argument: view),
+                  let view = Self.views(view)?.first,
                   ViewRows.sorting(view, byColumn: column, descending: descending) != nil else {
-                let columns = ViewID(argument: view).map { ViewRows.sortableColumns(of: $0) } ?? []
+                let columns = Self.views(view)?.first.map { ViewRows.sortableColumns(of: $0) } ?? []
                 throw ValidationError("cannot sort the \(view) view by \"\(sort)\""
                     + (columns.isEmpty ? " (it is a log, always in time order)" : "; columns: " + columns.joined(separator: ", ")))
             }
@@ -168,7 +183,9 @@ struct NotifyTopCommand: ParsableCommand {
             options.sortDescending = descending
         }
         options.iterations = iterations
-        options.view = ViewID(argument: view) ?? .names
+        let views = Self.views(view) ?? [.names]
+        options.view = views[0]
+        options.moreViews = Array(views.dropFirst())
         options.delayMilliseconds = Self.milliseconds(delay) ?? 500
         options.failOn = failOn.flatMap(Self.severity)
         options.monochrome = noColor

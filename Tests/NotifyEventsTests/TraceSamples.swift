@@ -47,6 +47,8 @@ enum TraceSamples {
         case .checkpoint:
             .checkpoint(TraceCheckpoint(seq: 9, timestamp: 1_000_008_000, thread: 1, label: "cart screen closed",
                                         callsite: 2))
+        case .tick:
+            .tick(TraceTick(seq: 10, timestamp: 1_000_500_000))
         case .gap:
             .gap(TraceGap(seq: 130, timestamp: 1_000_900_000, count: 120, reason: .bufferFull))
         case .end:
@@ -57,7 +59,7 @@ enum TraceSamples {
     static func line(_ kind: TraceLineKind) -> String {
         switch kind {
         case .header:
-            #"{"k":"header","format":"notifytop-trace","version":"1.0","pid":4242,"process":"notify-demo","center":"default","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"NotifyKit 0.1.0"}"#
+            #"{"k":"header","format":"notifytop-trace","version":"1.1","pid":4242,"process":"notify-demo","center":"default","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"NotifyKit 0.1.0"}"#
         case .thread:
             #"{"k":"thread","seq":1,"t":1000000500,"id":1,"systemID":4242,"name":"notify-demo","isMain":true}"#
         case .type:
@@ -82,6 +84,8 @@ enum TraceSamples {
             #"{"k":"queue","seq":8,"t":1000007000,"thread":1,"queueID":1,"action":"coalesced","name":"downloadProgress","style":null,"count":2,"pending":1}"#
         case .checkpoint:
             #"{"k":"checkpoint","seq":9,"t":1000008000,"thread":1,"label":"cart screen closed","callsite":2}"#
+        case .tick:
+            #"{"k":"tick","seq":10,"t":1000500000}"#
         case .gap:
             #"{"k":"gap","seq":130,"t":1000900000,"count":120,"reason":"buffer-full"}"#
         case .end:

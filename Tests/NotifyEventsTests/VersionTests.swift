@@ -15,7 +15,7 @@ import NotifyEvents
         #expect(error.reason == .unsupportedVersion(version))
         #expect(error.isFatal)
         #expect(error.description == "line 1: trace format version \(version) is not supported: "
-                    + "this reader understands 1.x (newest 1.0)")
+                    + "this reader understands 1.x (newest 1.1)")
     }
 
     @Test("a newer minor version is accepted, with its new fields and kinds ignored",
@@ -50,7 +50,7 @@ import NotifyEvents
     func versionValues() {
         #expect(TraceFormatVersion("1.10") == TraceFormatVersion(major: 1, minor: 10))
         #expect(TraceFormatVersion(major: 1, minor: 9) < TraceFormatVersion(major: 1, minor: 10))
-        #expect(TraceFormatVersion.current.description == "1.0")
+        #expect(TraceFormatVersion.current.description == "1.1")
         #expect(TraceFormatVersion(major: 1, minor: 7).isReadable)
         #expect(!TraceFormatVersion(major: 2, minor: 0).isReadable)
     }

@@ -32,14 +32,16 @@ struct HeaderTests {
         var data = Fixture.data()
         let live = UInt64(data.model.overview.liveRegistrations)
         let start = data.model.now
+        // The fixture's own second closed at its last event's clock; three quiet seconds follow.
+        #expect(data.model.overview.observerHistory == [live])
         data.model.tick(now: start)
         data.model.tick(now: start + 3_000_000_000)
         let overview = data.model.overview
-        #expect(overview.observerHistory == [live, live, live])
-        #expect(overview.nameHistory.count == 3 && overview.threadHistory == [3, 3, 3])
+        #expect(overview.observerHistory == [live, live, live, live])
+        #expect(overview.nameHistory.count == 4 && overview.threadHistory == [3, 3, 3, 3])
         #expect(overview.findingHistory.allSatisfy { $0 == UInt64(overview.openFindings.values.reduce(0, +)) })
         let (canvas, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 120, height: 30), glyphs: .unicode)
-        #expect(canvas.lines[2].contains("observers \(live) ▁▁▁▁▁▂▂▂  "), "a flat level is a low line: \(canvas.lines[2])")
+        #expect(canvas.lines[2].contains("observers \(live) ▁▁▁▁▂▂▂▂  "), "a flat level is a low line: \(canvas.lines[2])")
         #expect(Sparkline.levelText([57, 57, 60, 58], width: 5, glyphs: .unicode) == "▁▂▂█▄", "steps show between the smallest and largest")
         let (narrow, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 80, height: 24), glyphs: .unicode)
         #expect(narrow.lines[2].hasPrefix("observers \(live)  names"), "no room: figures only")

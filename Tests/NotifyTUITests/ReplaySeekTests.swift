@@ -10,11 +10,13 @@ struct ReplaySeekTests {
     static let base: UInt64 = 5_000_000_000
     static let step: UInt64 = 100_000_000
 
-    /// A header, then `posts` posts, post n at `base + n × 100 ms`: at time t, exactly
-    /// ⌊t / 100 ms⌋ posts are due, which makes every position checkable by counting posts.
+    /// A header, a clock line at `base` (the recording's start), then `posts` posts, post n at
+    /// `base + n × 100 ms`: at time t, exactly ⌊t / 100 ms⌋ posts are due, which makes every
+    /// position checkable by counting posts.
     static func recording(posts: Int = 40) throws -> String {
         var events: [TraceEvent] = [.header(TraceHeader(pid: 7, process: "Tick", center: "default", clockMono: base,
-                                                        clockWall: 0, producer: "test"))]
+                                                        clockWall: 0, producer: "test")),
+                                    .tick(TraceTick(seq: 100, timestamp: base))]
         for index in 1...posts {
             let time = base + UInt64(index) * step
             events.append(.posted(TracePost(seq: UInt64(index), timestamp: time, thread: 1, postID: UInt64(index),
@@ -105,7 +107,7 @@ struct ReplaySeekTests {
         let forward = try Self.session(path, keys: Array(repeating: .char("."), count: 4))
         #expect(back.model.totals.posts == forward.model.totals.posts)
         #expect(back.model.names == forward.model.names)
-        #expect(back.model.totals.posts == 5)  // the first event comes with the first frame, then 4 steps
+        #expect(back.model.totals.posts == 4)  // the clock line at the start comes with the first frame, then 4 steps
     }
 
     @Test("'g' goes to a time, forward or back, and '[' goes back one second")
@@ -119,7 +121,7 @@ struct ReplaySeekTests {
         #expect(back.status.mode == .replay(speed: 1, paused: true))
         let second = try Self.session(path, keys: [.char("g")] + Self.typed("2.5") + [.enter, .char("[")])
         #expect(second.model.totals.posts == 15)
-        #expect(second.tail.events.count == 15)
+        #expect(second.tail.events.count == 16)  // the clock line and 15 posts
     }
 
     @Test("seeking is deterministic: the same keys over the same file give the same frame")

@@ -100,7 +100,7 @@ struct RecordReplayTests {
     func unknownMajorVersion() throws {
         let path = temporaryFile("v9.jsonl")
         defer { unlink(path) }
-        write(header.replacingOccurrences(of: #""version":"1.0""#, with: #""version":"9.0""#) + "\n", to: path)
+        write(header.replacingOccurrences(of: #""version":"\#(TraceFormatVersion.current)""#, with: #""version":"9.0""#) + "\n", to: path)
         #expect {
             try TraceReader.open(file: path)
         } throws: { error in

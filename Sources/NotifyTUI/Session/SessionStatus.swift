@@ -29,6 +29,9 @@ public struct SessionStatus: Sendable, Hashable {
     public var selfCPUHistory: [Double] = []
     /// Seconds the inspected process has been running, when known (live only).
     public var processUptime: Double?
+    /// The stream time `@t` counts from, when not the header's clock base: a replay's first
+    /// timed event, so a recording made mid-session counts from its own start.
+    public var clockBase: UInt64?
     /// A transient one-line message (recording started, cannot record, …).
     public var message: String?
     /// The source: a socket path or a recording's path.

@@ -28,9 +28,10 @@ public struct DashboardData: Sendable {
         return thread.name.isEmpty ? "#\(id)" : thread.name
     }
 
-    /// Nanoseconds of stream time since the stream started (the header's clock base).
+    /// Nanoseconds of stream time since the stream started (the header's clock base, or a
+    /// replay's start).
     func streamOffset(_ time: UInt64) -> UInt64 {
-        let base = model.header?.clockMono ?? 0
+        let base = status.clockBase ?? model.header?.clockMono ?? 0
         return time >= base ? time - base : 0
     }
 }

@@ -57,6 +57,7 @@ enum EventsView {
             detail = "checkpoint \"\(value.label)\""
         case .gap(let value): detail = "\(value.count) events lost (\(value.reason))"; style = .error
         case .end(let value): detail = "stream ended (\(value.reason))"; style = .warning
+        case .tick: detail = "clock"
         case .header, .type, .object, .callsite, .unknown: break
         }
         return Row(event: event, seq: seq, time: Format.streamTime(data.streamOffset(event.timestamp ?? 0)),
