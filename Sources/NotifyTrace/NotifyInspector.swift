@@ -34,10 +34,22 @@ public final class NotifyInspector: Sendable {
     /// - Parameters:
     ///   - ringCapacity: Events buffered between exporter passes (every ~2 ms); beyond it, events
     ///     are counted as lost.
-    ///   - viewerBufferBytes: Bytes queued for one viewer before its lines are counted as missed.
+    ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
+    ///   - limits: What viewers may cost; by default ``ViewerLimits/fromEnvironment(_:)``.
     public static func start(
         center: NotifyCenter = .default, directory: SocketDirectory = .standard,
-        ringCapacity: Int = 1 << 16, viewerBufferBytes: Int = 8 << 20
+        ringCapacity: Int = 1 << 16, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
+    ) throws(TraceError) -> NotifyInspector {
+        var limits = if let limits { limits } else { try ViewerLimits.fromEnvironment() }
+        if let viewerBufferBytes { limits.viewerBufferBytes = max(4096, viewerBufferBytes) }
+        return try start(center: center, directory: directory, ringCapacity: ringCapacity, limits: limits,
+                         accept: { $0.acceptConnection() })
+    }
+
+    /// As the public `start`, with the call that takes one connection replaceable.
+    static func start(
+        center: NotifyCenter, directory: SocketDirectory, ringCapacity: Int, limits: ViewerLimits,
+        accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
     ) throws(TraceError) -> NotifyInspector {
         try directory.prepare()
         _ = directory.inspectableProcesses()  // removes sockets of processes that are gone
@@ -45,7 +57,7 @@ public final class NotifyInspector: Sendable {
         let listener = try UnixSocket.listen(at: path)
         let exporter = TraceExporter(
             center: center, listener: listener, socketPath: path, ringCapacity: ringCapacity,
-            viewerBufferBytes: viewerBufferBytes)
+            limits: limits, accept: accept)
         ExitCleanup.register(exporter)
         exporter.start()
         return NotifyInspector(socketPath: path, exporter: exporter)

@@ -9,7 +9,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private let listener: UnixSocket
     private let socketPath: String
     private let ring: EventRing
-    private let viewerBufferBytes: Int
+    private let limits: ViewerLimits
+    private let acceptOne: (UnixSocket) -> UnixSocket.AcceptResult
+    private let processName: String
 
     private struct Control {
         var stopReason: TraceEndReason?
@@ -27,13 +29,26 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private var lines: [TraceEvent] = []
     private var encoded: [UInt8] = []
     private var lineEnds: [Int] = []
+    private var lineKinds: [ViewerConnection.Line] = []
+    /// While descriptors run out, `accept` waits until then instead of failing in a loop.
+    private var acceptPausedUntil: UInt64 = 0
+    private var acceptBackoff: UInt64 = TraceExporter.firstAcceptBackoff
+    private static let firstAcceptBackoff: UInt64 = 10_000_000
+    private static let lastAcceptBackoff: UInt64 = 1_000_000_000
+    /// How long a viewer being cut off may take to receive its last lines.
+    private static let closingGrace: UInt64 = 1_000_000_000
+    private var closingDeadlines: [ObjectIdentifier: UInt64] = [:]
 
-    init(center: NotifyCenter, listener: UnixSocket, socketPath: String, ringCapacity: Int, viewerBufferBytes: Int) {
+    /// - Parameter accept: Takes one connection from the listener (replaceable in tests).
+    init(center: NotifyCenter, listener: UnixSocket, socketPath: String, ringCapacity: Int, limits: ViewerLimits,
+         accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult = { $0.acceptConnection() }) {
         self.center = center
         self.listener = listener
         self.socketPath = socketPath
         self.ring = EventRing(capacity: ringCapacity)
-        self.viewerBufferBytes = viewerBufferBytes
+        self.limits = limits
+        self.acceptOne = accept
+        self.processName = ProcessInfoReader.name(of: getpid())
     }
 
     var viewerCount: Int { control.read { $0.viewerCount } }
@@ -70,43 +85,108 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             acceptViewers()
             let moved = pump()
             viewers.forEach { $0.flush() }
+            let now = MonotonicClock.now()
             for viewer in viewers where viewer.hasMissed {
-                viewer.reportMissed { (translator.nextSequence(), MonotonicClock.now()) }
+                viewer.reportMissed(now: now)
                 viewer.flush()
             }
+            cutOffStalledViewers(now: now)
             let before = viewers.count
             viewers.removeAll { $0.isClosed }
             if viewers.count != before { viewersChanged() }
             if !moved {
-                _ = waitForConnection(milliseconds: viewers.contains { $0.queuedByteCount > 0 } ? 1 : 2)
+                waitForConnection(milliseconds: viewers.contains { $0.queuedByteCount > 0 } ? 1 : 2)
             }
         }
     }
 
     private func acceptViewers() {
-        while let socket = listener.accept() {
-            let viewer = ViewerConnection(socket: socket, maximumQueuedBytes: viewerBufferBytes)
-            var bytes: [UInt8] = []
-            TraceEncoder.encode(.header(makeHeader()), into: &bytes)
+        guard MonotonicClock.now() >= acceptPausedUntil else { return }
+        while true {
+            let socket: UnixSocket
+            switch acceptOne(listener) {
+            case .accepted(let accepted):
+                socket = accepted
+                acceptBackoff = Self.firstAcceptBackoff
+            case .none:
+                return
+            case .failed:
+                // Out of descriptors (or memory): the connection stays queued; try again later
+                // rather than spin on a listener that stays readable.
+                acceptPausedUntil = MonotonicClock.now() + acceptBackoff
+                acceptBackoff = min(acceptBackoff * 2, Self.lastAcceptBackoff)
+                return
+            }
+            guard viewers.count < limits.maximumViewers else {
+                refuse(socket)
+                continue
+            }
+            let viewer = ViewerConnection(socket: socket, eventLimit: limits.eventBytes)
+            var lines: [TraceEvent] = [.header(makeHeader())]
             if attachment == nil {
                 // The first viewer: attaching makes the center put its live registrations in the ring.
                 // A fresh translator (no stale definitions) that numbers on from the last one.
                 translator = TraceTranslator(maximumObjects: translator.maximumObjects,
                                              lastSequence: translator.lastSequence)
-                var threads: [TraceEvent] = []
-                translator.introduceLiveThreads(at: MonotonicClock.now(), into: &threads)
-                TraceEncoder.encode(threads, into: &bytes)
+                translator.introduceLiveThreads(at: MonotonicClock.now(), into: &lines)
                 attachment = center.attach(ring)
             } else {
                 _ = pump()
                 var threads: [TraceEvent] = []
                 translator.introduceLiveThreads(at: MonotonicClock.now(), into: &threads)
                 broadcast(threads)
-                TraceEncoder.encode(translator.snapshot(), into: &bytes)
+                lines += translator.snapshot()
             }
-            viewer.enqueueUnconditionally(bytes)
+            let now = MonotonicClock.now()
+            var bytes: [UInt8] = []
+            for line in lines {
+                bytes.removeAll(keepingCapacity: true)
+                TraceEncoder.encode(line, into: &bytes)
+                viewer.enqueue(bytes[...], as: .required(seq: line.seq, events: Self.events(in: line)), now: now)
+            }
             viewers.append(viewer)
             viewersChanged()
+        }
+    }
+
+    /// Tells a viewer beyond the limit why it is turned away, in one header and one `end` line.
+    private func refuse(_ socket: UnixSocket) {
+        var bytes: [UInt8] = []
+        TraceEncoder.encode(.header(makeHeader()), into: &bytes)
+        // Not a number from the stream: this stream has no other line to follow it.
+        TraceEncoder.encode(.end(TraceEnd(seq: translator.lastSequence + 1, timestamp: MonotonicClock.now(),
+                                          reason: .viewerLimit)), into: &bytes)
+        _ = bytes.withUnsafeBytes { socket.writeSome($0) }
+        socket.close()
+    }
+
+    /// Cuts off viewers that stayed behind too long, or whose required lines outgrew their share.
+    private func cutOffStalledViewers(now: UInt64) {
+        for viewer in viewers where !viewer.isEnding {
+            let behind = viewer.behindSince.map { now &- $0 } ?? 0
+            let stalled = viewer.behindSince != nil
+                && (behind >= limits.stalledNanoseconds || viewer.queuedByteCount > limits.shareBytes)
+            guard stalled else { continue }
+            // The end takes the next number without using it up: no line follows it in this stream.
+            viewer.cutOff(with: TraceEnd(seq: translator.lastSequence + 1, timestamp: now, reason: .disconnected))
+            closingDeadlines[ObjectIdentifier(viewer)] = now + Self.closingGrace
+            viewer.flush()
+        }
+        for viewer in viewers where viewer.isEnding {
+            let key = ObjectIdentifier(viewer)
+            if viewer.queuedByteCount == 0 || now >= closingDeadlines[key] ?? 0 {
+                viewer.close()
+                closingDeadlines[key] = nil
+            }
+        }
+    }
+
+    /// How many events a line counts for when it is lost.
+    private static func events(in line: TraceEvent) -> UInt64 {
+        switch line {
+        case .header, .thread, .type, .object, .callsite, .end, .unknown: 0
+        case .gap(let gap): gap.count
+        default: 1
         }
     }
 
@@ -129,16 +209,23 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         guard !viewers.isEmpty else { return }
         encoded.removeAll(keepingCapacity: true)
         lineEnds.removeAll(keepingCapacity: true)
+        lineKinds.removeAll(keepingCapacity: true)
         for line in lines {
             TraceEncoder.encode(line, into: &encoded)
             lineEnds.append(encoded.count)
-        }
-        var start = 0
-        for end in lineEnds {
-            let slice = encoded[start..<end]
-            for viewer in viewers {
-                viewer.enqueue(line: slice) { [self] in (translator.nextSequence(), MonotonicClock.now()) }
+            let events = Self.events(in: line)
+            switch line {
+            case .header, .thread, .type, .object, .callsite, .end, .unknown:
+                lineKinds.append(.required(seq: line.seq, events: events))
+            default:
+                lineKinds.append(.event(seq: line.seq ?? 0, events: events))
             }
+        }
+        let now = MonotonicClock.now()
+        var start = 0
+        for (end, kind) in zip(lineEnds, lineKinds) {
+            let slice = encoded[start..<end]
+            for viewer in viewers { viewer.enqueue(slice, as: kind, now: now) }
             start = end
         }
     }
@@ -153,15 +240,17 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         }
     }
 
+    /// Ends every stream: what fits within half a second is delivered; a viewer still behind then
+    /// gives up the lines it has not started, and gets a gap counting their events and the end.
     private func finish(reason: TraceEndReason) {
         _ = pump()
-        let end = TraceEvent.end(TraceEnd(seq: translator.nextSequence(), timestamp: MonotonicClock.now(), reason: reason))
-        broadcast([end])
-        let deadline = MonotonicClock.now() + 500_000_000
-        while viewers.contains(where: { !$0.isClosed && $0.queuedByteCount > 0 }) && MonotonicClock.now() < deadline {
-            viewers.forEach { $0.flush() }
-            usleep(1_000)
+        let end = TraceEnd(seq: translator.nextSequence(), timestamp: MonotonicClock.now(), reason: reason)
+        for viewer in viewers where !viewer.isEnding { viewer.finish(with: end) }
+        drain(for: 500_000_000)
+        for viewer in viewers where !viewer.isClosed && viewer.queuedByteCount > 0 {
+            viewer.cutOff(with: end)
         }
+        drain(for: 200_000_000)
         viewers.forEach { $0.close() }
         viewers.removeAll()
         attachment?.detach()
@@ -170,9 +259,19 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         control.update { $0.viewerCount = 0 }
     }
 
-    private func waitForConnection(milliseconds: Int32) -> Bool {
-        var poller = pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&poller, 1, milliseconds) > 0
+    private func drain(for nanoseconds: UInt64) {
+        let deadline = MonotonicClock.now() + nanoseconds
+        while viewers.contains(where: { !$0.isClosed && $0.queuedByteCount > 0 }) && MonotonicClock.now() < deadline {
+            viewers.forEach { $0.flush() }
+            usleep(1_000)
+        }
+    }
+
+    private func waitForConnection(milliseconds: Int32) {
+        // While accepting is paused the listener stays readable: wait on the clock alone.
+        var poller = pollfd(fd: MonotonicClock.now() < acceptPausedUntil ? -1 : listener.descriptor,
+                            events: Int16(POLLIN), revents: 0)
+        _ = poll(&poller, 1, milliseconds)
     }
 
     private func makeHeader() -> TraceHeader {
@@ -180,7 +279,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         clock_gettime(CLOCK_REALTIME, &wall)
         let mono = MonotonicClock.now()
         return TraceHeader(
-            pid: getpid(), process: ProcessInfoReader.name(of: getpid()), center: center.label,
+            pid: getpid(), process: processName, center: center.label,
             clockMono: mono, clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec),
             producer: "NotifyKit \(NotifyTraceVersion.producer)")
     }
@@ -189,4 +288,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 /// The version this library writes into trace headers.
 public enum NotifyTraceVersion {
     public static let producer = "0.1.0"
+}
+
+extension TraceEndReason {
+    /// The app already has as many viewers as it allows.
+    public static let viewerLimit: TraceEndReason = "viewer-limit"
 }
