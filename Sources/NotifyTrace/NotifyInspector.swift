@@ -78,6 +78,9 @@ public final class NotifyInspector: Sendable {
     /// The number of viewers attached now.
     public var viewerCount: Int { exporter.viewerCount }
 
+    /// The most bytes queued for all viewers together at one time.
+    var peakQueuedBytes: Int { exporter.peakQueuedBytes }
+
     /// Sends viewers an end-of-stream line, disconnects them and removes the socket.
     public func stop() {
         exporter.stop(reason: .inspectorStopped)

@@ -17,6 +17,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         var stopReason: TraceEndReason?
         var stopped = false
         var viewerCount = 0
+        var peakQueuedBytes = 0
     }
     private let control = Locked(Control())
     private let finished = DispatchSemaphore(value: 0)
@@ -38,6 +39,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     /// How long a viewer being cut off may take to receive its last lines.
     private static let closingGrace: UInt64 = 1_000_000_000
     private var closingDeadlines: [ObjectIdentifier: UInt64] = [:]
+    private var peakQueued = 0
 
     /// - Parameter accept: Takes one connection from the listener (replaceable in tests).
     init(center: NotifyCenter, listener: UnixSocket, socketPath: String, ringCapacity: Int, limits: ViewerLimits,
@@ -52,6 +54,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     }
 
     var viewerCount: Int { control.read { $0.viewerCount } }
+    /// The most bytes queued for all viewers together at one time.
+    var peakQueuedBytes: Int { control.read { $0.peakQueuedBytes } }
 
     func start() {
         let thread = Thread { [self] in
@@ -84,6 +88,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             }
             acceptViewers()
             let moved = pump()
+            notePeakQueuedBytes()
             viewers.forEach { $0.flush() }
             let now = MonotonicClock.now()
             for viewer in viewers where viewer.hasMissed {
@@ -147,6 +152,13 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             viewers.append(viewer)
             viewersChanged()
         }
+    }
+
+    private func notePeakQueuedBytes() {
+        let queued = viewers.reduce(0) { $0 + $1.queuedByteCount }
+        guard queued > peakQueued else { return }
+        peakQueued = queued
+        control.update { $0.peakQueuedBytes = queued }
     }
 
     /// Tells a viewer beyond the limit why it is turned away, in one header and one `end` line.
@@ -246,11 +258,13 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         _ = pump()
         let end = TraceEnd(seq: translator.nextSequence(), timestamp: MonotonicClock.now(), reason: reason)
         for viewer in viewers where !viewer.isEnding { viewer.finish(with: end) }
-        drain(for: 500_000_000)
-        for viewer in viewers where !viewer.isClosed && viewer.queuedByteCount > 0 {
+        drain(for: limits.endFlushNanoseconds)
+        // A viewer cut off before keeps the end line that says why.
+        for viewer in viewers where !viewer.isClosed && viewer.queuedByteCount > 0
+            && closingDeadlines[ObjectIdentifier(viewer)] == nil {
             viewer.cutOff(with: end)
         }
-        drain(for: 200_000_000)
+        drain(for: limits.endLastNanoseconds)
         viewers.forEach { $0.close() }
         viewers.removeAll()
         attachment?.detach()

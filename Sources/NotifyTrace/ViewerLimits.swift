@@ -13,6 +13,10 @@ public struct ViewerLimits: Sendable, Equatable {
     /// A viewer that stays behind (it missed events and has no room to be told) this long is cut
     /// off with an `end` line with reason `disconnected`.
     public var stalledViewerSeconds: Double
+    /// At the end of a stream: how long what is queued may take to reach viewers, then how long
+    /// a viewer still behind has to take the final gap and `end` line.
+    var endFlushNanoseconds: UInt64 = 500_000_000
+    var endLastNanoseconds: UInt64 = 200_000_000
 
     public init(maximumViewers: Int = 8, viewerBufferBytes: Int = 8 << 20, totalBufferBytes: Int = 64 << 20,
                 stalledViewerSeconds: Double = 5) {
