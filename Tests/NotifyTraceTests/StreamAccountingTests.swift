@@ -83,4 +83,53 @@ struct StreamAccountingTests {
         #expect(account.decreasingSeq == 0)
         if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
     }
+
+    @Test("a viewer process stopped with SIGSTOP while the app posts, then continued: its gaps count exactly the events it did not receive")
+    func stoppedViewerProcess() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
+        defer { token.cancel() }
+        let inspector = try start(center, temporary, limits: ViewerLimits(viewerBufferBytes: 256 * 1024,
+                                                                          stalledViewerSeconds: 60))
+        // The viewer is `cat`, reading the socket and writing what it gets to a file.
+        let output = temporary.directory.path + "/viewer.jsonl"
+        try #require(FileManager.default.createFile(atPath: output, contents: Data()))
+        let socket = try UnixSocket.connect(to: inspector.socketPath)
+        let viewer = Process()
+        viewer.executableURL = URL(fileURLWithPath: "/bin/cat")
+        viewer.standardInput = FileHandle(fileDescriptor: socket.descriptor, closeOnDealloc: false)
+        viewer.standardOutput = try #require(FileHandle(forWritingAtPath: output))
+        try viewer.run()
+        socket.close()
+        defer { if viewer.isRunning { viewer.terminate() } }
+        #expect(eventually { inspector.viewerCount == 1 })
+        let posted = Locked(0)
+        let running = Locked(true)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            while running.read({ $0 }) {
+                for _ in 0..<100 { center.post(name: ping) }
+                posted.update { $0 += 100 }
+            }
+        }
+        #expect(eventually { posted.read { $0 } > 5_000 })
+        kill(viewer.processIdentifier, SIGSTOP)
+        let stoppedAt = posted.read { $0 }
+        #expect(eventually { posted.read { $0 } > stoppedAt + 50_000 })
+        kill(viewer.processIdentifier, SIGCONT)
+        let continuedAt = posted.read { $0 }
+        #expect(eventually { posted.read { $0 } > continuedAt + 5_000 })
+        running.update { $0 = false }
+        group.wait()
+        inspector.stop()
+        #expect(eventually(seconds: 30) { !viewer.isRunning })
+        let (stream, _) = try TraceReader.open(file: output).readToEnd(seconds: 30)
+        let account = StreamAccount(stream)
+        #expect(account.end?.reason == .inspectorStopped)
+        #expect(account.viewerBehindGaps.count >= 1)
+        #expect(UInt64(account.events) + account.lost == UInt64(posted.read { $0 }) * 2 + 1)
+        #expect(account.decreasingSeq == 0)
+        if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
+    }
 }
