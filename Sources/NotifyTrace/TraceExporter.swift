@@ -193,6 +193,17 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         }
     }
 
+    /// How a live line is queued: definitions always, events only when they fit.
+    private static func kind(of line: TraceEvent) -> ViewerConnection.Line {
+        switch line {
+        case .posted(let post): .event(seq: post.seq, events: 1)
+        case .delivered(let delivery): .event(seq: delivery.seq, events: 1)
+        case .gap(let gap): .event(seq: gap.seq, events: gap.count)
+        case .header, .thread, .type, .object, .callsite, .end, .unknown: .required(seq: line.seq, events: 0)
+        default: .event(seq: line.seq ?? 0, events: 1)
+        }
+    }
+
     /// How many events a line counts for when it is lost.
     private static func events(in line: TraceEvent) -> UInt64 {
         switch line {
@@ -225,13 +236,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         for line in lines {
             TraceEncoder.encode(line, into: &encoded)
             lineEnds.append(encoded.count)
-            let events = Self.events(in: line)
-            switch line {
-            case .header, .thread, .type, .object, .callsite, .end, .unknown:
-                lineKinds.append(.required(seq: line.seq, events: events))
-            default:
-                lineKinds.append(.event(seq: line.seq ?? 0, events: events))
-            }
+            lineKinds.append(Self.kind(of: line))
         }
         let now = MonotonicClock.now()
         var start = 0
