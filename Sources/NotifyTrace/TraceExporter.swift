@@ -66,8 +66,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         thread.start()
     }
 
-    /// Asks the exporter to end every stream with `reason`, waits for it (at most a second), and
-    /// removes the socket.
+    /// Asks the exporter to end every stream with `reason`, waits for it (a second longer than the
+    /// end of a stream may take), and removes the socket.
     func stop(reason: TraceEndReason) {
         let first = control.update { control -> Bool in
             guard control.stopReason == nil else { return false }
@@ -75,7 +75,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             return true
         }
         guard first else { return }
-        _ = finished.wait(timeout: .now() + 1)
+        let patience = limits.endFlushNanoseconds + limits.endLastNanoseconds + 1_000_000_000
+        _ = finished.wait(timeout: .now() + .nanoseconds(Int(min(patience, UInt64(Int.max)))))
         unlink(socketPath)
         ExitCleanup.unregister(self)
     }

@@ -31,9 +31,12 @@ struct StreamAccountingTests {
         // Posts name many objects: their `obj` definition lines must never be counted as lost events.
         let objects = (0..<500).map { _ in NSObject() }
         for index in 0..<posts { center.post(name: ping, object: objects[index % objects.count]) }
-        inspector.stop()
+        // Stopping waits for the end of the stream, which waits for the viewer to read.
+        let stopped = DispatchGroup()
+        DispatchQueue.global().async(group: stopped) { inspector.stop() }
         viewer.paused = false
         let stream = viewer.finish()
+        stopped.wait()
         let account = StreamAccount(stream)
         #expect(account.end?.reason == .inspectorStopped)
         #expect(account.viewerBehindGaps.count >= 1)
