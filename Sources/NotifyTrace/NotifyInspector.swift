@@ -15,10 +15,11 @@ import NotifyKit
 ///
 /// The socket is `$XDG_RUNTIME_DIR/notifytop/<pid>.sock` (else `/tmp/notifytop-<uid>/<pid>.sock`),
 /// mode 0600 in a 0700 directory, removed when the inspector stops or the process exits. Several
-/// viewers may attach; each first receives a header and a snapshot of every live registration and
+/// viewers may attach (up to ``ViewerLimits/maximumViewers``); each first receives a header and a snapshot of every live registration and
 /// thread, then the live events. The app is never blocked by a viewer: while none is attached the
 /// center runs unprobed; while one is, events go through a bounded ``EventRing`` to a background
 /// exporter, and anything a slow viewer cannot take is counted and reported to it as a `gap`.
+/// ``ViewerLimits`` bounds how many viewers attach and the memory they may hold.
 public final class NotifyInspector: Sendable {
     /// Where viewers connect.
     public let socketPath: String
