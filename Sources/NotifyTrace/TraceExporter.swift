@@ -108,7 +108,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 
     private func acceptViewers() {
         guard MonotonicClock.now() >= acceptPausedUntil else { return }
-        while true {
+        // A few per pass, so that a flood of connections cannot starve the pump.
+        for _ in 0..<16 {
             let socket: UnixSocket
             switch acceptOne(listener) {
             case .accepted(let accepted):
