@@ -195,23 +195,25 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         }
     }
 
-    /// How a live line is queued: definitions always, events only when they fit.
+    /// How a live line is queued: definitions (and any line without a number) always, events only
+    /// when they fit.
     private static func kind(of line: TraceEvent) -> ViewerConnection.Line {
         switch line {
         case .posted(let post): .event(seq: post.seq, events: 1)
         case .delivered(let delivery): .event(seq: delivery.seq, events: 1)
         case .gap(let gap): .event(seq: gap.seq, events: gap.count)
-        case .header, .thread, .type, .object, .callsite, .end, .unknown: .required(seq: line.seq, events: 0)
-        default: .event(seq: line.seq ?? 0, events: 1)
+        case .thread, .end: .required(seq: line.seq, events: 0)
+        default: line.seq.map { .event(seq: $0, events: 1) } ?? .required(seq: nil, events: 0)
         }
     }
 
-    /// How many events a line counts for when it is lost.
+    /// How many events a line counts for when it is lost: threads, definitions and unnumbered
+    /// lines count for none.
     private static func events(in line: TraceEvent) -> UInt64 {
         switch line {
-        case .header, .thread, .type, .object, .callsite, .end, .unknown: 0
+        case .thread, .end: 0
         case .gap(let gap): gap.count
-        default: 1
+        default: line.seq == nil ? 0 : 1
         }
     }
 
