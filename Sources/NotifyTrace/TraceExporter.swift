@@ -40,6 +40,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private static let closingGrace: UInt64 = 1_000_000_000
     private var closingDeadlines: [ObjectIdentifier: UInt64] = [:]
     private var peakQueued = 0
+    private var admissions = Double.infinity
+    private var admissionsRefilledAt: UInt64 = 0
 
     /// - Parameter accept: Takes one connection from the listener (replaceable in tests).
     init(center: NotifyCenter, listener: UnixSocket, socketPath: String, ringCapacity: Int, limits: ViewerLimits,
@@ -124,7 +126,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
                 acceptBackoff = min(acceptBackoff * 2, Self.lastAcceptBackoff)
                 return
             }
-            guard viewers.count < limits.maximumViewers else {
+            guard viewers.count < limits.maximumViewers, takeAdmission() else {
                 refuse(socket)
                 continue
             }
@@ -161,6 +163,17 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         guard queued > peakQueued else { return }
         peakQueued = queued
         control.update { $0.peakQueuedBytes = queued }
+    }
+
+    /// Spends one admission if the budget (refilled at `admissionsPerSecond`) has one.
+    private func takeAdmission() -> Bool {
+        let now = MonotonicClock.now()
+        let burst = limits.admissionsPerSecond.rounded(.up)
+        admissions = min(burst, admissions + Double(now &- admissionsRefilledAt) / 1e9 * limits.admissionsPerSecond)
+        admissionsRefilledAt = now
+        guard admissions >= 1 else { return false }
+        admissions -= 1
+        return true
     }
 
     /// Tells a viewer beyond the limit why it is turned away, in one header and one `end` line.

@@ -13,17 +13,21 @@ public struct ViewerLimits: Sendable, Equatable {
     /// A viewer that stays behind (it missed events and has no room to be told) this long is cut
     /// off with an `end` line with reason `disconnected`.
     public var stalledViewerSeconds: Double
+    /// Viewers admitted per second at most (as many at once), since each costs the exporter a
+    /// snapshot; one more is turned away like one beyond ``maximumViewers``.
+    public var admissionsPerSecond: Double
     /// At the end of a stream: how long what is queued may take to reach viewers, then how long
     /// a viewer still behind has to take the final gap and `end` line.
     var endFlushNanoseconds: UInt64 = 500_000_000
     var endLastNanoseconds: UInt64 = 200_000_000
 
     public init(maximumViewers: Int = 8, viewerBufferBytes: Int = 8 << 20, totalBufferBytes: Int = 64 << 20,
-                stalledViewerSeconds: Double = 5) {
+                stalledViewerSeconds: Double = 5, admissionsPerSecond: Double = 20) {
         self.maximumViewers = max(1, maximumViewers)
         self.viewerBufferBytes = max(4096, viewerBufferBytes)
         self.totalBufferBytes = max(4096, totalBufferBytes)
         self.stalledViewerSeconds = max(0, stalledViewerSeconds)
+        self.admissionsPerSecond = max(1, admissionsPerSecond)
     }
 
     /// The bytes one viewer may hold: its own limit, or its share of the total.

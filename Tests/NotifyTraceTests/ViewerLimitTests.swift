@@ -100,6 +100,20 @@ struct ViewerLimitTests {
         listener.close()
     }
 
+    @Test("viewers admitted faster than the admission rate are turned away with an end line")
+    func admissionRate() throws {
+        let temporary = TemporarySocketDirectory()
+        let inspector = try NotifyInspector.start(
+            center: NotifyCenter(), directory: temporary.directory, ringCapacity: 1024,
+            limits: ViewerLimits(maximumViewers: 100, admissionsPerSecond: 2), accept: { $0.acceptConnection() })
+        defer { inspector.stop() }
+        let clients = try (0..<12).map { _ in try UnixSocket.connect(to: inspector.socketPath) }
+        let refused = clients.map { readUntilClosed($0, seconds: 0.5) }.filter { $0?.contains(#""reason":"viewer-limit""#) == true }
+        // 2 at once, then 2 a second: most of a burst of 12 is turned away.
+        #expect(refused.count >= 6)
+        #expect(inspector.viewerCount <= 12 - refused.count)
+    }
+
     @Test("limits come from the environment; a bad value is a one-line error naming the variable")
     func limitsFromEnvironment() throws {
         let limits = try ViewerLimits.fromEnvironment(["NOTIFYTOP_MAX_VIEWERS": "3", "NOTIFYTOP_STALLED_VIEWER_SECONDS": "2.5"])
