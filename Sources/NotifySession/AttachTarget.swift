@@ -10,6 +10,8 @@ public enum AttachTarget {
         case ambiguous([InspectableProcess])
         /// `--pid` named a process without a socket.
         case noSuchProcess(Int32, [InspectableProcess])
+        /// The socket directory is not a private directory of this user.
+        case unsafeDirectory(String)
 
         /// The message, with the list of candidates when there are some.
         public var description: String {
@@ -21,6 +23,8 @@ public enum AttachTarget {
                 "several processes can be inspected; choose one with --pid:\n" + AttachTarget.table(processes)
             case .noSuchProcess(let pid, let processes):
                 "process \(pid) is not inspectable" + (processes.isEmpty ? "" : "; these are:\n" + AttachTarget.table(processes))
+            case .unsafeDirectory(let problem):
+                problem
             }
         }
     }
@@ -30,6 +34,7 @@ public enum AttachTarget {
         pid: Int32?, socket: String?, directory: SocketDirectory = .standard
     ) throws(Failure) -> (socket: String, process: InspectableProcess?) {
         if let socket { return (socket, nil) }
+        if let problem = directory.problem { throw .unsafeDirectory(problem.description) }
         let processes = directory.inspectableProcesses()
         if let pid {
             guard let process = processes.first(where: { $0.pid == pid }) else { throw .noSuchProcess(pid, processes) }

@@ -20,6 +20,10 @@ public enum NotifyTopRunner {
         // write instead of dying of SIGPIPE. Sockets already write with MSG_NOSIGNAL.
         signal(SIGPIPE, SIG_IGN)
         if options.list {
+            if let problem = SocketDirectory.standard.problem {
+                printError("notifytop: \(problem)")
+                return 1
+            }
             let processes = SocketDirectory.standard.inspectableProcesses()
             print(PrintableText.lines(processes.isEmpty ? "no inspectable processes in \(SocketDirectory.standard.path)"
                                                         : AttachTarget.table(processes)))

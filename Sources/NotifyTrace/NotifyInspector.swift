@@ -15,10 +15,11 @@ import NotifyKit
 ///
 /// The socket is `$XDG_RUNTIME_DIR/notifytop/<pid>.sock` (else `/tmp/notifytop-<uid>/<pid>.sock`),
 /// mode 0600 in a 0700 directory, removed when the inspector stops or the process exits. Several
-/// viewers may attach; each first receives a header and a snapshot of every live registration and
+/// viewers may attach (up to ``ViewerLimits/maximumViewers``); each first receives a header and a snapshot of every live registration and
 /// thread, then the live events. The app is never blocked by a viewer: while none is attached the
 /// center runs unprobed; while one is, events go through a bounded ``EventRing`` to a background
 /// exporter, and anything a slow viewer cannot take is counted and reported to it as a `gap`.
+/// ``ViewerLimits`` bounds how many viewers attach and the memory they may hold.
 public final class NotifyInspector: Sendable {
     /// Where viewers connect.
     public let socketPath: String
@@ -34,10 +35,22 @@ public final class NotifyInspector: Sendable {
     /// - Parameters:
     ///   - ringCapacity: Events buffered between exporter passes (every ~2 ms); beyond it, events
     ///     are counted as lost.
-    ///   - viewerBufferBytes: Bytes queued for one viewer before its lines are counted as missed.
+    ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
+    ///   - limits: What viewers may cost; by default ``ViewerLimits/fromEnvironment(_:)``.
     public static func start(
         center: NotifyCenter = .default, directory: SocketDirectory = .standard,
-        ringCapacity: Int = 1 << 16, viewerBufferBytes: Int = 8 << 20
+        ringCapacity: Int = 1 << 16, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
+    ) throws(TraceError) -> NotifyInspector {
+        var limits = if let limits { limits } else { try ViewerLimits.fromEnvironment() }
+        if let viewerBufferBytes { limits.viewerBufferBytes = max(4096, viewerBufferBytes) }
+        return try start(center: center, directory: directory, ringCapacity: ringCapacity, limits: limits,
+                         accept: { $0.acceptConnection() })
+    }
+
+    /// As the public `start`, with the call that takes one connection replaceable.
+    static func start(
+        center: NotifyCenter, directory: SocketDirectory, ringCapacity: Int, limits: ViewerLimits,
+        accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
     ) throws(TraceError) -> NotifyInspector {
         try directory.prepare()
         _ = directory.inspectableProcesses()  // removes sockets of processes that are gone
@@ -45,7 +58,7 @@ public final class NotifyInspector: Sendable {
         let listener = try UnixSocket.listen(at: path)
         let exporter = TraceExporter(
             center: center, listener: listener, socketPath: path, ringCapacity: ringCapacity,
-            viewerBufferBytes: viewerBufferBytes)
+            limits: limits, accept: accept)
         ExitCleanup.register(exporter)
         exporter.start()
         return NotifyInspector(socketPath: path, exporter: exporter)
@@ -65,6 +78,9 @@ public final class NotifyInspector: Sendable {
 
     /// The number of viewers attached now.
     public var viewerCount: Int { exporter.viewerCount }
+
+    /// The most bytes queued for all viewers together at one time.
+    var peakQueuedBytes: Int { exporter.peakQueuedBytes }
 
     /// Sends viewers an end-of-stream line, disconnects them and removes the socket.
     public func stop() {

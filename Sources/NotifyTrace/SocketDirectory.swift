@@ -29,36 +29,68 @@ public struct SocketDirectory: Sendable, Equatable {
     }
 
     /// Creates the directory (0700) if needed; fails if it exists but is not a private directory
-    /// of this user, since then another user could read the traces.
+    /// of this user (a symbolic link, not a directory, another user's, or open to others), since
+    /// then another user could read the traces or plant sockets. A directory that already existed
+    /// is never changed.
     public func prepare() throws(TraceError) {
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw .system("cannot create \(path)", errno)
+        if mkdir(path, 0o700) == 0 {
+            // Created now, so it is ours: make sure the umask left it 0700, without following a link.
+            let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { throw .system("cannot open \(path)", errno) }
+            defer { close(fd) }
+            fchmod(fd, 0o700)
+            return
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw .system("cannot stat \(path)", errno) }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .invalid("\(path) is not a directory") }
-        guard info.st_uid == getuid() else { throw .invalid("\(path) belongs to another user") }
-        if info.st_mode & 0o077 != 0 { chmod(path, 0o700) }
+        guard errno == EEXIST else { throw .system("cannot create \(path)", errno) }
+        if let problem { throw problem }
     }
 
-    /// The processes with a socket here, oldest first; sockets of processes that no longer exist
-    /// are removed on the way.
+    /// Why the directory must not be used, or nil when it is a private directory of this user
+    /// (or does not exist yet).
+    public var problem: TraceError? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            return errno == ENOENT ? nil : .system("cannot inspect \(path)", errno)
+        }
+        let fix = "remove it, or set XDG_RUNTIME_DIR to a private directory"
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: break
+        case S_IFLNK: return .invalid("\(path) is a symbolic link, not a directory; refusing to follow it: \(fix)")
+        default: return .invalid("\(path) exists but is not a directory: \(fix)")
+        }
+        guard info.st_uid == getuid() else {
+            return .invalid("\(path) belongs to uid \(info.st_uid), not to you (uid \(getuid())): \(fix)")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            return .invalid("\(path) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))): "
+                + "run chmod 700 \(path), or remove it")
+        }
+        return nil
+    }
+
+    /// The processes with a socket here, oldest first. Only sockets of this user count; those of
+    /// processes that no longer exist (or are no longer this user's) are removed on the way.
+    /// Nothing is listed from a directory with a ``problem``.
     public func inspectableProcesses() -> [InspectableProcess] {
-        guard let directory = opendir(path) else { return [] }
+        guard problem == nil else { return [] }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0, let directory = fdopendir(fd) else { return [] }
         defer { closedir(directory) }
         var found: [InspectableProcess] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard name.hasSuffix(".sock"), let pid = Int32(name.dropLast(5)) else { continue }
-            let socket = "\(path)/\(name)"
-            guard ProcessInfoReader.isAlive(pid) else {
-                unlink(socket)
+            guard name.hasSuffix(".sock"), let pid = Int32(name.dropLast(5)), pid > 0 else { continue }
+            var info = stat()
+            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0,
+                  info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid() else { continue }
+            guard ProcessInfoReader.isInspectable(pid) else {
+                unlinkat(fd, name, 0)
                 continue
             }
             found.append(InspectableProcess(
-                pid: pid, socketPath: socket, name: ProcessInfoReader.name(of: pid),
+                pid: pid, socketPath: "\(path)/\(name)", name: ProcessInfoReader.name(of: pid),
                 uptimeSeconds: ProcessInfoReader.uptimeSeconds(of: pid)))
         }
         return found.sorted { ($0.uptimeSeconds ?? 0) > ($1.uptimeSeconds ?? 0) }
@@ -77,8 +109,10 @@ public struct InspectableProcess: Sendable, Equatable {
 
 /// Reads what /proc says about a process.
 enum ProcessInfoReader {
-    static func isAlive(_ pid: Int32) -> Bool {
-        kill(pid, 0) == 0 || errno == EPERM
+    /// Alive and run by this user, so its socket can be ours.
+    static func isInspectable(_ pid: Int32) -> Bool {
+        var info = stat()
+        return kill(pid, 0) == 0 && stat("/proc/\(pid)", &info) == 0 && info.st_uid == getuid()
     }
 
     static func name(of pid: Int32) -> String {

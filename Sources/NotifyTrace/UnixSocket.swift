@@ -39,26 +39,70 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
         return socket
     }
 
-    /// Connects to the socket at `path` (blocking), then switches to non-blocking reads.
-    public static func connect(to path: String) throws(TraceError) -> UnixSocket {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    /// Connects to the socket at `path`, giving up after `timeoutMilliseconds` when the listener
+    /// does not take the connection (its backlog is full), and leaves the socket blocking.
+    public static func connect(to path: String, timeoutMilliseconds: Int32 = 3_000) throws(TraceError) -> UnixSocket {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .system("socket", errno) }
         let socket = UnixSocket(descriptor: fd)
         var address = try makeAddress(path)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        var waited: Int32 = 0
+        while true {
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            if connected == 0 { break }
+            let failure = errno
+            if failure == EINPROGRESS {
+                var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                guard poll(&poller, 1, max(0, timeoutMilliseconds - waited)) > 0,
+                      getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else {
+                    throw .invalid("connect \(path): the process did not accept within \(timeoutMilliseconds) ms")
+                }
+                guard error == 0 else { throw .system("connect \(path)", error) }
+                break
+            }
+            // A Unix socket whose listener's backlog is full refuses at once with EAGAIN.
+            guard failure == EAGAIN || failure == EINTR else { throw .system("connect \(path)", failure) }
+            guard waited < timeoutMilliseconds else {
+                throw .invalid("connect \(path): the process did not accept within \(timeoutMilliseconds) ms")
+            }
+            usleep(10_000)
+            waited += 10
         }
-        guard connected == 0 else { throw .system("connect \(path)", errno) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return socket
     }
 
-    /// Accepts one pending connection, nil when none is waiting.
+    /// What one `accept` call gave.
+    enum AcceptResult {
+        case accepted(UnixSocket)
+        /// No connection is waiting (or it went away before it was taken).
+        case none
+        /// The call failed with this `errno`; EMFILE and ENFILE mean no descriptor was free.
+        case failed(Int32)
+    }
+
+    /// Accepts one pending connection, nil when none is waiting or it cannot be taken.
     public func accept() -> UnixSocket? {
+        if case .accepted(let socket) = acceptConnection() { return socket }
+        return nil
+    }
+
+    func acceptConnection() -> AcceptResult {
         let fd = Glibc.accept(descriptor, nil, nil)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else {
+            let failure = errno
+            switch failure {
+            case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO: return .none
+            default: return .failed(failure)
+            }
+        }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        return UnixSocket(descriptor: fd)
+        return .accepted(UnixSocket(descriptor: fd))
     }
 
     /// Writes what it can without blocking; returns the byte count, 0 when the peer is full, or

@@ -14,7 +14,7 @@ import Testing
 struct ReattachTests {
     final class Scratch {
         let directory = NSTemporaryDirectory() + "notifytop-reattach-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        init() { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        init() { try? SocketDirectory(path: directory).prepare() }
         deinit { try? FileManager.default.removeItem(atPath: directory) }
 
         func write(_ events: [TraceEvent], name: String) throws -> String {
@@ -27,7 +27,7 @@ struct ReattachTests {
 
         /// Makes this process look inspectable in ``directory``; returns its name as listed.
         func advertiseSelf() throws -> String {
-            _ = FileManager.default.createFile(atPath: directory + "/\(getpid()).sock", contents: nil)
+            _ = try UnixSocket.listen(at: directory + "/\(getpid()).sock")
             return try #require(SocketDirectory(path: directory).inspectableProcesses().first { $0.pid == getpid() }).name
         }
     }

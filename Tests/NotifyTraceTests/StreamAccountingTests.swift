@@ -1,0 +1,138 @@
+import Foundation
+import NotifyEvents
+import NotifyKit
+@testable import NotifyTrace
+import Testing
+
+private let ping = Notification.Name("accounting.ping")
+
+/// Every event produced for a viewer is either received or counted by a gap, to the end of the
+/// stream, and `seq` accounts for every number.
+@Suite("Stream accounting", .serialized)
+struct StreamAccountingTests {
+    private func start(_ center: NotifyCenter, _ directory: TemporarySocketDirectory, limits: ViewerLimits)
+        throws -> NotifyInspector
+    {
+        try NotifyInspector.start(center: center, directory: directory.directory, ringCapacity: 1 << 16,
+                                  limits: limits, accept: { $0.acceptConnection() })
+    }
+
+    @Test("a stream that ends while its viewer lags ends with a gap counting every post it did not get, then end")
+    func endWhileLagging() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        var limits = ViewerLimits(viewerBufferBytes: 1 << 20, stalledViewerSeconds: 60)
+        limits.endFlushNanoseconds = 0  // the viewer is still behind when the stream ends
+        limits.endLastNanoseconds = 30_000_000_000
+        let inspector = try start(center, temporary, limits: limits)
+        let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath), paused: true)
+        #expect(eventually { inspector.viewerCount == 1 })
+        let posts = 20_000
+        // Posts name many objects: their `obj` definition lines must never be counted as lost events.
+        let objects = (0..<500).map { _ in NSObject() }
+        for index in 0..<posts { center.post(name: ping, object: objects[index % objects.count]) }
+        // Stopping waits for the end of the stream, which waits for the viewer to read.
+        let stopped = DispatchGroup()
+        DispatchQueue.global().async(group: stopped) { inspector.stop() }
+        viewer.paused = false
+        let stream = viewer.finish()
+        stopped.wait()
+        let account = StreamAccount(stream)
+        #expect(account.end?.reason == .inspectorStopped)
+        #expect(account.viewerBehindGaps.count >= 1)
+        #expect(account.posts < posts)
+        #expect(UInt64(account.posts) + account.lost == UInt64(posts))
+        #expect(account.undefinedObjects == 0)
+        #expect(account.decreasingSeq == 0)
+        if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
+    }
+
+    @Test("a viewer that stops reading for seconds while several threads post: its gaps count exactly what it missed, and seq only grows")
+    func pausedViewerUnderConcurrentPosting() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
+        defer { token.cancel() }
+        let inspector = try start(center, temporary, limits: ViewerLimits(viewerBufferBytes: 256 * 1024,
+                                                                          stalledViewerSeconds: 60))
+        let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
+        #expect(eventually { inspector.viewerCount == 1 })
+        let posted = Locked(0)
+        let running = Locked(true)
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            DispatchQueue.global().async(group: group) {
+                while running.read({ $0 }) {
+                    for _ in 0..<100 { center.post(name: ping) }
+                    posted.update { $0 += 100 }
+                }
+            }
+        }
+        #expect(eventually { viewer.postCount > 1_000 })
+        viewer.paused = true
+        let pausedAt = posted.read { $0 }
+        // The viewer stands still while the app goes on posting well past its buffer.
+        #expect(eventually { posted.read { $0 } > pausedAt + 40_000 })
+        viewer.paused = false
+        #expect(eventually { posted.read { $0 } > pausedAt + 60_000 })
+        running.update { $0 = false }
+        group.wait()
+        inspector.stop()
+        let account = StreamAccount(viewer.finish())
+        let produced = UInt64(posted.read { $0 }) * 2 + 1  // posts, deliveries, the registration
+        #expect(account.end?.reason == .inspectorStopped)
+        #expect(account.viewerBehindGaps.count >= 1)
+        #expect(UInt64(account.events) + account.lost == produced)
+        #expect(account.decreasingSeq == 0)
+        if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
+    }
+
+    @Test("a viewer process stopped with SIGSTOP while the app posts, then continued: its gaps count exactly the events it did not receive")
+    func stoppedViewerProcess() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
+        defer { token.cancel() }
+        let inspector = try start(center, temporary, limits: ViewerLimits(viewerBufferBytes: 256 * 1024,
+                                                                          stalledViewerSeconds: 60))
+        // The viewer is `cat`, reading the socket and writing what it gets to a file.
+        let output = temporary.directory.path + "/viewer.jsonl"
+        try #require(FileManager.default.createFile(atPath: output, contents: Data()))
+        let socket = try UnixSocket.connect(to: inspector.socketPath)
+        let viewer = Process()
+        viewer.executableURL = URL(fileURLWithPath: "/bin/cat")
+        viewer.standardInput = FileHandle(fileDescriptor: socket.descriptor, closeOnDealloc: false)
+        viewer.standardOutput = try #require(FileHandle(forWritingAtPath: output))
+        try viewer.run()
+        socket.close()
+        defer { if viewer.isRunning { viewer.terminate() } }
+        #expect(eventually { inspector.viewerCount == 1 })
+        let posted = Locked(0)
+        let running = Locked(true)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            while running.read({ $0 }) {
+                for _ in 0..<100 { center.post(name: ping) }
+                posted.update { $0 += 100 }
+            }
+        }
+        #expect(eventually { posted.read { $0 } > 5_000 })
+        kill(viewer.processIdentifier, SIGSTOP)
+        let stoppedAt = posted.read { $0 }
+        #expect(eventually { posted.read { $0 } > stoppedAt + 50_000 })
+        kill(viewer.processIdentifier, SIGCONT)
+        let continuedAt = posted.read { $0 }
+        #expect(eventually { posted.read { $0 } > continuedAt + 5_000 })
+        running.update { $0 = false }
+        group.wait()
+        inspector.stop()
+        #expect(eventually(seconds: 30) { !viewer.isRunning })
+        let (stream, _) = try TraceReader.open(file: output).readToEnd(seconds: 30)
+        let account = StreamAccount(stream)
+        #expect(account.end?.reason == .inspectorStopped)
+        #expect(account.viewerBehindGaps.count >= 1)
+        #expect(UInt64(account.events) + account.lost == UInt64(posted.read { $0 }) * 2 + 1)
+        #expect(account.decreasingSeq == 0)
+        if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
+    }
+}
