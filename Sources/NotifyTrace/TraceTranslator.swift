@@ -115,23 +115,41 @@ struct TraceTranslator {
 
     /// Everything a viewer attaching now must see before live lines: every known thread and
     /// definition, then each live registration marked `preexisting`.
+    ///
+    /// Snapshot lines describe state the stream already numbered, so they take no new numbers:
+    /// they are numbered up to the last one used, and the viewers already attached see no hole.
+    /// Only when fewer numbers were ever used than the snapshot has lines are new ones drawn.
     mutating func snapshot() -> [TraceEvent] {
+        let threadLines = threads.values.sorted(by: { $0.id < $1.id })
+        let registrations = live.values.sorted(by: { $0.id < $1.id })
+        let numbered = UInt64(threadLines.count + registrations.count)
+            + UInt64(registrations.count { droppedTokens.contains($0.id) })
+        var next: UInt64
+        if numbered <= lastSequence {
+            next = lastSequence - numbered + 1
+        } else {
+            next = lastSequence + 1
+            lastSequence += numbered
+        }
+        func number() -> UInt64 {
+            defer { next += 1 }
+            return next
+        }
         var lines: [TraceEvent] = []
-        // Snapshot lines are numbered afresh: `seq` strictly increases along every stream.
-        for var thread in threads.values.sorted(by: { $0.id < $1.id }) {
-            thread.seq = nextSequence()
+        for var thread in threadLines {
+            thread.seq = number()
             lines.append(.thread(thread))
         }
         lines.append(contentsOf: types.values.sorted { $0.id < $1.id }.map { .type($0) })
         lines.append(contentsOf: objects.values.sorted { $0.id < $1.id }.map { .object($0) })
         lines.append(contentsOf: callsites.values.sorted { $0.id < $1.id }.map { .callsite($0) })
-        for var registration in live.values.sorted(by: { $0.id < $1.id }) {
+        for var registration in registrations {
             registration.preexisting = true
-            registration.seq = nextSequence()
+            registration.seq = number()
             lines.append(.registered(registration))
             if droppedTokens.contains(registration.id) {
                 lines.append(.tokenDropped(TraceTokenDrop(
-                    seq: nextSequence(), timestamp: registration.timestamp, thread: registration.thread,
+                    seq: number(), timestamp: registration.timestamp, thread: registration.thread,
                     registration: registration.id)))
             }
         }
