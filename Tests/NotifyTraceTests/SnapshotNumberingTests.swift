@@ -20,6 +20,8 @@ struct SnapshotNumberingTests {
         }
         tokens[2].cancel()
         let first = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
+        // Posts count for a viewer once the exporter has attached it.
+        #expect(eventually { inspector.viewerCount == 1 })
         var late: [BackgroundViewer] = []
         for round in 1...4 {
             for _ in 0..<50 { center.post(name: tick) }
