@@ -190,7 +190,8 @@ public final class ReplayFeed {
             if case .header(let header) = event, clockBase == nil { clockBase = header.clockMono }
             if let time = event.timestamp {
                 if start == nil {
-                    start = time
+                    // Lines older than the header's clock (a recording's prelude) fold at once.
+                    start = max(time, clockBase ?? time)
                     position = max(position, positionOf(from) ?? 0)
                 }
                 let offset = time >= start! ? time - start! : 0

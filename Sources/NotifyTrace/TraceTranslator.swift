@@ -55,7 +55,7 @@ struct TraceTranslator {
                 target: TraceTargetKind(rawValue: registration.target.rawValue) ?? .posting,
                 targetLabel: registration.targetLabel, callsite: site, preexisting: registration.preexisting,
                 capturesObserverStrongly: registration.capturesObserverStrongly,
-                mainThreadOnly: registration.mainThreadOnly)
+                mainThreadOnly: registration.mainThreadOnly, registeredAt: registration.registeredAt)
             live[registration.id] = value
             lines.append(.registered(value))
             if registration.tokenDropped {
