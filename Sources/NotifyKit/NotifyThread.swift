@@ -52,12 +52,49 @@ public struct NotifyThread: Sendable, Hashable, CustomStringConvertible {
     /// Grows by one each time a known thread changes its name: an exporter that sees it change
     /// introduces the renamed threads again.
     public static var renameCount: UInt64 { ThreadRegistry.renames.load(ordering: .acquiring) }
+
+    /// The ids of the threads renamed since ``renameCount`` was `count` (repeats possible), and the
+    /// count they bring it to; nil ids when more renames happened than are remembered (then every
+    /// thread may have a new name).
+    public static func renames(since count: UInt64) -> (threads: [UInt64]?, count: UInt64) {
+        ThreadRegistry.renameLog.withLock { log in (log.ids(since: count), log.total) }
+    }
+}
+
+/// The latest renames, so an exporter looks up only the threads that changed.
+struct RenameLog {
+    static let capacity = 256
+    private var ring: [UInt64] = []
+    private(set) var total: UInt64 = 0
+
+    mutating func append(_ id: UInt64) {
+        if ring.count < Self.capacity {
+            ring.append(id)
+        } else {
+            ring[Int(total % UInt64(Self.capacity))] = id
+        }
+        total += 1
+    }
+
+    func ids(since count: UInt64) -> [UInt64]? {
+        guard count <= total else { return nil }
+        let wanted = total - count
+        guard wanted <= UInt64(ring.count) else { return nil }
+        return (count..<total).map { ring[Int($0 % UInt64(Self.capacity))] }
+    }
 }
 
 enum ThreadRegistry {
     static let known = LockedValue<[UInt64: NotifyThread]>([:])
     static let nextID = LockedValue<UInt64>(1)
     static let renames = Atomic<UInt64>(0)
+    static let renameLog = LockedValue(RenameLog())
+
+    /// Records that thread `id` has a new name.
+    static func noteRename(of id: UInt64) {
+        renameLog.withLock { $0.append(id) }
+        renames.add(1, ordering: .releasing)
+    }
 
     static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -160,7 +197,7 @@ final class ThreadContext {
         if let existing {
             context.postDepth = existing.postDepth
             context.currentPostID = existing.currentPostID
-            if existing.thread.name != resolved { ThreadRegistry.renames.add(1, ordering: .releasing) }
+            if existing.thread.name != resolved { ThreadRegistry.noteRename(of: id) }
         }
         ThreadRegistry.known.withLock { $0[id] = thread }
         if let old = pthread_getspecific(ThreadRegistry.key) {
@@ -176,7 +213,7 @@ final class ThreadContext {
         let renamed = NotifyThread(id: thread.id, systemID: thread.systemID, name: name, isMain: thread.isMain)
         thread = renamed
         ThreadRegistry.known.withLock { $0[renamed.id] = renamed }
-        ThreadRegistry.renames.add(1, ordering: .releasing)
+        ThreadRegistry.noteRename(of: renamed.id)
     }
 
     /// The kernel thread id, from `/proc/thread-self` ("<pid>/task/<tid>"): Glibc's module does not

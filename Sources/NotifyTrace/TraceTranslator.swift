@@ -43,9 +43,7 @@ struct TraceTranslator {
 
     /// Appends the lines for `event` (definitions first, then the event) to `lines`.
     mutating func translate(_ event: NotifyEvent, into lines: inout [TraceEvent]) {
-        let renames = NotifyThread.renameCount
-        if renames != seenRenames {
-            seenRenames = renames
+        if NotifyThread.renameCount != seenRenames {
             reintroduceRenamedThreads(at: event.timestamp, into: &lines)
         }
         let thread = introduceThread(event.thread, at: event.timestamp, into: &lines)
@@ -148,7 +146,10 @@ struct TraceTranslator {
     /// A thread's name can change (a worker delivering for another queue): a renamed thread is
     /// introduced again, with its id and its new name, before the event that follows.
     private mutating func reintroduceRenamedThreads(at timestamp: UInt64, into lines: inout [TraceEvent]) {
-        for current in NotifyThread.all {
+        let renames = NotifyThread.renames(since: seenRenames)
+        seenRenames = renames.count
+        let candidates = renames.threads.map { Set($0).sorted().compactMap(NotifyThread.lookup) } ?? NotifyThread.all
+        for current in candidates {
             guard var known = threads[current.id], known.name != current.name else { continue }
             known.name = current.name
             known.seq = nextSequence()

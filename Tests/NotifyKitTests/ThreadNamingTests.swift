@@ -100,4 +100,24 @@ import Testing
         #expect(renamed?.systemID == first.systemID)
         #expect(renamed?.name == "tests.naming.renamed")
     }
+
+    @Test("renames(since:) lists the threads renamed since a count, for an exporter to look up")
+    func renamesSince() throws {
+        let result = LockedBox<(UInt64, [UInt64]?, UInt64)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let id = NotifyThread.current.id
+            let before = NotifyThread.renameCount
+            NotifyThread.nameCurrentThread("tests.naming.listed-rename")
+            let renames = NotifyThread.renames(since: before)
+            result.value = (id, renames.threads, renames.count)
+            done.signal()
+        }
+        thread.start()
+        try #require(wait(done))
+        let (id, ids, count) = try #require(result.value)
+        #expect(ids?.contains(id) == true)
+        #expect(count >= 1)
+        #expect(NotifyThread.renames(since: count + 1_000).threads == nil)
+    }
 }
