@@ -197,9 +197,10 @@ final class ThreadContext {
         if let existing {
             context.postDepth = existing.postDepth
             context.currentPostID = existing.currentPostID
-            if existing.thread.name != resolved { ThreadRegistry.noteRename(of: id) }
         }
         ThreadRegistry.known.withLock { $0[id] = thread }
+        // After the registry holds the new name: an exporter that sees the rename looks it up.
+        if let existing, existing.thread.name != resolved { ThreadRegistry.noteRename(of: id) }
         if let old = pthread_getspecific(ThreadRegistry.key) {
             Unmanaged<ThreadContext>.fromOpaque(old).release()
         }

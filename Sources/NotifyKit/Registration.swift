@@ -7,7 +7,7 @@ import Synchronization
 /// posts read a registration with no lock while removal happens on another thread.
 class Registration: @unchecked Sendable {  // immutable fields plus atomics; see above
     // Declaration order is layout order: small fields fill the tail of the 17-byte StaticString,
-    // which keeps a block registration within a 112-byte allocation.
+    // which keeps a block registration's instance at 112 bytes.
     let id: UInt64
     weak let object: AnyObject?
     let file: StaticString

@@ -12,7 +12,7 @@ enum ThreadNaming {
     /// libdispatch's `dispatch_queue_get_label`, which the Dispatch module does not export on
     /// Linux; nil when it cannot be found.
     private typealias LabelFunction = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
-    nonisolated(unsafe) private static let labelFunction: LabelFunction? = {
+    private static let labelFunction: LabelFunction? = {
         guard let symbol = dlsym(nil, "dispatch_queue_get_label") else { return nil }
         return unsafeBitCast(symbol, to: LabelFunction.self)
     }()

@@ -26,7 +26,8 @@ public struct ObserverRow: Sendable, Hashable, Identifiable {
     public let registeredAt: UInt64
     /// The registering thread.
     public let registeringThread: UInt64
-    /// Live before the stream started: its age is at least ``age(at:)``.
+    /// Live before the stream started (reported by a snapshot); its age counts from the app's
+    /// registration time when the snapshot carried it.
     public let preexisting: Bool
     /// The handler's context is the observer itself, so the center keeps the observer alive.
     public let capturesObserverStrongly: Bool

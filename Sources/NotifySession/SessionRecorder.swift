@@ -39,8 +39,9 @@ public struct SessionRecorder {
         let maximumDefinitions = 200_000
 
         /// Creates an empty memory that keeps up to `historyLimit` events for an exact prelude
-        /// (about 1 GB at the default, the first hour of a 200-posts/s app).
-        public init(historyLimit: Int = 4_000_000) {
+        /// (at the default, some 150 bytes each: the first half hour of `notify-demo`'s 200
+        /// posts/s).
+        public init(historyLimit: Int = 2_000_000) {
             self.historyLimit = historyLimit
         }
 

@@ -150,7 +150,7 @@ struct RecordingPreludeTests {
         var memory = SessionRecorder.Memory(historyLimit: 4)
         for event in before { memory.observe(event) }
         #expect(!memory.historyIsComplete)
-        var recorder = try SessionRecorder(path: path, memory: memory)
+        let recorder = try SessionRecorder(path: path, memory: memory)
         recorder.flush()
 
         var live = InspectorState()
