@@ -19,7 +19,7 @@ extension DashboardSession {
         while true {
             let batch = feed.take(until: target)
             if batch.isEmpty { break }
-            ingest(batch)
+            ingestReplay(batch)
             replayTick(feed)
         }
         replayTick(feed)

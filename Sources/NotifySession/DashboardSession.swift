@@ -200,7 +200,7 @@ public final class DashboardSession {
             if waitingForRestart != nil { lookForRestart(now: now) }
         case .replay(let feed):
             let elapsed = now - min(now, lastAdvance)
-            ingest(feed.advance(elapsedNanoseconds: elapsed))
+            ingestReplay(feed.advance(elapsedNanoseconds: elapsed))
             replayTick(feed)
         case .fixed:
             break

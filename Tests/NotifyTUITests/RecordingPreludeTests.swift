@@ -165,4 +165,42 @@ struct RecordingPreludeTests {
         #expect(replayed.registration(2)?.token.description == "owner")
         #expect(replayed.registrations.map(\.id) == live.registrations.map(\.id))
     }
+
+    @Test("a replay ticks the prelude at its own times, so the live session's automatic checkpoints happen again")
+    func preludeReplaysAutomaticCheckpoints() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var events: [TraceEvent] = [
+            .header(TraceHeader(pid: 78, process: "App", center: "default", clockMono: Self.base,
+                                clockWall: 1_700_000_000_000_000_000, producer: "test")),
+            .thread(TraceThread(seq: 1, timestamp: Self.base, id: 1, systemID: 78, name: "main", isMain: true)),
+            .callsite(TraceCallsite(id: 4, file: "App/Grow.swift", line: 20)),
+        ]
+        // One more registration every 6 s for 48 s, no app checkpoints: growth is seen only by the
+        // checkpoints ticks take every 5 s.
+        for index in 0..<9 {
+            let time = Self.base + UInt64(index) * 6_000_000_000
+            events.append(.registered(TraceRegistration(
+                seq: UInt64(index + 2), timestamp: time, thread: 1, id: UInt64(100 + index), name: "grow",
+                kind: .block, observer: nil, object: nil, target: .posting, targetLabel: nil, callsite: 4,
+                preexisting: false, capturesObserverStrongly: false)))
+        }
+        var live = InspectorState()
+        for event in events {
+            live.apply(event)
+            if let time = event.timestamp { live.tick(now: time) }
+        }
+        #expect(live.checkpoints >= 8)
+        #expect(live.findings.contains { $0.rule == .registrationGrowth && $0.isOpen })
+
+        var memory = SessionRecorder.Memory()
+        for event in events { memory.observe(event) }
+        let recorder = try SessionRecorder(path: path, memory: memory)
+        recorder.flush()
+        let replay = DashboardSession(source: .replay(try ReplayFeed(path: path, speed: 0)))
+        replay.poll(now: 1)
+        replay.poll(now: 2)
+        #expect(replay.model.checkpoints == live.checkpoints)
+        #expect(replay.model.findings.filter(\.isOpen).map(\.key) == live.findings.filter(\.isOpen).map(\.key))
+    }
 }
