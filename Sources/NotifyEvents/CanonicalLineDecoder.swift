@@ -82,12 +82,13 @@ struct CanonicalLineDecoder {
               literal(",\"callsite\":"), let callsite = unsigned(),
               literal(",\"preexisting\":"), let preexisting = bool(),
               literal(",\"capturesObserverStrongly\":"), let strongly = bool(),
-              literal(",\"mainThreadOnly\":"), let mainThreadOnly = bool()
+              literal(",\"mainThreadOnly\":"), let mainThreadOnly = bool(),
+              literal(",\"registeredAt\":"), let registeredAt = optionalUnsigned()
         else { return nil }
         return .registered(TraceRegistration(
             seq: seq, timestamp: t, thread: thread, id: id, name: name, kind: kind, observer: observer,
             object: object, target: target, targetLabel: targetLabel, callsite: callsite, preexisting: preexisting,
-            capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly))
+            capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly, registeredAt: registeredAt))
     }
 
     private mutating func removed() -> TraceEvent? {

@@ -180,6 +180,8 @@ public enum TraceEncoder {
         buffer.appendBool(registration.capturesObserverStrongly)
         buffer.appendLiteral(",\"mainThreadOnly\":")
         buffer.appendBool(registration.mainThreadOnly)
+        buffer.appendLiteral(",\"registeredAt\":")
+        buffer.appendOptionalDecimal(registration.registeredAt)
     }
 
     private static func encode(_ post: TracePost, into buffer: inout [UInt8]) {

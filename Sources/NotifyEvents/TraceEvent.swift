@@ -20,7 +20,7 @@
 public enum TraceEvent: Sendable, Hashable {
     /// The first line of a stream: who produced it and how to read its clock.
     case header(TraceHeader)
-    /// A thread's first appearance: later lines name it by id.
+    /// A thread's first appearance, or its new name: later lines name it by id.
     case thread(TraceThread)
     /// A type name's first appearance: objects refer to it by id.
     case type(TraceType)

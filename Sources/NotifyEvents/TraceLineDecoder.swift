@@ -99,7 +99,8 @@ enum TraceLineDecoder {
                 targetLabel: try reader.optionalString("targetLabel"), callsite: try reader.uint64("callsite"),
                 preexisting: try reader.bool("preexisting"),
                 capturesObserverStrongly: try reader.bool("capturesObserverStrongly"),
-                mainThreadOnly: try reader.optionalBool("mainThreadOnly") ?? false))
+                mainThreadOnly: try reader.optionalBool("mainThreadOnly") ?? false,
+                registeredAt: try reader.optionalUInt64("registeredAt")))
         case .removed:
             return .removed(TraceRemoval(
                 seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),

@@ -33,15 +33,23 @@ public struct TraceRegistration: Sendable, Hashable {
     public var capturesObserverStrongly: Bool
     /// The app declared the handler main-thread-only (UI code): a delivery elsewhere is a bug.
     public var mainThreadOnly: Bool
+    /// Monotonic nanoseconds when the app made the registration, as the app remembers it; nil
+    /// when unknown (then ``timestamp`` is the best known). A snapshot's ``timestamp`` is the
+    /// moment of the snapshot, this is the registration's real time.
+    public var registeredAt: UInt64?
+
+    /// When the registration was made: ``registeredAt`` when known, else ``timestamp``.
+    public var registrationTime: UInt64 { registeredAt ?? timestamp }
 
     /// Creates a registration event.
     public init(
         seq: UInt64, timestamp: UInt64, thread: UInt64, id: UInt64, name: String?,
         kind: TraceRegistrationKind, observer: UInt64?, object: UInt64?, target: TraceTargetKind,
         targetLabel: String?, callsite: UInt64, preexisting: Bool, capturesObserverStrongly: Bool,
-        mainThreadOnly: Bool = false
+        mainThreadOnly: Bool = false, registeredAt: UInt64? = nil
     ) {
         self.mainThreadOnly = mainThreadOnly
+        self.registeredAt = registeredAt
         self.seq = seq
         self.timestamp = timestamp
         self.thread = thread

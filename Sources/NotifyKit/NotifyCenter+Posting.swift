@@ -243,6 +243,7 @@ struct DeliveryTrace: Sendable {
     /// observer is gone.
     func timedInvoke(_ registration: Registration, _ notification: Notification, handedOff: UInt64) -> Bool {
         let context = ThreadContext.current
+        context.name(after: registration.target)
         return context.withinPost(postID) {
             let start = context.now()
             guard registration.invoke(notification) else { return false }

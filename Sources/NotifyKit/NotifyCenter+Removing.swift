@@ -105,7 +105,8 @@ extension NotifyCenter {
         lock.lock()
         defer { lock.unlock() }
         guard let registration = table.find(id: registrationID, slot: slot) else { return }
-        registration.tokenState.store(TokenState.dropped, ordering: .relaxed)
+        let released = registration.kind == .ownerBound ? TokenState.boundToOwner : TokenState.dropped
+        registration.tokenState.store(released, ordering: .relaxed)
         probes?.emit(.tokenDropped(registration: registrationID))
     }
 }

@@ -106,6 +106,8 @@ extension Registration {
         parts.append("at \(callsite)")
         switch tokenState.load(ordering: .relaxed) {
         case TokenState.dropped: parts.append("[token dropped]")
+        case TokenState.boundToOwner:
+            parts.append(observer == nil ? "[ends with its owner: deallocated]" : "[ends with its owner]")
         default: break
         }
         return parts.joined(separator: "  ")

@@ -170,8 +170,12 @@ public struct NotifyRegistration: Sendable {
     /// The app declared that the handler must run on the main thread; a delivery elsewhere is a bug.
     public let mainThreadOnly: Bool
     /// The registration's token was released while it stayed registered (reported in snapshots,
-    /// where the `tokenDropped` event itself happened before the probe attached).
+    /// where the `tokenDropped` event itself happened before the probe attached). For an
+    /// owner-bound registration this is by design: it ends with its owner.
     public let tokenDropped: Bool
+    /// ``MonotonicClock`` nanoseconds when the app made the registration; in a snapshot, earlier
+    /// than the event's own timestamp.
+    public let registeredAt: UInt64
 }
 
 /// A post as a probe sees it.

@@ -1,4 +1,5 @@
 import CNotifyTicks
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,14 +9,19 @@ import Musl
 /// A thread as events name it: a stable numeric id that is never reused in the process, the
 /// kernel's thread id, a name and whether it is the process's main thread.
 ///
-/// Names are labels, not identity: Linux keeps 15 bytes of a thread name and threads of dispatch
-/// queues inherit truncated names, so everything that lasts keys on ``id``.
+/// Names are labels, not identity, and may change (a dispatch worker takes the label of each queue
+/// it delivers for), so everything that lasts keys on ``id``. The name is the one the app knows
+/// the thread by, found in this order: the name given to a ``DeliveryThread`` or to
+/// ``nameCurrentThread(_:)``; the name of the operation queue, or the label of the dispatch queue,
+/// the thread first worked for (root and main queue labels do not count); the kernel's name, at
+/// most 15 bytes, as a last resort. Foundation's `Thread.name` is not consulted: on Linux it reads
+/// the kernel's name, and a name set before `start()` is dropped by Foundation itself.
 public struct NotifyThread: Sendable, Hashable, CustomStringConvertible {
     /// Assigned in the order threads first touch NotifyKit, starting at 1; never reused.
     public let id: UInt64
     /// The kernel thread id (`gettid`), as `top -H` and `/proc/<pid>/task` show it.
     public let systemID: Int32
-    /// The thread's name when NotifyKit first saw it, or the name a ``DeliveryThread`` was given.
+    /// The thread's name as the app knows it: see the type's discussion.
     public let name: String
     /// True only for the process's initial thread (`gettid() == getpid()`).
     public let isMain: Bool
@@ -36,11 +42,59 @@ public struct NotifyThread: Sendable, Hashable, CustomStringConvertible {
     public static var all: [NotifyThread] {
         ThreadRegistry.known.withLock { $0.values.sorted { $0.id < $1.id } }
     }
+
+    /// Names the calling thread as the app knows it, at any length (the kernel keeps 15 bytes):
+    /// later events, and trace viewers, use this name.
+    public static func nameCurrentThread(_ name: String) {
+        ThreadContext.current.rename(name)
+    }
+
+    /// Grows by one each time a known thread changes its name: an exporter that sees it change
+    /// introduces the renamed threads again.
+    public static var renameCount: UInt64 { ThreadRegistry.renames.load(ordering: .acquiring) }
+
+    /// The ids of the threads renamed since ``renameCount`` was `count` (repeats possible), and the
+    /// count they bring it to; nil ids when more renames happened than are remembered (then every
+    /// thread may have a new name).
+    public static func renames(since count: UInt64) -> (threads: [UInt64]?, count: UInt64) {
+        ThreadRegistry.renameLog.withLock { log in (log.ids(since: count), log.total) }
+    }
+}
+
+/// The latest renames, so an exporter looks up only the threads that changed.
+struct RenameLog {
+    static let capacity = 256
+    private var ring: [UInt64] = []
+    private(set) var total: UInt64 = 0
+
+    mutating func append(_ id: UInt64) {
+        if ring.count < Self.capacity {
+            ring.append(id)
+        } else {
+            ring[Int(total % UInt64(Self.capacity))] = id
+        }
+        total += 1
+    }
+
+    func ids(since count: UInt64) -> [UInt64]? {
+        guard count <= total else { return nil }
+        let wanted = total - count
+        guard wanted <= UInt64(ring.count) else { return nil }
+        return (count..<total).map { ring[Int($0 % UInt64(Self.capacity))] }
+    }
 }
 
 enum ThreadRegistry {
     static let known = LockedValue<[UInt64: NotifyThread]>([:])
     static let nextID = LockedValue<UInt64>(1)
+    static let renames = Atomic<UInt64>(0)
+    static let renameLog = LockedValue(RenameLog())
+
+    /// Records that thread `id` has a new name.
+    static func noteRename(of id: UInt64) {
+        renameLog.withLock { $0.append(id) }
+        renames.add(1, ordering: .releasing)
+    }
 
     static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -56,7 +110,11 @@ enum ThreadRegistry {
 
 /// Per-thread bookkeeping for instrumented posts; reached through a pthread key, created lazily.
 final class ThreadContext {
-    let thread: NotifyThread
+    /// Replaced only on its own thread, when the thread is renamed.
+    @exclusivity(unchecked) private(set) var thread: NotifyThread
+    /// The queue this thread was last named after (see ``name(after:)``); weak, so a new queue at
+    /// a dead one's address is not taken for it.
+    @exclusivity(unchecked) weak var namedAfterQueue: AnyObject?
     /// How many posts are being delivered on this thread right now (a post inside a handler is 2).
     @exclusivity(unchecked) var postDepth: Int = 0
     /// The post whose handlers are running on this thread, 0 when none.
@@ -126,7 +184,7 @@ final class ThreadContext {
     @discardableResult
     static func register(named name: String?) -> ThreadContext {
         let tid = currentSystemID()
-        let resolved = name ?? currentKernelName()
+        let resolved = name ?? ThreadNaming.currentName(isMain: tid == getpid()) ?? currentKernelName()
         let existing = pthread_getspecific(ThreadRegistry.key).map {
             Unmanaged<ThreadContext>.fromOpaque($0).takeUnretainedValue()
         }
@@ -136,13 +194,27 @@ final class ThreadContext {
         }
         let thread = NotifyThread(id: id, systemID: tid, name: resolved, isMain: tid == getpid())
         let context = ThreadContext(thread: thread)
-        if let existing { context.postDepth = existing.postDepth; context.currentPostID = existing.currentPostID }
+        if let existing {
+            context.postDepth = existing.postDepth
+            context.currentPostID = existing.currentPostID
+        }
         ThreadRegistry.known.withLock { $0[id] = thread }
+        // After the registry holds the new name: an exporter that sees the rename looks it up.
+        if let existing, existing.thread.name != resolved { ThreadRegistry.noteRename(of: id) }
         if let old = pthread_getspecific(ThreadRegistry.key) {
             Unmanaged<ThreadContext>.fromOpaque(old).release()
         }
         pthread_setspecific(ThreadRegistry.key, Unmanaged.passRetained(context).toOpaque())
         return context
+    }
+
+    /// Gives the calling thread (this context's) a new name, kept under the same id.
+    func rename(_ name: String) {
+        guard name != thread.name else { return }
+        let renamed = NotifyThread(id: thread.id, systemID: thread.systemID, name: name, isMain: thread.isMain)
+        thread = renamed
+        ThreadRegistry.known.withLock { $0[renamed.id] = renamed }
+        ThreadRegistry.noteRename(of: renamed.id)
     }
 
     /// The kernel thread id, from `/proc/thread-self` ("<pid>/task/<tid>"): Glibc's module does not

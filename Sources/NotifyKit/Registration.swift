@@ -7,7 +7,7 @@ import Synchronization
 /// posts read a registration with no lock while removal happens on another thread.
 class Registration: @unchecked Sendable {  // immutable fields plus atomics; see above
     // Declaration order is layout order: small fields fill the tail of the 17-byte StaticString,
-    // which keeps a block registration within a 112-byte allocation.
+    // which keeps a block registration's instance at 112 bytes.
     let id: UInt64
     weak let object: AnyObject?
     let file: StaticString
@@ -29,6 +29,9 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     /// reference is loaded.
     let objectKey: UInt
     let target: DeliveryTarget
+    /// ``MonotonicClock`` nanoseconds when the app made it: what a late probe's snapshot reports,
+    /// so its age is true.
+    let registeredAt: UInt64
 
     init(id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
          hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt) {
@@ -43,6 +46,7 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
         self.file = file
         self.line = UInt32(truncatingIfNeeded: line)
         self.tokenState = Atomic(hasToken ? TokenState.held : TokenState.none)
+        self.registeredAt = MonotonicClock.now()
     }
 
     /// True when the registration filters on an object.
@@ -86,14 +90,23 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
             object: object.map { NotifyObjectRef($0, serial: UInt64(objectSerial)) },
             target: target.kind, targetLabel: target.label, callsite: callsite,
             preexisting: preexisting, capturesObserverStrongly: capturesObserverStrongly,
-            mainThreadOnly: mainThreadOnly, tokenDropped: tokenState.load(ordering: .relaxed) == TokenState.dropped)
+            mainThreadOnly: mainThreadOnly, tokenDropped: tokenReleased, registeredAt: registeredAt)
+    }
+
+    /// True once the app released the token without cancelling (dropped, or bound to the owner).
+    final var tokenReleased: Bool {
+        let state = tokenState.load(ordering: .relaxed)
+        return state == TokenState.dropped || state == TokenState.boundToOwner
     }
 }
 
 enum TokenState {
     static let held: UInt8 = 0
+    /// Released while registered: only a bulk removal ends it now.
     static let dropped: UInt8 = 1
     static let none: UInt8 = 2
+    /// An owner-bound registration's token was released: it ends with its owner, by design.
+    static let boundToOwner: UInt8 = 3
 }
 
 /// A block the center owns: `addObserver(forName:…)` and async sequences.

@@ -72,7 +72,7 @@ extension InspectorState {
     mutating func applyThread(_ thread: TraceThread) {
         observe(thread.timestamp)
         let slot = threadSlot(for: thread.id)
-        threadRows[slot].name = thread.name
+        renameThreadRow(slot, to: thread.name)
         threadRows[slot].systemID = thread.systemID
         threadRows[slot].isMain = thread.isMain
         threadRows[slot].lastActive = max(threadRows[slot].lastActive, thread.timestamp)
@@ -91,6 +91,7 @@ extension InspectorState {
             threadRows.append(ThreadRow(
                 id: id, name: "thread-\(id)", systemID: 0, isMain: false, logCapacity: configuration.threadLogCapacity))
             threadSlots.insert(id, slot)
+            countThreadName(threadRows[slot].name, by: 1)
         }
         lastThreadID = id
         lastThreadSlot = slot
@@ -109,6 +110,7 @@ extension InspectorState {
         threadRows = Array(keep)
         threadSlots = IDTable()
         for (slot, row) in threadRows.enumerated() { threadSlots.insert(row.id, slot) }
+        recountThreadNames()
         lastThreadID = .max
     }
 

@@ -14,7 +14,8 @@ extension InspectorState {
         nameRows[nameIndex].liveObservers += 1
         nameRows[nameIndex].everRegistered = true
         nameRows[nameIndex].lastUsed = now
-        if nameRows[nameIndex].liveSince == nil { nameRows[nameIndex].liveSince = registration.timestamp }
+        let registeredAt = registration.registrationTime
+        if nameRows[nameIndex].liveSince.map({ registeredAt < $0 }) ?? true { nameRows[nameIndex].liveSince = registeredAt }
         if registration.mainThreadOnly { nameRows[nameIndex].declaresMainOnly = true }
         let namePosts = nameIndex == 0 ? totals.posts : nameRows[nameIndex].posts
         let row = ObserverRow(
@@ -82,7 +83,8 @@ extension InspectorState {
             return
         }
         totals.tokenDrops &+= 1
-        rows[slot].token = .dropped(at: drop.timestamp)
+        // An owner-bound registration ends with its owner: releasing its token orphans nothing.
+        rows[slot].token = rows[slot].kind == .ownerBound ? .boundToOwner(at: drop.timestamp) : .dropped(at: drop.timestamp)
         rows[slot].deliveriesAtTokenDrop = rows[slot].deliveries
         duplicateTokenDropped(slot)
         orphanTokenDropped(slot)

@@ -73,6 +73,8 @@ public struct InspectorState: Sendable {
     // Threads by slot.
     var threadSlots = IDTable()
     var threadRows: [ThreadRow] = []
+    /// How many tracked threads carry each name, so a view can tell same-named threads apart.
+    var threadNameCounts: [String: Int] = [:]
     var lastThreadID: UInt64 = .max
     var lastThreadSlot = 0
 

@@ -21,11 +21,13 @@ public struct ObserverRow: Sendable, Hashable, Identifiable {
     public let targetLabel: String?
     /// The registering call.
     public let callsite: CallsiteInfo
-    /// Stream time of the registration (or of the snapshot that reported it).
+    /// Stream time of the registration, as the app remembers it (for a snapshot without it, the
+    /// time of the snapshot).
     public let registeredAt: UInt64
     /// The registering thread.
     public let registeringThread: UInt64
-    /// Live before the stream started: its age is at least ``age(at:)``.
+    /// Live before the stream started (reported by a snapshot); its age counts from the app's
+    /// registration time when the snapshot carried it.
     public let preexisting: Bool
     /// The handler's context is the observer itself, so the center keeps the observer alive.
     public let capturesObserverStrongly: Bool
@@ -81,7 +83,7 @@ public struct ObserverRow: Sendable, Hashable, Identifiable {
         target = registration.target
         targetLabel = registration.targetLabel
         self.callsite = callsite
-        registeredAt = registration.timestamp
+        registeredAt = registration.registrationTime
         registeringThread = registration.thread
         preexisting = registration.preexisting
         capturesObserverStrongly = registration.capturesObserverStrongly
@@ -102,14 +104,17 @@ public enum TokenState: Sendable, Hashable, CustomStringConvertible {
     case cancelled(at: UInt64)
     /// Target–action registrations have no token; `removeObserver(target)` ends them.
     case none
+    /// An owner-bound registration's token was released: it ends with its owner, by design.
+    case boundToOwner(at: UInt64)
 
-    /// `"held"`, `"dropped"`, `"cancelled"` or `"-"`.
+    /// `"held"`, `"dropped"`, `"cancelled"`, `"owner"` or `"-"`.
     public var description: String {
         switch self {
         case .held: "held"
         case .dropped: "dropped"
         case .cancelled: "cancelled"
         case .none: "-"
+        case .boundToOwner: "owner"
         }
     }
 

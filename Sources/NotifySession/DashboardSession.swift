@@ -324,8 +324,8 @@ public final class DashboardSession {
                 let event = (base + index).move()
                 model.apply(event)
                 if let note = actionNote(for: event) { notes.append(note) }
-                memory.observe(event)
                 recorder?.write(event)
+                memory.observe(event)  // last: the memory keeps the event itself
                 (base + index).initialize(to: placeholder)
             }
         }

@@ -18,7 +18,7 @@ public struct RecordingFold: Sendable {
     public let path: String
     /// The model after the last event.
     public let model: InspectorState
-    /// Stream nanoseconds from the first timed event to the last.
+    /// Stream nanoseconds from the first timed event (or the header's clock, if later) to the last.
     public let duration: UInt64
     /// "3 lines skipped (first at line 101)" when malformed lines were skipped; nil otherwise.
     public let skippedLines: String?
@@ -37,7 +37,8 @@ public struct RecordingFold: Sendable {
             case .event(let event):
                 model.apply(event)
                 if let time = event.timestamp {
-                    if first == nil { first = time }
+                    // A mid-session recording's prelude predates its header's clock: not recorded time.
+                    if first == nil { first = max(time, model.header?.clockMono ?? time) }
                     last = max(last, time)
                     model.tick(now: time)
                 }
@@ -49,7 +50,7 @@ public struct RecordingFold: Sendable {
         guard model.header != nil else { throw Failure(description: "\(path): not a notifytop trace (no header line)") }
         self.path = path
         self.model = model
-        duration = first.map { last - $0 } ?? 0
+        duration = first.map { last > $0 ? last - $0 : 0 } ?? 0
         skippedLines = reader.skippedLines
     }
 }

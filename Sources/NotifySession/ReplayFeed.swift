@@ -201,7 +201,8 @@ public final class ReplayFeed {
             guard let event = peek() else { break }
             if let time = event.timestamp {
                 if start == nil {
-                    start = time
+                    // Lines older than the header's clock (a recording's prelude) fold at once.
+                    start = max(time, clockBase ?? time)
                     position = max(position, positionOf(from) ?? 0)
                 }
                 let offset = time >= start! ? time - start! : 0

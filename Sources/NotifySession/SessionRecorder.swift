@@ -2,13 +2,21 @@ import NotifyEvents
 import NotifyTrace
 
 /// Records a live session from the moment `r` is pressed: a self-contained log that replays on
-/// its own.
+/// its own, to the same model the live session has at that moment.
 ///
-/// A log started mid-session must still make sense to a reader, so it opens with what the session
-/// learned before: the header, every definition (threads, types, objects, callsites) and every live
-/// registration, marked `preexisting` exactly as a fresh attach would receive them. After that,
+/// A log started mid-session must carry what the session learned before, so it opens with a
+/// prelude. While the session is short enough (``Memory/historyLimit`` events), the prelude is every
+/// event folded so far: the rules' accumulated state (growth samples, checkpoint counts, removal
+/// gaps, per-name totals, open findings) then replays exactly. Past that, it is the state that
+/// can be rebuilt from lines: the header, every definition, every live registration (marked
+/// `preexisting`, with its real registration time) and the token each one has dropped, as a
+/// fresh attach would receive them; the rules then start their counts afresh. After the prelude,
 /// each event is written as it is folded. (`--record FILE` instead saves the raw bytes from the
 /// first one.)
+///
+/// The prelude's header is re-based to the moment recording starts (its wall clock moved by the
+/// same amount, so times still map to the same wall time): a replay folds everything before that
+/// at once and paces only what was recorded.
 public struct SessionRecorder {
     /// What a prelude needs, kept up to date from every event whether recording or not.
     public struct Memory {
@@ -16,17 +24,29 @@ public struct SessionRecorder {
         var definitions: [TraceEvent] = []
         var definitionIndex: [DefinitionKey: Int] = [:]
         var live: [UInt64: TraceRegistration] = [:]
+        /// Live registrations whose token was released.
+        var droppedTokens: Set<UInt64> = []
         /// The newest event time seen: when a recording started now begins.
         var latest: UInt64 = 0
+        /// Every event so far, in order, while ``historyIsComplete``.
+        var history: [TraceEvent] = []
+        /// False once more than ``historyLimit`` events arrived: the prelude is then the state only.
+        public private(set) var historyIsComplete = true
+        /// Events kept for an exact prelude; past this many the history is dropped for good.
+        public let historyLimit: Int
         /// Definitions kept at most; a log started after this many still replays, with some
         /// objects shown by id only.
         let maximumDefinitions = 200_000
 
-        /// Creates an empty memory.
-        public init() {}
+        /// Creates an empty memory that keeps up to `historyLimit` events for an exact prelude
+        /// (at the default, some 150 bytes each: the first half hour of `notify-demo`'s 200
+        /// posts/s).
+        public init(historyLimit: Int = 2_000_000) {
+            self.historyLimit = historyLimit
+        }
 
         /// Notes what a prelude would need from `event`.
-        public mutating func observe(_ event: TraceEvent) {
+        public mutating func observe(_ event: consuming TraceEvent) {
             if let time = event.timestamp, time > latest { latest = time }
             switch event {
             case .header(let header): self.header = header
@@ -34,10 +54,59 @@ public struct SessionRecorder {
             case .type(let type): define(DefinitionKey(kind: .type, id: type.id), event)
             case .object(let object): define(DefinitionKey(kind: .object, id: object.id), event)
             case .callsite(let site): define(DefinitionKey(kind: .callsite, id: site.id), event)
-            case .registered(let registration): live[registration.id] = registration
-            case .removed(let removal): live[removal.registration] = nil
+            case .registered(let registration):
+                // A repeated snapshot reports a registration already known: keep the first report.
+                if live[registration.id] == nil { live[registration.id] = registration }
+            case .removed(let removal):
+                live[removal.registration] = nil
+                droppedTokens.remove(removal.registration)
+            case .tokenDropped(let drop):
+                if live[drop.registration] != nil { droppedTokens.insert(drop.registration) }
             default: break
             }
+            guard historyIsComplete else { return }
+            if history.count < historyLimit {
+                history.append(event)
+            } else {
+                historyIsComplete = false
+                history = []
+            }
+        }
+
+        /// The lines a recording starting now opens with; nil before any header.
+        func prelude() -> [TraceEvent]? {
+            guard var header else { return nil }
+            // Re-based to now: mono and wall move together, so the mapping between them holds.
+            if latest > header.clockMono {
+                header.clockWall &+= latest - header.clockMono
+                header.clockMono = latest
+            }
+            var lines: [TraceEvent] = [.header(header)]
+            if historyIsComplete {
+                var skippedHeader = false
+                for event in history {
+                    if case .header = event, !skippedHeader {
+                        skippedHeader = true
+                        continue
+                    }
+                    lines.append(event)
+                }
+                return lines
+            }
+            lines += definitions
+            for registration in live.values.sorted(by: { $0.id < $1.id }) {
+                var snapshot = registration
+                snapshot.preexisting = true
+                snapshot.registeredAt = registration.registrationTime
+                snapshot.timestamp = max(registration.timestamp, latest)
+                lines.append(.registered(snapshot))
+                if droppedTokens.contains(registration.id) {
+                    lines.append(.tokenDropped(TraceTokenDrop(
+                        seq: snapshot.seq, timestamp: snapshot.timestamp, thread: snapshot.thread,
+                        registration: registration.id)))
+                }
+            }
+            return lines
         }
 
         /// A definition's kind and id: a later definition with the same key replaces it.
@@ -66,22 +135,7 @@ public struct SessionRecorder {
     public init(path: String, memory: Memory) throws(TraceError) {
         self.path = path
         recorder = try TraceRecorder(path: path)
-        guard let header = memory.header else { throw .invalid("nothing to record yet: no header received") }
-        var prelude: [TraceEvent] = [.header(header)]
-        prelude += memory.definitions.map { definition in
-            guard case .thread(var thread) = definition else { return definition }
-            thread.timestamp = max(thread.timestamp, memory.latest)
-            return .thread(thread)
-        }
-        // Threads and registrations are stamped with the moment recording starts, as a late
-        // viewer's snapshot is: a replay starts its clock at the first timed line, so their old
-        // times would make it wait through everything that happened before the recording.
-        for registration in memory.live.values.sorted(by: { $0.id < $1.id }) {
-            var snapshot = registration
-            snapshot.preexisting = true
-            snapshot.timestamp = max(registration.timestamp, memory.latest)
-            prelude.append(.registered(snapshot))
-        }
+        guard let prelude = memory.prelude() else { throw .invalid("nothing to record yet: no header received") }
         for event in prelude { write(event) }
     }
 

@@ -27,6 +27,8 @@ struct TraceTranslator {
 
     /// Live registrations whose token was released, for the snapshot of a late viewer.
     private var droppedTokens: Set<UInt64> = []
+    /// ``NotifyThread/renameCount`` when thread names were last compared.
+    private var seenRenames: UInt64 = 0
 
     /// - Parameter lastSequence: The last sequence number already used: a stream's numbers never repeat.
     init(maximumObjects: Int = 1 << 16, lastSequence: UInt64 = 0) {
@@ -41,6 +43,9 @@ struct TraceTranslator {
 
     /// Appends the lines for `event` (definitions first, then the event) to `lines`.
     mutating func translate(_ event: NotifyEvent, into lines: inout [TraceEvent]) {
+        if NotifyThread.renameCount != seenRenames {
+            reintroduceRenamedThreads(at: event.timestamp, into: &lines)
+        }
         let thread = introduceThread(event.thread, at: event.timestamp, into: &lines)
         let t = event.timestamp
         switch event.kind {
@@ -55,7 +60,7 @@ struct TraceTranslator {
                 target: TraceTargetKind(rawValue: registration.target.rawValue) ?? .posting,
                 targetLabel: registration.targetLabel, callsite: site, preexisting: registration.preexisting,
                 capturesObserverStrongly: registration.capturesObserverStrongly,
-                mainThreadOnly: registration.mainThreadOnly)
+                mainThreadOnly: registration.mainThreadOnly, registeredAt: registration.registeredAt)
             live[registration.id] = value
             lines.append(.registered(value))
             if registration.tokenDropped {
@@ -154,6 +159,22 @@ struct TraceTranslator {
             }
         }
         return lines
+    }
+
+    /// A thread's name can change (a worker delivering for another queue): a renamed thread is
+    /// introduced again, with its id and its new name, before the event that follows.
+    private mutating func reintroduceRenamedThreads(at timestamp: UInt64, into lines: inout [TraceEvent]) {
+        let renames = NotifyThread.renames(since: seenRenames)
+        seenRenames = renames.count
+        let candidates = renames.threads.map { Set($0).sorted().compactMap(NotifyThread.lookup) } ?? NotifyThread.all
+        for current in candidates {
+            guard var known = threads[current.id], known.name != current.name else { continue }
+            known.name = current.name
+            known.seq = nextSequence()
+            known.timestamp = timestamp
+            threads[current.id] = known
+            lines.append(.thread(known))
+        }
     }
 
     private mutating func introduceThread(_ id: UInt64, at timestamp: UInt64, into lines: inout [TraceEvent]) -> UInt64 {

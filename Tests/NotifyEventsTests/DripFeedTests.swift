@@ -10,7 +10,7 @@ import NotifyEvents
         bytes += Array("\n   \r\n".utf8)                                      // blank lines
         bytes += Array(#"{"k":"post","seq":1}"#.utf8) + [0x0A]                 // missing fields
         bytes += Array("garbage that is not json\n".utf8)
-        bytes += Array(String(repeating: "x", count: 300).utf8) + [0x0A]      // over the 256-byte limit below
+        bytes += Array(String(repeating: "x", count: 300).utf8) + [0x0A]      // over the 288-byte limit below
         bytes += Array(#"{"k":"new-kind","x":[1,{"y":null}]}"#.utf8) + [0x0A]
         bytes += TraceEvent.type(TraceType(id: 1, name: "名前 🚀 \"q\" \\ \u{1}")).encoded
         bytes += TraceSamples.event(.end).encoded
@@ -26,13 +26,13 @@ import NotifyEvents
 
     @Test("every chunking of a damaged stream yields the same events and errors", arguments: Chunking.all)
     func damagedStream(chunking: Chunking) {
-        let reference = decodeAll(Self.mixedStream, chunking: .allAtOnce, maximumLineLength: 256)
-        #expect(decodeAll(Self.mixedStream, chunking: chunking, maximumLineLength: 256) == reference)
+        let reference = decodeAll(Self.mixedStream, chunking: .allAtOnce, maximumLineLength: 288)
+        #expect(decodeAll(Self.mixedStream, chunking: chunking, maximumLineLength: 288) == reference)
     }
 
     @Test("the damaged stream decodes every good line and reports each bad one by line number")
     func damagedStreamContents() {
-        let outcomes = decodeAll(Self.mixedStream, maximumLineLength: 256)
+        let outcomes = decodeAll(Self.mixedStream, maximumLineLength: 288)
         let errors = outcomes.compactMap { if case .error(let error) = $0 { error } else { nil } }
         let kinds = TraceLineKind.allCases.count
         #expect(outcomes.count == kinds + 7)
@@ -40,7 +40,7 @@ import NotifyEvents
         #expect(errors.map(\.reason) == [
             .missingField(kind: "post", field: "t"),
             .malformed(column: 1, problem: "expected '{' to start the line's object"),
-            .lineTooLong(limit: 256),
+            .lineTooLong(limit: 288),
             .truncated(bytes: 35),
         ])
         #expect(outcomes[kinds + 3] == .event(.unknown(TraceUnknownLine(

@@ -69,7 +69,7 @@ enum TraceSamples {
         case .callsite:
             #"{"k":"site","id":2,"file":"Demo/Cart.swift","line":42}"#
         case .registered:
-            #"{"k":"register","seq":2,"t":1000001000,"thread":1,"id":4,"name":"cartDidChange","kind":"owner","observer":7,"object":null,"target":"posting","targetLabel":null,"callsite":2,"preexisting":false,"capturesObserverStrongly":false,"mainThreadOnly":false}"#
+            #"{"k":"register","seq":2,"t":1000001000,"thread":1,"id":4,"name":"cartDidChange","kind":"owner","observer":7,"object":null,"target":"posting","targetLabel":null,"callsite":2,"preexisting":false,"capturesObserverStrongly":false,"mainThreadOnly":false,"registeredAt":null}"#
         case .posted:
             #"{"k":"post","seq":3,"t":1000002000,"thread":1,"postID":11,"name":"cartDidChange","object":null,"hasUserInfo":true,"matched":1,"depth":1,"parentPostID":0,"callsite":5}"#
         case .delivered:

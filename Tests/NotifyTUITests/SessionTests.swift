@@ -81,18 +81,18 @@ struct SessionTests {
         replay.poll(now: 1)
         #expect(replay.model.registrations.filter(\.isLive).map(\.id) == session.model.registrations.filter(\.isLive).map(\.id))
 
-        // The prelude is stamped when recording started, so a replay's clock starts there rather
-        // than waiting through what happened before.
+        // The prelude's header is re-based to when recording started, so a replay's clock starts
+        // there rather than waiting through what happened before.
         let recordedAt = try #require(events.prefix(40).compactMap(\.timestamp).max())
         let reader = try TraceReader.open(file: path)
-        var preexisting: [UInt64] = []
-        var firstTime: UInt64?
-        while case .event(let event) = reader.next(timeoutMilliseconds: 0) {
-            if firstTime == nil { firstTime = event.timestamp }
-            if case .registered(let registration) = event, registration.preexisting { preexisting.append(registration.timestamp) }
+        guard case .event(.header(let header)) = reader.next(timeoutMilliseconds: 0) else {
+            Issue.record("no header first")
+            return
         }
-        #expect(!preexisting.isEmpty && preexisting.allSatisfy { $0 == recordedAt })
-        #expect(firstTime == recordedAt)
+        #expect(header.clockMono == recordedAt)
+        let feed = try ReplayFeed(path: path, speed: 1)
+        _ = feed.advance(elapsedNanoseconds: 0)
+        #expect(feed.start == recordedAt)
     }
 
     @Test("a status message leaves the screen after a few seconds and stays known for the exit line")

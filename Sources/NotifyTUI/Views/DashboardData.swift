@@ -21,11 +21,13 @@ public struct DashboardData: Sendable {
         self.actions = actions
     }
 
-    /// A thread's display name: `main`, `worker-2#5`, or `#5` when unknown.
+    /// A thread's display name: `main`, `worker-2`, `worker-2#5` when another thread has the same
+    /// name, or `#5` when unknown.
     func threadName(_ id: UInt64) -> String {
         guard let thread = model.thread(id) else { return "#\(id)" }
         if thread.isMain { return "main" }
-        return thread.name.isEmpty ? "#\(id)" : thread.name
+        if thread.name.isEmpty { return "#\(id)" }
+        return model.threadNameIsShared(thread.name) ? "\(thread.name)#\(id)" : thread.name
     }
 
     /// Nanoseconds of stream time since the stream started (the header's clock base, or a

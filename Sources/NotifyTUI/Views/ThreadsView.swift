@@ -18,7 +18,8 @@ enum ThreadsView {
                         value: { .number(Double(offset($0.entry.start))) }),
         ]
         if showThread {
-            columns.append(TableColumn("THREAD", .fixed(12), text: { $0.thread }))
+            // Flexible: thread names are queue labels and app names, wider than the kernel's 15 bytes.
+            columns.append(TableColumn("THREAD", .flexible(min: 12), text: { $0.thread }))
         }
         columns += [
             TableColumn("NAME", .flexible(min: 14), text: { $0.entry.name }),
@@ -31,7 +32,7 @@ enum ThreadsView {
                         value: { .number(Double($0.entry.wait)) }),
             TableColumn("D", .fixed(2), alignRight: true, text: { "\($0.entry.depth)" },
                         style: { $0.entry.depth > 1 ? .info : nil }, value: { .number(Double($0.entry.depth)) }),
-            TableColumn("POSTED ON", .fixed(12), text: { $0.poster }),
+            TableColumn("POSTED ON", .flexible(min: 12), text: { $0.poster }),
         ]
         var spec = TableSpec(columns: columns, key: { "reg:\($0.entry.registration)#\($0.entry.postID)" }, isLog: true,
                              emptyMessage: "no deliveries yet")
