@@ -46,6 +46,8 @@ public final class ReplayFeed {
     private var reader: TraceReader
     private let reopen: (() throws(TraceError) -> TraceReader)?
     private var lookahead: TraceEvent?
+    /// The header's clock: a mid-session recording's prelude lines are older and fold at once.
+    private var clockBase: UInt64?
     /// Clock position of the newest timed event taken: where an ended replay's clock stops.
     public private(set) var lastEventPosition: UInt64 = 0
 
@@ -161,6 +163,7 @@ public final class ReplayFeed {
         start = nil
         end = nil
         lookahead = nil
+        clockBase = nil
         lastEventPosition = 0
         timedEvents = 0
         reachedTo = false
@@ -199,6 +202,7 @@ public final class ReplayFeed {
         var events: [TraceEvent] = []
         while events.count < limit, !reachedTo {
             guard let event = peek() else { break }
+            if case .header(let header) = event, clockBase == nil { clockBase = header.clockMono }
             if let time = event.timestamp {
                 if start == nil {
                     // Lines older than the header's clock (a recording's prelude) fold at once.
