@@ -251,6 +251,7 @@ public final class DashboardSession {
     /// is the replayed events' own, so it stops at the last event when the replay ends.
     func replayTick(_ feed: ReplayFeed) {
         if let start = feed.start { status.clockBase = start }
+        status.replayPosition = feed.start != nil ? feed.position : nil
         ended = feed.isFinished
         if ended, !reportedSkippedLines, let skipped = feed.skippedLines {
             reportedSkippedLines = true

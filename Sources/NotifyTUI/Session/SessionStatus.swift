@@ -32,6 +32,9 @@ public struct SessionStatus: Sendable, Hashable {
     /// The stream time `@t` counts from, when not the header's clock base: a replay's first
     /// timed event, so a recording made mid-session counts from its own start.
     public var clockBase: UInt64?
+    /// A replay's own clock (nanoseconds since the recording's start), which `@t` shows: it
+    /// reaches a `g` target or `--to` even where no event lies exactly there. Nil when live.
+    public var replayPosition: UInt64?
     /// A transient one-line message (recording started, cannot record, …).
     public var message: String?
     /// The source: a socket path or a recording's path.

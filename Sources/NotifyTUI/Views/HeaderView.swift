@@ -123,7 +123,8 @@ enum HeaderView {
         var badges: [(String, Style)] = []
         if data.status.recordingPath != nil { badges.append(("[REC]", .recording)) }
         if data.status.recordingFailure != nil { badges.append(("[REC FAILED]", .warning)) }
-        let position = " @" + Format.streamTime(data.streamOffset(data.model.now)) + "s "
+        let offset = data.status.replayPosition ?? data.streamOffset(data.model.now)
+        let position = " @" + Format.streamTime(offset) + "s "
         switch data.status.mode {
         case .connecting: badges.append((" CONNECTING ", .badgePaused))
         case .live:
