@@ -81,7 +81,8 @@ let package = Package(
             dependencies: ["NotifyTUI", "NotifySession", "NotifyCurses", "NotifyModel", "NotifyEvents"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "NotifyDemoTests", dependencies: ["NotifyDemo", "NotifyKit", "NotifyTrace", "NotifyEvents", "NotifyModel"]),
+        .testTarget(name: "NotifyDemoTests", dependencies: ["NotifyDemo", "NotifyKit", "NotifyTrace", "NotifyEvents", "NotifyModel",
+                                                   "NotifySession", "NotifyTUI"]),
     ],
     swiftLanguageModes: [.v6]
 )
