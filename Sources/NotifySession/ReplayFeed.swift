@@ -99,7 +99,12 @@ public final class ReplayFeed {
     /// Advances the clock by `elapsed` wall nanoseconds (unless paused) and returns the events due,
     /// at most `limit` of them so one tick never stalls the screen.
     public func advance(elapsedNanoseconds elapsed: UInt64, limit: Int = 200_000) -> [TraceEvent] {
-        if !paused && speed > 0 && start != nil && !isFinished { position &+= UInt64(Double(elapsed) * speed) }
+        if !paused && speed > 0 && start != nil && !isFinished {
+            // Saturates: a huge wall-clock jump at a high speed plays to the end, never traps.
+            let step = Double(elapsed) * speed
+            let room = UInt64.max - position
+            position = step >= Double(room) ? .max : position + UInt64(step)
+        }
         clampPosition()
         let threshold = speed == 0 && !paused ? UInt64.max : position
         let events = take(limit: limit) { offset in offset <= threshold }

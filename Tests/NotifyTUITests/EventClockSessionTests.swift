@@ -145,6 +145,18 @@ struct EventClockSessionTests {
         #expect(line.contains("\"stream_time_ns\":\(40 * Self.second)"), "\(line)")
     }
 
+    @Test("a wall-clock jump too large for the replay clock at top speed plays to the end instead of trapping")
+    func hugeJumpSaturates() throws {
+        let events = Self.events()
+        let path = try Self.write(events)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let feed = try ReplayFeed(path: path, speed: 64)
+        _ = feed.step(events: 1)
+        _ = feed.advance(elapsedNanoseconds: UInt64(Int64.max), limit: .max)
+        #expect(feed.isFinished)
+        #expect(feed.step(events: 1).isEmpty)
+    }
+
     @Test("--from and --to count from a mid-session recording's first event, not its header's clock base")
     func boundsFromRecordingStart() throws {
         let events = Self.events()
