@@ -63,6 +63,10 @@ cpu=$(( (after - before) * 100 / hz / 4 ))
 echo "     demo CPU during the flood: ${cpu}% of a core"
 check "the app does not spin while descriptors run out (< 50% of a core)" test "$cpu" -lt 50
 check "the app is alive during the flood" kill -0 "$demo_pid"
+rss=$(awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$demo_pid/status")
+echo "     demo memory during the flood: ${rss} MiB resident"
+# Viewers together may queue at most 64 MiB (NOTIFYTOP_TOTAL_BUFFER_BYTES' default).
+check "what viewers cost the app stays bounded (< 256 MiB resident)" test "$rss" -lt 256
 wait "$flood"
 check "the flood ended" test -s "$WORK/flood.txt"
 sleep 1
