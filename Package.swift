@@ -5,8 +5,9 @@ let package = Package(
     name: "notifytop",
     products: [
         .library(name: "NotifyKit", targets: ["NotifyKit"]),
-        .library(name: "NotifyEvents", targets: ["NotifyEvents"]),
-        .library(name: "NotifyTrace", targets: ["NotifyTrace"]),
+        .library(name: "NotifyWire", targets: ["NotifyWire"]),
+        .library(name: "NotifyTraceApp", targets: ["NotifyTraceApp"]),
+        .library(name: "NotifyTraceViewer", targets: ["NotifyTraceViewer"]),
         .library(name: "NotifyModel", targets: ["NotifyModel"]),
         .executable(name: "notify-bench", targets: ["notify-bench"]),
         .executable(name: "notify-demo", targets: ["notify-demo"]),
@@ -18,53 +19,60 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
+        // The Linux base both sides share: the lock, Unix sockets, the socket directory, trace errors.
+        .target(name: "NotifySystem"),
+
         // The notification center: Foundation's semantics, instrumented through probes.
-        .target(name: "NotifyKit", dependencies: ["CNotifyTicks"]),
+        .target(name: "NotifyKit", dependencies: ["CNotifyTicks", "NotifySystem"]),
         // The CPU tick counter, which times probed deliveries for a third of a vDSO clock read.
         .target(name: "CNotifyTicks"),
 
         // Trace events and their JSON Lines codec: pure (bytes in, bytes out), no NotifyKit, no Foundation.
-        .target(name: "NotifyEvents"),
+        .target(name: "NotifyWire"),
 
-        // The app side (inspector, socket, exporter) and the viewer side (client, recording, replay).
-        .target(name: "NotifyTrace", dependencies: ["NotifyKit", "NotifyEvents"]),
+        // The app side: the inspector, its socket and the exporter turning probe events into trace lines.
+        .target(name: "NotifyTraceApp", dependencies: ["NotifyKit", "NotifyWire", "NotifySystem"]),
+        // The viewer side: the client reading a stream, recordings and replay. No NotifyKit.
+        .target(name: "NotifyTraceViewer", dependencies: ["NotifyWire", "NotifySystem"]),
 
         // The inspector model: a pure fold of trace events into tables and leak findings.
-        .target(name: "NotifyModel", dependencies: ["NotifyEvents"]),
+        .target(name: "NotifyModel", dependencies: ["NotifyWire"]),
+
+        // The codec's and the model's benchmarks and their workloads, called by notify-bench and tests.
+        .target(name: "NotifyBenchmarks", dependencies: ["NotifyWire", "NotifyModel"]),
 
         // Counts heap allocations for the benchmark by overriding malloc in its executable.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .executableTarget(
             name: "notify-bench",
-            dependencies: ["NotifyKit", "NotifyEvents", "NotifyTrace", "NotifyModel", "NotifySession", "NotifyTUI",
-                           "NotifyDemo", "CAllocationCounter"],
+            dependencies: ["NotifyKit", "NotifyWire", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
+                           "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter"],
             path: "Sources/notify-bench"
         ),
 
         // notifytop's screen: canvas, widgets, keymap and views, with no curses (so frames are testable).
-        .target(name: "NotifyTUI", dependencies: ["NotifyModel", "NotifyEvents"]),
+        .target(name: "NotifyTUI", dependencies: ["NotifyModel", "NotifyWire"]),
         // ncursesw, seen only by NotifyCurses.
-        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // No pkgConfig: its flags draw a warning, and libncursesw.so already pulls in libtinfo (.ci/setup installs it).
+        .systemLibrary(name: "CNcurses"),
         // The real terminal backend: the only target that imports CNcurses.
         .target(name: "NotifyCurses", dependencies: ["NotifyTUI", "CNcurses"]),
         // notifytop's run loop: reader thread, replay clock, recording, demo child, batch output.
         .target(
             name: "NotifySession",
-            dependencies: ["NotifyTUI", "NotifyCurses", "NotifyTrace", "NotifyModel", "NotifyEvents"]
+            dependencies: ["NotifyTUI", "NotifyCurses", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire"]
         ),
-        // notifytop: the thin command line.
+        // notifytop: the thin command line. `--demo` starts the notify-demo binary built beside it.
         .executableTarget(
             name: "notifytop",
             dependencies: [
                 "NotifySession", "NotifyTUI", "NotifyModel",
-                // Not linked: listed so `swift run notifytop --demo` builds the demo it starts.
-                "notify-demo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         // The demo app's workload, scenarios and planted bugs (all logic, so tests can drive it).
-        .target(name: "NotifyDemo", dependencies: ["NotifyKit", "NotifyTrace"], path: "Demo/NotifyDemo"),
+        .target(name: "NotifyDemo", dependencies: ["NotifyKit", "NotifyTraceApp", "NotifySystem"], path: "Demo/NotifyDemo"),
         // notify-demo: the demo's thin command line.
         .executableTarget(
             name: "notify-demo",
@@ -73,16 +81,26 @@ let package = Package(
         ),
 
         .testTarget(name: "NotifyKitTests", dependencies: ["NotifyKit"]),
-        .testTarget(name: "NotifyEventsTests", dependencies: ["NotifyEvents"]),
-        .testTarget(name: "NotifyTraceTests", dependencies: ["NotifyTrace", "NotifyEvents", "NotifyKit"]),
-        .testTarget(name: "NotifyModelTests", dependencies: ["NotifyModel", "NotifyEvents", "NotifyTrace", "NotifyKit"]),
+        .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks"]),
+        .testTarget(
+            name: "NotifyTraceTests",
+            dependencies: ["NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire", "NotifyKit"]
+        ),
+        .testTarget(
+            name: "NotifyModelTests",
+            dependencies: ["NotifyModel", "NotifyWire", "NotifyBenchmarks", "NotifyTraceApp", "NotifyTraceViewer", "NotifyKit"]
+        ),
         .testTarget(
             name: "NotifyTUITests",
-            dependencies: ["NotifyTUI", "NotifySession", "NotifyCurses", "NotifyModel", "NotifyEvents"],
+            dependencies: ["NotifyTUI", "NotifySession", "NotifyCurses", "NotifyModel", "NotifyWire",
+                           "NotifyTraceViewer", "NotifyTraceApp", "NotifySystem", "NotifyKit"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "NotifyDemoTests", dependencies: ["NotifyDemo", "NotifyKit", "NotifyTrace", "NotifyEvents", "NotifyModel",
-                                                   "NotifySession", "NotifyTUI"]),
+        .testTarget(
+            name: "NotifyDemoTests",
+            dependencies: ["NotifyDemo", "NotifyKit", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire",
+                           "NotifyModel", "NotifySession", "NotifyTUI"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
 import NotifyKit
-import NotifyTrace
+import NotifySystem
+import NotifyTraceApp
 import Synchronization
 
 /// The demo on real threads, as `notify-demo` runs it: the main thread runs its run loop (which

@@ -1,18 +1,18 @@
 /// A probe that keeps every event in memory: for tests, and for looking at a center from a debugger.
 public final class InMemoryProbe: NotifyProbe, @unchecked Sendable {  // `lock` guards `storage`
     private let lock = Lock()
-    @exclusivity(unchecked) private var storage: [NotifyEvent] = []
+    @exclusivity(unchecked) private var storage: [ProbeEvent] = []
 
     public init() {}
 
-    public func receive(_ event: NotifyEvent) {
+    public func receive(_ event: ProbeEvent) {
         lock.lock()
         storage.append(event)
         lock.unlock()
     }
 
     /// Every event received so far, in arrival order.
-    public var events: [NotifyEvent] {
+    public var events: [ProbeEvent] {
         lock.withLock { storage }
     }
 

@@ -10,9 +10,9 @@ final class ProbeSet: Sendable {
         self.first = first.probe
     }
 
-    func emit(_ kind: NotifyEvent.Kind, timestamp: UInt64 = MonotonicClock.now(),
+    func emit(_ kind: ProbeEvent.Kind, timestamp: UInt64 = MonotonicClock.now(),
               thread: UInt64 = ThreadContext.current.thread.id) {
-        let event = NotifyEvent(timestamp: timestamp, thread: thread, kind: kind)
+        let event = ProbeEvent(timestamp: timestamp, thread: thread, kind: kind)
         first.receive(event)
         var index = 1
         while index < entries.count {

@@ -5,7 +5,7 @@
 /// Attach one with ``NotifyCenter/attach(_:)``; with none attached the center builds no events.
 public protocol NotifyProbe: AnyObject, Sendable {
     /// Called once per event, in the order events happened on that thread.
-    func receive(_ event: NotifyEvent)
+    func receive(_ event: ProbeEvent)
 }
 
 /// Detaches a probe when cancelled or released.

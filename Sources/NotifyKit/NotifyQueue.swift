@@ -181,7 +181,7 @@ private struct UncheckedQueue: @unchecked Sendable {
 }
 
 extension NotifyCenter {
-    func emitIfProbed(_ kind: @autoclosure () -> NotifyEvent.Kind) {
+    func emitIfProbed(_ kind: @autoclosure () -> ProbeEvent.Kind) {
         guard let probes = lock.withLock({ probes }) else { return }
         probes.emit(kind())
     }

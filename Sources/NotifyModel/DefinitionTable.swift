@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 
 /// An object as the tables show it: its type name and address, resolved from the trace's
 /// definitions when a registration arrives.

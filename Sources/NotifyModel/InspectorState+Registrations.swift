@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 
 extension InspectorState {
     mutating func applyRegistration(_ registration: TraceRegistration) {

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 
 /// R1 ORPHANED_REGISTRATION: a block (or sequence) registration's token was released while the
 /// registration was live, so only a bulk removal can end it now.

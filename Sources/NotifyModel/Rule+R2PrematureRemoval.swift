@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 
 /// R2 PREMATURE_REMOVAL: observation ended before it could matter.
 ///

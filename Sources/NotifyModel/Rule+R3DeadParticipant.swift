@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 
 /// R3 DEAD_PARTICIPANT: a registration was still live when its observer or its object filter
 /// deallocated; the center found it dead at the next post that would have reached it and purged

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 
 /// R5 DUPLICATE_REGISTRATION: the same observer registered again for the same thing while the
 /// first registration is live, so one post runs its handler more than once.

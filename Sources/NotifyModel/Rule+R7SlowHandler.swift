@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 
 /// R7 SLOW_HANDLER: a handler blocks its poster.
 ///

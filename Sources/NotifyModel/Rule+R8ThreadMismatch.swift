@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 
 /// R8 THREAD_MISMATCH: a delivery on the wrong thread.
 ///

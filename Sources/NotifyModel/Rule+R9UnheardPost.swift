@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 
 /// R9 UNHEARD_POST: a name posted with no registration matching (wildcards included) where that
 /// looks like a mistake, not a broadcast nobody listens to right now.

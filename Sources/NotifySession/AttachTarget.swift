@@ -1,4 +1,4 @@
-import NotifyTrace
+import NotifySystem
 
 /// Which process to attach to: `--socket`, `--pid`, or the only inspectable process.
 public enum AttachTarget {

@@ -1,5 +1,6 @@
 import NotifyModel
-import NotifyTrace
+import NotifySystem
+import NotifyTraceViewer
 import NotifyTUI
 
 extension DashboardSession {

@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 import NotifyTUI
-import NotifyTrace
+import NotifyTraceViewer
 
 /// The run loop: the single owner of the model and the view state (bottom's `recv` loop).
 ///

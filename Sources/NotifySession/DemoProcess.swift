@@ -1,5 +1,6 @@
 import Foundation
-import NotifyTrace
+import NotifySystem
+import NotifyTraceViewer
 
 /// `notifytop --demo`: the demo app as a child process, found next to the notifytop binary,
 /// attached to as soon as its socket answers, and stopped when notifytop exits.
@@ -16,7 +17,7 @@ public final class DemoProcess {
         /// One line for the user.
         public var description: String {
             switch self {
-            case .notFound: "notify-demo not found next to notifytop or on PATH (build it: swift build --product notify-demo)"
+            case .notFound: "notify-demo not found next to notifytop or on PATH: run `swift build` first"
             case .launch(let why): "cannot start notify-demo: \(why)"
             case .noSocket(let why): why
             }

@@ -1,6 +1,6 @@
 import Foundation
-import NotifyEvents
-import NotifyTrace
+import NotifyWire
+import NotifyTraceViewer
 
 /// Reads a live trace on its own thread and hands events to the run loop in batches.
 ///

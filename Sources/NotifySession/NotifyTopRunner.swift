@@ -1,6 +1,7 @@
 import Glibc
 import NotifyCurses
-import NotifyTrace
+import NotifySystem
+import NotifyTraceViewer
 import NotifyTUI
 
 /// Everything `notifytop` does after parsing its command line: pick the source, open the

@@ -1,4 +1,5 @@
-import NotifyTrace
+import NotifySystem
+import NotifyTraceViewer
 
 /// Finds the target again after it exits: the next process with the same name in the socket
 /// directory (`--pid` and auto-discovery), or the same socket path answering again (`--socket`).

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// `notifytop diff A B`: what changed from one recording to the next, per notification name, and

@@ -1,6 +1,6 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
-import NotifyTrace
+import NotifyTraceViewer
 
 /// A whole recording folded through the model, as `notifytop diff` compares them.
 ///

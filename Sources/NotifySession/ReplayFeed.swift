@@ -1,5 +1,6 @@
-import NotifyEvents
-import NotifyTrace
+import NotifyWire
+import NotifySystem
+import NotifyTraceViewer
 
 /// Plays a recording on a virtual clock: events are due when their offset from the first event is
 /// reached, at a speed that can change, pause, step one event or one second at a time either way,

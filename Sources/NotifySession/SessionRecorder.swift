@@ -1,5 +1,6 @@
-import NotifyEvents
-import NotifyTrace
+import NotifyWire
+import NotifySystem
+import NotifyTraceViewer
 
 /// Records a live session from the moment `r` is pressed: a self-contained log that replays on
 /// its own, to the same model the live session has at that moment.

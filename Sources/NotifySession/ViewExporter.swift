@@ -1,6 +1,6 @@
 import Foundation
 import NotifyCurses
-import NotifyTrace
+import NotifySystem
 import NotifyTUI
 
 /// Writes what Ctrl-S and the screen dump save: files named `notifytop-<view>-<n>.<ext>` in a

@@ -3,7 +3,7 @@ import NotifyCurses
 import NotifyKit
 import NotifyModel
 import NotifySession
-import NotifyTrace
+import NotifyTraceViewer
 import NotifyTUI
 
 /// The dashboard under measurement, in a process of its own so its CPU time is only its own:

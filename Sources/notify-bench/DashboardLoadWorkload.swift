@@ -1,7 +1,8 @@
 import Foundation
 import NotifyDemo
 import NotifyKit
-import NotifyTrace
+import NotifySystem
+import NotifyTraceApp
 import Synchronization
 
 /// notifytop's own cost under load: the dashboard (``DashboardChild``, a process of its own on a
@@ -122,5 +123,5 @@ enum DemoProducer {
 private final class EventCounter: NotifyProbe {
     private let value = Atomic<Int>(0)
     var count: Int { value.load(ordering: .relaxed) }
-    func receive(_ event: NotifyEvent) { value.add(1, ordering: .relaxed) }
+    func receive(_ event: ProbeEvent) { value.add(1, ordering: .relaxed) }
 }

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyKit
 import NotifySession
 import NotifyTUI

@@ -1,7 +1,9 @@
 import Foundation
 import NotifyDemo
 import NotifyKit
-import NotifyTrace
+import NotifySystem
+import NotifyTraceApp
+import NotifyTraceViewer
 
 /// The demo's stress scenario: its posts per second with no viewer, and with a viewer attached
 /// that drains the socket, as the trace stream's cost target (≤ 2×) applies to a real app.

@@ -1,3 +1,4 @@
+import NotifyBenchmarks
 import NotifyKit
 import NotifyModel
 
@@ -16,14 +17,14 @@ struct ModelWorkload: Workload {
         if options.selects(Self.foldRow) {
             progress(Self.foldRow)
             let count = profile.name == "quick" ? 500_000 : 2_000_000
-            let rate = NotifyModelBenchmark.measureFold(eventCount: count, now: MonotonicClock.now).eventsPerSecond
+            let rate = ModelBenchmark.measureFold(eventCount: count, now: MonotonicClock.now).eventsPerSecond
             rows.append(.rate(Self.foldRow, rate, atLeast: 2_000_000))
         }
         if options.selects(Self.memoryRow) {
             let count = profile.name == "quick" ? 2_000_000 : 10_000_000
             let name = Self.memoryRow + " (\(count / 1_000_000)M events)"
             progress(name)
-            let measurement = NotifyModelBenchmark.measureMemory(
+            let measurement = ModelBenchmark.measureMemory(
                 eventCount: count, sampleEvery: count / 10, heapBytes: HeapUsage.bytesInUse)
             let heaps = measurement.samples.compactMap(\.heapBytes)
             var row = Row(name)

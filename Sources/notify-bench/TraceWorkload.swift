@@ -1,7 +1,10 @@
 import Foundation
-import NotifyEvents
+import NotifyBenchmarks
+import NotifyWire
 import NotifyKit
-import NotifyTrace
+import NotifySystem
+import NotifyTraceApp
+import NotifyTraceViewer
 
 /// The trace stream's benchmarks: codec throughput on one core, what a live viewer costs the app's
 /// posts, and the highest event rate a viewer receives with no gap.
@@ -20,12 +23,12 @@ struct TraceWorkload: Workload {
         let events = profile.name == "quick" ? 200_000 : 1_000_000
         if options.selects(Self.encodeRow) {
             progress(Self.encodeRow)
-            let rate = NotifyEventsBenchmark.measureEncode(eventCount: events, now: MonotonicClock.now).eventsPerSecond
+            let rate = WireBenchmark.measureEncode(eventCount: events, now: MonotonicClock.now).eventsPerSecond
             rows.append(.rate(Self.encodeRow, rate, atLeast: 1_000_000))
         }
         if options.selects(Self.decodeRow) {
             progress(Self.decodeRow)
-            let rate = NotifyEventsBenchmark.measureDecode(eventCount: events, now: MonotonicClock.now).eventsPerSecond
+            let rate = WireBenchmark.measureDecode(eventCount: events, now: MonotonicClock.now).eventsPerSecond
             rows.append(.rate(Self.decodeRow, rate, atLeast: 1_000_000))
         }
         if options.selects(Self.viewerCostRow) { rows.append(try viewerCost()) }

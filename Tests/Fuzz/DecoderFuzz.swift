@@ -1,4 +1,4 @@
-// libFuzzer entry point for TraceDecoder; built with the NotifyEvents sources into one module by
+// libFuzzer entry point for TraceDecoder; built with the NotifyWire sources into one module by
 // Fuzz/run-decoder-fuzz.sh. Besides "never crash", it checks three properties and traps if one
 // fails, so libFuzzer saves the input:
 //   1. splitting the input into chunks never changes the outcomes;

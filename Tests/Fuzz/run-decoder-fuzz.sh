@@ -3,7 +3,7 @@
 #
 #   Tests/Fuzz/run-decoder-fuzz.sh [seconds]     (default 30)
 #
-# Builds Sources/NotifyEvents plus Tests/Fuzz/DecoderFuzz.swift into one executable with
+# Builds Sources/NotifyWire plus Tests/Fuzz/DecoderFuzz.swift into one executable with
 # `swiftc -sanitize=fuzzer,address`. The corpus starts from every JSON line in the wire-format
 # article and is kept in .build-fuzz/corpus between runs. Exits non-zero when libFuzzer finds a
 # crash, a sanitizer error or a broken property; the failing input is saved in .build-fuzz/.
@@ -15,7 +15,7 @@ out=".build-fuzz"
 mkdir -p "$out/corpus"
 
 # Seed corpus: each line of the spec alone, and the whole example session.
-spec="Sources/NotifyEvents/Documentation.docc/WireFormat.md"
+spec="Sources/NotifyWire/Documentation.docc/WireFormat.md"
 index=0
 while IFS= read -r line; do
     printf '%s\n' "$line" > "$out/corpus/seed-$index.jsonl"
@@ -25,8 +25,8 @@ grep '^{"k":' "$spec" > "$out/corpus/seed-all.jsonl"
 
 echo "fuzz: building $out/decoder-fuzz"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
-    -module-name NotifyEventsFuzz \
-    Sources/NotifyEvents/*.swift Tests/Fuzz/DecoderFuzz.swift \
+    -module-name NotifyWireFuzz \
+    Sources/NotifyWire/*.swift Tests/Fuzz/DecoderFuzz.swift \
     -o "$out/decoder-fuzz"
 
 echo "fuzz: running for ${seconds}s"

@@ -1,5 +1,5 @@
 import NotifyDemo
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// Folding a recorded demo run into the inspector model, as notifytop does, plus the test's

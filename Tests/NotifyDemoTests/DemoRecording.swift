@@ -10,7 +10,7 @@ import NotifyKit
 /// NotifyModel exists) can fold the same events and compare findings with ``DemoBug/rule``.
 struct RecordedDemoRun: Sendable {
     let configuration: DemoConfiguration
-    let events: [NotifyEvent]
+    let events: [ProbeEvent]
     let truth: GroundTruth
     /// Every thread seen during the run, by ``NotifyThread/id``, captured before any could exit.
     let threads: [UInt64: NotifyThread]
@@ -48,7 +48,7 @@ struct RecordedDemoRun: Sendable {
     }
 }
 
-extension NotifyEvent.Kind {
+extension ProbeEvent.Kind {
     /// Kind, name and registration id; no timestamps, threads, addresses or post ids.
     var signature: String {
         switch self {

@@ -1,9 +1,11 @@
 import Dispatch
 import Foundation
 import NotifyDemo
-import NotifyEvents
+import NotifyWire
 import NotifyKit
-import NotifyTrace
+import NotifySystem
+import NotifyTraceApp
+import NotifyTraceViewer
 
 /// One deterministic run of the demo as a viewer receives it: through a ``NotifyInspector`` socket
 /// in a private directory, read by a ``TraceReader`` on its own thread, attached before the app

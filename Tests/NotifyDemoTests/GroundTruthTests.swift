@@ -1,8 +1,8 @@
 import Foundation
 import NotifyDemo
-import NotifyEvents
+import NotifyTraceViewer
+import NotifyWire
 import NotifyKit
-import NotifyTrace
 import Testing
 
 @Suite("Ground truth equals what a probe counted")

@@ -4,7 +4,9 @@ import NotifyDemo
 import NotifyKit
 import NotifyModel
 @testable import NotifySession
-import NotifyTrace
+import NotifySystem
+import NotifyTraceApp
+import NotifyTraceViewer
 import NotifyTUI
 
 /// One deterministic demo run watched by a live ``DashboardSession`` as `notifytop --record` runs

@@ -1,8 +1,8 @@
 import Foundation
 import NotifyDemo
-import NotifyEvents
+import NotifyWire
 import NotifyModel
-import NotifyTrace
+import NotifyTraceViewer
 import Testing
 
 /// The fidelity test of the demo: the demo's own ground truth equals the inspector model's

@@ -1,7 +1,7 @@
 import NotifyDemo
-import NotifyEvents
+import NotifyTraceViewer
+import NotifyWire
 import NotifyModel
-import NotifyTrace
 import Testing
 
 /// The demo's planted bugs against the inspector model: the trace a viewer receives over a real

@@ -1,9 +1,9 @@
 import Foundation
 import NotifyDemo
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 @testable import NotifySession
-import NotifyTrace
+import NotifyTraceViewer
 import Testing
 
 /// The whole path, end to end: the demo through center → socket → a live session's model equals

@@ -1,8 +1,8 @@
 import Foundation
 import NotifyDemo
-import NotifyEvents
+import NotifyWire
 import NotifyModel
-import NotifyTrace
+import NotifyTraceViewer
 import Testing
 
 /// The demo's ground truth against the model's end state, over several seeds, through a real

@@ -1,4 +1,5 @@
-import NotifyEvents
+import NotifyBenchmarks
+import NotifyWire
 import NotifyModel
 import Testing
 
@@ -88,7 +89,7 @@ import Testing
         configuration.maximumObjects = 200
         configuration.maximumRemovalGaps = 200
         configuration.maximumFindings = 64
-        let measurement = NotifyModelBenchmark.measureMemory(
+        let measurement = ModelBenchmark.measureMemory(
             eventCount: 100_000, sampleEvery: 10_000, configuration: configuration)
         let sizes = measurement.samples.map(\.footprint.estimatedBytes)
         #expect(sizes.count == 10)
@@ -103,14 +104,14 @@ import Testing
     @Test("the benchmark's fold measurement counts every event")
     func foldMeasurement() {
         var clock: UInt64 = 0
-        let measurement = NotifyModelBenchmark.measureFold(eventCount: 20_000) {
+        let measurement = ModelBenchmark.measureFold(eventCount: 20_000) {
             clock += 1_000_000
             return clock
         }
         #expect(measurement.events == 20_000)
         #expect(measurement.nanoseconds == 1_000_000)
         #expect(measurement.eventsPerSecond == 20_000_000_000 / 1_000)
-        #expect(NotifyModelBenchmark.FoldMeasurement(events: 2_000_000, nanoseconds: 512_000_000).description
+        #expect(ModelBenchmark.FoldMeasurement(events: 2_000_000, nanoseconds: 512_000_000).description
             == "2000000 events in 0.512 s: 3.91M events/s")
     }
 }

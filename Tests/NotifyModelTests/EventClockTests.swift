@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 @testable import NotifyModel
 import Testing
 

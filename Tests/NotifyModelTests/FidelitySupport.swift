@@ -1,8 +1,9 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyKit
 import NotifyModel
-import NotifyTrace
+import NotifySystem
+import NotifyTraceViewer
 
 /// What really happened in the fidelity workload, recorded by the posters and the handlers.
 final class GroundTruth: @unchecked Sendable {  // `lock` guards every field

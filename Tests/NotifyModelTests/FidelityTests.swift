@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyKit
 import NotifyModel
-import NotifyTrace
+import NotifyTraceApp
+import NotifyTraceViewer
 import Testing
 
 private extension Notification.Name {

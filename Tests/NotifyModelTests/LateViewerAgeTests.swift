@@ -1,8 +1,9 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyKit
 import NotifyModel
-import NotifyTrace
+import NotifyTraceApp
+import NotifyTraceViewer
 import Testing
 
 /// A viewer attached after the app registered sees each registration's real age: the snapshot

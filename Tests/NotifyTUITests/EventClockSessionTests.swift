@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 @testable import NotifySession
-import NotifyTrace
+import NotifySystem
+import NotifyTraceViewer
 import NotifyTUI
 import Testing
 

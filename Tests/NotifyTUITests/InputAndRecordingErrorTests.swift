@@ -1,9 +1,11 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyKit
 import NotifyModel
 @testable import NotifySession
-import NotifyTrace
+import NotifySystem
+import NotifyTraceApp
+import NotifyTraceViewer
 import NotifyTUI
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 import NotifySession
 @testable import NotifyTUI

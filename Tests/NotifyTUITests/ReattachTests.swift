@@ -1,8 +1,9 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 import NotifySession
-import NotifyTrace
+import NotifySystem
+import NotifyTraceViewer
 import NotifyTUI
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 @testable import NotifySession
-import NotifyTrace
+import NotifyTraceViewer
 import NotifyTUI
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyKit
-import NotifyTrace
+import NotifyTraceApp
+import NotifyTraceViewer
 import Testing
 
 @Suite("Clock lines from a quiet exporter", .serialized)

@@ -1,7 +1,9 @@
 import Foundation
-import NotifyEvents
+import NotifySystem
+import NotifyWire
 import NotifyKit
-import NotifyTrace
+import NotifyTraceApp
+import NotifyTraceViewer
 import Testing
 
 private let ping = Notification.Name("trace.ping")

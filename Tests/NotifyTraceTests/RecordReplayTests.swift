@@ -1,7 +1,9 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyKit
-import NotifyTrace
+import NotifySystem
+import NotifyTraceApp
+import NotifyTraceViewer
 import Testing
 
 private let tick = Notification.Name("record.tick")

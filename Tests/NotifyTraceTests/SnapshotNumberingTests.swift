@@ -1,7 +1,8 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyKit
-@testable import NotifyTrace
+@testable import NotifyTraceApp
+@testable import NotifyTraceViewer
 import Testing
 
 private let tick = Notification.Name("numbering.tick")

@@ -1,5 +1,5 @@
 import Foundation
-import NotifyTrace
+import NotifySystem
 import Testing
 
 /// The socket directory is used only when it is this user's private directory, and only this

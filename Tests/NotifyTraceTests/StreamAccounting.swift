@@ -1,6 +1,7 @@
 import Foundation
-import NotifyEvents
-@testable import NotifyTrace
+import NotifyWire
+@testable import NotifySystem
+@testable import NotifyTraceViewer
 
 /// What one viewer's stream says about loss: events received, events its gaps count as lost, and
 /// every place where `seq` is not accounted for.

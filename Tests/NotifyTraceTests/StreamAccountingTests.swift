@@ -1,7 +1,9 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyKit
-@testable import NotifyTrace
+@testable import NotifySystem
+@testable import NotifyTraceApp
+@testable import NotifyTraceViewer
 import Testing
 
 private let ping = Notification.Name("accounting.ping")

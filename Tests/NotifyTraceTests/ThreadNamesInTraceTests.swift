@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyKit
-@testable import NotifyTrace
+@testable import NotifyTraceApp
+@testable import NotifyTraceViewer
 import Testing
 
 /// The trace names threads as the app knows them, and says so again when a name changes.
@@ -57,18 +58,18 @@ struct ThreadNamesInTraceTests {
 
     @Test("a thread renamed after its introduction is introduced again, same id, before its next event")
     func renamedThreadIntroducedAgain() throws {
-        var translator = TraceTranslator()
+        var translator = ProbeEventConverter()
         let worker = SteppedWorker()
         let id = try #require(worker.step { NotifyThread.current.id })
         let site = NotifyCallsite(file: #fileID, line: #line)
         var lines: [TraceEvent] = []
-        translator.translate(NotifyEvent(timestamp: 10, thread: id, kind: .checkpoint(label: "a", callsite: site)),
+        translator.translate(ProbeEvent(timestamp: 10, thread: id, kind: .checkpoint(label: "a", callsite: site)),
                              into: &lines)
         #expect(lines.contains { if case .thread(let thread) = $0 { thread.id == id } else { false } })
 
         _ = worker.step { NotifyThread.nameCurrentThread("tests.trace.renamed-worker"); return 0 }
         var more: [TraceEvent] = []
-        translator.translate(NotifyEvent(timestamp: 20, thread: id, kind: .checkpoint(label: "b", callsite: site)),
+        translator.translate(ProbeEvent(timestamp: 20, thread: id, kind: .checkpoint(label: "b", callsite: site)),
                              into: &more)
         let again = more.firstIndex { if case .thread(let thread) = $0 { thread.id == id } else { false } }
         let checkpoint = more.firstIndex { if case .checkpoint = $0 { true } else { false } }

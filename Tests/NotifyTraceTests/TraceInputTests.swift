@@ -1,6 +1,7 @@
 import Foundation
-import NotifyEvents
-import NotifyTrace
+import NotifySystem
+import NotifyWire
+import NotifyTraceViewer
 import Testing
 
 /// What a reader accepts as a trace, and what it says about input that is not one or is damaged.

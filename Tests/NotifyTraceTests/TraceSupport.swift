@@ -1,7 +1,8 @@
 import Foundation
-import NotifyEvents
+import NotifyWire
 import NotifyKit
-import NotifyTrace
+import NotifySystem
+import NotifyTraceViewer
 
 /// A fresh private socket directory under /tmp, removed when released.
 final class TemporarySocketDirectory {

@@ -1,6 +1,7 @@
 import Foundation
-import NotifyEvents
-@testable import NotifyTrace
+import NotifyWire
+@testable import NotifySystem
+@testable import NotifyTraceApp
 import Testing
 
 /// A viewer's queue on its own, over a socket pair: what it sends, misses and reports.

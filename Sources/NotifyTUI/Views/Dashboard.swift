@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// Composes a whole frame: header, tabs, breadcrumb, the active view, footer and help.

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// Everything one frame is rendered from: the model's fold, the raw event tail and the session's

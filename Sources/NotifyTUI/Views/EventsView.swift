@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 
 /// View 5: the raw event tail, newest last, one line per event as the trace says it. Rows about a
 /// registration open it with Enter.

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// The three header rows: who is inspected and the mode badge; rates with sparklines; counts,

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// View 4: the leak rules' findings, open first by severity, each with its rule, what it is about,

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// View 1: one row per notification name (and the `*` wildcard row): observers, posts,

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// View 2: every registration, in the spirit of `debugDescription`: id, name, observer, where the

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// One registration: a `debugDescription`-style summary on top and its recent deliveries below

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// View 3: on which threads handlers ran. Merged: one log with a thread column. Lanes: one column

@@ -1,4 +1,4 @@
-import NotifyEvents
+import NotifyWire
 import NotifyModel
 
 /// The rows a top-level view shows, after its filter and sort, as data rather than cells.

@@ -1,0 +1,149 @@
+import NotifyModel
+import NotifyWire
+
+/// Fold throughput and memory of the model, for the shared benchmark (`notify-bench`) to call.
+///
+/// The targets: at least two million events folded per second on one core, and memory
+/// flat after ten million events of a steady workload. The workload is deterministic and shaped
+/// like a busy app (mostly posts and deliveries, with registration churn, dropped tokens, unheard
+/// posts and new sender objects), so the caps and rules run, not just the counters. Clocks and
+/// heap readings are passed in, keeping this module free of clock reads and I/O.
+///
+/// ```swift
+/// let fold = ModelBenchmark.measureFold(eventCount: 2_000_000, now: MonotonicClock.now)
+/// print(fold)  // "2000000 events in 0.512 s: 3.91M events/s"
+/// let memory = ModelBenchmark.measureMemory(eventCount: 10_000_000, heapBytes: HeapUsage.bytesInUse)
+/// print(memory)
+/// ```
+public enum ModelBenchmark {
+    /// One timed fold.
+    public struct FoldMeasurement: Sendable, CustomStringConvertible {
+        /// Events folded.
+        public var events: Int
+        /// Wall time of the fold, from the injected clock.
+        public var nanoseconds: UInt64
+
+        /// Creates a measurement.
+        public init(events: Int, nanoseconds: UInt64) {
+            self.events = events
+            self.nanoseconds = nanoseconds
+        }
+
+        /// Events per second: the figure the fold target is stated in.
+        public var eventsPerSecond: Double {
+            nanoseconds == 0 ? 0 : Double(events) * 1e9 / Double(nanoseconds)
+        }
+
+        /// `"2000000 events in 0.512 s: 3.91M events/s"`.
+        public var description: String {
+            "\(events) events in \(Self.fixed(Double(nanoseconds) / 1e9, 3)) s: "
+                + "\(Self.fixed(eventsPerSecond / 1e6, 2))M events/s"
+        }
+
+        static func fixed(_ value: Double, _ decimals: Int) -> String {
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            let scaled = Int((value * scale).rounded())
+            let fraction = String(scaled % Int(scale))
+            return "\(scaled / Int(scale))." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        }
+    }
+
+    /// The model's size at points along a long fold.
+    public struct MemoryMeasurement: Sendable, CustomStringConvertible {
+        /// One reading.
+        public struct Sample: Sendable {
+            /// Events folded so far.
+            public var events: Int
+            /// The model's own accounting.
+            public var footprint: ModelFootprint
+            /// The process's heap in use, if the caller could read it.
+            public var heapBytes: Int?
+        }
+
+        /// Readings, in order.
+        public var samples: [Sample]
+
+        /// Heap growth from the second reading (after warm-up) to the last; nil without readings.
+        public var heapGrowthAfterWarmUp: Int? {
+            guard samples.count >= 2, let first = samples[1].heapBytes, let last = samples.last?.heapBytes else {
+                return nil
+            }
+            return last - first
+        }
+
+        /// Estimated model growth over the same span.
+        public var footprintGrowthAfterWarmUp: Int {
+            guard samples.count >= 2, let last = samples.last else { return 0 }
+            return last.footprint.estimatedBytes - samples[1].footprint.estimatedBytes
+        }
+
+        /// One line per reading, then the growth.
+        public var description: String {
+            var lines = samples.map { sample in
+                "\(sample.events) events: " + (sample.heapBytes.map { "heap \($0 / 1024) KiB, " } ?? "")
+                    + "model \(sample.footprint)"
+            }
+            lines.append("growth after warm-up: model \(footprintGrowthAfterWarmUp / 1024) KiB"
+                + (heapGrowthAfterWarmUp.map { ", heap \($0 / 1024) KiB" } ?? ""))
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// The first `count` events of the steady workload.
+    public static func steadyEvents(count: Int) -> [TraceEvent] {
+        var workload = SteadyWorkload()
+        var events: [TraceEvent] = []
+        events.reserveCapacity(count)
+        for _ in 0..<count { events.append(workload.nextEvent()) }
+        return events
+    }
+
+    /// Times folding `eventCount` steady-workload events into a fresh state on the calling thread,
+    /// with a tick every 1,024 events as a viewer's loop does; the events are built before timing.
+    ///
+    /// - Parameter now: A monotonic clock in nanoseconds, such as NotifyKit's `MonotonicClock.now`.
+    public static func measureFold(
+        eventCount: Int = 2_000_000, configuration: InspectorConfiguration = InspectorConfiguration(),
+        now: () -> UInt64
+    ) -> FoldMeasurement {
+        let events = steadyEvents(count: eventCount)
+        var state = InspectorState(configuration: configuration)
+        let start = now()
+        var sinceTick = 0
+        for event in events {
+            state.apply(event)
+            sinceTick += 1
+            if sinceTick == 1_024 {
+                sinceTick = 0
+                if let time = event.timestamp { state.tick(now: time) }
+            }
+        }
+        let elapsed = now() - start
+        precondition(state.totals.events == UInt64(eventCount))
+        return FoldMeasurement(events: eventCount, nanoseconds: elapsed)
+    }
+
+    /// Folds `eventCount` steady-workload events, generated as it goes, and reads the footprint
+    /// (and the heap, through `heapBytes`) every `sampleEvery` events.
+    ///
+    /// - Parameter heapBytes: Bytes the process has in use, such as `mallinfo2` reports; return
+    ///   nil where it cannot be read.
+    public static func measureMemory(
+        eventCount: Int = 10_000_000, sampleEvery: Int = 1_000_000,
+        configuration: InspectorConfiguration = InspectorConfiguration(), heapBytes: () -> Int? = { nil }
+    ) -> MemoryMeasurement {
+        var workload = SteadyWorkload()
+        var state = InspectorState(configuration: configuration)
+        var samples: [MemoryMeasurement.Sample] = []
+        for index in 1...max(1, eventCount) {
+            let event = workload.nextEvent()
+            state.apply(event)
+            if index % 1_024 == 0, let time = event.timestamp { state.tick(now: time) }
+            if index % max(1, sampleEvery) == 0 || index == eventCount {
+                samples.append(.init(events: index, footprint: state.footprint, heapBytes: heapBytes()))
+            }
+        }
+        return MemoryMeasurement(samples: samples)
+    }
+}

@@ -1,0 +1,243 @@
+/// One thing that happened in a ``NotifyCenter``, as handed to its probes.
+///
+/// Events are plain values stamped on the thread where they happened; they hold no reference to
+/// observers, objects or notifications, so a probe may keep them as long as it likes without
+/// changing when anything in the app deallocates. Objects appear as an address (display text only:
+/// addresses are reused) and a type.
+public struct ProbeEvent: Sendable {
+    /// ``MonotonicClock`` nanoseconds when the event happened (for a delivery: when it ended).
+    public var timestamp: UInt64
+    /// ``NotifyThread/id`` of the thread the event happened on.
+    public var thread: UInt64
+    /// What happened.
+    public var kind: Kind
+
+    public init(timestamp: UInt64, thread: UInt64, kind: Kind) {
+        self.timestamp = timestamp
+        self.thread = thread
+        self.kind = kind
+    }
+
+    /// The kinds of event a center emits.
+    public enum Kind: Sendable {
+        /// A registration began (or, with `preexisting`, was live when the probe attached).
+        indirect case registered(NotifyRegistration)
+        /// A notification was posted; its deliveries follow with the same `postID`.
+        case posted(NotifyPost)
+        /// One handler ran for one post.
+        case delivered(NotifyDelivery)
+        /// A registration ended.
+        case removed(registration: UInt64, reason: NotifyRemovalReason)
+        /// The token of a live registration was released: only a bulk removal can end it now.
+        case tokenDropped(registration: UInt64)
+        /// `removeObserver` was called with something that matched no live registration.
+        indirect case removeMissed(NotifyMissedRemoval)
+        /// A ``NotifyQueue`` enqueued, coalesced, dequeued or flushed notifications.
+        indirect case queue(NotifyQueueActivity)
+        /// The app marked a moment with ``NotifyCenter/checkpoint(_:file:line:)``.
+        indirect case checkpoint(label: String, callsite: NotifyCallsite)
+    }
+}
+
+/// How a registration delivers: the forms of `addObserver` and `observe`.
+public enum NotifyRegistrationKind: String, Sendable, CaseIterable {
+    /// `addObserver(_:action:name:object:)`: a weakly held target and an unapplied method.
+    case target
+    /// `addObserver(forName:object:queue:using:)` and its `deliverOn:` form: the center owns the block.
+    case block
+    /// `observe(_:object:owner:deliverOn:_:)`: the handler receives a weakly held owner.
+    case ownerBound = "owner"
+    /// `notifications(named:object:bufferSize:)`: an async sequence's iterator.
+    case sequence
+}
+
+/// Why a registration ended.
+public enum NotifyRemovalReason: String, Sendable, CaseIterable {
+    /// `removeObserver(_:)` or `removeObserver(_:name:object:)`.
+    case explicit
+    /// ``NotifyToken/cancel()``.
+    case tokenCancelled = "token-cancelled"
+    /// The target or owner deallocated; found at the next post that would have reached it.
+    case observerDeallocated = "observer-deallocated"
+    /// The object filter deallocated; found at the next post of that name while a probe is
+    /// attached, or, unprobed, when a post's object reuses the dead filter's address.
+    case objectDeallocated = "object-deallocated"
+    /// An async sequence's iterator went away or its task was cancelled.
+    case sequenceEnded = "sequence-ended"
+}
+
+/// Where a registration's handler runs, without the queue or thread itself.
+public enum NotifyTargetKind: String, Sendable, CaseIterable {
+    case posting, operationQueue = "operation-queue", dispatchQueue = "dispatch-queue", thread, main
+}
+
+/// An object as events describe it: display text only, since addresses are reused.
+public struct NotifyObjectRef: Sendable, Hashable, CustomStringConvertible {
+    /// The object's address when the event happened.
+    public let address: UInt
+    /// The object's dynamic type; ``typeName`` formats it.
+    public let type: any AnyObject.Type
+    /// A number the center gives each object it has seen as an observer or object filter (reused
+    /// only after 2³² others): two refs with the same address but different serials are different
+    /// objects. 0 when the center has no serial for the object (a posted object nobody filters on).
+    public let serial: UInt64
+
+    public init(address: UInt, type: any AnyObject.Type, serial: UInt64 = 0) {
+        self.address = address
+        self.type = type
+        self.serial = serial
+    }
+
+    init(_ object: AnyObject, serial: UInt64 = 0) {
+        address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        type = Swift.type(of: object)
+        self.serial = serial
+    }
+
+    /// The type as `String(reflecting:)` prints it, e.g. `Demo.CartScreen`; cached per type.
+    public var typeName: String { TypeNames.name(of: type) }
+
+    public var description: String {
+        "\(typeName)@0x\(String(address, radix: 16))"
+    }
+
+    public static func == (lhs: NotifyObjectRef, rhs: NotifyObjectRef) -> Bool {
+        lhs.address == rhs.address && lhs.serial == rhs.serial && ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(address)
+        hasher.combine(serial)
+        hasher.combine(ObjectIdentifier(type))
+    }
+}
+
+/// A source location taken from `#fileID` and `#line` defaults; kept as the static string the
+/// compiler made, so stamping an event with it copies no text.
+public struct NotifyCallsite: Sendable, Hashable, CustomStringConvertible {
+    private let staticFile: StaticString
+    /// The line.
+    public let line: UInt
+
+    public init(file: StaticString, line: UInt) {
+        self.staticFile = file
+        self.line = line
+    }
+
+    /// The `#fileID`, such as `Demo/CartScreen.swift`.
+    public var file: String { staticFile.description }
+
+    public var description: String { "\(file):\(line)" }
+
+    public static func == (lhs: NotifyCallsite, rhs: NotifyCallsite) -> Bool {
+        guard lhs.line == rhs.line, lhs.staticFile.utf8CodeUnitCount == rhs.staticFile.utf8CodeUnitCount else {
+            return false
+        }
+        if lhs.staticFile.hasPointerRepresentation && rhs.staticFile.hasPointerRepresentation
+            && lhs.staticFile.utf8Start == rhs.staticFile.utf8Start {
+            return true
+        }
+        return lhs.file == rhs.file
+    }
+
+    /// Hashes what is cheap and content-determined, so exporters can key on callsites per event.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(line)
+        hasher.combine(staticFile.utf8CodeUnitCount)
+    }
+}
+
+/// A registration as a probe sees it.
+public struct NotifyRegistration: Sendable {
+    /// Unique in its center and never reused.
+    public let id: UInt64
+    /// The name observed; nil observes every name.
+    public let name: String?
+    public let kind: NotifyRegistrationKind
+    /// The target or owner; nil for blocks and sequences.
+    public let observer: NotifyObjectRef?
+    /// The object filter; nil matches every sender.
+    public let object: NotifyObjectRef?
+    public let target: NotifyTargetKind
+    /// The queue label, operation-queue name or delivery-thread name; nil for posting and main.
+    public let targetLabel: String?
+    public let callsite: NotifyCallsite
+    /// True when sent as part of the snapshot a newly attached probe receives.
+    public let preexisting: Bool
+    /// True when the handler's closure context is the owner itself (`{ owner.x }` or
+    /// `owner.method`): the center then keeps its own observer alive.
+    public let capturesObserverStrongly: Bool
+    /// The app declared that the handler must run on the main thread; a delivery elsewhere is a bug.
+    public let mainThreadOnly: Bool
+    /// The registration's token was released while it stayed registered (reported in snapshots,
+    /// where the `tokenDropped` event itself happened before the probe attached). For an
+    /// owner-bound registration this is by design: it ends with its owner.
+    public let tokenDropped: Bool
+    /// ``MonotonicClock`` nanoseconds when the app made the registration; in a snapshot, earlier
+    /// than the event's own timestamp.
+    public let registeredAt: UInt64
+}
+
+/// A post as a probe sees it.
+public struct NotifyPost: Sendable {
+    /// Unique in its center; deliveries of this post carry it.
+    public let postID: UInt64
+    public let name: String
+    public let object: NotifyObjectRef?
+    public let hasUserInfo: Bool
+    /// How many registrations matched when the post took its snapshot.
+    public let matched: Int
+    /// 1 for a post from outside any handler, 2 for a post made inside a handler, and so on.
+    public let depth: Int
+    /// The post whose handler made this post, 0 when none.
+    public let parentPostID: UInt64
+    public let callsite: NotifyCallsite
+}
+
+/// One handler run as a probe sees it; the event's `thread` is the delivering thread.
+public struct NotifyDelivery: Sendable {
+    public let postID: UInt64
+    public let registration: UInt64
+    public let name: String
+    public let postingThread: UInt64
+    public let target: NotifyTargetKind
+    /// Monotonic nanoseconds when the handler started.
+    public let start: UInt64
+    /// Nanoseconds the handler ran.
+    public let duration: UInt64
+    /// Nanoseconds between the hand-off and the start: queueing delay, 0 for inline delivery.
+    public let wait: UInt64
+    /// The post depth on the delivering thread while the handler ran.
+    public let depth: Int
+}
+
+/// A `removeObserver` call that ended nothing: a likely bug the dashboard reports.
+public struct NotifyMissedRemoval: Sendable {
+    public let observer: NotifyObjectRef
+    public let name: String?
+    public let callsite: NotifyCallsite
+}
+
+/// What a ``NotifyQueue`` did.
+public struct NotifyQueueActivity: Sendable {
+    public enum Action: String, Sendable, CaseIterable {
+        /// A notification was added to the queue (or posted at once, for `.now`).
+        case enqueued
+        /// Pending notifications were replaced by a newer one; `count` says how many.
+        case coalesced
+        /// `dequeueNotifications(matching:coalesceMask:)` removed `count` pending notifications.
+        case dequeued
+        /// A run-loop pass posted `count` pending notifications.
+        case flushed
+    }
+
+    /// Identifies the queue within the process; never reused.
+    public let queueID: UInt64
+    public let action: Action
+    public let name: String?
+    /// "now", "asap" or "idle"; nil for dequeues and flushes.
+    public let style: String?
+    public let count: Int
+    /// Notifications still pending after the action.
+    public let pending: Int
+}

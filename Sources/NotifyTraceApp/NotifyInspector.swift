@@ -1,0 +1,113 @@
+import Foundation
+import NotifyWire
+import NotifyKit
+import NotifySystem
+
+/// Makes a process inspectable: notifytop attaches over a Unix socket and receives the center's
+/// events as JSON Lines.
+///
+/// ```swift
+/// let inspector = try NotifyInspector.start(center: .default)
+/// print("attach with: notifytop --pid \(getpid())   (\(inspector.socketPath))")
+/// ```
+///
+/// Or, with no code change, `NOTIFYTOP=1` in the environment and one call at start-up to
+/// ``startIfRequested(center:)``.
+///
+/// The socket is `$XDG_RUNTIME_DIR/notifytop/<pid>.sock` (else `/tmp/notifytop-<uid>/<pid>.sock`),
+/// mode 0600 in a 0700 directory, removed when the inspector stops or the process exits. Several
+/// viewers may attach (up to ``ViewerLimits/maximumViewers``); each first receives a header and a snapshot of every live registration and
+/// thread, then the live events. The app is never blocked by a viewer: while none is attached the
+/// center runs unprobed; while one is, events go through a bounded ``EventRing`` to a background
+/// exporter, and anything a slow viewer cannot take is counted and reported to it as a `gap`.
+/// ``ViewerLimits`` bounds how many viewers attach and the memory they may hold.
+public final class NotifyInspector: Sendable {
+    /// Where viewers connect.
+    public let socketPath: String
+    private let exporter: TraceExporter
+
+    private init(socketPath: String, exporter: TraceExporter) {
+        self.socketPath = socketPath
+        self.exporter = exporter
+    }
+
+    /// Starts listening for viewers of `center`.
+    ///
+    /// - Parameters:
+    ///   - ringCapacity: Events buffered between exporter passes (every ~2 ms); beyond it, events
+    ///     are counted as lost.
+    ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
+    ///   - limits: What viewers may cost; by default ``ViewerLimits/fromEnvironment(_:)``.
+    public static func start(
+        center: NotifyCenter = .default, directory: SocketDirectory = .standard,
+        ringCapacity: Int = 1 << 16, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
+    ) throws(TraceError) -> NotifyInspector {
+        var limits = if let limits { limits } else { try ViewerLimits.fromEnvironment() }
+        if let viewerBufferBytes { limits.viewerBufferBytes = max(4096, viewerBufferBytes) }
+        return try start(center: center, directory: directory, ringCapacity: ringCapacity, limits: limits,
+                         accept: { $0.acceptConnection() })
+    }
+
+    /// As the public `start`, with the call that takes one connection replaceable.
+    static func start(
+        center: NotifyCenter, directory: SocketDirectory, ringCapacity: Int, limits: ViewerLimits,
+        accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
+    ) throws(TraceError) -> NotifyInspector {
+        try directory.prepare()
+        _ = directory.inspectableProcesses()  // removes sockets of processes that are gone
+        let path = directory.socketPath(for: getpid())
+        let listener = try UnixSocket.listen(at: path)
+        let exporter = TraceExporter(
+            center: center, listener: listener, socketPath: path, ringCapacity: ringCapacity,
+            limits: limits, accept: accept)
+        ExitCleanup.register(exporter)
+        exporter.start()
+        return NotifyInspector(socketPath: path, exporter: exporter)
+    }
+
+    /// Starts an inspector when the environment has `NOTIFYTOP=1`; returns nil otherwise, or when
+    /// the socket cannot be created (the reason is printed to standard error).
+    public static func startIfRequested(center: NotifyCenter = .default) -> NotifyInspector? {
+        guard ProcessInfo.processInfo.environment["NOTIFYTOP"] == "1" else { return nil }
+        do {
+            return try start(center: center)
+        } catch {
+            FileHandle.standardError.write(Data("notifytop: inspector not started: \(error)\n".utf8))
+            return nil
+        }
+    }
+
+    /// The number of viewers attached now.
+    public var viewerCount: Int { exporter.viewerCount }
+
+    /// The most bytes queued for all viewers together at one time.
+    var peakQueuedBytes: Int { exporter.peakQueuedBytes }
+
+    /// Sends viewers an end-of-stream line, disconnects them and removes the socket.
+    public func stop() {
+        exporter.stop(reason: .inspectorStopped)
+    }
+}
+
+/// Removes sockets when the process exits normally, telling attached viewers it ended.
+enum ExitCleanup {
+    private static let exporters = Locked<[TraceExporter]>([])
+    private static let installed: Void = {
+        atexit {
+            let registered = ExitCleanup.exporters.update { exporters in
+                defer { exporters = [] }
+                return exporters
+            }
+            registered.forEach { $0.stop(reason: .processExit) }
+        }
+    }()
+
+    static func register(_ exporter: TraceExporter) {
+        _ = installed
+        exporters.update { $0.append(exporter) }
+    }
+
+    static func unregister(_ exporter: TraceExporter) {
+        exporters.update { $0.removeAll { $0 === exporter } }
+    }
+}

@@ -1,0 +1,224 @@
+import NotifyWire
+import NotifyKit
+
+/// Turns a center's events into trace lines: assigns sequence numbers, introduces threads, types,
+/// objects and callsites once, and keeps what a viewer attaching later needs (the live
+/// registrations and every definition they refer to).
+///
+/// Only the exporter thread uses it.
+struct ProbeEventConverter {
+    private(set) var lastSequence: UInt64 = 0
+    private var threads: [UInt64: TraceThread] = [:]
+    private var types: [ObjectIdentifier: TraceType] = [:]
+    private var objects: [ObjectKey: TraceObject] = [:]
+    private var callsites: [NotifyCallsite: TraceCallsite] = [:]
+    private var nextDefinitionID: UInt64 = 0
+    /// Live registrations by id, for the snapshot of a late viewer.
+    private(set) var live: [UInt64: TraceRegistration] = [:]
+    /// Bounds the object table: posted objects come and go; past this many, it starts afresh.
+    let maximumObjects: Int
+
+    private struct ObjectKey: Hashable {
+        let address: UInt
+        let type: ObjectIdentifier
+        /// The center's never-reused serial (0 when it has none), so a recycled address is a new object.
+        let serial: UInt64
+    }
+
+    /// Live registrations whose token was released, for the snapshot of a late viewer.
+    private var droppedTokens: Set<UInt64> = []
+    /// ``NotifyThread/renameCount`` when thread names were last compared.
+    private var seenRenames: UInt64 = 0
+
+    /// - Parameter lastSequence: The last sequence number already used: a stream's numbers never repeat.
+    init(maximumObjects: Int = 1 << 16, lastSequence: UInt64 = 0) {
+        self.maximumObjects = maximumObjects
+        self.lastSequence = lastSequence
+    }
+
+    mutating func nextSequence() -> UInt64 {
+        lastSequence += 1
+        return lastSequence
+    }
+
+    /// Appends the lines for `event` (definitions first, then the event) to `lines`.
+    mutating func translate(_ event: ProbeEvent, into lines: inout [TraceEvent]) {
+        if NotifyThread.renameCount != seenRenames {
+            reintroduceRenamedThreads(at: event.timestamp, into: &lines)
+        }
+        let thread = introduceThread(event.thread, at: event.timestamp, into: &lines)
+        let t = event.timestamp
+        switch event.kind {
+        case .registered(let registration):
+            let observer = registration.observer.map { introduce($0, into: &lines) }
+            let object = registration.object.map { introduce($0, into: &lines) }
+            let site = introduce(registration.callsite, into: &lines)
+            let value = TraceRegistration(
+                seq: nextSequence(), timestamp: t, thread: thread, id: registration.id, name: registration.name,
+                kind: TraceRegistrationKind(rawValue: registration.kind.rawValue) ?? .block,
+                observer: observer, object: object,
+                target: TraceTargetKind(rawValue: registration.target.rawValue) ?? .posting,
+                targetLabel: registration.targetLabel, callsite: site, preexisting: registration.preexisting,
+                capturesObserverStrongly: registration.capturesObserverStrongly,
+                mainThreadOnly: registration.mainThreadOnly, registeredAt: registration.registeredAt)
+            live[registration.id] = value
+            lines.append(.registered(value))
+            if registration.tokenDropped {
+                droppedTokens.insert(registration.id)
+                lines.append(.tokenDropped(TraceTokenDrop(
+                    seq: nextSequence(), timestamp: t, thread: thread, registration: registration.id)))
+            }
+        case .posted(let post):
+            let object = post.object.map { introduce($0, into: &lines) }
+            let site = introduce(post.callsite, into: &lines)
+            lines.append(.posted(TracePost(
+                seq: nextSequence(), timestamp: t, thread: thread, postID: post.postID, name: post.name,
+                object: object, hasUserInfo: post.hasUserInfo, matched: post.matched, depth: post.depth,
+                parentPostID: post.parentPostID, callsite: site)))
+        case .delivered(let delivery):
+            let posting = introduceThread(delivery.postingThread, at: t, into: &lines)
+            lines.append(.delivered(TraceDelivery(
+                seq: nextSequence(), timestamp: t, thread: thread, postID: delivery.postID,
+                registration: delivery.registration, name: delivery.name, postingThread: posting,
+                target: TraceTargetKind(rawValue: delivery.target.rawValue) ?? .posting, start: delivery.start,
+                duration: delivery.duration, wait: delivery.wait, depth: delivery.depth)))
+        case .removed(let registration, let reason):
+            live[registration] = nil
+            droppedTokens.remove(registration)
+            lines.append(.removed(TraceRemoval(
+                seq: nextSequence(), timestamp: t, thread: thread, registration: registration,
+                reason: TraceRemovalReason(rawValue: reason.rawValue) ?? .explicit)))
+        case .tokenDropped(let registration):
+            if live[registration] != nil { droppedTokens.insert(registration) }
+            lines.append(.tokenDropped(TraceTokenDrop(
+                seq: nextSequence(), timestamp: t, thread: thread, registration: registration)))
+        case .removeMissed(let missed):
+            let observer = introduce(missed.observer, into: &lines)
+            let site = introduce(missed.callsite, into: &lines)
+            lines.append(.removeMissed(TraceMissedRemoval(
+                seq: nextSequence(), timestamp: t, thread: thread, observer: observer, name: missed.name,
+                callsite: site)))
+        case .checkpoint(let label, let callsite):
+            let site = introduce(callsite, into: &lines)
+            lines.append(.checkpoint(TraceCheckpoint(
+                seq: nextSequence(), timestamp: t, thread: thread, label: label, callsite: site)))
+        case .queue(let activity):
+            lines.append(.queue(TraceQueueActivity(
+                seq: nextSequence(), timestamp: t, thread: thread, queueID: activity.queueID,
+                action: TraceQueueAction(rawValue: activity.action.rawValue) ?? .enqueued, name: activity.name,
+                style: activity.style, count: activity.count, pending: activity.pending)))
+        }
+    }
+
+    /// Introduces every thread of the process that is still alive, so a viewer sees threads that
+    /// have not yet touched this center.
+    mutating func introduceLiveThreads(at timestamp: UInt64, into lines: inout [TraceEvent]) {
+        for thread in NotifyThread.all {
+            _ = introduceThread(thread.id, at: timestamp, into: &lines)
+        }
+    }
+
+    /// Everything a viewer attaching now must see before live lines: every known thread and
+    /// definition, then each live registration marked `preexisting`.
+    ///
+    /// Snapshot lines describe state the stream already numbered, so they take no new numbers:
+    /// they are numbered up to the last one used, and the viewers already attached see no hole.
+    /// Only when fewer numbers were ever used than the snapshot has lines are new ones drawn.
+    mutating func snapshot() -> [TraceEvent] {
+        let threadLines = threads.values.sorted(by: { $0.id < $1.id })
+        let registrations = live.values.sorted(by: { $0.id < $1.id })
+        let numbered = UInt64(threadLines.count + registrations.count)
+            + UInt64(registrations.count { droppedTokens.contains($0.id) })
+        var next: UInt64
+        if numbered <= lastSequence {
+            next = lastSequence - numbered + 1
+        } else {
+            next = lastSequence + 1
+            lastSequence += numbered
+        }
+        func number() -> UInt64 {
+            defer { next += 1 }
+            return next
+        }
+        var lines: [TraceEvent] = []
+        for var thread in threadLines {
+            thread.seq = number()
+            lines.append(.thread(thread))
+        }
+        lines.append(contentsOf: types.values.sorted { $0.id < $1.id }.map { .type($0) })
+        lines.append(contentsOf: objects.values.sorted { $0.id < $1.id }.map { .object($0) })
+        lines.append(contentsOf: callsites.values.sorted { $0.id < $1.id }.map { .callsite($0) })
+        for var registration in registrations {
+            registration.preexisting = true
+            registration.seq = number()
+            lines.append(.registered(registration))
+            if droppedTokens.contains(registration.id) {
+                lines.append(.tokenDropped(TraceTokenDrop(
+                    seq: number(), timestamp: registration.timestamp, thread: registration.thread,
+                    registration: registration.id)))
+            }
+        }
+        return lines
+    }
+
+    /// A thread's name can change (a worker delivering for another queue): a renamed thread is
+    /// introduced again, with its id and its new name, before the event that follows.
+    private mutating func reintroduceRenamedThreads(at timestamp: UInt64, into lines: inout [TraceEvent]) {
+        let renames = NotifyThread.renames(since: seenRenames)
+        seenRenames = renames.count
+        let candidates = renames.threads.map { Set($0).sorted().compactMap(NotifyThread.lookup) } ?? NotifyThread.all
+        for current in candidates {
+            guard var known = threads[current.id], known.name != current.name else { continue }
+            known.name = current.name
+            known.seq = nextSequence()
+            known.timestamp = timestamp
+            threads[current.id] = known
+            lines.append(.thread(known))
+        }
+    }
+
+    private mutating func introduceThread(_ id: UInt64, at timestamp: UInt64, into lines: inout [TraceEvent]) -> UInt64 {
+        guard threads[id] == nil else { return id }
+        let known = NotifyThread.lookup(id)
+        let thread = TraceThread(
+            seq: nextSequence(), timestamp: timestamp, id: id, systemID: known?.systemID ?? 0,
+            name: known?.name ?? "thread-\(id)", isMain: known?.isMain ?? false)
+        threads[id] = thread
+        lines.append(.thread(thread))
+        return id
+    }
+
+    private mutating func introduce(_ object: NotifyObjectRef, into lines: inout [TraceEvent]) -> UInt64 {
+        let key = ObjectKey(address: object.address, type: ObjectIdentifier(object.type), serial: object.serial)
+        if let known = objects[key] { return known.id }
+        if objects.count >= maximumObjects {
+            // Keep what live registrations refer to; a late viewer's snapshot needs those.
+            let referenced = Set(live.values.flatMap { [$0.observer, $0.object].compactMap { $0 } })
+            objects = objects.filter { referenced.contains($0.value.id) }
+        }
+        let typeID: UInt64
+        if let known = types[key.type] {
+            typeID = known.id
+        } else {
+            nextDefinitionID += 1
+            let type = TraceType(id: nextDefinitionID, name: object.typeName)
+            types[key.type] = type
+            lines.append(.type(type))
+            typeID = type.id
+        }
+        nextDefinitionID += 1
+        let value = TraceObject(id: nextDefinitionID, type: typeID, address: UInt64(object.address))
+        objects[key] = value
+        lines.append(.object(value))
+        return value.id
+    }
+
+    private mutating func introduce(_ callsite: NotifyCallsite, into lines: inout [TraceEvent]) -> UInt64 {
+        if let known = callsites[callsite] { return known.id }
+        nextDefinitionID += 1
+        let value = TraceCallsite(id: nextDefinitionID, file: callsite.file, line: callsite.line)
+        callsites[callsite] = value
+        lines.append(.callsite(value))
+        return value.id
+    }
+}

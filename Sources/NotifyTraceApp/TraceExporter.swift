@@ -1,0 +1,353 @@
+import Foundation
+import NotifyWire
+import NotifyKit
+import NotifySystem
+
+/// The background side of ``NotifyInspector``: accepts viewers, drains the ring, encodes lines once
+/// and queues them to every viewer. One thread owns everything below `state`.
+final class TraceExporter: @unchecked Sendable {  // `control` is locked; the rest belongs to the exporter thread
+    private let center: NotifyCenter
+    private let listener: UnixSocket
+    private let socketPath: String
+    private let ring: EventRing
+    private let limits: ViewerLimits
+    private let acceptOne: (UnixSocket) -> UnixSocket.AcceptResult
+    private let processName: String
+
+    private struct Control {
+        var stopReason: TraceEndReason?
+        var stopped = false
+        var viewerCount = 0
+        var peakQueuedBytes = 0
+    }
+    private let control = Locked(Control())
+    private let finished = DispatchSemaphore(value: 0)
+
+    // Exporter-thread state.
+    private var viewers: [ViewerConnection] = []
+    private var attachment: NotifyProbeAttachment?
+    private var translator = ProbeEventConverter()
+    private var spare: [ProbeEvent] = []
+    private var lines: [TraceEvent] = []
+    private var encoded: [UInt8] = []
+    private var lineEnds: [Int] = []
+    /// When lines last went out: a quiet stream gets a clock line a second after.
+    private var lastLineAt: UInt64 = 0
+    private var lineKinds: [ViewerConnection.Line] = []
+    /// While descriptors run out, `accept` waits until then instead of failing in a loop.
+    private var acceptPausedUntil: UInt64 = 0
+    private var acceptBackoff: UInt64 = TraceExporter.firstAcceptBackoff
+    private static let firstAcceptBackoff: UInt64 = 10_000_000
+    private static let lastAcceptBackoff: UInt64 = 1_000_000_000
+    /// How long a viewer being cut off may take to receive its last lines.
+    private static let closingGrace: UInt64 = 1_000_000_000
+    private var closingDeadlines: [ObjectIdentifier: UInt64] = [:]
+    private var peakQueued = 0
+    private var admissions = Double.infinity
+    private var admissionsRefilledAt: UInt64 = 0
+
+    /// - Parameter accept: Takes one connection from the listener (replaceable in tests).
+    init(center: NotifyCenter, listener: UnixSocket, socketPath: String, ringCapacity: Int, limits: ViewerLimits,
+         accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult = { $0.acceptConnection() }) {
+        self.center = center
+        self.listener = listener
+        self.socketPath = socketPath
+        self.ring = EventRing(capacity: ringCapacity)
+        self.limits = limits
+        self.acceptOne = accept
+        self.processName = ProcessInfoReader.name(of: getpid())
+    }
+
+    var viewerCount: Int { control.read { $0.viewerCount } }
+    /// The most bytes queued for all viewers together at one time.
+    var peakQueuedBytes: Int { control.read { $0.peakQueuedBytes } }
+
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "notifytop-export"
+        thread.start()
+    }
+
+    /// Asks the exporter to end every stream with `reason`, waits for it (a second longer than the
+    /// end of a stream may take), and removes the socket.
+    func stop(reason: TraceEndReason) {
+        let first = control.update { control -> Bool in
+            guard control.stopReason == nil else { return false }
+            control.stopReason = reason
+            return true
+        }
+        guard first else { return }
+        let patience = limits.endFlushNanoseconds + limits.endLastNanoseconds + 1_000_000_000
+        _ = finished.wait(timeout: .now() + .nanoseconds(Int(min(patience, UInt64(Int.max)))))
+        unlink(socketPath)
+        ExitCleanup.unregister(self)
+    }
+
+    private func run() {
+        while true {
+            if let reason = control.read({ $0.stopReason }) {
+                finish(reason: reason)
+                return
+            }
+            acceptViewers()
+            let moved = pump()
+            sendClockLineIfQuiet(moved: moved)
+            notePeakQueuedBytes()
+            viewers.forEach { $0.flush() }
+            let now = MonotonicClock.now()
+            for viewer in viewers where viewer.hasMissed {
+                viewer.reportMissed(now: now)
+                viewer.flush()
+            }
+            cutOffStalledViewers(now: now)
+            let before = viewers.count
+            viewers.removeAll { $0.isClosed }
+            if viewers.count != before { viewersChanged() }
+            if !moved {
+                waitForConnection(milliseconds: viewers.contains { $0.queuedByteCount > 0 } ? 1 : 2)
+            }
+        }
+    }
+
+    private func acceptViewers() {
+        guard MonotonicClock.now() >= acceptPausedUntil else { return }
+        // A few per pass, so that a flood of connections cannot starve the pump.
+        for _ in 0..<16 {
+            let socket: UnixSocket
+            switch acceptOne(listener) {
+            case .accepted(let accepted):
+                socket = accepted
+                acceptBackoff = Self.firstAcceptBackoff
+            case .none:
+                return
+            case .failed:
+                // Out of descriptors (or memory): the connection stays queued; try again later
+                // rather than spin on a listener that stays readable.
+                acceptPausedUntil = MonotonicClock.now() + acceptBackoff
+                acceptBackoff = min(acceptBackoff * 2, Self.lastAcceptBackoff)
+                return
+            }
+            guard viewers.count < limits.maximumViewers, takeAdmission() else {
+                refuse(socket)
+                continue
+            }
+            let viewer = ViewerConnection(socket: socket, eventLimit: limits.eventBytes)
+            var lines: [TraceEvent] = [.header(makeHeader())]
+            if attachment == nil {
+                // The first viewer: attaching makes the center put its live registrations in the ring.
+                // A fresh translator (no stale definitions) that numbers on from the last one.
+                translator = ProbeEventConverter(maximumObjects: translator.maximumObjects,
+                                             lastSequence: translator.lastSequence)
+                translator.introduceLiveThreads(at: MonotonicClock.now(), into: &lines)
+                attachment = center.attach(ring)
+            } else {
+                _ = pump()
+                var threads: [TraceEvent] = []
+                translator.introduceLiveThreads(at: MonotonicClock.now(), into: &threads)
+                broadcast(threads)
+                lines += translator.snapshot()
+            }
+            let now = MonotonicClock.now()
+            var bytes: [UInt8] = []
+            for line in lines {
+                bytes.removeAll(keepingCapacity: true)
+                TraceEncoder.encode(line, into: &bytes)
+                viewer.enqueue(bytes[...], as: .required(seq: line.seq, events: Self.events(in: line)), now: now)
+            }
+            viewers.append(viewer)
+            viewersChanged()
+        }
+    }
+
+    private func notePeakQueuedBytes() {
+        let queued = viewers.reduce(0) { $0 + $1.queuedByteCount }
+        guard queued > peakQueued else { return }
+        peakQueued = queued
+        control.update { $0.peakQueuedBytes = queued }
+    }
+
+    /// Spends one admission if the budget (refilled at `admissionsPerSecond`) has one.
+    private func takeAdmission() -> Bool {
+        let now = MonotonicClock.now()
+        let burst = limits.admissionsPerSecond.rounded(.up)
+        admissions = min(burst, admissions + Double(now &- admissionsRefilledAt) / 1e9 * limits.admissionsPerSecond)
+        admissionsRefilledAt = now
+        guard admissions >= 1 else { return false }
+        admissions -= 1
+        return true
+    }
+
+    /// Tells a viewer beyond the limit why it is turned away, in one header and one `end` line.
+    private func refuse(_ socket: UnixSocket) {
+        var bytes: [UInt8] = []
+        TraceEncoder.encode(.header(makeHeader()), into: &bytes)
+        // Not a number from the stream: this stream has no other line to follow it.
+        TraceEncoder.encode(.end(TraceEnd(seq: translator.lastSequence + 1, timestamp: MonotonicClock.now(),
+                                          reason: .viewerLimit)), into: &bytes)
+        _ = bytes.withUnsafeBytes { socket.writeSome($0) }
+        socket.close()
+    }
+
+    /// Cuts off viewers that stayed behind too long, or whose required lines outgrew their share.
+    private func cutOffStalledViewers(now: UInt64) {
+        for viewer in viewers where !viewer.isEnding {
+            let behind = viewer.behindSince.map { now &- $0 } ?? 0
+            let stalled = viewer.behindSince != nil
+                && (behind >= limits.stalledNanoseconds || viewer.queuedByteCount > limits.shareBytes)
+            guard stalled else { continue }
+            // The end takes the next number without using it up: no line follows it in this stream.
+            viewer.cutOff(with: TraceEnd(seq: translator.lastSequence + 1, timestamp: now, reason: .disconnected))
+            closingDeadlines[ObjectIdentifier(viewer)] = now + Self.closingGrace
+            viewer.flush()
+        }
+        for viewer in viewers where viewer.isEnding {
+            let key = ObjectIdentifier(viewer)
+            if viewer.queuedByteCount == 0 || now >= closingDeadlines[key] ?? 0 {
+                viewer.close()
+                closingDeadlines[key] = nil
+            }
+        }
+    }
+
+    /// How a live line is queued: definitions (and any line without a number) always, events only
+    /// when they fit.
+    private static func kind(of line: TraceEvent) -> ViewerConnection.Line {
+        switch line {
+        case .posted(let post): .event(seq: post.seq, events: 1)
+        case .delivered(let delivery): .event(seq: delivery.seq, events: 1)
+        case .gap(let gap): .event(seq: gap.seq, events: gap.count)
+        case .thread, .end: .required(seq: line.seq, events: 0)
+        default: line.seq.map { .event(seq: $0, events: 1) } ?? .required(seq: nil, events: 0)
+        }
+    }
+
+    /// How many events a line counts for when it is lost: threads, definitions and unnumbered
+    /// lines count for none.
+    private static func events(in line: TraceEvent) -> UInt64 {
+        switch line {
+        case .thread, .end: 0
+        case .gap(let gap): gap.count
+        default: line.seq == nil ? 0 : 1
+        }
+    }
+
+    /// Moves events from the ring to the viewers; returns whether there were any.
+    private func pump() -> Bool {
+        let lost = ring.drain(swappingWith: &spare)
+        guard attachment != nil else { return !spare.isEmpty }
+        lines.removeAll(keepingCapacity: true)
+        if lost > 0 {
+            lines.append(.gap(TraceGap(seq: translator.nextSequence(), timestamp: MonotonicClock.now(),
+                                       count: lost, reason: .bufferFull)))
+        }
+        for event in spare { translator.translate(event, into: &lines) }
+        guard !lines.isEmpty else { return lost > 0 }
+        broadcast(lines)
+        return true
+    }
+
+    private func broadcast(_ lines: [TraceEvent]) {
+        guard !viewers.isEmpty else { return }
+        encoded.removeAll(keepingCapacity: true)
+        lineEnds.removeAll(keepingCapacity: true)
+        lineKinds.removeAll(keepingCapacity: true)
+        for line in lines {
+            TraceEncoder.encode(line, into: &encoded)
+            lineEnds.append(encoded.count)
+            lineKinds.append(Self.kind(of: line))
+        }
+        let now = MonotonicClock.now()
+        var start = 0
+        for (end, kind) in zip(lineEnds, lineKinds) {
+            let slice = encoded[start..<end]
+            for viewer in viewers { viewer.enqueue(slice, as: kind, now: now) }
+            start = end
+        }
+    }
+
+    private func viewersChanged() {
+        let count = viewers.count
+        control.update { $0.viewerCount = count }
+        if count == 0, let attachment {
+            attachment.detach()
+            self.attachment = nil
+            _ = ring.drain(swappingWith: &spare)
+        }
+    }
+
+    /// Ends every stream: what fits within half a second is delivered; a viewer still behind then
+    /// gives up the lines it has not started, and gets a gap counting their events and the end.
+    private func finish(reason: TraceEndReason) {
+        _ = pump()
+        let end = TraceEnd(seq: translator.nextSequence(), timestamp: MonotonicClock.now(), reason: reason)
+        for viewer in viewers where !viewer.isEnding { viewer.finish(with: end) }
+        drain(for: limits.endFlushNanoseconds)
+        // A viewer cut off before keeps the end line that says why.
+        for viewer in viewers where !viewer.isClosed && viewer.queuedByteCount > 0
+            && closingDeadlines[ObjectIdentifier(viewer)] == nil {
+            viewer.cutOff(with: end)
+        }
+        drain(for: limits.endLastNanoseconds)
+        viewers.forEach { $0.close() }
+        viewers.removeAll()
+        attachment?.detach()
+        attachment = nil
+        listener.close()
+        control.update { $0.viewerCount = 0 }
+    }
+
+    /// A `tick` line once a second while nothing else is sent, so viewers' models move through
+    /// quiet periods on the stream's own clock. Every viewer gets it, as a line that is never
+    /// dropped nor counted as a lost event: so no viewer sees a hole in `seq` for it.
+    private func sendClockLineIfQuiet(moved: Bool) {
+        let now = MonotonicClock.now()
+        if moved || attachment == nil || viewers.isEmpty {
+            lastLineAt = now
+            return
+        }
+        guard now - min(now, lastLineAt) >= 1_000_000_000 else { return }
+        lastLineAt = now
+        var line: [UInt8] = []
+        let seq = translator.nextSequence()
+        TraceEncoder.encode(.tick(TraceTick(seq: seq, timestamp: now)), into: &line)
+        for viewer in viewers { viewer.enqueue(line[...], as: .required(seq: seq, events: 0), now: now) }
+    }
+
+    private func drain(for nanoseconds: UInt64) {
+        let deadline = MonotonicClock.now() + nanoseconds
+        while viewers.contains(where: { !$0.isClosed && $0.queuedByteCount > 0 }) && MonotonicClock.now() < deadline {
+            viewers.forEach { $0.flush() }
+            usleep(1_000)
+        }
+    }
+
+    private func waitForConnection(milliseconds: Int32) {
+        // While accepting is paused the listener stays readable: wait on the clock alone.
+        var poller = pollfd(fd: MonotonicClock.now() < acceptPausedUntil ? -1 : listener.descriptor,
+                            events: Int16(POLLIN), revents: 0)
+        _ = poll(&poller, 1, milliseconds)
+    }
+
+    private func makeHeader() -> TraceHeader {
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let mono = MonotonicClock.now()
+        return TraceHeader(
+            pid: getpid(), process: processName, center: center.label,
+            clockMono: mono, clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec),
+            producer: "NotifyKit \(NotifyTraceVersion.producer)")
+    }
+}
+
+/// The version this library writes into trace headers.
+public enum NotifyTraceVersion {
+    public static let producer = "0.1.0"
+}
+
+extension TraceEndReason {
+    /// The app already has as many viewers as it allows.
+    public static let viewerLimit: TraceEndReason = "viewer-limit"
+}

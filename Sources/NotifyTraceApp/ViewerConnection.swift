@@ -1,0 +1,183 @@
+import NotifyWire
+import NotifySystem
+
+/// One attached viewer on the app side: its socket and a bounded queue of encoded lines not yet
+/// written.
+///
+/// A viewer that reads too slowly is never waited for. Event lines that do not fit under
+/// `eventLimit` are counted as missed; once there is room again the viewer receives a `gap` line
+/// with the exact count. The gap carries the `seq` of the last event it stands for, so it takes no
+/// number from the stream and the holes in `seq` before it add up to its count. Lines that later
+/// lines depend on (header, definitions, threads, snapshot) are always queued.
+///
+/// When the stream ends (or the viewer is cut off) the lines it has not started to receive are
+/// given up, and a final gap counts the events among them before the `end` line.
+final class ViewerConnection {
+    /// What a line stands for, so that giving it up can be counted.
+    enum Line {
+        /// A line later lines depend on (header, definitions, threads, snapshot, end): never dropped.
+        /// `events` is how many events it counts for if it has to be given up at the end.
+        case required(seq: UInt64?, events: UInt64)
+        /// A live event line, or a gap line standing for `events` lost events.
+        case event(seq: UInt64, events: UInt64)
+    }
+
+    /// A queued line: where it ends in the byte stream and what it stands for.
+    private struct Entry {
+        var start: Int
+        var end: Int
+        var seq: UInt64
+        var events: UInt64
+    }
+
+    let socket: UnixSocket
+    /// Bytes queued beyond which event lines are counted as missed.
+    let eventLimit: Int
+    private var queued: [UInt8] = []
+    private var sent = 0
+    /// Bytes removed from the front of `queued` so far: entry ends count from the stream's start.
+    private var removed = 0
+    private var entries: [Entry] = []
+    private var firstEntry = 0
+    private var missed: UInt64 = 0
+    private var lastMissedSeq: UInt64 = 0
+    /// When the viewer first missed a line that is not yet reported: it has been behind since.
+    private(set) var behindSince: UInt64?
+    /// The `end` line is queued; nothing more is.
+    private(set) var isEnding = false
+    private(set) var isClosed = false
+
+    init(socket: UnixSocket, eventLimit: Int) {
+        self.socket = socket
+        self.eventLimit = eventLimit
+    }
+
+    var queuedByteCount: Int { queued.count - sent }
+    var hasMissed: Bool { missed > 0 }
+
+    /// Queues one encoded line (it ends with a newline), or counts its events as missed.
+    func enqueue(_ line: ArraySlice<UInt8>, as kind: Line, now: UInt64) {
+        guard !isClosed, !isEnding else { return }
+        switch kind {
+        case .required(let seq, let events):
+            // A numbered line must not overtake the gap that numbers the events missed before it.
+            if seq != nil && missed > 0 { queueGap(now: now) }
+            append(line, seq: seq ?? 0, events: events)
+        case .event(let seq, let events):
+            if missed == 0 && queuedByteCount + line.count <= eventLimit {
+                append(line, seq: seq, events: events)
+            } else {
+                missed += events
+                lastMissedSeq = seq
+                if behindSince == nil { behindSince = now }
+            }
+        }
+    }
+
+    /// Reports missed events with a gap line as soon as it fits, even when no new line is waiting.
+    func reportMissed(now: UInt64) {
+        guard !isClosed, !isEnding, missed > 0 else { return }
+        guard queuedByteCount + gapBytes(now: now).count <= eventLimit else { return }
+        queueGap(now: now)
+        behindSince = nil
+    }
+
+    /// Ends the stream after what is queued: reports missed events, then queues `end`.
+    func finish(with end: TraceEnd) {
+        guard !isClosed, !isEnding else { return }
+        if missed > 0 { queueGap(now: end.timestamp) }
+        var bytes: [UInt8] = []
+        TraceEncoder.encode(.end(end), into: &bytes)
+        append(bytes[...], seq: end.seq, events: 0)
+        isEnding = true
+    }
+
+    /// Ends the stream now: gives up every line the viewer has not started to receive, then
+    /// queues a gap with the exact count of events given up or missed, and `end`.
+    /// Returns that count.
+    @discardableResult
+    func cutOff(with end: TraceEnd) -> UInt64 {
+        guard !isClosed else { return 0 }
+        let position = removed + sent
+        var keep = firstEntry
+        while keep < entries.count && entries[keep].end <= position { keep += 1 }
+        // Keep the line being written: a viewer must never see half a line followed by another.
+        if keep < entries.count && entries[keep].start < position { keep += 1 }
+        var lost = missed
+        var lastSeq = missed > 0 ? lastMissedSeq : 0
+        for entry in entries[keep...] where entry.events > 0 {
+            lost += entry.events
+            lastSeq = max(lastSeq, entry.seq)
+        }
+        let keptEnd = keep < entries.count ? entries[keep].start : removed + queued.count
+        queued.removeSubrange((keptEnd - removed)...)
+        entries.removeSubrange(keep...)
+        missed = 0
+        isEnding = false
+        if lost > 0 {
+            missed = lost
+            lastMissedSeq = lastSeq
+            queueGap(now: end.timestamp)
+        }
+        finish(with: end)
+        return lost
+    }
+
+    /// Writes what the socket takes without blocking; closes the viewer when its peer is gone.
+    func flush() {
+        guard !isClosed else { return }
+        while sent < queued.count {
+            let written = queued.withUnsafeBytes { raw in
+                socket.writeSome(UnsafeRawBufferPointer(rebasing: raw[sent...]))
+            }
+            guard let written else {
+                close()
+                return
+            }
+            if written == 0 { break }
+            sent += written
+        }
+        let position = removed + sent
+        while firstEntry < entries.count && entries[firstEntry].end <= position { firstEntry += 1 }
+        if firstEntry == entries.count || firstEntry > 4096 {
+            entries.removeFirst(firstEntry)
+            firstEntry = 0
+        }
+        if sent == queued.count {
+            removed += sent
+            queued.removeAll(keepingCapacity: queued.capacity <= 1 << 20)
+            sent = 0
+        } else if sent > 1 << 20 {
+            removed += sent
+            queued.removeFirst(sent)
+            sent = 0
+        }
+    }
+
+    func close() {
+        isClosed = true
+        socket.close()
+        queued = []
+        entries = []
+        sent = 0
+    }
+
+    private func append(_ line: ArraySlice<UInt8>, seq: UInt64, events: UInt64) {
+        let start = removed + queued.count
+        queued.append(contentsOf: line)
+        entries.append(Entry(start: start, end: removed + queued.count, seq: seq, events: events))
+    }
+
+    private func gapBytes(now: UInt64) -> [UInt8] {
+        var gap: [UInt8] = []
+        TraceEncoder.encode(.gap(TraceGap(seq: lastMissedSeq, timestamp: now, count: missed, reason: .viewerBehind)),
+                            into: &gap)
+        return gap
+    }
+
+    private func queueGap(now: UInt64) {
+        let gap = gapBytes(now: now)
+        append(gap[...], seq: lastMissedSeq, events: missed)
+        missed = 0
+    }
+}

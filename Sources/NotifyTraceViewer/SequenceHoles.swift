@@ -1,0 +1,65 @@
+import NotifyWire
+
+extension TraceGapReason {
+    /// Synthesized by a reader, not sent: numbers missing from `seq` that no gap line counted
+    /// (a stream cut off before its producer could report a loss).
+    public static let unaccounted: TraceGapReason = "unaccounted"
+}
+
+/// Counts events known missing from a stream: numbers skipped in `seq` beyond what gap lines
+/// account for.
+///
+/// Only holes count. Lines without `seq` (header, definitions) are no evidence, an unknown line
+/// (a newer minor version's kind) may have used a number, and a snapshot's threads and
+/// preexisting registrations before the first other event may carry numbers from before the
+/// stream began (a recording started mid-session), so counting starts after them.
+struct SequenceHoles {
+    private var last: UInt64?
+    private var unknownSinceLast: UInt64 = 0
+    /// Numbers skipped, over every stream read (a new header starts numbering afresh).
+    private(set) var missing: UInt64 = 0
+    /// Events gap lines reported lost.
+    private(set) var reported: UInt64 = 0
+    /// The newest timestamp and sequence number seen, for a synthesized gap.
+    private(set) var latestTime: UInt64 = 0
+    private(set) var latestSeq: UInt64 = 0
+
+    /// Events missing that no gap line accounts for.
+    var unaccounted: UInt64 { missing > reported ? missing - reported : 0 }
+
+    mutating func observe(_ event: TraceEvent) {
+        if let time = event.timestamp, time > latestTime { latestTime = time }
+        switch event {
+        case .header:
+            last = nil
+            unknownSinceLast = 0
+            return
+        case .unknown:
+            unknownSinceLast &+= 1
+            return
+        case .gap(let gap):
+            reported &+= gap.count
+        case .thread where last == nil:
+            return
+        case .registered(let registration) where last == nil && registration.preexisting:
+            return
+        default:
+            break
+        }
+        guard let seq = event.seq else { return }
+        latestSeq = max(latestSeq, seq)
+        if let last {
+            guard seq > last else { return }
+            let skipped = seq - last - 1
+            missing &+= skipped > unknownSinceLast ? skipped - unknownSinceLast : 0
+        }
+        last = seq
+        unknownSinceLast = 0
+    }
+
+    /// A gap line for the unaccounted events, once the stream is over; nil when none are missing.
+    func synthesizedGap() -> TraceEvent? {
+        guard unaccounted > 0 else { return nil }
+        return .gap(TraceGap(seq: latestSeq &+ 1, timestamp: latestTime, count: unaccounted, reason: .unaccounted))
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import NotifyWire
+import NotifySystem
+
+/// Reads trace events from a live socket or a recorded file: one code path for both, so a replay
+/// reproduces what a live session showed.
+///
+/// The first line must be a header of a supported major version: anything else is not a trace,
+/// and ends the stream with a message naming the origin and the line (``open(file:strict:)``
+/// checks this before returning). Later malformed lines are reported with the origin (file or
+/// socket), line number and what was wrong, then skipped and counted, unless `strict` is set. A
+/// recording cut off mid-line is read up to its last whole line. Numbers missing from `seq` that
+/// no gap line reported arrive, at the end, as one synthesized gap (``TraceGapReason/unaccounted``).
+public final class TraceReader {
+    /// Where the bytes come from.
+    public enum Source {
+        /// A connected viewer socket.
+        case socket(UnixSocket)
+        /// A readable file descriptor (a recording); closed with the reader.
+        case file(Int32)
+    }
+
+    /// What one read produced.
+    public enum Output: Sendable, Equatable {
+        /// The next event.
+        case event(TraceEvent)
+        /// Nothing arrived within the timeout (live sources only).
+        case idle
+        /// The stream is over; no more events will come.
+        case ended(TraceStreamEnd)
+    }
+
+    /// The file path or socket path, for messages.
+    public let origin: String
+    /// Stop at the first malformed line instead of skipping it.
+    public let strict: Bool
+    /// Receives every byte read, exactly as received: a recording of the session (including what
+    /// ``open(file:strict:)`` read ahead before the recorder was set).
+    public var recorder: TraceRecorder? {
+        didSet {
+            if let recorder, let readAheadBytes { recorder.write(readAheadBytes) }
+            readAheadBytes = nil
+        }
+    }
+    /// Bytes received so far, so the thread reading can tell a trickle from a flood (see LiveFeed).
+    public private(set) var byteCount = 0
+    /// Malformed lines skipped so far.
+    public private(set) var malformedLines = 0
+    /// The line number of the first malformed line skipped.
+    public private(set) var firstMalformedLine: Int?
+    /// Called with a one-line message for each malformed line that is skipped.
+    public var onMalformedLine: ((String) -> Void)?
+
+    private let source: Source
+    private var decoder = TraceDecoder()
+    /// Large enough to take everything a socket holds in one read.
+    private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+    private var sawEndLine: TraceEnd?
+    private var finishedInput = false
+    private var ended: TraceStreamEnd?
+    /// Whether the first line (the header) has been read.
+    private var sawFirstLine = false
+    /// The header, read ahead by ``open(file:strict:)`` and not yet returned.
+    private var readAhead: TraceEvent?
+    /// The bytes read while checking the header, until a recorder takes them or reading goes on.
+    private var readAheadBytes: [UInt8]?
+    private var readingAhead = false
+    private var holes = SequenceHoles()
+    private var reportedHoles = false
+    /// Bytes since the last newline, to give up on input that has no lines at all.
+    private var bytesSinceNewline = 0
+
+    public init(source: Source, origin: String, strict: Bool = false) {
+        self.source = source
+        self.origin = origin
+        self.strict = strict
+    }
+
+    deinit {
+        if case .file(let fd) = source { close(fd) }
+    }
+
+    /// The most bytes read without a newline before the input is given up as not JSON Lines:
+    /// far above the decoder's longest line, which it already skips.
+    public static let maximumBytesWithoutNewline = 16 * TraceDecoder.defaultMaximumLineLength
+
+    /// Opens a recording: a regular file whose first line is a trace header.
+    ///
+    /// FIFOs, devices and directories are refused before anything could block; a file that is
+    /// empty or does not start with a valid header of a supported version is refused with the
+    /// first bad line.
+    public static func open(file path: String, strict: Bool = false) throws(TraceError) -> TraceReader {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .system("cannot open \(path)", errno) }
+        if let kind = fileKind(info.st_mode) { throw .invalid("\(path): is \(kind), not a recording (a regular file)") }
+        // O_NONBLOCK: a FIFO swapped in after the check must not block the open.
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw .system("cannot open \(path)", errno) }
+        guard fstat(fd, &info) == 0, fileKind(info.st_mode) == nil else {
+            close(fd)
+            throw .invalid("\(path): not a regular file")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        let reader = TraceReader(source: .file(fd), origin: path, strict: strict)
+        reader.readAheadBytes = []
+        reader.readingAhead = true
+        defer { reader.readingAhead = false }
+        switch reader.next() {
+        case .event(let header): reader.readAhead = header
+        case .ended(.failed(let message)): throw .invalid(message)
+        case .ended, .idle: throw .invalid("\(path): not a notifytop trace (no header line)")
+        }
+        return reader
+    }
+
+    /// The `k` a line has, for messages.
+    static func kindName(_ event: TraceEvent) -> String {
+        if case .unknown(let line) = event { return line.kind }
+        return event.kind?.rawValue ?? "?"
+    }
+
+    /// What a file that is not regular is, for messages; nil for a regular file.
+    static func fileKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "not a regular file"
+        }
+    }
+
+    /// Connects to a live process's socket.
+    public static func connect(socketPath: String) throws(TraceError) -> TraceReader {
+        TraceReader(source: .socket(try UnixSocket.connect(to: socketPath)), origin: socketPath)
+    }
+
+    /// The stream's header, once read.
+    public var header: TraceHeader? { decoder.header }
+
+    /// Returns the next event, waiting at most `timeoutMilliseconds` for a live source.
+    public func next(timeoutMilliseconds: Int32 = -1) -> Output {
+        if let ended { return .ended(ended) }
+        if let event = readAhead {
+            readAhead = nil
+            return .event(event)
+        }
+        while true {
+            do {
+                if let event = try decoder.next() {
+                    if !sawFirstLine {
+                        sawFirstLine = true
+                        guard case .header = event else {
+                            return finish(.failed("\(origin): not a notifytop trace: line \(decoder.lineNumber) is a "
+                                + "\"\(Self.kindName(event))\" line, not a header"))
+                        }
+                    }
+                    holes.observe(event)
+                    if case .end(let end) = event { sawEndLine = end }
+                    return .event(event)
+                }
+            } catch {
+                if !sawFirstLine {
+                    return finish(.failed("\(origin): not a notifytop trace: \(error)"))
+                }
+                if error.isFatal || strict {
+                    return finish(.failed("\(origin): \(error)"))
+                }
+                malformedLines += 1
+                if firstMalformedLine == nil { firstMalformedLine = error.line }
+                onMalformedLine?("\(origin): \(error)")
+                continue
+            }
+            if bytesSinceNewline > Self.maximumBytesWithoutNewline {
+                return finish(.failed("\(origin): line \(decoder.lineNumber + 1): no line end in "
+                    + "\(Self.maximumBytesWithoutNewline) bytes; not a JSON Lines trace"))
+            }
+            if finishedInput {
+                if !sawFirstLine, case .file = source {
+                    return finish(.failed("\(origin): empty file, not a notifytop trace"))
+                }
+                if !reportedHoles, let gap = holes.synthesizedGap() {
+                    reportedHoles = true
+                    return .event(gap)
+                }
+                return finish(endReason())
+            }
+            switch read(timeoutMilliseconds: timeoutMilliseconds) {
+            case .bytes: continue
+            case .idle: return .idle
+            case .closed:
+                decoder.finish()
+                finishedInput = true
+            }
+        }
+    }
+
+    private enum ReadResult { case bytes, idle, closed }
+
+    private func read(timeoutMilliseconds: Int32) -> ReadResult {
+        let count: Int?
+        switch source {
+        case .socket(let socket):
+            count = buffer.withUnsafeMutableBytes { socket.read(into: $0, timeoutMilliseconds: timeoutMilliseconds) }
+            if count == 0 {
+                // Nothing to read: the moment to put a recording's waiting bytes on disk.
+                recorder?.flushIfDue()
+                return .idle
+            }
+        case .file(let fd):
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            count = n > 0 ? n : nil
+        }
+        guard let count else { return .closed }
+        let bytes = buffer[0..<count]
+        byteCount += count
+        // From the end: a trace's last newline is a few hundred bytes back at most.
+        bytesSinceNewline = bytes.lastIndex(of: 0x0A).map { count - $0 - 1 } ?? bytesSinceNewline + count
+        recorder?.write(bytes)
+        if readingAhead { readAheadBytes?.append(contentsOf: bytes) } else { readAheadBytes = nil }
+        decoder.feed(bytes)
+        return .bytes
+    }
+
+    private func endReason() -> TraceStreamEnd {
+        if let sawEndLine {
+            return sawEndLine.reason == .processExit ? .processExited : .producerStopped(sawEndLine.reason.rawValue)
+        }
+        if case .file = source { return .endOfFile }
+        return .disconnected
+    }
+
+    /// "3 lines skipped (first at line 101)" once malformed lines were skipped; nil before.
+    public var skippedLines: String? {
+        guard let firstMalformedLine else { return nil }
+        return "\(malformedLines) line\(malformedLines == 1 ? "" : "s") skipped (first at line \(firstMalformedLine))"
+    }
+
+    private func finish(_ end: TraceStreamEnd) -> Output {
+        ended = end
+        recorder?.flush()
+        return .ended(end)
+    }
+}
+
+/// How a trace stream ended.
+public enum TraceStreamEnd: Sendable, Equatable, CustomStringConvertible {
+    /// The inspected process exited (it said so in its last line).
+    case processExited
+    /// The producer ended the stream for another reason (its inspector was stopped).
+    case producerStopped(String)
+    /// The connection closed without an end line: the process was killed or crashed.
+    case disconnected
+    /// A recording was read to its end, which has no end line: it was cut off.
+    case endOfFile
+    /// Reading cannot go on: an unknown major version, or a malformed line in strict mode.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .processExited: "process exited"
+        case .producerStopped(let reason): "stream stopped by the process (\(reason))"
+        case .disconnected: "connection lost (process killed or crashed)"
+        case .endOfFile: "recording cut off: no end line"
+        case .failed(let message): message
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import NotifySystem
+
+/// Writes a session log: exactly the bytes received, so a recording replays through the same
+/// decoder as the live stream and other tools read it as plain JSON Lines.
+///
+/// Bytes reach the file at least once a ``flushInterval`` (on a write, or on ``flushIfDue()`` from
+/// an idle reader), so a killed viewer loses about a second at most. The first failed write
+/// (a full disk) stops the recording for good: ``failure`` says why and ``bytesWritten`` what the
+/// file holds. Writing is for one thread; ``failure``, ``bytesWritten`` and ``outcome`` may be
+/// read from any.
+public final class TraceRecorder: @unchecked Sendable {  // `state` is locked; the rest belongs to the writing thread
+    /// The file being written.
+    public let path: String
+    /// The longest bytes wait in memory before they are written.
+    public static let flushInterval: UInt64 = 1_000_000_000
+
+    private struct State {
+        var written = 0
+        var failure: TraceError?
+    }
+
+    private let fd: Int32
+    private var pending: [UInt8] = []
+    private var failed = false
+    private var lastFlush = TraceRecorder.coarseNow()
+    private let state = Locked(State())
+    /// Bytes handed to ``write(_:)`` so far, written or not.
+    public private(set) var byteCount = 0
+
+    /// Creates (or truncates) `path`.
+    public init(path: String) throws(TraceError) {
+        self.path = path
+        fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .system("cannot create \(path)", errno) }
+    }
+
+    deinit {
+        flush()
+        close(fd)
+    }
+
+    /// Bytes the file holds: what the system accepted.
+    public var bytesWritten: Int { state.read(\.written) }
+
+    /// The write error that stopped the recording; nil while all is well.
+    public var failure: TraceError? { state.read(\.failure) }
+
+    /// One line on how the recording went: the bytes in the file, and whether it is complete.
+    public var outcome: String {
+        let (written, failure) = state.read { ($0.written, $0.failure) }
+        guard let failure else { return "recorded \(written) bytes to \(path)" }
+        return "\(failure); recording stopped at \(written) bytes, the file is incomplete"
+    }
+
+    /// Queues bytes; they reach the file once 64 KiB are queued or a ``flushInterval`` has passed.
+    /// Ignored after a write failed.
+    public func write(_ bytes: some Collection<UInt8>) {
+        guard !failed else { return }
+        pending.append(contentsOf: bytes)
+        byteCount += bytes.count
+        if pending.count >= 64 * 1024 { flush() } else { flushIfDue() }
+    }
+
+    /// Writes what is queued if it has waited a ``flushInterval``: for a reader with nothing to read.
+    public func flushIfDue() {
+        guard !pending.isEmpty, Self.coarseNow() &- lastFlush >= Self.flushInterval else { return }
+        flush()
+    }
+
+    /// Writes everything queued; false once a write has failed.
+    @discardableResult
+    public func flush() -> Bool {
+        lastFlush = Self.coarseNow()
+        guard !failed else { return false }
+        var offset = 0
+        var error: Int32?
+        while offset < pending.count {
+            let written = pending.withUnsafeBytes { raw in
+                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 {
+                error = written < 0 ? errno : ENOSPC
+                break
+            }
+            offset += written
+        }
+        pending.removeAll(keepingCapacity: true)
+        let done = offset
+        if let error {
+            failed = true
+            pending = []
+            state.update {
+                $0.written += done
+                $0.failure = .system("cannot write \(path)", error)
+            }
+            return false
+        }
+        if done > 0 { state.update { $0.written += done } }
+        return true
+    }
+
+    private static func coarseNow() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+}
