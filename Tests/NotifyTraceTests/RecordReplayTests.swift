@@ -13,7 +13,7 @@ private func temporaryFile(_ name: String) -> String {
 }
 
 private func write(_ text: String, to path: String) {
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
 }
 
 private func readAll(_ reader: TraceReader) -> (events: [TraceEvent], end: TraceStreamEnd) {

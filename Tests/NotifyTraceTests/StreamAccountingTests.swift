@@ -104,7 +104,7 @@ struct StreamAccountingTests {
         let viewer = Process()
         viewer.executableURL = URL(fileURLWithPath: "/bin/cat")
         viewer.standardInput = FileHandle(fileDescriptor: socket.descriptor, closeOnDealloc: false)
-        viewer.standardOutput = try #require(FileHandle(forWritingAtPath: output))
+        viewer.standardOutput = FileHandle(forWritingAtPath: output)
         try viewer.run()
         socket.close()
         defer { if viewer.isRunning { viewer.terminate() } }

@@ -13,7 +13,7 @@ struct TraceInputTests {
 
     static func write(_ bytes: [UInt8], _ name: String) -> String {
         let path = temporaryPath(name)
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
     }
 
