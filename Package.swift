@@ -46,7 +46,8 @@ let package = Package(
         .executableTarget(
             name: "notify-bench",
             dependencies: ["NotifyKit", "NotifyWire", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
-                           "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter"],
+                           "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/notify-bench"
         ),
 
@@ -60,7 +61,8 @@ let package = Package(
         // notifytop's run loop: reader thread, replay clock, recording, demo child, batch output.
         .target(
             name: "NotifySession",
-            dependencies: ["NotifyTUI", "NotifyCurses", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire"]
+            dependencies: ["NotifyTUI", "NotifyCurses", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // notifytop: the thin command line. `--demo` starts the notify-demo binary built beside it.
         .executableTarget(
@@ -93,7 +95,8 @@ let package = Package(
         .testTarget(
             name: "NotifyTUITests",
             dependencies: ["NotifyTUI", "NotifySession", "NotifyCurses", "NotifyModel", "NotifyWire",
-                           "NotifyTraceViewer", "NotifyTraceApp", "NotifySystem", "NotifyKit"],
+                           "NotifyTraceViewer", "NotifyTraceApp", "NotifySystem", "NotifyKit",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             exclude: ["Snapshots"]
         ),
         .testTarget(
