@@ -34,12 +34,9 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of the table.")
     var json = false
 
-    @Option(name: .customLong("fail-on"), help: "Exit 3 when B has new warnings of this severity or worse: info, warning, error.")
-    var failOn = "error"
-
-    func validate() throws {
-        if NotifyTopCommand.severity(failOn) == nil { throw ValidationError("--fail-on takes info, warning or error") }
-    }
+    // Optional so that help names the default (error) rather than ArgumentParser's raw value.
+    @Option(name: .customLong("fail-on"), help: "Exit 3 when B has new warnings of this severity or worse (default: error).")
+    var failOn: LeakSeverity?
 
     func run() throws {
         let diff: RecordingDiff
@@ -53,7 +50,7 @@ struct DiffCommand: ParsableCommand {
             if let skipped = side.skippedLines { NotifyTopRunner.printError("notifytop diff: \(side.path): \(skipped)") }
         }
         print(json ? diff.json : diff.text)
-        if let severity = NotifyTopCommand.severity(failOn), diff.hasNewWarnings(atLeast: severity) {
+        if diff.hasNewWarnings(atLeast: failOn ?? .error) {
             throw ExitCode(NotifyTopRunner.leaksFound)
         }
     }

@@ -59,10 +59,10 @@ struct NotifyTopCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Replay from this time (1.5s, 250ms, 2m or seconds); earlier events are folded at once.",
                                valueName: "time"))
-    var from: String?
+    var from: ReplayTime?
 
     @Option(help: ArgumentHelp("Replay up to this time, then stop (shows ENDED).", valueName: "time"))
-    var to: String?
+    var to: ReplayTime?
 
     @Flag(help: "Print plain-text frames instead of the interactive screen (like top -b).")
     var batch = false
@@ -75,7 +75,7 @@ struct NotifyTopCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Sort the view by a column title, optionally :asc or :desc (posts, deliv:asc).",
                                valueName: "column"))
-    var sort: String?
+    var sort: SortOption?
 
     @Option(name: [.customShort("n"), .long], help: "Frames to print in batch mode.")
     var iterations = 1
@@ -83,13 +83,13 @@ struct NotifyTopCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The view to show: names, observers, threads, leaks, events, log (or 1-6); in batch "
                                + "mode a comma-separated list (names,threads,leaks) prints each of them per frame.",
                                valueName: "view"))
-    var view = "names"
+    var view = ViewList(.names)
 
-    @Option(name: [.customShort("d"), .long], help: "Redraw delay, with a unit: 250ms, 1s (default 500ms).")
-    var delay = "500ms"
+    @Option(name: [.customShort("d"), .long], help: "Redraw delay, with a unit: 250ms, 1s.")
+    var delay = RedrawDelay(milliseconds: 500)
 
-    @Option(name: .customLong("fail-on"), help: "Exit 3 when open findings of this severity exist: info, warning, error.")
-    var failOn: String?
+    @Option(name: .customLong("fail-on"), help: "Exit 3 when open findings of this severity or worse exist.")
+    var failOn: LeakSeverity?
 
     @Flag(name: [.customShort("C"), .customLong("no-color")], help: "No colours (as with NO_COLOR).")
     var noColor = false
@@ -101,10 +101,10 @@ struct NotifyTopCommand: ParsableCommand {
     var noMouse = false
 
     @Option(help: "Colours: default, light (dark text on light backgrounds) or mono. NO_COLOR forces mono.")
-    var theme = "default"
+    var theme = Theme.standard
 
     @Option(help: "Batch frame size, such as 120x40 (default: COLUMNS x LINES, else 120x40).")
-    var size: String?
+    var size: Size?
 
     @Flag(name: .customLong("help-keys"), help: "Print the key table and exit.")
     var helpKeys = false
@@ -112,47 +112,25 @@ struct NotifyTopCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var demoArguments: [String] = []
 
-    /// `names,threads,leaks`: the views in order, each once; nil when any is unknown or none is given.
-    static func views(_ text: String) -> [ViewID]? {
-        var views: [ViewID] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let view = ViewID(argument: part.filter { !$0.isWhitespace }) else { return nil }
-            if !views.contains(view) { views.append(view) }
-        }
-        return views.isEmpty ? nil : views
-    }
-
     func validate() throws {
         if !demo && !demoArguments.isEmpty {
             throw ValidationError("unknown arguments \(demoArguments.joined(separator: " ")) (only --demo passes options on)")
         }
-        guard let views = Self.views(view) else { throw ValidationError("unknown view \"\(view)\"") }
-        if views.count > 1 && !batch && !json {
-            throw ValidationError("several views (\(view)) need --batch or --json; the dashboard shows one at a time")
+        if view.views.count > 1 && !batch && !json {
+            throw ValidationError("several views (\(view.defaultValueDescription)) need --batch or --json; "
+                + "the dashboard shows one at a time")
         }
-        if Self.milliseconds(delay) == nil { throw ValidationError("delay needs a unit, such as 250ms or 1s") }
-        if let failOn, Self.severity(failOn) == nil { throw ValidationError("--fail-on takes info, warning or error") }
-        if let size, Self.parseSize(size) == nil { throw ValidationError("size looks like 120x40") }
-        if let sort {
-            guard let (column, descending) = Self.parseSort(sort),
-                  let view = Self.views(view)?.first,
-                  ViewRows.sorting(view, byColumn: column, descending: descending) != nil else {
-                let columns = Self.views(view)?.first.map { ViewRows.sortableColumns(of: $0) } ?? []
-                throw ValidationError("cannot sort the \(view) view by \"\(sort)\""
-                    + (columns.isEmpty ? " (it is a log, always in time order)" : "; columns: " + columns.joined(separator: ", ")))
-            }
+        if let sort, ViewRows.sorting(view.first, byColumn: sort.column, descending: sort.descending) == nil {
+            let columns = ViewRows.sortableColumns(of: view.first)
+            throw ValidationError("cannot sort the \(view.first.title.lowercased()) view by \"\(sort.defaultValueDescription)\""
+                + (columns.isEmpty ? " (it is a log, always in time order)" : "; columns: " + columns.joined(separator: ", ")))
         }
-        for (flag, value) in [("--from", from), ("--to", to)] {
-            guard let value else { continue }
-            if replay == nil { throw ValidationError("\(flag) bounds a replay; use it with --replay FILE") }
-            if TimeOffset.nanoseconds(value) == nil {
-                throw ValidationError("\(flag) takes a time such as 1.5s, 250ms, 2m or plain seconds, not \"\(value)\"")
-            }
+        if replay == nil, let flag = from != nil ? "--from" : to != nil ? "--to" : nil {
+            throw ValidationError("\(flag) bounds a replay; use it with --replay FILE")
         }
-        if let from = from.flatMap(TimeOffset.nanoseconds), let to = to.flatMap(TimeOffset.nanoseconds), from > to {
-            throw ValidationError("--from \(self.from!) is after --to \(self.to!)")
+        if let from, let to, from > to {
+            throw ValidationError("--from \(from.text) is after --to \(to.text)")
         }
-        if Theme(name: theme) == nil { throw ValidationError("--theme takes default, light or mono") }
         if replay != nil && (demo || pid != nil || socket != nil) {
             throw ValidationError("--replay reads a file; it cannot be combined with --demo, --pid or --socket")
         }
@@ -174,55 +152,23 @@ struct NotifyTopCommand: ParsableCommand {
         options.replay = replay
         options.speed = speed
         options.batch = batch
-        options.from = from.flatMap(TimeOffset.nanoseconds) ?? 0
-        options.to = to.flatMap(TimeOffset.nanoseconds)
+        options.from = from?.nanoseconds ?? 0
+        options.to = to?.nanoseconds
         options.json = json
         options.filter = filter ?? ""
-        if let sort, let (column, descending) = Self.parseSort(sort) {
-            options.sortColumn = column
-            options.sortDescending = descending
-        }
+        options.sortColumn = sort?.column
+        options.sortDescending = sort?.descending
         options.iterations = iterations
-        let views = Self.views(view) ?? [.names]
-        options.view = views[0]
-        options.moreViews = Array(views.dropFirst())
-        options.delayMilliseconds = Self.milliseconds(delay) ?? 500
-        options.failOn = failOn.flatMap(Self.severity)
+        options.view = view.first
+        options.moreViews = view.rest
+        options.delayMilliseconds = delay.milliseconds
+        options.failOn = failOn
         options.monochrome = noColor
         options.ascii = ascii
-        options.theme = Theme(name: theme) ?? .standard
+        options.theme = theme
         options.mouse = !noMouse
-        options.size = size.flatMap(Self.parseSize)
+        options.size = size
         let status = NotifyTopRunner.run(options)
         if status != 0 { throw ExitCode(status) }
-    }
-
-    /// `250ms`, `1s`, `1.5s` → milliseconds; a bare number is refused (units required).
-    static func milliseconds(_ text: String) -> Int? {
-        if text.hasSuffix("ms"), let value = Double(text.dropLast(2)), value > 0 { return Int(value) }
-        if text.hasSuffix("s"), let value = Double(text.dropLast()), value > 0 { return Int(value * 1000) }
-        return nil
-    }
-
-    /// `posts` → (posts, nil); `posts:asc` → (posts, false); `posts:desc` → (posts, true).
-    static func parseSort(_ text: String) -> (String, Bool?)? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard let column = parts.first, !column.isEmpty, parts.count <= 2 else { return nil }
-        guard parts.count == 2 else { return (column, nil) }
-        switch parts[1].lowercased() {
-        case "asc": return (column, false)
-        case "desc": return (column, true)
-        default: return nil
-        }
-    }
-
-    static func severity(_ text: String) -> LeakSeverity? {
-        LeakSeverity.allCases.first { $0.description == text.lowercased() }
-    }
-
-    static func parseSize(_ text: String) -> Size? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
-        return Size(width: width, height: height)
     }
 }
