@@ -24,8 +24,9 @@ struct NotifyDemoCommand: ParsableCommand {
     @Option(help: "Target posts per second over all threads (default: the scenario's; stress is unlimited).")
     var rate: Double?
 
-    @Option(help: "Seconds to run (default: until Ctrl-C).")
-    var duration: Double?
+    @Option(help: ArgumentHelp("How long to run: 30s, 2m, 500ms or plain seconds (default: until Ctrl-C).",
+                               valueName: "time"))
+    var duration: DemoDuration?
 
     @Option(help: "Seed for every choice: the same seed gives the same registrations and posts per thread.")
     var seed: UInt64 = 1
@@ -36,8 +37,9 @@ struct NotifyDemoCommand: ParsableCommand {
     @Flag(help: "Plant no bugs.")
     var noBugs = false
 
-    @Option(help: "Plant exactly these bugs, comma-separated (see --list-scenarios).")
-    var bugs: String?
+    @Option(help: ArgumentHelp("Plant exactly these bugs, comma-separated (see --list-scenarios).", valueName: "bugs"),
+            transform: { try DemoConfiguration.parseBugs($0) })
+    var bugs: [DemoBug]?
 
     @Option(help: ArgumentHelp("Write the ground truth as JSON to this file instead of printing it.",
                                valueName: "file"))
@@ -53,12 +55,8 @@ struct NotifyDemoCommand: ParsableCommand {
     func validate() throws {
         if noBugs && bugs != nil { throw ValidationError("--no-bugs and --bugs exclude each other") }
         if let rate, !(rate > 0) { throw ValidationError("--rate must be positive") }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
         if threads < 1 { throw ValidationError("--threads must be at least 1") }
         if waitForViewer != nil && noInspector { throw ValidationError("--wait-for-viewer needs the inspector") }
-        if let bugs {
-            do { _ = try DemoConfiguration.parseBugs(bugs) } catch { throw ValidationError(error.description) }
-        }
     }
 
     func run() throws {
@@ -66,12 +64,16 @@ struct NotifyDemoCommand: ParsableCommand {
             print(DemoCatalog.text)
             return
         }
-        let planted: [DemoBug]? = noBugs ? [] : try bugs.map { try DemoConfiguration.parseBugs($0) }
         let configuration = DemoConfiguration(
-            scenario: scenario, rate: rate, duration: duration, seed: seed, threads: threads, bugs: planted)
+            scenario: scenario, rate: rate, duration: duration?.seconds, seed: seed, threads: threads,
+            bugs: noBugs ? [] : bugs)
         let options = LiveDemo.Options(inspect: !noInspector, truthPath: truth, waitForViewer: waitForViewer)
         LiveDemo(configuration: configuration, options: options).run()
     }
 }
 
 extension DemoScenario: ExpressibleByArgument {}
+
+extension DemoDuration: ExpressibleByArgument {
+    public var defaultValueDescription: String { "\(seconds)s" }
+}
