@@ -22,7 +22,7 @@ struct AllocationWorkload: Workload {
             row.notifyKit = .allocations(notifyKit)
             row.foundation = .allocations(try count(FoundationCenter.self, observers, name))
             row.floor = .allocations(try count(FloorCenter.self, observers, name, unrelated: 0))
-            row.expect("0", notifyKit == 0)
+            row.expectDeterministic("0", notifyKit == 0)
             rows.append(row)
         }
         return rows

@@ -32,7 +32,7 @@ struct ModelWorkload: Workload {
                 // After the first sample (warm-up), growth must stay within 1 MiB: flat.
                 let growth = Double(heaps.last! - heaps[1])
                 row.notifyKit = .bytes(growth)
-                row.expect("flat (≤ 1 MiB after the first 10%)", growth <= 1_048_576)
+                row.expectDeterministic("flat (≤ 1 MiB after the first 10%)", growth <= 1_048_576)
             }
             rows.append(row)
         }

@@ -104,10 +104,21 @@ struct Row {
     /// Set when the measurement could not be trusted to judge the target.
     var inconclusive = false
 
+    /// Set when the measurement does not depend on the machine's load (a count, not a time), so a
+    /// missed target fails the run.
+    private(set) var isDeterministic = false
+
     /// Sets the target and whether it was met.
     mutating func expect(_ target: String, _ passed: Bool) {
         self.target = target
         self.passed = passed
+    }
+
+    /// Sets a target that the machine's load cannot move, such as an allocation count: missing it
+    /// fails the run.
+    mutating func expectDeterministic(_ target: String, _ passed: Bool) {
+        expect(target, passed)
+        isDeterministic = true
     }
 
     /// A throughput row judged against a floor in events per second, such as "≥ 1M/s".

@@ -1,24 +1,18 @@
+import ArgumentParser
 import Foundation
 import NotifyKit
 
 // notify-bench: NotifyKit against Foundation's NotificationCenter and the floor, in one run.
 //
 //   swift run -c release notify-bench [--quick] [--filter SUBSTRING] [--markdown] [--list]
+//
+// Exits 1 when a deterministic target is missed (see BenchVerdict), 64 for a bad command line.
 
 if CommandLine.arguments.dropFirst().first == DashboardChild.flag {
     DashboardChild.main(Array(CommandLine.arguments.dropFirst(2)))
 }
 
-let options: BenchOptions
-do {
-    options = try BenchOptions(arguments: CommandLine.arguments.dropFirst())
-} catch .help {
-    print(BenchOptions.usage)
-    exit(0)
-} catch {
-    print("notify-bench: \(error)\n\(BenchOptions.usage)")
-    exit(2)
-}
+let options = BenchOptions.parseOrExit()
 
 let profile = options.quick ? Profile.quick : Profile.full
 let measurer = Measurer(profile: profile)
@@ -70,3 +64,9 @@ print(table.summary)
 if let comparison = BriefBaseline.comparison(rows) { print(comparison) }
 let seconds = Cell.decimal(Double(MonotonicClock.now() - started) / 1e9, places: 1)
 print("finished in \(seconds) s; load average now \(RunHeader.loadAverage)")
+let judgements = rows.map { ($0.benchmark, $0.passed, $0.isDeterministic) }
+let failures = BenchVerdict.failures(judgements)
+if !failures.isEmpty {
+    print("notify-bench: deterministic target missed: " + failures.joined(separator: "; "))
+}
+exit(BenchVerdict.exitStatus(judgements))
