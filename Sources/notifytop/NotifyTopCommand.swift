@@ -55,7 +55,7 @@ struct NotifyTopCommand: ParsableCommand {
     var replay: String?
 
     @Option(help: "Replay speed (0.25 to 64; 0 = all at once; default 1, or 0 with --batch).")
-    var speed: Double?
+    var speed: ReplaySpeed?
 
     @Option(help: ArgumentHelp("Replay from this time (1.5s, 250ms, 2m or seconds); earlier events are folded at once.",
                                valueName: "time"))
@@ -116,6 +116,7 @@ struct NotifyTopCommand: ParsableCommand {
         if !demo && !demoArguments.isEmpty {
             throw ValidationError("unknown arguments \(demoArguments.joined(separator: " ")) (only --demo passes options on)")
         }
+        if iterations < 1 { throw ValidationError("-n takes the number of frames to print, at least 1") }
         if view.views.count > 1 && !batch && !json {
             throw ValidationError("several views (\(view.defaultValueDescription)) need --batch or --json; "
                 + "the dashboard shows one at a time")
@@ -150,7 +151,7 @@ struct NotifyTopCommand: ParsableCommand {
         options.demoArguments = demoArguments
         options.record = record
         options.replay = replay
-        options.speed = speed
+        options.speed = speed?.factor
         options.batch = batch
         options.from = from?.nanoseconds ?? 0
         options.to = to?.nanoseconds

@@ -74,6 +74,15 @@ struct CommandLineValueTests {
         }
     }
 
+    @Test func replaySpeedsStayInTheKeysRange() {
+        #expect(ReplaySpeed(argument: "0")?.factor == 0)
+        #expect(ReplaySpeed(argument: "0.25")?.factor == 0.25)
+        #expect(ReplaySpeed(argument: "64")?.factor == 64)
+        for bad in ["", "0.1", "65", "100", "-1", "nan", "inf", "1e1", "2x"] {
+            #expect(ReplaySpeed(argument: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func themesSeveritiesAndSizesParseTheirNames() {
         #expect(Theme(argument: "LIGHT") == .light)
         #expect(Theme(argument: "default") == .standard)
