@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotifyBenchmarks
 import NotifyKit
 
 // notify-bench: NotifyKit against Foundation's NotificationCenter and the floor, in one run.
