@@ -8,7 +8,7 @@ struct FilterFrameTests {
     func namesByPosts() {
         var view = ViewState(view: .names)
         let (canvas, info) = press([.char("/")] + keystrokes("posts>4 name!=*") + [.enter], &view)
-        #expect(info.rowKeys == ["name:cartDidChange"])
+        #expect(info.rowKeys == [.name("cartDidChange")])
         #expect(canvas.lines[4].contains("Filter: posts>4 name!=*"))
     }
 
@@ -16,7 +16,7 @@ struct FilterFrameTests {
     func threadsByDuration() {
         var view = ViewState(view: .threads)
         let (canvas, info) = press([.char("/")] + keystrokes("thread!=main dur>100ms") + [.enter], &view)
-        #expect(info.rowKeys == ["reg:4#5"])
+        #expect(info.rowKeys == [.delivery(registration: 4, post: 5)])
         #expect(canvas.lines.contains { $0.contains("userDidLogin") && $0.contains("150ms") })
     }
 
@@ -24,7 +24,7 @@ struct FilterFrameTests {
     func invertedRegex() {
         var view = ViewState(view: .names)
         let (_, info) = press([.char("/")] + keystrokes("!~^user") + [.enter], &view)
-        #expect(Set(info.rowKeys) == ["name:cartDidChange", "name:通知センター", "name:*"])
+        #expect(Set(info.rowKeys) == [.name("cartDidChange"), .name("通知センター"), .name("*")])
     }
 
     @Test("a malformed query shows a one-line error in the filter line and keeps the previous filter")
@@ -36,7 +36,7 @@ struct FilterFrameTests {
         #expect(view.prompt?.error?.contains("unknown field thread") == true)
         #expect(canvas.lines[4].contains("✗ unknown field thread"))
         #expect(view.table.filter == "cart")
-        #expect(info.rowKeys == ["name:cartDidChange"])
+        #expect(info.rowKeys == [.name("cartDidChange")])
         _ = view.handle(.escape, context: info)
         #expect(view.prompt == nil && view.table.filter == "")
     }

@@ -34,7 +34,7 @@ struct FrameTests {
         let data = Fixture.data()
         var view = ViewState(view: .names)
         var (canvas, info) = Dashboard.render(data, view: view, size: sizes[0], glyphs: .unicode)
-        let row = info.rowKeys.firstIndex(of: "name:通知センター")!
+        let row = info.rowKeys.firstIndex(of: .name("通知センター"))!
         for _ in 0..<row { _ = view.handle(.down, context: info); info = Dashboard.render(data, view: view, size: sizes[0], glyphs: .unicode).info }
         _ = view.handle(.enter, context: info)
         (canvas, info) = Dashboard.render(data, view: view, size: sizes[0], glyphs: .unicode)
@@ -103,7 +103,7 @@ struct FrameTests {
         let (canvas, info) = Dashboard.render(data, view: view, size: sizes[0], glyphs: .unicode)
         #expect(canvas.lines[0].contains("REPLAY ×2 @"))
         #expect(canvas.lines[4].contains("Filter: cart"))
-        #expect(info.rowKeys == ["name:cartDidChange"])
+        #expect(info.rowKeys == [.name("cartDidChange")])
         #expect(info.isReplay)
     }
 }

@@ -2,7 +2,7 @@ import NotifyTUI
 import Testing
 
 private let table = FrameInfo(
-    rowKeys: ["name:a", "name:b", "name:c", "name:d", "name:e"], pageSize: 2, sortableColumns: [0, 2, 3],
+    rowKeys: [.name("a"), .name("b"), .name("c"), .name("d"), .name("e")], pageSize: 2, sortableColumns: [0, 2, 3],
     sortColumn: 2, selectedIndex: 1, scroll: 0)
 
 struct KeyDispatchTests {
@@ -66,11 +66,11 @@ struct KeyDispatchTests {
     func moving() {
         var state = ViewState()
         _ = state.handle(.down, context: table)
-        #expect(state.table.selectedKey == "name:c" && state.table.scroll == 1)
+        #expect(state.table.selectedKey == .name("c") && state.table.scroll == 1)
         _ = state.handle(.end, context: table)
-        #expect(state.table.selectedKey == "name:e" && state.table.scroll == 3)
+        #expect(state.table.selectedKey == .name("e") && state.table.scroll == 3)
         _ = state.handle(.pageUp, context: table)
-        #expect(state.table.selectedKey == "name:a" || state.table.selectedIndex == max(0, 1 - 2))
+        #expect(state.table.selectedKey == .name("a") || state.table.selectedIndex == max(0, 1 - 2))
     }
 
     @Test("Enter drills into the selected row, Esc goes back, and each level keeps its own table")
@@ -79,7 +79,7 @@ struct KeyDispatchTests {
         #expect(state.handle(.enter, context: table).redraw)
         #expect(state.path == [.name("b")])
         #expect(state.tableKey == "1/name:b")
-        let inner = FrameInfo(rowKeys: ["reg:7"], pageSize: 5, selectedIndex: 0)
+        let inner = FrameInfo(rowKeys: [.registration(7)], pageSize: 5, selectedIndex: 0)
         _ = state.handle(.enter, context: inner)
         #expect(state.path == [.name("b"), .registration(7)])
         _ = state.handle(.escape, context: inner)
@@ -91,7 +91,7 @@ struct KeyDispatchTests {
     @Test("a row that is not a drill target does not drill")
     func noDrill() {
         var state = ViewState()
-        let log = FrameInfo(rowKeys: ["evt:1"], selectedIndex: 0)
+        let log = FrameInfo(rowKeys: [.event(seq: 1, registration: nil)], selectedIndex: 0)
         #expect(state.handle(.enter, context: log) == .none)
     }
 

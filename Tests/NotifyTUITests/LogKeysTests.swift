@@ -38,12 +38,12 @@ struct LogKeysTests {
     func markSeparatesBeforeAndAfter() throws {
         var view = ViewState(view: .threads)
         let before = Self.press([.char("m")], &view, data: Self.data(first: Self.early))
-        #expect(before.info.rowKeys.last == "mark:1")
+        #expect(before.info.rowKeys.last == .mark(1))
         let (canvas, info) = Self.press([], &view, data: Self.data())
         let lines = canvas.lines
         let markLine = try #require(lines.firstIndex { $0.hasPrefix("── mark 1 · ") })
         #expect(lines[markLine].hasSuffix("────"))
-        let markKey = try #require(info.rowKeys.firstIndex(of: "mark:1"))
+        let markKey = try #require(info.rowKeys.firstIndex(of: .mark(1)))
         #expect(markKey > 0 && markKey < info.rowKeys.count - 1, "deliveries on both sides of the mark")
         let earlyRows = Self.press([], &view, data: Self.data(first: Self.early)).info.rowKeys.count - 1
         #expect(markKey == earlyRows)
@@ -55,8 +55,8 @@ struct LogKeysTests {
         var view = ViewState(view: .events)
         Self.press([.char("m")], &view, data: Self.data(first: 20))
         let (canvas, info) = Self.press([.char("m")], &view, data: Self.data(first: Self.early), glyphs: .ascii)
-        let first = try #require(info.rowKeys.firstIndex(of: "mark:1"))
-        let second = try #require(info.rowKeys.firstIndex(of: "mark:2"))
+        let first = try #require(info.rowKeys.firstIndex(of: .mark(1)))
+        let second = try #require(info.rowKeys.firstIndex(of: .mark(2)))
         #expect(first < second)
         #expect(second == info.rowKeys.count - 1)
         #expect(canvas.lines.contains { $0.hasPrefix("-- mark 2 - ") && $0.hasSuffix("---") })
@@ -88,8 +88,8 @@ struct LogKeysTests {
         Self.press([.char("m")], &view, data: Self.data(first: 30))
         Self.press([.char("C")], &view, data: Self.data(first: Self.early))
         let frame = Self.press([.char("m")], &view, data: Self.data())
-        #expect(!frame.info.rowKeys.contains("mark:1"))
-        #expect(frame.info.rowKeys.last == "mark:2")
+        #expect(!frame.info.rowKeys.contains(.mark(1)))
+        #expect(frame.info.rowKeys.last == .mark(2))
         #expect(frame.canvas.lines[4].contains("marks 1: 2 @"))
     }
 
@@ -101,13 +101,13 @@ struct LogKeysTests {
         #expect(cut.canvas.lines.contains { $0.contains("stream header: ShopDemo") && $0.hasSuffix("…") })
         let wrapped = Self.press([.char("w")], &view, data: Fixture.data(), size: size)
         #expect(wrapped.info.rowKeys.count > cut.info.rowKeys.count)
-        #expect(wrapped.info.rowKeys.contains("act:1~1"))
+        #expect(wrapped.info.rowKeys.contains(.continuation(.action(1), part: 1)))
         let text = wrapped.canvas.lines.map { String($0.dropFirst(23)) }.joined().filter { $0 != " " }
         #expect(text.contains("streamheader:ShopDemopid4242,format1.0,NotifyKit0.1.0"))
         #expect(!wrapped.canvas.lines.contains { $0.contains("stream header") && $0.hasSuffix("…") })
         #expect(wrapped.canvas.lines[4].contains("wrap"))
         // Selecting a continuation line highlights the whole entry and Enter still resolves it.
-        #expect(DrillLevel(key: "reg:5#12~1") == .registration(5))
+        #expect(RowKey.continuation(.delivery(registration: 5, post: 12), part: 1).drillTarget == .registration(5))
         let back = Self.press([.char("w")], &view, data: Fixture.data(), size: size)
         #expect(back.info.rowKeys.count == cut.info.rowKeys.count)
     }
@@ -139,7 +139,7 @@ struct LogKeysTests {
         #expect(view.log.marks.count == 2)
         #expect(view.log.clearedThrough != nil)
         let frame = Self.press([], &view, data: Self.data())
-        #expect(frame.info.rowKeys.first == "mark:2", "the mark dropped before the clear is hidden with it")
+        #expect(frame.info.rowKeys.first == .mark(2), "the mark dropped before the clear is hidden with it")
         #expect(frame.info.rowKeys.count > 1)
     }
 
@@ -170,13 +170,13 @@ struct LogKeysTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let session = try ReplaySeekTests.session(path, keys: [.char("5"), .char("]"), .char("]"), .char("m"), .char("]")])
         let marked = Dashboard.render(session.data, view: session.view, size: Size(width: 100, height: 40), glyphs: .unicode)
-        let position = try #require(marked.info.rowKeys.firstIndex(of: "mark:1"))
+        let position = try #require(marked.info.rowKeys.firstIndex(of: .mark(1)))
         #expect(position > 0 && position < marked.info.rowKeys.count - 1)
         let back = try ReplaySeekTests.session(path, keys: [.char("5"), .char("]"), .char("]"), .char("m"), .char("["),
                                                             .char("[")])
         #expect(back.view.log.marks.count == 1)
         let early = Dashboard.render(back.data, view: back.view, size: Size(width: 100, height: 40), glyphs: .unicode)
-        #expect(!early.info.rowKeys.contains("mark:1"))
+        #expect(!early.info.rowKeys.contains(.mark(1)))
     }
 }
 

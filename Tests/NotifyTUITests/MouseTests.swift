@@ -39,9 +39,9 @@ struct MouseTests {
         #expect(session.view.table.selectedKey == info.rowKeys[1])
         #expect(session.view.path.isEmpty)
         (session, terminal) = run([click(3, 7), click(3, 7)])
-        #expect(session.view.path == [DrillLevel(key: info.rowKeys[1])!])
+        #expect(session.view.path == [info.rowKeys[1].drillTarget!])
         (session, terminal) = run([click(3, 8, .doubleClick)])
-        #expect(session.view.path == [DrillLevel(key: info.rowKeys[2])!])
+        #expect(session.view.path == [info.rowKeys[2].drillTarget!])
         #expect(terminal.lastFrame!.lines[4].hasPrefix("Names › "))
     }
 

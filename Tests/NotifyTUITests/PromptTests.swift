@@ -34,15 +34,15 @@ struct SearchTests {
     func selectionFollowsIdentity() {
         var view = ViewState(view: .names)
         var (_, info) = press([.home], &view)
-        while info.rowKeys[info.selectedIndex] != "name:userDidLogin" { (_, info) = press([.down], &view) }
+        while info.rowKeys[info.selectedIndex] != .name("userDidLogin") { (_, info) = press([.down], &view) }
         var positions: Set<Int> = [info.selectedIndex]
         for _ in 0..<3 {
             (_, info) = press([.char("s")], &view)
-            #expect(info.rowKeys[info.selectedIndex] == "name:userDidLogin")
+            #expect(info.rowKeys[info.selectedIndex] == .name("userDidLogin"))
             positions.insert(info.selectedIndex)
         }
         (_, info) = press([.char("I")], &view)
-        #expect(info.rowKeys[info.selectedIndex] == "name:userDidLogin")
+        #expect(info.rowKeys[info.selectedIndex] == .name("userDidLogin"))
         positions.insert(info.selectedIndex)
         #expect(positions.count > 1, "the sorts moved the row, and the selection moved with it")
     }

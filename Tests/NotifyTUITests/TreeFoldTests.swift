@@ -20,25 +20,25 @@ struct TreeFoldTests {
         #expect(open.1.rowKeys.count == 6)
         let (canvas, info) = press([.char("o")], &view)
         #expect(info.rowKeys.count == 4)
-        #expect(info.rowKeys[info.selectedIndex] == "group:cartDidChange", "the selection stays on the group")
+        #expect(info.rowKeys[info.selectedIndex] == .group("cartDidChange"), "the selection stays on the group")
         let row = try #require(canvas.lines.first { $0.hasPrefix("▸ cartDidChange") })
         #expect(row.contains("3 registrations"))
         #expect(row.contains(" 15 "), "5 + 5 + 5 deliveries")
         #expect(row.contains("3 live"), "an orphaned registration is still live")
         let reopened = press([.char("o")], &view)
         #expect(reopened.1.rowKeys.count == 6)
-        #expect(reopened.1.rowKeys[reopened.1.selectedIndex] == "reg:1", "the selection lands on the group's first row")
+        #expect(reopened.1.rowKeys[reopened.1.selectedIndex] == .registration(1), "the selection lands on the group's first row")
     }
 
     @Test("O folds every group, again unfolds all; groups folded by default stay folded as they appear")
     func foldAll() {
         var view = ViewState(view: .observers)
         let folded = press([.char("O")], &view)
-        #expect(folded.1.rowKeys.allSatisfy { $0.hasPrefix("group:") })
+        #expect(folded.1.rowKeys.allSatisfy { $0.isGroup })
         #expect(folded.1.rowKeys.count == 4)
         let one = press([.char("o")], &view)
         #expect(one.1.rowKeys.count == 4, "the only member of the selected group replaces its summary")
-        #expect(press([.char("*")], &view).1.rowKeys.allSatisfy { $0.hasPrefix("group:") })
+        #expect(press([.char("*")], &view).1.rowKeys.allSatisfy { $0.isGroup })
         #expect(press([.char("O")], &view).1.rowKeys.count == 6)
     }
 
@@ -48,8 +48,11 @@ struct TreeFoldTests {
         press([.char("O"), .end], &view)
         let unfolded = press([.enter], &view)
         let selected = unfolded.1.rowKeys[unfolded.1.selectedIndex]
-        #expect(selected.hasPrefix("reg:"), "\(unfolded.1.rowKeys)")
-        #expect(unfolded.1.rowKeys.filter { $0.hasPrefix("group:") }.count == 3)
+        guard case .registration = selected else {
+            Issue.record("\(selected) is not a registration row: \(unfolded.1.rowKeys)")
+            return
+        }
+        #expect(unfolded.1.rowKeys.filter { $0.isGroup }.count == 3)
         press([.enter], &view)
         #expect(view.path.count == 1)
     }
@@ -65,7 +68,7 @@ struct TreeFoldTests {
         var searched = ViewState(view: .observers)
         press([.char("O"), .function(3)] + keystrokes("BadgeView") + [.enter], &searched)
         let found = press([], &searched)
-        #expect(found.1.rowKeys[found.1.selectedIndex] == "group:通知センター")
+        #expect(found.1.rowKeys[found.1.selectedIndex] == .group("通知センター"))
     }
 
     @Test("folding is per grouping; ASCII uses + and -; Left and Esc still go back, never fold")
@@ -75,7 +78,7 @@ struct TreeFoldTests {
         view.grouping = .thread
         let ascii = Dashboard.render(Fixture.data(), view: view, size: Size(width: 120, height: 40), glyphs: .ascii)
         #expect(ascii.canvas.lines[6].hasPrefix("- "))
-        #expect(!ascii.info.rowKeys.contains { $0.hasPrefix("group:") })
+        #expect(!ascii.info.rowKeys.contains { $0.isGroup })
         var drill = ViewState(view: .names)
         press([.enter, .char("o")], &drill)
         #expect(drill.path.count == 1)

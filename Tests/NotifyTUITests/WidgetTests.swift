@@ -11,7 +11,7 @@ private let spec = TableSpec<Row>(
         TableColumn("NAME", .flexible(min: 6), text: { $0.name }, sortKey: { .text($0.name) }),
         TableColumn("COUNT", .fixed(6), alignRight: true, text: { "\($0.count)" }, sortKey: { .number(Double($0.count)) }),
     ],
-    key: { "name:" + $0.name }, defaultSort: 1)
+    key: { .name($0.name) }, defaultSort: 1)
 
 private let rows = [Row(name: "alpha", count: 3), Row(name: "通知", count: 10), Row(name: "beta", count: 7)]
 
@@ -28,7 +28,7 @@ struct WidgetTests {
             "alpha          3",
         ])
         #expect(canvas.styleLines[1] == String(repeating: "S", count: 16))
-        #expect(info.rowKeys == ["name:通知", "name:beta", "name:alpha"])
+        #expect(info.rowKeys == [.name("通知"), .name("beta"), .name("alpha")])
         #expect(info.sortableColumns == [0, 1])
     }
 
@@ -36,10 +36,10 @@ struct WidgetTests {
     func invertAndFilter() {
         var state = TableState()
         state.inverted = true
-        state.selectedKey = "name:beta"
+        state.selectedKey = .name("beta")
         var canvas = Canvas(size: Size(width: 16, height: 4))
         let info = TableWidget.render(rows, spec: spec, state: state, into: &canvas, rect: canvas.bounds, glyphs: .ascii)
-        #expect(info.rowKeys == ["name:alpha", "name:beta", "name:通知"])
+        #expect(info.rowKeys == [.name("alpha"), .name("beta"), .name("通知")])
         #expect(info.selectedIndex == 1)
         #expect(canvas.lines[0] == "NAME      ^COUNT")
         state.filter = "ET"
@@ -54,7 +54,7 @@ struct WidgetTests {
         let rows = (0..<2_000).map { _ in
             Row(name: names.randomElement(using: &generator)!, count: Int.random(in: 0..<50, using: &generator))
         }
-        let grouped = TableSpec<Row>(columns: spec.columns, key: { $0.name },
+        let grouped = TableSpec<Row>(columns: spec.columns, key: { .name($0.name) },
                                      groupBy: { .text(String($0.name.prefix(1)).lowercased()) })
         for inverted in [false, true] {
             var state = TableState(sortColumn: column)

@@ -5,7 +5,7 @@
 /// ``ViewState/reduce(_:context:)`` with the next key.
 public struct FrameInfo: Sendable, Hashable {
     /// The keys of the table's rows in display order (after filter and sort).
-    public var rowKeys: [String]
+    public var rowKeys: [RowKey]
     /// Rows visible at once.
     public var pageSize: Int
     /// The columns the table can be sorted by.
@@ -35,7 +35,7 @@ public struct FrameInfo: Sendable, Hashable {
 
     /// Creates frame info.
     public init(
-        rowKeys: [String] = [], pageSize: Int = 1, sortableColumns: [Int] = [], sortColumn: Int? = nil,
+        rowKeys: [RowKey] = [], pageSize: Int = 1, sortableColumns: [Int] = [], sortColumn: Int? = nil,
         selectedIndex: Int = 0, scroll: Int = 0, isLog: Bool = false, isReplay: Bool = false
     ) {
         self.rowKeys = rowKeys

@@ -39,7 +39,7 @@ extension ViewState {
         folding[grouping] = state
         if let group = context.selectedGroup {
             // A folded group is one row keyed by its name; an unfolded one is found by its name too.
-            table.selectedKey = "group:" + group
+            table.selectedKey = .group(group)
             table.selectedIndex = context.selectedIndex
         }
         return .redraw

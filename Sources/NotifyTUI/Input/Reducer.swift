@@ -49,10 +49,10 @@ extension ViewState {
         case .drillDown:
             guard context.rowKeys.indices.contains(context.selectedIndex) else { return .none }
             // Enter on a folded group's summary row unfolds it.
-            if context.rowKeys[context.selectedIndex].hasPrefix("group:") {
+            if context.rowKeys[context.selectedIndex].isGroup {
                 return reduceFolding(.toggleGroup, context: context)
             }
-            guard let level = DrillLevel(key: context.rowKeys[context.selectedIndex]) ?? firstOpenable(context) else {
+            guard let level = context.rowKeys[context.selectedIndex].drillTarget ?? firstOpenable(context) else {
                 return .none
             }
             if path.last == level { return .none }
@@ -116,8 +116,8 @@ extension ViewState {
     private func firstOpenable(_ context: FrameInfo) -> DrillLevel? {
         guard case .warning? = path.last else { return nil }
         let keys = context.rowKeys
-        let after = keys[context.selectedIndex...].lazy.compactMap(DrillLevel.init(key:)).first
-        return after ?? keys.lazy.compactMap(DrillLevel.init(key:)).first
+        let after = keys[context.selectedIndex...].lazy.compactMap(\.drillTarget).first
+        return after ?? keys.lazy.compactMap(\.drillTarget).first
     }
 
     mutating func select(_ index: Int, context: FrameInfo, follow: Bool) {

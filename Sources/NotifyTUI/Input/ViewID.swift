@@ -46,8 +46,7 @@ public enum ViewID: Int, Sendable, Hashable, CaseIterable {
 
 /// One step of a drill-down: what Enter opened, and what Esc closes.
 ///
-/// Row keys spell their drill target (``key``), so the reducer can drill from a row it only
-/// knows by key, without asking the model.
+/// Rows name their drill target through their ``RowKey`` (``RowKey/drillTarget``).
 public enum DrillLevel: Sendable, Hashable {
     /// The observers of one notification name.
     case name(String)
@@ -58,29 +57,13 @@ public enum DrillLevel: Sendable, Hashable {
     /// One thread's deliveries.
     case thread(UInt64)
 
-    /// The row key that drills here: `name:…`, `reg:…`, `warn:…`, `thread:…`.
-    public var key: String {
+    /// The key of the row that drills here.
+    public var rowKey: RowKey {
         switch self {
-        case .name(let name): "name:" + name
-        case .registration(let id): "reg:\(id)"
-        case .warning(let id): "warn:" + id
-        case .thread(let id): "thread:\(id)"
-        }
-    }
-
-    /// Parses a row key; nil for rows that do not drill anywhere. Anything after a `#` only makes
-    /// the key unique (log rows of one registration) and is ignored.
-    public init?(key: String) {
-        guard let colon = key.firstIndex(of: ":") else { return nil }
-        let kind = key[..<colon]
-        var rest = String(key[key.index(after: colon)...])
-        if kind != "name", kind != "warn", let hash = rest.firstIndex(of: "#") { rest = String(rest[..<hash]) }
-        switch kind {
-        case "name": self = .name(rest)
-        case "reg": guard let id = UInt64(rest) else { return nil }; self = .registration(id)
-        case "warn": self = .warning(rest)
-        case "thread": guard let id = UInt64(rest) else { return nil }; self = .thread(id)
-        default: return nil
+        case .name(let name): .name(name)
+        case .registration(let id): .registration(id)
+        case .warning(let id): .warning(id)
+        case .thread(let id): .thread(id)
         }
     }
 }

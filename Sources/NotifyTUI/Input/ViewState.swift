@@ -34,7 +34,7 @@ public struct TableState: Sendable, Hashable {
     /// The F3 search (a ``FilterQuery``): matching rows are highlighted and `n`/`N` visit them.
     public var search = ""
     /// The selected row's key: selection follows the row when the sort order changes.
-    public var selectedKey: String?
+    public var selectedKey: RowKey?
     /// The selected row's position, used when the selected row disappears.
     public var selectedIndex = 0
     /// The first visible row.
@@ -99,7 +99,7 @@ public struct ViewState: Sendable, Hashable {
         var key = "\(view.rawValue)"
         if view == .observers && path.isEmpty { key += "/" + grouping.rawValue }
         if view == .threads && path.isEmpty { key += "/" + threadLayout.rawValue }
-        for level in path { key += "/" + level.key }
+        for level in path { key += "/" + level.rowKey.description }
         return key
     }
 

@@ -13,7 +13,7 @@ enum ActionLogView {
                 TableColumn("KIND", .fixed(9), text: { $0.entry.kind.rawValue }, style: { style($0.entry.kind) }),
                 TableColumn("WHAT", .flexible(min: 20), text: { $0.entry.text }, style: { style($0.entry.kind) }),
             ],
-            key: { "act:\($0.index)" }, isLog: true, emptyMessage: "notifytop has done nothing yet")
+            key: { .action($0.index) }, isLog: true, emptyMessage: "notifytop has done nothing yet")
         spec.time = { $0.entry.time }
         return spec
     }()

@@ -10,7 +10,7 @@ enum EventsView {
         var thread: String
         var kind: String
         var detail: String
-        var key: String
+        var key: RowKey
         var style: Style
     }
 
@@ -18,7 +18,7 @@ enum EventsView {
         let seq = event.seq ?? 0
         var thread = ""
         var detail = ""
-        var key = "evt:\(seq)"
+        var registration: UInt64?
         var style = Style.normal
         switch event {
         case .thread(let value): thread = data.threadName(value.id); detail = "\(value.name) tid \(value.systemID)"
@@ -26,7 +26,7 @@ enum EventsView {
             thread = data.threadName(value.thread)
             detail = "#\(value.id) \(value.name ?? "*") \(value.kind.rawValue) on \(value.target.rawValue)"
                 + (value.preexisting ? " (preexisting)" : "") + (value.capturesObserverStrongly ? " strong-self" : "")
-            key = "reg:\(value.id)#e\(seq)"
+            registration = value.id
         case .posted(let value):
             thread = data.threadName(value.thread)
             detail = "\(value.name) post \(value.postID) matched \(value.matched)" + (value.depth > 1 ? " depth \(value.depth)" : "")
@@ -34,15 +34,15 @@ enum EventsView {
         case .delivered(let value):
             thread = data.threadName(value.thread)
             detail = "\(value.name) post \(value.postID) → #\(value.registration) \(Format.duration(value.duration))"
-            key = "reg:\(value.registration)#e\(seq)"
+            registration = value.registration
         case .removed(let value):
             thread = data.threadName(value.thread)
             detail = "#\(value.registration) \(value.reason.rawValue)"
-            key = "reg:\(value.registration)#e\(seq)"
+            registration = value.registration
         case .tokenDropped(let value):
             thread = data.threadName(value.thread)
             detail = "#\(value.registration) token released while registered"
-            key = "reg:\(value.registration)#e\(seq)"
+            registration = value.registration
             style = .warning
         case .removeMissed(let value):
             thread = data.threadName(value.thread)
@@ -61,7 +61,8 @@ enum EventsView {
         case .header, .type, .object, .callsite, .unknown: break
         }
         return Row(event: event, seq: seq, time: Format.streamTime(data.streamOffset(event.timestamp ?? 0)),
-                   thread: thread, kind: event.kind?.rawValue ?? "?", detail: detail, key: key, style: style)
+                   thread: thread, kind: event.kind?.rawValue ?? "?", detail: detail,
+                   key: .event(seq: seq, registration: registration), style: style)
     }
 
     static let spec: TableSpec<Row> = {

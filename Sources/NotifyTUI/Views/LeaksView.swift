@@ -31,7 +31,7 @@ enum LeaksView {
                 TableColumn("SITE", .fixed(30), text: { $0.evidence.callsite?.description ?? "-" },
                             sortKey: { .text($0.evidence.callsite?.description ?? "") }),
             ],
-            key: { DrillLevel.warning($0.key.description).key }, defaultSort: 0,
+            key: { .warning($0.key.description) }, defaultSort: 0,
             emptyMessage: "no leak warnings: every observer looks healthy")
     }
 
@@ -47,10 +47,10 @@ enum LeaksView {
 struct DetailLine: Sendable {
     var text: String
     var style: Style = .normal
-    var key: String
+    var key: RowKey
 
-    static func lines(_ items: [(String, Style, String?)]) -> [DetailLine] {
-        items.enumerated().map { DetailLine(text: $0.element.0, style: $0.element.1, key: $0.element.2 ?? "line:\($0.offset)") }
+    static func lines(_ items: [(String, Style, RowKey?)]) -> [DetailLine] {
+        items.enumerated().map { DetailLine(text: $0.element.0, style: $0.element.1, key: $0.element.2 ?? .line($0.offset)) }
     }
 
     static func spec(title: String) -> TableSpec<DetailLine> {
@@ -81,7 +81,7 @@ enum LeakDetailView {
         let now = data.model.now
         let evidence = finding.evidence
         let ascii = glyphs == .ascii
-        var items: [(String, Style, String?)] = []
+        var items: [(String, Style, RowKey?)] = []
         let status = finding.isOpen ? "open" : "resolved after " + Format.age(finding.resolvedAfter ?? 0)
         items.append(("\(finding.severity)  \(status)  first seen \(Format.age(now >= finding.firstSeen ? now - finding.firstSeen : 0)) ago, \(finding.occurrences)×",
                       LeaksView.severityStyle(finding), nil))
@@ -123,7 +123,7 @@ enum LeakDetailView {
             for id in evidence.registrations.reversed() {
                 if let row = data.model.registration(id) {
                     items.append(("  #\(id) \(ObserversView.observerText(row)) \(row.displayName)  \(ObserversView.stateText(row))  \(row.deliveries) deliveries  \(row.callsite)",
-                                  ObserversView.rowStyle(row) ?? .normal, DrillLevel.registration(id).key))
+                                  ObserversView.rowStyle(row) ?? .normal, .registration(id)))
                 } else {
                     items.append(("  #\(id) (no longer tracked)", .dim, nil))
                 }

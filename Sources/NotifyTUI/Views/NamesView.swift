@@ -31,7 +31,7 @@ enum NamesView {
                             text: { row in row.lastPostAt.map { Format.age(now >= $0 ? now - $0 : 0) } ?? "-" },
                             sortKey: { row in .number(row.lastPostAt.map { Double(now >= $0 ? now - $0 : 0) } ?? .infinity) }),
             ],
-            key: { DrillLevel.name($0.name).key }, defaultSort: 3,
+            key: { .name($0.name) }, defaultSort: 3,
             emptyMessage: "no notification names yet: waiting for registrations and posts")
     }
 

@@ -96,7 +96,7 @@ enum ObserversView {
                         sortKey: { .text($0.callsite.description) }, style: rowStyle),
         ]
         var spec = TableSpec(
-            columns: columns, key: { DrillLevel.registration($0.id).key }, defaultSort: grouping == nil ? 0 : 1,
+            columns: columns, key: { .registration($0.id) }, defaultSort: grouping == nil ? 0 : 1,
             emptyMessage: "no registrations yet")
         if let grouping { spec.groupBy = { .text(groupText($0, grouping)) } }
         if grouping != nil { spec.summary = summary(titles: columns.map(\.title)) }

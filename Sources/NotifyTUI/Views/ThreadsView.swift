@@ -34,7 +34,7 @@ enum ThreadsView {
                         style: { $0.entry.depth > 1 ? .info : nil }, value: { .number(Double($0.entry.depth)) }),
             TableColumn("POSTED ON", .flexible(min: 12), text: { $0.poster }),
         ]
-        var spec = TableSpec(columns: columns, key: { "reg:\($0.entry.registration)#\($0.entry.postID)" }, isLog: true,
+        var spec = TableSpec(columns: columns, key: { .delivery(registration: $0.entry.registration, post: $0.entry.postID) }, isLog: true,
                              emptyMessage: "no deliveries yet")
         spec.time = { $0.entry.start }
         return spec
@@ -83,7 +83,7 @@ enum ThreadsView {
         let threads = data.model.threads.sorted { ($0.deliveries, $1.id) > ($1.deliveries, $0.id) }
         let laneWidth = 28
         let fits = max(1, rect.width / laneWidth)
-        let keys = threads.map { DrillLevel.thread($0.id).key }
+        let keys = threads.map { RowKey.thread($0.id) }
         var selected = state.selectedKey.flatMap { keys.firstIndex(of: $0) } ?? min(state.selectedIndex, max(0, keys.count - 1))
         selected = max(0, selected)
         let first = selected >= fits ? selected - fits + 1 : 0

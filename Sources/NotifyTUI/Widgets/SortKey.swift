@@ -84,8 +84,8 @@ public struct TableColumn<Item>: Sendable {
 public struct TableSpec<Item>: Sendable {
     /// The columns, left to right.
     public var columns: [TableColumn<Item>]
-    /// A stable key per row: selection follows it, and ``DrillLevel/init(key:)`` parses it.
-    public var key: @Sendable (Item) -> String
+    /// A stable key per row: selection follows it, and Enter opens its ``RowKey/drillTarget``.
+    public var key: @Sendable (Item) -> RowKey
     /// The column sorted by until the user picks one; nil keeps the items' order (logs).
     public var defaultSort: Int?
     /// Whether the table is a log: newest last, follow mode.
@@ -104,7 +104,7 @@ public struct TableSpec<Item>: Sendable {
 
     /// Creates a spec.
     public init(
-        columns: [TableColumn<Item>], key: @escaping @Sendable (Item) -> String, defaultSort: Int? = nil,
+        columns: [TableColumn<Item>], key: @escaping @Sendable (Item) -> RowKey, defaultSort: Int? = nil,
         isLog: Bool = false, emptyMessage: String = "nothing yet", groupBy: (@Sendable (Item) -> SortKey)? = nil
     ) {
         self.groupBy = groupBy

@@ -149,11 +149,11 @@ extension TableWidget {
 
     /// The key selection follows: the row's key, a suffix for continuation lines, or the mark or
     /// group (keys that drill nowhere).
-    static func key<Item>(_ line: TableLine, items: [Item], spec: TableSpec<Item>) -> String {
+    static func key<Item>(_ line: TableLine, items: [Item], spec: TableSpec<Item>) -> RowKey {
         switch line {
-        case .row(let item, let part): part == 0 ? spec.key(items[item]) : spec.key(items[item]) + "~\(part)"
-        case .mark(let mark): "mark:\(mark.number)"
-        case .group(let group, _): "group:" + group
+        case .row(let item, let part): part == 0 ? spec.key(items[item]) : .continuation(spec.key(items[item]), part: part)
+        case .mark(let mark): .mark(mark.number)
+        case .group(let group, _): .group(group)
         }
     }
 

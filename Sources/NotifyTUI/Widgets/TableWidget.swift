@@ -25,9 +25,9 @@ public enum TableWidget {
             selected = keys.count - 1
         } else if let key = state.selectedKey, let found = keys.firstIndex(of: key) {
             selected = found
-        } else if let key = state.selectedKey, key.hasPrefix("group:"), let first = spec.columns.first,
+        } else if case .group(let group)? = state.selectedKey, let first = spec.columns.first,
                   let found = lines.firstIndex(where: { line in
-                      if case .row(let item, _) = line { return "group:" + first.text(items[item]) == key }
+                      if case .row(let item, _) = line { return first.text(items[item]) == group }
                       return false
                   }) {
             // An unfolded group: its first row.
