@@ -12,163 +12,33 @@ public enum TableWidget {
     ) -> FrameInfo {
         let ordered = orderIndices(items, spec: spec, state: state)
         let sortColumn = state.sortColumn ?? spec.defaultSort
-        let sortable = spec.columns.indices.filter { spec.columns[$0].sortKey != nil }
-        let pageSize = max(1, rect.height - 1)
         let widths = columnWidths(spec.columns.map(\.width), total: rect.width)
         let descending = sortColumn.map { spec.columns[$0].descendingFirst != state.inverted } ?? state.inverted
         let (lines, hidden) = Self.lines(ordered, items: items, spec: spec, extras: extras, descending: descending,
                                          widths: widths)
+        let table = TableFrame(
+            items: items, spec: spec, lines: lines, widths: widths, rect: rect, glyphs: glyphs, sortColumn: sortColumn,
+            descending: descending, search: state.search.isEmpty ? nil : spec.query(state.search),
+            foldable: spec.groupBy != nil && spec.summary != nil && extras.folding != nil,
+            wrap: extras.log?.wrap == true)
         let keys = lines.map { key($0, items: items, spec: spec) }
+        let (selected, scroll) = table.selectRow(keys: keys, state: state)
 
-        var selected: Int
-        if spec.isLog && state.follow {
-            selected = keys.count - 1
-        } else if let key = state.selectedKey, let found = keys.firstIndex(of: key) {
-            selected = found
-        } else if case .group(let group)? = state.selectedKey, let first = spec.columns.first,
-                  let found = lines.firstIndex(where: { line in
-                      if case .row(let item, _) = line { return first.text(items[item]) == group }
-                      return false
-                  }) {
-            // An unfolded group: its first row.
-            selected = found
-        } else {
-            selected = state.selectedIndex
-        }
-        selected = min(max(0, selected), max(0, keys.count - 1))
-        var scroll = min(state.scroll, max(0, keys.count - pageSize))
-        if spec.isLog && state.follow { scroll = max(0, keys.count - pageSize) }
-        if selected < scroll { scroll = selected }
-        if selected >= scroll + pageSize { scroll = selected - pageSize + 1 }
-        scroll = max(0, scroll)
-
-        let search = state.search.isEmpty ? nil : spec.query(state.search)
         var info = FrameInfo(
-            rowKeys: keys, pageSize: pageSize, sortableColumns: sortable, sortColumn: sortColumn,
+            rowKeys: keys, pageSize: table.pageSize,
+            sortableColumns: spec.columns.indices.filter { spec.columns[$0].sortKey != nil }, sortColumn: sortColumn,
             selectedIndex: selected, scroll: scroll, isLog: spec.isLog, isReplay: isReplay)
         info.fields = spec.fields
         info.hiddenRows = hidden
-        if let search {
-            info.matchIndices = lines.indices.filter { index in
-                switch lines[index] {
-                case .row(let item, let part): part == 0 && spec.matches(search, items[item])
-                case .mark: false
-                case .group(_, let members): members.contains { spec.matches(search, items[$0]) }
-                }
-            }
-        }
-        let foldable = spec.groupBy != nil && spec.summary != nil && extras.folding != nil
-        if foldable, lines.indices.contains(selected), let first = spec.columns.first {
-            switch lines[selected] {
-            case .row(let item, _): info.selectedGroup = first.text(items[item])
-            case .group(let group, _): info.selectedGroup = group
-            case .mark: break
-            }
-        }
+        info.matchIndices = table.matchIndices()
+        if table.foldable, lines.indices.contains(selected) { info.selectedGroup = table.group(of: lines[selected]) }
         guard rect.height > 0, rect.width > 0 else { return info }
 
-        // Header.
-        canvas.fill(Rect(x: rect.x, y: rect.y, width: rect.width, height: 1), style: .columnHeader)
-        var x = rect.x
-        for (index, column) in spec.columns.enumerated() where widths[index] > 0 {
-            var title = column.title
-            let isSorted = index == sortColumn && column.sortKey != nil
-            if isSorted {
-                let arrow = descending ? glyphs.descending : glyphs.ascending
-                title = column.alignRight ? arrow + title : title + arrow
-            }
-            canvas.write(title, x: x, y: rect.y, width: widths[index], alignRight: column.alignRight,
-                         style: isSorted ? .columnSorted : .columnHeader, ellipsis: glyphs.ellipsis)
-            if column.sortKey != nil {
-                info.regions.append(HitRegion(Rect(x: x, y: rect.y, width: widths[index], height: 1), .column(index)))
-            }
-            x += widths[index] + 1
-        }
+        table.drawHeader(into: &canvas, regions: &info.regions)
         if lines.isEmpty {
-            var message = state.filter.isEmpty ? spec.emptyMessage : "no rows match the filter \"\(state.filter)\""
-            if hidden > 0 { message = "cleared \(hidden) rows; new ones appear here (C shows them again)" }
-            let width = DisplayWidth.of(message)
-            canvas.write(message, x: rect.x + max(0, (rect.width - width) / 2), y: rect.y + min(2, rect.height - 1),
-                         maxWidth: rect.width, style: .dim)
-            return info
-        }
-        // Rows.
-        let wrap = extras.log?.wrap == true
-        let selectedItem: Int? = lines.indices.contains(selected) ? { if case .row(let item, _) = lines[selected] { item } else { nil } }() : nil
-        var previousGroup: String?
-        if spec.groupBy != nil, scroll > 0, let first = spec.columns.first {
-            switch lines[scroll - 1] {
-            case .row(let item, _): previousGroup = first.text(items[item])
-            case .group(let group, _): previousGroup = group
-            case .mark: break
-            }
-        }
-        for line in 0..<pageSize {
-            let row = scroll + line
-            guard row < lines.count else { break }
-            let y = rect.y + 1 + line
-            info.regions.append(HitRegion(Rect(x: rect.x, y: y, width: rect.width, height: 1), .row(row)))
-            let cells: [String]
-            let item: Item?
-            var part = 0
-            var isSelected = row == selected
-            switch lines[row] {
-            case .mark(let mark):
-                canvas.write(separator(mark, width: rect.width, glyphs: glyphs), x: rect.x, y: y, width: rect.width,
-                             style: isSelected ? .selected : .info, ellipsis: glyphs.ellipsis)
-                continue
-            case .group(let group, let members):
-                var summary = spec.summary?(members.map { items[$0] }) ?? []
-                summary += Array(repeating: "", count: max(0, spec.columns.count - summary.count))
-                summary[0] = (glyphs == .ascii ? "+ " : "▸ ") + group
-                previousGroup = group
-                cells = summary
-                item = nil
-            case .row(let index, let rowPart):
-                let value = items[index]
-                item = value
-                part = rowPart
-                isSelected = isSelected || selectedItem == index
-                cells = spec.columns.enumerated().map { column, spec in
-                    var text = part == 0 || wrap ? spec.text(value) : ""
-                    if wrap, case .flexible = spec.width {
-                        let pieces = chunks(text, width: widths[column])
-                        text = part < pieces.count ? pieces[part] : ""
-                    } else if part > 0 {
-                        text = ""
-                    }
-                    return text
-                }
-            }
-            let isMatch = search.map { query in
-                switch lines[row] {
-                case .group(_, let members): members.contains { spec.matches(query, items[$0]) }
-                default: item.map { spec.matches(query, $0) } ?? false
-                }
-            } ?? false
-            x = rect.x
-            for (index, column) in spec.columns.enumerated() where widths[index] > 0 {
-                let style = isSelected ? Style.selected : isMatch ? .match : (item.flatMap { column.style?($0) } ?? .normal)
-                var text = cells[index]
-                if index == 0, spec.groupBy != nil, case .row = lines[row] {
-                    if part > 0 || text == previousGroup {
-                        text = ""
-                    } else {
-                        previousGroup = text
-                        if foldable { text = (glyphs == .ascii ? "- " : "▾ ") + text }
-                    }
-                }
-                canvas.write(text, x: x, y: y, width: widths[index], alignRight: column.alignRight,
-                             style: style, ellipsis: glyphs.ellipsis)
-                if isSelected || isMatch, x + widths[index] < rect.x + rect.width {
-                    canvas.write(" ", x: x + widths[index], y: y, style: isSelected ? .selected : .match)
-                }
-                x += widths[index] + 1
-            }
-            if isSelected || isMatch, x < rect.x + rect.width {
-                canvas.restyle(Rect(x: x, y: y, width: rect.x + rect.width - x, height: 1),
-                               style: isSelected ? .selected : .match)
-            }
+            table.drawEmptyMessage(filter: state.filter, hidden: hidden, into: &canvas)
+        } else {
+            table.drawRows(selected: selected, scroll: scroll, into: &canvas, regions: &info.regions)
         }
         return info
     }
