@@ -64,7 +64,7 @@ public final class DashboardSession {
     private var recordings = 0
     private var cpu = CPUMeter()
     private var lastInfo = FrameInfo()
-    private var lastAdvance = CPUMeter.wallNanoseconds()
+    var lastAdvance = CPUMeter.wallNanoseconds()
     var attachedAt = CPUMeter.wallNanoseconds()
     var uptimeAtAttach: Double?
     var ended = false
@@ -75,7 +75,7 @@ public final class DashboardSession {
     private var exporter = ViewExporter()
     /// The recorder whose failure was last reported, so each is reported once.
     private var reportedRecorder: ObjectIdentifier?
-    private var reportedSkippedLines = false
+    var reportedSkippedLines = false
     /// Whether a recording (`--record` or `r`) stopped on a write error.
     public private(set) var recordingFailed = false
 
@@ -129,12 +129,6 @@ public final class DashboardSession {
     /// Whether no more events will come (a stream that ended while waiting for the target to
     /// restart may still go on).
     public var isEnded: Bool { ended && waitingForRestart == nil }
-
-    /// Whether this is a replay at full speed (everything at once).
-    var isFastReplay: Bool {
-        if case .replay(let feed) = source { return feed.speed == 0 }
-        return false
-    }
 
     /// What the next frame is rendered from (the frozen copy while paused).
     public var data: DashboardData {
@@ -206,9 +200,7 @@ public final class DashboardSession {
             checkRecording()
             if waitingForRestart != nil { lookForRestart(now: now) }
         case .replay(let feed):
-            let elapsed = now - min(now, lastAdvance)
-            ingest(feed.advance(elapsedNanoseconds: elapsed))
-            replayTick(feed)
+            advance(feed, now: now)
         case .fixed:
             break
         }
@@ -245,21 +237,6 @@ public final class DashboardSession {
             status.message = nil
             shownMessage = nil
         }
-    }
-
-    /// Shows where the replay stands. The model is not ticked with the replay's clock: its time
-    /// is the replayed events' own, so it stops at the last event when the replay ends.
-    func replayTick(_ feed: ReplayFeed) {
-        if let start = feed.start { status.clockBase = start }
-        status.replayPosition = feed.start != nil ? feed.position : nil
-        ended = feed.isFinished
-        if ended, !reportedSkippedLines, let skipped = feed.skippedLines {
-            reportedSkippedLines = true
-            status.message = "\(feed.origin): \(skipped)"
-            logAction(.note, "\(feed.origin): \(skipped)")
-        }
-        model.setStream(ended ? .ended(feed.finishReason) : .replaying(position: feed.position, duration: nil))
-        status.mode = ended ? .ended(feed.finishReason) : .replay(speed: feed.speed, paused: feed.paused)
     }
 
     /// Forgets every event folded so far, so a replay can fold again from its start.
@@ -333,41 +310,21 @@ public final class DashboardSession {
         batch.removeAll(keepingCapacity: true)
     }
 
+    /// Carries out what a key asked of the session. Replay commands go to the replay's clock
+    /// (``perform(_:on:)``); without one, pause freezes the screen and the other replay keys do
+    /// nothing.
     private func perform(_ command: SessionCommand, terminal: any TerminalBackend) {
+        if case .replay(let feed) = source, let replay = ReplayCommand(command, paused: view.paused) {
+            perform(replay, on: feed)
+            return
+        }
         switch command {
-        case .togglePause:
-            if case .replay(let feed) = source {
-                feed.paused = view.paused
-                lastAdvance = CPUMeter.wallNanoseconds()
-                replayTick(feed)
-            } else if view.paused {
-                frozen = DashboardData(model: model, tail: tail, status: status)
-                status.eventsWhilePaused = 0
-            } else {
-                frozen = nil
-                status.eventsWhilePaused = nil
-            }
+        case .togglePause: freeze(view.paused)
+        case .stepEvents, .stepSeconds, .scaleSpeed, .stepBackEvents, .stepBackSeconds, .goToTime: break
         case .toggleRecording: toggleRecording()
         case .scaleDelay(let factor):
             status.delayMilliseconds = Self.nextDelay(after: status.delayMilliseconds, faster: factor < 1)
             status.message = "redraw every " + Format.delay(milliseconds: status.delayMilliseconds)
-        case .stepEvents(let count):
-            if case .replay(let feed) = source { ingest(feed.step(events: count)); replayTick(feed) }
-        case .stepSeconds(let seconds):
-            if case .replay(let feed) = source { ingest(feed.step(seconds: seconds)); replayTick(feed) }
-        case .scaleSpeed(let factor):
-            if case .replay(let feed) = source {
-                feed.scaleSpeed(by: factor)
-                replayTick(feed)
-                // The badge shows the speed only while playing; say it when paused or ended too.
-                status.message = "replay speed " + Format.speed(feed.speed, times: "×") + (feed.paused ? " (paused: p plays)" : "")
-            }
-        case .stepBackEvents(let count):
-            if case .replay(let feed) = source { seek(feed, to: feed.target(back: count)) }
-        case .stepBackSeconds(let seconds):
-            if case .replay(let feed) = source { seek(feed, to: feed.target(backSeconds: seconds)) }
-        case .goToTime(let nanoseconds):
-            if case .replay(let feed) = source { goTo(nanoseconds, in: feed) }
         case .repaint: terminal.invalidate()
         case .export(let format): export(format, glyphs: terminal.glyphs)
         case .dumpScreen: dumpScreen(depth: terminal.colorDepth, theme: terminal.theme)
@@ -375,6 +332,18 @@ public final class DashboardSession {
         case .setTheme(let theme):
             terminal.setTheme(theme)
             status.message = terminal.theme == theme ? "theme \(theme.rawValue)" : "theme \(theme.rawValue): this terminal shows no colour (NO_COLOR or mono)"
+        }
+    }
+
+    /// Live pause: the screen keeps a copy of the data while events go on being folded, and counts
+    /// them.
+    private func freeze(_ paused: Bool) {
+        if paused {
+            frozen = DashboardData(model: model, tail: tail, status: status)
+            status.eventsWhilePaused = 0
+        } else {
+            frozen = nil
+            status.eventsWhilePaused = nil
         }
     }
 
