@@ -52,7 +52,8 @@ struct BatchJSONTests {
         #expect(all.count >= 3)
         #expect(all == all.sorted(by: >))
         let screen = Dashboard.render(Fixture.data(), view: view, size: Size(width: 120, height: 40), glyphs: .unicode).info
-        let listed = try rows(BatchJSON.line(Fixture.data(), view: view, iteration: 1)).map { RowKey.name($0["name"] as! String) }
+        let listed = try rows(BatchJSON.line(Fixture.data(), view: view, iteration: 1))
+            .map { RowKey.name($0["name"] as! String) }
         #expect(listed == screen.rowKeys)
         view.table.filter = "cart"
         let names = try rows(BatchJSON.line(Fixture.data(), view: view, iteration: 1)).map { $0["name"] as! String }

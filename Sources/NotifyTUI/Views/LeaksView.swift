@@ -50,7 +50,9 @@ struct DetailLine: Sendable {
     var key: RowKey
 
     static func lines(_ items: [(String, Style, RowKey?)]) -> [DetailLine] {
-        items.enumerated().map { DetailLine(text: $0.element.0, style: $0.element.1, key: $0.element.2 ?? .line($0.offset)) }
+        items.enumerated().map { offset, item in
+            DetailLine(text: item.0, style: item.1, key: item.2 ?? .line(offset))
+        }
     }
 
     static func spec(title: String) -> TableSpec<DetailLine> {

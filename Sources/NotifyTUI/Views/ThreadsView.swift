@@ -34,8 +34,8 @@ enum ThreadsView {
                         style: { $0.entry.depth > 1 ? .info : nil }, value: { .number(Double($0.entry.depth)) }),
             TableColumn("POSTED ON", .flexible(min: 12), text: { $0.poster }),
         ]
-        var spec = TableSpec(columns: columns, key: { .delivery(registration: $0.entry.registration, post: $0.entry.postID) }, isLog: true,
-                             emptyMessage: "no deliveries yet")
+        var spec = TableSpec(columns: columns, key: { .delivery(registration: $0.entry.registration, post: $0.entry.postID) },
+                             isLog: true, emptyMessage: "no deliveries yet")
         spec.time = { $0.entry.start }
         return spec
     }

@@ -147,11 +147,12 @@ extension TableWidget {
         return pieces
     }
 
-    /// The key selection follows: the row's key, a suffix for continuation lines, or the mark or
-    /// group (keys that drill nowhere).
+    /// The key selection follows: the row's key, a continuation of it for a wrapped row's further
+    /// lines, or the mark or group (keys that drill nowhere).
     static func key<Item>(_ line: TableLine, items: [Item], spec: TableSpec<Item>) -> RowKey {
         switch line {
-        case .row(let item, let part): part == 0 ? spec.key(items[item]) : .continuation(spec.key(items[item]), part: part)
+        case .row(let item, 0): spec.key(items[item])
+        case .row(let item, let part): .continuation(spec.key(items[item]), part: part)
         case .mark(let mark): .mark(mark.number)
         case .group(let group, _): .group(group)
         }
