@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+// notifytop is Linux only: Glibc, Unix sockets and ncursesw (a build elsewhere stops with an error).
 import PackageDescription
 
 let package = Package(

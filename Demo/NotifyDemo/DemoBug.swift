@@ -1,5 +1,5 @@
 /// The observer bugs the demo can plant, each switchable by name and each built to match exactly
-/// one warning rule of `leak-rules.md` §4, so notifytop's findings can be checked against them.
+/// one warning rule R1–R10 (`LeakRule`), so notifytop's findings can be checked against them.
 ///
 /// Each bug sits in the type that carries it, next to the clean code path it replaces; the types
 /// are listed in `Demo/README.md`.
@@ -30,7 +30,7 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
     /// An observer for a name nothing posts any more.
     case neverPosted = "never-posted"
 
-    /// The warning rule the bug triggers, as `leak-rules.md` §4 names it.
+    /// The warning rule the bug triggers, as notifytop's `LeakRule` names it.
     public var rule: String {
         switch self {
         case .droppedToken: "R1 ORPHANED_REGISTRATION"

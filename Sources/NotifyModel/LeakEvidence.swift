@@ -1,7 +1,7 @@
 /// The facts behind a finding, as data: the detail pane shows them and tests assert on them.
 ///
 /// Why one struct for every rule: the dashboard renders evidence generically, and each rule fills
-/// the fields its §4 entry lists (documented per field); unused fields stay empty.
+/// the fields it needs (documented per field); unused fields stay empty.
 public struct LeakEvidence: Sendable, Hashable {
     /// The notification name (`"*"` for wildcard registrations).
     public var name: String?

@@ -38,8 +38,8 @@ public struct LeakFinding: Sendable, Hashable, Identifiable {
 
 /// The root cause a finding stands for: a rule and what it is about.
 ///
-/// Why explicit: de-duplication and suppression work on these keys (leak-rules.md: "every rule's
-/// suppression key is (rule, callsite) or (rule, name)").
+/// Why explicit: de-duplication and suppression work on these keys; every rule's key is
+/// (rule, callsite) or (rule, name).
 public struct LeakFindingKey: Sendable, Hashable, CustomStringConvertible {
     /// The rule.
     public var rule: LeakRule

@@ -1,4 +1,4 @@
-/// The ten warning rules of leak-rules.md §4, each with its identifier and one-line fix.
+/// The ten warning rules R1–R10, each with its identifier and one-line fix.
 ///
 /// Why an enum with the fix built in: every finding must be actionable without documentation
 /// ("always visible: rule ID and a one-line fix"), and tests assert on rule identity, not text.

@@ -1,6 +1,6 @@
 /// Whether two notification names are "near", so one is likely a typo of the other (R9, R10).
 ///
-/// Near means, per leak-rules.md: equal ignoring case; or within an edit distance; or the same
+/// Near means: equal ignoring case; or within an edit distance; or the same
 /// after dropping the common affixes (a leading `k` or `NS`, a trailing `Notification`); or one
 /// is the other plus a prefix or suffix word (`kNetworkReachabilityChanged…` and
 /// `kReachabilityChanged…`, Reachability#163). Cheap rejections come first: most pairs never

@@ -4,8 +4,8 @@ import NotifyKit
 /// The NotifyKit facts each warning rule is computed from, found in a recorded run: one detector
 /// per planted bug, each reading only what a probe (and so notifytop) receives.
 ///
-/// These are deliberately literal readings of `leak-rules.md` §4 over the event stream, not the
-/// model: they check that each planted bug produces the evidence its rule needs, and that a clean
+/// These are deliberately literal readings of the warning rules R1–R10 over the event stream, not
+/// the model: they check that each planted bug produces the evidence its rule needs, and that a clean
 /// run produces none of it.
 struct DemoFacts {
     /// Bugs whose fact appears in the run, in ``DemoBug/allCases`` order.

@@ -4,7 +4,7 @@ import Testing
 
 /// Which registrations a post reaches: names and objects, nil wildcards, identity.
 @Suite struct MatchingTests {
-    /// One post of the four-observer matrix of semantics.md §5(d), with the observers it must reach
+    /// One post of the four-observer name/object matrix (Foundation's matching rules), with the observers it must reach
     /// in registration order. Observers: "N/nil", "N/A", "nil/A", "nil/nil"; objects A and B.
     struct MatrixCase: Sendable, CustomTestStringConvertible {
         let name: Notification.Name

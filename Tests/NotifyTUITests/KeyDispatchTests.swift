@@ -32,7 +32,7 @@ struct KeyDispatchTests {
         #expect(Keymap.standard.action(for: .char("r"), isReplay: false) == .toggleRecording)
     }
 
-    @Test("the issue's keys", arguments: [
+    @Test("the everyday keys dispatch their actions", arguments: [
         (Key.char("q"), Action.quit), (.function(10), .quit), (.char("?"), .toggleHelp), (.function(1), .toggleHelp),
         (.char("1"), .show(.names)), (.char("5"), .show(.events)), (.tab, .nextView), (.char("j"), .moveDown),
         (.up, .moveUp), (.pageDown, .pageDown), (.home, .home), (.end, .end), (.char("/"), .editFilter),
@@ -40,7 +40,7 @@ struct KeyDispatchTests {
         (.char(" "), .togglePause), (.char("+"), .faster), (.char("-"), .slower), (.enter, .drillDown),
         (.escape, .back), (.backspace, .back),
     ])
-    func issueKeys(key: Key, action: Action) {
+    func everydayKeys(key: Key, action: Action) {
         #expect(Keymap.standard.action(for: key) == action)
     }
 
