@@ -15,7 +15,7 @@ struct CanonicalLineDecoder {
 
     /// The event for `line`, or nil when the line is not in the encoder's exact shape.
     static func decode(_ line: UnsafeBufferPointer<UInt8>, names: UnsafeMutablePointer<StringInterner>) -> TraceEvent? {
-        guard let base = line.baseAddress, line.count > 8 else { return nil }
+        guard let base = line.baseAddress, line.count > WireKind.openingPrefix.utf8CodeUnitCount + 2 else { return nil }
         var reader = CanonicalLineDecoder(line: line, base: base, names: names)
         return reader.event()
     }
@@ -27,13 +27,12 @@ struct CanonicalLineDecoder {
     }
 
     private mutating func event() -> TraceEvent? {
-        // `{"k":"` then the kind; its first letter picks the candidates.
-        guard literal("{\"k\":\"") else { return nil }
+        // The kind's first letter, just after `{"k":"`, picks the candidates.
         let event: TraceEvent?
-        switch base[index] {
+        switch base[WireKind.openingPrefix.utf8CodeUnitCount] {
         case UInt8(ascii: "d"): event = delivered()
         case UInt8(ascii: "p"): event = posted()
-        case UInt8(ascii: "r"): event = literal("register\"") ? registered() : literal("remove\"") ? removed() : nil
+        case UInt8(ascii: "r"): event = kind(.registered) ? registered() : kind(.removed) ? removed() : nil
         case UInt8(ascii: "q"): event = queue()
         case UInt8(ascii: "o"): event = object()
         case UInt8(ascii: "t"): event = tick()
@@ -44,13 +43,13 @@ struct CanonicalLineDecoder {
     }
 
     private mutating func delivered() -> TraceEvent? {
-        guard literal("deliver\",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned(),
-              literal(",\"thread\":"), let thread = unsigned(), literal(",\"postID\":"), let postID = unsigned(),
-              literal(",\"registration\":"), let registration = unsigned(), literal(",\"name\":"), let name = string(),
-              literal(",\"postingThread\":"), let postingThread = unsigned(),
-              literal(",\"target\":"), let target = enumeration(TraceTargetKind.self),
-              literal(",\"start\":"), let start = unsigned(), literal(",\"duration\":"), let duration = unsigned(),
-              literal(",\"wait\":"), let wait = unsigned(), literal(",\"depth\":"), let depth = integer()
+        guard kind(.delivered), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
+              key(.thread), let thread = unsigned(), key(.postID), let postID = unsigned(),
+              key(.registration), let registration = unsigned(), key(.name), let name = string(),
+              key(.postingThread), let postingThread = unsigned(),
+              key(.target), let target = enumeration(TraceTargetKind.self),
+              key(.start), let start = unsigned(), key(.duration), let duration = unsigned(),
+              key(.wait), let wait = unsigned(), key(.depth), let depth = integer()
         else { return nil }
         return .delivered(TraceDelivery(
             seq: seq, timestamp: t, thread: thread, postID: postID, registration: registration, name: name,
@@ -58,32 +57,33 @@ struct CanonicalLineDecoder {
     }
 
     private mutating func posted() -> TraceEvent? {
-        guard literal("post\",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned(),
-              literal(",\"thread\":"), let thread = unsigned(), literal(",\"postID\":"), let postID = unsigned(),
-              literal(",\"name\":"), let name = string(), literal(",\"object\":"), let object = optionalUnsigned(),
-              literal(",\"hasUserInfo\":"), let hasUserInfo = bool(), literal(",\"matched\":"), let matched = integer(),
-              literal(",\"depth\":"), let depth = integer(), literal(",\"parentPostID\":"), let parent = unsigned(),
-              literal(",\"callsite\":"), let callsite = unsigned()
+        guard kind(.posted), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
+              key(.thread), let thread = unsigned(), key(.postID), let postID = unsigned(),
+              key(.name), let name = string(), key(.object), let object = optionalUnsigned(),
+              key(.hasUserInfo), let hasUserInfo = bool(), key(.matched), let matched = integer(),
+              key(.depth), let depth = integer(), key(.parentPostID), let parent = unsigned(),
+              key(.callsite), let callsite = unsigned()
         else { return nil }
         return .posted(TracePost(
             seq: seq, timestamp: t, thread: thread, postID: postID, name: name, object: object,
             hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parent, callsite: callsite))
     }
 
+    /// The rest of a `register` line, after its opening.
     private mutating func registered() -> TraceEvent? {
-        guard literal(",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned(),
-              literal(",\"thread\":"), let thread = unsigned(), literal(",\"id\":"), let id = unsigned(),
-              literal(",\"name\":"), let name = optionalString(),
-              literal(",\"kind\":"), let kind = enumeration(TraceRegistrationKind.self),
-              literal(",\"observer\":"), let observer = optionalUnsigned(),
-              literal(",\"object\":"), let object = optionalUnsigned(),
-              literal(",\"target\":"), let target = enumeration(TraceTargetKind.self),
-              literal(",\"targetLabel\":"), let targetLabel = optionalString(),
-              literal(",\"callsite\":"), let callsite = unsigned(),
-              literal(",\"preexisting\":"), let preexisting = bool(),
-              literal(",\"capturesObserverStrongly\":"), let strongly = bool(),
-              literal(",\"mainThreadOnly\":"), let mainThreadOnly = bool(),
-              literal(",\"registeredAt\":"), let registeredAt = optionalUnsigned()
+        guard key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
+              key(.thread), let thread = unsigned(), key(.id), let id = unsigned(),
+              key(.name), let name = optionalString(),
+              key(.kind), let kind = enumeration(TraceRegistrationKind.self),
+              key(.observer), let observer = optionalUnsigned(),
+              key(.object), let object = optionalUnsigned(),
+              key(.target), let target = enumeration(TraceTargetKind.self),
+              key(.targetLabel), let targetLabel = optionalString(),
+              key(.callsite), let callsite = unsigned(),
+              key(.preexisting), let preexisting = bool(),
+              key(.capturesObserverStrongly), let strongly = bool(),
+              key(.mainThreadOnly), let mainThreadOnly = bool(),
+              key(.registeredAt), let registeredAt = optionalUnsigned()
         else { return nil }
         return .registered(TraceRegistration(
             seq: seq, timestamp: t, thread: thread, id: id, name: name, kind: kind, observer: observer,
@@ -91,21 +91,22 @@ struct CanonicalLineDecoder {
             capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly, registeredAt: registeredAt))
     }
 
+    /// The rest of a `remove` line, after its opening.
     private mutating func removed() -> TraceEvent? {
-        guard literal(",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned(),
-              literal(",\"thread\":"), let thread = unsigned(),
-              literal(",\"registration\":"), let registration = unsigned(),
-              literal(",\"reason\":"), let reason = enumeration(TraceRemovalReason.self)
+        guard key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
+              key(.thread), let thread = unsigned(),
+              key(.registration), let registration = unsigned(),
+              key(.reason), let reason = enumeration(TraceRemovalReason.self)
         else { return nil }
         return .removed(TraceRemoval(seq: seq, timestamp: t, thread: thread, registration: registration, reason: reason))
     }
 
     private mutating func queue() -> TraceEvent? {
-        guard literal("queue\",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned(),
-              literal(",\"thread\":"), let thread = unsigned(), literal(",\"queueID\":"), let queueID = unsigned(),
-              literal(",\"action\":"), let action = enumeration(TraceQueueAction.self),
-              literal(",\"name\":"), let name = optionalString(), literal(",\"style\":"), let style = optionalString(),
-              literal(",\"count\":"), let count = integer(), literal(",\"pending\":"), let pending = integer()
+        guard kind(.queue), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
+              key(.thread), let thread = unsigned(), key(.queueID), let queueID = unsigned(),
+              key(.action), let action = enumeration(TraceQueueAction.self),
+              key(.name), let name = optionalString(), key(.style), let style = optionalString(),
+              key(.count), let count = integer(), key(.pending), let pending = integer()
         else { return nil }
         return .queue(TraceQueueActivity(
             seq: seq, timestamp: t, thread: thread, queueID: queueID, action: action, name: name, style: style,
@@ -113,14 +114,14 @@ struct CanonicalLineDecoder {
     }
 
     private mutating func object() -> TraceEvent? {
-        guard literal("obj\",\"id\":"), let id = unsigned(), literal(",\"type\":"), let type = unsigned(),
-              literal(",\"addr\":\"0x"), let address = hexDigits()
+        guard kind(.object), key(.id), let id = unsigned(), key(.type), let type = unsigned(),
+              key(.addr), literal("\"0x"), let address = hexDigits()
         else { return nil }
         return .object(TraceObject(id: id, type: type, address: address))
     }
 
     private mutating func tick() -> TraceEvent? {
-        guard literal("tick\",\"seq\":"), let seq = unsigned(), literal(",\"t\":"), let t = unsigned() else { return nil }
+        guard kind(.tick), key(.seq), let seq = unsigned(), key(.t), let t = unsigned() else { return nil }
         return .tick(TraceTick(seq: seq, timestamp: t))
     }
 
@@ -145,6 +146,14 @@ struct CanonicalLineDecoder {
         index += count
         return true
     }
+
+    /// Consumes a line's opening for `kind`, `{"k":"name"`.
+    @inline(__always)
+    private mutating func kind(_ kind: WireKind) -> Bool { literal(kind.opening) }
+
+    /// Consumes a field's opening, `,"key":`.
+    @inline(__always)
+    private mutating func key(_ key: WireKey) -> Bool { literal(key.opening) }
 
     @inline(__always)
     private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }

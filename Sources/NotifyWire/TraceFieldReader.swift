@@ -30,7 +30,7 @@ struct TraceFieldReader {
     private var kind: String { lineKind.rawValue }
 
     /// The index of the field named `key`, or nil.
-    mutating func find(_ key: StaticString) -> Int? {
+    mutating func find(_ key: WireKey) -> Int? {
         let count = fields.count
         guard count > 0 else { return nil }
         var index = cursor < count ? cursor : 0
@@ -45,16 +45,15 @@ struct TraceFieldReader {
         return nil
     }
 
-    private func keyMatches(_ field: JSONField, _ key: StaticString) -> Bool {
+    private func keyMatches(_ field: JSONField, _ key: WireKey) -> Bool {
+        let expected = key.name
         if field.keyEscaped {
             let content = UnsafeBufferPointer(rebasing: line[field.keyStart..<field.keyEnd])
-            return (try? JSONStringDecoding.decode(content, escaped: true)) == key.description
+            return (try? JSONStringDecoding.decode(content, escaped: true)) == key.text
         }
-        let length = key.utf8CodeUnitCount
-        guard field.keyEnd - field.keyStart == length else { return false }
-        let expected = key.utf8Start
+        guard field.keyEnd - field.keyStart == expected.count else { return false }
         var offset = 0
-        while offset < length {
+        while offset < expected.count {
             guard line[field.keyStart + offset] == expected[offset] else { return false }
             offset += 1
         }
@@ -65,8 +64,8 @@ struct TraceFieldReader {
         TraceDecodingError(line: lineNumber, reason: reason)
     }
 
-    private func wrongType(_ key: StaticString, _ expected: String) -> TraceDecodingError {
-        error(.wrongType(kind: kind, field: key.description, expected: expected))
+    private func wrongType(_ key: WireKey, _ expected: String) -> TraceDecodingError {
+        error(.wrongType(kind: kind, field: key.text, expected: expected))
     }
 
     /// The value's raw text, shortened, for messages.
@@ -77,8 +76,8 @@ struct TraceFieldReader {
         return end < field.valueEnd ? quoted + "…" : quoted
     }
 
-    private mutating func required(_ key: StaticString) throws(TraceDecodingError) -> JSONField {
-        guard let index = find(key) else { throw error(.missingField(kind: kind, field: key.description)) }
+    private mutating func required(_ key: WireKey) throws(TraceDecodingError) -> JSONField {
+        guard let index = find(key) else { throw error(.missingField(kind: kind, field: key.text)) }
         return fields[index]
     }
 
@@ -107,27 +106,27 @@ struct TraceFieldReader {
     }
 
     /// A required unsigned 64-bit integer.
-    mutating func uint64(_ key: StaticString) throws(TraceDecodingError) -> UInt64 {
+    mutating func uint64(_ key: WireKey) throws(TraceDecodingError) -> UInt64 {
         try unsignedValue(required(key), key)
     }
 
     /// An unsigned 64-bit integer that may be `null` or absent.
-    mutating func optionalUInt64(_ key: StaticString) throws(TraceDecodingError) -> UInt64? {
+    mutating func optionalUInt64(_ key: WireKey) throws(TraceDecodingError) -> UInt64? {
         guard let index = find(key), fields[index].type != .null else { return nil }
         return try unsignedValue(fields[index], key)
     }
 
-    private func unsignedValue(_ field: JSONField, _ key: StaticString) throws(TraceDecodingError) -> UInt64 {
+    private func unsignedValue(_ field: JSONField, _ key: WireKey) throws(TraceDecodingError) -> UInt64 {
         guard field.type == .integer else { throw wrongType(key, "an unsigned integer") }
         guard let (negative, value) = magnitude(field), !negative || value == 0 else {
-            throw error(.invalidValue(kind: kind, field: key.description, value: rawText(field)))
+            throw error(.invalidValue(kind: kind, field: key.text, value: rawText(field)))
         }
         return value
     }
 
     /// A required signed integer within `type`'s range.
     mutating func integer<Value: FixedWidthInteger & SignedInteger>(
-        _ key: StaticString, as type: Value.Type = Value.self
+        _ key: WireKey, as type: Value.Type = Value.self
     ) throws(TraceDecodingError) -> Value {
         let field = try required(key)
         guard field.type == .integer else { throw wrongType(key, "an integer") }
@@ -136,11 +135,11 @@ struct TraceFieldReader {
             if negative, let result = Value(exactly: value) { return 0 - result }
             if negative, value == UInt64(Value.min.magnitude) { return Value.min }
         }
-        throw error(.invalidValue(kind: kind, field: key.description, value: rawText(field)))
+        throw error(.invalidValue(kind: kind, field: key.text, value: rawText(field)))
     }
 
     /// A required boolean.
-    mutating func bool(_ key: StaticString) throws(TraceDecodingError) -> Bool {
+    mutating func bool(_ key: WireKey) throws(TraceDecodingError) -> Bool {
         switch try required(key).type {
         case .true: true
         case .false: false
@@ -149,7 +148,7 @@ struct TraceFieldReader {
     }
 
     /// A boolean that may be `null` or absent (fields added in a minor version).
-    mutating func optionalBool(_ key: StaticString) throws(TraceDecodingError) -> Bool? {
+    mutating func optionalBool(_ key: WireKey) throws(TraceDecodingError) -> Bool? {
         guard let index = find(key) else { return nil }
         switch fields[index].type {
         case .true: return true
@@ -160,50 +159,50 @@ struct TraceFieldReader {
     }
 
     /// A required string.
-    mutating func string(_ key: StaticString) throws(TraceDecodingError) -> String {
+    mutating func string(_ key: WireKey) throws(TraceDecodingError) -> String {
         try stringValue(required(key), key)
     }
 
     /// A string that may be `null` or absent.
-    mutating func optionalString(_ key: StaticString) throws(TraceDecodingError) -> String? {
+    mutating func optionalString(_ key: WireKey) throws(TraceDecodingError) -> String? {
         guard let index = find(key), fields[index].type != .null else { return nil }
         return try stringValue(fields[index], key)
     }
 
-    private func stringValue(_ field: JSONField, _ key: StaticString) throws(TraceDecodingError) -> String {
+    private func stringValue(_ field: JSONField, _ key: WireKey) throws(TraceDecodingError) -> String {
         guard field.type == .plainString || field.type == .escapedString else { throw wrongType(key, "a string") }
         let content = UnsafeBufferPointer(rebasing: line[field.valueStart..<field.valueEnd])
         if field.type == .plainString { return names.pointee.string(content) }
         do {
             return try JSONStringDecoding.decode(content, escaped: true)
         } catch {
-            throw self.error(.invalidValue(kind: kind, field: key.description, value: rawText(field) + " (lone surrogate)"))
+            throw self.error(.invalidValue(kind: kind, field: key.text, value: rawText(field) + " (lone surrogate)"))
         }
     }
 
     /// A required string naming a case of `Value`.
     mutating func enumeration<Value: RawRepresentable<String>>(
-        _ key: StaticString, as type: Value.Type = Value.self
+        _ key: WireKey, as type: Value.Type = Value.self
     ) throws(TraceDecodingError) -> Value {
         let field = try required(key)
         guard let value = Value(rawValue: try stringValue(field, key)) else {
-            throw error(.invalidValue(kind: kind, field: key.description, value: rawText(field)))
+            throw error(.invalidValue(kind: kind, field: key.text, value: rawText(field)))
         }
         return value
     }
 
     /// A required `"0x…"` hex string, such as an object's address.
-    mutating func hexUInt64(_ key: StaticString) throws(TraceDecodingError) -> UInt64 {
+    mutating func hexUInt64(_ key: WireKey) throws(TraceDecodingError) -> UInt64 {
         let field = try required(key)
         guard field.type == .plainString else { throw wrongType(key, "a \"0x…\" hex string") }
         let start = field.valueStart
         let digits = field.valueEnd - start - 2
         guard digits >= 1, digits <= 16, line[start] == UInt8(ascii: "0"), line[start + 1] == UInt8(ascii: "x")
-        else { throw error(.invalidValue(kind: kind, field: key.description, value: rawText(field))) }
+        else { throw error(.invalidValue(kind: kind, field: key.text, value: rawText(field))) }
         var value: UInt64 = 0
         for index in (start + 2)..<field.valueEnd {
             guard let digit = JSONStringDecoding.hexValue(line[index]) else {
-                throw error(.invalidValue(kind: kind, field: key.description, value: rawText(field)))
+                throw error(.invalidValue(kind: kind, field: key.text, value: rawText(field)))
             }
             value = value << 4 | UInt64(digit)
         }

@@ -68,91 +68,94 @@ enum TraceLineDecoder {
     private static func keyIsK(_ line: UnsafeBufferPointer<UInt8>, _ field: JSONField) -> Bool {
         if field.keyEscaped {
             let key = UnsafeBufferPointer(rebasing: line[field.keyStart..<field.keyEnd])
-            return (try? JSONStringDecoding.decode(key, escaped: true)) == "k"
+            return (try? JSONStringDecoding.decode(key, escaped: true)) == WireKind.key.description
         }
-        return field.keyEnd - field.keyStart == 1 && line[field.keyStart] == UInt8(ascii: "k")
+        let expected = WireKind.key
+        return field.keyEnd - field.keyStart == expected.utf8CodeUnitCount
+            && line[field.keyStart] == expected.utf8Start[0]
     }
 
     private static func decode(_ kind: TraceLineKind, _ reader: inout TraceFieldReader) throws(TraceDecodingError) -> TraceEvent {
         switch kind {
         case .delivered:
             return .delivered(TraceDelivery(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),
-                postID: try reader.uint64("postID"), registration: try reader.uint64("registration"),
-                name: try reader.string("name"), postingThread: try reader.uint64("postingThread"),
-                target: try reader.enumeration("target"), start: try reader.uint64("start"),
-                duration: try reader.uint64("duration"), wait: try reader.uint64("wait"),
-                depth: try reader.integer("depth")))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                postID: try reader.uint64(.postID), registration: try reader.uint64(.registration),
+                name: try reader.string(.name), postingThread: try reader.uint64(.postingThread),
+                target: try reader.enumeration(.target), start: try reader.uint64(.start),
+                duration: try reader.uint64(.duration), wait: try reader.uint64(.wait),
+                depth: try reader.integer(.depth)))
         case .posted:
             return .posted(TracePost(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),
-                postID: try reader.uint64("postID"), name: try reader.string("name"),
-                object: try reader.optionalUInt64("object"), hasUserInfo: try reader.bool("hasUserInfo"),
-                matched: try reader.integer("matched"), depth: try reader.integer("depth"),
-                parentPostID: try reader.uint64("parentPostID"), callsite: try reader.uint64("callsite")))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                postID: try reader.uint64(.postID), name: try reader.string(.name),
+                object: try reader.optionalUInt64(.object), hasUserInfo: try reader.bool(.hasUserInfo),
+                matched: try reader.integer(.matched), depth: try reader.integer(.depth),
+                parentPostID: try reader.uint64(.parentPostID), callsite: try reader.uint64(.callsite)))
         case .registered:
             return .registered(TraceRegistration(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),
-                id: try reader.uint64("id"), name: try reader.optionalString("name"),
-                kind: try reader.enumeration("kind"), observer: try reader.optionalUInt64("observer"),
-                object: try reader.optionalUInt64("object"), target: try reader.enumeration("target"),
-                targetLabel: try reader.optionalString("targetLabel"), callsite: try reader.uint64("callsite"),
-                preexisting: try reader.bool("preexisting"),
-                capturesObserverStrongly: try reader.bool("capturesObserverStrongly"),
-                mainThreadOnly: try reader.optionalBool("mainThreadOnly") ?? false,
-                registeredAt: try reader.optionalUInt64("registeredAt")))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                id: try reader.uint64(.id), name: try reader.optionalString(.name),
+                kind: try reader.enumeration(.kind), observer: try reader.optionalUInt64(.observer),
+                object: try reader.optionalUInt64(.object), target: try reader.enumeration(.target),
+                targetLabel: try reader.optionalString(.targetLabel), callsite: try reader.uint64(.callsite),
+                preexisting: try reader.bool(.preexisting),
+                capturesObserverStrongly: try reader.bool(.capturesObserverStrongly),
+                mainThreadOnly: try reader.optionalBool(.mainThreadOnly) ?? false,
+                registeredAt: try reader.optionalUInt64(.registeredAt)))
         case .removed:
             return .removed(TraceRemoval(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),
-                registration: try reader.uint64("registration"), reason: try reader.enumeration("reason")))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                registration: try reader.uint64(.registration), reason: try reader.enumeration(.reason)))
         case .tokenDropped:
             return .tokenDropped(TraceTokenDrop(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),
-                registration: try reader.uint64("registration")))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                registration: try reader.uint64(.registration)))
         case .removeMissed:
             return .removeMissed(TraceMissedRemoval(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),
-                observer: try reader.uint64("observer"), name: try reader.optionalString("name"),
-                callsite: try reader.uint64("callsite")))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                observer: try reader.uint64(.observer), name: try reader.optionalString(.name),
+                callsite: try reader.uint64(.callsite)))
         case .queue:
             return .queue(TraceQueueActivity(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),
-                queueID: try reader.uint64("queueID"), action: try reader.enumeration("action"),
-                name: try reader.optionalString("name"), style: try reader.optionalString("style"),
-                count: try reader.integer("count"), pending: try reader.integer("pending")))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                queueID: try reader.uint64(.queueID), action: try reader.enumeration(.action),
+                name: try reader.optionalString(.name), style: try reader.optionalString(.style),
+                count: try reader.integer(.count), pending: try reader.integer(.pending)))
         case .checkpoint:
             return .checkpoint(TraceCheckpoint(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), thread: try reader.uint64("thread"),
-                label: try reader.string("label"), callsite: try reader.uint64("callsite")))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                label: try reader.string(.label), callsite: try reader.uint64(.callsite)))
         case .thread:
             return .thread(TraceThread(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), id: try reader.uint64("id"),
-                systemID: try reader.integer("systemID"), name: try reader.string("name"),
-                isMain: try reader.bool("isMain")))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), id: try reader.uint64(.id),
+                systemID: try reader.integer(.systemID), name: try reader.string(.name),
+                isMain: try reader.bool(.isMain)))
         case .type:
-            return .type(TraceType(id: try reader.uint64("id"), name: try reader.string("name")))
+            return .type(TraceType(id: try reader.uint64(.id), name: try reader.string(.name)))
         case .object:
             return .object(TraceObject(
-                id: try reader.uint64("id"), type: try reader.uint64("type"), address: try reader.hexUInt64("addr")))
+                id: try reader.uint64(.id), type: try reader.uint64(.type), address: try reader.hexUInt64(.addr)))
         case .callsite:
-            let id = try reader.uint64("id")
-            let file = try reader.string("file")
-            let line = try reader.uint64("line")
+            let id = try reader.uint64(.id)
+            let file = try reader.string(.file)
+            let line = try reader.uint64(.line)
             guard let narrowed = UInt(exactly: line) else {
                 throw TraceDecodingError(line: reader.lineNumber,
-                                         reason: .invalidValue(kind: "site", field: "line", value: "\(line)"))
+                                         reason: .invalidValue(kind: TraceLineKind.callsite.rawValue,
+                                                               field: WireKey.line.text, value: "\(line)"))
             }
             return .callsite(TraceCallsite(id: id, file: file, line: narrowed))
         case .gap:
             return .gap(TraceGap(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"), count: try reader.uint64("count"),
-                reason: TraceGapReason(rawValue: try reader.string("reason"))))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), count: try reader.uint64(.count),
+                reason: TraceGapReason(rawValue: try reader.string(.reason))))
         case .end:
             return .end(TraceEnd(
-                seq: try reader.uint64("seq"), timestamp: try reader.uint64("t"),
-                reason: TraceEndReason(rawValue: try reader.string("reason"))))
+                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t),
+                reason: TraceEndReason(rawValue: try reader.string(.reason))))
         case .tick:
-            return .tick(TraceTick(seq: try reader.uint64("seq"), timestamp: try reader.uint64("t")))
+            return .tick(TraceTick(seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t)))
         case .header:
             return .header(try header(&reader))
         }
@@ -160,44 +163,42 @@ enum TraceLineDecoder {
 
     /// Reads and validates a header: the format name first, then the version, before anything else.
     private static func header(_ reader: inout TraceFieldReader) throws(TraceDecodingError) -> TraceHeader {
-        let format = try reader.string("format")
+        let format = try reader.string(.format)
         guard format == TraceHeader.formatName else {
             throw TraceDecodingError(line: reader.lineNumber, reason: .notATrace(format: format))
         }
-        let versionText = try reader.string("version")
+        let versionText = try reader.string(.version)
         guard let version = TraceFormatVersion(versionText) else {
             throw TraceDecodingError(line: reader.lineNumber,
-                                     reason: .invalidValue(kind: "header", field: "version", value: "\"\(versionText)\""))
+                                     reason: .invalidValue(kind: TraceLineKind.header.rawValue,
+                                                           field: WireKey.version.text, value: "\"\(versionText)\""))
         }
         guard version.isReadable else {
             throw TraceDecodingError(line: reader.lineNumber, reason: .unsupportedVersion(versionText))
         }
         return TraceHeader(
-            version: version, pid: try reader.integer("pid"), process: try reader.string("process"),
-            center: try reader.string("center"), clockMono: try reader.uint64("clockMono"),
-            clockWall: try reader.uint64("clockWall"), producer: try reader.string("producer"))
+            version: version, pid: try reader.integer(.pid), process: try reader.string(.process),
+            center: try reader.string(.center), clockMono: try reader.uint64(.clockMono),
+            clockWall: try reader.uint64(.clockWall), producer: try reader.string(.producer))
     }
 
     /// Matches the kind's bytes against the known names, most frequent first.
     private static func lineKind(_ bytes: UnsafeBufferPointer<UInt8>) -> TraceLineKind? {
-        for kind in kindsByFrequency where equals(bytes, kind.name) {
-            return kind.kind
+        for kind in kindsByFrequency where equals(bytes, kind.wire.name) {
+            return kind
         }
         return nil
     }
 
-    private static let kindsByFrequency: [(name: StaticString, kind: TraceLineKind)] = [
-        ("deliver", .delivered), ("post", .posted), ("register", .registered), ("remove", .removed),
-        ("queue", .queue), ("obj", .object), ("type", .type), ("site", .callsite), ("thread", .thread),
-        ("token-dropped", .tokenDropped), ("remove-missed", .removeMissed), ("gap", .gap), ("end", .end),
-        ("tick", .tick), ("checkpoint", .checkpoint), ("header", .header),
+    private static let kindsByFrequency: [TraceLineKind] = [
+        .delivered, .posted, .registered, .removed, .queue, .object, .type, .callsite, .thread, .tokenDropped,
+        .removeMissed, .gap, .end, .tick, .checkpoint, .header,
     ]
 
     @inline(__always)
-    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
-        guard bytes.count == name.utf8CodeUnitCount else { return false }
-        let expected = name.utf8Start
-        for index in 0..<bytes.count where bytes[index] != expected[index] {
+    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == name.count else { return false }
+        for index in 0..<bytes.count where bytes[index] != name[index] {
             return false
         }
         return true

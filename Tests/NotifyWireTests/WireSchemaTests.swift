@@ -1,0 +1,65 @@
+@testable import NotifyWire
+import Testing
+
+/// The encoder and both decoding paths spell names from one table. For every kind, the encoder's
+/// line must come back equal from each path on its own: the fast path for the kinds it reads, the
+/// general path for all of them.
+@Suite struct WireSchemaTests {
+    /// The kinds the fast path reads: the bulk of a busy stream, and the idle stream's ticks.
+    static let fastPathKinds: Set<TraceLineKind> = [.delivered, .posted, .registered, .removed, .queue, .object, .tick]
+
+    /// One sample per kind, plus a registration whose optional fields are all set.
+    static let events: [TraceEvent] = TraceLineKind.allCases.map(TraceSamples.event) + [
+        .registered(TraceRegistration(
+            seq: 12, timestamp: 1_000_010_000, thread: 2, id: 9, name: "cartDidChange", kind: .block, observer: 7,
+            object: 8, target: .operationQueue, targetLabel: "sync queue", callsite: 3, preexisting: true,
+            capturesObserverStrongly: true, mainThreadOnly: true, registeredAt: 999_000_000)),
+    ]
+
+    static func fastPath(_ line: String) -> TraceEvent? {
+        var names = StringInterner()
+        return Array(line.utf8).withUnsafeBufferPointer { buffer in
+            withUnsafeMutablePointer(to: &names) { CanonicalLineDecoder.decode(buffer, names: $0) }
+        }
+    }
+
+    static func generalPath(_ line: String) throws -> TraceEvent? {
+        var names = StringInterner()
+        var fields: [JSONField] = []
+        return try Array(line.utf8).withUnsafeBufferPointer { buffer in
+            try TraceLineDecoder.decodeScanned(buffer, lineNumber: 1, fields: &fields, names: &names)
+        }
+    }
+
+    @Test("every kind's wire name in the table is the kind's raw value")
+    func kindNames() {
+        for kind in TraceLineKind.allCases {
+            #expect(String(decoding: kind.wire.name, as: UTF8.self) == kind.rawValue)
+        }
+    }
+
+    @Test("each sample covers the kind it is for, so the suite sees every kind")
+    func samplesCoverEveryKind() {
+        #expect(Set(Self.events.compactMap(\.kind)) == Set(TraceLineKind.allCases))
+    }
+
+    @Test("the fast path decodes the encoder's line of each of its kinds to an equal event",
+          arguments: events.filter { $0.kind.map(fastPathKinds.contains) == true })
+    func fastPathDecodesItsKinds(_ event: TraceEvent) {
+        let line = TraceEncoder.line(for: event)
+        #expect(Self.fastPath(line) == event, "\(line)")
+    }
+
+    @Test("the fast path leaves every other kind to the general path",
+          arguments: events.filter { $0.kind.map(fastPathKinds.contains) == false })
+    func fastPathDeclinesOtherKinds(_ event: TraceEvent) {
+        let line = TraceEncoder.line(for: event)
+        #expect(Self.fastPath(line) == nil, "\(line)")
+    }
+
+    @Test("the general path decodes the encoder's line of every kind to an equal event", arguments: events)
+    func generalPathDecodesEveryKind(_ event: TraceEvent) throws {
+        let line = TraceEncoder.line(for: event)
+        #expect(try Self.generalPath(line) == event, "\(line)")
+    }
+}
