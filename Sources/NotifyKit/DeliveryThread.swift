@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NotifySystem
 
 /// A thread with its own run loop that handlers can be delivered on.
 ///

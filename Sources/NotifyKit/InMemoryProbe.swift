@@ -1,3 +1,4 @@
+import NotifySystem
 /// A probe that keeps every event in memory: for tests, and for looking at a center from a debugger.
 public final class InMemoryProbe: NotifyProbe, @unchecked Sendable {  // `lock` guards `storage`
     private let lock = Lock()

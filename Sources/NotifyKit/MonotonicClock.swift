@@ -2,8 +2,6 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// The clock every event is stamped with: CLOCK_MONOTONIC in nanoseconds, read through the vDSO.

@@ -1,4 +1,5 @@
 import Foundation
+import NotifySystem
 
 extension NotifyCenter {
     /// The notifications posted with `name` (nil: every name) and `object`, as an async sequence.

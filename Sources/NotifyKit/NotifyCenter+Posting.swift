@@ -1,4 +1,5 @@
 import Foundation
+import NotifySystem
 import Synchronization
 
 extension NotifyCenter {

@@ -1,3 +1,4 @@
+import NotifySystem
 /// The probes attached to a center; replaced, never mutated, so posts read it with no lock held.
 final class ProbeSet: Sendable {
     let entries: [(id: UInt64, probe: any NotifyProbe)]

@@ -1,4 +1,5 @@
 import Foundation
+import NotifySystem
 
 extension NotifyCenter {
     /// Registers a method of `observer`, the Linux analog of `addObserver(_:selector:name:object:)`.

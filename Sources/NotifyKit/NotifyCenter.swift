@@ -1,4 +1,5 @@
 import Foundation
+import NotifySystem
 import Synchronization
 
 /// A notification center with Foundation's semantics, fast, and observable through probes.

@@ -1,3 +1,5 @@
+import NotifySystem
+
 /// Receives every event of the centers it is attached to.
 ///
 /// A probe is called synchronously on the thread where the event happened, sometimes while the

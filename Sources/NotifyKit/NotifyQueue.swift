@@ -1,4 +1,5 @@
 import Foundation
+import NotifySystem
 import Synchronization
 
 /// `NotificationQueue`'s semantics, posting into a ``NotifyCenter``, without Linux Foundation's

@@ -1,4 +1,5 @@
 import CNotifyTicks
+import NotifySystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc

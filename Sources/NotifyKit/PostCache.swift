@@ -1,4 +1,5 @@
 import Foundation
+import NotifySystem
 import Synchronization
 
 /// Per-thread copies of the registration arrays (and the probes attached) that posts read, so that

@@ -1,3 +1,5 @@
+import NotifySystem
+
 /// Caches `String(reflecting:)` per type, so events name types without formatting on every post.
 enum TypeNames {
     private static let cache = LockedValue<[ObjectIdentifier: String]>([:])

@@ -1,11 +1,12 @@
 import Foundation
 import NotifyWire
 import NotifyTraceViewer
+import NotifySystem
 
 /// Reads a live trace on its own thread and hands events to the run loop in batches.
 ///
 /// The reader thread only decodes and enqueues; the run loop drains the inbox once per tick and
-/// is the only owner of the model (style.md §3.2). Collection therefore never waits for drawing,
+/// is the only owner of the model. Collection therefore never waits for drawing,
 /// and a paused screen still receives every event.
 public final class LiveFeed: Sendable {
     private struct Inbox {
@@ -26,20 +27,10 @@ public final class LiveFeed: Sendable {
         init(_ reader: TraceReader) { self.reader = reader }
     }
 
-    /// The inbox behind a pthread lock (NSLock), in a class so both threads share it.
-    /// Not `Synchronization.Mutex`: ThreadSanitizer cannot see it on Linux (linux-notes.md).
-    private final class Shared: @unchecked Sendable {  // `lock` guards `inbox`
-        private let lock = NSLock()
-        private var inbox = Inbox()
+    /// The inbox both threads share.
+    private typealias Shared = LockedValue<Inbox>
 
-        func withLock<Result>(_ body: (inout Inbox) -> Result) -> Result {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&inbox)
-        }
-    }
-
-    private let shared = Shared()
+    private let shared = Shared(Inbox())
     private let box: ReaderBox
     /// Where the events come from, for the header.
     public let origin: String

@@ -91,10 +91,10 @@ public final class NotifyInspector: Sendable {
 
 /// Removes sockets when the process exits normally, telling attached viewers it ended.
 enum ExitCleanup {
-    private static let exporters = Locked<[TraceExporter]>([])
+    private static let exporters = LockedValue<[TraceExporter]>([])
     private static let installed: Void = {
         atexit {
-            let registered = ExitCleanup.exporters.update { exporters in
+            let registered = ExitCleanup.exporters.withLock { exporters in
                 defer { exporters = [] }
                 return exporters
             }
@@ -104,10 +104,10 @@ enum ExitCleanup {
 
     static func register(_ exporter: TraceExporter) {
         _ = installed
-        exporters.update { $0.append(exporter) }
+        exporters.withLock { $0.append(exporter) }
     }
 
     static func unregister(_ exporter: TraceExporter) {
-        exporters.update { $0.removeAll { $0 === exporter } }
+        exporters.withLock { $0.removeAll { $0 === exporter } }
     }
 }

@@ -20,7 +20,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         var viewerCount = 0
         var peakQueuedBytes = 0
     }
-    private let control = Locked(Control())
+    private let control = LockedValue(Control())
     private let finished = DispatchSemaphore(value: 0)
 
     // Exporter-thread state.
@@ -58,9 +58,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         self.processName = ProcessInfoReader.name(of: getpid())
     }
 
-    var viewerCount: Int { control.read { $0.viewerCount } }
+    var viewerCount: Int { control.withLock { $0.viewerCount } }
     /// The most bytes queued for all viewers together at one time.
-    var peakQueuedBytes: Int { control.read { $0.peakQueuedBytes } }
+    var peakQueuedBytes: Int { control.withLock { $0.peakQueuedBytes } }
 
     func start() {
         let thread = Thread { [self] in
@@ -74,7 +74,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     /// Asks the exporter to end every stream with `reason`, waits for it (a second longer than the
     /// end of a stream may take), and removes the socket.
     func stop(reason: TraceEndReason) {
-        let first = control.update { control -> Bool in
+        let first = control.withLock { control -> Bool in
             guard control.stopReason == nil else { return false }
             control.stopReason = reason
             return true
@@ -88,7 +88,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 
     private func run() {
         while true {
-            if let reason = control.read({ $0.stopReason }) {
+            if let reason = control.withLock({ $0.stopReason }) {
                 finish(reason: reason)
                 return
             }
@@ -166,7 +166,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         let queued = viewers.reduce(0) { $0 + $1.queuedByteCount }
         guard queued > peakQueued else { return }
         peakQueued = queued
-        control.update { $0.peakQueuedBytes = queued }
+        control.withLock { $0.peakQueuedBytes = queued }
     }
 
     /// Spends one admission if the budget (refilled at `admissionsPerSecond`) has one.
@@ -270,7 +270,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 
     private func viewersChanged() {
         let count = viewers.count
-        control.update { $0.viewerCount = count }
+        control.withLock { $0.viewerCount = count }
         if count == 0, let attachment {
             attachment.detach()
             self.attachment = nil
@@ -296,7 +296,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         attachment?.detach()
         attachment = nil
         listener.close()
-        control.update { $0.viewerCount = 0 }
+        control.withLock { $0.viewerCount = 0 }
     }
 
     /// A `tick` line once a second while nothing else is sent, so viewers' models move through

@@ -24,7 +24,7 @@ public final class TraceRecorder: @unchecked Sendable {  // `state` is locked; t
     private var pending: [UInt8] = []
     private var failed = false
     private var lastFlush = TraceRecorder.coarseNow()
-    private let state = Locked(State())
+    private let state = LockedValue(State())
     /// Bytes handed to ``write(_:)`` so far, written or not.
     public private(set) var byteCount = 0
 
@@ -41,14 +41,14 @@ public final class TraceRecorder: @unchecked Sendable {  // `state` is locked; t
     }
 
     /// Bytes the file holds: what the system accepted.
-    public var bytesWritten: Int { state.read(\.written) }
+    public var bytesWritten: Int { state.withLock { $0.written } }
 
     /// The write error that stopped the recording; nil while all is well.
-    public var failure: TraceError? { state.read(\.failure) }
+    public var failure: TraceError? { state.withLock { $0.failure } }
 
     /// One line on how the recording went: the bytes in the file, and whether it is complete.
     public var outcome: String {
-        let (written, failure) = state.read { ($0.written, $0.failure) }
+        let (written, failure) = state.withLock { ($0.written, $0.failure) }
         guard let failure else { return "recorded \(written) bytes to \(path)" }
         return "\(failure); recording stopped at \(written) bytes, the file is incomplete"
     }
@@ -91,13 +91,13 @@ public final class TraceRecorder: @unchecked Sendable {  // `state` is locked; t
         if let error {
             failed = true
             pending = []
-            state.update {
+            state.withLock {
                 $0.written += done
                 $0.failure = .system("cannot write \(path)", error)
             }
             return false
         }
-        if done > 0 { state.update { $0.written += done } }
+        if done > 0 { state.withLock { $0.written += done } }
         return true
     }
 

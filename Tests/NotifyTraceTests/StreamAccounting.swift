@@ -54,40 +54,40 @@ struct StreamAccount {
 /// Reads a stream on its own thread, pausing whenever asked, until it ends.
 final class BackgroundViewer: @unchecked Sendable {  // `state` is locked; `reader` belongs to the thread
     private let reader: TraceReader
-    private let state = Locked((events: [TraceEvent](), paused: false, done: false))
+    private let state = LockedValue((events: [TraceEvent](), paused: false, done: false))
 
     init(_ reader: TraceReader, paused: Bool = false) {
         self.reader = reader
-        state.update { $0.paused = paused }
+        state.withLock { $0.paused = paused }
         let thread = Thread { [self] in run() }
         thread.start()
     }
 
     var paused: Bool {
-        get { state.read { $0.paused } }
-        set { state.update { $0.paused = newValue } }
+        get { state.withLock { $0.paused } }
+        set { state.withLock { $0.paused = newValue } }
     }
 
-    var postCount: Int { state.read { $0.events.lazy.filter { $0.postName != nil }.count } }
+    var postCount: Int { state.withLock { $0.events.lazy.filter { $0.postName != nil }.count } }
 
     /// Waits (at most `seconds`) for the stream to end; returns every event read.
     func finish(seconds: Double = 60) -> [TraceEvent] {
         let deadline = Date(timeIntervalSinceNow: seconds)
-        while !state.read({ $0.done }) && Date() < deadline { usleep(5_000) }
-        return state.read { $0.events }
+        while !state.withLock({ $0.done }) && Date() < deadline { usleep(5_000) }
+        return state.withLock { $0.events }
     }
 
     private func run() {
         while true {
-            if state.read({ $0.paused }) {
+            if state.withLock({ $0.paused }) {
                 usleep(2_000)
                 continue
             }
             switch reader.next(timeoutMilliseconds: 20) {
-            case .event(let event): state.update { $0.events.append(event) }
+            case .event(let event): state.withLock { $0.events.append(event) }
             case .idle: continue
             case .ended:
-                state.update { $0.done = true }
+                state.withLock { $0.done = true }
                 return
             }
         }

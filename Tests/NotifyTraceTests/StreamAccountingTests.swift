@@ -59,29 +59,29 @@ struct StreamAccountingTests {
                                                                           stalledViewerSeconds: 60))
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
-        let posted = Locked(0)
-        let running = Locked(true)
+        let posted = LockedValue(0)
+        let running = LockedValue(true)
         let group = DispatchGroup()
         for _ in 0..<4 {
             DispatchQueue.global().async(group: group) {
-                while running.read({ $0 }) {
+                while running.withLock({ $0 }) {
                     for _ in 0..<100 { center.post(name: ping) }
-                    posted.update { $0 += 100 }
+                    posted.withLock { $0 += 100 }
                 }
             }
         }
         #expect(eventually { viewer.postCount > 1_000 })
         viewer.paused = true
-        let pausedAt = posted.read { $0 }
+        let pausedAt = posted.withLock { $0 }
         // The viewer stands still while the app goes on posting well past its buffer.
-        #expect(eventually { posted.read { $0 } > pausedAt + 40_000 })
+        #expect(eventually { posted.withLock { $0 } > pausedAt + 40_000 })
         viewer.paused = false
-        #expect(eventually { posted.read { $0 } > pausedAt + 60_000 })
-        running.update { $0 = false }
+        #expect(eventually { posted.withLock { $0 } > pausedAt + 60_000 })
+        running.withLock { $0 = false }
         group.wait()
         inspector.stop()
         let account = StreamAccount(viewer.finish())
-        let produced = UInt64(posted.read { $0 }) * 2 + 1  // posts, deliveries, the registration
+        let produced = UInt64(posted.withLock { $0 }) * 2 + 1  // posts, deliveries, the registration
         #expect(account.end?.reason == .inspectorStopped)
         #expect(account.viewerBehindGaps.count >= 1)
         #expect(UInt64(account.events) + account.lost == produced)
@@ -109,23 +109,23 @@ struct StreamAccountingTests {
         socket.close()
         defer { if viewer.isRunning { viewer.terminate() } }
         #expect(eventually { inspector.viewerCount == 1 })
-        let posted = Locked(0)
-        let running = Locked(true)
+        let posted = LockedValue(0)
+        let running = LockedValue(true)
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
-            while running.read({ $0 }) {
+            while running.withLock({ $0 }) {
                 for _ in 0..<100 { center.post(name: ping) }
-                posted.update { $0 += 100 }
+                posted.withLock { $0 += 100 }
             }
         }
-        #expect(eventually { posted.read { $0 } > 5_000 })
+        #expect(eventually { posted.withLock { $0 } > 5_000 })
         kill(viewer.processIdentifier, SIGSTOP)
-        let stoppedAt = posted.read { $0 }
-        #expect(eventually { posted.read { $0 } > stoppedAt + 50_000 })
+        let stoppedAt = posted.withLock { $0 }
+        #expect(eventually { posted.withLock { $0 } > stoppedAt + 50_000 })
         kill(viewer.processIdentifier, SIGCONT)
-        let continuedAt = posted.read { $0 }
-        #expect(eventually { posted.read { $0 } > continuedAt + 5_000 })
-        running.update { $0 = false }
+        let continuedAt = posted.withLock { $0 }
+        #expect(eventually { posted.withLock { $0 } > continuedAt + 5_000 })
+        running.withLock { $0 = false }
         group.wait()
         inspector.stop()
         #expect(eventually(seconds: 30) { !viewer.isRunning })
@@ -133,7 +133,7 @@ struct StreamAccountingTests {
         let account = StreamAccount(stream)
         #expect(account.end?.reason == .inspectorStopped)
         #expect(account.viewerBehindGaps.count >= 1)
-        #expect(UInt64(account.events) + account.lost == UInt64(posted.read { $0 }) * 2 + 1)
+        #expect(UInt64(account.events) + account.lost == UInt64(posted.withLock { $0 }) * 2 + 1)
         #expect(account.decreasingSeq == 0)
         if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
     }

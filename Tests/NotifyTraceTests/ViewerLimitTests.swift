@@ -59,23 +59,23 @@ struct ViewerLimitTests {
     @Test("when accept finds no free descriptor the exporter backs off instead of spinning, then attaches the viewer")
     func acceptBacksOffOnEMFILE() throws {
         let temporary = TemporarySocketDirectory()
-        let calls = Locked(0)
-        let failing = Locked(true)
+        let calls = LockedValue(0)
+        let failing = LockedValue(true)
         let inspector = try NotifyInspector.start(
             center: NotifyCenter(), directory: temporary.directory, ringCapacity: 1024, limits: ViewerLimits(),
             accept: { listener in
-                calls.update { $0 += 1 }
-                return failing.read { $0 } ? .failed(EMFILE) : listener.acceptConnection()
+                calls.withLock { $0 += 1 }
+                return failing.withLock { $0 } ? .failed(EMFILE) : listener.acceptConnection()
             })
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
-        #expect(eventually { calls.read { $0 } > 0 })
-        let before = calls.read { $0 }
+        #expect(eventually { calls.withLock { $0 } > 0 })
+        let before = calls.withLock { $0 }
         usleep(1_000_000)  // a window to count attempts in, not a wait for a result
-        let during = calls.read { $0 } - before
+        let during = calls.withLock { $0 } - before
         // A loop on the readable listener makes thousands of attempts a second; backing off, a few.
         #expect(during < 40)
-        failing.update { $0 = false }
+        failing.withLock { $0 = false }
         #expect(eventually { inspector.viewerCount == 1 })
         _ = reader.read(until: { _ in true }, seconds: 5)
         #expect(reader.header != nil)
