@@ -1,5 +1,7 @@
 import CNcurses
+#if canImport(Glibc)
 import Glibc
+#endif
 import NotifyTUI
 
 /// The real terminal: ncursesw behind ``TerminalBackend``. The only type in the package that

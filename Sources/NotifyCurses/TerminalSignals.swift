@@ -1,5 +1,7 @@
 import CNcurses
+#if canImport(Glibc)
 import Glibc
+#endif
 import Synchronization
 
 /// The last terminating signal received (SIGINT, SIGTERM, SIGHUP), or 0.

@@ -1,4 +1,6 @@
+#if canImport(Glibc)
 import Glibc
+#endif
 
 /// notifytop's own CPU use, shown in the header so its overhead is visible (bpytop#57, btop#932).
 public struct CPUMeter {

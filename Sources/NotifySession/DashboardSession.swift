@@ -1,5 +1,7 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#endif
 import NotifyWire
 import NotifyModel
 import NotifyTUI

@@ -1,4 +1,6 @@
+#if canImport(Glibc)
 import Glibc
+#endif
 import NotifyCurses
 import NotifySystem
 import NotifyTraceViewer
