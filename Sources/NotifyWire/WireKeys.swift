@@ -10,10 +10,10 @@
 /// ``WireKind`` is how a line of one kind opens: `{"k":"`, the kind's name, `"`.
 struct WireKind {
     /// The key that holds a line's kind.
-    static let key: StaticString = "k"
+    static var key: StaticString { "k" }
 
     /// The bytes every line starts with: `{"k":"`.
-    static let openingPrefix: StaticString = #"{"k":""#
+    static var openingPrefix: StaticString { #"{"k":""# }
 
     /// `{"k":"name"`.
     let opening: StaticString
