@@ -116,5 +116,8 @@ for target in package.targets where target.type != .system {
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     // A file sees only the modules it imports itself.
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    // An import is internal unless it says `public import` or `package import`, so API that leaks
+    // another module's types is visible where the import is.
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
     target.swiftSettings = settings
 }

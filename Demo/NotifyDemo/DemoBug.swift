@@ -3,7 +3,7 @@
 ///
 /// Each bug sits in the type that carries it, next to the clean code path it replaces; the types
 /// are listed in `Demo/README.md`.
-public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
+package enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
     /// A tab builds a new view model on every appear and keeps the old ones; each registers.
     case reappearLeak = "reappear-leak"
     /// A screen subscribes in `init` and again in `viewDidLoad`: two identical registrations.
@@ -31,7 +31,7 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
     case neverPosted = "never-posted"
 
     /// The warning rule the bug triggers, as notifytop's `LeakRule` names it.
-    public var rule: String {
+    package var rule: String {
         switch self {
         case .droppedToken: "R1 ORPHANED_REGISTRATION"
         case .earlyRemove: "R2 PREMATURE_REMOVAL"
@@ -47,7 +47,7 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
     }
 
     /// The notification name the bug lives on: the name its rule's warning must be about.
-    public var name: DemoName {
+    package var name: DemoName {
         switch self {
         case .reappearLeak: .sessionDidChange
         case .doubleRegister: .themeDidChange
@@ -65,7 +65,7 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
     }
 
     /// One line on what the app does wrong.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .reappearLeak: "ProfileScreen builds a new ProfileBadgeModel on every appear and keeps the old ones"
         case .doubleRegister: "SettingsScreen subscribes to ThemeDidChange in init and again in viewDidLoad"
@@ -84,7 +84,7 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
     }
 
     /// The NotifyKit fact the rule is computed from: what a probe (and notifytop) receives.
-    public var fact: String {
+    package var fact: String {
         switch self {
         case .reappearLeak:
             "registrations at one callsite for SessionDidChange, each with a new live owner, never removed"
@@ -105,7 +105,7 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
     }
 
     /// Where to look in notifytop.
-    public var howToSpot: String {
+    package var howToSpot: String {
         switch self {
         case .reappearLeak: "Registrations: SessionDidChange's count climbs each time the Profile tab appears"
         case .doubleRegister: "Warnings: R5 for SettingsScreen, fan-out 2 on each ThemeDidChange"
@@ -122,7 +122,7 @@ public enum DemoBug: String, CaseIterable, Sendable, Codable, Comparable {
         }
     }
 
-    public static func < (lhs: DemoBug, rhs: DemoBug) -> Bool {
+    package static func < (lhs: DemoBug, rhs: DemoBug) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What `notify-demo --list-scenarios` prints: the scenarios, then the bugs with their rules.
-public enum DemoCatalog {
+package enum DemoCatalog {
     /// The catalog as text, generated from ``DemoScenario`` and ``DemoBug`` so it cannot drift.
-    public static var text: String {
+    package static var text: String {
         var lines = ["Scenarios (--scenario NAME):"]
         for scenario in DemoScenario.allCases {
             lines.append("  " + scenario.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + scenario.summary)

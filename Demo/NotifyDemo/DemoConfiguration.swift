@@ -1,26 +1,26 @@
 import Foundation
 
 /// Everything a run of the demo depends on; the command line builds one, tests build their own.
-public struct DemoConfiguration: Sendable, Equatable {
+package struct DemoConfiguration: Sendable, Equatable {
     /// The workload's shape.
-    public var scenario: DemoScenario
+    package var scenario: DemoScenario
     /// Target posts per second over all threads; nil runs as fast as possible.
-    public var rate: Double?
+    package var rate: Double?
     /// Seconds to run; nil runs until SIGINT or SIGTERM.
-    public var duration: Double?
+    package var duration: Double?
     /// Seeds every choice; the same seed gives the same registrations and posts per thread.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Worker threads besides the main thread.
-    public var threads: Int
+    package var threads: Int
     /// The planted bugs, in ``DemoBug/allCases`` order.
-    public var bugs: [DemoBug]
+    package var bugs: [DemoBug]
     /// How long the `slow-main-handler` handler blocks the main thread.
-    public var slowHandlerMilliseconds: Int
+    package var slowHandlerMilliseconds: Int
 
     /// - Parameters:
     ///   - rate: nil takes the scenario's default rate.
     ///   - bugs: nil takes the scenario's default bugs.
-    public init(
+    package init(
         scenario: DemoScenario = .steady, rate: Double? = nil, duration: Double? = nil, seed: UInt64 = 1,
         threads: Int = 2, bugs: [DemoBug]? = nil, slowHandlerMilliseconds: Int = 120
     ) {
@@ -36,7 +36,7 @@ public struct DemoConfiguration: Sendable, Equatable {
     /// Parses `--bugs a,b,c`; `all` and `none` are accepted too.
     ///
     /// - Throws: ``DemoConfigurationError/unknownBug(_:)`` naming the first unknown bug.
-    public static func parseBugs(_ list: String) throws(DemoConfigurationError) -> [DemoBug] {
+    package static func parseBugs(_ list: String) throws(DemoConfigurationError) -> [DemoBug] {
         var bugs: [DemoBug] = []
         for part in list.split(separator: ",") {
             let name = part.trimmingCharacters(in: .whitespaces)
@@ -50,11 +50,11 @@ public struct DemoConfiguration: Sendable, Equatable {
 }
 
 /// Why a configuration was refused.
-public enum DemoConfigurationError: Error, Equatable, CustomStringConvertible {
+package enum DemoConfigurationError: Error, Equatable, CustomStringConvertible {
     /// `--bugs` named a bug that does not exist.
     case unknownBug(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownBug(let name):
             "unknown bug \"\(name)\"; known: \(DemoBug.allCases.map(\.rawValue).joined(separator: ", "))"

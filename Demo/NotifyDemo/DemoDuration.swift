@@ -1,11 +1,11 @@
 /// `--duration 30`, `--duration 1.5s`, `250ms`, `2m`: how long the demo runs. Plain numbers are
 /// seconds, as they always were.
-public struct DemoDuration: Sendable, Hashable {
+package struct DemoDuration: Sendable, Hashable {
     /// Seconds, above 0.
-    public let seconds: Double
+    package let seconds: Double
 
     /// Nil unless `argument` is a positive number with an optional unit (`ms`, `s` or `m`).
-    public init?(argument: String) {
+    package init?(argument: String) {
         let text = argument.lowercased()
         let units: [(suffix: String, scale: Double)] = [("ms", 1e-3), ("s", 1), ("m", 60)]
         let unit = units.first { text.hasSuffix($0.suffix) }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The notification names of the demo app: about twenty a real app would have, plus the two that
 /// exist only because of planted bugs.
@@ -7,7 +7,7 @@ import Foundation
 /// has at least one long-lived observer, and is posted during launch, so a clean run gives the
 /// dashboard no mixed-thread name (R8), no unheard post (R9) and no never-posted observer (R10).
 /// Counters index by ``rawValue``, which keeps a post's bookkeeping to one array increment.
-public enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
+package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
     case appDidBecomeActive
     case appWillResignActive
     case sessionDidChange
@@ -36,14 +36,14 @@ public enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
     case premiumStatusDidChange
 
     /// The string the notification is posted with.
-    public var string: String {
+    package var string: String {
         Self.strings[rawValue]
     }
 
     /// The name as the center takes it; built once per case.
-    public var name: Notification.Name { Self.names[rawValue] }
+    package var name: Notification.Name { Self.names[rawValue] }
 
-    public var description: String { string }
+    package var description: String { string }
 
     private static let strings: [String] = allCases.map { name in
         switch name {

@@ -1,6 +1,6 @@
 /// The shapes of workload `notify-demo --scenario` runs: a rate profile, a default bug set and a
 /// mix of actions.
-public enum DemoScenario: String, CaseIterable, Sendable, Codable {
+package enum DemoScenario: String, CaseIterable, Sendable, Codable {
     /// A busy app at a constant rate with every bug planted: what `notifytop --demo` shows.
     case steady
     /// Quiet stretches broken by spikes (4 s at a quarter of the rate, 1 s at four times it).
@@ -13,7 +13,7 @@ public enum DemoScenario: String, CaseIterable, Sendable, Codable {
     case quiet
 
     /// What `--list-scenarios` prints.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .steady: "constant rate (default 200 posts/s), every bug planted; what notifytop --demo shows"
         case .burst: "4 s at 1/4 of the rate then 1 s at 4x (average 200 posts/s), every bug planted"
@@ -24,7 +24,7 @@ public enum DemoScenario: String, CaseIterable, Sendable, Codable {
     }
 
     /// Posts per second when `--rate` is not given; nil means unlimited.
-    public var defaultRate: Double? {
+    package var defaultRate: Double? {
         switch self {
         case .steady, .burst: 200
         case .leaky: 100
@@ -34,7 +34,7 @@ public enum DemoScenario: String, CaseIterable, Sendable, Codable {
     }
 
     /// The bugs planted when neither `--bugs` nor `--no-bugs` is given.
-    public var defaultBugs: [DemoBug] {
+    package var defaultBugs: [DemoBug] {
         switch self {
         case .steady, .burst: DemoBug.allCases
         case .leaky:
@@ -50,14 +50,14 @@ public enum DemoScenario: String, CaseIterable, Sendable, Codable {
     }
 
     /// The rate multiplier at `elapsed` seconds: the slope of ``allowance(after:)``.
-    public func rateMultiplier(at elapsed: Double) -> Double {
+    package func rateMultiplier(at elapsed: Double) -> Double {
         guard self == .burst else { return 1 }
         return elapsed.truncatingRemainder(dividingBy: 5) < 4 ? 0.25 : 4
     }
 
     /// Posts allowed after `elapsed` seconds at an average of one post per second; multiply by the
     /// rate. The integral of the scenario's rate profile, so pacing needs no per-step state.
-    public func allowance(after elapsed: Double) -> Double {
+    package func allowance(after elapsed: Double) -> Double {
         guard self == .burst else { return elapsed }
         let period = 5.0
         let cycles = (elapsed / period).rounded(.down)

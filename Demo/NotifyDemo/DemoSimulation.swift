@@ -1,5 +1,5 @@
 import Foundation
-import NotifyKit
+package import NotifyKit
 
 /// The demo driven deterministically, for tests: every lane steps on the calling thread in an
 /// order drawn from the seed, and asynchronous delivery targets deliver on the posting thread.
@@ -20,18 +20,18 @@ import NotifyKit
 ///
 /// - Warning: Create, run and read a simulation on one thread; the progress queue belongs to it
 ///   and is flushed by spinning that thread's run loop.
-public final class DemoSimulation {
+package final class DemoSimulation {
     /// The center the app registers on and posts to.
-    public let center: NotifyCenter
+    package let center: NotifyCenter
     private let app: DemoApp
     private let operations: OperationQueue
     private var scheduler: SplitMix64
     private var launched = false
     /// Steps performed so far.
-    public private(set) var steps = 0
+    package private(set) var steps = 0
 
     /// Builds the app on the calling thread (its main lane) without performing any step.
-    public init(configuration: DemoConfiguration, center: NotifyCenter) {
+    package init(configuration: DemoConfiguration, center: NotifyCenter) {
         self.center = center
         operations = OperationQueue()
         operations.name = "demo.sync"
@@ -47,11 +47,11 @@ public final class DemoSimulation {
     /// main thread, so UI observers do not declare `mainThreadOnly` here; only the
     /// `background-to-main` bug's observer does, which keeps that bug's fact visible (a delivery on
     /// a non-main thread) while a clean run has none.
-    public var mainLaneThread: NotifyThread { app.mainThread }
+    package var mainLaneThread: NotifyThread { app.mainThread }
 
     /// Performs `count` more steps: each goes to the main lane or one worker lane, chosen by the
     /// seed; the main lane's run loop is spun after each main step, posting coalesced progress.
-    public func run(steps count: Int) {
+    package func run(steps count: Int) {
         if !launched {
             launched = true
             app.mainLane.launch()
@@ -70,7 +70,7 @@ public final class DemoSimulation {
     }
 
     /// The demo's own counts so far.
-    public func groundTruth() -> GroundTruth {
+    package func groundTruth() -> GroundTruth {
         app.groundTruth()
     }
 

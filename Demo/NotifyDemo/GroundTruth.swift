@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import NotifyKit
 
 /// The demo's own account of a run: what it posted and received, per name and per thread, how many
@@ -6,89 +6,89 @@ import NotifyKit
 /// equal these (the fidelity test), so nothing here is taken from the trace stream.
 ///
 /// Printed at exit and on SIGUSR1, or written as JSON with `--truth FILE`.
-public struct GroundTruth: Codable, Sendable, Equatable {
+package struct GroundTruth: Codable, Sendable, Equatable {
     /// One thread's counts; `id` is the ``NotifyThread/id`` events carry.
-    public struct ThreadCounts: Codable, Sendable, Equatable {
+    package struct ThreadCounts: Codable, Sendable, Equatable {
         /// The thread's ``NotifyThread/id``, as trace events carry it.
-        public var id: UInt64
+        package var id: UInt64
         /// The kernel thread id.
-        public var tid: Int32
+        package var tid: Int32
         /// The thread's name when NotifyKit first saw it.
-        public var name: String
+        package var name: String
         /// True for the process's main thread.
-        public var isMain: Bool
+        package var isMain: Bool
         /// Posts made on this thread (the progress queue's included, on the main lane).
-        public var posts: Int
+        package var posts: Int
         /// Handler runs on this thread.
-        public var deliveries: Int
+        package var deliveries: Int
         /// ``posts`` by notification name.
-        public var postsByName: [String: Int]
+        package var postsByName: [String: Int]
         /// ``deliveries`` by notification name.
-        public var deliveriesByName: [String: Int]
+        package var deliveriesByName: [String: Int]
     }
 
     /// The coalescing queue of download progress, whose posts the queue makes on the app's behalf.
-    public struct ProgressQueue: Codable, Sendable, Equatable {
+    package struct ProgressQueue: Codable, Sendable, Equatable {
         /// Progress notifications handed to the queue.
-        public var enqueued: Int
+        package var enqueued: Int
         /// Pending ones replaced by a newer one for the same download.
-        public var coalesced: Int
+        package var coalesced: Int
         /// Waiting for the next run-loop pass.
-        public var pending: Int
+        package var pending: Int
         /// Posted by the queue: enqueued − coalesced − pending.
-        public var posted: Int
+        package var posted: Int
     }
 
     /// One planted bug and how many instances of it the app made.
-    public struct PlantedBug: Codable, Sendable, Equatable {
+    package struct PlantedBug: Codable, Sendable, Equatable {
         /// The bug's `--bugs` name.
-        public var bug: String
+        package var bug: String
         /// The rule it triggers, e.g. "R1 ORPHANED_REGISTRATION".
-        public var rule: String
+        package var rule: String
         /// How many times the app planted it so far.
-        public var instances: Int
+        package var instances: Int
         /// The notification name it lives on, which its warning must be about.
-        public var name: String
+        package var name: String
     }
 
     /// The scenario's name.
-    public var scenario: String
+    package var scenario: String
     /// The seed of every choice.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The demo's process id.
-    public var pid: Int32
+    package var pid: Int32
     /// Seconds since the app was built.
-    public var elapsedSeconds: Double
+    package var elapsedSeconds: Double
     /// Posts per second over the run, as the stress scenario reports it.
-    public var postsPerSecond: Double
+    package var postsPerSecond: Double
     /// Posts over all threads.
-    public var posts: Int
+    package var posts: Int
     /// Handler runs over all threads.
-    public var deliveries: Int
+    package var deliveries: Int
     /// ``posts`` by notification name.
-    public var postsByName: [String: Int]
+    package var postsByName: [String: Int]
     /// ``deliveries`` by notification name.
-    public var deliveriesByName: [String: Int]
+    package var deliveriesByName: [String: Int]
     /// Per-thread counts, by ``ThreadCounts/id``.
-    public var threads: [ThreadCounts]
+    package var threads: [ThreadCounts]
     /// The center's live registrations when the snapshot was taken.
-    public var registrationsLive: Int
+    package var registrationsLive: Int
     /// ``registrationsLive`` by notification name (`"*"` for all names), from the center's table.
-    public var liveRegistrationsByName: [String: Int]
+    package var liveRegistrationsByName: [String: Int]
     /// Registrations the app made since launch.
-    public var registrations: Int
+    package var registrations: Int
     /// Registrations ended since launch (by removal, token, or a participant's deallocation):
     /// ``registrations`` − ``registrationsLive``.
-    public var removals: Int
+    package var removals: Int
     /// ``registrations`` by notification name.
-    public var registrationsByName: [String: Int]
+    package var registrationsByName: [String: Int]
     /// The download-progress coalescing queue.
-    public var progressQueue: ProgressQueue
+    package var progressQueue: ProgressQueue
     /// The planted bugs, in `--list-scenarios` order.
-    public var bugs: [PlantedBug]
+    package var bugs: [PlantedBug]
 
     /// The JSON `--truth` writes: keys sorted, indented.
-    public func jsonData() throws -> Data {
+    package func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         var data = try encoder.encode(self)
@@ -97,12 +97,12 @@ public struct GroundTruth: Codable, Sendable, Equatable {
     }
 
     /// Writes ``jsonData()`` to `path`, replacing the file atomically.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         try jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     /// The report printed to standard output.
-    public var text: String {
+    package var text: String {
         var lines = [
             "notify-demo ground truth: scenario \(scenario), seed \(seed), pid \(pid), "
                 + String(format: "%.1f s", elapsedSeconds),

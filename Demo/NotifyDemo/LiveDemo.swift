@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import NotifyKit
-import NotifySystem
+package import NotifySystem
 import NotifyTraceApp
 import Synchronization
 
@@ -12,20 +12,20 @@ import Synchronization
 ///
 /// Each thread's registrations and posts follow the seed; how threads interleave, and where the
 /// hops to the main thread land, is up to timing.
-public final class LiveDemo: @unchecked Sendable {  // main-thread state is touched only on the main thread
+package final class LiveDemo: @unchecked Sendable {  // main-thread state is touched only on the main thread
     /// What the command line adds to a configuration.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Start the trace-stream endpoint so notifytop can attach.
-        public var inspect = true
+        package var inspect = true
         /// Write the ground truth here as JSON instead of printing it.
-        public var truthPath: String?
+        package var truthPath: String?
         /// The socket directory; nil uses ``SocketDirectory/standard``.
-        public var socketDirectory: SocketDirectory?
+        package var socketDirectory: SocketDirectory?
         /// Seconds to wait for the first viewer before starting the workload, so a recording (and
         /// the fidelity check against the ground truth) sees the run from its first registration.
-        public var waitForViewer: Double?
+        package var waitForViewer: Double?
 
-        public init(
+        package init(
             inspect: Bool = true, truthPath: String? = nil, socketDirectory: SocketDirectory? = nil,
             waitForViewer: Double? = nil
         ) {
@@ -49,7 +49,7 @@ public final class LiveDemo: @unchecked Sendable {  // main-thread state is touc
     private var workersDone: [DispatchSemaphore] = []
     private var stopRequested = false
 
-    public init(configuration: DemoConfiguration, options: Options) {
+    package init(configuration: DemoConfiguration, options: Options) {
         self.configuration = configuration
         self.options = options
         operations.name = "demo.sync"
@@ -58,7 +58,7 @@ public final class LiveDemo: @unchecked Sendable {  // main-thread state is touc
 
     /// Runs until `--duration` passes or SIGINT/SIGTERM arrives, then reports and exits with 0.
     /// Must be called on the main thread.
-    public func run() -> Never {
+    package func run() -> Never {
         startInspector()
         let context = DemoContext(
             center: center, configuration: configuration, mode: .live,

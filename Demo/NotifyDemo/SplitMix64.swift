@@ -11,16 +11,16 @@
 /// let lane = rng.fork(1)          // an independent stream for worker 1
 /// if rng.chance(0.1) { … }
 /// ```
-public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
+package struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
     private var state: UInt64
 
     /// Starts the stream at `seed`; every seed, including 0, gives a full-period stream.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -30,13 +30,13 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
 
     /// An independent stream for one lane (thread) of the workload, so each thread's choices
     /// depend only on the seed and the lane, never on how threads interleave.
-    public func fork(_ lane: UInt64) -> SplitMix64 {
+    package func fork(_ lane: UInt64) -> SplitMix64 {
         var mixer = SplitMix64(seed: state ^ (lane &* 0xD1B5_4A32_D192_ED03))
         return SplitMix64(seed: mixer.next())
     }
 
     /// A uniform integer in `0..<bound` (Lemire's multiply-shift, with rejection of the biased tail).
-    public mutating func below(_ bound: Int) -> Int {
+    package mutating func below(_ bound: Int) -> Int {
         precondition(bound > 0, "bound must be positive")
         let limit = UInt64(bound)
         var product = next().multipliedFullWidth(by: limit)
@@ -50,17 +50,17 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
     }
 
     /// True with probability `probability`.
-    public mutating func chance(_ probability: Double) -> Bool {
+    package mutating func chance(_ probability: Double) -> Bool {
         unit() < probability
     }
 
     /// A uniform value in `0..<1` with 53 bits of precision.
-    public mutating func unit() -> Double {
+    package mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// An index into `weights`, chosen with probability proportional to its weight.
-    public mutating func weighted(_ weights: [Int]) -> Int {
+    package mutating func weighted(_ weights: [Int]) -> Int {
         let total = weights.reduce(0, +)
         precondition(total > 0, "weights must not all be zero")
         var pick = below(total)

@@ -1,5 +1,5 @@
-import NotifyModel
-import NotifyWire
+public import NotifyModel
+public import NotifyWire
 
 /// Fold throughput and memory of the model, for the shared benchmark (`notify-bench`) to call.
 ///

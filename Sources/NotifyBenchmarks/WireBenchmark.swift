@@ -1,4 +1,4 @@
-import NotifyWire
+public import NotifyWire
 
 /// Encode and decode throughput of the codec, for the shared benchmark (`notify-bench`) to call.
 ///

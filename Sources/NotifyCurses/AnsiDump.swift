@@ -1,11 +1,11 @@
-import NotifyTUI
+package import NotifyTUI
 
 /// A frame as text with ANSI SGR colour codes (a `.ans` file): what the screen looked like, in
 /// colour, for a bug report, using the same palette the terminal uses.
-public enum AnsiDump {
+package enum AnsiDump {
     /// Renders every row, switching attributes only where the style changes, and resetting at the
     /// end of each line so a pager shows each line on its own.
-    public static func render(_ canvas: Canvas, depth: ColorDepth, theme: Theme = .standard) -> String {
+    package static func render(_ canvas: Canvas, depth: ColorDepth, theme: Theme = .standard) -> String {
         var output = ""
         for y in 0..<canvas.size.height {
             var current: Style?

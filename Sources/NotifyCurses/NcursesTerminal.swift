@@ -2,7 +2,7 @@ import CNcurses
 #if canImport(Glibc)
 import Glibc
 #endif
-import NotifyTUI
+package import NotifyTUI
 
 /// The real terminal: ncursesw behind ``TerminalBackend``. The only type in the package that
 /// calls curses.
@@ -15,9 +15,9 @@ import NotifyTUI
 ///
 /// - Warning: Use from one thread only. Call ``shutdown()`` on every exit path; signals that
 ///   end the process are routed through ``TerminalSignals`` so the terminal is restored.
-public final class NcursesTerminal: TerminalBackend {
+package final class NcursesTerminal: TerminalBackend {
     /// Why the terminal could not be opened; the caller falls back to batch output.
-    public enum OpenError: Error, CustomStringConvertible {
+    package enum OpenError: Error, CustomStringConvertible {
         /// stdin or stdout is not a terminal.
         case notATerminal
         /// TERM is unset, empty or `dumb`.
@@ -26,7 +26,7 @@ public final class NcursesTerminal: TerminalBackend {
         case unknownTerminal(String)
 
         /// A one-line note for the user.
-        public var description: String {
+        package var description: String {
             switch self {
             case .notATerminal: "not a terminal"
             case .dumbTerminal: "TERM is unset or dumb"
@@ -36,17 +36,17 @@ public final class NcursesTerminal: TerminalBackend {
     }
 
     /// Start-up choices from the command line.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Use attributes only, as with NO_COLOR (`-C`).
-        public var monochrome: Bool
+        package var monochrome: Bool
         /// Use ASCII glyphs even in a UTF-8 locale.
-        public var asciiOnly: Bool
+        package var asciiOnly: Bool
         /// Report clicks and the wheel (`--no-mouse` turns it off, leaving text selection to the
         /// terminal).
-        public var mouse: Bool
+        package var mouse: Bool
 
         /// Creates options.
-        public init(monochrome: Bool = false, asciiOnly: Bool = false, mouse: Bool = true) {
+        package init(monochrome: Bool = false, asciiOnly: Bool = false, mouse: Bool = true) {
             self.monochrome = monochrome
             self.asciiOnly = asciiOnly
             self.mouse = mouse
@@ -54,9 +54,9 @@ public final class NcursesTerminal: TerminalBackend {
     }
 
     /// Unicode glyphs in a UTF-8 locale, ASCII otherwise (or with `--ascii`).
-    public let glyphs: Glyphs
+    package let glyphs: Glyphs
     /// 256/16/8 colours from the terminfo entry, or mono for NO_COLOR and `-C`.
-    public let colorDepth: ColorDepth
+    package let colorDepth: ColorDepth
     private let screen: OpaquePointer
     private let utf8: Bool
     private var previous: Canvas?
@@ -66,7 +66,7 @@ public final class NcursesTerminal: TerminalBackend {
     private var chosenTheme: Theme = .standard
 
     /// Opens the terminal, or explains why it cannot be used.
-    public static func open(options: Options = Options()) throws(OpenError) -> NcursesTerminal {
+    package static func open(options: Options = Options()) throws(OpenError) -> NcursesTerminal {
         guard isatty(STDOUT_FILENO) != 0, isatty(STDIN_FILENO) != 0 else { throw .notATerminal }
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
         guard !term.isEmpty, term != "dumb" else { throw .dumbTerminal }
@@ -104,10 +104,10 @@ public final class NcursesTerminal: TerminalBackend {
     }
 
     /// The theme in use: ``Theme/mono`` whenever the terminal shows no colour.
-    public var theme: Theme { colorDepth == .mono ? .mono : chosenTheme }
+    package var theme: Theme { colorDepth == .mono ? .mono : chosenTheme }
 
     /// Switches the colour pairs to `theme` and repaints the whole screen with them.
-    public func setTheme(_ theme: Theme) {
+    package func setTheme(_ theme: Theme) {
         chosenTheme = theme
         guard isOpen else { return }
         applyLooks()
@@ -150,12 +150,12 @@ public final class NcursesTerminal: TerminalBackend {
     deinit { shutdown() }
 
     /// The screen size curses knows, updated on KEY_RESIZE.
-    public var size: Size {
+    package var size: Size {
         Size(width: Int(getmaxx(cn_stdscr())), height: Int(getmaxy(cn_stdscr())))
     }
 
     /// Rewrites the rows that differ from the last frame, then flushes once.
-    public func present(_ canvas: Canvas) {
+    package func present(_ canvas: Canvas) {
         guard isOpen else { return }
         let window = cn_stdscr()
         let full = previous?.size != canvas.size
@@ -199,7 +199,7 @@ public final class NcursesTerminal: TerminalBackend {
     }
 
     /// Waits for a key with `wget_wch`, so keys, resizes and timeouts share one place.
-    public func readKey(timeoutMilliseconds: Int) -> Key? {
+    package func readKey(timeoutMilliseconds: Int) -> Key? {
         guard isOpen else { return nil }
         let window = cn_stdscr()
         wtimeout(window, Int32(max(0, timeoutMilliseconds)))
@@ -217,13 +217,13 @@ public final class NcursesTerminal: TerminalBackend {
     }
 
     /// Forgets the last frame and asks curses to repaint everything (Ctrl-L).
-    public func invalidate() {
+    package func invalidate() {
         previous = nil
         if isOpen { clearok(cn_stdscr(), true) }
     }
 
     /// Ends curses (`endwin`), restoring the terminal; later calls do nothing.
-    public func shutdown() {
+    package func shutdown() {
         guard isOpen else { return }
         isOpen = false
         endwin()

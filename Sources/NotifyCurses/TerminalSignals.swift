@@ -14,9 +14,9 @@ private let pendingSignal = Atomic<Int32>(0)
 /// wait is bounded). A second one, or a crash signal, restores the terminal at once with
 /// `endwin` and lets the signal take its default action: a broken terminal is the one outcome
 /// never acceptable.
-public enum TerminalSignals {
+package enum TerminalSignals {
     /// The signal that asked notifytop to stop, if any.
-    public static var received: Int32? {
+    package static var received: Int32? {
         let value = pendingSignal.load(ordering: .relaxed)
         return value == 0 ? nil : value
     }
@@ -42,7 +42,7 @@ public enum TerminalSignals {
 
     /// Routes SIGINT/SIGTERM/SIGHUP through the flag without a curses screen (batch mode), so a
     /// demo child is still stopped and recordings flushed. Opening the terminal installs the rest.
-    public static func installForBatch() {
+    package static func installForBatch() {
         for signal in [SIGINT, SIGTERM, SIGHUP] {
             setHandler(signal) { number in
                 if pendingSignal.exchange(number, ordering: .relaxed) != 0 {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #endif
 
 /// The clock every event is stamped with: CLOCK_MONOTONIC in nanoseconds, read through the vDSO.

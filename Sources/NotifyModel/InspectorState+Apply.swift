@@ -1,4 +1,4 @@
-import NotifyWire
+public import NotifyWire
 
 extension InspectorState {
     /// Folds one trace line into the state.

@@ -1,4 +1,4 @@
-import NotifyWire
+public import NotifyWire
 
 /// Everything the dashboard shows, as a pure fold of the trace: apply events, read the tables.
 ///

@@ -1,4 +1,4 @@
-import NotifyWire
+public import NotifyWire
 
 /// One registration in the observer table: what it is, where it came from, and what it has done.
 ///

@@ -1,9 +1,9 @@
-import NotifySystem
+package import NotifySystem
 
 /// Which process to attach to: `--socket`, `--pid`, or the only inspectable process.
-public enum AttachTarget {
+package enum AttachTarget {
     /// Why no process was chosen.
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         /// Nothing to attach to.
         case none(String)
         /// More than one candidate; the user must choose.
@@ -14,7 +14,7 @@ public enum AttachTarget {
         case unsafeDirectory(String)
 
         /// The message, with the list of candidates when there are some.
-        public var description: String {
+        package var description: String {
             switch self {
             case .none(let directory):
                 "no inspectable process found in \(directory)\n"
@@ -30,7 +30,7 @@ public enum AttachTarget {
     }
 
     /// The socket path to connect to, and the process when known.
-    public static func resolve(
+    package static func resolve(
         pid: Int32?, socket: String?, directory: SocketDirectory = .standard
     ) throws(Failure) -> (socket: String, process: InspectableProcess?) {
         if let socket { return (socket, nil) }
@@ -48,7 +48,7 @@ public enum AttachTarget {
     }
 
     /// `--list`: one line per inspectable process.
-    public static func table(_ processes: [InspectableProcess]) -> String {
+    package static func table(_ processes: [InspectableProcess]) -> String {
         var lines = ["    PID  UPTIME  NAME             SOCKET"]
         for process in processes {
             let uptime = process.uptimeSeconds.map { "\(Int($0))s" } ?? "?"

@@ -1,7 +1,7 @@
 import Foundation
 import NotifyWire
 import NotifyModel
-import NotifyTUI
+package import NotifyTUI
 
 /// `--batch --json`: one JSON object per frame, one line each, for scripts and CI. Several views
 /// (`--view names,threads,leaks`) make one object per frame with a key per view under `views`.
@@ -10,7 +10,7 @@ import NotifyTUI
 /// character (nvtop#438); `JSONEncoder` with sorted keys gives valid, stable, diffable lines.
 /// The rows are what the chosen view lists after `--filter` and `--sort` (``ViewRows``), with raw
 /// numbers (nanoseconds, counts) instead of the screen's rounded text.
-public enum BatchJSON {
+package enum BatchJSON {
     /// One frame: where the session stands, and the view's rows.
     struct Frame: Encodable {
         var iteration: Int
@@ -144,7 +144,7 @@ public enum BatchJSON {
     }
 
     /// The frame for `data` shown as `view`, as one line of JSON (no newline).
-    public static func line(_ data: DashboardData, view: ViewState, iteration: Int) -> String {
+    package static func line(_ data: DashboardData, view: ViewState, iteration: Int) -> String {
         let section = section(data, view: view)
         return encode(Frame(iteration: iteration, view: name(of: view.view), stream: data.model.stream.description,
                             streamTimeNs: streamOffset(data, data.model.now),
@@ -154,7 +154,7 @@ public enum BatchJSON {
 
     /// One frame of several views as one line of JSON (no newline): `view` (with its filter and
     /// sort) first, then `more` as they open by default.
-    public static func line(_ data: DashboardData, view: ViewState, more: [ViewID], iteration: Int) -> String {
+    package static func line(_ data: DashboardData, view: ViewState, more: [ViewID], iteration: Int) -> String {
         guard !more.isEmpty else { return line(data, view: view, iteration: iteration) }
         var sections = [name(of: view.view): section(data, view: view)]
         for other in more where other != view.view {

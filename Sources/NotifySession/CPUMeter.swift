@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// notifytop's own CPU use, shown in the header so its overhead is visible (bpytop#57, btop#932).
-public struct CPUMeter {
+package struct CPUMeter {
     private var lastCPU = Self.cpuNanoseconds()
     private var lastWall = Self.wallNanoseconds()
     /// Percent of one core over the last measurement interval.
@@ -25,7 +25,7 @@ public struct CPUMeter {
     }
 
     /// User and system CPU time of every thread of this process, in nanoseconds.
-    public static func cpuNanoseconds() -> UInt64 {
+    package static func cpuNanoseconds() -> UInt64 {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let user = UInt64(usage.ru_utime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_utime.tv_usec) * 1_000

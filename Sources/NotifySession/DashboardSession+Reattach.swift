@@ -5,7 +5,7 @@ import NotifyTUI
 
 extension DashboardSession {
     /// Stops reading the current live target, if any (at exit: the target may be a reattached one).
-    public func stopFeed() {
+    package func stopFeed() {
         if case .live(let feed) = source { feed.stop() }
     }
 

@@ -2,9 +2,9 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import NotifyWire
-import NotifyModel
-import NotifyTUI
+package import NotifyWire
+package import NotifyModel
+package import NotifyTUI
 import NotifyTraceViewer
 
 /// The run loop: the single owner of the model and the view state (bottom's `recv` loop).
@@ -12,9 +12,9 @@ import NotifyTraceViewer
 /// Each pass waits for a key with a bounded timeout (so keys, resizes, signals and ticks share one
 /// place), drains the feed into the model, and renders at most once per redraw delay, or at once
 /// after a key. Rendering is pure; the backend writes only what changed.
-public final class DashboardSession {
+package final class DashboardSession {
     /// Where events come from.
-    public enum Source {
+    package enum Source {
         /// A live process, read on its own thread.
         case live(LiveFeed)
         /// A recording on a virtual clock.
@@ -24,7 +24,7 @@ public final class DashboardSession {
     }
 
     /// Why the loop ended.
-    public enum Exit: Equatable, Sendable {
+    package enum Exit: Equatable, Sendable {
         /// The user quit.
         case quit
         /// A terminating signal arrived.
@@ -36,25 +36,25 @@ public final class DashboardSession {
     }
 
     /// The fold of every event so far.
-    public internal(set) var model: InspectorState
+    package internal(set) var model: InspectorState
     /// The raw event tail.
-    public private(set) var tail = EventTail()
+    package private(set) var tail = EventTail()
     /// What the screen shows.
-    public var view: ViewState
+    package var view: ViewState
     /// Pause, recording, delay and the rest of the header's session facts.
-    public internal(set) var status: SessionStatus
+    package internal(set) var status: SessionStatus
     /// The keymap keys go through.
-    public let keymap: Keymap
+    package let keymap: Keymap
     /// Where the next runtime recording goes; nil picks `notifytop-<pid>-<n>.ndjson`.
-    public var recordingPath: String?
+    package var recordingPath: String?
     /// What notifytop itself did (view 6). The session logs attach, stream header, losses,
     /// recordings and saves; callers add their own (reconnects) with ``logAction(_:_:)``.
-    public var actions = ActionLog()
+    package var actions = ActionLog()
     /// Checked every pass: a signal that should end the loop.
-    public var pendingSignal: () -> Int32? = { nil }
+    package var pendingSignal: () -> Int32? = { nil }
     /// Finds a live target again after its stream ends; nil ends the session with the stream
     /// (`--no-reattach`, `--demo`, replays).
-    public var reattacher: Reattacher?
+    package var reattacher: Reattacher?
 
     var source: Source
     /// Set while the stream has ended and ``reattacher`` looks for the target again.
@@ -73,22 +73,22 @@ public final class DashboardSession {
     private var lastCanvas: Canvas?
     private var shownMessage: (text: String, since: UInt64)?
     /// The newest status message, even once it has left the screen.
-    public private(set) var lastMessage: String?
+    package private(set) var lastMessage: String?
     private var exporter = ViewExporter()
     /// The recorder whose failure was last reported, so each is reported once.
     private var reportedRecorder: ObjectIdentifier?
     var reportedSkippedLines = false
     /// Whether a recording (`--record` or `r`) stopped on a write error.
-    public private(set) var recordingFailed = false
+    package private(set) var recordingFailed = false
 
     /// Where Ctrl-S and the screen dump write; empty means the working directory.
-    public var exportDirectory: String {
+    package var exportDirectory: String {
         get { exporter.directory }
         set { exporter.directory = newValue }
     }
 
     /// Creates a session over a source.
-    public init(
+    package init(
         source: Source, view: ViewState = ViewState(), delayMilliseconds: Int = 500, keymap: Keymap = .standard,
         configuration: InspectorConfiguration = InspectorConfiguration(), processUptime: Double? = nil,
         recordingPath: String? = nil
@@ -115,7 +115,7 @@ public final class DashboardSession {
     }
 
     /// Adds an entry to the action log, stamped with the wall clock.
-    public func logAction(_ kind: ActionLog.Kind, _ text: String) {
+    package func logAction(_ kind: ActionLog.Kind, _ text: String) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         actions.append(kind, text, at: UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
@@ -130,10 +130,10 @@ public final class DashboardSession {
 
     /// Whether no more events will come (a stream that ended while waiting for the target to
     /// restart may still go on).
-    public var isEnded: Bool { ended && waitingForRestart == nil }
+    package var isEnded: Bool { ended && waitingForRestart == nil }
 
     /// What the next frame is rendered from (the frozen copy while paused).
-    public var data: DashboardData {
+    package var data: DashboardData {
         var current = frozen ?? DashboardData(model: model, tail: tail, status: status)
         current.status = status
         current.actions = actions
@@ -141,7 +141,7 @@ public final class DashboardSession {
     }
 
     /// Renders a frame for `size` and remembers what its table showed.
-    public func render(size: Size, glyphs: Glyphs) -> Canvas {
+    package func render(size: Size, glyphs: Glyphs) -> Canvas {
         let (canvas, info) = Dashboard.render(data, view: view, size: size, glyphs: glyphs, keymap: keymap)
         lastInfo = info
         lastCanvas = canvas
@@ -150,7 +150,7 @@ public final class DashboardSession {
 
     /// Runs until quit, a signal, or `maxFrames` rendered frames.
     /// A recording started with `r` is closed when the loop ends for good (not at a frame limit).
-    public func run(on terminal: any TerminalBackend, maxFrames: Int? = nil) -> Exit {
+    package func run(on terminal: any TerminalBackend, maxFrames: Int? = nil) -> Exit {
         let exit = loop(on: terminal, maxFrames: maxFrames)
         if exit != .frames { stopRecording() }
         return exit
@@ -185,7 +185,7 @@ public final class DashboardSession {
     /// Drains the source into the model; called every pass. `now` (the wall clock) drives only
     /// the session's own display clocks: the model's time comes from the events alone, the
     /// stream's clock lines carrying it through quiet periods.
-    public func poll(now: UInt64) {
+    package func poll(now: UInt64) {
         expireMessage(now: now)
         switch source {
         case .live(let feed):
@@ -249,7 +249,7 @@ public final class DashboardSession {
     }
 
     /// Folds events into the model (and the tail, the recording and the pause counter).
-    public func ingest(_ events: [TraceEvent]) {
+    package func ingest(_ events: [TraceEvent]) {
         guard !events.isEmpty else { return }
         // The live path's fold, on a copy of the batch (each event is copied once, as the fold
         // moves it out).
@@ -418,7 +418,7 @@ public final class DashboardSession {
 
     /// Reports, once, a `--record` file that stopped on a write error: the header, the log and the
     /// exit status say so. Called every pass, and by the runner once the feed has stopped.
-    public func checkRecording() {
+    package func checkRecording() {
         guard case .live(let feed) = source, let recording = feed.recorder, recording.failure != nil,
               reportedRecorder != ObjectIdentifier(recording) else { return }
         reportedRecorder = ObjectIdentifier(recording)

@@ -1,12 +1,12 @@
 import Foundation
 import NotifySystem
-import NotifyTraceViewer
+package import NotifyTraceViewer
 
 /// `notifytop --demo`: the demo app as a child process, found next to the notifytop binary,
 /// attached to as soon as its socket answers, and stopped when notifytop exits.
-public final class DemoProcess {
+package final class DemoProcess {
     /// Why the demo could not be started or reached.
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         /// No `notify-demo` binary next to notifytop or on PATH.
         case notFound
         /// The child could not be started.
@@ -15,7 +15,7 @@ public final class DemoProcess {
         case noSocket(String)
 
         /// One line for the user.
-        public var description: String {
+        package var description: String {
             switch self {
             case .notFound: "notify-demo not found next to notifytop or on PATH: run `swift build` first"
             case .launch(let why): "cannot start notify-demo: \(why)"
@@ -26,13 +26,13 @@ public final class DemoProcess {
 
     private let process: Process
     /// Where the demo's own output goes, so it does not scribble over the dashboard.
-    public let logPath: String
+    package let logPath: String
 
     /// The child's process id.
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Finds `notify-demo`: beside the running executable first, then on PATH.
-    public static func locate() -> String? {
+    package static func locate() -> String? {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let sibling = executable.deletingLastPathComponent().appendingPathComponent("notify-demo").path
         if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
@@ -44,7 +44,7 @@ public final class DemoProcess {
     }
 
     /// Starts the demo with `arguments`, its output going to a log file.
-    public init(arguments: [String]) throws(Failure) {
+    package init(arguments: [String]) throws(Failure) {
         guard let path = Self.locate() else { throw .notFound }
         process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -62,7 +62,7 @@ public final class DemoProcess {
     }
 
     /// Waits until the demo's socket accepts a viewer and returns a reader on it.
-    public func attach(timeoutSeconds: Double = 15) throws(Failure) -> TraceReader {
+    package func attach(timeoutSeconds: Double = 15) throws(Failure) -> TraceReader {
         let socket = SocketDirectory.standard.socketPath(for: pid)
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {
@@ -78,7 +78,7 @@ public final class DemoProcess {
     }
 
     /// Stops the demo: SIGTERM, then SIGKILL after two seconds.
-    public func terminate() {
+    package func terminate() {
         guard process.isRunning else { return }
         process.terminate()
         for _ in 0..<200 where process.isRunning { usleep(10_000) }

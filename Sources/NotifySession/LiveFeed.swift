@@ -1,6 +1,6 @@
 import Foundation
-import NotifyWire
-import NotifyTraceViewer
+package import NotifyWire
+package import NotifyTraceViewer
 import NotifySystem
 
 /// Reads a live trace on its own thread and hands events to the run loop in batches.
@@ -8,7 +8,7 @@ import NotifySystem
 /// The reader thread only decodes and enqueues; the run loop drains the inbox once per tick and
 /// is the only owner of the model. Collection therefore never waits for drawing,
 /// and a paused screen still receives every event.
-public final class LiveFeed: Sendable {
+package final class LiveFeed: Sendable {
     private struct Inbox {
         /// Batches read and not yet drained, oldest first. Batches move whole between the threads,
         /// so no event is copied (and no string retained and released again) on the way.
@@ -33,12 +33,12 @@ public final class LiveFeed: Sendable {
     private let shared = Shared(Inbox())
     private let box: ReaderBox
     /// Where the events come from, for the header.
-    public let origin: String
+    package let origin: String
     /// The reader's recording (`--record`), for its outcome; written by the reader thread only.
-    public let recorder: TraceRecorder?
+    package let recorder: TraceRecorder?
 
     /// Starts reading `reader` on a new thread.
-    public init(reader: TraceReader) {
+    package init(reader: TraceReader) {
         box = ReaderBox(reader)
         origin = reader.origin
         recorder = reader.recorder
@@ -104,7 +104,7 @@ public final class LiveFeed: Sendable {
     /// Hands every batch of events read since the last call to `body`, oldest first, for it to
     /// take the events out; returns the end of the stream once it came and any messages about
     /// malformed lines.
-    public func drain(_ body: (inout [[TraceEvent]]) -> Void) -> (end: TraceStreamEnd?, messages: [String]) {
+    package func drain(_ body: (inout [[TraceEvent]]) -> Void) -> (end: TraceStreamEnd?, messages: [String]) {
         var (batches, end, messages) = shared.withLock { inbox in
             let result = (inbox.batches, inbox.end, inbox.messages)
             inbox.batches.removeAll(keepingCapacity: true)
@@ -130,7 +130,7 @@ public final class LiveFeed: Sendable {
     private static let gatherLimit = 64 * 1024
 
     /// Asks the reader thread to stop and waits (up to a second) until it has flushed any recording.
-    public func stop() {
+    package func stop() {
         let inbox = shared
         inbox.withLock { $0.stop = true }
         for _ in 0..<100 where !inbox.withLock({ $0.finished }) {

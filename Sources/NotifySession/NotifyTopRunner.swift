@@ -8,16 +8,16 @@ import NotifyTUI
 
 /// Everything `notifytop` does after parsing its command line: pick the source, open the
 /// terminal (or fall back to batch text), run the session, and clean up on every path.
-public enum NotifyTopRunner {
+package enum NotifyTopRunner {
     /// Exit status when `--fail-on` found warnings.
-    public static let leaksFound: Int32 = 3
+    package static let leaksFound: Int32 = 3
     /// Exit status when the input is not a trace (or cannot be read).
-    public static let unreadableInput: Int32 = 2
+    package static let unreadableInput: Int32 = 2
     /// Exit status when a recording stopped on a write error.
-    public static let recordingFailed: Int32 = 1
+    package static let recordingFailed: Int32 = 1
 
     /// Runs notifytop; returns the process exit status.
-    public static func run(_ options: NotifyTopOptions) -> Int32 {
+    package static func run(_ options: NotifyTopOptions) -> Int32 {
         // A closed standard output (`notifytop --batch | head -1`) must end the run through the
         // normal exit path, which stops the demo child and flushes recordings: see EPIPE from
         // write instead of dying of SIGPIPE. Sockets already write with MSG_NOSIGNAL.
@@ -148,7 +148,7 @@ public enum NotifyTopRunner {
 
     /// Writes one line to standard error, unbuffered, so it is never lost behind a TUI frame.
     /// Control characters (from a file name or a trace) are shown as `?`, as on screen.
-    public static func printError(_ text: String) {
+    package static func printError(_ text: String) {
         var line = PrintableText.of(text) + "\n"
         line.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }

@@ -1,9 +1,9 @@
 /// Text made safe to print to a terminal: control characters (C0, DEL and C1), which a crafted
 /// notification name or file name could use to retitle or clear the terminal, become `?`, as the
 /// screen shows them.
-public enum PrintableText {
+package enum PrintableText {
     /// `text` with every control character replaced by `?`.
-    public static func of(_ text: String) -> String {
+    package static func of(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -13,7 +13,7 @@ public enum PrintableText {
     }
 
     /// Text that may hold line breaks: each line made printable, the breaks kept.
-    public static func lines(_ text: String) -> String {
+    package static func lines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { of(String($0)) }.joined(separator: "\n")
     }
 

@@ -1,5 +1,5 @@
-import NotifySystem
-import NotifyTraceViewer
+package import NotifySystem
+package import NotifyTraceViewer
 
 /// Finds the target again after it exits: the next process with the same name in the socket
 /// directory (`--pid` and auto-discovery), or the same socket path answering again (`--socket`).
@@ -7,9 +7,9 @@ import NotifyTraceViewer
 /// Why by name: a restarted app gets a new pid, and its name is the one thing the user would
 /// recognise it by. Why polling the directory: it costs one `readdir` and a few small `/proc`
 /// reads a few times a second, needs no inotify, and also works on forwarded sockets.
-public struct Reattacher {
+package struct Reattacher {
     /// What counts as "the same target".
-    public enum Match: Sendable, Equatable {
+    package enum Match: Sendable, Equatable {
         /// A process whose kernel name (`/proc/<pid>/comm`) is this.
         case processName(String)
         /// Whatever listens on this socket path.
@@ -17,19 +17,19 @@ public struct Reattacher {
     }
 
     /// How the target is recognised.
-    public let match: Match
+    package let match: Match
     /// Where inspectable processes put their sockets.
-    public let directory: SocketDirectory
+    package let directory: SocketDirectory
     /// The pid attached to last, when known: not taken again after it ended by exiting.
-    public private(set) var lastPid: Int32?
+    package private(set) var lastPid: Int32?
     /// `--record FILE`: later attachments are recorded to `FILE-2.ndjson`, `FILE-3.ndjson`, …
-    public let recordPath: String?
+    package let recordPath: String?
     /// Attachments so far, the first included.
-    public private(set) var attachments = 1
+    package private(set) var attachments = 1
     private let connect: (String) throws(TraceError) -> TraceReader
 
     /// Creates a reattacher; `connect` opens a reader on a socket path (replaceable for tests).
-    public init(
+    package init(
         match: Match, directory: SocketDirectory = .standard, lastPid: Int32? = nil, recordPath: String? = nil,
         connect: @escaping (String) throws(TraceError) -> TraceReader = { path throws(TraceError) in
             try TraceReader.connect(socketPath: path)
@@ -44,7 +44,7 @@ public struct Reattacher {
 
     /// Whether a stream that ended this way may come back. A failed read (an unknown version,
     /// say) would fail again, so it ends the session.
-    public static func mayRestart(after end: TraceStreamEnd) -> Bool {
+    package static func mayRestart(after end: TraceStreamEnd) -> Bool {
         switch end {
         case .processExited, .disconnected, .producerStopped: true
         case .endOfFile, .failed: false
@@ -54,7 +54,7 @@ public struct Reattacher {
     /// One look for the target: a connected reader, what is known of its process, and a note for
     /// the actions log (where `--record` goes on); nil to look again later. After a process exit, the pid that exited is skipped (its socket may
     /// linger for a moment); after the inspector alone stopped, the same pid may come back.
-    public mutating func attempt(after end: TraceStreamEnd) -> (reader: TraceReader, process: InspectableProcess?, note: String?)? {
+    package mutating func attempt(after end: TraceStreamEnd) -> (reader: TraceReader, process: InspectableProcess?, note: String?)? {
         let candidate: (path: String, process: InspectableProcess?)
         switch match {
         case .socket(let path):

@@ -4,7 +4,7 @@ extension RecordingDiff {
     /// The human report: both sides, a per-name table of observers and deliveries A → B with
     /// deltas, then warnings new in B and resolved in B. Control characters in names, paths and
     /// summaries are shown as `?`, as on screen.
-    public var text: String {
+    package var text: String {
         var lines: [String] = []
         for (label, side) in [("A", a), ("B", b)] {
             lines.append("\(label)  \(PrintableText.of(side.path))  \(PrintableText.of(side.process)) pid \(side.pid)  \(Self.seconds(side.durationNs))")
@@ -46,7 +46,7 @@ extension RecordingDiff {
     }
 
     /// The machine report: one JSON object with sorted, snake_case keys.
-    public var json: String { BatchJSON.encode(self) }
+    package var json: String { BatchJSON.encode(self) }
 
     private static func section(_ title: String, _ warnings: [Warning]) -> [String] {
         guard !warnings.isEmpty else { return ["\(title): none"] }

@@ -1,5 +1,5 @@
 import NotifyWire
-import NotifyModel
+package import NotifyModel
 
 /// `notifytop diff A B`: what changed from one recording to the next, per notification name, and
 /// which leak warnings appeared or went away: a regression check for CI.
@@ -7,45 +7,45 @@ import NotifyModel
 /// Warnings are matched by rule and by what they are about spelled the way it survives a rerun
 /// (names, `file:line` callsites, observer types), never by trace ids or addresses, which differ
 /// between any two runs.
-public struct RecordingDiff: Sendable, Encodable {
+package struct RecordingDiff: Sendable, Encodable {
     /// One side's identity.
-    public struct Side: Sendable, Encodable {
+    package struct Side: Sendable, Encodable {
         /// The file.
-        public var path: String
+        package var path: String
         /// The recorded process.
-        public var process: String
+        package var process: String
         /// Its pid.
-        public var pid: Int
+        package var pid: Int
         /// Stream nanoseconds the recording covers.
-        public var durationNs: UInt64
+        package var durationNs: UInt64
         /// "3 lines skipped (first at line 101)" when malformed lines were skipped; absent otherwise.
-        public var skippedLines: String?
+        package var skippedLines: String?
     }
 
     /// One name's figures in A and B.
-    public struct NameChange: Sendable, Encodable {
+    package struct NameChange: Sendable, Encodable {
         /// The notification name (`*` for wildcard observers).
-        public var name: String
+        package var name: String
         /// Live observers at the end of A.
-        public var observersA: Int
+        package var observersA: Int
         /// Live observers at the end of B.
-        public var observersB: Int
+        package var observersB: Int
         /// Deliveries in A.
-        public var deliveriesA: UInt64
+        package var deliveriesA: UInt64
         /// Deliveries in B.
-        public var deliveriesB: UInt64
+        package var deliveriesB: UInt64
 
         /// B minus A.
-        public var observersDelta: Int { observersB - observersA }
+        package var observersDelta: Int { observersB - observersA }
         /// B minus A.
-        public var deliveriesDelta: Int64 { Int64(clamping: deliveriesB) - Int64(clamping: deliveriesA) }
+        package var deliveriesDelta: Int64 { Int64(clamping: deliveriesB) - Int64(clamping: deliveriesA) }
 
         enum CodingKeys: String, CodingKey {
             case name, observersA, observersB, observersDelta, deliveriesA, deliveriesB, deliveriesDelta
         }
 
         /// Encodes the figures with their deltas, so a script need not subtract.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(name, forKey: .name)
             try container.encode(observersA, forKey: .observersA)
@@ -58,15 +58,15 @@ public struct RecordingDiff: Sendable, Encodable {
     }
 
     /// A warning open on one side only.
-    public struct Warning: Sendable, Encodable, Hashable {
+    package struct Warning: Sendable, Encodable, Hashable {
         /// Rule and subject, stable across runs: `R1 Demo/Cart.swift:42`.
-        public var identity: String
+        package var identity: String
         /// `R1`.
-        public var rule: String
+        package var rule: String
         /// `info`, `warning` or `error`.
-        public var severity: String
+        package var severity: String
         /// The finding's one-line summary.
-        public var summary: String
+        package var summary: String
         /// The severity, for `--fail-on`.
         var level: LeakSeverity
 
@@ -74,18 +74,18 @@ public struct RecordingDiff: Sendable, Encodable {
     }
 
     /// Recording A.
-    public var a: Side
+    package var a: Side
     /// Recording B.
-    public var b: Side
+    package var b: Side
     /// Every name seen in either, by name.
-    public var names: [NameChange]
+    package var names: [NameChange]
     /// Warnings open at the end of B but not of A.
-    public var newWarnings: [Warning]
+    package var newWarnings: [Warning]
     /// Warnings open at the end of A but not of B.
-    public var resolvedWarnings: [Warning]
+    package var resolvedWarnings: [Warning]
 
     /// Compares two folded recordings.
-    public init(_ a: RecordingFold, _ b: RecordingFold) {
+    package init(_ a: RecordingFold, _ b: RecordingFold) {
         self.a = Self.side(a)
         self.b = Self.side(b)
         var rows: [String: NameChange] = [:]
@@ -108,7 +108,7 @@ public struct RecordingDiff: Sendable, Encodable {
     }
 
     /// Whether B has new warnings of `severity` or worse.
-    public func hasNewWarnings(atLeast severity: LeakSeverity) -> Bool {
+    package func hasNewWarnings(atLeast severity: LeakSeverity) -> Bool {
         newWarnings.contains { $0.level >= severity }
     }
 

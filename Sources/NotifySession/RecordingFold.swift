@@ -1,5 +1,5 @@
 import NotifyWire
-import NotifyModel
+package import NotifyModel
 import NotifyTraceViewer
 
 /// A whole recording folded through the model, as `notifytop diff` compares them.
@@ -7,24 +7,24 @@ import NotifyTraceViewer
 /// Read as `--replay` reads it, no stricter and no looser: a file that is not a trace (its first
 /// line is no valid header) is an error; malformed lines after the header are skipped, and
 /// ``skippedLines`` says how many and where, so a diff never compares less than it claims unsaid.
-public struct RecordingFold: Sendable {
+package struct RecordingFold: Sendable {
     /// Why a recording could not be folded.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// One line for the user, naming the file.
-        public let description: String
+        package let description: String
     }
 
     /// The file read.
-    public let path: String
+    package let path: String
     /// The model after the last event.
-    public let model: InspectorState
+    package let model: InspectorState
     /// Stream nanoseconds from the first timed event (or the header's clock, if later) to the last.
-    public let duration: UInt64
+    package let duration: UInt64
     /// "3 lines skipped (first at line 101)" when malformed lines were skipped; nil otherwise.
-    public let skippedLines: String?
+    package let skippedLines: String?
 
     /// Reads `path` to its end, ticking the model at every timed event as a live session would.
-    public init(path: String) throws(Failure) {
+    package init(path: String) throws(Failure) {
         let reader: TraceReader
         do { reader = try TraceReader.open(file: path) } catch {
             throw Failure(description: "\(error)")

@@ -2,12 +2,12 @@ import ArgumentParser
 
 /// `-d 250ms`, `--delay 1.5s`: the dashboard's redraw delay. The unit is required, so a bare `2`
 /// (seconds in top, tenths in watch) is refused rather than guessed.
-public struct RedrawDelay: Sendable, Hashable, ExpressibleByArgument {
+package struct RedrawDelay: Sendable, Hashable, ExpressibleByArgument {
     /// Whole milliseconds, at least 1.
-    public let milliseconds: Int
+    package let milliseconds: Int
 
     /// `250ms` or `1.5s`; nil without a unit, or when not above 0 or over a day.
-    public init?(argument: String) {
+    package init?(argument: String) {
         let text = argument.lowercased()
         let milliseconds: Double
         if text.hasSuffix("ms"), let value = Self.number(text.dropLast(2)) {
@@ -22,11 +22,11 @@ public struct RedrawDelay: Sendable, Hashable, ExpressibleByArgument {
     }
 
     /// A delay of `milliseconds` (at least 1).
-    public init(milliseconds: Int) {
+    package init(milliseconds: Int) {
         self.milliseconds = max(1, milliseconds)
     }
 
-    public var defaultValueDescription: String { "\(milliseconds)ms" }
+    package var defaultValueDescription: String { "\(milliseconds)ms" }
 
     /// Digits with at most one point; Double alone would also take `nan`, `inf` and `1e3`.
     private static func number(_ text: Substring) -> Double? {

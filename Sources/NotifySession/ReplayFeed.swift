@@ -1,6 +1,6 @@
-import NotifyWire
-import NotifySystem
-import NotifyTraceViewer
+package import NotifyWire
+package import NotifySystem
+package import NotifyTraceViewer
 
 /// Plays a recording on a virtual clock: events are due when their offset from the first event is
 /// reached, at a speed that can change, pause, step one event or one second at a time either way,
@@ -10,12 +10,12 @@ import NotifyTraceViewer
 /// keys over the same file always fold the same events. Stepping back re-reads the file from its
 /// start (the model is a pure fold, so folding again up to the target reproduces the state there):
 /// O(events before the target) per step, and no event history kept in memory.
-public final class ReplayFeed {
+package final class ReplayFeed {
     /// Slowest and fastest speeds the keys reach.
-    public static let speeds: ClosedRange<Double> = 0.25...64
+    package static let speeds: ClosedRange<Double> = 0.25...64
 
     /// Where a seek goes.
-    public enum Target: Sendable, Equatable {
+    package enum Target: Sendable, Equatable {
         /// Just after this many timed events from the start.
         case events(Int)
         /// This many nanoseconds after the recording's start: its first timed event (the `@t` the
@@ -24,25 +24,25 @@ public final class ReplayFeed {
     }
 
     /// How fast the clock runs; 0 plays everything at once.
-    public private(set) var speed: Double
+    package private(set) var speed: Double
     /// Whether the clock is stopped.
-    public var paused = false
+    package var paused = false
     /// Virtual nanoseconds since the recording's first event.
-    public private(set) var position: UInt64 = 0
+    package private(set) var position: UInt64 = 0
     /// Stream time of the first timed event.
-    public private(set) var start: UInt64?
+    package private(set) var start: UInt64?
     /// The end of the recording, once reached.
-    public private(set) var end: TraceStreamEnd?
+    package private(set) var end: TraceStreamEnd?
     /// The recording's path.
-    public let origin: String
+    package let origin: String
     /// `--from`: nanoseconds after the recording's start before which events are folded at once.
-    public let from: UInt64
+    package let from: UInt64
     /// `--to`: nanoseconds after the recording's start at which the replay ends; nil plays to the end.
-    public let to: UInt64?
+    package let to: UInt64?
     /// Timed events taken so far (what `,` steps back from).
-    public private(set) var timedEvents = 0
+    package private(set) var timedEvents = 0
     /// Whether the replay stopped at ``to``.
-    public private(set) var reachedTo = false
+    package private(set) var reachedTo = false
 
     private var reader: TraceReader
     private let reopen: (() throws(TraceError) -> TraceReader)?
@@ -50,11 +50,11 @@ public final class ReplayFeed {
     /// The header's clock: a mid-session recording's prelude lines are older and fold at once.
     private var clockBase: UInt64?
     /// Clock position of the newest timed event taken: where an ended replay's clock stops.
-    public private(set) var lastEventPosition: UInt64 = 0
+    package private(set) var lastEventPosition: UInt64 = 0
 
     /// Replays `reader` at `speed` (0 = as fast as possible). It cannot step back: it has no way to
     /// read its source again.
-    public init(reader: TraceReader, speed: Double) {
+    package init(reader: TraceReader, speed: Double) {
         self.reader = reader
         self.origin = reader.origin
         self.speed = speed
@@ -66,7 +66,7 @@ public final class ReplayFeed {
     /// Replays the recording at `path` between `from` and `to` (nanoseconds after its first timed
     /// event). A recording made mid-session (`r`) carries the session's header, whose clock base
     /// is earlier than anything in the file: it does not count.
-    public init(path: String, speed: Double, from: UInt64 = 0, to: UInt64? = nil) throws(TraceError) {
+    package init(path: String, speed: Double, from: UInt64 = 0, to: UInt64? = nil) throws(TraceError) {
         reader = try TraceReader.open(file: path)
         origin = path
         self.speed = speed
@@ -76,30 +76,30 @@ public final class ReplayFeed {
     }
 
     /// Changes the speed by a factor, within ``speeds``.
-    public func scaleSpeed(by factor: Double) {
+    package func scaleSpeed(by factor: Double) {
         let base = speed == 0 ? Self.speeds.upperBound : speed
         speed = min(Self.speeds.upperBound, max(Self.speeds.lowerBound, base * factor))
     }
 
     /// The stream time the replay has reached.
-    public var now: UInt64 { (start ?? 0) &+ position }
+    package var now: UInt64 { (start ?? 0) &+ position }
 
     /// Whether no more events will come: the file ended or ``to`` was reached.
-    public var isFinished: Bool { end != nil || reachedTo }
+    package var isFinished: Bool { end != nil || reachedTo }
 
     /// Why the replay finished, for the ENDED badge.
-    public var finishReason: String {
+    package var finishReason: String {
         guard reachedTo, let to else { return end?.description ?? "" }
         let tenths = (to + 50_000_000) / 100_000_000
         return "reached --to \(tenths / 10).\(tenths % 10) s"
     }
 
     /// Whether ``rewind()`` can read the recording again.
-    public var canRewind: Bool { reopen != nil }
+    package var canRewind: Bool { reopen != nil }
 
     /// Advances the clock by `elapsed` wall nanoseconds (unless paused) and returns the events due,
     /// at most `limit` of them so one tick never stalls the screen.
-    public func advance(elapsedNanoseconds elapsed: UInt64, limit: Int = 200_000) -> [TraceEvent] {
+    package func advance(elapsedNanoseconds elapsed: UInt64, limit: Int = 200_000) -> [TraceEvent] {
         if !paused && speed > 0 && start != nil && !isFinished {
             // Saturates: a huge wall-clock jump at a high speed plays to the end, never traps.
             let step = Double(elapsed) * speed
@@ -121,10 +121,10 @@ public final class ReplayFeed {
     }
 
     /// Where the recording's last timed event is, once the replay has read that far; nil before.
-    public var endPosition: UInt64? { end != nil ? lastEventPosition : nil }
+    package var endPosition: UInt64? { end != nil ? lastEventPosition : nil }
 
     /// Applies the next `count` timed events regardless of the clock, and moves the clock to the last.
-    public func step(events count: Int) -> [TraceEvent] {
+    package func step(events count: Int) -> [TraceEvent] {
         var remaining = count
         let events = take(limit: .max) { _ in
             guard remaining > 0 else { return false }
@@ -135,7 +135,7 @@ public final class ReplayFeed {
     }
 
     /// Moves the clock forward by `seconds` and returns the events that became due.
-    public func step(seconds: Double) -> [TraceEvent] {
+    package func step(seconds: Double) -> [TraceEvent] {
         let target = position &+ UInt64(seconds * 1e9)
         let events = take(limit: .max) { offset in offset <= target }
         if !reachedTo { position = max(position, target) }
@@ -144,17 +144,17 @@ public final class ReplayFeed {
     }
 
     /// The target `events` timed events back from here (never before the start, nor before `--from`).
-    public func target(back events: Int) -> Target { .events(max(0, timedEvents - events)) }
+    package func target(back events: Int) -> Target { .events(max(0, timedEvents - events)) }
 
     /// The target `seconds` back from the current time.
-    public func target(backSeconds seconds: Double) -> Target {
+    package func target(backSeconds seconds: Double) -> Target {
         let current = timeOf(position)
         let back = UInt64(seconds * 1e9)
         return .time(current > back ? current - back : 0)
     }
 
     /// Whether reaching `target` means going back (and so re-reading from the start).
-    public func isBehind(_ target: Target) -> Bool {
+    package func isBehind(_ target: Target) -> Bool {
         switch target {
         case .events(let count): count < timedEvents
         case .time(let time): start != nil && time < timeOf(position)
@@ -162,7 +162,7 @@ public final class ReplayFeed {
     }
 
     /// Starts over from the first line, as if just opened.
-    public func rewind() throws(TraceError) {
+    package func rewind() throws(TraceError) {
         guard let reopen else { throw .invalid("\(origin) cannot be read again") }
         reader = try reopen()
         position = 0
@@ -177,7 +177,7 @@ public final class ReplayFeed {
 
     /// Returns up to `limit` of the events before `target` (call until it returns none); the clock
     /// ends at the target (or at the last event, for ``Target/events(_:)``).
-    public func take(until target: Target, limit: Int = 200_000) -> [TraceEvent] {
+    package func take(until target: Target, limit: Int = 200_000) -> [TraceEvent] {
         let events: [TraceEvent]
         switch target {
         case .events(let count):
@@ -250,5 +250,5 @@ public final class ReplayFeed {
 
 extension ReplayFeed {
     /// "3 lines skipped (first at line 101)" once malformed lines of the recording were skipped.
-    public var skippedLines: String? { reader.skippedLines }
+    package var skippedLines: String? { reader.skippedLines }
 }

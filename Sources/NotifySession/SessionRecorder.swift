@@ -1,5 +1,5 @@
-import NotifyWire
-import NotifySystem
+package import NotifyWire
+package import NotifySystem
 import NotifyTraceViewer
 
 /// Records a live session from the moment `r` is pressed: a self-contained log that replays on
@@ -18,9 +18,9 @@ import NotifyTraceViewer
 /// The prelude's header is re-based to the moment recording starts (its wall clock moved by the
 /// same amount, so times still map to the same wall time): a replay folds everything before that
 /// at once and paces only what was recorded.
-public struct SessionRecorder {
+package struct SessionRecorder {
     /// What a prelude needs, kept up to date from every event whether recording or not.
-    public struct Memory {
+    package struct Memory {
         var header: TraceHeader?
         var definitions: [TraceEvent] = []
         var definitionIndex: [DefinitionKey: Int] = [:]
@@ -32,9 +32,9 @@ public struct SessionRecorder {
         /// Every event so far, in order, while ``historyIsComplete``.
         var history: [TraceEvent] = []
         /// False once more than ``historyLimit`` events arrived: the prelude is then the state only.
-        public private(set) var historyIsComplete = true
+        package private(set) var historyIsComplete = true
         /// Events kept for an exact prelude; past this many the history is dropped for good.
-        public let historyLimit: Int
+        package let historyLimit: Int
         /// Definitions kept at most; a log started after this many still replays, with some
         /// objects shown by id only.
         let maximumDefinitions = 200_000
@@ -42,12 +42,12 @@ public struct SessionRecorder {
         /// Creates an empty memory that keeps up to `historyLimit` events for an exact prelude
         /// (at the default, some 150 bytes each: the first half hour of `notify-demo`'s 200
         /// posts/s).
-        public init(historyLimit: Int = 2_000_000) {
+        package init(historyLimit: Int = 2_000_000) {
             self.historyLimit = historyLimit
         }
 
         /// Notes what a prelude would need from `event`.
-        public mutating func observe(_ event: consuming TraceEvent) {
+        package mutating func observe(_ event: consuming TraceEvent) {
             if let time = event.timestamp, time > latest { latest = time }
             switch event {
             case .header(let header): self.header = header
@@ -128,12 +128,12 @@ public struct SessionRecorder {
     }
 
     /// The file being written.
-    public let path: String
+    package let path: String
     private let recorder: TraceRecorder
     private var buffer: [UInt8] = []
 
     /// Creates `path` and writes the prelude.
-    public init(path: String, memory: Memory) throws(TraceError) {
+    package init(path: String, memory: Memory) throws(TraceError) {
         self.path = path
         recorder = try TraceRecorder(path: path)
         guard let prelude = memory.prelude() else { throw .invalid("nothing to record yet: no header received") }
@@ -141,24 +141,24 @@ public struct SessionRecorder {
     }
 
     /// Appends one event.
-    public mutating func write(_ event: TraceEvent) {
+    package mutating func write(_ event: TraceEvent) {
         buffer.removeAll(keepingCapacity: true)
         TraceEncoder.encode(event, into: &buffer)
         recorder.write(buffer)
     }
 
     /// Flushes what is buffered.
-    public func flush() { recorder.flush() }
+    package func flush() { recorder.flush() }
 
     /// Flushes what has waited a second: for a session with nothing new to write.
-    public func flushIfDue() { recorder.flushIfDue() }
+    package func flushIfDue() { recorder.flushIfDue() }
 
     /// The write error that stopped the recording; nil while all is well.
-    public var failure: TraceError? { recorder.failure }
+    package var failure: TraceError? { recorder.failure }
 
     /// One line on how the recording went: bytes in the file, and whether it is complete.
-    public var outcome: String { recorder.outcome }
+    package var outcome: String { recorder.outcome }
 
     /// Bytes in the file so far.
-    public var byteCount: Int { recorder.bytesWritten }
+    package var byteCount: Int { recorder.bytesWritten }
 }

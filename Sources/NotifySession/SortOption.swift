@@ -2,14 +2,14 @@ import ArgumentParser
 
 /// `--sort posts`, `--sort deliv:asc`: a column title and, optionally, a direction. Whether the
 /// column exists depends on the view, so the command checks that once both are known.
-public struct SortOption: Sendable, Hashable, ExpressibleByArgument {
+package struct SortOption: Sendable, Hashable, ExpressibleByArgument {
     /// A column title, as typed.
-    public let column: String
+    package let column: String
     /// Biggest first (true), smallest first (false), or the column's natural order (nil).
-    public let descending: Bool?
+    package let descending: Bool?
 
     /// `column`, `column:asc` or `column:desc`; nil for an empty column or another suffix.
-    public init?(argument: String) {
+    package init?(argument: String) {
         let parts = argument.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard let column = parts.first, !column.isEmpty, parts.count <= 2 else { return nil }
         self.column = column
@@ -24,7 +24,7 @@ public struct SortOption: Sendable, Hashable, ExpressibleByArgument {
         }
     }
 
-    public var defaultValueDescription: String {
+    package var defaultValueDescription: String {
         switch descending {
         case nil: column
         case true?: column + ":desc"

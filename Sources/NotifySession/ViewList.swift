@@ -1,21 +1,21 @@
 import ArgumentParser
-import NotifyTUI
+package import NotifyTUI
 
 /// `--view names,threads,leaks`: views in the order given, each once. The dashboard shows the
 /// first; batch mode prints them all in each frame.
-public struct ViewList: Sendable, Hashable, ExpressibleByArgument {
+package struct ViewList: Sendable, Hashable, ExpressibleByArgument {
     /// At least one view, none repeated.
-    public let views: [ViewID]
+    package let views: [ViewID]
 
     /// The view shown first.
-    public var first: ViewID { views[0] }
+    package var first: ViewID { views[0] }
 
     /// The views after ``first``.
-    public var rest: [ViewID] { Array(views.dropFirst()) }
+    package var rest: [ViewID] { Array(views.dropFirst()) }
 
     /// Views by title or number (`names`, `3`), any case, comma-separated; nil when any part is
     /// not a view or none is given.
-    public init?(argument: String) {
+    package init?(argument: String) {
         var views: [ViewID] = []
         for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
             guard let view = ViewID(argument: part.filter { !$0.isWhitespace }) else { return nil }
@@ -26,12 +26,12 @@ public struct ViewList: Sendable, Hashable, ExpressibleByArgument {
     }
 
     /// The given views, in order.
-    public init(_ views: ViewID...) {
+    package init(_ views: ViewID...) {
         precondition(!views.isEmpty, "a view list needs a view")
         self.views = views
     }
 
-    public var defaultValueDescription: String {
+    package var defaultValueDescription: String {
         views.map { $0.title.lowercased() }.joined(separator: ",")
     }
 }

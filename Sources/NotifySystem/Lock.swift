@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Musl)
-import Musl
+package import Musl
 #endif
 
 /// The package's one lock: a pthread mutex, which ThreadSanitizer sees (it cannot see

@@ -1,4 +1,4 @@
-import NotifyKit
+public import NotifyKit
 import NotifySystem
 
 /// The probe an inspected app attaches: it copies each event into a bounded buffer and returns.

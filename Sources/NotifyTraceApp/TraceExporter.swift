@@ -1,5 +1,5 @@
 import Foundation
-import NotifyWire
+public import NotifyWire
 import NotifyKit
 import NotifySystem
 

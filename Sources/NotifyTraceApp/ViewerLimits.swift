@@ -1,5 +1,5 @@
-import Foundation
-import NotifySystem
+public import Foundation
+public import NotifySystem
 
 /// What viewers may cost the inspected app. Every viewer gets an equal, fixed share of the memory
 /// budget, so a stalled viewer never costs another one events.

@@ -1,4 +1,4 @@
-import NotifyWire
+public import NotifyWire
 
 extension TraceGapReason {
     /// Synthesized by a reader, not sent: numbers missing from `seq` that no gap line counted

@@ -1,6 +1,6 @@
 import Foundation
-import NotifyWire
-import NotifySystem
+public import NotifyWire
+public import NotifySystem
 
 /// Reads trace events from a live socket or a recorded file: one code path for both, so a replay
 /// reproduces what a live session showed.

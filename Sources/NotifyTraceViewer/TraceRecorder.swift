@@ -1,5 +1,5 @@
 import Foundation
-import NotifySystem
+public import NotifySystem
 
 /// Writes a session log: exactly the bytes received, so a recording replays through the same
 /// decoder as the live stream and other tools read it as plain JSON Lines.

@@ -1,4 +1,4 @@
-import NotifyWire
+public import NotifyWire
 
 /// The last raw trace events, for the Events view: a fixed ring, so a fast stream costs no memory
 /// growth (k9s#1188 is what an unbounded log view does).

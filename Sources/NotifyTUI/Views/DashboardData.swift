@@ -1,5 +1,5 @@
 import NotifyWire
-import NotifyModel
+public import NotifyModel
 
 /// Everything one frame is rendered from: the model's fold, the raw event tail and the session's
 /// status. A plain value, so a paused screen is a saved copy and a test builds one by hand.

@@ -1,5 +1,5 @@
-import NotifyWire
-import NotifyModel
+public import NotifyWire
+public import NotifyModel
 
 /// The rows a top-level view shows, after its filter and sort, as data rather than cells.
 ///
