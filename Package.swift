@@ -17,7 +17,7 @@ let package = Package(
     ],
     dependencies: [
         // Command lines of notifytop and notify-demo.
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0")
     ],
     targets: [
         // The Linux base both sides share: the lock, Unix sockets, the socket directory, trace errors.
@@ -46,9 +46,11 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .executableTarget(
             name: "notify-bench",
-            dependencies: ["NotifyKit", "NotifyWire", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
-                           "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "NotifyKit", "NotifyWire", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
+                "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Sources/notify-bench"
         ),
 
@@ -62,8 +64,10 @@ let package = Package(
         // notifytop's run loop: reader thread, replay clock, recording, demo child, batch output.
         .target(
             name: "NotifySession",
-            dependencies: ["NotifyTUI", "NotifyCurses", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "NotifyTUI", "NotifyCurses", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // notifytop: the thin command line. `--demo` starts the notify-demo binary built beside it.
         .executableTarget(
@@ -75,7 +79,8 @@ let package = Package(
         ),
 
         // The demo app's workload, scenarios and planted bugs (all logic, so tests can drive it).
-        .target(name: "NotifyDemo", dependencies: ["NotifyKit", "NotifyTraceApp", "NotifySystem"], path: "Demo/NotifyDemo"),
+        .target(
+            name: "NotifyDemo", dependencies: ["NotifyKit", "NotifyTraceApp", "NotifySystem"], path: "Demo/NotifyDemo"),
         // notify-demo: the demo's thin command line.
         .executableTarget(
             name: "notify-demo",
@@ -91,19 +96,25 @@ let package = Package(
         ),
         .testTarget(
             name: "NotifyModelTests",
-            dependencies: ["NotifyModel", "NotifyWire", "NotifyBenchmarks", "NotifyTraceApp", "NotifyTraceViewer", "NotifyKit"]
+            dependencies: [
+                "NotifyModel", "NotifyWire", "NotifyBenchmarks", "NotifyTraceApp", "NotifyTraceViewer", "NotifyKit",
+            ]
         ),
         .testTarget(
             name: "NotifyTUITests",
-            dependencies: ["NotifyTUI", "NotifySession", "NotifyCurses", "NotifyModel", "NotifyWire",
-                           "NotifyTraceViewer", "NotifyTraceApp", "NotifySystem", "NotifyKit",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "NotifyTUI", "NotifySession", "NotifyCurses", "NotifyModel", "NotifyWire",
+                "NotifyTraceViewer", "NotifyTraceApp", "NotifySystem", "NotifyKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "NotifyDemoTests",
-            dependencies: ["NotifyDemo", "NotifyKit", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire",
-                           "NotifyModel", "NotifySession", "NotifyTUI"]
+            dependencies: [
+                "NotifyDemo", "NotifyKit", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire",
+                "NotifyModel", "NotifySession", "NotifyTUI",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

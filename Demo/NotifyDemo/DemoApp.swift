@@ -43,8 +43,9 @@ final class DemoApp: @unchecked Sendable {  // built on the main lane; lanes are
         let relay = mainLane.relay
         return GroundTruth(
             configuration: context.configuration, elapsed: elapsed, tallies: context.tally.snapshot(),
-            queue: .init(enqueued: relay.enqueued, coalesced: relay.coalesced, pending: relay.pending,
-                         posted: relay.posted),
+            queue: .init(
+                enqueued: relay.enqueued, coalesced: relay.coalesced, pending: relay.pending,
+                posted: relay.posted),
             queueThread: mainThread, registrationsLive: context.center.registrationCount,
             liveByName: Self.liveRegistrationsByName(context.center), registrationsMade: context.registrations.snapshot,
             planted: context.planted)

@@ -8,7 +8,9 @@ package enum DemoCatalog {
         for scenario in DemoScenario.allCases {
             lines.append("  " + scenario.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + scenario.summary)
             let bugs = scenario.defaultBugs
-            let list = bugs.isEmpty ? "none"
+            let list =
+                bugs.isEmpty
+                ? "none"
                 : bugs == DemoBug.allCases ? "all" : bugs.map(\.rawValue).joined(separator: ", ")
             lines.append("          default bugs: \(list)")
         }

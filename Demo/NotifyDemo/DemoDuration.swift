@@ -11,7 +11,8 @@ package struct DemoDuration: Sendable, Hashable {
         let unit = units.first { text.hasSuffix($0.suffix) }
         let number = text.dropLast(unit?.suffix.count ?? 0)
         guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              let value = Double(number) else { return nil }
+            let value = Double(number)
+        else { return nil }
         let seconds = value * (unit?.scale ?? 1)
         guard seconds > 0, seconds <= 31_536_000 else { return nil }
         self.seconds = seconds

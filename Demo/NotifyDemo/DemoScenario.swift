@@ -38,8 +38,10 @@ package enum DemoScenario: String, CaseIterable, Sendable, Codable {
         switch self {
         case .steady, .burst: DemoBug.allCases
         case .leaky:
-            [.reappearLeak, .doubleRegister, .earlyRemove, .droppedToken, .selfCapture, .deallocWithoutRemove,
-             .deadSender]
+            [
+                .reappearLeak, .doubleRegister, .earlyRemove, .droppedToken, .selfCapture, .deallocWithoutRemove,
+                .deadSender,
+            ]
         case .stress, .quiet: []
         }
     }

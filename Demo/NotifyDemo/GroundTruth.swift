@@ -118,20 +118,23 @@ package struct GroundTruth: Codable, Sendable, Equatable {
             let delivered = deliveriesByName[name.string] ?? 0
             let live = liveRegistrationsByName[name.string] ?? 0
             guard posted + delivered + live > 0 else { continue }
-            lines.append("  " + name.string.padding(toLength: 26, withPad: " ", startingAt: 0)
-                + String(format: " %7d %11d %5d", posted, delivered, live))
+            lines.append(
+                "  " + name.string.padding(toLength: 26, withPad: " ", startingAt: 0)
+                    + String(format: " %7d %11d %5d", posted, delivered, live))
         }
         lines.append("  threads:")
         for thread in threads {
             let label = "#\(thread.id) \(thread.name) (tid \(thread.tid)\(thread.isMain ? ", main" : ""))"
-            lines.append("    " + label.padding(toLength: 36, withPad: " ", startingAt: 0)
-                + String(format: " posts %7d  deliveries %7d", thread.posts, thread.deliveries))
+            lines.append(
+                "    " + label.padding(toLength: 36, withPad: " ", startingAt: 0)
+                    + String(format: " posts %7d  deliveries %7d", thread.posts, thread.deliveries))
         }
         lines.append(bugs.isEmpty ? "  bugs planted: none" : "  bugs planted:")
         for bug in bugs {
-            lines.append("    " + bug.bug.padding(toLength: 24, withPad: " ", startingAt: 0)
-                + bug.rule.padding(toLength: 28, withPad: " ", startingAt: 0)
-                + bug.name.padding(toLength: 24, withPad: " ", startingAt: 0) + "\(bug.instances) instance(s)")
+            lines.append(
+                "    " + bug.bug.padding(toLength: 24, withPad: " ", startingAt: 0)
+                    + bug.rule.padding(toLength: 28, withPad: " ", startingAt: 0)
+                    + bug.name.padding(toLength: 24, withPad: " ", startingAt: 0) + "\(bug.instances) instance(s)")
         }
         return lines.joined(separator: "\n")
     }
@@ -149,9 +152,11 @@ extension GroundTruth {
         var postsByName: [String: Int] = [:]
         var deliveriesByName: [String: Int] = [:]
         func entry(for thread: NotifyThread) -> ThreadCounts {
-            byThread[thread.id] ?? ThreadCounts(
-                id: thread.id, tid: thread.systemID, name: thread.name, isMain: thread.isMain, posts: 0, deliveries: 0,
-                postsByName: [:], deliveriesByName: [:])
+            byThread[thread.id]
+                ?? ThreadCounts(
+                    id: thread.id, tid: thread.systemID, name: thread.name, isMain: thread.isMain, posts: 0,
+                    deliveries: 0,
+                    postsByName: [:], deliveriesByName: [:])
         }
         func add(_ count: Int, of name: DemoName, to thread: NotifyThread, delivered: Bool) {
             guard count > 0 else { return }

@@ -123,7 +123,8 @@ package final class LiveDemo: @unchecked Sendable {  // main-thread state is tou
             let context = app.context
             let deadline = MonotonicClock.now() + 8_000_000
             while !stopRequested, pacer.delay(afterPosts: context.pacedPosts.load(ordering: .relaxed)) == 0,
-                  MonotonicClock.now() < deadline {
+                MonotonicClock.now() < deadline
+            {
                 lane.step()
             }
         }
@@ -186,8 +187,10 @@ package final class LiveDemo: @unchecked Sendable {  // main-thread state is tou
         let truth = app.groundTruth()
         report(truth)
         let viewers = inspector?.viewerCount ?? 0
-        say(String(format: "%.0f posts/s over %.1f s (%d viewer(s) attached at exit)", truth.postsPerSecond,
-                   truth.elapsedSeconds, viewers))
+        say(
+            String(
+                format: "%.0f posts/s over %.1f s (%d viewer(s) attached at exit)", truth.postsPerSecond,
+                truth.elapsedSeconds, viewers))
         exit(0)
     }
 

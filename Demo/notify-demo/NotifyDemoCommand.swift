@@ -24,8 +24,10 @@ struct NotifyDemoCommand: ParsableCommand {
     @Option(help: "Target posts per second over all threads (default: the scenario's; stress is unlimited).")
     var rate: Double?
 
-    @Option(help: ArgumentHelp("How long to run: 30s, 2m, 500ms or plain seconds (default: until Ctrl-C).",
-                               valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "How long to run: 30s, 2m, 500ms or plain seconds (default: until Ctrl-C).",
+            valueName: "time"))
     var duration: DemoDuration?
 
     @Option(help: "Seed for every choice: the same seed gives the same registrations and posts per thread.")
@@ -37,19 +39,24 @@ struct NotifyDemoCommand: ParsableCommand {
     @Flag(help: "Plant no bugs.")
     var noBugs = false
 
-    @Option(help: ArgumentHelp("Plant exactly these bugs, comma-separated (see --list-scenarios).", valueName: "bugs"),
-            transform: { try DemoConfiguration.parseBugs($0) })
+    @Option(
+        help: ArgumentHelp("Plant exactly these bugs, comma-separated (see --list-scenarios).", valueName: "bugs"),
+        transform: { try DemoConfiguration.parseBugs($0) })
     var bugs: [DemoBug]?
 
-    @Option(help: ArgumentHelp("Write the ground truth as JSON to this file instead of printing it.",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the ground truth as JSON to this file instead of printing it.",
+            valueName: "file"))
     var truth: String?
 
     @Flag(help: "Do not start the trace-stream endpoint.")
     var noInspector = false
 
-    @Option(help: ArgumentHelp("Wait up to this many seconds for a viewer before starting, so it sees the whole run.",
-                               valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Wait up to this many seconds for a viewer before starting, so it sees the whole run.",
+            valueName: "seconds"))
     var waitForViewer: Double?
 
     func validate() throws {

@@ -84,8 +84,9 @@ public enum ModelBenchmark {
                 "\(sample.events) events: " + (sample.heapBytes.map { "heap \($0 / 1024) KiB, " } ?? "")
                     + "model \(sample.footprint)"
             }
-            lines.append("growth after warm-up: model \(footprintGrowthAfterWarmUp / 1024) KiB"
-                + (heapGrowthAfterWarmUp.map { ", heap \($0 / 1024) KiB" } ?? ""))
+            lines.append(
+                "growth after warm-up: model \(footprintGrowthAfterWarmUp / 1024) KiB"
+                    + (heapGrowthAfterWarmUp.map { ", heap \($0 / 1024) KiB" } ?? ""))
             return lines.joined(separator: "\n")
         }
     }

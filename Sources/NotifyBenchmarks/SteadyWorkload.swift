@@ -25,9 +25,12 @@ struct SteadyWorkload: Sendable {
 
     init() {
         for thread in 1...Self.threadCount {
-            pending.append(.thread(TraceThread(
-                seq: next(), timestamp: clock, id: thread, systemID: Int32(100 + thread), name: "worker-\(thread)",
-                isMain: thread == 1)))
+            pending.append(
+                .thread(
+                    TraceThread(
+                        seq: next(), timestamp: clock, id: thread, systemID: Int32(100 + thread),
+                        name: "worker-\(thread)",
+                        isMain: thread == 1)))
         }
         pending.append(.type(TraceType(id: 1, name: "Bench.Screen")))
         for site in 2...(2 + Self.livePool) {
@@ -46,12 +49,13 @@ struct SteadyWorkload: Sendable {
         let id = nextRegistration
         nextRegistration += 1
         let owned = id % 4 == 0
-        return .registered(TraceRegistration(
-            seq: next(), timestamp: clock, thread: 1 + id % Self.threadCount, id: id,
-            name: Self.names[Int(id % UInt64(Self.names.count))], kind: owned ? .ownerBound : .block,
-            observer: owned ? 1_000_000 + id : nil, object: nil, target: id % 6 == 0 ? .dispatchQueue : .posting,
-            targetLabel: nil, callsite: 2 + id % Self.livePool, preexisting: false, capturesObserverStrongly: false,
-            mainThreadOnly: false))
+        return .registered(
+            TraceRegistration(
+                seq: next(), timestamp: clock, thread: 1 + id % Self.threadCount, id: id,
+                name: Self.names[Int(id % UInt64(Self.names.count))], kind: owned ? .ownerBound : .block,
+                observer: owned ? 1_000_000 + id : nil, object: nil, target: id % 6 == 0 ? .dispatchQueue : .posting,
+                targetLabel: nil, callsite: 2 + id % Self.livePool, preexisting: false, capturesObserverStrongly: false,
+                mainThreadOnly: false))
     }
 
     /// The next event.
@@ -68,11 +72,12 @@ struct SteadyWorkload: Sendable {
             postID += 1
             let unheard = postID % 1_000 == 0
             let thread = 1 + (index / 10) % Self.threadCount
-            return .posted(TracePost(
-                seq: next(), timestamp: clock, thread: thread, postID: postID,
-                name: unheard ? "benchmark.unheard" : Self.names[Int(postID % UInt64(Self.names.count))],
-                object: nil, hasUserInfo: false, matched: unheard ? 0 : 3, depth: 1, parentPostID: 0,
-                callsite: 2 + postID % 8))
+            return .posted(
+                TracePost(
+                    seq: next(), timestamp: clock, thread: thread, postID: postID,
+                    name: unheard ? "benchmark.unheard" : Self.names[Int(postID % UInt64(Self.names.count))],
+                    object: nil, hasUserInfo: false, matched: unheard ? 0 : 3, depth: 1, parentPostID: 0,
+                    callsite: 2 + postID % 8))
         case 3:
             return registration()
         case 4:
@@ -80,8 +85,10 @@ struct SteadyWorkload: Sendable {
             oldestRegistration += 1
             if id % 97 == 0 {
                 let dropSeq = next()
-                pending.append(.removed(TraceRemoval(
-                    seq: next(), timestamp: clock + 1, thread: 1, registration: id, reason: .explicit)))
+                pending.append(
+                    .removed(
+                        TraceRemoval(
+                            seq: next(), timestamp: clock + 1, thread: 1, registration: id, reason: .explicit)))
                 return .tokenDropped(TraceTokenDrop(seq: dropSeq, timestamp: clock, thread: 1, registration: id))
             }
             return .removed(TraceRemoval(seq: next(), timestamp: clock, thread: 1, registration: id, reason: .explicit))
@@ -93,12 +100,14 @@ struct SteadyWorkload: Sendable {
             let registration = aligned + nameCount * (index % (Self.livePool / nameCount - 1))
             let handedOff = index % 6 == 1
             let postingThread = 1 + (index / 10) % Self.threadCount
-            return .delivered(TraceDelivery(
-                seq: next(), timestamp: clock,
-                thread: handedOff ? 1 + (postingThread % Self.threadCount) : postingThread,
-                postID: postID, registration: registration, name: Self.names[Int(postID % UInt64(Self.names.count))],
-                postingThread: postingThread, target: handedOff ? .dispatchQueue : .posting, start: clock - 400,
-                duration: 400 + index % 700, wait: handedOff ? 12_000 : 0, depth: 1))
+            return .delivered(
+                TraceDelivery(
+                    seq: next(), timestamp: clock,
+                    thread: handedOff ? 1 + (postingThread % Self.threadCount) : postingThread,
+                    postID: postID, registration: registration,
+                    name: Self.names[Int(postID % UInt64(Self.names.count))],
+                    postingThread: postingThread, target: handedOff ? .dispatchQueue : .posting, start: clock - 400,
+                    duration: 400 + index % 700, wait: handedOff ? 12_000 : 0, depth: 1))
         }
     }
 }

@@ -52,7 +52,8 @@ public enum WireBenchmark {
             let scaled = Int((value * scale).rounded())
             let whole = scaled / Int(scale)
             let fraction = String(scaled % Int(scale))
-            return decimals == 0 ? "\(whole)" : "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
+            return decimals == 0
+                ? "\(whole)" : "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
         }
     }
 
@@ -73,27 +74,43 @@ public enum WireBenchmark {
             switch index % 10 {
             case 0, 5:
                 postID += 1
-                events.append(.posted(TracePost(
-                    seq: seq, timestamp: clock, thread: 1, postID: postID, name: name, object: index % 20 == 0 ? 7 : nil,
-                    hasUserInfo: index % 3 == 0, matched: 3, depth: 1, parentPostID: 0, callsite: 12)))
+                events.append(
+                    .posted(
+                        TracePost(
+                            seq: seq, timestamp: clock, thread: 1, postID: postID, name: name,
+                            object: index % 20 == 0 ? 7 : nil,
+                            hasUserInfo: index % 3 == 0, matched: 3, depth: 1, parentPostID: 0, callsite: 12)))
             case 3:
-                events.append(.registered(TraceRegistration(
-                    seq: seq, timestamp: clock, thread: 1, id: registration, name: name, kind: .block, observer: nil,
-                    object: nil, target: .posting, targetLabel: nil, callsite: 4, preexisting: false,
-                    capturesObserverStrongly: false)))
+                events.append(
+                    .registered(
+                        TraceRegistration(
+                            seq: seq, timestamp: clock, thread: 1, id: registration, name: name, kind: .block,
+                            observer: nil,
+                            object: nil, target: .posting, targetLabel: nil, callsite: 4, preexisting: false,
+                            capturesObserverStrongly: false)))
             case 4:
-                events.append(.removed(TraceRemoval(
-                    seq: seq, timestamp: clock, thread: 1, registration: registration, reason: .tokenCancelled)))
+                events.append(
+                    .removed(
+                        TraceRemoval(
+                            seq: seq, timestamp: clock, thread: 1, registration: registration, reason: .tokenCancelled))
+                )
             case 8:
-                events.append(.queue(TraceQueueActivity(
-                    seq: seq, timestamp: clock, thread: 1, queueID: 1, action: .enqueued, name: name, style: "asap",
-                    count: 1, pending: 2)))
+                events.append(
+                    .queue(
+                        TraceQueueActivity(
+                            seq: seq, timestamp: clock, thread: 1, queueID: 1, action: .enqueued, name: name,
+                            style: "asap",
+                            count: 1, pending: 2)))
             default:
                 let handedOff = index % 10 == 9
-                events.append(.delivered(TraceDelivery(
-                    seq: seq, timestamp: clock, thread: handedOff ? 2 : 1, postID: postID, registration: registration,
-                    name: name, postingThread: 1, target: handedOff ? .dispatchQueue : .posting, start: clock - 620,
-                    duration: 620, wait: handedOff ? 15_400 : 0, depth: 1)))
+                events.append(
+                    .delivered(
+                        TraceDelivery(
+                            seq: seq, timestamp: clock, thread: handedOff ? 2 : 1, postID: postID,
+                            registration: registration,
+                            name: name, postingThread: 1, target: handedOff ? .dispatchQueue : .posting,
+                            start: clock - 620,
+                            duration: 620, wait: handedOff ? 15_400 : 0, depth: 1)))
             }
         }
         return events
@@ -124,8 +141,10 @@ public enum WireBenchmark {
     /// Times decoding `eventCount` events fed in `chunkSize` pieces, as a viewer reading a socket.
     ///
     /// - Parameter now: A monotonic clock in nanoseconds, such as NotifyKit's `MonotonicClock.now`.
-    public static func measureDecode(eventCount: Int = 1_000_000, chunkSize: Int = 64 * 1024,
-                                     now: () -> UInt64) -> Measurement {
+    public static func measureDecode(
+        eventCount: Int = 1_000_000, chunkSize: Int = 64 * 1024,
+        now: () -> UInt64
+    ) -> Measurement {
         var bytes: [UInt8] = []
         TraceEncoder.encode(sampleEvents(count: eventCount), into: &bytes)
         var decoder = TraceDecoder()

@@ -16,8 +16,9 @@ extension NotifyCenter {
         named name: Notification.Name?, object: AnyObject? = nil, bufferSize: Int = 64,
         file: StaticString = #fileID, line: UInt = #line
     ) -> some AsyncSequence<Notification, Never> & Sendable {
-        NotificationSequence(center: self, name: name, object: ObjectBox(object), bufferSize: max(1, bufferSize),
-                             file: file, line: line)
+        NotificationSequence(
+            center: self, name: name, object: ObjectBox(object), bufferSize: max(1, bufferSize),
+            file: file, line: line)
     }
 }
 

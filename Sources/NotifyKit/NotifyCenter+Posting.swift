@@ -40,7 +40,8 @@ extension NotifyCenter {
         let objectKey = object.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         postCache.withStripe(forThread: ThreadContext.currentID) { stripe in
             stripe.lock.lock()
-            if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.copy(for: notification.name) {
+            if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.copy(for: notification.name)
+            {
                 let wildcard = stripe.wildcard
                 guard let probes = stripe.probes else {
                     stripe.lock.unlock()
@@ -52,8 +53,9 @@ extension NotifyCenter {
                 stripe.lock.unlock()
                 // A posted object's serial is the table's to tell.
                 if object == nil {
-                    postProbed(notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
-                               probes: probes, file: file, line: line)
+                    postProbed(
+                        notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
+                        probes: probes, file: file, line: line)
                     return
                 }
             } else {
@@ -79,8 +81,9 @@ extension NotifyCenter {
             let serial = object.map { table.serials.serial(of: $0) } ?? 0
             lock.unlock()
             remember(named, wildcard, probes, for: notification.name, from: version, in: stripe)
-            postProbed(notification, object: object.map { NotifyObjectRef($0, serial: serial) }, objectKey: objectKey,
-                       named: named, wildcard: wildcard, probes: probes, file: file, line: line)
+            postProbed(
+                notification, object: object.map { NotifyObjectRef($0, serial: serial) }, objectKey: objectKey,
+                named: named, wildcard: wildcard, probes: probes, file: file, line: line)
             return
         }
         lock.unlock()
@@ -204,12 +207,14 @@ extension NotifyCenter {
         }
         let name = notification.name.rawValue
         var clock = context.now()
-        probes.emit(.posted(NotifyPost(
-            postID: postID, name: name,
-            object: object,
-            hasUserInfo: notification.userInfo != nil, matched: matched,
-            depth: context.postDepth + 1, parentPostID: context.currentPostID,
-            callsite: NotifyCallsite(file: file, line: line))),
+        probes.emit(
+            .posted(
+                NotifyPost(
+                    postID: postID, name: name,
+                    object: object,
+                    hasUserInfo: notification.userInfo != nil, matched: matched,
+                    depth: context.postDepth + 1, parentPostID: context.currentPostID,
+                    callsite: NotifyCallsite(file: file, line: line))),
             timestamp: clock, thread: thread)
         let trace = DeliveryTrace(probes: probes, postID: postID, name: name, postingThread: thread)
         context.withinPost(postID) {
@@ -249,19 +254,24 @@ struct DeliveryTrace: Sendable {
             let start = context.now()
             guard registration.invoke(notification) else { return false }
             let end = context.now()
-            emitDelivery(of: registration, start: start, end: end, wait: start > handedOff ? start - handedOff : 0,
-                         context: context)
+            emitDelivery(
+                of: registration, start: start, end: end, wait: start > handedOff ? start - handedOff : 0,
+                context: context)
             return true
         }
     }
 
     @inline(__always)
-    func emitDelivery(of registration: Registration, start: UInt64, end: UInt64, wait: UInt64,
-                      context: ThreadContext) {
-        probes.emit(.delivered(NotifyDelivery(
-            postID: postID, registration: registration.id, name: name, postingThread: postingThread,
-            target: registration.target.kind, start: start, duration: end > start ? end - start : 0, wait: wait,
-            depth: context.postDepth)),
+    func emitDelivery(
+        of registration: Registration, start: UInt64, end: UInt64, wait: UInt64,
+        context: ThreadContext
+    ) {
+        probes.emit(
+            .delivered(
+                NotifyDelivery(
+                    postID: postID, registration: registration.id, name: name, postingThread: postingThread,
+                    target: registration.target.kind, start: start, duration: end > start ? end - start : 0, wait: wait,
+                    depth: context.postDepth)),
             timestamp: end, thread: context.thread.id)
     }
 }

@@ -11,8 +11,10 @@ final class ProbeSet: Sendable {
         self.first = first.probe
     }
 
-    func emit(_ kind: ProbeEvent.Kind, timestamp: UInt64 = MonotonicClock.now(),
-              thread: UInt64 = ThreadContext.current.thread.id) {
+    func emit(
+        _ kind: ProbeEvent.Kind, timestamp: UInt64 = MonotonicClock.now(),
+        thread: UInt64 = ThreadContext.current.thread.id
+    ) {
         let event = ProbeEvent(timestamp: timestamp, thread: thread, kind: kind)
         first.receive(event)
         var index = 1

@@ -28,7 +28,8 @@ extension NotifyCenter {
             ObserverRegistration(
                 id: id, slot: slot, object: object, target: .posting, kind: .target, observer: observer,
                 contextIsObserver: false, mainThreadOnly: false,
-                handler: { observer, notification in action(unsafeDowncast(observer, to: Observer.self))(notification) },
+                handler: { observer, notification in action(unsafeDowncast(observer, to: Observer.self))(notification)
+                },
                 file: file, line: line)
         }
     }
@@ -50,8 +51,9 @@ extension NotifyCenter {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> NotifyToken {
-        addObserver(forName: name, object: object, deliverOn: queue.map { .operationQueue($0) } ?? .posting,
-                    mainThreadOnly: false, using: block, file: file, line: line)
+        addObserver(
+            forName: name, object: object, deliverOn: queue.map { .operationQueue($0) } ?? .posting,
+            mainThreadOnly: false, using: block, file: file, line: line)
     }
 
     /// Registers a block delivered on `target`: a queue, a dispatch queue, a thread or main.
@@ -70,8 +72,9 @@ extension NotifyCenter {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> NotifyToken {
-        addBlock(name: name, object: object, target: target, kind: .block, mainThreadOnly: mainThreadOnly,
-                 block: block, file: file, line: line)
+        addBlock(
+            name: name, object: object, target: target, kind: .block, mainThreadOnly: mainThreadOnly,
+            block: block, file: file, line: line)
     }
 
     /// Registers a handler bound to `owner`, which receives it, so the handler never captures `self`.
@@ -93,7 +96,8 @@ extension NotifyCenter {
         line: UInt = #line,
         _ handler: @escaping (Owner, Notification) -> Void
     ) -> NotifyToken {
-        let capturesOwner = OwnerHandler(handler: handler).context == UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
+        let capturesOwner =
+            OwnerHandler(handler: handler).context == UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
         let registration = register(name: name) { id, slot in
             ObserverRegistration(
                 id: id, slot: slot, object: object, target: target, kind: .ownerBound, observer: owner,
@@ -109,8 +113,9 @@ extension NotifyCenter {
         mainThreadOnly: Bool = false, block: @escaping @Sendable (Notification) -> Void, file: StaticString, line: UInt
     ) -> NotifyToken {
         let registration = register(name: name) { id, slot in
-            BlockRegistration(id: id, slot: slot, object: object, target: target, kind: kind,
-                              mainThreadOnly: mainThreadOnly, handler: block, file: file, line: line)
+            BlockRegistration(
+                id: id, slot: slot, object: object, target: target, kind: kind,
+                mainThreadOnly: mainThreadOnly, handler: block, file: file, line: line)
         }
         return NotifyToken(registrationID: registration.id, slot: registration.slot, link: link)
     }

@@ -21,7 +21,9 @@ extension NotifyCenter {
     ) {
         if let token = observer as? NotifyToken {
             guard token.link === link else { return }
-            if end(registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: object) {
+            if end(
+                registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: object)
+            {
                 token.ended.store(true, ordering: .relaxed)
             }
             return
@@ -45,14 +47,19 @@ extension NotifyCenter {
                 removed += 1
                 continue
             }
-            guard current === observer, registration.matchesRemoval(nameSlot: nameSlot, object: object) else { continue }
+            guard current === observer, registration.matchesRemoval(nameSlot: nameSlot, object: object) else {
+                continue
+            }
             end(registration, reason: .explicit)
             removed += 1
         }
         if removed == 0, let probes {
-            probes.emit(.removeMissed(NotifyMissedRemoval(
-                observer: NotifyObjectRef(observer, serial: table.serials.serial(of: observer)), name: name?.rawValue,
-                callsite: NotifyCallsite(file: file, line: line))))
+            probes.emit(
+                .removeMissed(
+                    NotifyMissedRemoval(
+                        observer: NotifyObjectRef(observer, serial: table.serials.serial(of: observer)),
+                        name: name?.rawValue,
+                        callsite: NotifyCallsite(file: file, line: line))))
         }
     }
 
@@ -65,9 +72,11 @@ extension NotifyCenter {
     ) -> Bool {
         locked {
             let nameSlot = name.map { table.existingSlot(of: $0) }
-            guard let registration = table.remove(
-                id: registrationID, slot: slot,
-                where: { $0.matchesRemoval(nameSlot: nameSlot, object: object) }) else { return false }
+            guard
+                let registration = table.remove(
+                    id: registrationID, slot: slot,
+                    where: { $0.matchesRemoval(nameSlot: nameSlot, object: object) })
+            else { return false }
             probes?.emit(.removed(registration: registration.id, reason: reason))
             return true
         }

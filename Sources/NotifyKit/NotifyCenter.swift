@@ -99,7 +99,11 @@ extension NotifyCenter: CustomDebugStringConvertible, CustomStringConvertible {
 
 extension Registration {
     func debugLine(name: Notification.Name?) -> String {
-        var parts = ["#\(id)", name?.rawValue ?? "*", "object: \(object.map { NotifyObjectRef($0).description } ?? (hasObjectFilter ? "<deallocated>" : "*"))", kind.rawValue]
+        var parts = [
+            "#\(id)", name?.rawValue ?? "*",
+            "object: \(object.map { NotifyObjectRef($0).description } ?? (hasObjectFilter ? "<deallocated>" : "*"))",
+            kind.rawValue,
+        ]
         if hasObserver {
             parts.append("observer: \(observer.map { NotifyObjectRef($0).description } ?? "<deallocated>")")
         }

@@ -98,15 +98,20 @@ public final class NotifyQueue {
 
     /// Removes pending notifications that match `notification` under `coalesceMask`: same name,
     /// same sender, or both. An empty mask removes nothing, as in Foundation.
-    public func dequeueNotifications(matching notification: Notification,
-                                     coalesceMask: NotificationQueue.NotificationCoalescing) {
-        let removed = removePending(name: notification.name, objectID: NotifyCenter.identity(of: notification.object),
-                                    mask: coalesceMask)
+    public func dequeueNotifications(
+        matching notification: Notification,
+        coalesceMask: NotificationQueue.NotificationCoalescing
+    ) {
+        let removed = removePending(
+            name: notification.name, objectID: NotifyCenter.identity(of: notification.object),
+            mask: coalesceMask)
         if removed > 0 { report(.dequeued, name: notification.name, style: nil, count: removed) }
     }
 
-    private func removePending(name: Notification.Name, objectID: ObjectIdentifier?,
-                               mask: NotificationQueue.NotificationCoalescing) -> Int {
+    private func removePending(
+        name: Notification.Name, objectID: ObjectIdentifier?,
+        mask: NotificationQueue.NotificationCoalescing
+    ) -> Int {
         let onName = mask.contains(.onName)
         let onSender = mask.contains(.onSender)
         guard onName || onSender else { return 0 }
@@ -170,8 +175,11 @@ public final class NotifyQueue {
     }
 
     private func report(_ action: NotifyQueueActivity.Action, name: Notification.Name?, style: String?, count: Int) {
-        center.emitIfProbed(.queue(NotifyQueueActivity(
-            queueID: id, action: action, name: name?.rawValue, style: style, count: count, pending: pendingCount)))
+        center.emitIfProbed(
+            .queue(
+                NotifyQueueActivity(
+                    queueID: id, action: action, name: name?.rawValue, style: style, count: count, pending: pendingCount
+                )))
     }
 }
 

@@ -189,10 +189,12 @@ final class ThreadContext {
         let existing = pthread_getspecific(ThreadRegistry.key).map {
             Unmanaged<ThreadContext>.fromOpaque($0).takeUnretainedValue()
         }
-        let id = existing?.thread.id ?? ThreadRegistry.nextID.withLock { next in
-            defer { next += 1 }
-            return next
-        }
+        let id =
+            existing?.thread.id
+            ?? ThreadRegistry.nextID.withLock { next in
+                defer { next += 1 }
+                return next
+            }
         let thread = NotifyThread(id: id, systemID: tid, name: resolved, isMain: tid == getpid())
         let context = ThreadContext(thread: thread)
         if let existing {

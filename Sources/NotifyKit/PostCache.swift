@@ -58,8 +58,10 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
 
     /// One thread's (or a few threads') copies, on its own cache lines.
     final class Stripe: @unchecked Sendable {  // guarded by `lock`, but `occupied`, an atomic
-        typealias Copies = (named: [Notification.Name: ContiguousArray<Registration>],
-                            wildcard: ContiguousArray<Registration>, probes: ProbeSet?)
+        typealias Copies = (
+            named: [Notification.Name: ContiguousArray<Registration>],
+            wildcard: ContiguousArray<Registration>, probes: ProbeSet?
+        )
 
         let lock = Lock(ownCacheLine: true)
         /// Set before a copy is stored and checked by a sweep after the version moves (both

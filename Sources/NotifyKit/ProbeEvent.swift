@@ -102,7 +102,8 @@ public struct NotifyObjectRef: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func == (lhs: NotifyObjectRef, rhs: NotifyObjectRef) -> Bool {
-        lhs.address == rhs.address && lhs.serial == rhs.serial && ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
+        lhs.address == rhs.address && lhs.serial == rhs.serial
+            && ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -134,7 +135,8 @@ public struct NotifyCallsite: Sendable, Hashable, CustomStringConvertible {
             return false
         }
         if lhs.staticFile.hasPointerRepresentation && rhs.staticFile.hasPointerRepresentation
-            && lhs.staticFile.utf8Start == rhs.staticFile.utf8Start {
+            && lhs.staticFile.utf8Start == rhs.staticFile.utf8Start
+        {
             return true
         }
         return lhs.file == rhs.file

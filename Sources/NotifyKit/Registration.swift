@@ -33,8 +33,10 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     /// so its age is true.
     let registeredAt: UInt64
 
-    init(id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
-         hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt) {
+    init(
+        id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
+        hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt
+    ) {
         self.mainThreadOnly = mainThreadOnly
         self.id = id
         self.slot = slot
@@ -113,12 +115,15 @@ enum TokenState {
 final class BlockRegistration: Registration, @unchecked Sendable {
     let handler: @Sendable (Notification) -> Void
 
-    init(id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget,
-         kind: NotifyRegistrationKind, mainThreadOnly: Bool, handler: @escaping @Sendable (Notification) -> Void,
-         file: StaticString, line: UInt) {
+    init(
+        id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget,
+        kind: NotifyRegistrationKind, mainThreadOnly: Bool, handler: @escaping @Sendable (Notification) -> Void,
+        file: StaticString, line: UInt
+    ) {
         self.handler = handler
-        super.init(id: id, slot: slot, object: object, target: target, kind: kind, hasToken: true,
-                   mainThreadOnly: mainThreadOnly, file: file, line: line)
+        super.init(
+            id: id, slot: slot, object: object, target: target, kind: kind, hasToken: true,
+            mainThreadOnly: mainThreadOnly, file: file, line: line)
     }
 
     override func invoke(_ notification: Notification) -> Bool {
@@ -135,15 +140,18 @@ final class ObserverRegistration: Registration, @unchecked Sendable {
     let contextIsObserver: Bool
     private var serial: UInt64 = 0
 
-    init(id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget,
-         kind: NotifyRegistrationKind, observer: AnyObject, contextIsObserver: Bool, mainThreadOnly: Bool,
-         handler: @escaping (AnyObject, Notification) -> Void, file: StaticString, line: UInt) {
+    init(
+        id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget,
+        kind: NotifyRegistrationKind, observer: AnyObject, contextIsObserver: Bool, mainThreadOnly: Bool,
+        handler: @escaping (AnyObject, Notification) -> Void, file: StaticString, line: UInt
+    ) {
         self.weakObserver = observer
         self.key = ObjectIdentifier(observer)
         self.handler = handler
         self.contextIsObserver = contextIsObserver
-        super.init(id: id, slot: slot, object: object, target: target, kind: kind, hasToken: kind == .ownerBound,
-                   mainThreadOnly: mainThreadOnly, file: file, line: line)
+        super.init(
+            id: id, slot: slot, object: object, target: target, kind: kind, hasToken: kind == .ownerBound,
+            mainThreadOnly: mainThreadOnly, file: file, line: line)
     }
 
     override var observerSerial: UInt64 {

@@ -88,8 +88,10 @@ extension InspectorState {
         } else {
             if threadRows.count >= configuration.maximumThreads { forgetIdleThreads() }
             slot = threadRows.count
-            threadRows.append(ThreadRow(
-                id: id, name: "thread-\(id)", systemID: 0, isMain: false, logCapacity: configuration.threadLogCapacity))
+            threadRows.append(
+                ThreadRow(
+                    id: id, name: "thread-\(id)", systemID: 0, isMain: false,
+                    logCapacity: configuration.threadLogCapacity))
             threadSlots.insert(id, slot)
             countThreadName(threadRows[slot].name, by: 1)
         }
@@ -105,7 +107,8 @@ extension InspectorState {
             .prefix(configuration.maximumThreads * 3 / 4)
         let forgotten = threadRows.count - keep.count
         loss.forgottenThreads &+= UInt64(forgotten)
-        loss.overwrittenLogEntries &+= threadRows.reduce(0) { $0 + $1.log.overwritten }
+        loss.overwrittenLogEntries &+=
+            threadRows.reduce(0) { $0 + $1.log.overwritten }
             - keep.reduce(0) { $0 + $1.log.overwritten }
         threadRows = Array(keep)
         threadSlots = IDTable()

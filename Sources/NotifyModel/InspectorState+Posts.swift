@@ -17,9 +17,10 @@ extension InspectorState {
         nameRows[slot].lastPostAt = time
         nameRows[slot].lastPostThread = post.thread
         nameRows[slot].lastUsed = time
-        recentPosts.insert(RecentPosts.Entry(
-            postID: post.postID, nameSlot: slot, callsite: post.callsite, thread: post.thread, threadIsMain: onMain,
-            matched: post.matched))
+        recentPosts.insert(
+            RecentPosts.Entry(
+                postID: post.postID, nameSlot: slot, callsite: post.callsite, thread: post.thread, threadIsMain: onMain,
+                matched: post.matched))
 
         if post.matched == 0 {
             nameRows[slot].postsWithNoObserver &+= 1
@@ -70,7 +71,8 @@ extension InspectorState {
         let postIndex = recentPosts.index(of: delivery.postID)
         if nameSlot < 0 {
             if let postIndex, nameRows[recentPosts[postIndex].nameSlot].occupied,
-               nameRows[recentPosts[postIndex].nameSlot].name == delivery.name {
+                nameRows[recentPosts[postIndex].nameSlot].name == delivery.name
+            {
                 nameSlot = recentPosts[postIndex].nameSlot
             } else {
                 nameSlot = self.nameSlot(for: delivery.name)
@@ -83,10 +85,12 @@ extension InspectorState {
         threadRows[threadSlot].deliveries &+= 1
         threadRows[threadSlot].timeInHandlers &+= delivery.duration
         threadRows[threadSlot].lastActive = time
-        threadRows[threadSlot].log.append(DeliveryLogEntry(
-            start: delivery.start, name: delivery.name, postID: delivery.postID, registration: delivery.registration,
-            observerType: observerType, postingThread: delivery.postingThread, deliveringThread: delivery.thread,
-            wait: delivery.wait, duration: delivery.duration, depth: delivery.depth))
+        threadRows[threadSlot].log.append(
+            DeliveryLogEntry(
+                start: delivery.start, name: delivery.name, postID: delivery.postID,
+                registration: delivery.registration,
+                observerType: observerType, postingThread: delivery.postingThread, deliveringThread: delivery.thread,
+                wait: delivery.wait, duration: delivery.duration, depth: delivery.depth))
 
         if let rowSlot {
             let flags = rows[rowSlot].flags
@@ -100,7 +104,8 @@ extension InspectorState {
             }
         }
         if delivery.duration >= slowHandlerFloor
-            || (slowPostFloor != .max && (delivery.target == .posting || delivery.target == .operationQueue)) {
+            || (slowPostFloor != .max && (delivery.target == .posting || delivery.target == .operationQueue))
+        {
             slowDelivered(delivery, rowSlot: rowSlot, postIndex: postIndex)
         }
     }

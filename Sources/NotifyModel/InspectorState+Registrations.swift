@@ -15,7 +15,9 @@ extension InspectorState {
         nameRows[nameIndex].everRegistered = true
         nameRows[nameIndex].lastUsed = now
         let registeredAt = registration.registrationTime
-        if nameRows[nameIndex].liveSince.map({ registeredAt < $0 }) ?? true { nameRows[nameIndex].liveSince = registeredAt }
+        if nameRows[nameIndex].liveSince.map({ registeredAt < $0 }) ?? true {
+            nameRows[nameIndex].liveSince = registeredAt
+        }
         if registration.mainThreadOnly { nameRows[nameIndex].declaresMainOnly = true }
         let namePosts = nameIndex == 0 ? totals.posts : nameRows[nameIndex].posts
         let row = ObserverRow(
@@ -84,7 +86,8 @@ extension InspectorState {
         }
         totals.tokenDrops &+= 1
         // An owner-bound registration ends with its owner: releasing its token orphans nothing.
-        rows[slot].token = rows[slot].kind == .ownerBound ? .boundToOwner(at: drop.timestamp) : .dropped(at: drop.timestamp)
+        rows[slot].token =
+            rows[slot].kind == .ownerBound ? .boundToOwner(at: drop.timestamp) : .dropped(at: drop.timestamp)
         rows[slot].deliveriesAtTokenDrop = rows[slot].deliveries
         duplicateTokenDropped(slot)
         orphanTokenDropped(slot)

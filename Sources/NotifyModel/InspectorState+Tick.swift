@@ -57,7 +57,8 @@ extension InspectorState {
             now = max(now, nextCheckpoint)
             takeCheckpoint()
             taken += 1
-            nextCheckpoint = taken < Self.checkpointsPerJump
+            nextCheckpoint =
+                taken < Self.checkpointsPerJump
                 ? Self.gridPoint(after: nextCheckpoint, step: interval) : Self.gridPoint(after: time, step: interval)
         }
         ruleState.nextCheckpoint = nextCheckpoint

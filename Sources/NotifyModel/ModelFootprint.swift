@@ -36,10 +36,12 @@ extension InspectorState {
     public var footprint: ModelFootprint {
         let logEntries = threadRows.reduce(0) { $0 + $1.log.count }
         let histograms = nameRows.reduce(0) { $0 + ($1.handlerTime.count > 0 ? 1 : 0) }
-        let ruleEntries = ruleState.selfRetaining.count + ruleState.duplicates.count + ruleState.tallies.count
+        let ruleEntries =
+            ruleState.selfRetaining.count + ruleState.duplicates.count + ruleState.tallies.count
             + ruleState.ownerNames.count + ruleState.removalGapCount + ruleState.unheard.count
         let definitionCount = definitions.objects.count + definitions.types.count + definitions.callsites.count
-        let bytes = rows.count * MemoryLayout<ObserverRow>.stride + registrationSlots.count * 24
+        let bytes =
+            rows.count * MemoryLayout<ObserverRow>.stride + registrationSlots.count * 24
             + nameRows.count * MemoryLayout<NameRow>.stride + histograms * LatencyHistogram.bucketCount * 8
             + threadRows.count * MemoryLayout<ThreadRow>.stride + logEntries * MemoryLayout<DeliveryLogEntry>.stride
             + findingStore.byKey.count * (MemoryLayout<LeakFinding>.stride + 256) + definitionCount * 64

@@ -18,15 +18,18 @@ enum NameSimilarity {
         let coreA = core(lowerA)
         let coreB = core(lowerB)
         let (short, long) = coreA.count <= coreB.count ? (coreA, coreB) : (coreB, coreA)
-        let near = short == long
+        let near =
+            short == long
             || (long.count - short.count <= maximumDistance && distance(short, long) <= maximumDistance)
             || (short.count >= 8 && (long.starts(with: short) || long.reversed().starts(with: short.reversed())))
         return near ? distance(Array(a.unicodeScalars), Array(b.unicodeScalars)) : nil
     }
 
     /// The nearest of `candidates` to `name`, with its distance; ties go to the first.
-    static func nearest(to name: String, among candidates: some Sequence<String>,
-                        maximumDistance: Int) -> (name: String, distance: Int)? {
+    static func nearest(
+        to name: String, among candidates: some Sequence<String>,
+        maximumDistance: Int
+    ) -> (name: String, distance: Int)? {
         var best: (name: String, distance: Int)?
         for candidate in candidates {
             guard let distance = nearness(name, candidate, maximumDistance: maximumDistance) else { continue }
@@ -42,8 +45,11 @@ enum NameSimilarity {
         if slice.count > suffix.count, slice.suffix(suffix.count).elementsEqual(suffix) {
             slice = slice.dropLast(suffix.count)
         }
-        if slice.count > 2, slice.starts(with: "ns".unicodeScalars) { slice = slice.dropFirst(2) }
-        else if slice.count > 1, slice.first == "k" { slice = slice.dropFirst() }
+        if slice.count > 2, slice.starts(with: "ns".unicodeScalars) {
+            slice = slice.dropFirst(2)
+        } else if slice.count > 1, slice.first == "k" {
+            slice = slice.dropFirst()
+        }
         return Array(slice)
     }
 

@@ -73,8 +73,10 @@ public struct ObserverRow: Sendable, Hashable, Identifiable {
         return row
     }()
 
-    init(_ registration: TraceRegistration, observer: ObjectInfo?, objectFilter: ObjectInfo?, callsite: CallsiteInfo,
-         nameSlot: Int, namePosts: UInt64) {
+    init(
+        _ registration: TraceRegistration, observer: ObjectInfo?, objectFilter: ObjectInfo?, callsite: CallsiteInfo,
+        nameSlot: Int, namePosts: UInt64
+    ) {
         id = registration.id
         name = registration.name
         kind = registration.kind

@@ -35,7 +35,8 @@ extension InspectorState {
         }
         let live = rows.filter { $0.occupied && $0.isLive && $0.name == name }
         guard let oldest = live.min(by: { $0.registeredAt < $1.registeredAt }),
-              allows(.neverPosted, callsite: oldest.callsite, name: name) else { return }
+            allows(.neverPosted, callsite: oldest.callsite, name: name)
+        else { return }
         let ids = live.map(\.id).suffix(16)
         let posted = nameRows.lazy.filter { $0.occupied && $0.posts > 0 && !$0.isWildcard }.map(\.name)
         let near = NameSimilarity.nearest(

@@ -73,7 +73,8 @@ extension InspectorState {
         for key in keys {
             findingStore.update(key) { finding in
                 finding.evidence.addRelated(missed.callsite)
-                finding.evidence.detail = "removeObserver(\(missed.observer.typeName)) at \(missed.callsite) ended "
+                finding.evidence.detail =
+                    "removeObserver(\(missed.observer.typeName)) at \(missed.callsite) ended "
                     + "nothing: block registrations end only through their token"
             }
         }

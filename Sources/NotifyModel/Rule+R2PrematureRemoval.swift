@@ -14,7 +14,8 @@ import NotifyWire
 extension InspectorState {
     mutating func prematureRemovalRemoved(_ slot: Int, _ row: ObserverRow, reason: TraceRemovalReason) {
         if reason == .sequenceEnded, row.kind == .sequence, row.deliveries == 0,
-           allows(.prematureRemoval, callsite: row.callsite, name: row.displayName) {
+            allows(.prematureRemoval, callsite: row.callsite, name: row.displayName)
+        {
             let posts = row.nameSlot == 0 ? totals.posts : nameRows[row.nameSlot].posts
             if posts == row.namePostsAtRegistration {
                 let lifetime = row.age(at: now)
@@ -42,13 +43,15 @@ extension InspectorState {
             return
         }
         guard remaining == 0, reason == .explicit || reason == .tokenCancelled,
-              configuration.rules.runs(.prematureRemoval) else { return }
+            configuration.rules.runs(.prematureRemoval)
+        else { return }
         guard ruleState.removalGapCount < configuration.maximumRemovalGaps else {
             loss.refusedRemovalGaps &+= 1
             return
         }
-        let gap = RemovalGap(removedAt: now, postsAtRemoval: nameRows[row.nameSlot].posts,
-                             ownerType: row.observer?.typeName ?? "?")
+        let gap = RemovalGap(
+            removedAt: now, postsAtRemoval: nameRows[row.nameSlot].posts,
+            ownerType: row.observer?.typeName ?? "?")
         if ruleState.removalGaps[owner, default: [:]].updateValue(gap, forKey: name) == nil {
             ruleState.removalGapCount += 1
         }

@@ -20,8 +20,11 @@ extension InspectorState {
             sender = false
         default: return
         }
-        guard allows(.deadParticipant, callsite: row.callsite, name: row.displayName,
-                     ownerType: row.observer?.typeName) else { return }
+        guard
+            allows(
+                .deadParticipant, callsite: row.callsite, name: row.displayName,
+                ownerType: row.observer?.typeName)
+        else { return }
         let participant = sender ? row.objectFilter : row.observer
         let what = sender ? "object filter" : "observer"
         findingStore.raise(
@@ -39,7 +42,8 @@ extension InspectorState {
             finding.evidence.count += 1
             finding.evidence.deliveriesAfter = row.deliveries
             finding.evidence.duration = row.age(at: now)
-            finding.evidence.detail = (sender ? "dead sender" : "dead observer")
+            finding.evidence.detail =
+                (sender ? "dead sender" : "dead observer")
                 + "; purged by the center at the next matching post; 0 deliveries after death"
         }
     }

@@ -10,7 +10,7 @@
 extension InspectorState {
     mutating func selfRetainingRegistered(_ slot: Int, _ row: ObserverRow) {
         guard row.capturesObserverStrongly, let owner = row.observer,
-              allows(.selfRetainingHandler, callsite: row.callsite, name: row.displayName, ownerType: owner.typeName)
+            allows(.selfRetainingHandler, callsite: row.callsite, name: row.displayName, ownerType: owner.typeName)
         else { return }
         rows[slot].flags.insert(.selfRetaining)
         ruleState.selfRetaining[owner.id, default: 0] += 1
@@ -27,7 +27,8 @@ extension InspectorState {
             finding.evidence.addRegistration(row.id)
             finding.evidence.count += 1
             finding.evidence.liveCount = k
-            finding.evidence.detail = "suspected (context identity): the handler's context is the owner; "
+            finding.evidence.detail =
+                "suspected (context identity): the handler's context is the owner; "
                 + "k = \(k) self-capturing registration(s)"
         }
     }

@@ -46,12 +46,14 @@ extension InspectorState {
             if !sites.contains(rows[memberSlot].callsite) { sites.append(rows[memberSlot].callsite) }
         }
         if crossed, row.capturesObserverStrongly, let owner = row.observer,
-           selfRetainingFold(.duplicateRegistration, owner: owner.id,
-                             detail: "registered again at \(row.callsite) while live") {
+            selfRetainingFold(
+                .duplicateRegistration, owner: owner.id,
+                detail: "registered again at \(row.callsite) while live")
+        {
             ruleState.duplicates[key]!.foldedIntoSelfRetaining = true
         }
         guard !ruleState.duplicates[key]!.foldedIntoSelfRetaining,
-              allows(.duplicateRegistration, callsite: sites.first ?? row.callsite, name: row.displayName)
+            allows(.duplicateRegistration, callsite: sites.first ?? row.callsite, name: row.displayName)
         else { return }
         let ownerKeyed = key.owner != nil
         let count = group.members.count
@@ -71,8 +73,10 @@ extension InspectorState {
             for site in sites { finding.evidence.addRelated(site) }
             finding.evidence.count = max(finding.evidence.count, UInt64(count))
             if crossed { finding.evidence.liveCount += 1 }
-            finding.evidence.detail = ownerKeyed
-                ? (sites.count > 1 ? "same owner, name and filter, registered at \(sites.count) callsites"
+            finding.evidence.detail =
+                ownerKeyed
+                ? (sites.count > 1
+                    ? "same owner, name and filter, registered at \(sites.count) callsites"
                     : "same owner, name, filter and callsite")
                 : "fallback key (no owner): same callsite, name and filter with both tokens held"
         }

@@ -13,7 +13,8 @@ extension InspectorState {
         rows[slot].flags.insert(.tallied)
         ruleState.tallies[SiteKey(nameSlot: row.nameSlot, callsite: row.callsite.id), default: SiteTally()].live += 1
         guard let name = row.name, let budget = configuration.rules.registrationBudgets[name],
-              allows(.registrationGrowth, callsite: row.callsite, name: name) else { return }
+            allows(.registrationGrowth, callsite: row.callsite, name: name)
+        else { return }
         let live = nameRows[row.nameSlot].liveObservers
         guard live > budget else { return }
         findingStore.raise(
@@ -69,7 +70,8 @@ extension InspectorState {
             }
             let series = ruleState.tallies.values[index].series
             guard live >= rules.growthMinimum, series.count == span,
-                  zip(series, series.dropFirst()).allSatisfy({ $0 < $1 }) else { continue }
+                zip(series, series.dropFirst()).allSatisfy({ $0 < $1 })
+            else { continue }
             let key = ruleState.tallies.keys[index]
             raiseGrowth(key, live: live, series: series)
         }
@@ -82,10 +84,17 @@ extension InspectorState {
         let findingKey = LeakFindingKey(
             rule: .registrationGrowth, subject: .nameAtCallsite(name, callsite: key.callsite))
         // The registrations are listed once, when the finding opens: a scan of the table.
-        let ids: [UInt64] = findingStore.isOpen(findingKey) ? [] : Array(rows.lazy
-            .filter { $0.occupied && $0.isLive && $0.nameSlot == key.nameSlot && $0.callsite.id == key.callsite }
-            .map(\.id).suffix(16))
-        let summary = "registrations for \"\(name)\" at \(site) keep growing: "
+        let ids: [UInt64] =
+            findingStore.isOpen(findingKey)
+            ? []
+            : Array(
+                rows.lazy
+                    .filter {
+                        $0.occupied && $0.isLive && $0.nameSlot == key.nameSlot && $0.callsite.id == key.callsite
+                    }
+                    .map(\.id).suffix(16))
+        let summary =
+            "registrations for \"\(name)\" at \(site) keep growing: "
             + series.map(String.init).joined(separator: " → ")
         findingStore.raise(
             findingKey, severity: live > configuration.rules.growthErrorCount ? .error : .warning, summary: summary,

@@ -18,7 +18,8 @@ extension InspectorState {
             if let handlerGrade, let rowSlot { raiseSlowHandler(rowSlot, delivery, handlerGrade, postIndex) }
         }
         guard let postIndex, slowPostFloor != .max,
-              delivery.target == .posting || delivery.target == .operationQueue else { return }
+            delivery.target == .posting || delivery.target == .operationQueue
+        else { return }
         recentPosts[postIndex].blocking &+= delivery.duration
         if let handlerGrade {
             recentPosts[postIndex].worstHandler = max(recentPosts[postIndex].worstHandler, Int8(handlerGrade.rawValue))
@@ -78,7 +79,8 @@ extension InspectorState {
                 finding.evidence.postingThreadIsMain = post.threadIsMain
                 finding.evidence.observersInPost = post.matched
             }
-            finding.evidence.detail = "p50 \(Self.milliseconds(durations.percentile(0.5))), "
+            finding.evidence.detail =
+                "p50 \(Self.milliseconds(durations.percentile(0.5))), "
                 + "p95 \(Self.milliseconds(durations.percentile(0.95))) over \(durations.count) slow run(s)"
         }
     }

@@ -29,7 +29,8 @@ extension InspectorState {
             finding.evidence.addThread(delivery.thread)
             finding.evidence.addRelated(poster)
             finding.evidence.postingThreadIsMain = post?.threadIsMain
-            finding.evidence.detail = "declared main-thread only; ran on thread \(delivery.thread) "
+            finding.evidence.detail =
+                "declared main-thread only; ran on thread \(delivery.thread) "
                 + "(\(threadName)), posted from thread \(delivery.postingThread)"
         }
     }

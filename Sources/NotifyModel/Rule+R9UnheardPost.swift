@@ -41,7 +41,8 @@ extension InspectorState {
             near = nearestRegistered(to: post.name)
         }
         guard near != nil || track.silentPosts >= rules.unheardAbandonedPosts,
-              allows(.unheardPost, callsite: site, name: post.name) else { return }
+            allows(.unheardPost, callsite: site, name: post.name)
+        else { return }
         let count = near == nil ? UInt64(track.silentPosts) : 1
         raiseUnheard(post.name, near: near, count: count, site: site, thread: post.thread)
     }
@@ -71,8 +72,8 @@ extension InspectorState {
         for index in nameRows.indices.dropFirst() {
             let posted = nameRows[index]
             guard posted.occupied, posted.postsWithNoObserver > 0, !posted.everRegistered,
-                  !configuration.rules.unheardAllowlist.contains(posted.name),
-                  let distance = NameSimilarity.nearness(posted.name, name, maximumDistance: maximum)
+                !configuration.rules.unheardAllowlist.contains(posted.name),
+                let distance = NameSimilarity.nearness(posted.name, name, maximumDistance: maximum)
             else { continue }
             let key = LeakFindingKey(rule: .unheardPost, subject: .name(posted.name))
             if findingStore.isOpen(key) {
@@ -87,8 +88,9 @@ extension InspectorState {
             }
             let site = posted.recentPosters.last.map { definitions.callsite($0) }
             guard allows(.unheardPost, callsite: site, name: posted.name) else { continue }
-            raiseUnheard(posted.name, near: (name, distance), count: posted.postsWithNoObserver, site: site,
-                         thread: posted.lastPostThread)
+            raiseUnheard(
+                posted.name, near: (name, distance), count: posted.postsWithNoObserver, site: site,
+                thread: posted.lastPostThread)
         }
     }
 

@@ -22,7 +22,8 @@ package enum AttachTarget {
             case .ambiguous(let processes):
                 "several processes can be inspected; choose one with --pid:\n" + AttachTarget.table(processes)
             case .noSuchProcess(let pid, let processes):
-                "process \(pid) is not inspectable" + (processes.isEmpty ? "" : "; these are:\n" + AttachTarget.table(processes))
+                "process \(pid) is not inspectable"
+                    + (processes.isEmpty ? "" : "; these are:\n" + AttachTarget.table(processes))
             case .unsafeDirectory(let problem):
                 problem
             }
@@ -53,8 +54,9 @@ package enum AttachTarget {
         for process in processes {
             let uptime = process.uptimeSeconds.map { "\(Int($0))s" } ?? "?"
             let pid = String(process.pid)
-            lines.append(String(repeating: " ", count: max(0, 7 - pid.count)) + pid + "  "
-                + uptime.padding(6) + "  " + process.name.padding(15) + "  " + process.socketPath)
+            lines.append(
+                String(repeating: " ", count: max(0, 7 - pid.count)) + pid + "  "
+                    + uptime.padding(6) + "  " + process.name.padding(15) + "  " + process.socketPath)
         }
         return lines.joined(separator: "\n")
     }

@@ -146,10 +146,12 @@ package enum BatchJSON {
     /// The frame for `data` shown as `view`, as one line of JSON (no newline).
     package static func line(_ data: DashboardData, view: ViewState, iteration: Int) -> String {
         let section = section(data, view: view)
-        return encode(Frame(iteration: iteration, view: name(of: view.view), stream: data.model.stream.description,
-                            streamTimeNs: streamOffset(data, data.model.now),
-                            filter: view.table.filter.isEmpty ? nil : view.table.filter, summary: summary(data),
-                            rows: section.rows, threads: section.threads))
+        return encode(
+            Frame(
+                iteration: iteration, view: name(of: view.view), stream: data.model.stream.description,
+                streamTimeNs: streamOffset(data, data.model.now),
+                filter: view.table.filter.isEmpty ? nil : view.table.filter, summary: summary(data),
+                rows: section.rows, threads: section.threads))
     }
 
     /// One frame of several views as one line of JSON (no newline): `view` (with its filter and
@@ -162,10 +164,12 @@ package enum BatchJSON {
             state.theme = view.theme
             sections[name(of: other)] = section(data, view: state)
         }
-        return encode(MultiFrame(iteration: iteration, stream: data.model.stream.description,
-                                 streamTimeNs: streamOffset(data, data.model.now),
-                                 filter: view.table.filter.isEmpty ? nil : view.table.filter, summary: summary(data),
-                                 views: sections))
+        return encode(
+            MultiFrame(
+                iteration: iteration, stream: data.model.stream.description,
+                streamTimeNs: streamOffset(data, data.model.now),
+                filter: view.table.filter.isEmpty ? nil : view.table.filter, summary: summary(data),
+                views: sections))
     }
 
     static func name(of view: ViewID) -> String { view.title.lowercased() }
@@ -195,45 +199,60 @@ package enum BatchJSON {
         func age(_ time: UInt64) -> UInt64 { now >= time ? now - time : 0 }
         switch ViewRows.ordered(data, view: view) {
         case .names(let rows):
-            return Section(rows: Rows(value: rows.map { row in
-                NameItem(name: row.name, observers: row.liveObservers, posts: row.posts, deliveries: row.deliveries,
-                         postsWithNoObserver: row.postsWithNoObserver, avgHandlerNs: row.averageHandlerTime,
-                         p99HandlerNs: row.p99HandlerTime, maxHandlerNs: row.maximumHandlerTime,
-                         handlingThreads: row.handlingThreads.count, lastPostAgeNs: row.lastPostAt.map(age))
-            }))
+            return Section(
+                rows: Rows(
+                    value: rows.map { row in
+                        NameItem(
+                            name: row.name, observers: row.liveObservers, posts: row.posts, deliveries: row.deliveries,
+                            postsWithNoObserver: row.postsWithNoObserver, avgHandlerNs: row.averageHandlerTime,
+                            p99HandlerNs: row.p99HandlerTime, maxHandlerNs: row.maximumHandlerTime,
+                            handlingThreads: row.handlingThreads.count, lastPostAgeNs: row.lastPostAt.map(age))
+                    }))
         case .observers(let rows):
-            return Section(rows: Rows(value: rows.map { row in
-                ObserverItem(id: row.id, name: row.name, kind: row.kind.rawValue, observer: row.observer?.description,
-                             target: row.target.rawValue, targetLabel: row.targetLabel, deliveries: row.deliveries,
-                             state: row.removal?.reason.rawValue ?? "live", token: row.token.description,
-                             ageNs: row.age(at: now), site: row.callsite.description)
-            }))
+            return Section(
+                rows: Rows(
+                    value: rows.map { row in
+                        ObserverItem(
+                            id: row.id, name: row.name, kind: row.kind.rawValue, observer: row.observer?.description,
+                            target: row.target.rawValue, targetLabel: row.targetLabel, deliveries: row.deliveries,
+                            state: row.removal?.reason.rawValue ?? "live", token: row.token.description,
+                            ageNs: row.age(at: now), site: row.callsite.description)
+                    }))
         case .deliveries(let rows):
             let deliveries = rows.map { line in
-                DeliveryItem(timeNs: offset(line.entry.start), thread: line.thread, threadId: line.entry.deliveringThread,
-                             name: line.entry.name, registration: line.entry.registration, post: line.entry.postID,
-                             observerType: line.entry.observerType, durationNs: line.entry.duration,
-                             waitNs: line.entry.wait, depth: line.entry.depth, postedOn: line.postedOn)
+                DeliveryItem(
+                    timeNs: offset(line.entry.start), thread: line.thread, threadId: line.entry.deliveringThread,
+                    name: line.entry.name, registration: line.entry.registration, post: line.entry.postID,
+                    observerType: line.entry.observerType, durationNs: line.entry.duration,
+                    waitNs: line.entry.wait, depth: line.entry.depth, postedOn: line.postedOn)
             }
             let threads = model.threads.map { thread in
-                ThreadItem(id: thread.id, name: thread.name, systemId: thread.systemID, isMain: thread.isMain,
-                           deliveries: thread.deliveries, posts: thread.posts, handlerNs: thread.timeInHandlers)
+                ThreadItem(
+                    id: thread.id, name: thread.name, systemId: thread.systemID, isMain: thread.isMain,
+                    deliveries: thread.deliveries, posts: thread.posts, handlerNs: thread.timeInHandlers)
             }
             return Section(rows: Rows(value: deliveries), threads: threads)
         case .leaks(let rows):
-            return Section(rows: Rows(value: rows.map { finding in
-                LeakItem(key: finding.key.description, rule: finding.rule.code, name: finding.evidence.name,
-                         title: finding.rule.title, severity: finding.severity.description, open: finding.isOpen,
-                         summary: finding.summary, occurrences: finding.occurrences, count: finding.evidence.count,
-                         ageNs: age(finding.firstSeen), site: finding.evidence.callsite?.description)
-            }))
+            return Section(
+                rows: Rows(
+                    value: rows.map { finding in
+                        LeakItem(
+                            key: finding.key.description, rule: finding.rule.code, name: finding.evidence.name,
+                            title: finding.rule.title, severity: finding.severity.description, open: finding.isOpen,
+                            summary: finding.summary, occurrences: finding.occurrences, count: finding.evidence.count,
+                            ageNs: age(finding.firstSeen), site: finding.evidence.callsite?.description)
+                    }))
         case .events(let rows):
-            return Section(rows: Rows(value: rows.map { line in
-                EventItem(seq: line.event.seq ?? 0, timeNs: offset(line.event.timestamp ?? 0), kind: line.kind,
-                          thread: line.thread, detail: line.detail)
-            }))
+            return Section(
+                rows: Rows(
+                    value: rows.map { line in
+                        EventItem(
+                            seq: line.event.seq ?? 0, timeNs: offset(line.event.timestamp ?? 0), kind: line.kind,
+                            thread: line.thread, detail: line.detail)
+                    }))
         case .actions(let entries):
-            return Section(rows: Rows(value: entries.map { ActionItem(timeNs: $0.time, kind: $0.kind.rawValue, text: $0.text) }))
+            return Section(
+                rows: Rows(value: entries.map { ActionItem(timeNs: $0.time, kind: $0.kind.rawValue, text: $0.text) }))
         }
     }
 

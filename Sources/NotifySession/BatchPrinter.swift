@@ -11,8 +11,10 @@ import NotifyTUI
 enum BatchPrinter {
     /// Prints `iterations` frames, one redraw delay apart (the first after one delay of collecting,
     /// or after a whole replay has been read when it plays at full speed).
-    static func run(_ session: DashboardSession, iterations: Int, size: Size, glyphs: Glyphs, isReplay: Bool,
-                    json: Bool = false, moreViews: [ViewID] = []) -> DashboardSession.Exit {
+    static func run(
+        _ session: DashboardSession, iterations: Int, size: Size, glyphs: Glyphs, isReplay: Bool,
+        json: Bool = false, moreViews: [ViewID] = []
+    ) -> DashboardSession.Exit {
         for iteration in 0..<max(1, iterations) {
             if let signal = session.pendingSignal() { return .signal(signal) }
             let deadline = CPUMeter.wallNanoseconds() + UInt64(session.status.delayMilliseconds) * 1_000_000
@@ -22,8 +24,10 @@ enum BatchPrinter {
                 if let signal = session.pendingSignal() { return .signal(signal) }
                 usleep(20_000)
             } while CPUMeter.wallNanoseconds() < deadline || (isReplay && session.isFastReplay && !session.isEnded)
-            let text = json ? BatchJSON.line(session.data, view: session.view, more: moreViews, iteration: iteration + 1) + "\n"
-                            : (iteration > 0 ? "\n" : "") + frames(session, moreViews: moreViews, size: size, glyphs: glyphs)
+            let text =
+                json
+                ? BatchJSON.line(session.data, view: session.view, more: moreViews, iteration: iteration + 1) + "\n"
+                : (iteration > 0 ? "\n" : "") + frames(session, moreViews: moreViews, size: size, glyphs: glyphs)
             guard write(text) else { return .outputClosed }
         }
         return .frames
@@ -55,7 +59,9 @@ enum BatchPrinter {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes {
+                Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written <= 0 {
                 if written < 0 && errno == EINTR { continue }
                 return false

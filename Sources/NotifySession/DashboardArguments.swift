@@ -38,8 +38,9 @@ extension Size: ExpressibleByArgument {
     package init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let width = Int(parts[0]), let height = Int(parts[1]),
-              (1...9999).contains(width), (1...9999).contains(height) else { return nil }
+            let width = Int(parts[0]), let height = Int(parts[1]),
+            (1...9999).contains(width), (1...9999).contains(height)
+        else { return nil }
         self.init(width: width, height: height)
     }
 }

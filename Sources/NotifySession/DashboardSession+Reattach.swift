@@ -13,10 +13,11 @@ extension DashboardSession {
     func streamEnded(_ end: TraceStreamEnd, now: UInt64) {
         guard let reattacher, Reattacher.mayRestart(after: end) else { return }
         waitingForRestart = end
-        let target = switch reattacher.match {
-        case .processName(let name): name
-        case .socket(let path): path
-        }
+        let target =
+            switch reattacher.match {
+            case .processName(let name): name
+            case .socket(let path): path
+            }
         status.mode = .ended("\(end); waiting for \(target) to restart")
         logAction(.stream, "stream ended (\(end)); waiting for \(target) to restart")
         nextRestartCheck = now

@@ -46,7 +46,8 @@ extension DashboardSession {
             feed.scaleSpeed(by: factor)
             replayTick(feed)
             // The badge shows the speed only while playing; say it when paused or ended too.
-            status.message = "replay speed " + Format.speed(feed.speed, times: "×")
+            status.message =
+                "replay speed " + Format.speed(feed.speed, times: "×")
                 + (feed.paused ? " (paused: p plays)" : "")
         case .stepBackEvents(let count): seek(feed, to: feed.target(back: count))
         case .stepBackSeconds(let seconds): seek(feed, to: feed.target(backSeconds: seconds))

@@ -33,7 +33,8 @@ extension DashboardSession {
         if target > time {
             status.message = "went to --from (@\(Format.streamTime(target))s), the replay's start"
         } else if let end = feed.endPosition, time > end {
-            status.message = "@\(Format.streamTime(time))s is past the recording's end: went to its last event "
+            status.message =
+                "@\(Format.streamTime(time))s is past the recording's end: went to its last event "
                 + "(@\(Format.streamTime(end))s)"
         } else if let to = feed.to, time > to {
             status.message = "@\(Format.streamTime(time))s is past --to: went to --to (@\(Format.streamTime(to))s)"

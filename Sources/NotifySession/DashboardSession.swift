@@ -105,12 +105,15 @@ package final class DashboardSession {
         case .replay(let feed): mode = .replay(speed: feed.speed, paused: false); origin = feed.origin
         case .fixed: mode = .live
         }
-        status = SessionStatus(mode: mode, source: origin, delayMilliseconds: delayMilliseconds,
-                               recordingPath: recordingPath)
+        status = SessionStatus(
+            mode: mode, source: origin, delayMilliseconds: delayMilliseconds,
+            recordingPath: recordingPath)
         if case .replay = source { status.isRecording = true }
         actions.utcOffsetSeconds = Self.localUTCOffset()
         if case .replay(let feed) = source { logAction(.attach, "opened recording \(feed.origin)") }
-        if let recordingPath, case .live = source { logAction(.recording, "recording the raw trace to \(recordingPath)") }
+        if let recordingPath, case .live = source {
+            logAction(.recording, "recording the raw trace to \(recordingPath)")
+        }
         if case .fixed(let events) = source { ingest(events) }
     }
 
@@ -221,8 +224,9 @@ package final class DashboardSession {
 
     /// The next delay on the ladder from `current` (which `-d` may have set off the ladder).
     static func nextDelay(after current: Int, faster: Bool) -> Int {
-        faster ? delayLadder.last { $0 < current } ?? delayLadder[0]
-               : delayLadder.first { $0 > current } ?? delayLadder[delayLadder.count - 1]
+        faster
+            ? delayLadder.last { $0 < current } ?? delayLadder[0]
+            : delayLadder.first { $0 > current } ?? delayLadder[delayLadder.count - 1]
     }
 
     /// How long a status message stays on screen.
@@ -282,8 +286,11 @@ package final class DashboardSession {
     private static func actionNote(for event: TraceEvent) -> (ActionLog.Kind, String)? {
         switch event {
         case .header(let header):
-            (.stream, "stream header: \(header.process) pid \(header.pid), format "
-                + "\(header.version.major).\(header.version.minor), \(header.producer)")
+            (
+                .stream,
+                "stream header: \(header.process) pid \(header.pid), format "
+                    + "\(header.version.major).\(header.version.minor), \(header.producer)"
+            )
         case .gap(let gap): (.loss, "\(gap.count) events lost (\(gap.reason.rawValue))")
         case .end(let end): (.stream, "producer ended the stream (\(end.reason.rawValue))")
         default: nil
@@ -333,7 +340,10 @@ package final class DashboardSession {
         case .logAction(let kind, let text): logAction(kind, text)
         case .setTheme(let theme):
             terminal.setTheme(theme)
-            status.message = terminal.theme == theme ? "theme \(theme.rawValue)" : "theme \(theme.rawValue): this terminal shows no colour (NO_COLOR or mono)"
+            status.message =
+                terminal.theme == theme
+                ? "theme \(theme.rawValue)"
+                : "theme \(theme.rawValue): this terminal shows no colour (NO_COLOR or mono)"
         }
     }
 
@@ -355,7 +365,8 @@ package final class DashboardSession {
         do {
             let path = try exporter.export(content, as: format)
             status.message = "saved \(content.rows.count) rows to \(path)"
-            logAction(.export, "saved the \(content.view) view (\(content.rows.count) rows, \(format.rawValue)) to \(path)")
+            logAction(
+                .export, "saved the \(content.view) view (\(content.rows.count) rows, \(format.rawValue)) to \(path)")
         } catch {
             status.message = "cannot save the view: \(Self.reason(error))"
             logAction(.export, status.message ?? "")
@@ -420,7 +431,8 @@ package final class DashboardSession {
     /// exit status say so. Called every pass, and by the runner once the feed has stopped.
     package func checkRecording() {
         guard case .live(let feed) = source, let recording = feed.recorder, recording.failure != nil,
-              reportedRecorder != ObjectIdentifier(recording) else { return }
+            reportedRecorder != ObjectIdentifier(recording)
+        else { return }
         reportedRecorder = ObjectIdentifier(recording)
         recordingFailed = true
         status.recordingPath = nil

@@ -69,7 +69,8 @@ package final class DemoProcess {
             guard process.isRunning else {
                 throw .noSocket("notify-demo exited (status \(process.terminationStatus)); see \(logPath)")
             }
-            if FileManager.default.fileExists(atPath: socket), let reader = try? TraceReader.connect(socketPath: socket) {
+            if FileManager.default.fileExists(atPath: socket), let reader = try? TraceReader.connect(socketPath: socket)
+            {
                 return reader
             }
             usleep(20_000)

@@ -65,8 +65,11 @@ package struct NotifyTopOptions: Sendable {
         var state = ViewState(view: view)
         var table = TableState()
         if let sortColumn {
-            guard let sorted = ViewRows.sorting(view, byColumn: sortColumn, descending: sortDescending,
-                                                grouping: state.grouping) else { return nil }
+            guard
+                let sorted = ViewRows.sorting(
+                    view, byColumn: sortColumn, descending: sortDescending,
+                    grouping: state.grouping)
+            else { return nil }
             table = sorted
         }
         table.filter = filter

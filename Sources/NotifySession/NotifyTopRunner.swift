@@ -28,8 +28,11 @@ package enum NotifyTopRunner {
                 return 1
             }
             let processes = SocketDirectory.standard.inspectableProcesses()
-            print(PrintableText.lines(processes.isEmpty ? "no inspectable processes in \(SocketDirectory.standard.path)"
-                                                        : AttachTarget.table(processes)))
+            print(
+                PrintableText.lines(
+                    processes.isEmpty
+                        ? "no inspectable processes in \(SocketDirectory.standard.path)"
+                        : AttachTarget.table(processes)))
             return 0
         }
         var demo: DemoProcess?
@@ -64,7 +67,8 @@ package enum NotifyTopRunner {
                     reader = try TraceReader.connect(socketPath: target.socket)
                     attached = "attached to " + (target.process.map { "pid \($0.pid) (\($0.name))" } ?? target.socket)
                     if !options.noReattach {
-                        let match: Reattacher.Match = target.process.map { .processName($0.name) } ?? .socket(target.socket)
+                        let match: Reattacher.Match =
+                            target.process.map { .processName($0.name) } ?? .socket(target.socket)
                         reattacher = Reattacher(match: match, lastPid: target.process?.pid, recordPath: options.record)
                     }
                 }
@@ -97,27 +101,34 @@ package enum NotifyTopRunner {
 
         var exit: DashboardSession.Exit
         if options.batch || options.json {
-            exit = BatchPrinter.run(session, iterations: options.iterations, size: batchSize(options), glyphs: batchGlyphs(options),
-                                    isReplay: options.replay != nil, json: options.json, moreViews: options.moreViews)
+            exit = BatchPrinter.run(
+                session, iterations: options.iterations, size: batchSize(options), glyphs: batchGlyphs(options),
+                isReplay: options.replay != nil, json: options.json, moreViews: options.moreViews)
         } else {
             do {
                 let terminal = try NcursesTerminal.open(
-                    options: NcursesTerminal.Options(monochrome: options.monochrome, asciiOnly: options.ascii,
-                                            mouse: options.mouse))
+                    options: NcursesTerminal.Options(
+                        monochrome: options.monochrome, asciiOnly: options.ascii,
+                        mouse: options.mouse))
                 exit = session.run(on: terminal)
                 terminal.shutdown()
             } catch {
                 printError("notifytop: \(error); printing one plain-text frame instead (see --batch)")
-                exit = BatchPrinter.run(session, iterations: 1, size: batchSize(options), glyphs: batchGlyphs(options),
-                                        isReplay: options.replay != nil)
+                exit = BatchPrinter.run(
+                    session, iterations: 1, size: batchSize(options), glyphs: batchGlyphs(options),
+                    isReplay: options.replay != nil)
             }
         }
-        if let message = session.status.message ?? session.lastMessage, !options.batch && !options.json { printError("notifytop: \(message)") }
+        if let message = session.status.message ?? session.lastMessage, !options.batch && !options.json {
+            printError("notifytop: \(message)")
+        }
         // The reader thread writes the recording's last bytes as it stops.
         session.stopFeed()
         session.checkRecording()
         if let recording { printError("notifytop: " + recording.outcome) }
-        if options.batch || options.json, case .replay(let feed) = source, let skipped = feed.skippedLines { printError("notifytop: \(feed.origin): \(skipped)") }
+        if options.batch || options.json, case .replay(let feed) = source, let skipped = feed.skippedLines {
+            printError("notifytop: \(feed.origin): \(skipped)")
+        }
         if case .signal(let number) = exit { return 128 + number }
         if session.recordingFailed { return recordingFailed }
         if let severity = options.failOn, BatchPrinter.hasFindings(session.model, atLeast: severity) {

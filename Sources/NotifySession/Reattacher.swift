@@ -54,7 +54,9 @@ package struct Reattacher {
     /// One look for the target: a connected reader, what is known of its process, and a note for
     /// the actions log (where `--record` goes on); nil to look again later. After a process exit, the pid that exited is skipped (its socket may
     /// linger for a moment); after the inspector alone stopped, the same pid may come back.
-    package mutating func attempt(after end: TraceStreamEnd) -> (reader: TraceReader, process: InspectableProcess?, note: String?)? {
+    package mutating func attempt(after end: TraceStreamEnd) -> (
+        reader: TraceReader, process: InspectableProcess?, note: String?
+    )? {
         let candidate: (path: String, process: InspectableProcess?)
         switch match {
         case .socket(let path):

@@ -7,14 +7,19 @@ extension RecordingDiff {
     package var text: String {
         var lines: [String] = []
         for (label, side) in [("A", a), ("B", b)] {
-            lines.append("\(label)  \(PrintableText.of(side.path))  \(PrintableText.of(side.process)) pid \(side.pid)  \(Self.seconds(side.durationNs))")
+            lines.append(
+                "\(label)  \(PrintableText.of(side.path))  \(PrintableText.of(side.process)) pid \(side.pid)  \(Self.seconds(side.durationNs))"
+            )
         }
         for (label, side) in [("A", a), ("B", b)] {
-            if let skipped = side.skippedLines { lines.append("note: \(label) \(PrintableText.of(side.path)): \(skipped)") }
+            if let skipped = side.skippedLines {
+                lines.append("note: \(label) \(PrintableText.of(side.path)): \(skipped)")
+            }
         }
         if let ratio = Self.lengthRatio(a.durationNs, b.durationNs), ratio > 1.2 || ratio < 1 / 1.2 {
-            lines.append("note: the recordings differ in length (B is \(Self.one(ratio))× A), so compare deliveries "
-                + "per second (DELIV/S) rather than totals")
+            lines.append(
+                "note: the recordings differ in length (B is \(Self.one(ratio))× A), so compare deliveries "
+                    + "per second (DELIV/S) rather than totals")
         }
         lines.append("")
         let shownNames = names.map { PrintableText.of($0.name) }
@@ -27,16 +32,20 @@ extension RecordingDiff {
         let observerWidth = max(9, observers.map { DisplayWidth.of($0) }.max() ?? 0)
         let deliveryWidth = max(10, deliveries.map { DisplayWidth.of($0) }.max() ?? 0)
         let rateWidth = max(7, rates.map { DisplayWidth.of($0) }.max() ?? 0)
-        lines.append(DisplayWidth.fit("NAME", to: nameWidth) + "  " + DisplayWidth.fit("OBSERVERS", to: observerWidth, alignRight: true)
-            + String(repeating: " ", count: 10) + DisplayWidth.fit("DELIVERIES", to: deliveryWidth, alignRight: true)
-            + String(repeating: " ", count: 11) + DisplayWidth.fit("DELIV/S", to: rateWidth, alignRight: true))
+        lines.append(
+            DisplayWidth.fit("NAME", to: nameWidth) + "  "
+                + DisplayWidth.fit("OBSERVERS", to: observerWidth, alignRight: true)
+                + String(repeating: " ", count: 10)
+                + DisplayWidth.fit("DELIVERIES", to: deliveryWidth, alignRight: true)
+                + String(repeating: " ", count: 11) + DisplayWidth.fit("DELIV/S", to: rateWidth, alignRight: true))
         for (index, change) in names.enumerated() {
-            lines.append(DisplayWidth.fit(shownNames[index], to: nameWidth) + "  "
-                + DisplayWidth.fit(observers[index], to: observerWidth, alignRight: true) + " "
-                + DisplayWidth.fit(Self.delta(Int64(change.observersDelta)), to: 7, alignRight: true) + "  "
-                + DisplayWidth.fit(deliveries[index], to: deliveryWidth, alignRight: true) + " "
-                + DisplayWidth.fit(Self.delta(change.deliveriesDelta), to: 8, alignRight: true) + "  "
-                + DisplayWidth.fit(rates[index], to: rateWidth, alignRight: true))
+            lines.append(
+                DisplayWidth.fit(shownNames[index], to: nameWidth) + "  "
+                    + DisplayWidth.fit(observers[index], to: observerWidth, alignRight: true) + " "
+                    + DisplayWidth.fit(Self.delta(Int64(change.observersDelta)), to: 7, alignRight: true) + "  "
+                    + DisplayWidth.fit(deliveries[index], to: deliveryWidth, alignRight: true) + " "
+                    + DisplayWidth.fit(Self.delta(change.deliveriesDelta), to: 8, alignRight: true) + "  "
+                    + DisplayWidth.fit(rates[index], to: rateWidth, alignRight: true))
         }
         if names.isEmpty { lines.append("(no notification names in either recording)") }
         lines.append("")
@@ -52,8 +61,9 @@ extension RecordingDiff {
         guard !warnings.isEmpty else { return ["\(title): none"] }
         var lines = ["\(title) (\(warnings.count)):"]
         for warning in warnings {
-            lines.append("  " + DisplayWidth.fit(warning.severity, to: 8) + PrintableText.of(warning.identity) + "  "
-                + PrintableText.of(warning.summary))
+            lines.append(
+                "  " + DisplayWidth.fit(warning.severity, to: 8) + PrintableText.of(warning.identity) + "  "
+                    + PrintableText.of(warning.summary))
         }
         return lines
     }

@@ -90,12 +90,17 @@ package struct RecordingDiff: Sendable, Encodable {
         self.b = Self.side(b)
         var rows: [String: NameChange] = [:]
         for row in a.model.names where !Self.isIdleWildcard(row) {
-            rows[row.name] = NameChange(name: row.name, observersA: row.liveObservers, observersB: 0,
-                                        deliveriesA: row.deliveries, deliveriesB: 0)
+            rows[row.name] = NameChange(
+                name: row.name, observersA: row.liveObservers, observersB: 0,
+                deliveriesA: row.deliveries, deliveriesB: 0)
         }
         for row in b.model.names where !Self.isIdleWildcard(row) {
-            rows[row.name, default: NameChange(name: row.name, observersA: 0, observersB: 0, deliveriesA: 0,
-                                               deliveriesB: 0)].observersB = row.liveObservers
+            rows[
+                row.name,
+                default: NameChange(
+                    name: row.name, observersA: 0, observersB: 0, deliveriesA: 0,
+                    deliveriesB: 0)
+            ].observersB = row.liveObservers
             rows[row.name]!.deliveriesB = row.deliveries
         }
         names = rows.values.sorted { $0.name < $1.name }
@@ -113,8 +118,9 @@ package struct RecordingDiff: Sendable, Encodable {
     }
 
     private static func side(_ fold: RecordingFold) -> Side {
-        Side(path: fold.path, process: fold.model.header?.process ?? "?", pid: Int(fold.model.header?.pid ?? 0),
-             durationNs: fold.duration, skippedLines: fold.skippedLines)
+        Side(
+            path: fold.path, process: fold.model.header?.process ?? "?", pid: Int(fold.model.header?.pid ?? 0),
+            durationNs: fold.duration, skippedLines: fold.skippedLines)
     }
 
     private static func isIdleWildcard(_ row: NameRow) -> Bool {
@@ -125,9 +131,10 @@ package struct RecordingDiff: Sendable, Encodable {
     private static func openWarnings(_ model: InspectorState) -> [Warning] {
         var byIdentity: [String: Warning] = [:]
         for finding in model.findings where finding.isOpen {
-            let warning = Warning(identity: identity(finding, in: model), rule: finding.rule.code,
-                                  severity: finding.severity.description, summary: finding.summary,
-                                  level: finding.severity)
+            let warning = Warning(
+                identity: identity(finding, in: model), rule: finding.rule.code,
+                severity: finding.severity.description, summary: finding.summary,
+                level: finding.severity)
             if let existing = byIdentity[warning.identity], existing.level >= warning.level { continue }
             byIdentity[warning.identity] = warning
         }

@@ -8,7 +8,8 @@ package struct ReplaySpeed: Sendable, Hashable, ExpressibleByArgument {
     /// A plain number, 0 or from 0.25 to 64; nil for anything else rather than clamping it.
     package init?(argument: String) {
         guard argument.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let factor = Double(argument),
-              factor == 0 || ReplayFeed.speeds.contains(factor) else { return nil }
+            factor == 0 || ReplayFeed.speeds.contains(factor)
+        else { return nil }
         self.factor = factor
     }
 

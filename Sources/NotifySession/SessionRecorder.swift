@@ -102,9 +102,11 @@ package struct SessionRecorder {
                 snapshot.timestamp = max(registration.timestamp, latest)
                 lines.append(.registered(snapshot))
                 if droppedTokens.contains(registration.id) {
-                    lines.append(.tokenDropped(TraceTokenDrop(
-                        seq: snapshot.seq, timestamp: snapshot.timestamp, thread: snapshot.thread,
-                        registration: registration.id)))
+                    lines.append(
+                        .tokenDropped(
+                            TraceTokenDrop(
+                                seq: snapshot.seq, timestamp: snapshot.timestamp, thread: snapshot.thread,
+                                registration: registration.id)))
                 }
             }
             return lines

@@ -57,8 +57,10 @@ struct ViewExporter {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let marks = content.notes.map { Mark(beforeRow: $0.beforeRow, text: $0.text) }
-        let data = try encoder.encode(Document(view: content.view, columns: content.columns, rows: rows,
-                                               marks: marks.isEmpty ? nil : marks))
+        let data = try encoder.encode(
+            Document(
+                view: content.view, columns: content.columns, rows: rows,
+                marks: marks.isEmpty ? nil : marks))
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 

@@ -13,7 +13,8 @@ package final class Lock: @unchecked Sendable {  // the pthread mutex is the syn
     /// - Parameter ownCacheLine: Gives the mutex a 128-byte block of its own, for locks that
     ///   different threads take at once, so that they do not slow each other down.
     package init(ownCacheLine: Bool = false) {
-        mutex = ownCacheLine
+        mutex =
+            ownCacheLine
             ? UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128)
                 .bindMemory(to: pthread_mutex_t.self, capacity: 1)
             : .allocate(capacity: 1)

@@ -62,8 +62,9 @@ public struct SocketDirectory: Sendable, Equatable {
             return .invalid("\(path) belongs to uid \(info.st_uid), not to you (uid \(getuid())): \(fix)")
         }
         guard info.st_mode & 0o077 == 0 else {
-            return .invalid("\(path) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))): "
-                + "run chmod 700 \(path), or remove it")
+            return .invalid(
+                "\(path) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))): "
+                    + "run chmod 700 \(path), or remove it")
         }
         return nil
     }
@@ -84,14 +85,16 @@ public struct SocketDirectory: Sendable, Equatable {
             guard name.hasSuffix(".sock"), let pid = Int32(name.dropLast(5)), pid > 0 else { continue }
             var info = stat()
             guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0,
-                  info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid() else { continue }
+                info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid()
+            else { continue }
             guard ProcessInfoReader.isInspectable(pid) else {
                 unlinkat(fd, name, 0)
                 continue
             }
-            found.append(InspectableProcess(
-                pid: pid, socketPath: "\(path)/\(name)", name: ProcessInfoReader.name(of: pid),
-                uptimeSeconds: ProcessInfoReader.uptimeSeconds(of: pid)))
+            found.append(
+                InspectableProcess(
+                    pid: pid, socketPath: "\(path)/\(name)", name: ProcessInfoReader.name(of: pid),
+                    uptimeSeconds: ProcessInfoReader.uptimeSeconds(of: pid)))
         }
         return found.sorted { ($0.uptimeSeconds ?? 0) > ($1.uptimeSeconds ?? 0) }
     }
@@ -122,12 +125,14 @@ package enum ProcessInfoReader {
     /// From field 22 of /proc/<pid>/stat (start time in clock ticks since boot) and /proc/uptime.
     package static func uptimeSeconds(of pid: Int32) -> Double? {
         guard let stat = readSmallFile("/proc/\(pid)/stat"),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // Fields after the command start at field 3, so field 22 is index 19.
         guard fields.count > 19, let ticks = Double(fields[19]),
-              let uptimeText = readSmallFile("/proc/uptime"),
-              let uptime = Double(uptimeText.split(separator: " ").first ?? "") else { return nil }
+            let uptimeText = readSmallFile("/proc/uptime"),
+            let uptime = Double(uptimeText.split(separator: " ").first ?? "")
+        else { return nil }
         let hertz = Double(sysconf(Int32(_SC_CLK_TCK)))
         return max(0, uptime - ticks / hertz)
     }

@@ -25,13 +25,16 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
 
     /// Listens at `path`, replacing a stale socket file there, with permissions 0600.
     public static func listen(at path: String, backlog: Int32 = 16) throws(TraceError) -> UnixSocket {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .system("socket", errno) }
         let socket = UnixSocket(descriptor: fd)
         unlink(path)
         var address = try makeAddress(path)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0 else { throw .system("bind \(path)", errno) }
         chmod(path, 0o600)
@@ -42,14 +45,17 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
     /// Connects to the socket at `path`, giving up after `timeoutMilliseconds` when the listener
     /// does not take the connection (its backlog is full), and leaves the socket blocking.
     public static func connect(to path: String, timeoutMilliseconds: Int32 = 3_000) throws(TraceError) -> UnixSocket {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .system("socket", errno) }
         let socket = UnixSocket(descriptor: fd)
         var address = try makeAddress(path)
         var waited: Int32 = 0
         while true {
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             if connected == 0 { break }
             let failure = errno
@@ -58,7 +64,8 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
                 var error: Int32 = 0
                 var length = socklen_t(MemoryLayout<Int32>.size)
                 guard poll(&poller, 1, max(0, timeoutMilliseconds - waited)) > 0,
-                      getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else {
+                    getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0
+                else {
                     throw .invalid("connect \(path): the process did not accept within \(timeoutMilliseconds) ms")
                 }
                 guard error == 0 else { throw .system("connect \(path)", error) }

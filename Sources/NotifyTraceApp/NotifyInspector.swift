@@ -44,8 +44,9 @@ public final class NotifyInspector: Sendable {
     ) throws(TraceError) -> NotifyInspector {
         var limits = if let limits { limits } else { try ViewerLimits.fromEnvironment() }
         if let viewerBufferBytes { limits.viewerBufferBytes = max(4096, viewerBufferBytes) }
-        return try start(center: center, directory: directory, ringCapacity: ringCapacity, limits: limits,
-                         accept: { $0.acceptConnection() })
+        return try start(
+            center: center, directory: directory, ringCapacity: ringCapacity, limits: limits,
+            accept: { $0.acceptConnection() })
     }
 
     /// As the public `start`, with the call that takes one connection replaceable.

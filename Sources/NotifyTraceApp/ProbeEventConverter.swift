@@ -65,48 +65,64 @@ struct ProbeEventConverter {
             lines.append(.registered(value))
             if registration.tokenDropped {
                 droppedTokens.insert(registration.id)
-                lines.append(.tokenDropped(TraceTokenDrop(
-                    seq: nextSequence(), timestamp: t, thread: thread, registration: registration.id)))
+                lines.append(
+                    .tokenDropped(
+                        TraceTokenDrop(
+                            seq: nextSequence(), timestamp: t, thread: thread, registration: registration.id)))
             }
         case .posted(let post):
             let object = post.object.map { introduce($0, into: &lines) }
             let site = introduce(post.callsite, into: &lines)
-            lines.append(.posted(TracePost(
-                seq: nextSequence(), timestamp: t, thread: thread, postID: post.postID, name: post.name,
-                object: object, hasUserInfo: post.hasUserInfo, matched: post.matched, depth: post.depth,
-                parentPostID: post.parentPostID, callsite: site)))
+            lines.append(
+                .posted(
+                    TracePost(
+                        seq: nextSequence(), timestamp: t, thread: thread, postID: post.postID, name: post.name,
+                        object: object, hasUserInfo: post.hasUserInfo, matched: post.matched, depth: post.depth,
+                        parentPostID: post.parentPostID, callsite: site)))
         case .delivered(let delivery):
             let posting = introduceThread(delivery.postingThread, at: t, into: &lines)
-            lines.append(.delivered(TraceDelivery(
-                seq: nextSequence(), timestamp: t, thread: thread, postID: delivery.postID,
-                registration: delivery.registration, name: delivery.name, postingThread: posting,
-                target: TraceTargetKind(rawValue: delivery.target.rawValue) ?? .posting, start: delivery.start,
-                duration: delivery.duration, wait: delivery.wait, depth: delivery.depth)))
+            lines.append(
+                .delivered(
+                    TraceDelivery(
+                        seq: nextSequence(), timestamp: t, thread: thread, postID: delivery.postID,
+                        registration: delivery.registration, name: delivery.name, postingThread: posting,
+                        target: TraceTargetKind(rawValue: delivery.target.rawValue) ?? .posting, start: delivery.start,
+                        duration: delivery.duration, wait: delivery.wait, depth: delivery.depth)))
         case .removed(let registration, let reason):
             live[registration] = nil
             droppedTokens.remove(registration)
-            lines.append(.removed(TraceRemoval(
-                seq: nextSequence(), timestamp: t, thread: thread, registration: registration,
-                reason: TraceRemovalReason(rawValue: reason.rawValue) ?? .explicit)))
+            lines.append(
+                .removed(
+                    TraceRemoval(
+                        seq: nextSequence(), timestamp: t, thread: thread, registration: registration,
+                        reason: TraceRemovalReason(rawValue: reason.rawValue) ?? .explicit)))
         case .tokenDropped(let registration):
             if live[registration] != nil { droppedTokens.insert(registration) }
-            lines.append(.tokenDropped(TraceTokenDrop(
-                seq: nextSequence(), timestamp: t, thread: thread, registration: registration)))
+            lines.append(
+                .tokenDropped(
+                    TraceTokenDrop(
+                        seq: nextSequence(), timestamp: t, thread: thread, registration: registration)))
         case .removeMissed(let missed):
             let observer = introduce(missed.observer, into: &lines)
             let site = introduce(missed.callsite, into: &lines)
-            lines.append(.removeMissed(TraceMissedRemoval(
-                seq: nextSequence(), timestamp: t, thread: thread, observer: observer, name: missed.name,
-                callsite: site)))
+            lines.append(
+                .removeMissed(
+                    TraceMissedRemoval(
+                        seq: nextSequence(), timestamp: t, thread: thread, observer: observer, name: missed.name,
+                        callsite: site)))
         case .checkpoint(let label, let callsite):
             let site = introduce(callsite, into: &lines)
-            lines.append(.checkpoint(TraceCheckpoint(
-                seq: nextSequence(), timestamp: t, thread: thread, label: label, callsite: site)))
+            lines.append(
+                .checkpoint(
+                    TraceCheckpoint(
+                        seq: nextSequence(), timestamp: t, thread: thread, label: label, callsite: site)))
         case .queue(let activity):
-            lines.append(.queue(TraceQueueActivity(
-                seq: nextSequence(), timestamp: t, thread: thread, queueID: activity.queueID,
-                action: TraceQueueAction(rawValue: activity.action.rawValue) ?? .enqueued, name: activity.name,
-                style: activity.style, count: activity.count, pending: activity.pending)))
+            lines.append(
+                .queue(
+                    TraceQueueActivity(
+                        seq: nextSequence(), timestamp: t, thread: thread, queueID: activity.queueID,
+                        action: TraceQueueAction(rawValue: activity.action.rawValue) ?? .enqueued, name: activity.name,
+                        style: activity.style, count: activity.count, pending: activity.pending)))
         }
     }
 
@@ -127,7 +143,8 @@ struct ProbeEventConverter {
     mutating func snapshot() -> [TraceEvent] {
         let threadLines = threads.values.sorted(by: { $0.id < $1.id })
         let registrations = live.values.sorted(by: { $0.id < $1.id })
-        let numbered = UInt64(threadLines.count + registrations.count)
+        let numbered =
+            UInt64(threadLines.count + registrations.count)
             + UInt64(registrations.count { droppedTokens.contains($0.id) })
         var next: UInt64
         if numbered <= lastSequence {
@@ -153,9 +170,11 @@ struct ProbeEventConverter {
             registration.seq = number()
             lines.append(.registered(registration))
             if droppedTokens.contains(registration.id) {
-                lines.append(.tokenDropped(TraceTokenDrop(
-                    seq: number(), timestamp: registration.timestamp, thread: registration.thread,
-                    registration: registration.id)))
+                lines.append(
+                    .tokenDropped(
+                        TraceTokenDrop(
+                            seq: number(), timestamp: registration.timestamp, thread: registration.thread,
+                            registration: registration.id)))
             }
         }
         return lines
@@ -177,7 +196,8 @@ struct ProbeEventConverter {
         }
     }
 
-    private mutating func introduceThread(_ id: UInt64, at timestamp: UInt64, into lines: inout [TraceEvent]) -> UInt64 {
+    private mutating func introduceThread(_ id: UInt64, at timestamp: UInt64, into lines: inout [TraceEvent]) -> UInt64
+    {
         guard threads[id] == nil else { return id }
         let known = NotifyThread.lookup(id)
         let thread = TraceThread(

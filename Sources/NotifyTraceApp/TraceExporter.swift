@@ -47,8 +47,10 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private var admissionsRefilledAt: UInt64 = 0
 
     /// - Parameter accept: Takes one connection from the listener (replaceable in tests).
-    init(center: NotifyCenter, listener: UnixSocket, socketPath: String, ringCapacity: Int, limits: ViewerLimits,
-         accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult = { $0.acceptConnection() }) {
+    init(
+        center: NotifyCenter, listener: UnixSocket, socketPath: String, ringCapacity: Int, limits: ViewerLimits,
+        accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult = { $0.acceptConnection() }
+    ) {
         self.center = center
         self.listener = listener
         self.socketPath = socketPath
@@ -139,8 +141,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             if attachment == nil {
                 // The first viewer: attaching makes the center put its live registrations in the ring.
                 // A fresh translator (no stale definitions) that numbers on from the last one.
-                translator = ProbeEventConverter(maximumObjects: translator.maximumObjects,
-                                             lastSequence: translator.lastSequence)
+                translator = ProbeEventConverter(
+                    maximumObjects: translator.maximumObjects,
+                    lastSequence: translator.lastSequence)
                 translator.introduceLiveThreads(at: MonotonicClock.now(), into: &lines)
                 attachment = center.attach(ring)
             } else {
@@ -185,8 +188,11 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         var bytes: [UInt8] = []
         TraceEncoder.encode(.header(makeHeader()), into: &bytes)
         // Not a number from the stream: this stream has no other line to follow it.
-        TraceEncoder.encode(.end(TraceEnd(seq: translator.lastSequence + 1, timestamp: MonotonicClock.now(),
-                                          reason: .viewerLimit)), into: &bytes)
+        TraceEncoder.encode(
+            .end(
+                TraceEnd(
+                    seq: translator.lastSequence + 1, timestamp: MonotonicClock.now(),
+                    reason: .viewerLimit)), into: &bytes)
         _ = bytes.withUnsafeBytes { socket.writeSome($0) }
         socket.close()
     }
@@ -195,7 +201,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private func cutOffStalledViewers(now: UInt64) {
         for viewer in viewers where !viewer.isEnding {
             let behind = viewer.behindSince.map { now &- $0 } ?? 0
-            let stalled = viewer.behindSince != nil
+            let stalled =
+                viewer.behindSince != nil
                 && (behind >= limits.stalledNanoseconds || viewer.queuedByteCount > limits.shareBytes)
             guard stalled else { continue }
             // The end takes the next number without using it up: no line follows it in this stream.
@@ -240,8 +247,11 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         guard attachment != nil else { return !spare.isEmpty }
         lines.removeAll(keepingCapacity: true)
         if lost > 0 {
-            lines.append(.gap(TraceGap(seq: translator.nextSequence(), timestamp: MonotonicClock.now(),
-                                       count: lost, reason: .bufferFull)))
+            lines.append(
+                .gap(
+                    TraceGap(
+                        seq: translator.nextSequence(), timestamp: MonotonicClock.now(),
+                        count: lost, reason: .bufferFull)))
         }
         for event in spare { translator.translate(event, into: &lines) }
         guard !lines.isEmpty else { return lost > 0 }
@@ -286,8 +296,10 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         for viewer in viewers where !viewer.isEnding { viewer.finish(with: end) }
         drain(for: limits.endFlushNanoseconds)
         // A viewer cut off before keeps the end line that says why.
-        for viewer in viewers where !viewer.isClosed && viewer.queuedByteCount > 0
-            && closingDeadlines[ObjectIdentifier(viewer)] == nil {
+        for viewer in viewers
+        where !viewer.isClosed && viewer.queuedByteCount > 0
+            && closingDeadlines[ObjectIdentifier(viewer)] == nil
+        {
             viewer.cutOff(with: end)
         }
         drain(for: limits.endLastNanoseconds)
@@ -326,8 +338,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 
     private func waitForConnection(milliseconds: Int32) {
         // While accepting is paused the listener stays readable: wait on the clock alone.
-        var poller = pollfd(fd: MonotonicClock.now() < acceptPausedUntil ? -1 : listener.descriptor,
-                            events: Int16(POLLIN), revents: 0)
+        var poller = pollfd(
+            fd: MonotonicClock.now() < acceptPausedUntil ? -1 : listener.descriptor,
+            events: Int16(POLLIN), revents: 0)
         _ = poll(&poller, 1, milliseconds)
     }
 

@@ -170,8 +170,9 @@ final class ViewerConnection {
 
     private func gapBytes(now: UInt64) -> [UInt8] {
         var gap: [UInt8] = []
-        TraceEncoder.encode(.gap(TraceGap(seq: lastMissedSeq, timestamp: now, count: missed, reason: .viewerBehind)),
-                            into: &gap)
+        TraceEncoder.encode(
+            .gap(TraceGap(seq: lastMissedSeq, timestamp: now, count: missed, reason: .viewerBehind)),
+            into: &gap)
         return gap
     }
 

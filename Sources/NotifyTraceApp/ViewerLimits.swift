@@ -22,8 +22,10 @@ public struct ViewerLimits: Sendable, Equatable {
     var endFlushNanoseconds: UInt64 = 500_000_000
     var endLastNanoseconds: UInt64 = 200_000_000
 
-    public init(maximumViewers: Int = 8, viewerBufferBytes: Int = 8 << 20, totalBufferBytes: Int = 64 << 20,
-                stalledViewerSeconds: Double = 5, admissionsPerSecond: Double = 20) {
+    public init(
+        maximumViewers: Int = 8, viewerBufferBytes: Int = 8 << 20, totalBufferBytes: Int = 64 << 20,
+        stalledViewerSeconds: Double = 5, admissionsPerSecond: Double = 20
+    ) {
         self.maximumViewers = max(1, maximumViewers)
         self.viewerBufferBytes = max(4096, viewerBufferBytes)
         self.totalBufferBytes = max(4096, totalBufferBytes)

@@ -152,8 +152,10 @@ public final class TraceReader {
                     if !sawFirstLine {
                         sawFirstLine = true
                         guard case .header = event else {
-                            return finish(.failed("\(origin): not a notifytop trace: line \(decoder.lineNumber) is a "
-                                + "\"\(Self.kindName(event))\" line, not a header"))
+                            return finish(
+                                .failed(
+                                    "\(origin): not a notifytop trace: line \(decoder.lineNumber) is a "
+                                        + "\"\(Self.kindName(event))\" line, not a header"))
                         }
                     }
                     holes.observe(event)
@@ -173,8 +175,10 @@ public final class TraceReader {
                 continue
             }
             if bytesSinceNewline > Self.maximumBytesWithoutNewline {
-                return finish(.failed("\(origin): line \(decoder.lineNumber + 1): no line end in "
-                    + "\(Self.maximumBytesWithoutNewline) bytes; not a JSON Lines trace"))
+                return finish(
+                    .failed(
+                        "\(origin): line \(decoder.lineNumber + 1): no line end in "
+                            + "\(Self.maximumBytesWithoutNewline) bytes; not a JSON Lines trace"))
             }
             if finishedInput {
                 if !sawFirstLine, case .file = source {

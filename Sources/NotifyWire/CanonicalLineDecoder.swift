@@ -20,7 +20,9 @@ struct CanonicalLineDecoder {
         return reader.event()
     }
 
-    private init(line: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, names: UnsafeMutablePointer<StringInterner>) {
+    private init(
+        line: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, names: UnsafeMutablePointer<StringInterner>
+    ) {
         self.line = line
         self.base = base
         self.names = names
@@ -44,78 +46,84 @@ struct CanonicalLineDecoder {
 
     private mutating func delivered() -> TraceEvent? {
         guard kind(.delivered), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
-              key(.thread), let thread = unsigned(), key(.postID), let postID = unsigned(),
-              key(.registration), let registration = unsigned(), key(.name), let name = string(),
-              key(.postingThread), let postingThread = unsigned(),
-              key(.target), let target = enumeration(TraceTargetKind.self),
-              key(.start), let start = unsigned(), key(.duration), let duration = unsigned(),
-              key(.wait), let wait = unsigned(), key(.depth), let depth = integer()
+            key(.thread), let thread = unsigned(), key(.postID), let postID = unsigned(),
+            key(.registration), let registration = unsigned(), key(.name), let name = string(),
+            key(.postingThread), let postingThread = unsigned(),
+            key(.target), let target = enumeration(TraceTargetKind.self),
+            key(.start), let start = unsigned(), key(.duration), let duration = unsigned(),
+            key(.wait), let wait = unsigned(), key(.depth), let depth = integer()
         else { return nil }
-        return .delivered(TraceDelivery(
-            seq: seq, timestamp: t, thread: thread, postID: postID, registration: registration, name: name,
-            postingThread: postingThread, target: target, start: start, duration: duration, wait: wait, depth: depth))
+        return .delivered(
+            TraceDelivery(
+                seq: seq, timestamp: t, thread: thread, postID: postID, registration: registration, name: name,
+                postingThread: postingThread, target: target, start: start, duration: duration, wait: wait, depth: depth
+            ))
     }
 
     private mutating func posted() -> TraceEvent? {
         guard kind(.posted), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
-              key(.thread), let thread = unsigned(), key(.postID), let postID = unsigned(),
-              key(.name), let name = string(), key(.object), let object = optionalUnsigned(),
-              key(.hasUserInfo), let hasUserInfo = bool(), key(.matched), let matched = integer(),
-              key(.depth), let depth = integer(), key(.parentPostID), let parent = unsigned(),
-              key(.callsite), let callsite = unsigned()
+            key(.thread), let thread = unsigned(), key(.postID), let postID = unsigned(),
+            key(.name), let name = string(), key(.object), let object = optionalUnsigned(),
+            key(.hasUserInfo), let hasUserInfo = bool(), key(.matched), let matched = integer(),
+            key(.depth), let depth = integer(), key(.parentPostID), let parent = unsigned(),
+            key(.callsite), let callsite = unsigned()
         else { return nil }
-        return .posted(TracePost(
-            seq: seq, timestamp: t, thread: thread, postID: postID, name: name, object: object,
-            hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parent, callsite: callsite))
+        return .posted(
+            TracePost(
+                seq: seq, timestamp: t, thread: thread, postID: postID, name: name, object: object,
+                hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parent, callsite: callsite))
     }
 
     /// The rest of a `register` line, after its opening.
     private mutating func registered() -> TraceEvent? {
         guard key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
-              key(.thread), let thread = unsigned(), key(.id), let id = unsigned(),
-              key(.name), let name = optionalString(),
-              key(.kind), let kind = enumeration(TraceRegistrationKind.self),
-              key(.observer), let observer = optionalUnsigned(),
-              key(.object), let object = optionalUnsigned(),
-              key(.target), let target = enumeration(TraceTargetKind.self),
-              key(.targetLabel), let targetLabel = optionalString(),
-              key(.callsite), let callsite = unsigned(),
-              key(.preexisting), let preexisting = bool(),
-              key(.capturesObserverStrongly), let strongly = bool(),
-              key(.mainThreadOnly), let mainThreadOnly = bool(),
-              key(.registeredAt), let registeredAt = optionalUnsigned()
+            key(.thread), let thread = unsigned(), key(.id), let id = unsigned(),
+            key(.name), let name = optionalString(),
+            key(.kind), let kind = enumeration(TraceRegistrationKind.self),
+            key(.observer), let observer = optionalUnsigned(),
+            key(.object), let object = optionalUnsigned(),
+            key(.target), let target = enumeration(TraceTargetKind.self),
+            key(.targetLabel), let targetLabel = optionalString(),
+            key(.callsite), let callsite = unsigned(),
+            key(.preexisting), let preexisting = bool(),
+            key(.capturesObserverStrongly), let strongly = bool(),
+            key(.mainThreadOnly), let mainThreadOnly = bool(),
+            key(.registeredAt), let registeredAt = optionalUnsigned()
         else { return nil }
-        return .registered(TraceRegistration(
-            seq: seq, timestamp: t, thread: thread, id: id, name: name, kind: kind, observer: observer,
-            object: object, target: target, targetLabel: targetLabel, callsite: callsite, preexisting: preexisting,
-            capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly, registeredAt: registeredAt))
+        return .registered(
+            TraceRegistration(
+                seq: seq, timestamp: t, thread: thread, id: id, name: name, kind: kind, observer: observer,
+                object: object, target: target, targetLabel: targetLabel, callsite: callsite, preexisting: preexisting,
+                capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly, registeredAt: registeredAt))
     }
 
     /// The rest of a `remove` line, after its opening.
     private mutating func removed() -> TraceEvent? {
         guard key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
-              key(.thread), let thread = unsigned(),
-              key(.registration), let registration = unsigned(),
-              key(.reason), let reason = enumeration(TraceRemovalReason.self)
+            key(.thread), let thread = unsigned(),
+            key(.registration), let registration = unsigned(),
+            key(.reason), let reason = enumeration(TraceRemovalReason.self)
         else { return nil }
-        return .removed(TraceRemoval(seq: seq, timestamp: t, thread: thread, registration: registration, reason: reason))
+        return .removed(
+            TraceRemoval(seq: seq, timestamp: t, thread: thread, registration: registration, reason: reason))
     }
 
     private mutating func queue() -> TraceEvent? {
         guard kind(.queue), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
-              key(.thread), let thread = unsigned(), key(.queueID), let queueID = unsigned(),
-              key(.action), let action = enumeration(TraceQueueAction.self),
-              key(.name), let name = optionalString(), key(.style), let style = optionalString(),
-              key(.count), let count = integer(), key(.pending), let pending = integer()
+            key(.thread), let thread = unsigned(), key(.queueID), let queueID = unsigned(),
+            key(.action), let action = enumeration(TraceQueueAction.self),
+            key(.name), let name = optionalString(), key(.style), let style = optionalString(),
+            key(.count), let count = integer(), key(.pending), let pending = integer()
         else { return nil }
-        return .queue(TraceQueueActivity(
-            seq: seq, timestamp: t, thread: thread, queueID: queueID, action: action, name: name, style: style,
-            count: count, pending: pending))
+        return .queue(
+            TraceQueueActivity(
+                seq: seq, timestamp: t, thread: thread, queueID: queueID, action: action, name: name, style: style,
+                count: count, pending: pending))
     }
 
     private mutating func object() -> TraceEvent? {
         guard kind(.object), key(.id), let id = unsigned(), key(.type), let type = unsigned(),
-              key(.addr), literal("\"0x"), let address = hexDigits()
+            key(.addr), literal("\"0x"), let address = hexDigits()
         else { return nil }
         return .object(TraceObject(id: id, type: type, address: address))
     }
@@ -135,19 +143,25 @@ struct CanonicalLineDecoder {
         let expected = text.utf8Start
         var offset = 0
         while offset + 8 <= count {
-            guard UnsafeRawPointer(base + index + offset).loadUnaligned(as: UInt64.self)
-                == UnsafeRawPointer(expected + offset).loadUnaligned(as: UInt64.self) else { return false }
+            guard
+                UnsafeRawPointer(base + index + offset).loadUnaligned(as: UInt64.self)
+                    == UnsafeRawPointer(expected + offset).loadUnaligned(as: UInt64.self)
+            else { return false }
             offset += 8
         }
         // The rest (most keys are 5 to 15 bytes) in at most three loads: 4, 2 and 1 bytes.
         if offset + 4 <= count {
-            guard UnsafeRawPointer(base + index + offset).loadUnaligned(as: UInt32.self)
-                == UnsafeRawPointer(expected + offset).loadUnaligned(as: UInt32.self) else { return false }
+            guard
+                UnsafeRawPointer(base + index + offset).loadUnaligned(as: UInt32.self)
+                    == UnsafeRawPointer(expected + offset).loadUnaligned(as: UInt32.self)
+            else { return false }
             offset += 4
         }
         if offset + 2 <= count {
-            guard UnsafeRawPointer(base + index + offset).loadUnaligned(as: UInt16.self)
-                == UnsafeRawPointer(expected + offset).loadUnaligned(as: UInt16.self) else { return false }
+            guard
+                UnsafeRawPointer(base + index + offset).loadUnaligned(as: UInt16.self)
+                    == UnsafeRawPointer(expected + offset).loadUnaligned(as: UInt16.self)
+            else { return false }
             offset += 2
         }
         if offset < count {

@@ -48,7 +48,8 @@ struct JSONObjectScanner {
     /// Scans `line` (without its newline) into `fields`, which is emptied first.
     ///
     /// - Returns: False for a blank line (whitespace only), which holds no object.
-    static func scan(_ line: UnsafeBufferPointer<UInt8>, into fields: inout [JSONField]) throws(JSONSyntaxError) -> Bool {
+    static func scan(_ line: UnsafeBufferPointer<UInt8>, into fields: inout [JSONField]) throws(JSONSyntaxError) -> Bool
+    {
         fields.removeAll(keepingCapacity: true)
         var scanner = JSONObjectScanner(bytes: line)
         scanner.skipWhitespace()
@@ -102,8 +103,10 @@ struct JSONObjectScanner {
                     start += 1
                     end -= 1
                 }
-                fields.append(JSONField(keyStart: key.start, keyEnd: key.end, valueStart: start, valueEnd: end,
-                                        type: type, keyEscaped: key.escaped))
+                fields.append(
+                    JSONField(
+                        keyStart: key.start, keyEnd: key.end, valueStart: start, valueEnd: end,
+                        type: type, keyEscaped: key.escaped))
                 skipWhitespace()
                 if peek == UInt8(ascii: ",") {
                     index += 1
@@ -136,7 +139,7 @@ struct JSONObjectScanner {
                 index += 1
                 switch peek {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     index += 1
                 case UInt8(ascii: "u"):
                     index += 1
@@ -191,7 +194,7 @@ struct JSONObjectScanner {
     private mutating func scanLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
         let count = literal.utf8CodeUnitCount
         guard bytes.count - index >= count,
-              (0..<count).allSatisfy({ bytes[index + $0] == literal.utf8Start[$0] })
+            (0..<count).allSatisfy({ bytes[index + $0] == literal.utf8Start[$0] })
         else { throw fail("expected \(literal)") }
         index += count
     }
@@ -274,7 +277,8 @@ enum JSONStringScan {
             // byte is always a true match, so stopping there is exact.
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
-            let found = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+            let found =
+                ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
             if found != 0 { return index + found.trailingZeroBitCount / 8 }
             index += 8
         }

@@ -44,7 +44,7 @@ enum JSONStringDecoding {
                 if scalar >= 0xD800 && scalar < 0xDC00 {
                     // A high surrogate must be followed by an escaped low one: together, one scalar.
                     guard index + 6 <= content.count, content[index] == UInt8(ascii: "\\"),
-                          content[index + 1] == UInt8(ascii: "u")
+                        content[index + 1] == UInt8(ascii: "u")
                     else { throw .loneSurrogate }
                     let low = hex4(content, at: index + 2)
                     guard low >= 0xDC00 && low < 0xE000 else { throw .loneSurrogate }

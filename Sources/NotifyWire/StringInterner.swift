@@ -62,12 +62,15 @@ struct StringInterner: Sendable {
     }
 
     @inline(__always)
-    private static func equal(_ cached: UnsafeBufferPointer<UInt8>, _ base: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    private static func equal(_ cached: UnsafeBufferPointer<UInt8>, _ base: UnsafePointer<UInt8>, _ count: Int) -> Bool
+    {
         guard cached.count == count, let other = cached.baseAddress else { return false }
         var offset = 0
         while offset + 8 <= count {
-            guard UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-                == UnsafeRawPointer(other + offset).loadUnaligned(as: UInt64.self) else { return false }
+            guard
+                UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+                    == UnsafeRawPointer(other + offset).loadUnaligned(as: UInt64.self)
+            else { return false }
             offset += 8
         }
         while offset < count {

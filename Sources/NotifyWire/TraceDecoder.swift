@@ -138,7 +138,9 @@ public struct TraceDecoder: Sendable {
         return nil
     }
 
-    private mutating func decodeLine(from start: Int, to end: Int, atEndOfInput: Bool) throws(TraceDecodingError) -> TraceEvent? {
+    private mutating func decodeLine(from start: Int, to end: Int, atEndOfInput: Bool) throws(TraceDecodingError)
+        -> TraceEvent?
+    {
         var scratch: [JSONField] = []
         swap(&scratch, &fields)
         var strings = StringInterner()
@@ -151,8 +153,10 @@ public struct TraceDecoder: Sendable {
         let result = storage.withUnsafeBufferPointer { buffer -> Result<TraceEvent?, TraceDecodingError> in
             let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
             do throws(TraceDecodingError) {
-                return .success(try TraceLineDecoder.decode(line, lineNumber: lineNumber, fields: &scratch,
-                                                            names: &strings))
+                return .success(
+                    try TraceLineDecoder.decode(
+                        line, lineNumber: lineNumber, fields: &scratch,
+                        names: &strings))
             } catch {
                 if atEndOfInput, case .malformed = error.reason {
                     return .failure(TraceDecodingError(line: lineNumber, reason: .truncated(bytes: line.count)))

@@ -65,8 +65,9 @@ public enum TraceEncoder {
             buffer.appendDecimal(missed.callsite)
         case .queue(let activity): encode(activity, into: &buffer)
         case .checkpoint(let checkpoint):
-            stamp(.checkpoint, checkpoint.seq, checkpoint.timestamp, checkpoint.thread,
-                  into: &buffer)
+            stamp(
+                .checkpoint, checkpoint.seq, checkpoint.timestamp, checkpoint.thread,
+                into: &buffer)
             buffer.appendKey(.label)
             buffer.appendJSONString(checkpoint.label)
             buffer.appendKey(.callsite)
@@ -163,8 +164,9 @@ public enum TraceEncoder {
     }
 
     private static func encode(_ registration: TraceRegistration, into buffer: inout [UInt8]) {
-        stamp(.registered, registration.seq, registration.timestamp, registration.thread,
-              into: &buffer)
+        stamp(
+            .registered, registration.seq, registration.timestamp, registration.thread,
+            into: &buffer)
         buffer.appendKey(.id)
         buffer.appendDecimal(registration.id)
         buffer.appendKey(.name)

@@ -16,8 +16,10 @@ struct TraceFieldReader {
     /// The decoder's cache of strings seen before, which plain (unescaped) strings come from.
     private let names: UnsafeMutablePointer<StringInterner>
 
-    init(line: UnsafeBufferPointer<UInt8>, fields: UnsafeBufferPointer<JSONField>, lineNumber: Int,
-         kind: TraceLineKind, cursor: Int, names: UnsafeMutablePointer<StringInterner>) {
+    init(
+        line: UnsafeBufferPointer<UInt8>, fields: UnsafeBufferPointer<JSONField>, lineNumber: Int,
+        kind: TraceLineKind, cursor: Int, names: UnsafeMutablePointer<StringInterner>
+    ) {
         self.line = line
         self.fields = fields
         self.lineNumber = lineNumber

@@ -68,8 +68,8 @@ public struct TraceFormatVersion: Sendable, Hashable, Comparable, CustomStringCo
     public init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
-              let major = Int(parts[0]), let minor = Int(parts[1])
+            parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+            let major = Int(parts[0]), let minor = Int(parts[1])
         else { return nil }
         self.init(major: major, minor: minor)
     }

@@ -21,7 +21,8 @@ enum TraceLineDecoder {
         do {
             guard try JSONObjectScanner.scan(line, into: &fields) else { return nil }
         } catch {
-            throw TraceDecodingError(line: lineNumber, reason: .malformed(column: error.offset + 1, problem: error.problem))
+            throw TraceDecodingError(
+                line: lineNumber, reason: .malformed(column: error.offset + 1, problem: error.problem))
         }
         return try fields.withUnsafeBufferPointer { fields throws(TraceDecodingError) in
             try withUnsafeMutablePointer(to: &names) { names throws(TraceDecodingError) in
@@ -59,8 +60,9 @@ enum TraceLineDecoder {
             return .unknown(TraceUnknownLine(kind: name, line: String(decoding: trimmed(line), as: UTF8.self)))
         }
         // Lookups start just after "k", where the encoder puts the next field.
-        var reader = TraceFieldReader(line: line, fields: fields, lineNumber: lineNumber, kind: kind,
-                                      cursor: kindIndex + 1, names: names)
+        var reader = TraceFieldReader(
+            line: line, fields: fields, lineNumber: lineNumber, kind: kind,
+            cursor: kindIndex + 1, names: names)
         return try decode(kind, &reader)
     }
 
@@ -75,85 +77,101 @@ enum TraceLineDecoder {
             && line[field.keyStart] == expected.utf8Start[0]
     }
 
-    private static func decode(_ kind: TraceLineKind, _ reader: inout TraceFieldReader) throws(TraceDecodingError) -> TraceEvent {
+    private static func decode(_ kind: TraceLineKind, _ reader: inout TraceFieldReader) throws(TraceDecodingError)
+        -> TraceEvent
+    {
         switch kind {
         case .delivered:
-            return .delivered(TraceDelivery(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
-                postID: try reader.uint64(.postID), registration: try reader.uint64(.registration),
-                name: try reader.string(.name), postingThread: try reader.uint64(.postingThread),
-                target: try reader.enumeration(.target), start: try reader.uint64(.start),
-                duration: try reader.uint64(.duration), wait: try reader.uint64(.wait),
-                depth: try reader.integer(.depth)))
+            return .delivered(
+                TraceDelivery(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    postID: try reader.uint64(.postID), registration: try reader.uint64(.registration),
+                    name: try reader.string(.name), postingThread: try reader.uint64(.postingThread),
+                    target: try reader.enumeration(.target), start: try reader.uint64(.start),
+                    duration: try reader.uint64(.duration), wait: try reader.uint64(.wait),
+                    depth: try reader.integer(.depth)))
         case .posted:
-            return .posted(TracePost(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
-                postID: try reader.uint64(.postID), name: try reader.string(.name),
-                object: try reader.optionalUInt64(.object), hasUserInfo: try reader.bool(.hasUserInfo),
-                matched: try reader.integer(.matched), depth: try reader.integer(.depth),
-                parentPostID: try reader.uint64(.parentPostID), callsite: try reader.uint64(.callsite)))
+            return .posted(
+                TracePost(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    postID: try reader.uint64(.postID), name: try reader.string(.name),
+                    object: try reader.optionalUInt64(.object), hasUserInfo: try reader.bool(.hasUserInfo),
+                    matched: try reader.integer(.matched), depth: try reader.integer(.depth),
+                    parentPostID: try reader.uint64(.parentPostID), callsite: try reader.uint64(.callsite)))
         case .registered:
-            return .registered(TraceRegistration(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
-                id: try reader.uint64(.id), name: try reader.optionalString(.name),
-                kind: try reader.enumeration(.kind), observer: try reader.optionalUInt64(.observer),
-                object: try reader.optionalUInt64(.object), target: try reader.enumeration(.target),
-                targetLabel: try reader.optionalString(.targetLabel), callsite: try reader.uint64(.callsite),
-                preexisting: try reader.bool(.preexisting),
-                capturesObserverStrongly: try reader.bool(.capturesObserverStrongly),
-                mainThreadOnly: try reader.optionalBool(.mainThreadOnly) ?? false,
-                registeredAt: try reader.optionalUInt64(.registeredAt)))
+            return .registered(
+                TraceRegistration(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    id: try reader.uint64(.id), name: try reader.optionalString(.name),
+                    kind: try reader.enumeration(.kind), observer: try reader.optionalUInt64(.observer),
+                    object: try reader.optionalUInt64(.object), target: try reader.enumeration(.target),
+                    targetLabel: try reader.optionalString(.targetLabel), callsite: try reader.uint64(.callsite),
+                    preexisting: try reader.bool(.preexisting),
+                    capturesObserverStrongly: try reader.bool(.capturesObserverStrongly),
+                    mainThreadOnly: try reader.optionalBool(.mainThreadOnly) ?? false,
+                    registeredAt: try reader.optionalUInt64(.registeredAt)))
         case .removed:
-            return .removed(TraceRemoval(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
-                registration: try reader.uint64(.registration), reason: try reader.enumeration(.reason)))
+            return .removed(
+                TraceRemoval(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    registration: try reader.uint64(.registration), reason: try reader.enumeration(.reason)))
         case .tokenDropped:
-            return .tokenDropped(TraceTokenDrop(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
-                registration: try reader.uint64(.registration)))
+            return .tokenDropped(
+                TraceTokenDrop(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    registration: try reader.uint64(.registration)))
         case .removeMissed:
-            return .removeMissed(TraceMissedRemoval(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
-                observer: try reader.uint64(.observer), name: try reader.optionalString(.name),
-                callsite: try reader.uint64(.callsite)))
+            return .removeMissed(
+                TraceMissedRemoval(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    observer: try reader.uint64(.observer), name: try reader.optionalString(.name),
+                    callsite: try reader.uint64(.callsite)))
         case .queue:
-            return .queue(TraceQueueActivity(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
-                queueID: try reader.uint64(.queueID), action: try reader.enumeration(.action),
-                name: try reader.optionalString(.name), style: try reader.optionalString(.style),
-                count: try reader.integer(.count), pending: try reader.integer(.pending)))
+            return .queue(
+                TraceQueueActivity(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    queueID: try reader.uint64(.queueID), action: try reader.enumeration(.action),
+                    name: try reader.optionalString(.name), style: try reader.optionalString(.style),
+                    count: try reader.integer(.count), pending: try reader.integer(.pending)))
         case .checkpoint:
-            return .checkpoint(TraceCheckpoint(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
-                label: try reader.string(.label), callsite: try reader.uint64(.callsite)))
+            return .checkpoint(
+                TraceCheckpoint(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    label: try reader.string(.label), callsite: try reader.uint64(.callsite)))
         case .thread:
-            return .thread(TraceThread(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), id: try reader.uint64(.id),
-                systemID: try reader.integer(.systemID), name: try reader.string(.name),
-                isMain: try reader.bool(.isMain)))
+            return .thread(
+                TraceThread(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), id: try reader.uint64(.id),
+                    systemID: try reader.integer(.systemID), name: try reader.string(.name),
+                    isMain: try reader.bool(.isMain)))
         case .type:
             return .type(TraceType(id: try reader.uint64(.id), name: try reader.string(.name)))
         case .object:
-            return .object(TraceObject(
-                id: try reader.uint64(.id), type: try reader.uint64(.type), address: try reader.hexUInt64(.addr)))
+            return .object(
+                TraceObject(
+                    id: try reader.uint64(.id), type: try reader.uint64(.type), address: try reader.hexUInt64(.addr)))
         case .callsite:
             let id = try reader.uint64(.id)
             let file = try reader.string(.file)
             let line = try reader.uint64(.line)
             guard let narrowed = UInt(exactly: line) else {
-                throw TraceDecodingError(line: reader.lineNumber,
-                                         reason: .invalidValue(kind: TraceLineKind.callsite.rawValue,
-                                                               field: WireKey.line.text, value: "\(line)"))
+                throw TraceDecodingError(
+                    line: reader.lineNumber,
+                    reason: .invalidValue(
+                        kind: TraceLineKind.callsite.rawValue,
+                        field: WireKey.line.text, value: "\(line)"))
             }
             return .callsite(TraceCallsite(id: id, file: file, line: narrowed))
         case .gap:
-            return .gap(TraceGap(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), count: try reader.uint64(.count),
-                reason: TraceGapReason(rawValue: try reader.string(.reason))))
+            return .gap(
+                TraceGap(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), count: try reader.uint64(.count),
+                    reason: TraceGapReason(rawValue: try reader.string(.reason))))
         case .end:
-            return .end(TraceEnd(
-                seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t),
-                reason: TraceEndReason(rawValue: try reader.string(.reason))))
+            return .end(
+                TraceEnd(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t),
+                    reason: TraceEndReason(rawValue: try reader.string(.reason))))
         case .tick:
             return .tick(TraceTick(seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t)))
         case .header:
@@ -169,9 +187,11 @@ enum TraceLineDecoder {
         }
         let versionText = try reader.string(.version)
         guard let version = TraceFormatVersion(versionText) else {
-            throw TraceDecodingError(line: reader.lineNumber,
-                                     reason: .invalidValue(kind: TraceLineKind.header.rawValue,
-                                                           field: WireKey.version.text, value: "\"\(versionText)\""))
+            throw TraceDecodingError(
+                line: reader.lineNumber,
+                reason: .invalidValue(
+                    kind: TraceLineKind.header.rawValue,
+                    field: WireKey.version.text, value: "\"\(versionText)\""))
         }
         guard version.isReadable else {
             throw TraceDecodingError(line: reader.lineNumber, reason: .unsupportedVersion(versionText))

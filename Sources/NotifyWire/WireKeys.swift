@@ -21,9 +21,10 @@ struct WireKind {
     private init(_ opening: StaticString) {
         let prefix = Self.openingPrefix.utf8CodeUnitCount
         let count = opening.utf8CodeUnitCount
-        assert(count > prefix + 1 && (0..<prefix).allSatisfy { opening.utf8Start[$0] == Self.openingPrefix.utf8Start[$0] }
-               && opening.utf8Start[count - 1] == UInt8(ascii: "\""),
-               "a kind's opening is {\"k\":\"name\"")
+        assert(
+            count > prefix + 1 && (0..<prefix).allSatisfy { opening.utf8Start[$0] == Self.openingPrefix.utf8Start[$0] }
+                && opening.utf8Start[count - 1] == UInt8(ascii: "\""),
+            "a kind's opening is {\"k\":\"name\"")
         self.opening = opening
     }
 
@@ -86,9 +87,10 @@ struct WireKey {
     private init(_ opening: StaticString) {
         let bytes = opening.utf8Start
         let count = opening.utf8CodeUnitCount
-        assert(count > 4 && bytes[0] == UInt8(ascii: ",") && bytes[1] == UInt8(ascii: "\"")
-               && bytes[count - 2] == UInt8(ascii: "\"") && bytes[count - 1] == UInt8(ascii: ":"),
-               "a key's opening is ,\"key\":")
+        assert(
+            count > 4 && bytes[0] == UInt8(ascii: ",") && bytes[1] == UInt8(ascii: "\"")
+                && bytes[count - 2] == UInt8(ascii: "\"") && bytes[count - 1] == UInt8(ascii: ":"),
+            "a key's opening is ,\"key\":")
         self.opening = opening
     }
 

@@ -40,7 +40,8 @@ struct AddRemoveWorkload: Workload {
     private func measure<Center: BenchCenter>(_: Center.Type, _ layout: Layout) throws -> Double {
         let center = Center()
         let counter = Counter()
-        let existingNames = layout == .sameName
+        let existingNames =
+            layout == .sameName
             ? Array(repeating: BenchNames.target, count: Self.existing) : BenchNames.others(Self.existing)
         let tokens = existingNames.map { center.add($0, Handlers.counting(into: counter)) }
         let handler = Handlers.counting(into: counter)

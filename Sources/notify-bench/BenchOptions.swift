@@ -14,8 +14,10 @@ struct BenchOptions: ParsableCommand {
     @Flag(help: "Fewer, shorter rounds: about 15 s, for CI (a full run takes about 50 s).")
     var quick = false
 
-    @Option(help: ArgumentHelp("Run only benchmarks whose name contains this (case-insensitive).",
-                               valueName: "substring"))
+    @Option(
+        help: ArgumentHelp(
+            "Run only benchmarks whose name contains this (case-insensitive).",
+            valueName: "substring"))
     var filter: String?
 
     @Flag(help: "Print the table as Markdown, for the README.")

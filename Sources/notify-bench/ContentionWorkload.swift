@@ -63,8 +63,9 @@ struct ContentionWorkload: Workload {
                 speedUp[column] = .factor(result.speedUp)
             }
             if let notifyKit = results[.notifyKit] {
-                speedUp.expect("NotifyKit ≥ \(Cell.decimal(Self.minimumSpeedUp, places: 1))× (Foundation ≈ 1.1×)",
-                               notifyKit.speedUp >= Self.minimumSpeedUp)
+                speedUp.expect(
+                    "NotifyKit ≥ \(Cell.decimal(Self.minimumSpeedUp, places: 1))× (Foundation ≈ 1.1×)",
+                    notifyKit.speedUp >= Self.minimumSpeedUp)
             }
             if !twoCores || results.values.contains(where: \.disturbed) { speedUp.markInconclusive() }
             rows += [oneThread, twoThreads, speedUp].filter { options.selects($0.benchmark) }

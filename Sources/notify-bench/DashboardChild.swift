@@ -40,8 +40,10 @@ enum DashboardChild {
             "\(cpuNanoseconds) \(wallNanoseconds) \(frames) \(events) \(eventsLost) \(eventsLostBehind) \(waitNanoseconds) \(curses ? 1 : 0)\n"
         }
 
-        init(cpuNanoseconds: UInt64, wallNanoseconds: UInt64, frames: Int, events: UInt64, eventsLost: UInt64,
-             eventsLostBehind: UInt64, waitNanoseconds: UInt64, curses: Bool) {
+        init(
+            cpuNanoseconds: UInt64, wallNanoseconds: UInt64, frames: Int, events: UInt64, eventsLost: UInt64,
+            eventsLostBehind: UInt64, waitNanoseconds: UInt64, curses: Bool
+        ) {
             self.cpuNanoseconds = cpuNanoseconds
             self.wallNanoseconds = wallNanoseconds
             self.frames = frames
@@ -55,9 +57,10 @@ enum DashboardChild {
         init?(line: String) {
             let values = line.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { UInt64($0) }
             guard values.count == 8 else { return nil }
-            self.init(cpuNanoseconds: values[0], wallNanoseconds: values[1], frames: Int(values[2]), events: values[3],
-                      eventsLost: values[4], eventsLostBehind: values[5], waitNanoseconds: values[6],
-                      curses: values[7] == 1)
+            self.init(
+                cpuNanoseconds: values[0], wallNanoseconds: values[1], frames: Int(values[2]), events: values[3],
+                eventsLost: values[4], eventsLostBehind: values[5], waitNanoseconds: values[6],
+                curses: values[7] == 1)
         }
 
         var cpuPercent: Double { Double(cpuNanoseconds) / Double(max(wallNanoseconds, 1)) * 100 }

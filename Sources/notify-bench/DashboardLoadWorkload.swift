@@ -27,8 +27,11 @@ struct DashboardLoadWorkload: Workload {
         if options.selects(Self.cpuRow) {
             progress(Self.cpuRow)
             let (result, trials) = try Self.measure { () throws -> DashboardChild.Result in
-                try DemoProducer.measure(eventsPerSecond: Self.pacedRate, warmUpFrames: 10, measuredFrames: quick ? 20 : 60)
-            } done: { !$0.disturbed }
+                try DemoProducer.measure(
+                    eventsPerSecond: Self.pacedRate, warmUpFrames: 10, measuredFrames: quick ? 20 : 60)
+            } done: {
+                !$0.disturbed
+            }
             var row = Row(Self.cpuRow)
             row.notifyKit = .percentOf(result.cpuPercent, conditions: Self.conditions(result, trials: trials))
             row.expect("≤ \(Cell.decimal(Self.cpuTarget, places: 0))% of a core", result.cpuPercent <= Self.cpuTarget)
@@ -39,7 +42,9 @@ struct DashboardLoadWorkload: Workload {
             progress(Self.lossRow)
             let (result, trials) = try Self.measure { () throws -> DashboardChild.Result in
                 try DemoProducer.measure(eventsPerSecond: nil, warmUpFrames: 10, measuredFrames: quick ? 20 : 50)
-            } done: { $0.eventsLostBehind == 0 || !$0.disturbed }
+            } done: {
+                $0.eventsLostBehind == 0 || !$0.disturbed
+            }
             var row = Row(Self.lossRow)
             var notes = Self.conditions(result, trials: trials)
             let dropped = result.eventsLost - result.eventsLostBehind
@@ -84,7 +89,9 @@ struct DashboardLoadWorkload: Workload {
 /// The demo's stress scenario on this thread, behind an inspector, paced to a number of trace
 /// events per second (or as fast as it goes), while a dashboard child watches.
 enum DemoProducer {
-    static func measure(eventsPerSecond: Double?, warmUpFrames: Int, measuredFrames: Int) throws -> DashboardChild.Result {
+    static func measure(eventsPerSecond: Double?, warmUpFrames: Int, measuredFrames: Int) throws
+        -> DashboardChild.Result
+    {
         let center = NotifyCenter(label: "dashboard-bench")
         let directory = "/tmp/notify-bench-dashboard-\(getpid())"
         let inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: directory))
@@ -96,8 +103,9 @@ enum DemoProducer {
         let attachment = center.attach(counter)
         defer { attachment.detach() }
         let simulation = DemoSimulation(configuration: DemoConfiguration(scenario: .stress, seed: 1), center: center)
-        let dashboard = try DashboardProcess(socket: inspector.socketPath, warmUpFrames: warmUpFrames,
-                                             measuredFrames: measuredFrames)
+        let dashboard = try DashboardProcess(
+            socket: inspector.socketPath, warmUpFrames: warmUpFrames,
+            measuredFrames: measuredFrames)
         defer { dashboard.terminate() }
         let deadline = MonotonicClock.now() + 30_000_000_000
         while inspector.viewerCount < 1 && dashboard.isRunning && MonotonicClock.now() < deadline { usleep(1_000) }

@@ -33,7 +33,7 @@ final class DashboardProcess {
     init(socket: String, warmUpFrames: Int, measuredFrames: Int) throws(Failure) {
         master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0, PseudoTerminalCalls.grantpt(master) == 0, PseudoTerminalCalls.unlockpt(master) == 0,
-              let name = PseudoTerminalCalls.ptsname(master)
+            let name = PseudoTerminalCalls.ptsname(master)
         else { throw .pseudoTerminal(errno) }
         let slave = open(String(cString: name), O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else { throw .pseudoTerminal(errno) }
@@ -42,7 +42,9 @@ final class DashboardProcess {
         unlink(resultPath)
 
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let arguments = [executable, DashboardChild.flag, socket, resultPath, String(warmUpFrames), String(measuredFrames)]
+        let arguments = [
+            executable, DashboardChild.flag, socket, resultPath, String(warmUpFrames), String(measuredFrames),
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["TERM"] = "xterm-256color"
         environment["LANG"] = "C.UTF-8"
@@ -92,7 +94,7 @@ final class DashboardProcess {
         }
         defer { unlink(resultPath) }
         guard let text = try? String(contentsOfFile: resultPath, encoding: .utf8),
-              let result = DashboardChild.Result(line: text)
+            let result = DashboardChild.Result(line: text)
         else { throw .noResult(status.map { ($0 >> 8) & 0xFF } ?? -1) }
         return result
     }
@@ -118,7 +120,9 @@ private enum PseudoTerminalCalls {
     static let ptsname = function("ptsname", as: Name.self)
 
     private static func function<Function>(_ name: String, as type: Function.Type) -> Function {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { fatalError("glibc lacks \(name)") }
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
+            fatalError("glibc lacks \(name)")
+        }
         return unsafeBitCast(symbol, to: type)
     }
 }

@@ -49,23 +49,31 @@ struct DashboardWorkload: Workload {
             time += 10_000
             return (seq, time)
         }
-        events.append(.header(TraceHeader(pid: 1, process: "bench", center: "bench", clockMono: time,
-                                          clockWall: 1_700_000_000_000_000_000, producer: "notify-bench")))
+        events.append(
+            .header(
+                TraceHeader(
+                    pid: 1, process: "bench", center: "bench", clockMono: time,
+                    clockWall: 1_700_000_000_000_000_000, producer: "notify-bench")))
         let (s, t) = stamp()
         events.append(.thread(TraceThread(seq: s, timestamp: t, id: 1, systemID: 1, name: "main", isMain: true)))
         events.append(.callsite(TraceCallsite(id: 1, file: "Bench/Screen.swift", line: 12)))
         for index in 0..<registrations {
             let (s, t) = stamp()
-            events.append(.registered(TraceRegistration(
-                seq: s, timestamp: t, thread: 1, id: UInt64(index + 1), name: "bench.name.\(index % 500)",
-                kind: .block, observer: nil, object: nil, target: .posting, targetLabel: nil, callsite: 1,
-                preexisting: false, capturesObserverStrongly: false)))
+            events.append(
+                .registered(
+                    TraceRegistration(
+                        seq: s, timestamp: t, thread: 1, id: UInt64(index + 1), name: "bench.name.\(index % 500)",
+                        kind: .block, observer: nil, object: nil, target: .posting, targetLabel: nil, callsite: 1,
+                        preexisting: false, capturesObserverStrongly: false)))
         }
         for index in 0..<500 {
             let (s, t) = stamp()
-            events.append(.posted(TracePost(
-                seq: s, timestamp: t, thread: 1, postID: UInt64(index + 1), name: "bench.name.\(index)", object: nil,
-                hasUserInfo: false, matched: registrations / 500, depth: 1, parentPostID: 0, callsite: 1)))
+            events.append(
+                .posted(
+                    TracePost(
+                        seq: s, timestamp: t, thread: 1, postID: UInt64(index + 1), name: "bench.name.\(index)",
+                        object: nil,
+                        hasUserInfo: false, matched: registrations / 500, depth: 1, parentPostID: 0, callsite: 1)))
         }
         return events
     }

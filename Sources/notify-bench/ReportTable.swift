@@ -1,6 +1,8 @@
 /// Renders rows as the report table, as aligned plain text or as Markdown.
 struct ReportTable {
-    static let headers = ["benchmark", "NotifyKit", "Foundation", "floor", "ratio vs Foundation", "target", "pass/fail"]
+    static let headers = [
+        "benchmark", "NotifyKit", "Foundation", "floor", "ratio vs Foundation", "target", "pass/fail",
+    ]
     /// Text columns are left-aligned, measurements right-aligned.
     static let rightAligned = [false, true, true, true, true, false, false]
 
@@ -50,7 +52,8 @@ struct ReportTable {
         }
         let inconclusive = rows.filter(\.inconclusive)
         if !inconclusive.isEmpty {
-            text += "\nnot judged (other processes kept a CPU busy, or two threads did not run at once): "
+            text +=
+                "\nnot judged (other processes kept a CPU busy, or two threads did not run at once): "
                 + inconclusive.map(\.benchmark).joined(separator: "; ")
         }
         return text

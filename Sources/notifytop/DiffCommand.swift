@@ -35,7 +35,9 @@ struct DiffCommand: ParsableCommand {
     var json = false
 
     // Optional so that help names the default (error) rather than ArgumentParser's raw value.
-    @Option(name: .customLong("fail-on"), help: "Exit 3 when B has new warnings of this severity or worse (default: error).")
+    @Option(
+        name: .customLong("fail-on"), help: "Exit 3 when B has new warnings of this severity or worse (default: error)."
+    )
     var failOn: LeakSeverity?
 
     func run() throws {
@@ -47,7 +49,9 @@ struct DiffCommand: ParsableCommand {
             throw ExitCode(Self.unreadable)
         }
         for side in [diff.a, diff.b] {
-            if let skipped = side.skippedLines { NotifyTopRunner.printError("notifytop diff: \(side.path): \(skipped)") }
+            if let skipped = side.skippedLines {
+                NotifyTopRunner.printError("notifytop diff: \(side.path): \(skipped)")
+            }
         }
         print(json ? diff.json : diff.text)
         if diff.hasNewWarnings(atLeast: failOn ?? .error) {

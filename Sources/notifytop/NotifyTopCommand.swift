@@ -38,8 +38,9 @@ struct NotifyTopCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Attach to this inspector socket.", valueName: "path"))
     var socket: String?
 
-    @Flag(name: .customLong("no-reattach"),
-          help: "End when the target's stream ends, instead of waiting for it to restart and attaching again.")
+    @Flag(
+        name: .customLong("no-reattach"),
+        help: "End when the target's stream ends, instead of waiting for it to restart and attaching again.")
     var noReattach = false
 
     @Flag(help: "List the inspectable processes and exit.")
@@ -57,8 +58,10 @@ struct NotifyTopCommand: ParsableCommand {
     @Option(help: "Replay speed (0.25 to 64; 0 = all at once; default 1, or 0 with --batch).")
     var speed: ReplaySpeed?
 
-    @Option(help: ArgumentHelp("Replay from this time (1.5s, 250ms, 2m or seconds); earlier events are folded at once.",
-                               valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "Replay from this time (1.5s, 250ms, 2m or seconds); earlier events are folded at once.",
+            valueName: "time"))
     var from: ReplayTime?
 
     @Option(help: ArgumentHelp("Replay up to this time, then stop (shows ENDED).", valueName: "time"))
@@ -73,16 +76,20 @@ struct NotifyTopCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Start with this table filter (as typed after /).", valueName: "query"))
     var filter: String?
 
-    @Option(help: ArgumentHelp("Sort the view by a column title, optionally :asc or :desc (posts, deliv:asc).",
-                               valueName: "column"))
+    @Option(
+        help: ArgumentHelp(
+            "Sort the view by a column title, optionally :asc or :desc (posts, deliv:asc).",
+            valueName: "column"))
     var sort: SortOption?
 
     @Option(name: [.customShort("n"), .long], help: "Frames to print in batch mode.")
     var iterations = 1
 
-    @Option(help: ArgumentHelp("The view to show: names, observers, threads, leaks, events, log (or 1-6); in batch "
-                               + "mode a comma-separated list (names,threads,leaks) prints each of them per frame.",
-                               valueName: "view"))
+    @Option(
+        help: ArgumentHelp(
+            "The view to show: names, observers, threads, leaks, events, log (or 1-6); in batch "
+                + "mode a comma-separated list (names,threads,leaks) prints each of them per frame.",
+            valueName: "view"))
     var view = ViewList(.names)
 
     @Option(name: [.customShort("d"), .long], help: "Redraw delay, with a unit: 250ms, 1s.")
@@ -97,7 +104,9 @@ struct NotifyTopCommand: ParsableCommand {
     @Flag(help: "ASCII glyphs only.")
     var ascii = false
 
-    @Flag(name: .customLong("no-mouse"), help: "Ignore the mouse (clicks, wheel), leaving text selection to the terminal.")
+    @Flag(
+        name: .customLong("no-mouse"), help: "Ignore the mouse (clicks, wheel), leaving text selection to the terminal."
+    )
     var noMouse = false
 
     @Option(help: "Colours: default, light (dark text on light backgrounds) or mono. NO_COLOR forces mono.")
@@ -114,17 +123,21 @@ struct NotifyTopCommand: ParsableCommand {
 
     func validate() throws {
         if !demo && !demoArguments.isEmpty {
-            throw ValidationError("unknown arguments \(demoArguments.joined(separator: " ")) (only --demo passes options on)")
+            throw ValidationError(
+                "unknown arguments \(demoArguments.joined(separator: " ")) (only --demo passes options on)")
         }
         if iterations < 1 { throw ValidationError("-n takes the number of frames to print, at least 1") }
         if view.views.count > 1 && !batch && !json {
-            throw ValidationError("several views (\(view.defaultValueDescription)) need --batch or --json; "
-                + "the dashboard shows one at a time")
+            throw ValidationError(
+                "several views (\(view.defaultValueDescription)) need --batch or --json; "
+                    + "the dashboard shows one at a time")
         }
         if let sort, ViewRows.sorting(view.first, byColumn: sort.column, descending: sort.descending) == nil {
             let columns = ViewRows.sortableColumns(of: view.first)
-            throw ValidationError("cannot sort the \(view.first.title.lowercased()) view by \"\(sort.defaultValueDescription)\""
-                + (columns.isEmpty ? " (it is a log, always in time order)" : "; columns: " + columns.joined(separator: ", ")))
+            throw ValidationError(
+                "cannot sort the \(view.first.title.lowercased()) view by \"\(sort.defaultValueDescription)\""
+                    + (columns.isEmpty
+                        ? " (it is a log, always in time order)" : "; columns: " + columns.joined(separator: ", ")))
         }
         if replay == nil, let flag = from != nil ? "--from" : to != nil ? "--to" : nil {
             throw ValidationError("\(flag) bounds a replay; use it with --replay FILE")

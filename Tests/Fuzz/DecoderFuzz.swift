@@ -62,8 +62,9 @@ public func decoderFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -
         guard let fast = withUnsafeMutablePointer(to: &names, { CanonicalLineDecoder.decode(line, names: $0) }) else {
             continue
         }
-        guard case .some(.some(let general)) = try? TraceLineDecoder.decodeScanned(
-            line, lineNumber: 1, fields: &fields, names: &names), general == fast
+        guard
+            case .some(.some(let general)) = try? TraceLineDecoder.decodeScanned(
+                line, lineNumber: 1, fields: &fields, names: &names), general == fast
         else { fatalError("the fast path read \(fast) from a line the general path reads otherwise") }
     }
     for case .success(let event) in whole {
@@ -78,7 +79,8 @@ public func decoderFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -
     return 0
 }
 
-private func same(_ lhs: Result<TraceEvent, TraceDecodingError>, _ rhs: Result<TraceEvent, TraceDecodingError>) -> Bool {
+private func same(_ lhs: Result<TraceEvent, TraceDecodingError>, _ rhs: Result<TraceEvent, TraceDecodingError>) -> Bool
+{
     switch (lhs, rhs) {
     case (.success(let a), .success(let b)): a == b
     case (.failure(let a), .failure(let b)): a == b

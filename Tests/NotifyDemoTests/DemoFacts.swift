@@ -44,8 +44,10 @@ struct DemoFacts {
                     if same.contains(where: { $0.callsite == registration.callsite }) {
                         note(.doubleRegister, "#\(registration.id) \(name) \(observer.typeName)")
                     } else if let first = same.first {
-                        note(.splitRegister,
-                             "#\(registration.id) \(name) \(observer.typeName) at \(first.callsite) and \(registration.callsite)")
+                        note(
+                            .splitRegister,
+                            "#\(registration.id) \(name) \(observer.typeName) at \(first.callsite) and \(registration.callsite)"
+                        )
                     }
                     let key = GapKey(observer: observer, name: name)
                     if let missed = gaps.removeValue(forKey: key), missed > 0 {
@@ -64,8 +66,9 @@ struct DemoFacts {
                     // Addresses are reused, so "the owner is still alive" is read from its other
                     // registrations: an owner that ended only some of them has not gone away.
                     if let observer = registration.observer,
-                       !live.values.contains(where: { $0.observer == observer && $0.name == registration.name }),
-                       live.values.contains(where: { $0.observer == observer }) {
+                        !live.values.contains(where: { $0.observer == observer && $0.name == registration.name }),
+                        live.values.contains(where: { $0.observer == observer })
+                    {
                         gaps[GapKey(observer: observer, name: registration.name ?? "*")] = 0
                     }
                 case .sequenceEnded: break

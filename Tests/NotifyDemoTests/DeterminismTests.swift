@@ -13,7 +13,8 @@ struct DeterminismTests {
         #expect(first.signature == second.signature)
         if first.signature != second.signature {
             let pairs = zip(first.signature, second.signature).enumerated()
-            let index = pairs.first { $0.element.0 != $0.element.1 }?.offset
+            let index =
+                pairs.first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(first.signature.count, second.signature.count) - 1
             Issue.record("first difference at event \(index): \(first.signature[index]) vs \(second.signature[index])")
         }

@@ -7,8 +7,9 @@ import Testing
 
 @Suite("Ground truth equals what a probe counted")
 struct GroundTruthTests {
-    @Test("posts and deliveries per name and per thread, and live registrations, match the probe",
-          arguments: [DemoScenario.steady, .quiet, .leaky])
+    @Test(
+        "posts and deliveries per name and per thread, and live registrations, match the probe",
+        arguments: [DemoScenario.steady, .quiet, .leaky])
     func truthMatchesProbe(scenario: DemoScenario) {
         let run = RecordedDemoRun.record(
             DemoConfiguration(scenario: scenario, seed: 11, slowHandlerMilliseconds: 0), steps: 400)

@@ -27,7 +27,9 @@ struct LiveDemoSession {
         sessionRecordingPath: String
     ) throws -> LiveDemoSession {
         let app = DemoApp(demo, steps: steps)
-        guard let socketPath = app.socketPath() else { throw app.failure ?? TraceError.invalid("the inspector did not start") }
+        guard let socketPath = app.socketPath() else {
+            throw app.failure ?? TraceError.invalid("the inspector did not start")
+        }
 
         let reader = try TraceReader.connect(socketPath: socketPath)
         reader.recorder = try TraceRecorder(path: recordPath)
@@ -49,9 +51,10 @@ struct LiveDemoSession {
         let truth = app.finish()
         terminal.pendingKeys = [.char("r")]
         _ = session.run(on: terminal, maxFrames: 2)
-        return LiveDemoSession(truth: truth, model: session.model,
-                               end: session.isEnded ? "\(session.status.mode)" : nil,
-                               recordingOutcome: session.lastMessage)
+        return LiveDemoSession(
+            truth: truth, model: session.model,
+            end: session.isEnded ? "\(session.status.mode)" : nil,
+            recordingOutcome: session.lastMessage)
     }
 }
 

@@ -10,8 +10,9 @@ import Testing
 /// recording is replayed from its file into a fresh model.
 @Suite("The inspector model's numbers equal the demo's ground truth, live and replayed")
 struct ModelFidelityTests {
-    @Test("posts and deliveries per name and per thread, and live registrations, equal the ground truth",
-          arguments: [DemoScenario.steady, .leaky, .quiet])
+    @Test(
+        "posts and deliveries per name and per thread, and live registrations, equal the ground truth",
+        arguments: [DemoScenario.steady, .leaky, .quiet])
     func modelEqualsGroundTruth(scenario: DemoScenario) throws {
         let path = "/tmp/notify-demo-model-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl"
         defer { unlink(path) }
@@ -64,10 +65,12 @@ struct ModelFidelityTests {
             }
         }
         for row in named where row.posts > 0 || row.deliveries > 0 {
-            #expect(Set(row.postingThreads.ids) == posters[row.name, default: []],
-                    "\(label): threads posting \(row.name)")
-            #expect(Set(row.handlingThreads.ids) == handlers[row.name, default: []],
-                    "\(label): threads handling \(row.name)")
+            #expect(
+                Set(row.postingThreads.ids) == posters[row.name, default: []],
+                "\(label): threads posting \(row.name)")
+            #expect(
+                Set(row.handlingThreads.ids) == handlers[row.name, default: []],
+                "\(label): threads handling \(row.name)")
         }
 
         // Per thread: who it is, and its posts and deliveries.
@@ -77,8 +80,9 @@ struct ModelFidelityTests {
                 continue
             }
             #expect(row.posts == UInt64(thread.posts), "\(label): posts on thread #\(thread.id) \(thread.name)")
-            #expect(row.deliveries == UInt64(thread.deliveries),
-                    "\(label): deliveries on thread #\(thread.id) \(thread.name)")
+            #expect(
+                row.deliveries == UInt64(thread.deliveries),
+                "\(label): deliveries on thread #\(thread.id) \(thread.name)")
             let seen = "\(row.name) (tid \(row.systemID), main \(row.isMain))"
             let truthful = "\(thread.name) (tid \(thread.tid), main \(thread.isMain))"
             #expect(seen == truthful, "\(label): thread #\(thread.id) in the model and in the truth")

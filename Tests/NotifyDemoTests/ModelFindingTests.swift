@@ -16,8 +16,9 @@ struct ModelFindingTests {
     /// clean name) by the third.
     static let stepsPerCheckpoint = 50
 
-    @Test("each planted bug, enabled alone, raises its own rule in the model and no finding of another rule",
-          arguments: DemoBug.allCases, [UInt64(3), 8])
+    @Test(
+        "each planted bug, enabled alone, raises its own rule in the model and no finding of another rule",
+        arguments: DemoBug.allCases, [UInt64(3), 8])
     func bugRaisesItsRule(_ bug: DemoBug, seed: UInt64) throws {
         let rule = try #require(LeakRule(demoRule: bug.rule), "\(bug.rawValue): no model rule is named \(bug.rule)")
         let run = try RecordedDemoTrace.record(
@@ -32,13 +33,15 @@ struct ModelFindingTests {
         let raised = Set(state.findings.map(\.rule))
         #expect(raised == [rule], "\(bug.rawValue) (\(bug.rule)), seed \(seed): \(state.findingLines)")
         for finding in state.findings where finding.rule == rule {
-            #expect(finding.evidence.name == bug.findingName.string,
-                    "\(bug.rawValue): finding about \(finding.evidence.name ?? "?"): \(finding.summary)")
+            #expect(
+                finding.evidence.name == bug.findingName.string,
+                "\(bug.rawValue): finding about \(finding.evidence.name ?? "?"): \(finding.summary)")
         }
     }
 
-    @Test("the clean app (--no-bugs) raises no finding at all",
-          arguments: [DemoScenario.steady, .leaky], [UInt64(1), 2, 3])
+    @Test(
+        "the clean app (--no-bugs) raises no finding at all",
+        arguments: [DemoScenario.steady, .leaky], [UInt64(1), 2, 3])
     func cleanRunRaisesNothing(scenario: DemoScenario, seed: UInt64) throws {
         let run = try RecordedDemoTrace.record(
             DemoConfiguration(scenario: scenario, seed: seed, bugs: []), steps: Self.steps,

@@ -6,21 +6,24 @@ import Testing
 struct PlantedBugTests {
     static let steps = 500
 
-    @Test("each planted bug produces its rule's fact and no other bug's",
-          arguments: DemoBug.allCases, [UInt64(3), 8])
+    @Test(
+        "each planted bug produces its rule's fact and no other bug's",
+        arguments: DemoBug.allCases, [UInt64(3), 8])
     func bugProducesItsFact(_ bug: DemoBug, seed: UInt64) {
         let run = RecordedDemoRun.record(
             DemoConfiguration(scenario: .steady, seed: seed, bugs: [bug], slowHandlerMilliseconds: 110),
             steps: Self.steps)
         let facts = DemoFacts(run)
-        #expect(facts.found == [bug],
-                "\(bug.rawValue) (\(bug.rule)): found \(facts.found.map(\.rawValue)); \(facts.evidence)")
+        #expect(
+            facts.found == [bug],
+            "\(bug.rawValue) (\(bug.rule)): found \(facts.found.map(\.rawValue)); \(facts.evidence)")
         #expect(run.truth.bugs.map(\.bug) == [bug.rawValue])
         #expect(run.truth.bugs.first?.instances ?? 0 > 0, "\(bug.rawValue) was never planted")
     }
 
-    @Test("a run with no bugs produces none of the facts, and every post has an observer",
-          arguments: Array(UInt64(1)...5))
+    @Test(
+        "a run with no bugs produces none of the facts, and every post has an observer",
+        arguments: Array(UInt64(1)...5))
     func cleanRunHasNoFacts(seed: UInt64) {
         let run = RecordedDemoRun.record(DemoConfiguration(scenario: .steady, seed: seed, bugs: []), steps: Self.steps)
         let facts = DemoFacts(run)

@@ -21,8 +21,9 @@ struct SessionFidelityTests {
         return configuration
     }
 
-    @Test("live model = truth; --record and r replays at speeds 0, 1, 64, batch and paced = live model",
-          arguments: [UInt64(31), 32, 33])
+    @Test(
+        "live model = truth; --record and r replays at speeds 0, 1, 64, batch and paced = live model",
+        arguments: [UInt64(31), 32, 33])
     func liveAndReplaysAgree(seed: UInt64) throws {
         let unique = "\(getpid())-\(seed)-\(UInt32.random(in: 0...UInt32.max))"
         let recordPath = NSTemporaryDirectory() + "notifytop-fidelity-record-\(unique).ndjson"
@@ -40,7 +41,9 @@ struct SessionFidelityTests {
         let mismatches = TruthComparison.mismatches(run.model, run.truth)
         #expect(mismatches.isEmpty, "\(label): live model against --truth:\n\(mismatches.joined(separator: "\n"))")
 
-        #expect(run.model.findings.contains { $0.rule == .registrationGrowth }, "\(label): no R6: \(run.model.findingLines)")
+        #expect(
+            run.model.findings.contains { $0.rule == .registrationGrowth }, "\(label): no R6: \(run.model.findingLines)"
+        )
         #expect(run.model.findings.contains { $0.rule == .neverPosted }, "\(label): no R10: \(run.model.findingLines)")
         // The `r` recording began mid-run: its replay clock starts later than the raw trace's.
         let recordStart = try #require(try Self.start(of: recordPath))
@@ -79,8 +82,9 @@ struct SessionFidelityTests {
     /// A replay as the dashboard plays it: polled on a simulated wall clock, 7 ms a pass (an odd
     /// step, so batches straddle the model's checkpoint grid), never sleeping.
     static func replayPaced(_ path: String, speed: Double) throws -> InspectorState {
-        let session = DashboardSession(source: .replay(try ReplayFeed(path: path, speed: speed)),
-                                       configuration: configuration)
+        let session = DashboardSession(
+            source: .replay(try ReplayFeed(path: path, speed: speed)),
+            configuration: configuration)
         var wall = CPUMeter.wallNanoseconds()
         for _ in 0..<1_000_000 where !session.isEnded {
             wall += 7_000_000
@@ -130,8 +134,9 @@ enum EndState {
             case .insert(_, let line, _): diff.append("+ \(line)")
             }
         }
-        Issue.record("\(label) differs from the live model:\n\(diff.prefix(20).joined(separator: "\n"))",
-                     sourceLocation: sourceLocation)
+        Issue.record(
+            "\(label) differs from the live model:\n\(diff.prefix(20).joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -166,10 +171,12 @@ enum TruthComparison {
             if row.posts > 0 { threadPosts[row.id] = Int(row.posts) }
             if row.deliveries > 0 { threadDeliveries[row.id] = Int(row.deliveries) }
         }
-        check("posts per thread", threadPosts,
-              Dictionary(uniqueKeysWithValues: truth.threads.filter { $0.posts > 0 }.map { ($0.id, $0.posts) }))
-        check("deliveries per thread", threadDeliveries,
-              Dictionary(uniqueKeysWithValues: truth.threads.filter { $0.deliveries > 0 }.map { ($0.id, $0.deliveries) }))
+        check(
+            "posts per thread", threadPosts,
+            Dictionary(uniqueKeysWithValues: truth.threads.filter { $0.posts > 0 }.map { ($0.id, $0.posts) }))
+        check(
+            "deliveries per thread", threadDeliveries,
+            Dictionary(uniqueKeysWithValues: truth.threads.filter { $0.deliveries > 0 }.map { ($0.id, $0.deliveries) }))
         for bug in truth.bugs {
             guard let rule = LeakRule(demoRule: bug.rule) else {
                 out.append("\(bug.bug): no rule \(bug.rule)")

@@ -13,8 +13,9 @@ struct TruthFidelityTests {
     static let steps = 400
     static let stepsPerCheckpoint = 50
 
-    @Test("counts, live registrations per name, per-thread posts, totals and planted bugs' names",
-          arguments: [UInt64(21), 22, 23])
+    @Test(
+        "counts, live registrations per name, per-thread posts, totals and planted bugs' names",
+        arguments: [UInt64(21), 22, 23])
     func endStateEqualsTruth(seed: UInt64) throws {
         let path = "/tmp/notify-demo-truth-\(getpid())-\(seed)-\(UInt32.random(in: 0...UInt32.max)).jsonl"
         defer { unlink(path) }
@@ -58,8 +59,9 @@ struct TruthFidelityTests {
         let truthPosts = truth.threads.filter { $0.posts > 0 }.map { ($0.id, $0.posts) }
         let truthDeliveries = truth.threads.filter { $0.deliveries > 0 }.map { ($0.id, $0.deliveries) }
         #expect(threadPosts == Dictionary(uniqueKeysWithValues: truthPosts), "\(label): posts per thread")
-        #expect(threadDeliveries == Dictionary(uniqueKeysWithValues: truthDeliveries),
-                "\(label): deliveries per thread")
+        #expect(
+            threadDeliveries == Dictionary(uniqueKeysWithValues: truthDeliveries),
+            "\(label): deliveries per thread")
 
         // Each planted bug: its rule has a finding about the name the bug lives on.
         #expect(truth.bugs.count == DemoBug.allCases.count)
@@ -67,7 +69,8 @@ struct TruthFidelityTests {
             #expect(bug.instances > 0, "\(label): \(bug.bug) was never planted")
             let rule = try #require(LeakRule(demoRule: bug.rule), "\(bug.bug): no rule \(bug.rule)")
             let onName = state.findings.filter { $0.rule == rule && $0.evidence.name == bug.name }
-            #expect(!onName.isEmpty, "\(label): \(bug.bug) has no \(rule.code) about \(bug.name): \(state.findingLines)")
+            #expect(
+                !onName.isEmpty, "\(label): \(bug.bug) has no \(rule.code) about \(bug.name): \(state.findingLines)")
         }
         // R5 and R9, the rules that must find mistakes rather than patterns, say nothing else.
         for rule in [LeakRule.duplicateRegistration, .unheardPost] {
@@ -100,11 +103,13 @@ struct TruthFidelityTests {
         #expect(batch.threads == incremental.threads, "\(label): threads")
         #expect(batch.registrations == incremental.registrations, "\(label): registrations")
         let timeBased: Set<LeakRule> = [.registrationGrowth, .neverPosted]
-        #expect(FindingLine.lines(batch, excluding: timeBased) == FindingLine.lines(incremental, excluding: timeBased),
-                "\(label): findings of the event-driven rules")
+        #expect(
+            FindingLine.lines(batch, excluding: timeBased) == FindingLine.lines(incremental, excluding: timeBased),
+            "\(label): findings of the event-driven rules")
         // Automatic checkpoints fall on the event clock's grid, which a batch fold crosses too.
-        #expect(FindingLine.lines(batch, only: timeBased) == FindingLine.lines(incremental, only: timeBased),
-                "\(label): findings of R6 and R10")
+        #expect(
+            FindingLine.lines(batch, only: timeBased) == FindingLine.lines(incremental, only: timeBased),
+            "\(label): findings of R6 and R10")
         #expect(batch.checkpoints == incremental.checkpoints, "\(label): automatic checkpoints")
     }
 }

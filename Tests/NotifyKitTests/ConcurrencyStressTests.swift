@@ -28,13 +28,15 @@ import Testing
             var held: [NotifyToken] = []
             var round = 0
             while !stop.load(ordering: .acquiring) {
-                let name: Notification.Name? = switch round % 4 {
-                case 0: .testOther
-                case 1: .testN
-                case 2: nil
-                default: Notification.Name("churn-\(round % 16)")
-                }
-                held.append(center.addObserver(forName: name, object: round % 3 == 0 ? subject : nil, queue: nil) { _ in })
+                let name: Notification.Name? =
+                    switch round % 4 {
+                    case 0: .testOther
+                    case 1: .testN
+                    case 2: nil
+                    default: Notification.Name("churn-\(round % 16)")
+                    }
+                held.append(
+                    center.addObserver(forName: name, object: round % 3 == 0 ? subject : nil, queue: nil) { _ in })
                 if held.count > 8 { held.remove(at: round % held.count).cancel() }
                 round += 1
                 churned.increment()

@@ -14,7 +14,8 @@ import Testing
         ) -> NotifyToken {
             switch self {
             case .queueParameter: center.addObserver(forName: .testN, object: nil, queue: queue, using: block)
-            case .deliverOn: center.addObserver(forName: .testN, object: nil, deliverOn: .operationQueue(queue), using: block)
+            case .deliverOn:
+                center.addObserver(forName: .testN, object: nil, deliverOn: .operationQueue(queue), using: block)
             }
         }
     }
@@ -40,8 +41,9 @@ import Testing
         token.cancel()
     }
 
-    @Test("posting from inside an operation on the observer's queue runs the handler inline, without deadlock",
-          arguments: QueueSpelling.allCases)
+    @Test(
+        "posting from inside an operation on the observer's queue runs the handler inline, without deadlock",
+        arguments: QueueSpelling.allCases)
     func operationQueuePostFromSameQueueRunsInline(_ spelling: QueueSpelling) {
         let center = NotifyCenter()
         let queue = OperationQueue()
@@ -91,8 +93,9 @@ import Testing
         token.cancel()
     }
 
-    @Test("an asynchronous target: post returns before the handler runs, and the handler runs on that target",
-          arguments: AsyncTargetKind.allCases)
+    @Test(
+        "an asynchronous target: post returns before the handler runs, and the handler runs on that target",
+        arguments: AsyncTargetKind.allCases)
     func asyncTargetHandsOff(_ kind: AsyncTargetKind) {
         let center = NotifyCenter()
         let target = AsyncTarget(kind)
@@ -115,14 +118,16 @@ import Testing
         token.cancel()
     }
 
-    @Test("an asynchronous target: a registration removed before its hand-off runs is not called",
-          arguments: AsyncTargetKind.allCases)
+    @Test(
+        "an asynchronous target: a registration removed before its hand-off runs is not called",
+        arguments: AsyncTargetKind.allCases)
     func asyncTargetSkipsRemovedRegistration(_ kind: AsyncTargetKind) {
         let center = NotifyCenter()
         let target = AsyncTarget(kind)
         let count = Counter()
         let kept = Counter()
-        let token = center.addObserver(forName: .testN, object: nil, deliverOn: target.target) { _ in count.increment() }
+        let token = center.addObserver(forName: .testN, object: nil, deliverOn: target.target) { _ in count.increment()
+        }
         let other = center.addObserver(forName: .testN, object: nil, deliverOn: target.target) { _ in kept.increment() }
         let gate = target.block()  // the hand-off waits behind this
         center.post(name: .testN)
@@ -148,8 +153,9 @@ import Testing
         token.cancel()
     }
 
-    @Test("an owner-bound handler on an asynchronous target receives its owner there",
-          arguments: AsyncTargetKind.allCases)
+    @Test(
+        "an owner-bound handler on an asynchronous target receives its owner there",
+        arguments: AsyncTargetKind.allCases)
     func ownerBoundOnAsyncTarget(_ kind: AsyncTargetKind) {
         let center = NotifyCenter()
         let target = AsyncTarget(kind)
@@ -164,8 +170,9 @@ import Testing
         token.cancel()
     }
 
-    @Test("an owner that deallocates before its hand-off runs is not called, and the registration ends",
-          arguments: AsyncTargetKind.allCases)
+    @Test(
+        "an owner that deallocates before its hand-off runs is not called, and the registration ends",
+        arguments: AsyncTargetKind.allCases)
     func ownerDeallocatedBeforeHandOff(_ kind: AsyncTargetKind) {
         let center = NotifyCenter()
         let target = AsyncTarget(kind)

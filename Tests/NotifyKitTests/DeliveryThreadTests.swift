@@ -12,14 +12,15 @@ import Testing
         var testDescription: String { "\"\(name)\" → \"\(kernel)\"" }
     }
 
-    @Test("the OS thread carries the name cut to 15 bytes, and NotifyThread.current.name is the full name",
-          arguments: [
-              NameCase(name: "io", kernel: "io"),
-              NameCase(name: "exactly-15-byte", kernel: "exactly-15-byte"),
-              NameCase(name: "notifykit.delivery.thread", kernel: "notifykit.deliv"),
-              NameCase(name: "übertragung-thread", kernel: "übertragung-th"),  // "ü" is 2 bytes
-              NameCase(name: "日本語のスレッド名", kernel: "日本語のス"),  // 3 bytes each: 5 fit
-          ])
+    @Test(
+        "the OS thread carries the name cut to 15 bytes, and NotifyThread.current.name is the full name",
+        arguments: [
+            NameCase(name: "io", kernel: "io"),
+            NameCase(name: "exactly-15-byte", kernel: "exactly-15-byte"),
+            NameCase(name: "notifykit.delivery.thread", kernel: "notifykit.deliv"),
+            NameCase(name: "übertragung-thread", kernel: "übertragung-th"),  // "ü" is 2 bytes
+            NameCase(name: "日本語のスレッド名", kernel: "日本語のス"),  // 3 bytes each: 5 fit
+        ])
     func threadNames(_ nameCase: NameCase) {
         let center = NotifyCenter()
         let thread = DeliveryThread(name: nameCase.name)

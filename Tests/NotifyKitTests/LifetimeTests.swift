@@ -24,8 +24,9 @@ import Testing
         Removal.allCases.map { (position, $0) }
     }
 
-    @Test("a block's captures live while it is registered and are released when it is removed",
-          arguments: lifetimeCases)
+    @Test(
+        "a block's captures live while it is registered and are released when it is removed",
+        arguments: lifetimeCases)
     func blockCapturesReleasedOnRemoval(_ position: Position, _ removal: Removal) {
         let center = NotifyCenter()
         let name: Notification.Name? = position == .wildcardBeforeAnotherWildcard ? nil : .testN

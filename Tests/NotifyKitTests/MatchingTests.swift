@@ -33,11 +33,12 @@ import Testing
             center.addObserver(forName: nil, object: a, queue: nil) { _ in log.append("nil/A") },
             center.addObserver(forName: nil, object: nil, queue: nil) { _ in log.append("nil/nil") },
         ]
-        let object: Subject? = switch matrixCase.object {
-        case "A": a
-        case "B": b
-        default: nil
-        }
+        let object: Subject? =
+            switch matrixCase.object {
+            case "A": a
+            case "B": b
+            default: nil
+            }
         center.post(name: matrixCase.name, object: object)
         #expect(log.all == matrixCase.expected)
         tokens.forEach { $0.cancel() }
@@ -69,8 +70,9 @@ import Testing
         }
     }
 
-    @Test("object filters match by identity: an equal but different instance does not match",
-          arguments: PostForm.allCases)
+    @Test(
+        "object filters match by identity: an equal but different instance does not match",
+        arguments: PostForm.allCases)
     func equalButDifferentInstanceDoesNotMatch(_ form: PostForm) {
         let center = NotifyCenter()
         let registered = Subject(5)
@@ -125,7 +127,9 @@ import Testing
             // Many objects of the same class, each kept alive so each is distinct: one lands on
             // the dead filter's address.
             let (reusedToken, fresh) = try #require(
-                registerDeadFilter { center.addObserver(forName: .testN, object: $0, queue: nil) { _ in count.increment() } },
+                registerDeadFilter {
+                    center.addObserver(forName: .testN, object: $0, queue: nil) { _ in count.increment() }
+                },
                 "no new object reused the dead filter's address; the test proves nothing")
             for subject in fresh { center.post(name: .testN, object: subject) }
             #expect(count.value == 0, "a new object at a dead filter's address received deliveries")

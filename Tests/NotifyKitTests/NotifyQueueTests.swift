@@ -275,10 +275,11 @@ struct NotifyQueueTests {
                 #expect(q.queueID == queue.id)
                 return "\(q.action.rawValue):\(q.name ?? "-"):\(q.style ?? "-"):\(q.count):\(q.pending)"
             }
-            #expect(activity == [
-                "enqueued:N:asap:1:1", "coalesced:N:-:1:0", "enqueued:N:asap:1:1", "enqueued:M:idle:1:2",
-                "dequeued:M:-:1:1", "flushed:-:asap:1:0",
-            ])
+            #expect(
+                activity == [
+                    "enqueued:N:asap:1:1", "coalesced:N:-:1:0", "enqueued:N:asap:1:1", "enqueued:M:idle:1:2",
+                    "dequeued:M:-:1:1", "flushed:-:asap:1:0",
+                ])
             attachment.detach()
         }
     }

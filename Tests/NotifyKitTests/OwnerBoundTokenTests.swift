@@ -20,7 +20,8 @@ import Testing
             #expect(!text.contains("[token dropped]"), "\(text)")
             #expect(text.hasSuffix("[ends with its owner]"), "\(text)")
             // The release is still reported (a late viewer needs it), as the registration's fact.
-            #expect(probe.events.contains { if case .tokenDropped(let dropped) = $0.kind { dropped == id } else { false } })
+            #expect(
+                probe.events.contains { if case .tokenDropped(let dropped) = $0.kind { dropped == id } else { false } })
             center.removeObserver(owner)
         }
     }

@@ -89,12 +89,13 @@ import Testing
         var testDescription: String { "post(\(name.rawValue), \(object ?? "nil"))" }
     }
 
-    @Test("delivery follows global registration order, mixing wildcard and named registrations",
-          arguments: [
-              OrderCase(name: .testN, object: "a", expected: ["wild", "name", "obj", "name+obj", "name-2"]),
-              OrderCase(name: .testN, object: nil, expected: ["wild", "name", "name-2"]),
-              OrderCase(name: .testM, object: "a", expected: ["wild", "obj"]),
-          ])
+    @Test(
+        "delivery follows global registration order, mixing wildcard and named registrations",
+        arguments: [
+            OrderCase(name: .testN, object: "a", expected: ["wild", "name", "obj", "name+obj", "name-2"]),
+            OrderCase(name: .testN, object: nil, expected: ["wild", "name", "name-2"]),
+            OrderCase(name: .testM, object: "a", expected: ["wild", "obj"]),
+        ])
     func registrationOrderAcrossBuckets(_ orderCase: OrderCase) {
         let center = NotifyCenter()
         let a = Subject()
@@ -109,8 +110,9 @@ import Testing
         tokens.forEach { $0.cancel() }
     }
 
-    @Test("registration order holds for many mixed registrations, after removals and re-adds",
-          arguments: [1, 2, 3])
+    @Test(
+        "registration order holds for many mixed registrations, after removals and re-adds",
+        arguments: [1, 2, 3])
     func registrationOrderSurvivesChurn(_ seed: UInt64) {
         let center = NotifyCenter()
         let a = Subject(1)

@@ -43,14 +43,16 @@ import Testing
                 _ = center.addObserver(forName: .testN, object: object, queue: nil) { _ in }; return #line
             case .blockOnDispatchQueue:
                 let queue = DispatchQueue(label: "tests.dispatch-label")
-                _ = center.addObserver(forName: .testN, object: object, deliverOn: .dispatchQueue(queue)) { _ in }; return #line
+                _ = center.addObserver(forName: .testN, object: object, deliverOn: .dispatchQueue(queue)) { _ in }
+                return #line - 1
             case .blockOnOperationQueue:
                 let queue = OperationQueue()
                 queue.name = "tests.operation-name"
                 _ = center.addObserver(forName: .testN, object: object, queue: queue) { _ in }; return #line
             case .blockOnThread:
                 let thread = DeliveryThread(name: "tests.probe-thread")
-                _ = center.addObserver(forName: .testN, object: object, deliverOn: .thread(thread)) { _ in }; return #line
+                _ = center.addObserver(forName: .testN, object: object, deliverOn: .thread(thread)) { _ in }
+                return #line - 1
             case .blockOnMain:
                 _ = center.addObserver(forName: .testN, object: object, deliverOn: .main) { _ in }; return #line
             case .owner:
@@ -61,8 +63,9 @@ import Testing
         }
     }
 
-    @Test("registered reports kind, name, object, observer, target and the callsite of the add call",
-          arguments: Form.allCases)
+    @Test(
+        "registered reports kind, name, object, observer, target and the callsite of the add call",
+        arguments: Form.allCases)
     func registeredEvent(_ form: Form) throws {
         let center = NotifyCenter()
         try withProbe(on: center) { probe in
@@ -202,14 +205,16 @@ import Testing
             let fastDelivery = try #require(probe.deliveries.first { $0.delivery.registration == fast.registrationID })
             let slowDelivery = try #require(probe.deliveries.first { $0.delivery.registration == slow.registrationID })
             #expect(slowDelivery.delivery.duration >= 50_000_000)
-            #expect(fastDelivery.delivery.duration < 25_000_000,
-                    "an empty handler was charged \(fastDelivery.delivery.duration) ns, the queued handler's time")
+            #expect(
+                fastDelivery.delivery.duration < 25_000_000,
+                "an empty handler was charged \(fastDelivery.delivery.duration) ns, the queued handler's time")
             [slow, fast].forEach { $0.cancel() }
         }
     }
 
-    @Test("removed reports why each registration ended",
-          arguments: [NotifyRemovalReason.explicit, .tokenCancelled, .observerDeallocated, .objectDeallocated])
+    @Test(
+        "removed reports why each registration ended",
+        arguments: [NotifyRemovalReason.explicit, .tokenCancelled, .observerDeallocated, .objectDeallocated])
     func removedReasons(_ reason: NotifyRemovalReason) throws {
         let center = NotifyCenter()
         try withProbe(on: center) { probe in

@@ -36,8 +36,9 @@ import Testing
         return (seconds, addresses.count)
     }
 
-    @Test("ending many dead owner-bound registrations that share a reused address takes about as long as distinct ones",
-          arguments: Ending.allCases)
+    @Test(
+        "ending many dead owner-bound registrations that share a reused address takes about as long as distinct ones",
+        arguments: Ending.allCases)
     func endingAtReusedAddressIsLinear(_ ending: Ending) throws {
         let count = 4_000
         let distinct = timeToEnd(count: count, sameAddress: false, ending)
@@ -46,7 +47,9 @@ import Testing
         // Generous: 10x the distinct case and at least 0.2 s. A quadratic purge (each removal
         // scanning every registration filed under the same observer identity) takes far longer.
         let limit = max(0.2, 10 * distinct.seconds)
-        #expect(reused.seconds < limit,
-                "\(count) dead registrations took \(reused.seconds) s to end at a reused address, \(distinct.seconds) s at distinct ones")
+        #expect(
+            reused.seconds < limit,
+            "\(count) dead registrations took \(reused.seconds) s to end at a reused address, \(distinct.seconds) s at distinct ones"
+        )
     }
 }

@@ -125,8 +125,9 @@ import Testing
         func handle(_ note: Notification) { log.append("victim") }
     }
 
-    @Test("an observer removed mid-post by an earlier handler is skipped (unlike Linux Foundation, which still calls it)",
-          arguments: MidPostRemoval.allCases)
+    @Test(
+        "an observer removed mid-post by an earlier handler is skipped (unlike Linux Foundation, which still calls it)",
+        arguments: MidPostRemoval.allCases)
     func observerRemovedMidPostIsSkipped(_ removal: MidPostRemoval) {
         let center = NotifyCenter()
         let log = Recorder<String>()
@@ -142,7 +143,8 @@ import Testing
         }
         switch removal {
         case .cancelToken, .removeToken:
-            victimToken.value = center.addObserver(forName: .testN, object: nil, queue: nil) { _ in log.append("victim") }
+            victimToken.value = center.addObserver(forName: .testN, object: nil, queue: nil) { _ in log.append("victim")
+            }
         case .removeTarget:
             center.addObserver(victim, action: Victim.handle, name: .testN, object: nil)
         case .removeOwner:

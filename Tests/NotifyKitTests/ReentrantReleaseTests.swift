@@ -50,4 +50,3 @@ struct ReentrantReleaseTests {
         #expect(center.registrationCount == 0)
     }
 }
-

@@ -88,15 +88,16 @@ import Testing
     static let nameA = Notification.Name("A")
     static let nameB = Notification.Name("B")
 
-    @Test("removeObserver(target, name:, object:) removes the matching subset; a non-nil object matches only that filter",
-          arguments: [
-              SubsetCase(name: nameA, object: nil, survivors: ["B/o1", "nil/o1", "B/nil", "nil/nil"]),
-              SubsetCase(name: nil, object: "o1", survivors: ["A/nil", "B/nil", "nil/nil"]),
-              SubsetCase(name: nameA, object: "o1", survivors: ["A/nil", "B/o1", "nil/o1", "B/nil", "nil/nil"]),
-              SubsetCase(name: nameB, object: nil, survivors: ["A/nil", "A/o1", "nil/o1", "nil/nil"]),
-              SubsetCase(name: nil, object: "o2", survivors: labels),
-              SubsetCase(name: nil, object: nil, survivors: []),
-          ])
+    @Test(
+        "removeObserver(target, name:, object:) removes the matching subset; a non-nil object matches only that filter",
+        arguments: [
+            SubsetCase(name: nameA, object: nil, survivors: ["B/o1", "nil/o1", "B/nil", "nil/nil"]),
+            SubsetCase(name: nil, object: "o1", survivors: ["A/nil", "B/nil", "nil/nil"]),
+            SubsetCase(name: nameA, object: "o1", survivors: ["A/nil", "B/o1", "nil/o1", "B/nil", "nil/nil"]),
+            SubsetCase(name: nameB, object: nil, survivors: ["A/nil", "A/o1", "nil/o1", "nil/nil"]),
+            SubsetCase(name: nil, object: "o2", survivors: labels),
+            SubsetCase(name: nil, object: nil, survivors: []),
+        ])
     func removeMatchingSubset(_ subsetCase: SubsetCase) {
         let center = NotifyCenter()
         withProbe(on: center) { probe in
@@ -112,11 +113,12 @@ import Testing
             }
             let ids = probe.registrations.map(\.id)
             #expect(ids.count == Self.labels.count)
-            let object: Subject? = switch subsetCase.object {
-            case "o1": o1
-            case "o2": o2
-            default: nil
-            }
+            let object: Subject? =
+                switch subsetCase.object {
+                case "o1": o1
+                case "o2": o2
+                default: nil
+                }
             center.removeObserver(target, name: subsetCase.name, object: object)
             let removed = Set(probe.removals.map(\.registration))
             let survivors = zip(ids, Self.labels).filter { !removed.contains($0.0) }.map(\.1)

@@ -84,8 +84,9 @@ func registerDeadFilter(
         var filter: Subject? = Subject(1)
         let deadID = ObjectIdentifier(filter!)
         let token = register(filter!)
-        let (subjects, reused) = allocateSubjects(untilReusing: deadID, afterReleasing: { filter = nil },
-                                                  onNewThread: attempt % 2 == 1)
+        let (subjects, reused) = allocateSubjects(
+            untilReusing: deadID, afterReleasing: { filter = nil },
+            onNewThread: attempt % 2 == 1)
         if reused { return (token, subjects) }
         token.cancel()
     }

@@ -51,10 +51,11 @@ import Testing
         let postTime = MonotonicClock.now() - postStart
         attachment.detach()
         token.cancel()
-        let delivery = try #require(probe.events.compactMap { event -> NotifyDelivery? in
-            if case .delivered(let delivery) = event.kind { return delivery }
-            return nil
-        }.first)
+        let delivery = try #require(
+            probe.events.compactMap { event -> NotifyDelivery? in
+                if case .delivered(let delivery) = event.kind { return delivery }
+                return nil
+            }.first)
         let handlerTime = UInt64(measured.value)
         #expect(delivery.duration >= handlerTime - 2_000, "reported \(delivery.duration) ns for \(handlerTime) ns")
         // The duration also covers handing the post's event to the probe, where a busy machine may

@@ -21,8 +21,9 @@ import Testing
         Removal.allCases.map { (first, $0) }
     }
 
-    @Test("removing through a token twice is idempotent and touches no other registration",
-          arguments: removalPairs)
+    @Test(
+        "removing through a token twice is idempotent and touches no other registration",
+        arguments: removalPairs)
     func removalIsIdempotent(_ first: Removal, _ second: Removal) {
         let center = NotifyCenter()
         withProbe(on: center) { probe in
@@ -41,8 +42,9 @@ import Testing
         }
     }
 
-    @Test("a token from another center is a no-op there, and that center's registrations survive",
-          arguments: [Removal.removeObserver, .removeObserverWithNameAndObject])
+    @Test(
+        "a token from another center is a no-op there, and that center's registrations survive",
+        arguments: [Removal.removeObserver, .removeObserverWithNameAndObject])
     func tokenFromAnotherCenterIsIgnored(_ removal: Removal) {
         let first = NotifyCenter(label: "first")
         let second = NotifyCenter(label: "second")
@@ -66,8 +68,9 @@ import Testing
         secondToken.cancel()
     }
 
-    @Test("a stale token never removes a newer registration for the same name and object",
-          arguments: Removal.allCases)
+    @Test(
+        "a stale token never removes a newer registration for the same name and object",
+        arguments: Removal.allCases)
     func staleTokenCannotRemoveNewerRegistration(_ removal: Removal) {
         let center = NotifyCenter()
         let subject = Subject()
@@ -75,7 +78,8 @@ import Testing
         let stale = center.addObserver(forName: .testN, object: nil, queue: nil) { _ in }
         stale.cancel()
         let newer = center.addObserver(forName: .testN, object: nil, queue: nil) { _ in count.increment() }
-        let newerWithObject = center.addObserver(forName: .testN, object: subject, queue: nil) { _ in count.increment() }
+        let newerWithObject = center.addObserver(forName: .testN, object: subject, queue: nil) { _ in count.increment()
+        }
         #expect(newer.registrationID != stale.registrationID)
         removal.apply(stale, in: center)
         center.removeObserver(stale)
@@ -87,8 +91,9 @@ import Testing
         newerWithObject.cancel()
     }
 
-    @Test("stale tokens of names nobody observes any more remove nothing once their slots serve new names",
-          arguments: Removal.allCases)
+    @Test(
+        "stale tokens of names nobody observes any more remove nothing once their slots serve new names",
+        arguments: Removal.allCases)
     func staleTokensAfterSlotReuse(_ removal: Removal) {
         let center = NotifyCenter()
         // Enough names that their emptied buckets are let go and the slots handed out again.

@@ -94,8 +94,9 @@ import Testing
         let sizes = measurement.samples.map(\.footprint.estimatedBytes)
         #expect(sizes.count == 10)
         let settled = sizes.dropFirst(2)
-        #expect(settled.max()! - settled.min()! < settled.min()! / 10,
-                "\(measurement.samples.map(\.footprint.description).joined(separator: "\n"))")
+        #expect(
+            settled.max()! - settled.min()! < settled.min()! / 10,
+            "\(measurement.samples.map(\.footprint.description).joined(separator: "\n"))")
         let last = measurement.samples.last!.footprint
         #expect(last.logEntries <= 8 * 128)
         #expect(last.registrations <= 256 + 500 + 1)
@@ -111,7 +112,8 @@ import Testing
         #expect(measurement.events == 20_000)
         #expect(measurement.nanoseconds == 1_000_000)
         #expect(measurement.eventsPerSecond == 20_000_000_000 / 1_000)
-        #expect(ModelBenchmark.FoldMeasurement(events: 2_000_000, nanoseconds: 512_000_000).description
-            == "2000000 events in 0.512 s: 3.91M events/s")
+        #expect(
+            ModelBenchmark.FoldMeasurement(events: 2_000_000, nanoseconds: 512_000_000).description
+                == "2000000 events in 0.512 s: 3.91M events/s")
     }
 }

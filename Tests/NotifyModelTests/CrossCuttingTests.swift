@@ -35,12 +35,14 @@ import Testing
         #expect(finding.firstSeen == TraceScript.start + TraceScript.second)
     }
 
-    @Test("suppressions silence one rule at one callsite or for one name", arguments: [
-        (LeakSuppression.callsite(.orphanedRegistration, file: "App/File.swift", line: 10), false, true),
-        (.callsite(.orphanedRegistration, file: "App/File.swift", line: 11), true, true),
-        (.name(.unheardPost, "typo"), true, false),
-        (.name(.orphanedRegistration, "typo"), true, true),
-    ])
+    @Test(
+        "suppressions silence one rule at one callsite or for one name",
+        arguments: [
+            (LeakSuppression.callsite(.orphanedRegistration, file: "App/File.swift", line: 10), false, true),
+            (.callsite(.orphanedRegistration, file: "App/File.swift", line: 11), true, true),
+            (.name(.unheardPost, "typo"), true, false),
+            (.name(.orphanedRegistration, "typo"), true, true),
+        ])
     func suppression(suppression: LeakSuppression, orphanReported: Bool, unheardReported: Bool) {
         var s = TraceScript()
         s.register(1, "a", site: 10)
@@ -67,20 +69,20 @@ import Testing
     static var everything: TraceScript {
         var s = TraceScript()
         s.register(1, "orphan", site: 1)
-        s.dropToken(1)                                                                  // R1
+        s.dropToken(1)  // R1
         s.register(2, "seq", kind: .sequence, site: 2)
-        s.remove(2, reason: .sequenceEnded)                                             // R2
+        s.remove(2, reason: .sequenceEnded)  // R2
         s.register(3, "dead", object: 8, site: 3)
-        s.remove(3, reason: .objectDeallocated)                                         // R3
+        s.remove(3, reason: .objectDeallocated)  // R3
         s.register(4, "self", kind: .ownerBound, observer: 7, site: 4, captures: true)  // R4
         s.register(5, "dup", kind: .target, observer: 9, site: 5)
-        s.register(6, "dup", kind: .target, observer: 9, site: 5)                       // R5
+        s.register(6, "dup", kind: .target, observer: 9, site: 5)  // R5
         s.register(7, "main", site: 7, mainOnly: true)
-        s.postAndDeliver("main", to: [7], thread: 2)                                    // R8
-        s.postAndDeliver("main", to: [7], duration: 300 * TraceScript.ms)              // R7
-        s.post("dupp", matched: 0)                                                      // R9
-        s.register(8, "never", site: 8)                                                 // R10
-        for id in 20..<26 {                                                             // R6
+        s.postAndDeliver("main", to: [7], thread: 2)  // R8
+        s.postAndDeliver("main", to: [7], duration: 300 * TraceScript.ms)  // R7
+        s.post("dupp", matched: 0)  // R9
+        s.register(8, "never", site: 8)  // R10
+        for id in 20..<26 {  // R6
             s.register(UInt64(id), "grow", site: 20)
             s.advance(2 * TraceScript.ms)
             s.post("pulse", matched: 0)

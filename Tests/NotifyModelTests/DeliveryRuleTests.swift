@@ -8,12 +8,14 @@ import Testing
 
     // MARK: R7
 
-    @Test("R7 grades one handler run by the thresholds", arguments: [
-        (UInt64(10) * ms, nil as LeakSeverity?),
-        (16 * ms, .info),
-        (120 * ms, .warning),
-        (300 * ms, .error),
-    ])
+    @Test(
+        "R7 grades one handler run by the thresholds",
+        arguments: [
+            (UInt64(10) * ms, nil as LeakSeverity?),
+            (16 * ms, .info),
+            (120 * ms, .warning),
+            (300 * ms, .error),
+        ])
     func slowHandler(duration: UInt64, severity: LeakSeverity?) throws {
         var s = TraceScript()
         s.register(1, "a", site: 10)
@@ -69,23 +71,31 @@ import Testing
     // MARK: R8
 
     static let mismatches: [(Scenario, [LeakSubject], LeakSeverity?)] = [
-        (Scenario("a main-only handler run on a worker thread") { s in
-            s.register(1, "a", site: 10, mainOnly: true)
-            s.postAndDeliver("a", to: [1], thread: 2)
-        }, [.callsite(10)], .error),
-        (Scenario("control: a main-only handler run on the main thread") { s in
-            s.register(1, "a", site: 10, mainOnly: true)
-            s.postAndDeliver("a", to: [1], thread: 1)
-        }, [], nil),
-        (Scenario("control: a worker post to a handler with no declaration") { s in
-            s.register(1, "a", site: 10)
-            s.postAndDeliver("a", to: [1], thread: 2)
-        }, [], nil),
-        (Scenario("a name posted from main and from a worker (no declarations): info") { s in
-            s.register(1, "a", site: 10)
-            s.postAndDeliver("a", to: [1], thread: 1)
-            s.postAndDeliver("a", to: [1], thread: 2)
-        }, [.name("a")], .info),
+        (
+            Scenario("a main-only handler run on a worker thread") { s in
+                s.register(1, "a", site: 10, mainOnly: true)
+                s.postAndDeliver("a", to: [1], thread: 2)
+            }, [.callsite(10)], .error
+        ),
+        (
+            Scenario("control: a main-only handler run on the main thread") { s in
+                s.register(1, "a", site: 10, mainOnly: true)
+                s.postAndDeliver("a", to: [1], thread: 1)
+            }, [], nil
+        ),
+        (
+            Scenario("control: a worker post to a handler with no declaration") { s in
+                s.register(1, "a", site: 10)
+                s.postAndDeliver("a", to: [1], thread: 2)
+            }, [], nil
+        ),
+        (
+            Scenario("a name posted from main and from a worker (no declarations): info") { s in
+                s.register(1, "a", site: 10)
+                s.postAndDeliver("a", to: [1], thread: 1)
+                s.postAndDeliver("a", to: [1], thread: 2)
+            }, [.name("a")], .info
+        ),
     ]
 
     @Test("R8 thread mismatch", arguments: mismatches)
@@ -111,29 +121,39 @@ import Testing
     // MARK: R9
 
     static let unheard: [(Scenario, String, LeakSeverity?, String?)] = [
-        (Scenario("a near typo of a registered name is a warning") { s in
-            s.register(1, "userDidLogin")
-            s.post("userDidLogn", matched: 0)
-        }, "userDidLogn", .warning, "userDidLogin"),
-        (Scenario("control: no near name, never observed: a broadcast, not reported") { s in
-            s.register(1, "userDidLogin")
-            s.post("cacheFlushed", matched: 0)
-        }, "cacheFlushed", nil, nil),
-        (Scenario("a name registered later near an unheard one upgrades it") { s in
-            s.post("userDidLogn", matched: 0)
-            s.register(1, "userDidLogin")
-            s.remove(1)
-        }, "userDidLogn", .warning, "userDidLogin"),
-        (Scenario("control: a heard post") { s in
-            s.register(1, "a")
-            s.postAndDeliver("a", to: [1])
-        }, "a", nil, nil),
-        (Scenario("control: resolved once ten posts in a row are heard") { s in
-            s.register(1, "userDidLogin")
-            s.post("userDidLogn", matched: 0)
-            s.register(2, "userDidLogn")
-            for _ in 0..<10 { s.postAndDeliver("userDidLogn", to: [2]) }
-        }, "userDidLogn", nil, nil),
+        (
+            Scenario("a near typo of a registered name is a warning") { s in
+                s.register(1, "userDidLogin")
+                s.post("userDidLogn", matched: 0)
+            }, "userDidLogn", .warning, "userDidLogin"
+        ),
+        (
+            Scenario("control: no near name, never observed: a broadcast, not reported") { s in
+                s.register(1, "userDidLogin")
+                s.post("cacheFlushed", matched: 0)
+            }, "cacheFlushed", nil, nil
+        ),
+        (
+            Scenario("a name registered later near an unheard one upgrades it") { s in
+                s.post("userDidLogn", matched: 0)
+                s.register(1, "userDidLogin")
+                s.remove(1)
+            }, "userDidLogn", .warning, "userDidLogin"
+        ),
+        (
+            Scenario("control: a heard post") { s in
+                s.register(1, "a")
+                s.postAndDeliver("a", to: [1])
+            }, "a", nil, nil
+        ),
+        (
+            Scenario("control: resolved once ten posts in a row are heard") { s in
+                s.register(1, "userDidLogin")
+                s.post("userDidLogn", matched: 0)
+                s.register(2, "userDidLogn")
+                for _ in 0..<10 { s.postAndDeliver("userDidLogn", to: [2]) }
+            }, "userDidLogn", nil, nil
+        ),
     ]
 
     @Test("R9 unheard post", arguments: unheard)
@@ -181,28 +201,38 @@ import Testing
     }
 
     static let neverPosted: [(Scenario, LeakSeverity?)] = [
-        (Scenario("observed through three checkpoints, never posted, nothing near: info") { s in
-            s.register(1, "quietName")
-            for _ in 0..<3 { s.advance(2 * ms); s.post("other", matched: 0) }
-        }, .info),
-        (Scenario("three app checkpoints (center.checkpoint) count as checkpoints") { s in
-            s.register(1, "quietName")
-            for index in 0..<3 { s.checkpoint("screen closed \(index)") }
-        }, .info),
-        (Scenario("control: only two checkpoints so far (one per millisecond of stream time)") { s in
-            s.register(1, "quietName")
-            for _ in 0..<2 { s.advance(ms); s.post("other", matched: 0) }
-        }, nil),
-        (Scenario("control: posted after all") { s in
-            s.register(1, "quietName")
-            for _ in 0..<3 { s.advance(2 * ms); s.post("other", matched: 0) }
-            s.postAndDeliver("quietName", to: [1])
-        }, nil),
-        (Scenario("control: the observer went away") { s in
-            s.register(1, "quietName")
-            for _ in 0..<3 { s.advance(2 * ms); s.post("other", matched: 0) }
-            s.remove(1)
-        }, nil),
+        (
+            Scenario("observed through three checkpoints, never posted, nothing near: info") { s in
+                s.register(1, "quietName")
+                for _ in 0..<3 { s.advance(2 * ms); s.post("other", matched: 0) }
+            }, .info
+        ),
+        (
+            Scenario("three app checkpoints (center.checkpoint) count as checkpoints") { s in
+                s.register(1, "quietName")
+                for index in 0..<3 { s.checkpoint("screen closed \(index)") }
+            }, .info
+        ),
+        (
+            Scenario("control: only two checkpoints so far (one per millisecond of stream time)") { s in
+                s.register(1, "quietName")
+                for _ in 0..<2 { s.advance(ms); s.post("other", matched: 0) }
+            }, nil
+        ),
+        (
+            Scenario("control: posted after all") { s in
+                s.register(1, "quietName")
+                for _ in 0..<3 { s.advance(2 * ms); s.post("other", matched: 0) }
+                s.postAndDeliver("quietName", to: [1])
+            }, nil
+        ),
+        (
+            Scenario("control: the observer went away") { s in
+                s.register(1, "quietName")
+                for _ in 0..<3 { s.advance(2 * ms); s.post("other", matched: 0) }
+                s.remove(1)
+            }, nil
+        ),
     ]
 
     @Test("R10 never posted", arguments: neverPosted)

@@ -105,9 +105,11 @@ import Testing
         return s
     }
 
-    @Test("R9: a name whose observers all went away while posts go on", arguments: [
-        (49, false), (50, true),
-    ])
+    @Test(
+        "R9: a name whose observers all went away while posts go on",
+        arguments: [
+            (49, false), (50, true),
+        ])
     func abandonedName(silent: Int, reported: Bool) throws {
         let open = Self.abandoned(silent: silent).fold().open(.unheardPost)
         #expect(open.count == (reported ? 1 : 0))

@@ -40,7 +40,8 @@ struct EventClockTests {
         var checkpoints: UInt64
         var registrations: [ObserverRow]
         var description: String {
-            "\(checkpoints) checkpoints, findings " + findings.map { "\($0.rule.code) \($0.key) \($0.severity)" }
+            "\(checkpoints) checkpoints, findings "
+                + findings.map { "\($0.rule.code) \($0.key) \($0.severity)" }
                 .joined(separator: ", ")
         }
 
@@ -93,7 +94,9 @@ struct EventClockTests {
         #expect(Outcome(jittered) == reference)
     }
 
-    @Test("a prefix folded in chunks of any size ends where folding it event by event ends", arguments: [1, 7, 500, 100_000])
+    @Test(
+        "a prefix folded in chunks of any size ends where folding it event by event ends",
+        arguments: [1, 7, 500, 100_000])
     func chunkSizes(chunk: Int) {
         let events = Self.script.events
         var state = InspectorState()
@@ -105,7 +108,9 @@ struct EventClockTests {
         #expect(Outcome(state) == Outcome(Self.oneByOne(events)))
     }
 
-    @Test("stream time moves only with events: quiet periods pass through clock lines, and a tick never runs past the next event's work")
+    @Test(
+        "stream time moves only with events: quiet periods pass through clock lines, and a tick never runs past the next event's work"
+    )
     func clockLinesCarryQuietTime() {
         var s = TraceScript()
         s.register(1, "neverSent", site: 60)

@@ -32,8 +32,12 @@ final class GroundTruth: @unchecked Sendable {  // `lock` guards every field
         center.post(name: name, object: object)
     }
 
-    var snapshot: (postsByName: [String: UInt64], deliveriesByName: [String: UInt64],
-                   postsByThread: [UInt64: UInt64], deliveriesByThread: [UInt64: UInt64]) {
+    var snapshot:
+        (
+            postsByName: [String: UInt64], deliveriesByName: [String: UInt64],
+            postsByThread: [UInt64: UInt64], deliveriesByThread: [UInt64: UInt64]
+        )
+    {
         lock.withLock { (postsByName, deliveriesByName, postsByThread, deliveriesByThread) }
     }
 }
@@ -49,8 +53,10 @@ final class Screen: @unchecked Sendable {  // immutable after init
 
 /// Allocates screens, all kept alive, until one lands at `address` (a dead object's identity),
 /// right after `release` drops the last reference to the object there.
-func allocateScreens(untilReusing address: ObjectIdentifier, truth: GroundTruth, afterReleasing release: () -> Void,
-                     limit: Int = 5_000) -> (screens: [Screen], reused: Bool) {
+func allocateScreens(
+    untilReusing address: ObjectIdentifier, truth: GroundTruth, afterReleasing release: () -> Void,
+    limit: Int = 5_000
+) -> (screens: [Screen], reused: Bool) {
     release()
     var screens: [Screen] = []
     while screens.count < limit {

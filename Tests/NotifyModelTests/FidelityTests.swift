@@ -98,9 +98,10 @@ private extension Notification.Name {
         keep.append(service)
         keep.append(center.addObserver(forName: .cart, object: nil, queue: nil) { truth.delivered($0.name) })
         keep.append(center.observe(.cart, owner: service) { owner, note in owner.truth.delivered(note.name) })
-        keep.append(center.addObserver(forName: .sync, object: nil, deliverOn: .dispatchQueue(queue)) {
-            truth.delivered($0.name)
-        })
+        keep.append(
+            center.addObserver(forName: .sync, object: nil, deliverOn: .dispatchQueue(queue)) {
+                truth.delivered($0.name)
+            })
         for _ in 0..<5 { truth.post(.cart, on: center) }
         for _ in 0..<4 { truth.post(.sync, on: center) }
         queue.sync {}
@@ -176,9 +177,10 @@ private extension Notification.Name {
         }
 
         // R8: a main-thread-only handler runs on a worker thread.
-        keep.append(center.addObserver(forName: .mainOnly, object: nil, deliverOn: .posting, mainThreadOnly: true) {
-            truth.delivered($0.name)
-        })
+        keep.append(
+            center.addObserver(forName: .mainOnly, object: nil, deliverOn: .posting, mainThreadOnly: true) {
+                truth.delivered($0.name)
+            })
         let posted = DispatchSemaphore(value: 0)
         let worker = Thread {
             truth.post(.mainOnly, on: center)
@@ -189,10 +191,11 @@ private extension Notification.Name {
         posted.wait()
 
         // R7: one slow handler, last, so its pause does not disturb the checkpoints above.
-        keep.append(center.addObserver(forName: .slow, object: nil, queue: nil) { note in
-            usleep(250_000)
-            truth.delivered(note.name)
-        })
+        keep.append(
+            center.addObserver(forName: .slow, object: nil, queue: nil) { note in
+                usleep(250_000)
+                truth.delivered(note.name)
+            })
         truth.post(.slow, on: center)
         queue.sync {}
         return center.registrationCount
@@ -218,11 +221,13 @@ private extension Notification.Name {
             #expect(state.thread(thread)?.posts == posts, "posts on thread \(thread)")
         }
         #expect(state.threads.reduce(0) { $0 + $1.deliveries } == state.totals.deliveries)
-        let open = Set(state.findings.filter(\.isOpen).map {
-            "\($0.rule.code) \($0.severity) \($0.evidence.name ?? "?")"
-        })
-        #expect(open == Self.planted,
-                "unexpected: \(open.subtracting(Self.planted)); missing: \(Self.planted.subtracting(open))")
+        let open = Set(
+            state.findings.filter(\.isOpen).map {
+                "\($0.rule.code) \($0.severity) \($0.evidence.name ?? "?")"
+            })
+        #expect(
+            open == Self.planted,
+            "unexpected: \(open.subtracting(Self.planted)); missing: \(Self.planted.subtracting(open))")
         let duplicate = try #require(state.findings.first { $0.rule == .duplicateRegistration })
         #expect(duplicate.evidence.count == 3 && duplicate.evidence.fanOut == 3)
         let comeback = try #require(state.findings.first { $0.rule == .prematureRemoval && $0.severity == .info })

@@ -8,29 +8,39 @@ import Testing
     // MARK: R1
 
     static let orphans: [(Scenario, LeakSeverity?)] = [
-        (Scenario("a dropped block token is an orphan (warning)") { s in
-            s.register(1, "a", site: 10)
-            s.dropToken(1)
-        }, .warning),
-        (Scenario("an orphan that delivers escalates to error") { s in
-            s.register(1, "a", site: 10)
-            s.dropToken(1)
-            s.postAndDeliver("a", to: [1])
-        }, .error),
-        (Scenario("control: a stored token that is cancelled") { s in
-            s.register(1, "a", site: 10)
-            s.postAndDeliver("a", to: [1])
-            s.remove(1, reason: .tokenCancelled)
-        }, nil),
-        (Scenario("control: a delivery before the drop does not escalate") { s in
-            s.register(1, "a", site: 10)
-            s.postAndDeliver("a", to: [1])
-            s.dropToken(1)
-        }, .warning),
-        (Scenario("control: an owner-bound token may be dropped (it ends with its owner)") { s in
-            s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
-            s.dropToken(1)
-        }, nil),
+        (
+            Scenario("a dropped block token is an orphan (warning)") { s in
+                s.register(1, "a", site: 10)
+                s.dropToken(1)
+            }, .warning
+        ),
+        (
+            Scenario("an orphan that delivers escalates to error") { s in
+                s.register(1, "a", site: 10)
+                s.dropToken(1)
+                s.postAndDeliver("a", to: [1])
+            }, .error
+        ),
+        (
+            Scenario("control: a stored token that is cancelled") { s in
+                s.register(1, "a", site: 10)
+                s.postAndDeliver("a", to: [1])
+                s.remove(1, reason: .tokenCancelled)
+            }, nil
+        ),
+        (
+            Scenario("control: a delivery before the drop does not escalate") { s in
+                s.register(1, "a", site: 10)
+                s.postAndDeliver("a", to: [1])
+                s.dropToken(1)
+            }, .warning
+        ),
+        (
+            Scenario("control: an owner-bound token may be dropped (it ends with its owner)") { s in
+                s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
+                s.dropToken(1)
+            }, nil
+        ),
     ]
 
     @Test("R1 orphaned registration", arguments: orphans)
@@ -80,41 +90,53 @@ import Testing
     // MARK: R2
 
     static let premature: [(Scenario, [LeakSubject])] = [
-        (Scenario("(a) a sequence ended before any post") { s in
-            s.register(1, "a", kind: .sequence, site: 10)
-            s.remove(1, reason: .sequenceEnded)
-        }, [.callsite(10)]),
-        (Scenario("control (a): a sequence that saw a post") { s in
-            s.register(1, "a", kind: .sequence, site: 10)
-            s.postAndDeliver("a", to: [1])
-            s.remove(1, reason: .sequenceEnded)
-        }, []),
-        (Scenario("(b) an owner removes, misses two posts, registers again") { s in
-            s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
-            s.register(9, "a", site: 90)
-            s.remove(1, reason: .tokenCancelled)
-            s.postAndDeliver("a", to: [9], site: 21)
-            s.postAndDeliver("a", to: [9], site: 22)
-            s.register(2, "a", kind: .ownerBound, observer: 7, site: 11)
-        }, [.nameAtCallsite("a", callsite: 11)]),
-        (Scenario("control (b): no post while the owner was away") { s in
-            s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
-            s.remove(1, reason: .tokenCancelled)
-            s.register(2, "a", kind: .ownerBound, observer: 7, site: 11)
-        }, []),
-        (Scenario("control (b): the owner died, a new owner is not the same one") { s in
-            s.register(1, "a", kind: .target, observer: 7, site: 10)
-            s.remove(1, reason: .observerDeallocated)
-            s.post("a", matched: 0)
-            s.register(2, "a", kind: .target, observer: 7, site: 11)
-        }, []),
-        (Scenario("control (b): the owner still had another registration for the name") { s in
-            s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
-            s.register(2, "a", kind: .ownerBound, observer: 7, object: 8, site: 12)
-            s.remove(1, reason: .tokenCancelled)
-            s.post("a", matched: 0)
-            s.register(3, "a", kind: .ownerBound, observer: 7, site: 11)
-        }, []),
+        (
+            Scenario("(a) a sequence ended before any post") { s in
+                s.register(1, "a", kind: .sequence, site: 10)
+                s.remove(1, reason: .sequenceEnded)
+            }, [.callsite(10)]
+        ),
+        (
+            Scenario("control (a): a sequence that saw a post") { s in
+                s.register(1, "a", kind: .sequence, site: 10)
+                s.postAndDeliver("a", to: [1])
+                s.remove(1, reason: .sequenceEnded)
+            }, []
+        ),
+        (
+            Scenario("(b) an owner removes, misses two posts, registers again") { s in
+                s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
+                s.register(9, "a", site: 90)
+                s.remove(1, reason: .tokenCancelled)
+                s.postAndDeliver("a", to: [9], site: 21)
+                s.postAndDeliver("a", to: [9], site: 22)
+                s.register(2, "a", kind: .ownerBound, observer: 7, site: 11)
+            }, [.nameAtCallsite("a", callsite: 11)]
+        ),
+        (
+            Scenario("control (b): no post while the owner was away") { s in
+                s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
+                s.remove(1, reason: .tokenCancelled)
+                s.register(2, "a", kind: .ownerBound, observer: 7, site: 11)
+            }, []
+        ),
+        (
+            Scenario("control (b): the owner died, a new owner is not the same one") { s in
+                s.register(1, "a", kind: .target, observer: 7, site: 10)
+                s.remove(1, reason: .observerDeallocated)
+                s.post("a", matched: 0)
+                s.register(2, "a", kind: .target, observer: 7, site: 11)
+            }, []
+        ),
+        (
+            Scenario("control (b): the owner still had another registration for the name") { s in
+                s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
+                s.register(2, "a", kind: .ownerBound, observer: 7, object: 8, site: 12)
+                s.remove(1, reason: .tokenCancelled)
+                s.post("a", matched: 0)
+                s.register(3, "a", kind: .ownerBound, observer: 7, site: 11)
+            }, []
+        ),
     ]
 
     @Test("R2 premature removal", arguments: premature)
@@ -155,22 +177,30 @@ import Testing
     // MARK: R3
 
     static let dead: [(Scenario, [LeakSubject], LeakSeverity?)] = [
-        (Scenario("a dead sender is an error") { s in
-            s.register(1, "a", object: 8, site: 10)
-            s.remove(1, reason: .objectDeallocated)
-        }, [.participant(callsite: 10, sender: true)], .error),
-        (Scenario("a dead target observer is a warning") { s in
-            s.register(1, "a", kind: .target, observer: 7, site: 10)
-            s.remove(1, reason: .observerDeallocated)
-        }, [.participant(callsite: 10, sender: false)], .warning),
-        (Scenario("control: an owner-bound registration ending with its owner") { s in
-            s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
-            s.remove(1, reason: .observerDeallocated)
-        }, [], nil),
-        (Scenario("control: a target removed in deinit") { s in
-            s.register(1, "a", kind: .target, observer: 7, site: 10)
-            s.remove(1, reason: .explicit)
-        }, [], nil),
+        (
+            Scenario("a dead sender is an error") { s in
+                s.register(1, "a", object: 8, site: 10)
+                s.remove(1, reason: .objectDeallocated)
+            }, [.participant(callsite: 10, sender: true)], .error
+        ),
+        (
+            Scenario("a dead target observer is a warning") { s in
+                s.register(1, "a", kind: .target, observer: 7, site: 10)
+                s.remove(1, reason: .observerDeallocated)
+            }, [.participant(callsite: 10, sender: false)], .warning
+        ),
+        (
+            Scenario("control: an owner-bound registration ending with its owner") { s in
+                s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
+                s.remove(1, reason: .observerDeallocated)
+            }, [], nil
+        ),
+        (
+            Scenario("control: a target removed in deinit") { s in
+                s.register(1, "a", kind: .target, observer: 7, site: 10)
+                s.remove(1, reason: .explicit)
+            }, [], nil
+        ),
     ]
 
     @Test("R3 dead participant", arguments: dead)

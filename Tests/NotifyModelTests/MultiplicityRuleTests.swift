@@ -7,20 +7,28 @@ import Testing
     // MARK: R4
 
     static let selfRetaining: [(Scenario, Int?)] = [
-        (Scenario("a handler whose context is its owner") { s in
-            s.register(1, "a", kind: .ownerBound, observer: 7, site: 10, captures: true)
-        }, 1),
-        (Scenario("two self-capturing registrations of one owner are one finding with k = 2") { s in
-            s.register(1, "a", kind: .ownerBound, observer: 7, site: 10, captures: true)
-            s.register(2, "b", kind: .ownerBound, observer: 7, site: 11, captures: true)
-        }, 2),
-        (Scenario("control: a handler that does not capture its owner") { s in
-            s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
-        }, nil),
-        (Scenario("control: resolved once the owner's registrations are gone") { s in
-            s.register(1, "a", kind: .ownerBound, observer: 7, site: 10, captures: true)
-            s.remove(1, reason: .explicit)
-        }, nil),
+        (
+            Scenario("a handler whose context is its owner") { s in
+                s.register(1, "a", kind: .ownerBound, observer: 7, site: 10, captures: true)
+            }, 1
+        ),
+        (
+            Scenario("two self-capturing registrations of one owner are one finding with k = 2") { s in
+                s.register(1, "a", kind: .ownerBound, observer: 7, site: 10, captures: true)
+                s.register(2, "b", kind: .ownerBound, observer: 7, site: 11, captures: true)
+            }, 2
+        ),
+        (
+            Scenario("control: a handler that does not capture its owner") { s in
+                s.register(1, "a", kind: .ownerBound, observer: 7, site: 10)
+            }, nil
+        ),
+        (
+            Scenario("control: resolved once the owner's registrations are gone") { s in
+                s.register(1, "a", kind: .ownerBound, observer: 7, site: 10, captures: true)
+                s.remove(1, reason: .explicit)
+            }, nil
+        ),
     ]
 
     @Test("R4 self-retaining handler (suspected)", arguments: selfRetaining)
@@ -59,35 +67,49 @@ import Testing
     // MARK: R5
 
     static let duplicates: [(Scenario, LeakSeverity?, UInt64)] = [
-        (Scenario("one owner registers three times at one callsite") { s in
-            for id in 1...3 { s.register(UInt64(id), "a", kind: .target, observer: 7, site: 10) }
-        }, .warning, 3),
-        (Scenario("one post runs the duplicated handler three times: error") { s in
-            for id in 1...3 { s.register(UInt64(id), "a", kind: .target, observer: 7, site: 10) }
-            s.postAndDeliver("a", to: [1, 2, 3])
-        }, .error, 3),
-        (Scenario("blocks with no owner fall back to info") { s in
-            s.register(1, "a", site: 10)
-            s.register(2, "a", site: 10)
-        }, .info, 2),
-        (Scenario("control: two owners at the same callsite") { s in
-            s.register(1, "a", kind: .target, observer: 7, site: 10)
-            s.register(2, "a", kind: .target, observer: 8, site: 10)
-        }, nil, 0),
-        (Scenario("control: the same owner with different object filters") { s in
-            s.register(1, "a", kind: .target, observer: 7, object: 8, site: 10)
-            s.register(2, "a", kind: .target, observer: 7, object: 9, site: 10)
-        }, nil, 0),
-        (Scenario("control: re-registering after removing") { s in
-            s.register(1, "a", kind: .target, observer: 7, site: 10)
-            s.remove(1, reason: .explicit)
-            s.register(2, "a", kind: .target, observer: 7, site: 10)
-        }, nil, 0),
-        (Scenario("control: a block whose first token was dropped is not a live duplicate") { s in
-            s.register(1, "a", site: 10)
-            s.dropToken(1)
-            s.register(2, "a", site: 10)
-        }, nil, 0),
+        (
+            Scenario("one owner registers three times at one callsite") { s in
+                for id in 1...3 { s.register(UInt64(id), "a", kind: .target, observer: 7, site: 10) }
+            }, .warning, 3
+        ),
+        (
+            Scenario("one post runs the duplicated handler three times: error") { s in
+                for id in 1...3 { s.register(UInt64(id), "a", kind: .target, observer: 7, site: 10) }
+                s.postAndDeliver("a", to: [1, 2, 3])
+            }, .error, 3
+        ),
+        (
+            Scenario("blocks with no owner fall back to info") { s in
+                s.register(1, "a", site: 10)
+                s.register(2, "a", site: 10)
+            }, .info, 2
+        ),
+        (
+            Scenario("control: two owners at the same callsite") { s in
+                s.register(1, "a", kind: .target, observer: 7, site: 10)
+                s.register(2, "a", kind: .target, observer: 8, site: 10)
+            }, nil, 0
+        ),
+        (
+            Scenario("control: the same owner with different object filters") { s in
+                s.register(1, "a", kind: .target, observer: 7, object: 8, site: 10)
+                s.register(2, "a", kind: .target, observer: 7, object: 9, site: 10)
+            }, nil, 0
+        ),
+        (
+            Scenario("control: re-registering after removing") { s in
+                s.register(1, "a", kind: .target, observer: 7, site: 10)
+                s.remove(1, reason: .explicit)
+                s.register(2, "a", kind: .target, observer: 7, site: 10)
+            }, nil, 0
+        ),
+        (
+            Scenario("control: a block whose first token was dropped is not a live duplicate") { s in
+                s.register(1, "a", site: 10)
+                s.dropToken(1)
+                s.register(2, "a", site: 10)
+            }, nil, 0
+        ),
     ]
 
     @Test("R5 duplicate registration", arguments: duplicates)
@@ -126,12 +148,14 @@ import Testing
         }
     }
 
-    @Test("R6 growth fires after the 4th checkpoint, not before, and not for a flat series", arguments: [
-        (screens(opens: 3, leaking: true), nil as [Int]?),
-        (screens(opens: 4, leaking: true), [1, 2, 3, 4]),
-        (screens(opens: 6, leaking: true), [3, 4, 5, 6]),
-        (screens(opens: 6, leaking: false), nil),
-    ])
+    @Test(
+        "R6 growth fires after the 4th checkpoint, not before, and not for a flat series",
+        arguments: [
+            (screens(opens: 3, leaking: true), nil as [Int]?),
+            (screens(opens: 4, leaking: true), [1, 2, 3, 4]),
+            (screens(opens: 6, leaking: true), [3, 4, 5, 6]),
+            (screens(opens: 6, leaking: false), nil),
+        ])
     func growth(scenario: Scenario, series: [Int]?) {
         let open = scenario.script.fold(.fastCheckpoints).open(.registrationGrowth)
         #expect(open.map(\.evidence.series) == (series.map { [$0] } ?? []))
@@ -149,11 +173,13 @@ import Testing
         #expect(finding?.isOpen == false)
     }
 
-    @Test("R6 budget: over budget is a warning, over ten times is an error, back within resolves", arguments: [
-        (3, nil as LeakSeverity?),
-        (4, .warning),
-        (31, .error),
-    ])
+    @Test(
+        "R6 budget: over budget is a warning, over ten times is an error, back within resolves",
+        arguments: [
+            (3, nil as LeakSeverity?),
+            (4, .warning),
+            (31, .error),
+        ])
     func budget(registrations: Int, severity: LeakSeverity?) {
         var s = TraceScript()
         for id in 1...registrations { s.register(UInt64(id), "hot", site: UInt64(10 + id)) }

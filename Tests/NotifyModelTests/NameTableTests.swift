@@ -13,38 +13,52 @@ import Testing
     }
 
     static let rows: [(Scenario, String, Row)] = [
-        (Scenario("a name never seen has no row") { _ in }, "a",
-         Row(live: -1, posts: 0, deliveries: 0, unheard: 0, posting: [], handling: [])),
-        (Scenario("observers, posts and deliveries of one name") { s in
-            s.register(1, "a")
-            s.register(2, "a")
-            s.postAndDeliver("a", to: [1, 2])
-            s.postAndDeliver("a", to: [1, 2])
-        }, "a", Row(live: 2, posts: 2, deliveries: 4, unheard: 0, posting: [1], handling: [1])),
-        (Scenario("a post nobody hears counts as a post with no observer") { s in
-            s.post("b", matched: 0)
-            s.post("b", matched: 0, thread: 2)
-        }, "b", Row(live: 0, posts: 2, deliveries: 0, unheard: 2, posting: [1, 2], handling: [])),
-        (Scenario("a handed-off delivery counts the handling thread") { s in
-            s.register(1, "c", target: .dispatchQueue)
-            let post = s.post("c", matched: 1, thread: 1)
-            s.deliver(post, to: 1, name: "c", thread: 2, postingThread: 1, wait: 5_000, target: .dispatchQueue)
-        }, "c", Row(live: 1, posts: 1, deliveries: 1, unheard: 0, posting: [1], handling: [2])),
-        (Scenario("a wildcard's run counts under the posted name") { s in
-            s.register(1, nil)
-            s.postAndDeliver("d", to: [1])
-        }, "d", Row(live: 0, posts: 1, deliveries: 1, unheard: 0, posting: [1], handling: [1])),
-        (Scenario("the * row counts every post and the wildcard observers' runs") { s in
-            s.register(1, nil)
-            s.register(2, "e")
-            s.postAndDeliver("e", to: [1, 2])
-            s.post("f", matched: 0)
-        }, "*", Row(live: 1, posts: 2, deliveries: 1, unheard: 0, posting: [], handling: [1])),
-        (Scenario("removed observers leave the live count") { s in
-            s.register(1, "g")
-            s.register(2, "g")
-            s.remove(1)
-        }, "g", Row(live: 1, posts: 0, deliveries: 0, unheard: 0, posting: [], handling: [])),
+        (
+            Scenario("a name never seen has no row") { _ in }, "a",
+            Row(live: -1, posts: 0, deliveries: 0, unheard: 0, posting: [], handling: [])
+        ),
+        (
+            Scenario("observers, posts and deliveries of one name") { s in
+                s.register(1, "a")
+                s.register(2, "a")
+                s.postAndDeliver("a", to: [1, 2])
+                s.postAndDeliver("a", to: [1, 2])
+            }, "a", Row(live: 2, posts: 2, deliveries: 4, unheard: 0, posting: [1], handling: [1])
+        ),
+        (
+            Scenario("a post nobody hears counts as a post with no observer") { s in
+                s.post("b", matched: 0)
+                s.post("b", matched: 0, thread: 2)
+            }, "b", Row(live: 0, posts: 2, deliveries: 0, unheard: 2, posting: [1, 2], handling: [])
+        ),
+        (
+            Scenario("a handed-off delivery counts the handling thread") { s in
+                s.register(1, "c", target: .dispatchQueue)
+                let post = s.post("c", matched: 1, thread: 1)
+                s.deliver(post, to: 1, name: "c", thread: 2, postingThread: 1, wait: 5_000, target: .dispatchQueue)
+            }, "c", Row(live: 1, posts: 1, deliveries: 1, unheard: 0, posting: [1], handling: [2])
+        ),
+        (
+            Scenario("a wildcard's run counts under the posted name") { s in
+                s.register(1, nil)
+                s.postAndDeliver("d", to: [1])
+            }, "d", Row(live: 0, posts: 1, deliveries: 1, unheard: 0, posting: [1], handling: [1])
+        ),
+        (
+            Scenario("the * row counts every post and the wildcard observers' runs") { s in
+                s.register(1, nil)
+                s.register(2, "e")
+                s.postAndDeliver("e", to: [1, 2])
+                s.post("f", matched: 0)
+            }, "*", Row(live: 1, posts: 2, deliveries: 1, unheard: 0, posting: [], handling: [1])
+        ),
+        (
+            Scenario("removed observers leave the live count") { s in
+                s.register(1, "g")
+                s.register(2, "g")
+                s.remove(1)
+            }, "g", Row(live: 1, posts: 0, deliveries: 0, unheard: 0, posting: [], handling: [])
+        ),
     ]
 
     @Test("per-name figures", arguments: rows)
@@ -60,11 +74,13 @@ import Testing
         #expect(actual == expected)
     }
 
-    @Test("handler time: average, p99 and maximum", arguments: [
-        ([UInt64](repeating: 1_000, count: 100), UInt64(1_000), UInt64(1_000), UInt64(1_000)),
-        (Array(repeating: 1_000, count: 99) + [1_000_000], 10_990, 1_000, 1_000_000),
-        (Array(repeating: 1_000, count: 98) + [500_000, 1_000_000], 15_980, 500_000, 1_000_000),
-    ])
+    @Test(
+        "handler time: average, p99 and maximum",
+        arguments: [
+            ([UInt64](repeating: 1_000, count: 100), UInt64(1_000), UInt64(1_000), UInt64(1_000)),
+            (Array(repeating: 1_000, count: 99) + [1_000_000], 10_990, 1_000, 1_000_000),
+            (Array(repeating: 1_000, count: 98) + [500_000, 1_000_000], 15_980, 500_000, 1_000_000),
+        ])
     func handlerTime(durations: [UInt64], average: UInt64, p99Lower: UInt64, maximum: UInt64) {
         var s = TraceScript()
         s.register(1, "a")
@@ -120,13 +136,15 @@ import Testing
 }
 
 @Suite struct LatencyHistogramTests {
-    @Test("percentiles are bucket upper bounds within 12.5 %, clamped to the range seen", arguments: [
-        (UInt64(0), 0.99, UInt64(0)),
-        (7, 0.5, 7),
-        (1_000, 0.99, 1_000),
-        (1_234_567, 0.5, 1_234_567),
-        (UInt64(1) << 50, 0.99, UInt64(1) << 50),
-    ])
+    @Test(
+        "percentiles are bucket upper bounds within 12.5 %, clamped to the range seen",
+        arguments: [
+            (UInt64(0), 0.99, UInt64(0)),
+            (7, 0.5, 7),
+            (1_000, 0.99, 1_000),
+            (1_234_567, 0.5, 1_234_567),
+            (UInt64(1) << 50, 0.99, UInt64(1) << 50),
+        ])
     func singleValue(value: UInt64, p: Double, expected: UInt64) {
         var histogram = LatencyHistogram()
         histogram.record(value)

@@ -6,8 +6,9 @@ import Testing
     @Test("a registration row carries what the trace said about it")
     func rowFields() throws {
         var s = TraceScript()
-        s.register(5, "a", kind: .ownerBound, observer: 7, object: 8, target: .thread, site: 42, thread: 2,
-                   captures: true, mainOnly: true)
+        s.register(
+            5, "a", kind: .ownerBound, observer: 7, object: 8, target: .thread, site: 42, thread: 2,
+            captures: true, mainOnly: true)
         let state = s.fold()
         let row = try #require(state.registration(5))
         #expect(row.name == "a" && row.displayName == "a")
@@ -21,24 +22,34 @@ import Testing
         #expect(row.isLive && row.token == .held)
     }
 
-    @Test("token state", arguments: [
-        (Scenario("a block holds its token") { s in s.register(1, "a") }, "held"),
-        (Scenario("a target–action registration has no token") { s in
-            s.register(1, "a", kind: .target, observer: 7)
-        }, "-"),
-        (Scenario("a dropped token") { s in
-            s.register(1, "a")
-            s.dropToken(1)
-        }, "dropped"),
-        (Scenario("a cancelled token") { s in
-            s.register(1, "a")
-            s.remove(1, reason: .tokenCancelled)
-        }, "cancelled"),
-        (Scenario("an explicit removal leaves the token held") { s in
-            s.register(1, "a")
-            s.remove(1, reason: .explicit)
-        }, "held"),
-    ])
+    @Test(
+        "token state",
+        arguments: [
+            (Scenario("a block holds its token") { s in s.register(1, "a") }, "held"),
+            (
+                Scenario("a target–action registration has no token") { s in
+                    s.register(1, "a", kind: .target, observer: 7)
+                }, "-"
+            ),
+            (
+                Scenario("a dropped token") { s in
+                    s.register(1, "a")
+                    s.dropToken(1)
+                }, "dropped"
+            ),
+            (
+                Scenario("a cancelled token") { s in
+                    s.register(1, "a")
+                    s.remove(1, reason: .tokenCancelled)
+                }, "cancelled"
+            ),
+            (
+                Scenario("an explicit removal leaves the token held") { s in
+                    s.register(1, "a")
+                    s.remove(1, reason: .explicit)
+                }, "held"
+            ),
+        ])
     func tokenState(scenario: Scenario, expected: String) {
         #expect(scenario.script.fold().registration(1)?.token.description == expected)
     }
@@ -60,10 +71,12 @@ import Testing
         #expect(row.age(at: state.now) >= 2 * TraceScript.second)
     }
 
-    @Test("a removed registration stays with its reason until it retires", arguments: [
-        (UInt64(59), true),
-        (61, false),
-    ])
+    @Test(
+        "a removed registration stays with its reason until it retires",
+        arguments: [
+            (UInt64(59), true),
+            (61, false),
+        ])
     func retirement(secondsLater: UInt64, stillShown: Bool) {
         var s = TraceScript()
         s.register(1, "a")
@@ -101,10 +114,12 @@ import Testing
 }
 
 @Suite struct ThreadLogTests {
-    @Test("per-thread deliveries, time in handlers and posts", arguments: [
-        (UInt64(1), UInt64(2), UInt64(3_000), UInt64(2)),
-        (2, 1, 7_000, 0),
-    ])
+    @Test(
+        "per-thread deliveries, time in handlers and posts",
+        arguments: [
+            (UInt64(1), UInt64(2), UInt64(3_000), UInt64(2)),
+            (2, 1, 7_000, 0),
+        ])
     func figures(thread: UInt64, deliveries: UInt64, time: UInt64, posts: UInt64) {
         var s = TraceScript()
         s.register(1, "a")
@@ -124,8 +139,9 @@ import Testing
         var s = TraceScript()
         s.register(1, "a", kind: .ownerBound, observer: 7, target: .dispatchQueue)
         let post = s.post("a", matched: 1, thread: 1)
-        s.deliver(post, to: 1, name: "a", thread: 2, postingThread: 1, duration: 900, wait: 4_000, depth: 2,
-                  target: .dispatchQueue)
+        s.deliver(
+            post, to: 1, name: "a", thread: 2, postingThread: 1, duration: 900, wait: 4_000, depth: 2,
+            target: .dispatchQueue)
         let state = s.fold()
         let entry = try #require(state.thread(2)?.recentDeliveries.last)
         #expect(entry.name == "a" && entry.postID == post && entry.registration == 1)

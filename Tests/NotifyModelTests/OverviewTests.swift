@@ -17,32 +17,44 @@ import Testing
 
     static let figures: [(Scenario, Expected)] = [
         (Scenario("an empty stream") { _ in }, Expected()),
-        (Scenario("one registration, one post, one delivery") { s in
-            s.register(1, "a")
-            s.postAndDeliver("a", to: [1])
-        }, Expected(posts: 1, deliveries: 1, live: 1, names: 1, registrations: 1)),
-        (Scenario("a removal lowers the live count but not the totals") { s in
-            s.register(1, "a")
-            s.register(2, "b")
-            s.remove(1)
-        }, Expected(live: 1, names: 2, registrations: 2, removals: 1)),
-        (Scenario("a wildcard registration is live but adds no name") { s in
-            s.register(1, nil)
-            s.postAndDeliver("x", to: [1])
-        }, Expected(posts: 1, deliveries: 1, live: 1, names: 1, registrations: 1)),
-        (Scenario("gap lines add up the lost events") { s in
-            s.gap(120)
-            s.gap(5)
-        }, Expected(lost: 125, gaps: 2)),
-        (Scenario("a delivery on a thread never introduced adds that thread") { s in
-            s.register(1, "a")
-            let post = s.post("a", matched: 1)
-            s.deliver(post, to: 1, name: "a", thread: 9, postingThread: 1)
-        }, Expected(posts: 1, deliveries: 1, live: 1, names: 1, threads: 3, registrations: 1)),
-        (Scenario("a repeated snapshot registration is counted once") { s in
-            s.register(1, "a", preexisting: true)
-            s.register(1, "a", preexisting: true)
-        }, Expected(live: 1, names: 1, registrations: 1)),
+        (
+            Scenario("one registration, one post, one delivery") { s in
+                s.register(1, "a")
+                s.postAndDeliver("a", to: [1])
+            }, Expected(posts: 1, deliveries: 1, live: 1, names: 1, registrations: 1)
+        ),
+        (
+            Scenario("a removal lowers the live count but not the totals") { s in
+                s.register(1, "a")
+                s.register(2, "b")
+                s.remove(1)
+            }, Expected(live: 1, names: 2, registrations: 2, removals: 1)
+        ),
+        (
+            Scenario("a wildcard registration is live but adds no name") { s in
+                s.register(1, nil)
+                s.postAndDeliver("x", to: [1])
+            }, Expected(posts: 1, deliveries: 1, live: 1, names: 1, registrations: 1)
+        ),
+        (
+            Scenario("gap lines add up the lost events") { s in
+                s.gap(120)
+                s.gap(5)
+            }, Expected(lost: 125, gaps: 2)
+        ),
+        (
+            Scenario("a delivery on a thread never introduced adds that thread") { s in
+                s.register(1, "a")
+                let post = s.post("a", matched: 1)
+                s.deliver(post, to: 1, name: "a", thread: 9, postingThread: 1)
+            }, Expected(posts: 1, deliveries: 1, live: 1, names: 1, threads: 3, registrations: 1)
+        ),
+        (
+            Scenario("a repeated snapshot registration is counted once") { s in
+                s.register(1, "a", preexisting: true)
+                s.register(1, "a", preexisting: true)
+            }, Expected(live: 1, names: 1, registrations: 1)
+        ),
     ]
 
     @Test("overview counts", arguments: figures)
@@ -59,14 +71,21 @@ import Testing
         #expect(overview.totals.removals == expected.removals)
     }
 
-    @Test("stream state follows the header, the end line and the caller", arguments: [
-        ([TraceEvent](), nil as StreamState?, StreamState.waiting),
-        ([.header(TraceHeader(pid: 1, process: "p", center: "c", clockMono: 0, clockWall: 0, producer: "t"))], nil,
-         .live),
-        ([.end(TraceEnd(seq: 1, timestamp: 5, reason: .processExit))], nil, .ended("process-exit")),
-        ([], .replaying(position: 2_500_000_000, duration: 60_000_000_000),
-         .replaying(position: 2_500_000_000, duration: 60_000_000_000)),
-    ])
+    @Test(
+        "stream state follows the header, the end line and the caller",
+        arguments: [
+            ([TraceEvent](), nil as StreamState?, StreamState.waiting),
+            (
+                [.header(TraceHeader(pid: 1, process: "p", center: "c", clockMono: 0, clockWall: 0, producer: "t"))],
+                nil,
+                .live
+            ),
+            ([.end(TraceEnd(seq: 1, timestamp: 5, reason: .processExit))], nil, .ended("process-exit")),
+            (
+                [], .replaying(position: 2_500_000_000, duration: 60_000_000_000),
+                .replaying(position: 2_500_000_000, duration: 60_000_000_000)
+            ),
+        ])
     func streamState(events: [TraceEvent], set: StreamState?, expected: StreamState) {
         var state = InspectorState()
         state.apply(events)
@@ -74,11 +93,13 @@ import Testing
         #expect(state.overview.stream == expected)
     }
 
-    @Test("stream state reads as text", arguments: [
-        (StreamState.live, "live"),
-        (.replaying(position: 12_500_000_000, duration: 60_000_000_000), "replay 12.5 s / 60.0 s"),
-        (.ended("process-exit"), "ended (process-exit)"),
-    ])
+    @Test(
+        "stream state reads as text",
+        arguments: [
+            (StreamState.live, "live"),
+            (.replaying(position: 12_500_000_000, duration: 60_000_000_000), "replay 12.5 s / 60.0 s"),
+            (.ended("process-exit"), "ended (process-exit)"),
+        ])
     func streamText(state: StreamState, text: String) {
         #expect(state.description == text)
     }
@@ -87,21 +108,23 @@ import Testing
     func warningsBySeverity() {
         var s = TraceScript()
         s.register(4, "d", site: 40)
-        s.register(5, "d", site: 40)                      // R5 info (no owner)
+        s.register(5, "d", site: 40)  // R5 info (no owner)
         s.register(1, "a", kind: .ownerBound, observer: 7, captures: true)  // R4 warning
         s.register(2, "b", kind: .block, object: 8)
-        s.remove(2, reason: .objectDeallocated)           // R3 error
+        s.remove(2, reason: .objectDeallocated)  // R3 error
         s.register(3, "c")
-        s.dropToken(3)                                    // R1 warning, resolved below
+        s.dropToken(3)  // R1 warning, resolved below
         s.remove(3, reason: .explicit)
         let overview = s.fold().overview
         #expect(overview.openFindings == [.info: 1, .warning: 1, .error: 1])
     }
 
-    @Test("rates are per second over complete buckets, with a history for sparklines", arguments: [
-        (1, 20.0, [UInt64(10), 20]),
-        (2, 15.0, [10, 20]),
-    ])
+    @Test(
+        "rates are per second over complete buckets, with a history for sparklines",
+        arguments: [
+            (1, 20.0, [UInt64(10), 20]),
+            (2, 15.0, [10, 20]),
+        ])
     func rates(window: Int, perSecond: Double, history: [UInt64]) {
         var s = TraceScript()
         s.register(1, "a")

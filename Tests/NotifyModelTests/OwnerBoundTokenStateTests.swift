@@ -48,10 +48,13 @@ import Testing
     @Test("a snapshot's registration ages from the app's registration time, not the snapshot's")
     func snapshotAgesFromRegistrationTime() throws {
         var state = InspectorState()
-        state.apply(.registered(TraceRegistration(
-            seq: 1, timestamp: 20 * TraceScript.second, thread: 1, id: 3, name: "launch", kind: .block, observer: nil,
-            object: nil, target: .posting, targetLabel: nil, callsite: 1, preexisting: true,
-            capturesObserverStrongly: false, mainThreadOnly: false, registeredAt: 2 * TraceScript.second)))
+        state.apply(
+            .registered(
+                TraceRegistration(
+                    seq: 1, timestamp: 20 * TraceScript.second, thread: 1, id: 3, name: "launch", kind: .block,
+                    observer: nil,
+                    object: nil, target: .posting, targetLabel: nil, callsite: 1, preexisting: true,
+                    capturesObserverStrongly: false, mainThreadOnly: false, registeredAt: 2 * TraceScript.second)))
         let row = try #require(state.registration(3))
         #expect(row.registeredAt == 2 * TraceScript.second)
         #expect(row.age(at: 20 * TraceScript.second) == 18 * TraceScript.second)

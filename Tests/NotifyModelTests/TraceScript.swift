@@ -38,9 +38,11 @@ struct TraceScript: Sendable {
 
     mutating func thread(_ id: UInt64, name: String? = nil, isMain: Bool = false) {
         threads.insert(id)
-        events.append(.thread(TraceThread(
-            seq: nextSeq(), timestamp: time, id: id, systemID: Int32(1_000 + id), name: name ?? "thread-\(id)",
-            isMain: isMain)))
+        events.append(
+            .thread(
+                TraceThread(
+                    seq: nextSeq(), timestamp: time, id: id, systemID: Int32(1_000 + id), name: name ?? "thread-\(id)",
+                    isMain: isMain)))
     }
 
     /// Introduces callsite `id` as `File.swift:<id>` once.
@@ -71,10 +73,12 @@ struct TraceScript: Sendable {
         self.site(site)
         if let observer { self.object(observer, type: ownerType) }
         if let object { self.object(object, type: "App.Sender") }
-        events.append(.registered(TraceRegistration(
-            seq: nextSeq(), timestamp: time, thread: thread, id: id, name: name, kind: kind, observer: observer,
-            object: object, target: target, targetLabel: nil, callsite: site, preexisting: preexisting,
-            capturesObserverStrongly: captures, mainThreadOnly: mainOnly)))
+        events.append(
+            .registered(
+                TraceRegistration(
+                    seq: nextSeq(), timestamp: time, thread: thread, id: id, name: name, kind: kind, observer: observer,
+                    object: object, target: target, targetLabel: nil, callsite: site, preexisting: preexisting,
+                    capturesObserverStrongly: captures, mainThreadOnly: mainOnly)))
     }
 
     /// Posts `name`; returns the post id.
@@ -82,9 +86,11 @@ struct TraceScript: Sendable {
     mutating func post(_ name: String, matched: Int, thread: UInt64 = 1, site: UInt64 = 200, depth: Int = 1) -> UInt64 {
         self.site(site)
         lastPostID += 1
-        events.append(.posted(TracePost(
-            seq: nextSeq(), timestamp: time, thread: thread, postID: lastPostID, name: name, object: nil,
-            hasUserInfo: false, matched: matched, depth: depth, parentPostID: 0, callsite: site)))
+        events.append(
+            .posted(
+                TracePost(
+                    seq: nextSeq(), timestamp: time, thread: thread, postID: lastPostID, name: name, object: nil,
+                    hasUserInfo: false, matched: matched, depth: depth, parentPostID: 0, callsite: site)))
         return lastPostID
     }
 
@@ -95,10 +101,13 @@ struct TraceScript: Sendable {
     ) {
         let start = time + wait
         time = start + duration
-        events.append(.delivered(TraceDelivery(
-            seq: nextSeq(), timestamp: time, thread: thread, postID: post, registration: registration, name: name,
-            postingThread: postingThread, target: target, start: start, duration: duration, wait: wait,
-            depth: depth)))
+        events.append(
+            .delivered(
+                TraceDelivery(
+                    seq: nextSeq(), timestamp: time, thread: thread, postID: post, registration: registration,
+                    name: name,
+                    postingThread: postingThread, target: target, start: start, duration: duration, wait: wait,
+                    depth: depth)))
     }
 
     /// Posts `name` and delivers it to each of `registrations` (inline, on the posting thread).
@@ -114,8 +123,11 @@ struct TraceScript: Sendable {
     }
 
     mutating func remove(_ id: UInt64, reason: TraceRemovalReason = .tokenCancelled, thread: UInt64 = 1) {
-        events.append(.removed(TraceRemoval(seq: nextSeq(), timestamp: time, thread: thread, registration: id,
-                                            reason: reason)))
+        events.append(
+            .removed(
+                TraceRemoval(
+                    seq: nextSeq(), timestamp: time, thread: thread, registration: id,
+                    reason: reason)))
     }
 
     mutating func dropToken(_ id: UInt64) {
@@ -125,14 +137,17 @@ struct TraceScript: Sendable {
     mutating func missRemoval(observer: UInt64, name: String?, site: UInt64 = 300) {
         self.site(site)
         object(observer)
-        events.append(.removeMissed(TraceMissedRemoval(
-            seq: nextSeq(), timestamp: time, thread: 1, observer: observer, name: name, callsite: site)))
+        events.append(
+            .removeMissed(
+                TraceMissedRemoval(
+                    seq: nextSeq(), timestamp: time, thread: 1, observer: observer, name: name, callsite: site)))
     }
 
     /// The app's `center.checkpoint(label)`.
     mutating func checkpoint(_ label: String, site: UInt64 = 400) {
         self.site(site)
-        events.append(.checkpoint(TraceCheckpoint(seq: nextSeq(), timestamp: time, thread: 1, label: label, callsite: site)))
+        events.append(
+            .checkpoint(TraceCheckpoint(seq: nextSeq(), timestamp: time, thread: 1, label: label, callsite: site)))
     }
 
     mutating func gap(_ count: UInt64) {

@@ -22,8 +22,9 @@ struct ActionLogTests {
 
     @Test("view 6 lists what notifytop did, with the drop counter in the tab line")
     func view() {
-        let (canvas, info) = Dashboard.render(Fixture.data(), view: ViewState(view: .log), size: Size(width: 100, height: 20),
-                                              glyphs: .unicode)
+        let (canvas, info) = Dashboard.render(
+            Fixture.data(), view: ViewState(view: .log), size: Size(width: 100, height: 20),
+            glyphs: .unicode)
         #expect(canvas.lines[3].contains("6 Log") && canvas.lines[3].contains("kept 3  dropped 0"))
         #expect(canvas.lines.contains { $0.hasPrefix("22:13:20.123 attach    attached to /tmp/notifykit/4242.sock") })
         #expect(canvas.lines.contains { $0.contains("loss      12 events lost (buffer-full)") })

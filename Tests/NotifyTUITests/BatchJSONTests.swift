@@ -43,15 +43,17 @@ struct BatchJSONTests {
 
     @Test("rows follow the view's filter and sort, in the order the screen lists them")
     func filterAndSort() throws {
-        var view = try #require(ViewRows.sorting(.names, byColumn: "POSTS", descending: true).map { table -> ViewState in
-            var state = ViewState(view: .names)
-            state.table = table
-            return state
-        })
+        var view = try #require(
+            ViewRows.sorting(.names, byColumn: "POSTS", descending: true).map { table -> ViewState in
+                var state = ViewState(view: .names)
+                state.table = table
+                return state
+            })
         let all = try rows(BatchJSON.line(Fixture.data(), view: view, iteration: 1)).map { $0["posts"] as! Int }
         #expect(all.count >= 3)
         #expect(all == all.sorted(by: >))
-        let screen = Dashboard.render(Fixture.data(), view: view, size: Size(width: 120, height: 40), glyphs: .unicode).info
+        let screen = Dashboard.render(Fixture.data(), view: view, size: Size(width: 120, height: 40), glyphs: .unicode)
+            .info
         let listed = try rows(BatchJSON.line(Fixture.data(), view: view, iteration: 1))
             .map { RowKey.name($0["name"] as! String) }
         #expect(listed == screen.rowKeys)
@@ -64,9 +66,12 @@ struct BatchJSONTests {
     func escaping() throws {
         var events = Fixture.events()
         let last = events.last!.timestamp! + 1
-        events.append(.posted(TracePost(seq: 9_000, timestamp: last, thread: 1, postID: 900, name: "say \"hi\"\\\n",
-                                        object: nil, hasUserInfo: false, matched: 0, depth: 1, parentPostID: 0,
-                                        callsite: 4)))
+        events.append(
+            .posted(
+                TracePost(
+                    seq: 9_000, timestamp: last, thread: 1, postID: 900, name: "say \"hi\"\\\n",
+                    object: nil, hasUserInfo: false, matched: 0, depth: 1, parentPostID: 0,
+                    callsite: 4)))
         let line = BatchJSON.line(Fixture.data(events), view: ViewState(view: .names), iteration: 1)
         let names = try rows(line).map { $0["name"] as! String }
         #expect(names.contains("say \"hi\"\\\n"))

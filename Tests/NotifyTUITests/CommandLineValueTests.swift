@@ -97,8 +97,10 @@ struct CommandLineValueTests {
     }
 
     @Test func goodValuesParseIntoTypes() throws {
-        let options = try Options.parse(["--view", "names,leaks", "-d", "2s", "--from", "1.5s", "--sort", "posts:asc",
-                                         "--fail-on", "warning", "--theme", "mono", "--size", "100x30"])
+        let options = try Options.parse([
+            "--view", "names,leaks", "-d", "2s", "--from", "1.5s", "--sort", "posts:asc",
+            "--fail-on", "warning", "--theme", "mono", "--size", "100x30",
+        ])
         #expect(options.view.views == [.names, .leaks])
         #expect(options.delay.milliseconds == 2000)
         #expect(options.from?.nanoseconds == 1_500_000_000)
@@ -113,10 +115,14 @@ struct CommandLineValueTests {
     }
 
     @Test func badValuesGetArgumentParsersError() {
-        #expect(Self.error(["--theme", "pink"])
-            == "The value 'pink' is invalid for '--theme <theme>'. Please provide one of 'default', 'light' or 'mono'.")
-        #expect(Self.error(["--fail-on", "fatal"])
-            == "The value 'fatal' is invalid for '--fail-on <fail-on>'. Please provide one of 'info', 'warning' or 'error'.")
+        #expect(
+            Self.error(["--theme", "pink"])
+                == "The value 'pink' is invalid for '--theme <theme>'. Please provide one of 'default', 'light' or 'mono'."
+        )
+        #expect(
+            Self.error(["--fail-on", "fatal"])
+                == "The value 'fatal' is invalid for '--fail-on <fail-on>'. Please provide one of 'info', 'warning' or 'error'."
+        )
         #expect(Self.error(["--view", "names,bogus"]) == "The value 'names,bogus' is invalid for '--view <view>'")
         #expect(Self.error(["-d", "200"]) == "The value '200' is invalid for '-d <delay>'")
         #expect(Self.error(["--from", "soon"]) == "The value 'soon' is invalid for '--from <from>'")

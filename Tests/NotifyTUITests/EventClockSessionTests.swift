@@ -19,8 +19,10 @@ struct EventClockSessionTests {
     /// post every 250 ms, then 10 quiet seconds carried by clock lines.
     static func events(clockBase: UInt64 = 1_000 * second, first: UInt64 = 1_100 * second) -> [TraceEvent] {
         var events: [TraceEvent] = [
-            .header(TraceHeader(pid: 9, process: "Steady", center: "default", clockMono: clockBase, clockWall: 0,
-                                producer: "test")),
+            .header(
+                TraceHeader(
+                    pid: 9, process: "Steady", center: "default", clockMono: clockBase, clockWall: 0,
+                    producer: "test")),
             .callsite(TraceCallsite(id: 50, file: "App/Feed.swift", line: 50)),
             .callsite(TraceCallsite(id: 60, file: "App/Quiet.swift", line: 60)),
         ]
@@ -28,11 +30,16 @@ struct EventClockSessionTests {
         var time = first
         func next() -> UInt64 { seq += 1; return seq }
         func register(_ id: UInt64, _ name: String, site: UInt64) {
-            events.append(.registered(TraceRegistration(
-                seq: next(), timestamp: time, thread: 1, id: id, name: name, kind: .block, observer: nil, object: nil,
-                target: .posting, targetLabel: nil, callsite: site, preexisting: false, capturesObserverStrongly: false)))
+            events.append(
+                .registered(
+                    TraceRegistration(
+                        seq: next(), timestamp: time, thread: 1, id: id, name: name, kind: .block, observer: nil,
+                        object: nil,
+                        target: .posting, targetLabel: nil, callsite: site, preexisting: false,
+                        capturesObserverStrongly: false)))
         }
-        events.append(.thread(TraceThread(seq: next(), timestamp: time, id: 1, systemID: 9, name: "main", isMain: true)))
+        events.append(
+            .thread(TraceThread(seq: next(), timestamp: time, id: 1, systemID: 9, name: "main", isMain: true)))
         register(1, "neverSent", site: 60)
         var id: UInt64 = 10
         for _ in 0..<30 {
@@ -41,9 +48,11 @@ struct EventClockSessionTests {
                 id += 1
                 time += second / 4
                 if quarter % 2 == 0 {
-                    events.append(.posted(TracePost(
-                        seq: next(), timestamp: time, thread: 1, postID: seq, name: "other", object: nil,
-                        hasUserInfo: false, matched: 0, depth: 1, parentPostID: 0, callsite: 60)))
+                    events.append(
+                        .posted(
+                            TracePost(
+                                seq: next(), timestamp: time, thread: 1, postID: seq, name: "other", object: nil,
+                                hasUserInfo: false, matched: 0, depth: 1, parentPostID: 0, callsite: 60)))
                 }
             }
         }
@@ -70,8 +79,10 @@ struct EventClockSessionTests {
     }
 
     /// Plays `path` at `speed` on a simulated wall clock, `step` per pass, until it ends.
-    static func replay(_ path: String, speed: Double, step: UInt64 = 100_000_000, from: UInt64 = 0,
-                       to: UInt64? = nil) throws -> DashboardSession {
+    static func replay(
+        _ path: String, speed: Double, step: UInt64 = 100_000_000, from: UInt64 = 0,
+        to: UInt64? = nil
+    ) throws -> DashboardSession {
         let session = DashboardSession(source: .replay(try ReplayFeed(path: path, speed: speed, from: from, to: to)))
         var wall = CPUMeter.wallNanoseconds()
         for _ in 0..<100_000 where !session.isEnded {
@@ -185,7 +196,8 @@ struct EventClockSessionTests {
         #expect(ten.model.totals.posts == 20)
         #expect(ten.lastMessage == nil)
         let beyond = try ReplaySeekTests.session(path, keys: [.char("g")] + ReplaySeekTests.typed("2m") + [.enter])
-        #expect(beyond.lastMessage?.contains("past the recording's end") == true, "\(beyond.lastMessage ?? "no message")")
+        #expect(
+            beyond.lastMessage?.contains("past the recording's end") == true, "\(beyond.lastMessage ?? "no message")")
         #expect(beyond.model.totals.posts == 60)
     }
 
@@ -214,7 +226,10 @@ struct EventClockSessionTests {
             TraceEncoder.encode(events, into: &bytes)
             var sent = 0
             while sent < bytes.count {
-                guard let count = bytes.withUnsafeBytes({ producer.writeSome(UnsafeRawBufferPointer(rebasing: $0[sent...])) })
+                guard
+                    let count = bytes.withUnsafeBytes({
+                        producer.writeSome(UnsafeRawBufferPointer(rebasing: $0[sent...]))
+                    })
                 else { return }
                 sent += count
             }

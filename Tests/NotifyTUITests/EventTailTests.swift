@@ -8,8 +8,9 @@ struct EventTailTests {
         range.map { .gap(TraceGap(seq: $0, timestamp: $0, count: 1, reason: .bufferFull)) }
     }
 
-    @Test("a batch keeps the same newest events and drop count as appending one by one",
-          arguments: [(3, 2), (3, 3), (3, 10), (5, 12), (4, 4)])
+    @Test(
+        "a batch keeps the same newest events and drop count as appending one by one",
+        arguments: [(3, 2), (3, 3), (3, 10), (5, 12), (4, 4)])
     func batchEqualsOneByOne(capacity: Int, batch: Int) {
         var single = EventTail(capacity: capacity)
         var batched = EventTail(capacity: capacity)

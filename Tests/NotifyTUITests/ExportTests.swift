@@ -15,8 +15,9 @@ private func read(_ path: String) throws -> String { try String(contentsOfFile: 
 struct ExportTests {
     @Test("CSV quotes fields with commas, quotes and line breaks, doubling quotes")
     func csvEscaping() {
-        let content = TableContent(view: "names", columns: ["NAME", "NOTE"],
-                                   rows: [["a,b", "say \"hi\""], ["line\nbreak", "plain"], ["cr\r\nlf", ""]])
+        let content = TableContent(
+            view: "names", columns: ["NAME", "NOTE"],
+            rows: [["a,b", "say \"hi\""], ["line\nbreak", "plain"], ["cr\r\nlf", ""]])
         #expect(content.csv == "NAME,NOTE\r\n\"a,b\",\"say \"\"hi\"\"\"\r\n\"line\nbreak\",plain\r\n\"cr\r\nlf\",\r\n")
         #expect(TableContent.csvField("plain") == "plain")
     }
@@ -46,11 +47,14 @@ struct ExportTests {
         let csv = try read(directory + "/notifytop-names-1.csv")
         #expect(csv.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 501)
         #expect(FileManager.default.fileExists(atPath: directory + "/notifytop-names-2.csv"))
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/notifytop-names-1.json")))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: directory + "/notifytop-names-1.json")))
         let document = try #require(json as? [String: Any])
         #expect((document["rows"] as? [[String: String]])?.count == 500)
         #expect((document["columns"] as? [String])?.first == "NAME")
-        #expect((document["rows"] as? [[String: String]])?.allSatisfy { $0["NAME"]?.hasPrefix("bulk.name.") == true } == true)
+        #expect(
+            (document["rows"] as? [[String: String]])?.allSatisfy { $0["NAME"]?.hasPrefix("bulk.name.") == true }
+                == true)
         #expect(session.status.message == "saved 500 rows to \(directory)/notifytop-names-1.json")
     }
 
@@ -68,7 +72,8 @@ struct ExportTests {
         let text = try read(directory + "/notifytop-events-1.txt").split(separator: "\n")
         #expect(text.count == rows + 2)
         #expect(text.last?.hasPrefix("── mark 1 · ") == true)
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/notifytop-events-1.json")))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: directory + "/notifytop-events-1.json")))
         let document = try #require(json as? [String: Any])
         #expect((document["rows"] as? [[String: String]])?.count == rows)
         let marks = try #require(document["marks"] as? [[String: Any]])

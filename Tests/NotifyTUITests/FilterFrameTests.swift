@@ -1,8 +1,6 @@
 import NotifyTUI
 import Testing
 
-
-
 struct FilterFrameTests {
     @Test("a field query keeps only names with more than four posts")
     func namesByPosts() {
@@ -31,8 +29,9 @@ struct FilterFrameTests {
     func malformedKeepsPrevious() {
         var view = ViewState(view: .names)
         _ = press([.char("/")] + keystrokes("cart") + [.enter], &view)
-        let (canvas, info) = press([.char("/"), .backspace, .backspace, .backspace, .backspace] + keystrokes("thread=main")
-                                  + [.enter], &view)
+        let (canvas, info) = press(
+            [.char("/"), .backspace, .backspace, .backspace, .backspace] + keystrokes("thread=main")
+                + [.enter], &view)
         #expect(view.prompt?.error?.contains("unknown field thread") == true)
         #expect(canvas.lines[4].contains("✗ unknown field thread"))
         #expect(view.table.filter == "cart")

@@ -29,12 +29,14 @@ struct FilterQueryTests {
         #expect(row(try FilterQuery("!~^cart", fields: fields), login, loginValues))
     }
 
-    @Test("field queries compare numbers with units and text by equality", arguments: [
-        ("posts>100", true, false), ("obs>=3", true, false), ("dur>5ms", true, false), ("dur<100us", false, true),
-        ("postedon!=main", false, true), ("posted=main", true, false), ("name~login$", false, true),
-        ("thread!=main", nil, nil), ("posts>100 obs>=3", true, false), ("p=7", nil, nil), ("posts=7", false, true),
-        ("posts>0.1k", true, false),
-    ] as [(String, Bool?, Bool?)])
+    @Test(
+        "field queries compare numbers with units and text by equality",
+        arguments: [
+            ("posts>100", true, false), ("obs>=3", true, false), ("dur>5ms", true, false), ("dur<100us", false, true),
+            ("postedon!=main", false, true), ("posted=main", true, false), ("name~login$", false, true),
+            ("thread!=main", nil, nil), ("posts>100 obs>=3", true, false), ("p=7", nil, nil), ("posts=7", false, true),
+            ("posts>0.1k", true, false),
+        ] as [(String, Bool?, Bool?)])
     func fieldQueries(text: String, matchesCart: Bool?, matchesLogin: Bool?) {
         guard let query = try? FilterQuery(text, fields: fields) else {
             #expect(matchesCart == nil, "\(text) should parse")
@@ -45,10 +47,13 @@ struct FilterQueryTests {
         #expect(row(query, login, loginValues) == matchesLogin)
     }
 
-    @Test("malformed queries explain themselves in one line", arguments: [
-        ("thread!=main", "unknown field thread"), ("dur>fast", "not a number"), ("~(", "bad regular expression"),
-        ("\"open", "unterminated quote"), ("posts>", "needs a value"), ("!", "needs something"), ("p>1", "ambiguous"),
-    ])
+    @Test(
+        "malformed queries explain themselves in one line",
+        arguments: [
+            ("thread!=main", "unknown field thread"), ("dur>fast", "not a number"), ("~(", "bad regular expression"),
+            ("\"open", "unterminated quote"), ("posts>", "needs a value"), ("!", "needs something"),
+            ("p>1", "ambiguous"),
+        ])
     func errors(text: String, message: String) {
         #expect(throws: FilterQuery.ParseError.self) { try FilterQuery(text, fields: fields) }
         do {

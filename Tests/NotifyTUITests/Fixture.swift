@@ -17,26 +17,39 @@ enum Fixture {
             time += milliseconds * 1_000_000
             return (seq, time)
         }
-        events.append(.header(TraceHeader(pid: 4242, process: "ShopDemo", center: "default", clockMono: base,
-                                          clockWall: 1_700_000_000_000_000_000, producer: "NotifyKit 0.1.0")))
+        events.append(
+            .header(
+                TraceHeader(
+                    pid: 4242, process: "ShopDemo", center: "default", clockMono: base,
+                    clockWall: 1_700_000_000_000_000_000, producer: "NotifyKit 0.1.0")))
         for (id, name, isMain) in [(UInt64(1), "main", true), (2, "worker-1", false), (3, "io-queue", false)] {
             let (s, t) = next()
-            events.append(.thread(TraceThread(seq: s, timestamp: t, id: id, systemID: Int32(100 + id), name: name, isMain: isMain)))
+            events.append(
+                .thread(
+                    TraceThread(seq: s, timestamp: t, id: id, systemID: Int32(100 + id), name: name, isMain: isMain)))
         }
         for (id, name) in [(UInt64(1), "Demo.CartScreen"), (2, "Demo.BadgeView"), (3, "Demo.SyncService")] {
             events.append(.type(TraceType(id: id, name: name)))
             events.append(.object(TraceObject(id: id, type: id, address: 0x6000_0000_1000 + id * 0x100)))
         }
-        for (id, file, line) in [(UInt64(1), "Demo/CartScreen.swift", UInt(42)), (2, "Demo/BadgeView.swift", 17),
-                                 (3, "Demo/Sync.swift", 88), (4, "Demo/Checkout.swift", 9)] {
+        for (id, file, line) in [
+            (UInt64(1), "Demo/CartScreen.swift", UInt(42)), (2, "Demo/BadgeView.swift", 17),
+            (3, "Demo/Sync.swift", 88), (4, "Demo/Checkout.swift", 9),
+        ] {
             events.append(.callsite(TraceCallsite(id: id, file: file, line: line)))
         }
-        func register(_ id: UInt64, _ name: String?, _ kind: TraceRegistrationKind, observer: UInt64?,
-                      target: TraceTargetKind, label: String? = nil, site: UInt64, strong: Bool = false) {
+        func register(
+            _ id: UInt64, _ name: String?, _ kind: TraceRegistrationKind, observer: UInt64?,
+            target: TraceTargetKind, label: String? = nil, site: UInt64, strong: Bool = false
+        ) {
             let (s, t) = next()
-            events.append(.registered(TraceRegistration(
-                seq: s, timestamp: t, thread: 1, id: id, name: name, kind: kind, observer: observer, object: nil,
-                target: target, targetLabel: label, callsite: site, preexisting: false, capturesObserverStrongly: strong)))
+            events.append(
+                .registered(
+                    TraceRegistration(
+                        seq: s, timestamp: t, thread: 1, id: id, name: name, kind: kind, observer: observer,
+                        object: nil,
+                        target: target, targetLabel: label, callsite: site, preexisting: false,
+                        capturesObserverStrongly: strong)))
         }
         register(1, "cartDidChange", .target, observer: 1, target: .main, site: 1)
         register(2, "cartDidChange", .block, observer: nil, target: .posting, site: 1)
@@ -45,22 +58,30 @@ enum Fixture {
         register(5, nil, .block, observer: nil, target: .posting, site: 4)
         register(6, "cartDidChange", .block, observer: nil, target: .posting, site: 4, strong: true)
         for index in 0..<extra {
-            register(100 + UInt64(index), "bulk.name.\(index % 500)", .block, observer: nil, target: .posting,
-                     site: 4)
+            register(
+                100 + UInt64(index), "bulk.name.\(index % 500)", .block, observer: nil, target: .posting,
+                site: 4)
         }
         var postID: UInt64 = 0
         func post(_ name: String, thread: UInt64, to registrations: [(UInt64, UInt64, UInt64)]) {
             postID += 1
             let (s, t) = next()
-            events.append(.posted(TracePost(seq: s, timestamp: t, thread: thread, postID: postID, name: name, object: nil,
-                                            hasUserInfo: false, matched: registrations.count, depth: 1, parentPostID: 0,
-                                            callsite: 4)))
+            events.append(
+                .posted(
+                    TracePost(
+                        seq: s, timestamp: t, thread: thread, postID: postID, name: name, object: nil,
+                        hasUserInfo: false, matched: registrations.count, depth: 1, parentPostID: 0,
+                        callsite: 4)))
             for (registration, deliveringThread, micros) in registrations {
                 let (s2, t2) = next(micros / 1_000 + 1)
-                events.append(.delivered(TraceDelivery(
-                    seq: s2, timestamp: t2, thread: deliveringThread, postID: postID, registration: registration, name: name,
-                    postingThread: thread, target: .posting, start: t2 - micros * 1_000, duration: micros * 1_000,
-                    wait: 0, depth: 1)))
+                events.append(
+                    .delivered(
+                        TraceDelivery(
+                            seq: s2, timestamp: t2, thread: deliveringThread, postID: postID,
+                            registration: registration, name: name,
+                            postingThread: thread, target: .posting, start: t2 - micros * 1_000,
+                            duration: micros * 1_000,
+                            wait: 0, depth: 1)))
             }
         }
         for round in 0..<4 {
@@ -91,8 +112,9 @@ enum Fixture {
         actions.append(.attach, "attached to /tmp/notifykit/4242.sock", at: noon)
         actions.append(.stream, "stream header: ShopDemo pid 4242, format 1.0, NotifyKit 0.1.0", at: noon + 2_000_000)
         actions.append(.loss, "12 events lost (buffer-full)", at: noon + 1_500_000_000)
-        return DashboardData(model: model, tail: tail,
-                             status: SessionStatus(mode: .live, eventsWhilePaused: paused ? 17 : nil), actions: actions)
+        return DashboardData(
+            model: model, tail: tail,
+            status: SessionStatus(mode: .live, eventsWhilePaused: paused ? 17 : nil), actions: actions)
     }
 }
 

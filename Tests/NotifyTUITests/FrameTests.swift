@@ -35,7 +35,10 @@ struct FrameTests {
         var view = ViewState(view: .names)
         var (canvas, info) = Dashboard.render(data, view: view, size: sizes[0], glyphs: .unicode)
         let row = info.rowKeys.firstIndex(of: .name("通知センター"))!
-        for _ in 0..<row { _ = view.handle(.down, context: info); info = Dashboard.render(data, view: view, size: sizes[0], glyphs: .unicode).info }
+        for _ in 0..<row {
+            _ = view.handle(.down, context: info);
+            info = Dashboard.render(data, view: view, size: sizes[0], glyphs: .unicode).info
+        }
         _ = view.handle(.enter, context: info)
         (canvas, info) = Dashboard.render(data, view: view, size: sizes[0], glyphs: .unicode)
         #expect(canvas.lines[4].hasPrefix("Names › 通知センター"))
@@ -63,13 +66,18 @@ struct FrameTests {
 
     @Test("before any event, every view says what it is waiting for", arguments: ViewID.allCases)
     func empty(view: ViewID) {
-        let data = DashboardData(model: InspectorState(), status: SessionStatus(mode: .connecting("waiting for ShopDemo")))
+        let data = DashboardData(
+            model: InspectorState(), status: SessionStatus(mode: .connecting("waiting for ShopDemo")))
         let (canvas, _) = Dashboard.render(data, view: ViewState(view: view), size: sizes[0], glyphs: .unicode)
         assertSnapshot(canvas, named: "empty-\(view.title.lowercased())")
     }
 
-    @Test("a tiny terminal gets a message, not a crash", arguments: [Size(width: 30, height: 8), Size(width: 1, height: 1),
-                                                                     Size(width: 0, height: 0), Size(width: 40, height: 10)])
+    @Test(
+        "a tiny terminal gets a message, not a crash",
+        arguments: [
+            Size(width: 30, height: 8), Size(width: 1, height: 1),
+            Size(width: 0, height: 0), Size(width: 40, height: 10),
+        ])
     func tiny(size: Size) {
         let (canvas, _) = Dashboard.render(Fixture.data(), view: ViewState(), size: size, glyphs: .unicode)
         #expect(canvas.size == size)
@@ -79,8 +87,9 @@ struct FrameTests {
 
     @Test("ASCII glyphs and a paused badge (mono terminals rely on the style layer, checked here too)")
     func asciiPaused() {
-        let (canvas, _) = Dashboard.render(Fixture.data(paused: true), view: ViewState(view: .names), size: sizes[0],
-                                           glyphs: .ascii)
+        let (canvas, _) = Dashboard.render(
+            Fixture.data(paused: true), view: ViewState(view: .names), size: sizes[0],
+            glyphs: .ascii)
         #expect(canvas.lines.allSatisfy { $0.unicodeScalars.allSatisfy { $0.isASCII || $0.value > 0x2E80 } })
         #expect(canvas.lines[0].contains("PAUSED +17"))
         assertSnapshot(canvas, named: "ascii-paused")

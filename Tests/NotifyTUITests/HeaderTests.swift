@@ -8,7 +8,8 @@ struct HeaderTests {
         var model = Fixture.data().model
         #expect(model.overview.slowestHandlerHistory == [150_000_000])
         model.tick(now: model.now + 3_000_000_000)
-        #expect(model.overview.slowestHandlerHistory.prefix(2) == [150_000_000, 0], "a second without deliveries reads 0")
+        #expect(
+            model.overview.slowestHandlerHistory.prefix(2) == [150_000_000, 0], "a second without deliveries reads 0")
     }
 
     @Test("the header shows posts, deliveries, the slowest handler and own CPU, each with a sparkline")
@@ -16,7 +17,8 @@ struct HeaderTests {
         var data = Fixture.data()
         data.status.selfCPU = 2.5
         data.status.selfCPUHistory = [0.5, 1, 4, 2.5]
-        let (canvas, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 120, height: 30), glyphs: .unicode)
+        let (canvas, _) = Dashboard.render(
+            data, view: ViewState(), size: Size(width: 120, height: 30), glyphs: .unicode)
         let row = canvas.lines[1]
         for label in ["posts/s", "deliv/s", "slowest  150ms ", "cpu   2.5% "] {
             #expect(row.contains(label), "\(label) in \(row)")
@@ -40,9 +42,13 @@ struct HeaderTests {
         #expect(overview.observerHistory == [live, live, live, live])
         #expect(overview.nameHistory.count == 4 && overview.threadHistory == [3, 3, 3, 3])
         #expect(overview.findingHistory.allSatisfy { $0 == UInt64(overview.openFindings.values.reduce(0, +)) })
-        let (canvas, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 120, height: 30), glyphs: .unicode)
-        #expect(canvas.lines[2].contains("observers \(live) ▁▁▁▁▂▂▂▂  "), "a flat level is a low line: \(canvas.lines[2])")
-        #expect(Sparkline.levelText([57, 57, 60, 58], width: 5, glyphs: .unicode) == "▁▂▂█▄", "steps show between the smallest and largest")
+        let (canvas, _) = Dashboard.render(
+            data, view: ViewState(), size: Size(width: 120, height: 30), glyphs: .unicode)
+        #expect(
+            canvas.lines[2].contains("observers \(live) ▁▁▁▁▂▂▂▂  "), "a flat level is a low line: \(canvas.lines[2])")
+        #expect(
+            Sparkline.levelText([57, 57, 60, 58], width: 5, glyphs: .unicode) == "▁▂▂█▄",
+            "steps show between the smallest and largest")
         let (narrow, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 80, height: 24), glyphs: .unicode)
         #expect(narrow.lines[2].hasPrefix("observers \(live)  names"), "no room: figures only")
         let (tight, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 62, height: 24), glyphs: .unicode)

@@ -63,7 +63,9 @@ struct InputAndRecordingErrorTests {
         let garbage = try Self.write("not a log\n\u{0}\u{1}garbage\n", "garbage.log")
         let empty = try Self.write("", "empty.log")
         let text = try Self.write("plain text\n", "text.log")
-        let v2 = try Self.write(#"{"k":"header","format":"notifytop-trace","version":"2.0","pid":1,"process":"x","center":"c","clockMono":1,"clockWall":1,"producer":"p"}"# + "\n", "v2.log")
+        let v2 = try Self.write(
+            #"{"k":"header","format":"notifytop-trace","version":"2.0","pid":1,"process":"x","center":"c","clockMono":1,"clockWall":1,"producer":"p"}"#
+                + "\n", "v2.log")
         defer { for path in [garbage, empty, text, v2] { unlink(path) } }
         for path in [garbage, empty, text, v2, directory, "/dev/null"] {
             for batch in [true, false] {
@@ -74,7 +76,8 @@ struct InputAndRecordingErrorTests {
                 options.failOn = .error
                 let (status, errors) = Self.capturingStandardError { NotifyTopRunner.run(options) }
                 #expect(status == NotifyTopRunner.unreadableInput, "\(path) batch \(batch)")
-                #expect(errors.hasPrefix("notifytop: \(path):") && errors.split(separator: "\n").count == 1, "\(errors)")
+                #expect(
+                    errors.hasPrefix("notifytop: \(path):") && errors.split(separator: "\n").count == 1, "\(errors)")
             }
         }
     }
@@ -150,7 +153,9 @@ struct InputAndRecordingErrorTests {
         }
         session.stopFeed()
         session.checkRecording()
-        #expect(session.recordingFailed, "\(session.actions.entries.map(\.text)) \(String(describing: reader.recorder?.outcome))")
+        #expect(
+            session.recordingFailed,
+            "\(session.actions.entries.map(\.text)) \(String(describing: reader.recorder?.outcome))")
         let header = session.render(size: Size(width: 160, height: 30), glyphs: .ascii).lines[0]
         #expect(header.contains("[REC FAILED]") && !header.contains("[REC]"), "\(header)")
         let entry = session.actions.entries.last { $0.kind == .recording }
@@ -189,9 +194,12 @@ struct InputAndRecordingErrorTests {
         terminal.pendingKeys = [.char("r")]
         _ = session.run(on: terminal, maxFrames: 2)
         #expect(session.recordingFailed)
-        #expect(session.status.message?.contains("the file is incomplete") == true, "\(String(describing: session.status.message))")
+        #expect(
+            session.status.message?.contains("the file is incomplete") == true,
+            "\(String(describing: session.status.message))")
         #expect(session.status.recordingFailure != nil)
-        #expect(session.actions.entries.contains { $0.kind == .recording && $0.text.contains("No space left on device") })
+        #expect(
+            session.actions.entries.contains { $0.kind == .recording && $0.text.contains("No space left on device") })
     }
 
     @Test("a save that fails part way leaves no file, and no temporary file, behind")

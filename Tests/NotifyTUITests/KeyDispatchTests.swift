@@ -6,8 +6,9 @@ private let table = FrameInfo(
     sortColumn: 2, selectedIndex: 1, scroll: 0)
 
 struct KeyDispatchTests {
-    @Test("every key in the key table dispatches its binding's action (a replay binding may reuse a key, in replays only)",
-          arguments: Keymap.standard.bindings)
+    @Test(
+        "every key in the key table dispatches its binding's action (a replay binding may reuse a key, in replays only)",
+        arguments: Keymap.standard.bindings)
     func everyBinding(binding: KeyBinding) {
         for key in binding.keys {
             let isReplay = binding.context == .replay
@@ -32,14 +33,17 @@ struct KeyDispatchTests {
         #expect(Keymap.standard.action(for: .char("r"), isReplay: false) == .toggleRecording)
     }
 
-    @Test("the everyday keys dispatch their actions", arguments: [
-        (Key.char("q"), Action.quit), (.function(10), .quit), (.char("?"), .toggleHelp), (.function(1), .toggleHelp),
-        (.char("1"), .show(.names)), (.char("5"), .show(.events)), (.tab, .nextView), (.char("j"), .moveDown),
-        (.up, .moveUp), (.pageDown, .pageDown), (.home, .home), (.end, .end), (.char("/"), .editFilter),
-        (.char("s"), .sortNext), (.function(6), .sortNext), (.char("I"), .invertSort), (.char("p"), .togglePause),
-        (.char(" "), .togglePause), (.char("+"), .faster), (.char("-"), .slower), (.enter, .drillDown),
-        (.escape, .back), (.backspace, .back),
-    ])
+    @Test(
+        "the everyday keys dispatch their actions",
+        arguments: [
+            (Key.char("q"), Action.quit), (.function(10), .quit), (.char("?"), .toggleHelp),
+            (.function(1), .toggleHelp),
+            (.char("1"), .show(.names)), (.char("5"), .show(.events)), (.tab, .nextView), (.char("j"), .moveDown),
+            (.up, .moveUp), (.pageDown, .pageDown), (.home, .home), (.end, .end), (.char("/"), .editFilter),
+            (.char("s"), .sortNext), (.function(6), .sortNext), (.char("I"), .invertSort), (.char("p"), .togglePause),
+            (.char(" "), .togglePause), (.char("+"), .faster), (.char("-"), .slower), (.enter, .drillDown),
+            (.escape, .back), (.backspace, .back),
+        ])
     func everydayKeys(key: Key, action: Action) {
         #expect(Keymap.standard.action(for: key) == action)
     }
@@ -163,7 +167,9 @@ struct KeyDispatchTests {
         #expect(canvas.lines.contains { $0.contains("more below") })
         var ascii = Canvas(size: Size(width: 100, height: 20))
         HelpOverlay.draw(keymap: .standard, isReplay: false, glyphs: .ascii, scroll: 3, into: &ascii)
-        #expect(ascii.lines[0].contains("Keys (up/down PgUp PgDn scroll") && ascii.lines.contains { $0.contains("^ 3 more above") })
+        #expect(
+            ascii.lines[0].contains("Keys (up/down PgUp PgDn scroll")
+                && ascii.lines.contains { $0.contains("^ 3 more above") })
         _ = state.handle(.char("x"), context: table)
         #expect(!state.showHelp && state.helpScroll == 0)
     }

@@ -17,10 +17,12 @@ struct LiveFeedTests {
         for index in 0..<posts {
             seq += 1
             if index % 7 == 0 { events.append(.type(TraceType(id: UInt64(1_000 + index), name: "Screen\(index)"))) }
-            events.append(.posted(TracePost(
-                seq: seq, timestamp: start + UInt64(index) * 1_000, thread: 1, postID: UInt64(10_000 + index),
-                name: "cartDidChange", object: nil, hasUserInfo: false, matched: 0, depth: 1, parentPostID: 0,
-                callsite: 1)))
+            events.append(
+                .posted(
+                    TracePost(
+                        seq: seq, timestamp: start + UInt64(index) * 1_000, thread: 1, postID: UInt64(10_000 + index),
+                        name: "cartDidChange", object: nil, hasUserInfo: false, matched: 0, depth: 1, parentPostID: 0,
+                        callsite: 1)))
         }
         return events
     }

@@ -22,8 +22,10 @@ struct LogKeysTests {
 
     /// Presses `keys` with the frame rendered from `data` before each key.
     @discardableResult
-    static func press(_ keys: [Key], _ view: inout ViewState, data: DashboardData, size: Size = Size(width: 120, height: 40),
-                      glyphs: Glyphs = .unicode) -> (canvas: Canvas, info: FrameInfo) {
+    static func press(
+        _ keys: [Key], _ view: inout ViewState, data: DashboardData, size: Size = Size(width: 120, height: 40),
+        glyphs: Glyphs = .unicode
+    ) -> (canvas: Canvas, info: FrameInfo) {
         var frame = Dashboard.render(data, view: view, size: size, glyphs: glyphs)
         for key in keys {
             _ = view.handle(key, context: frame.info)
@@ -135,7 +137,8 @@ struct LogKeysTests {
     @Test("marks and a clear survive pause and unpause")
     func survivesPause() {
         var view = ViewState(view: .threads)
-        Self.press([.char("p"), .char("m"), .char("C"), .char("m"), .char("p")], &view, data: Self.data(first: Self.early))
+        Self.press(
+            [.char("p"), .char("m"), .char("C"), .char("m"), .char("p")], &view, data: Self.data(first: Self.early))
         #expect(view.log.marks.count == 2)
         #expect(view.log.clearedThrough != nil)
         let frame = Self.press([], &view, data: Self.data())
@@ -168,12 +171,18 @@ struct LogKeysTests {
     func replay() throws {
         let path = try ReplaySeekTests.recording()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let session = try ReplaySeekTests.session(path, keys: [.char("5"), .char("]"), .char("]"), .char("m"), .char("]")])
-        let marked = Dashboard.render(session.data, view: session.view, size: Size(width: 100, height: 40), glyphs: .unicode)
+        let session = try ReplaySeekTests.session(
+            path, keys: [.char("5"), .char("]"), .char("]"), .char("m"), .char("]")])
+        let marked = Dashboard.render(
+            session.data, view: session.view, size: Size(width: 100, height: 40), glyphs: .unicode)
         let position = try #require(marked.info.rowKeys.firstIndex(of: .mark(1)))
         #expect(position > 0 && position < marked.info.rowKeys.count - 1)
-        let back = try ReplaySeekTests.session(path, keys: [.char("5"), .char("]"), .char("]"), .char("m"), .char("["),
-                                                            .char("[")])
+        let back = try ReplaySeekTests.session(
+            path,
+            keys: [
+                .char("5"), .char("]"), .char("]"), .char("m"), .char("["),
+                .char("["),
+            ])
         #expect(back.view.log.marks.count == 1)
         let early = Dashboard.render(back.data, view: back.view, size: Size(width: 100, height: 40), glyphs: .unicode)
         #expect(!early.info.rowKeys.contains(.mark(1)))

@@ -9,16 +9,19 @@ import Testing
 struct OwnerBoundRowTests {
     static func events() -> [TraceEvent] {
         [
-            .header(TraceHeader(pid: 5, process: "App", center: "default", clockMono: 1_000, clockWall: 0,
-                                producer: "test")),
+            .header(
+                TraceHeader(
+                    pid: 5, process: "App", center: "default", clockMono: 1_000, clockWall: 0,
+                    producer: "test")),
             .thread(TraceThread(seq: 1, timestamp: 1_000, id: 1, systemID: 5, name: "main", isMain: true)),
             .type(TraceType(id: 1, name: "App.Screen")),
             .object(TraceObject(id: 2, type: 1, address: 0x7000)),
             .callsite(TraceCallsite(id: 3, file: "App/Screen.swift", line: 12)),
-            .registered(TraceRegistration(
-                seq: 2, timestamp: 2_000, thread: 1, id: 41, name: "screenDidLoad", kind: .ownerBound, observer: 2,
-                object: nil, target: .posting, targetLabel: nil, callsite: 3, preexisting: false,
-                capturesObserverStrongly: false)),
+            .registered(
+                TraceRegistration(
+                    seq: 2, timestamp: 2_000, thread: 1, id: 41, name: "screenDidLoad", kind: .ownerBound, observer: 2,
+                    object: nil, target: .posting, targetLabel: nil, callsite: 3, preexisting: false,
+                    capturesObserverStrongly: false)),
             .tokenDropped(TraceTokenDrop(seq: 3, timestamp: 3_000, thread: 1, registration: 41)),
         ]
     }

@@ -1,8 +1,6 @@
 import NotifyTUI
 import Testing
 
-
-
 struct SearchTests {
     @Test("F3 searches; matches are highlighted; n and N visit them, wrapping")
     func searchAndVisit() {
@@ -13,7 +11,9 @@ struct SearchTests {
         let first = info.matchIndices[0]
         #expect(info.selectedIndex == first)
         let matchedRow = info.matchIndices[1] - info.scroll + 6
-        #expect(canvas.styleLines[matchedRow].allSatisfy { $0 == "m" }, "the whole row, gaps included: \(canvas.styleLines[matchedRow])")
+        #expect(
+            canvas.styleLines[matchedRow].allSatisfy { $0 == "m" },
+            "the whole row, gaps included: \(canvas.styleLines[matchedRow])")
         (canvas, info) = press([.char("n")], &view)
         #expect(info.selectedIndex == info.matchIndices[1])
         (canvas, info) = press([.char("N"), .char("N")], &view)

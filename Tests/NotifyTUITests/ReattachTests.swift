@@ -29,7 +29,8 @@ struct ReattachTests {
         /// Makes this process look inspectable in ``directory``; returns its name as listed.
         func advertiseSelf() throws -> String {
             _ = try UnixSocket.listen(at: directory + "/\(getpid()).sock")
-            return try #require(SocketDirectory(path: directory).inspectableProcesses().first { $0.pid == getpid() }).name
+            return try #require(SocketDirectory(path: directory).inspectableProcesses().first { $0.pid == getpid() })
+                .name
         }
     }
 
@@ -78,7 +79,10 @@ struct ReattachTests {
         #expect(Self.poll(session, from: &now) { session.status.mode == .live })
         #expect(connected == [scratch.directory + "/\(getpid()).sock"])
         let actions = session.actions.entries
-        #expect(actions.contains { $0.kind == .reconnect && $0.text == "reattached to pid \(getpid()) (\(second)); a fresh model starts" })
+        #expect(
+            actions.contains {
+                $0.kind == .reconnect && $0.text == "reattached to pid \(getpid()) (\(second)); a fresh model starts"
+            })
         #expect(actions.contains { $0.kind == .stream && $0.text.hasPrefix("stream ended (process exited)") })
         #expect(Self.poll(session, from: &now) { session.isEnded })
         #expect(session.model.totals.events == 25, "a fresh model: only the second stream")
@@ -101,18 +105,22 @@ struct ReattachTests {
         let scratch = Scratch()
         let name = try scratch.advertiseSelf()
         let trace = try scratch.write(Fixture.events(), name: "trace.ndjson")
-        let open: (String) throws(TraceError) -> TraceReader = { _ throws(TraceError) in try TraceReader.open(file: trace) }
-        var same = Reattacher(match: .processName(name), directory: SocketDirectory(path: scratch.directory),
-                              lastPid: getpid(), connect: open)
+        let open: (String) throws(TraceError) -> TraceReader = { _ throws(TraceError) in
+            try TraceReader.open(file: trace)
+        }
+        var same = Reattacher(
+            match: .processName(name), directory: SocketDirectory(path: scratch.directory),
+            lastPid: getpid(), connect: open)
         #expect(same.attempt(after: .processExited) == nil)
         #expect(same.attempt(after: .producerStopped("stopped")) != nil, "an inspector restarted in the same process")
 
         var answers = false
-        var socket = Reattacher(match: .socket("/forwarded.sock"), recordPath: scratch.directory + "/run.ndjson",
-                                connect: { path throws(TraceError) in
-                                    guard answers else { throw .invalid("connection refused") }
-                                    return try TraceReader.open(file: trace)
-                                })
+        var socket = Reattacher(
+            match: .socket("/forwarded.sock"), recordPath: scratch.directory + "/run.ndjson",
+            connect: { path throws(TraceError) in
+                guard answers else { throw .invalid("connection refused") }
+                return try TraceReader.open(file: trace)
+            })
         #expect(socket.attempt(after: .disconnected) == nil)
         answers = true
         let found = socket.attempt(after: .disconnected)

@@ -24,8 +24,10 @@ struct RecordingPreludeTests {
             return (seq, time)
         }
         var events: [TraceEvent] = [
-            .header(TraceHeader(pid: 77, process: "App", center: "default", clockMono: base,
-                                clockWall: 1_700_000_000_000_000_000, producer: "test")),
+            .header(
+                TraceHeader(
+                    pid: 77, process: "App", center: "default", clockMono: base,
+                    clockWall: 1_700_000_000_000_000_000, producer: "test")),
             .thread(TraceThread(seq: 0, timestamp: base, id: 1, systemID: 77, name: "main", isMain: true)),
             .type(TraceType(id: 1, name: "App.Screen")),
             .object(TraceObject(id: 2, type: 1, address: 0x6000_0000_1000)),
@@ -35,10 +37,12 @@ struct RecordingPreludeTests {
         ]
         func register(_ id: UInt64, _ name: String, _ kind: TraceRegistrationKind, site: UInt64) {
             let (s, t) = stamp()
-            events.append(.registered(TraceRegistration(
-                seq: s, timestamp: t, thread: 1, id: id, name: name, kind: kind,
-                observer: kind == .ownerBound ? 2 : nil, object: nil, target: .posting, targetLabel: nil,
-                callsite: site, preexisting: false, capturesObserverStrongly: false)))
+            events.append(
+                .registered(
+                    TraceRegistration(
+                        seq: s, timestamp: t, thread: 1, id: id, name: name, kind: kind,
+                        observer: kind == .ownerBound ? 2 : nil, object: nil, target: .posting, targetLabel: nil,
+                        callsite: site, preexisting: false, capturesObserverStrongly: false)))
         }
         func dropToken(_ id: UInt64) {
             let (s, t) = stamp()
@@ -49,13 +53,19 @@ struct RecordingPreludeTests {
         register(2, "ownerDidChange", .ownerBound, site: 5)
         dropToken(2)
         let (s, t) = stamp()
-        events.append(.posted(TracePost(seq: s, timestamp: t, thread: 1, postID: 1, name: "cartDidChange",
-                                        object: nil, hasUserInfo: false, matched: 1, depth: 1, parentPostID: 0,
-                                        callsite: 3)))
+        events.append(
+            .posted(
+                TracePost(
+                    seq: s, timestamp: t, thread: 1, postID: 1, name: "cartDidChange",
+                    object: nil, hasUserInfo: false, matched: 1, depth: 1, parentPostID: 0,
+                    callsite: 3)))
         let (ds, dt) = stamp()
-        events.append(.delivered(TraceDelivery(seq: ds, timestamp: dt, thread: 1, postID: 1, registration: 1,
-                                               name: "cartDidChange", postingThread: 1, target: .posting,
-                                               start: dt - 1_000, duration: 1_000, wait: 0, depth: 1)))
+        events.append(
+            .delivered(
+                TraceDelivery(
+                    seq: ds, timestamp: dt, thread: 1, postID: 1, registration: 1,
+                    name: "cartDidChange", postingThread: 1, target: .posting,
+                    start: dt - 1_000, duration: 1_000, wait: 0, depth: 1)))
         for index in 0..<5 {
             register(10 + UInt64(index), "grow", .block, site: 4)
             let (cs, ct) = stamp()
@@ -70,16 +80,19 @@ struct RecordingPreludeTests {
         var time = events.compactMap(\.timestamp).max() ?? base
         seq += 1
         time += 10_000_000
-        let post = TraceEvent.posted(TracePost(
-            seq: seq, timestamp: time, thread: 1, postID: 2, name: "cartDidChange", object: nil,
-            hasUserInfo: false, matched: 1, depth: 1, parentPostID: 0, callsite: 3))
-        let delivery = TraceEvent.delivered(TraceDelivery(
-            seq: seq + 1, timestamp: time + 1_000, thread: 1, postID: 2, registration: 1, name: "cartDidChange",
-            postingThread: 1, target: .posting, start: time, duration: 1_000, wait: 0, depth: 1))
-        let growth = TraceEvent.registered(TraceRegistration(
-            seq: seq + 2, timestamp: time + 2_000, thread: 1, id: 20, name: "grow", kind: .block, observer: nil,
-            object: nil, target: .posting, targetLabel: nil, callsite: 4, preexisting: false,
-            capturesObserverStrongly: false))
+        let post = TraceEvent.posted(
+            TracePost(
+                seq: seq, timestamp: time, thread: 1, postID: 2, name: "cartDidChange", object: nil,
+                hasUserInfo: false, matched: 1, depth: 1, parentPostID: 0, callsite: 3))
+        let delivery = TraceEvent.delivered(
+            TraceDelivery(
+                seq: seq + 1, timestamp: time + 1_000, thread: 1, postID: 2, registration: 1, name: "cartDidChange",
+                postingThread: 1, target: .posting, start: time, duration: 1_000, wait: 0, depth: 1))
+        let growth = TraceEvent.registered(
+            TraceRegistration(
+                seq: seq + 2, timestamp: time + 2_000, thread: 1, id: 20, name: "grow", kind: .block, observer: nil,
+                object: nil, target: .posting, targetLabel: nil, callsite: 4, preexisting: false,
+                capturesObserverStrongly: false))
         return [post, delivery, growth]
     }
 
@@ -171,8 +184,10 @@ struct RecordingPreludeTests {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         var events: [TraceEvent] = [
-            .header(TraceHeader(pid: 78, process: "App", center: "default", clockMono: Self.base,
-                                clockWall: 1_700_000_000_000_000_000, producer: "test")),
+            .header(
+                TraceHeader(
+                    pid: 78, process: "App", center: "default", clockMono: Self.base,
+                    clockWall: 1_700_000_000_000_000_000, producer: "test")),
             .thread(TraceThread(seq: 1, timestamp: Self.base, id: 1, systemID: 78, name: "main", isMain: true)),
             .callsite(TraceCallsite(id: 4, file: "App/Grow.swift", line: 20)),
         ]
@@ -180,10 +195,12 @@ struct RecordingPreludeTests {
         // checkpoints ticks take every 5 s.
         for index in 0..<9 {
             let time = Self.base + UInt64(index) * 6_000_000_000
-            events.append(.registered(TraceRegistration(
-                seq: UInt64(index + 2), timestamp: time, thread: 1, id: UInt64(100 + index), name: "grow",
-                kind: .block, observer: nil, object: nil, target: .posting, targetLabel: nil, callsite: 4,
-                preexisting: false, capturesObserverStrongly: false)))
+            events.append(
+                .registered(
+                    TraceRegistration(
+                        seq: UInt64(index + 2), timestamp: time, thread: 1, id: UInt64(100 + index), name: "grow",
+                        kind: .block, observer: nil, object: nil, target: .posting, targetLabel: nil, callsite: 4,
+                        preexisting: false, capturesObserverStrongly: false)))
         }
         var live = InspectorState()
         for event in events {

@@ -14,14 +14,21 @@ struct ReplaySeekTests {
     /// `base + n × 100 ms`: at time t, exactly ⌊t / 100 ms⌋ posts are due, which makes every
     /// position checkable by counting posts.
     static func recording(posts: Int = 40) throws -> String {
-        var events: [TraceEvent] = [.header(TraceHeader(pid: 7, process: "Tick", center: "default", clockMono: base,
-                                                        clockWall: 0, producer: "test")),
-                                    .tick(TraceTick(seq: 100, timestamp: base))]
+        var events: [TraceEvent] = [
+            .header(
+                TraceHeader(
+                    pid: 7, process: "Tick", center: "default", clockMono: base,
+                    clockWall: 0, producer: "test")),
+            .tick(TraceTick(seq: 100, timestamp: base)),
+        ]
         for index in 1...posts {
             let time = base + UInt64(index) * step
-            events.append(.posted(TracePost(seq: UInt64(index), timestamp: time, thread: 1, postID: UInt64(index),
-                                            name: "tick", object: nil, hasUserInfo: false, matched: 0, depth: 1,
-                                            parentPostID: 0, callsite: 0)))
+            events.append(
+                .posted(
+                    TracePost(
+                        seq: UInt64(index), timestamp: time, thread: 1, postID: UInt64(index),
+                        name: "tick", object: nil, hasUserInfo: false, matched: 0, depth: 1,
+                        parentPostID: 0, callsite: 0)))
         }
         let path = NSTemporaryDirectory() + "notifytop-seek-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ndjson"
         var bytes: [UInt8] = []
@@ -93,9 +100,13 @@ struct ReplaySeekTests {
         #expect(view.prompt?.error != nil)
         _ = view.handle(.escape, context: context)
         #expect(view.prompt == nil)
-        let frame = Dashboard.render(DashboardData(model: InspectorState(), status: SessionStatus(mode: .replay(speed: 1, paused: true))),
-                                     view: { var v = ViewState(); v.prompt = Prompt(kind: .time, text: "2"); return v }(),
-                                     size: Size(width: 100, height: 30), glyphs: .unicode).canvas
+        let frame = Dashboard.render(
+            DashboardData(model: InspectorState(), status: SessionStatus(mode: .replay(speed: 1, paused: true))),
+            view: {
+                var v = ViewState(); v.prompt = Prompt(kind: .time, text: "2"); return v
+            }(),
+            size: Size(width: 100, height: 30), glyphs: .unicode
+        ).canvas
         #expect(frame.lines[4].contains("Go to time (1.5s, 250ms, 2m): 2_"))
     }
 
@@ -116,7 +127,8 @@ struct ReplaySeekTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let forward = try Self.session(path, keys: [.char("g")] + Self.typed("2.25s") + [.enter])
         #expect(forward.model.totals.posts == 22)
-        let back = try Self.session(path, keys: [.char("g")] + Self.typed("3s") + [.enter, .char("g")] + Self.typed("1200ms") + [.enter])
+        let back = try Self.session(
+            path, keys: [.char("g")] + Self.typed("3s") + [.enter, .char("g")] + Self.typed("1200ms") + [.enter])
         #expect(back.model.totals.posts == 12)
         #expect(back.status.mode == .replay(speed: 1, paused: true))
         let second = try Self.session(path, keys: [.char("g")] + Self.typed("2.5") + [.enter, .char("[")])
@@ -132,7 +144,9 @@ struct ReplaySeekTests {
         let a = try Self.session(path, keys: keys)
         let b = try Self.session(path, keys: keys)
         let size = Size(width: 100, height: 30)
-        #expect(a.render(size: size, glyphs: .unicode).lines.dropFirst() == b.render(size: size, glyphs: .unicode).lines.dropFirst())
+        #expect(
+            a.render(size: size, glyphs: .unicode).lines.dropFirst()
+                == b.render(size: size, glyphs: .unicode).lines.dropFirst())
         #expect(a.model.totals.posts == 20)  // 1, +1, 30, 29, 19 (2.9 s - 1 s), 20
     }
 
@@ -146,7 +160,8 @@ struct ReplaySeekTests {
         #expect(to.model.totals.posts == 20)
         #expect(to.isEnded)
         #expect(to.status.mode == .ended("reached --to 2.0 s"))
-        let rewound = try Self.session(path, keys: [.char("g")] + Self.typed("9s") + [.enter, .char("[")], to: 2_000_000_000)
+        let rewound = try Self.session(
+            path, keys: [.char("g")] + Self.typed("9s") + [.enter, .char("[")], to: 2_000_000_000)
         #expect(rewound.model.totals.posts == 10)
         #expect(!rewound.isEnded)
     }
@@ -155,8 +170,11 @@ struct ReplaySeekTests {
     func batchBounds() throws {
         let path = try Self.recording()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let session = DashboardSession(source: .replay(try ReplayFeed(path: path, speed: 0, from: 1_000_000_000,
-                                                                      to: 2_000_000_000)))
+        let session = DashboardSession(
+            source: .replay(
+                try ReplayFeed(
+                    path: path, speed: 0, from: 1_000_000_000,
+                    to: 2_000_000_000)))
         for tick in 1...5 { session.poll(now: UInt64(tick)) }
         #expect(session.model.totals.posts == 20)
         #expect(session.isEnded)

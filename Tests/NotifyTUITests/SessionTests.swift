@@ -79,7 +79,9 @@ struct SessionTests {
         #expect(session.status.recordingPath == nil)
         let replay = DashboardSession(source: .replay(ReplayFeed(reader: try TraceReader.open(file: path), speed: 0)))
         replay.poll(now: 1)
-        #expect(replay.model.registrations.filter(\.isLive).map(\.id) == session.model.registrations.filter(\.isLive).map(\.id))
+        #expect(
+            replay.model.registrations.filter(\.isLive).map(\.id)
+                == session.model.registrations.filter(\.isLive).map(\.id))
 
         // The prelude's header is re-based to when recording started, so a replay's clock starts
         // there rather than waiting through what happened before.

@@ -22,7 +22,9 @@ func assertSnapshot(_ canvas: Canvas, named name: String, sourceLocation: Source
         let got = text.split(separator: "\n", omittingEmptySubsequences: false)
         let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
         let firstDifference = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }
-        let line = firstDifference.map { "line \($0.offset + 1):\n  got  \($0.element.0)\n  want \($0.element.1)" } ?? "lengths differ"
+        let line =
+            firstDifference.map { "line \($0.offset + 1):\n  got  \($0.element.0)\n  want \($0.element.1)" }
+            ?? "lengths differ"
         Issue.record("snapshot \(name) differs at \(line)", sourceLocation: sourceLocation)
     }
 }

@@ -51,8 +51,9 @@ private func log(_ value: Double) -> Double {
 }
 
 struct ThemeTests {
-    @Test("the light theme puts dark text on a light background for every role, readable at 256 and 16 colours",
-          arguments: [ColorDepth.full, .sixteen])
+    @Test(
+        "the light theme puts dark text on a light background for every role, readable at 256 and 16 colours",
+        arguments: [ColorDepth.full, .sixteen])
     func lightIsReadable(depth: ColorDepth) {
         for style in Style.allCases {
             let look = Palette.look(for: style, depth: depth, theme: .light)

@@ -27,8 +27,9 @@ struct TreeFoldTests {
         #expect(row.contains("3 live"), "an orphaned registration is still live")
         let reopened = press([.char("o")], &view)
         #expect(reopened.1.rowKeys.count == 6)
-        #expect(reopened.1.rowKeys[reopened.1.selectedIndex] == .registration(1),
-                "the selection lands on the group's first row")
+        #expect(
+            reopened.1.rowKeys[reopened.1.selectedIndex] == .registration(1),
+            "the selection lands on the group's first row")
     }
 
     @Test("O folds every group, again unfolds all; groups folded by default stay folded as they appear")

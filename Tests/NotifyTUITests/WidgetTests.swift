@@ -9,7 +9,8 @@ private struct Row: Sendable {
 private let spec = TableSpec<Row>(
     columns: [
         TableColumn("NAME", .flexible(min: 6), text: { $0.name }, sortKey: { .text($0.name) }),
-        TableColumn("COUNT", .fixed(6), alignRight: true, text: { "\($0.count)" }, sortKey: { .number(Double($0.count)) }),
+        TableColumn(
+            "COUNT", .fixed(6), alignRight: true, text: { "\($0.count)" }, sortKey: { .number(Double($0.count)) }),
     ],
     key: { .name($0.name) }, defaultSort: 1)
 
@@ -19,14 +20,16 @@ struct WidgetTests {
     @Test("a table sorts by its default column, biggest first, and highlights the selection")
     func table() {
         var canvas = Canvas(size: Size(width: 16, height: 4))
-        let info = TableWidget.render(rows, spec: spec, state: TableState(), into: &canvas, rect: canvas.bounds,
-                                      glyphs: .unicode)
-        #expect(canvas.lines == [
-            "NAME      ▼COUNT",
-            "通知          10",
-            "beta           7",
-            "alpha          3",
-        ])
+        let info = TableWidget.render(
+            rows, spec: spec, state: TableState(), into: &canvas, rect: canvas.bounds,
+            glyphs: .unicode)
+        #expect(
+            canvas.lines == [
+                "NAME      ▼COUNT",
+                "通知          10",
+                "beta           7",
+                "alpha          3",
+            ])
         #expect(canvas.styleLines[1] == String(repeating: "S", count: 16))
         #expect(info.rowKeys == [.name("通知"), .name("beta"), .name("alpha")])
         #expect(info.sortableColumns == [0, 1])
@@ -38,7 +41,8 @@ struct WidgetTests {
         state.inverted = true
         state.selectedKey = .name("beta")
         var canvas = Canvas(size: Size(width: 16, height: 4))
-        let info = TableWidget.render(rows, spec: spec, state: state, into: &canvas, rect: canvas.bounds, glyphs: .ascii)
+        let info = TableWidget.render(
+            rows, spec: spec, state: state, into: &canvas, rect: canvas.bounds, glyphs: .ascii)
         #expect(info.rowKeys == [.name("alpha"), .name("beta"), .name("通知")])
         #expect(info.selectedIndex == 1)
         #expect(canvas.lines[0] == "NAME      ^COUNT")
@@ -54,8 +58,9 @@ struct WidgetTests {
         let rows = (0..<2_000).map { _ in
             Row(name: names.randomElement(using: &generator)!, count: Int.random(in: 0..<50, using: &generator))
         }
-        let grouped = TableSpec<Row>(columns: spec.columns, key: { .name($0.name) },
-                                     groupBy: { .text(String($0.name.prefix(1)).lowercased()) })
+        let grouped = TableSpec<Row>(
+            columns: spec.columns, key: { .name($0.name) },
+            groupBy: { .text(String($0.name.prefix(1)).lowercased()) })
         for inverted in [false, true] {
             var state = TableState(sortColumn: column)
             state.inverted = inverted
@@ -63,7 +68,9 @@ struct WidgetTests {
             let expected = rows.indices.sorted { lhs, rhs in
                 let (groupL, groupR) = (grouped.groupBy!(rows[lhs]), grouped.groupBy!(rows[rhs]))
                 if groupL != groupR { return groupL < groupR }
-                let (keyL, keyR) = (grouped.columns[column].sortKey!(rows[lhs]), grouped.columns[column].sortKey!(rows[rhs]))
+                let (keyL, keyR) = (
+                    grouped.columns[column].sortKey!(rows[lhs]), grouped.columns[column].sortKey!(rows[rhs])
+                )
                 if keyL == keyR { return lhs < rhs }
                 return descending ? keyR < keyL : keyL < keyR
             }
@@ -98,7 +105,9 @@ struct WidgetTests {
     func footer() {
         var wide = Canvas(size: Size(width: 120, height: 1))
         FooterBar.draw(keymap: .standard, isReplay: false, y: 0, into: &wide)
-        #expect(wide.lines[0].hasPrefix("F1Help(?) EnterOpen F3Search F4Filter(/) F5Group(t) F6Sort(s) F8Rec(r) F9Pause(p)"))
+        #expect(
+            wide.lines[0].hasPrefix("F1Help(?) EnterOpen F3Search F4Filter(/) F5Group(t) F6Sort(s) F8Rec(r) F9Pause(p)")
+        )
         var narrow = Canvas(size: Size(width: 60, height: 1))
         FooterBar.draw(keymap: .standard, isReplay: true, y: 0, into: &narrow)
         #expect(narrow.lines[0].hasPrefix("F1Help EnterOpen F3Search F4Filter F5Group F6Sort .Step"))

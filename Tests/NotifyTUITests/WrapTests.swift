@@ -5,7 +5,10 @@ import Testing
 struct WrapTests {
     @Test("lines break at spaces and keep every word whole when it fits")
     func words() {
-        #expect(TableWidget.chunks("CartDidChange post 17 matched 2", width: 14) == ["CartDidChange", "post 17", "matched 2"])
+        #expect(
+            TableWidget.chunks("CartDidChange post 17 matched 2", width: 14) == [
+                "CartDidChange", "post 17", "matched 2",
+            ])
         #expect(TableWidget.chunks("short", width: 14) == ["short"])
     }
 

@@ -118,8 +118,9 @@ struct InspectorTests {
     func slowViewerGetsExactGap() throws {
         let temporary = TemporarySocketDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory,
-                                                  viewerBufferBytes: 64 * 1024)
+        let inspector = try NotifyInspector.start(
+            center: center, directory: temporary.directory,
+            viewerBufferBytes: 64 * 1024)
         defer { inspector.stop() }
         let slow = try TraceReader.connect(socketPath: inspector.socketPath)
         while inspector.viewerCount < 1 { usleep(1_000) }
@@ -167,7 +168,8 @@ struct InspectorSnapshotTests {
         defer { inspector.stop() }
         let early = try TraceReader.connect(socketPath: inspector.socketPath)
         while inspector.viewerCount < 1 { usleep(1_000) }
-        var kept: NotifyToken? = center.addObserver(forName: Notification.Name("kept"), object: nil, queue: nil) { _ in }
+        var kept: NotifyToken? = center.addObserver(forName: Notification.Name("kept"), object: nil, queue: nil) { _ in
+        }
         _ = center.addObserver(forName: Notification.Name("orphan"), object: nil, queue: nil) { _ in }
         _ = early.read(until: { event in
             if case .tokenDropped = event { return true }
@@ -206,9 +208,10 @@ struct InspectorSnapshotTests {
             let token = center.observe(Notification.Name("recycled"), owner: owner) { _, _ in }
             token.cancel()
         }
-        let events = reader.read(until: { event in
-            if case .removed = event { observerIDs.count == 19 } else { false }
-        }, seconds: 2)
+        let events = reader.read(
+            until: { event in
+                if case .removed = event { observerIDs.count == 19 } else { false }
+            }, seconds: 2)
         for event in events {
             if case .object(let object) = event { objects[object.id] = object.address }
             if let registration = event.registration, let observer = registration.observer {

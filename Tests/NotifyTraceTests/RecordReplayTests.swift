@@ -27,9 +27,12 @@ private func readAll(_ reader: TraceReader) -> (events: [TraceEvent], end: Trace
     }
 }
 
-private let header = TraceEncoder.line(for: .header(TraceHeader(
-    pid: 42, process: "demo", center: "default", clockMono: 1000, clockWall: 2000, producer: "test")))
-    .trimmingCharacters(in: .newlines)
+private let header = TraceEncoder.line(
+    for: .header(
+        TraceHeader(
+            pid: 42, process: "demo", center: "default", clockMono: 1000, clockWall: 2000, producer: "test"))
+)
+.trimmingCharacters(in: .newlines)
 
 @Suite("Recording and replay")
 struct RecordReplayTests {
@@ -71,7 +74,8 @@ struct RecordReplayTests {
     func malformedLineIsSkipped() throws {
         let path = temporaryFile("malformed.jsonl")
         defer { unlink(path) }
-        write([header, "this is not json", #"{"k":"type","id":1,"name":"A"}"#].joined(separator: "\n") + "\n", to: path)
+        write(
+            [header, "this is not json", #"{"k":"type","id":1,"name":"A"}"#].joined(separator: "\n") + "\n", to: path)
         let reader = try TraceReader.open(file: path)
         var messages: [String] = []
         reader.onMalformedLine = { messages.append($0) }
@@ -102,7 +106,9 @@ struct RecordReplayTests {
     func unknownMajorVersion() throws {
         let path = temporaryFile("v9.jsonl")
         defer { unlink(path) }
-        write(header.replacingOccurrences(of: #""version":"\#(TraceFormatVersion.current)""#, with: #""version":"9.0""#) + "\n", to: path)
+        write(
+            header.replacingOccurrences(of: #""version":"\#(TraceFormatVersion.current)""#, with: #""version":"9.0""#)
+                + "\n", to: path)
         #expect {
             try TraceReader.open(file: path)
         } throws: { error in
@@ -123,12 +129,14 @@ struct RecordReplayTests {
 
 @Suite("Replay schedule")
 struct ReplayScheduleTests {
-    @Test("pacing by speed", arguments: [
-        (speed: 1.0, offset: UInt64(2_000_000_000), expected: ReplaySchedule.Decision.at(2_000_000_000)),
-        (speed: 2.0, offset: UInt64(2_000_000_000), expected: .at(1_000_000_000)),
-        (speed: 0.5, offset: UInt64(1_000_000_000), expected: .at(2_000_000_000)),
-        (speed: 0.0, offset: UInt64(9_000_000_000), expected: .now),
-    ])
+    @Test(
+        "pacing by speed",
+        arguments: [
+            (speed: 1.0, offset: UInt64(2_000_000_000), expected: ReplaySchedule.Decision.at(2_000_000_000)),
+            (speed: 2.0, offset: UInt64(2_000_000_000), expected: .at(1_000_000_000)),
+            (speed: 0.5, offset: UInt64(1_000_000_000), expected: .at(2_000_000_000)),
+            (speed: 0.0, offset: UInt64(9_000_000_000), expected: .now),
+        ])
     func pacing(speed: Double, offset: UInt64, expected: ReplaySchedule.Decision) {
         #expect(ReplaySchedule(speed: speed).decision(forOffset: offset) == expected)
     }

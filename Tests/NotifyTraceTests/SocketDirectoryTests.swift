@@ -52,8 +52,9 @@ struct SocketDirectoryTests {
     func fileRefused() throws {
         let scratch = Scratch()
         try #require(FileManager.default.createFile(atPath: scratch.path, contents: Data()))
-        #expect(refusal(SocketDirectory(path: scratch.path)) == "\(scratch.path) exists but is not a directory: "
-            + "remove it, or set XDG_RUNTIME_DIR to a private directory")
+        #expect(
+            refusal(SocketDirectory(path: scratch.path)) == "\(scratch.path) exists but is not a directory: "
+                + "remove it, or set XDG_RUNTIME_DIR to a private directory")
     }
 
     @Test("another user's directory is refused and not changed")
@@ -87,7 +88,9 @@ struct SocketDirectoryTests {
         #expect(mode(scratch.path) == 0o755)
     }
 
-    @Test("only this user's sockets of live processes are listed; a regular file named 12.sock is neither listed nor removed")
+    @Test(
+        "only this user's sockets of live processes are listed; a regular file named 12.sock is neither listed nor removed"
+    )
     func listsOnlyLiveSockets() throws {
         let scratch = Scratch()
         let directory = SocketDirectory(path: scratch.path)

@@ -44,7 +44,9 @@ struct StreamAccount {
             if let previous {
                 if seq <= previous { decreasingSeq += 1 }
                 let step: UInt64 = if let gap = event.gap, gap.reason == .viewerBehind { gap.count } else { 1 }
-                if seq != previous &+ step { unaccountedSeq.append("\(previous) -> \(seq) at \(event.kind.map { "\($0)" } ?? "?")") }
+                if seq != previous &+ step {
+                    unaccountedSeq.append("\(previous) -> \(seq) at \(event.kind.map { "\($0)" } ?? "?")")
+                }
             }
             previous = seq
         }

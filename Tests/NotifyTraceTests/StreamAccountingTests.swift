@@ -15,8 +15,9 @@ struct StreamAccountingTests {
     private func start(_ center: NotifyCenter, _ directory: TemporarySocketDirectory, limits: ViewerLimits)
         throws -> NotifyInspector
     {
-        try NotifyInspector.start(center: center, directory: directory.directory, ringCapacity: 1 << 16,
-                                  limits: limits, accept: { $0.acceptConnection() })
+        try NotifyInspector.start(
+            center: center, directory: directory.directory, ringCapacity: 1 << 16,
+            limits: limits, accept: { $0.acceptConnection() })
     }
 
     @Test("a stream that ends while its viewer lags ends with a gap counting every post it did not get, then end")
@@ -49,14 +50,19 @@ struct StreamAccountingTests {
         if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
     }
 
-    @Test("a viewer that stops reading for seconds while several threads post: its gaps count exactly what it missed, and seq only grows")
+    @Test(
+        "a viewer that stops reading for seconds while several threads post: its gaps count exactly what it missed, and seq only grows"
+    )
     func pausedViewerUnderConcurrentPosting() throws {
         let temporary = TemporarySocketDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
-        let inspector = try start(center, temporary, limits: ViewerLimits(viewerBufferBytes: 256 * 1024,
-                                                                          stalledViewerSeconds: 60))
+        let inspector = try start(
+            center, temporary,
+            limits: ViewerLimits(
+                viewerBufferBytes: 256 * 1024,
+                stalledViewerSeconds: 60))
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
         let posted = LockedValue(0)
@@ -89,14 +95,19 @@ struct StreamAccountingTests {
         if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
     }
 
-    @Test("a viewer process stopped with SIGSTOP while the app posts, then continued: its gaps count exactly the events it did not receive")
+    @Test(
+        "a viewer process stopped with SIGSTOP while the app posts, then continued: its gaps count exactly the events it did not receive"
+    )
     func stoppedViewerProcess() throws {
         let temporary = TemporarySocketDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
-        let inspector = try start(center, temporary, limits: ViewerLimits(viewerBufferBytes: 256 * 1024,
-                                                                          stalledViewerSeconds: 60))
+        let inspector = try start(
+            center, temporary,
+            limits: ViewerLimits(
+                viewerBufferBytes: 256 * 1024,
+                stalledViewerSeconds: 60))
         // The viewer is `cat`, reading the socket and writing what it gets to a file.
         let output = temporary.directory.path + "/viewer.jsonl"
         try #require(FileManager.default.createFile(atPath: output, contents: Data()))

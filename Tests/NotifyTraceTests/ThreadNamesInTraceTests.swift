@@ -63,14 +63,18 @@ struct ThreadNamesInTraceTests {
         let id = try #require(worker.step { NotifyThread.current.id })
         let site = NotifyCallsite(file: #fileID, line: #line)
         var lines: [TraceEvent] = []
-        translator.translate(ProbeEvent(timestamp: 10, thread: id, kind: .checkpoint(label: "a", callsite: site)),
-                             into: &lines)
+        translator.translate(
+            ProbeEvent(timestamp: 10, thread: id, kind: .checkpoint(label: "a", callsite: site)),
+            into: &lines)
         #expect(lines.contains { if case .thread(let thread) = $0 { thread.id == id } else { false } })
 
-        _ = worker.step { NotifyThread.nameCurrentThread("tests.trace.renamed-worker"); return 0 }
+        _ = worker.step {
+            NotifyThread.nameCurrentThread("tests.trace.renamed-worker"); return 0
+        }
         var more: [TraceEvent] = []
-        translator.translate(ProbeEvent(timestamp: 20, thread: id, kind: .checkpoint(label: "b", callsite: site)),
-                             into: &more)
+        translator.translate(
+            ProbeEvent(timestamp: 20, thread: id, kind: .checkpoint(label: "b", callsite: site)),
+            into: &more)
         let again = more.firstIndex { if case .thread(let thread) = $0 { thread.id == id } else { false } }
         let checkpoint = more.firstIndex { if case .checkpoint = $0 { true } else { false } }
         let index = try #require(again, "the renamed thread was not introduced again: \(more)")
@@ -78,9 +82,14 @@ struct ThreadNamesInTraceTests {
         guard case .thread(let renamed) = more[index] else { return }
         #expect(renamed.name == "tests.trace.renamed-worker")
         #expect(renamed.timestamp == 20)
-        #expect(translator.snapshot().contains {
-            if case .thread(let thread) = $0 { thread.id == id && thread.name == "tests.trace.renamed-worker" } else { false }
-        })
+        #expect(
+            translator.snapshot().contains {
+                if case .thread(let thread) = $0 {
+                    thread.id == id && thread.name == "tests.trace.renamed-worker"
+                } else {
+                    false
+                }
+            })
         worker.stop()
     }
 }

@@ -21,12 +21,15 @@ struct TraceInputTests {
         events.map { TraceEncoder.line(for: $0).trimmingCharacters(in: .newlines) }
     }
 
-    static let header = TraceEvent.header(TraceHeader(
-        pid: 42, process: "demo", center: "default", clockMono: 1_000, clockWall: 2_000, producer: "test"))
+    static let header = TraceEvent.header(
+        TraceHeader(
+            pid: 42, process: "demo", center: "default", clockMono: 1_000, clockWall: 2_000, producer: "test"))
 
     static func post(_ seq: UInt64) -> TraceEvent {
-        .posted(TracePost(seq: seq, timestamp: 1_000 + seq, thread: 1, postID: seq, name: "tick", object: nil,
-                          hasUserInfo: false, matched: 0, depth: 1, parentPostID: 0, callsite: 0))
+        .posted(
+            TracePost(
+                seq: seq, timestamp: 1_000 + seq, thread: 1, postID: seq, name: "tick", object: nil,
+                hasUserInfo: false, matched: 0, depth: 1, parentPostID: 0, callsite: 0))
     }
 
     static func readAll(_ reader: TraceReader) -> (events: [TraceEvent], end: TraceStreamEnd) {
@@ -50,14 +53,21 @@ struct TraceInputTests {
         }
     }
 
-    @Test("input that is not a trace is refused at open, naming the file and what is wrong", arguments: [
-        ("garbage", Array("not a log\n\u{0}\u{1}garbage\n".utf8), "line 1"),
-        ("empty", [], "empty"),
-        ("text", Array("hello\nworld\n".utf8), "line 1"),
-        ("v2", Array(#"{"k":"header","format":"notifytop-trace","version":"2.0","pid":1,"process":"x","center":"c","clockMono":1,"clockWall":1,"producer":"p"}"#.utf8) + [10], "2.0"),
-        ("other-jsonl", Array(#"{"k":"post","seq":1}"#.utf8) + [10], "line 1"),
-        ("event-first", Array((lines([post(1)])[0] + "\n").utf8), "not a header"),
-    ])
+    @Test(
+        "input that is not a trace is refused at open, naming the file and what is wrong",
+        arguments: [
+            ("garbage", Array("not a log\n\u{0}\u{1}garbage\n".utf8), "line 1"),
+            ("empty", [], "empty"),
+            ("text", Array("hello\nworld\n".utf8), "line 1"),
+            (
+                "v2",
+                Array(
+                    #"{"k":"header","format":"notifytop-trace","version":"2.0","pid":1,"process":"x","center":"c","clockMono":1,"clockWall":1,"producer":"p"}"#
+                        .utf8) + [10], "2.0"
+            ),
+            ("other-jsonl", Array(#"{"k":"post","seq":1}"#.utf8) + [10], "line 1"),
+            ("event-first", Array((lines([post(1)])[0] + "\n").utf8), "not a header"),
+        ])
     func notATrace(name: String, bytes: [UInt8], problem: String) throws {
         let path = Self.write(bytes, name)
         defer { unlink(path) }
@@ -112,13 +122,17 @@ struct TraceInputTests {
     @Test("holes a gap line accounts for, definitions without seq and a mid-session prelude count nothing lost")
     func accountedHoles() throws {
         let reported = TraceEvent.gap(TraceGap(seq: 9, timestamp: 1_009, count: 5, reason: .bufferFull))
-        let thread = TraceEvent.thread(TraceThread(seq: 70, timestamp: 1_000, id: 1, systemID: 1, name: "main", isMain: true))
-        let prelude = TraceEvent.registered(TraceRegistration(
-            seq: 50, timestamp: 1_000, thread: 1, id: 1, name: "tick", kind: .block, observer: nil, object: nil,
-            target: .posting, targetLabel: nil, callsite: 0, preexisting: true, capturesObserverStrongly: false))
-        let events = [Self.header, thread, prelude, Self.post(1), Self.post(2), Self.post(3),
-                      .type(TraceType(id: 1, name: "T")), reported, Self.post(10),
-                      .end(TraceEnd(seq: 11, timestamp: 2_000, reason: .processExit))]
+        let thread = TraceEvent.thread(
+            TraceThread(seq: 70, timestamp: 1_000, id: 1, systemID: 1, name: "main", isMain: true))
+        let prelude = TraceEvent.registered(
+            TraceRegistration(
+                seq: 50, timestamp: 1_000, thread: 1, id: 1, name: "tick", kind: .block, observer: nil, object: nil,
+                target: .posting, targetLabel: nil, callsite: 0, preexisting: true, capturesObserverStrongly: false))
+        let events = [
+            Self.header, thread, prelude, Self.post(1), Self.post(2), Self.post(3),
+            .type(TraceType(id: 1, name: "T")), reported, Self.post(10),
+            .end(TraceEnd(seq: 11, timestamp: 2_000, reason: .processExit)),
+        ]
         let path = Self.write(Array(Self.lines(events).joined(separator: "\n").utf8) + [10], "accounted")
         defer { unlink(path) }
         let (read, end) = Self.readAll(try TraceReader.open(file: path))
@@ -128,7 +142,8 @@ struct TraceInputTests {
 
     @Test("input with no line end is given up after a bounded number of bytes")
     func noLineEnd() throws {
-        let bytes = Array((Self.lines([Self.header])[0] + "\n").utf8)
+        let bytes =
+            Array((Self.lines([Self.header])[0] + "\n").utf8)
             + [UInt8](repeating: 0x41, count: TraceReader.maximumBytesWithoutNewline + 300_000)
         let path = Self.write(bytes, "no-newline")
         defer { unlink(path) }

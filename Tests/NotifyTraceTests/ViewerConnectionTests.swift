@@ -19,9 +19,12 @@ struct ViewerConnectionTests {
 
     private func checkpointLine(_ seq: UInt64) -> [UInt8] {
         var bytes: [UInt8] = []
-        TraceEncoder.encode(.checkpoint(TraceCheckpoint(seq: seq, timestamp: seq, thread: 1,
-                                                        label: String(repeating: "x", count: 100), callsite: 1)),
-                            into: &bytes)
+        TraceEncoder.encode(
+            .checkpoint(
+                TraceCheckpoint(
+                    seq: seq, timestamp: seq, thread: 1,
+                    label: String(repeating: "x", count: 100), callsite: 1)),
+            into: &bytes)
         return bytes
     }
 
@@ -53,8 +56,9 @@ struct ViewerConnectionTests {
         // A thread line (a definition with a number) may not overtake the missed events.
         var thread: [UInt8] = []
         seq += 1
-        TraceEncoder.encode(.thread(TraceThread(seq: seq, timestamp: seq, id: 9, systemID: 9, name: "t", isMain: false)),
-                            into: &thread)
+        TraceEncoder.encode(
+            .thread(TraceThread(seq: seq, timestamp: seq, id: 9, systemID: 9, name: "t", isMain: false)),
+            into: &thread)
         connection.enqueue(thread[...], as: .required(seq: seq, events: 0), now: seq)
         for _ in 0..<20 {
             seq += 1

@@ -25,17 +25,23 @@ struct ViewerLimitTests {
         return nil
     }
 
-    @Test("300 viewers that never read: extra ones refused with an end line, memory stays under the cap, stalled ones cut off, a reading viewer loses nothing")
+    @Test(
+        "300 viewers that never read: extra ones refused with an end line, memory stays under the cap, stalled ones cut off, a reading viewer loses nothing"
+    )
     func hostileViewers() throws {
         let temporary = TemporarySocketDirectory()
         let center = NotifyCenter()
-        let limits = ViewerLimits(maximumViewers: 8, viewerBufferBytes: 1 << 20, totalBufferBytes: 4 << 20,
-                                  stalledViewerSeconds: 0.5)
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory, ringCapacity: 1 << 16,
-                                                  limits: limits, accept: { $0.acceptConnection() })
+        let limits = ViewerLimits(
+            maximumViewers: 8, viewerBufferBytes: 1 << 20, totalBufferBytes: 4 << 20,
+            stalledViewerSeconds: 0.5)
+        let inspector = try NotifyInspector.start(
+            center: center, directory: temporary.directory, ringCapacity: 1 << 16,
+            limits: limits, accept: { $0.acceptConnection() })
         let healthy = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
-        let stalled = try (0..<300).map { _ in try UnixSocket.connect(to: inspector.socketPath, timeoutMilliseconds: 10_000) }
+        let stalled = try (0..<300).map { _ in
+            try UnixSocket.connect(to: inspector.socketPath, timeoutMilliseconds: 10_000)
+        }
         #expect(eventually { inspector.viewerCount == 8 })
         let posts = 30_000
         for batch in 0..<(posts / 1_000) {
@@ -110,7 +116,9 @@ struct ViewerLimitTests {
             limits: ViewerLimits(maximumViewers: 100, admissionsPerSecond: 2), accept: { $0.acceptConnection() })
         defer { inspector.stop() }
         let clients = try (0..<12).map { _ in try UnixSocket.connect(to: inspector.socketPath) }
-        let refused = clients.map { readUntilClosed($0, seconds: 0.5) }.filter { $0?.contains(#""reason":"viewer-limit""#) == true }
+        let refused = clients.map { readUntilClosed($0, seconds: 0.5) }.filter {
+            $0?.contains(#""reason":"viewer-limit""#) == true
+        }
         // 2 at once, then 2 a second: most of a burst of 12 is turned away.
         #expect(refused.count >= 6)
         #expect(inspector.viewerCount <= 12 - refused.count)
@@ -118,7 +126,9 @@ struct ViewerLimitTests {
 
     @Test("limits come from the environment; a bad value is a one-line error naming the variable")
     func limitsFromEnvironment() throws {
-        let limits = try ViewerLimits.fromEnvironment(["NOTIFYTOP_MAX_VIEWERS": "3", "NOTIFYTOP_STALLED_VIEWER_SECONDS": "2.5"])
+        let limits = try ViewerLimits.fromEnvironment([
+            "NOTIFYTOP_MAX_VIEWERS": "3", "NOTIFYTOP_STALLED_VIEWER_SECONDS": "2.5",
+        ])
         #expect(limits.maximumViewers == 3)
         #expect(limits.stalledViewerSeconds == 2.5)
         #expect(throws: TraceError.invalid("NOTIFYTOP_MAX_VIEWERS must be a positive integer, not 'lots'")) {

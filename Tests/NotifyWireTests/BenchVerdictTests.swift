@@ -17,7 +17,8 @@ struct BenchVerdictTests {
 
     @Test func missedTimingTargetsAndUnjudgedRowsDoNot() {
         let rows: [BenchVerdict.Judgement] = [
-            (Self.post, false, false), (Self.allocations, true, true), (Self.memory, nil, true), ("contention", nil, false),
+            (Self.post, false, false), (Self.allocations, true, true), (Self.memory, nil, true),
+            ("contention", nil, false),
         ]
         #expect(BenchVerdict.failures(rows).isEmpty)
         #expect(BenchVerdict.exitStatus(rows) == 0)

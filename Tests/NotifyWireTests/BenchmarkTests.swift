@@ -32,12 +32,14 @@ import NotifyWire
         #expect(encode.events == 5_000 && decode.events == 5_000)
         #expect(encode.bytes == decode.bytes && encode.bytes > 5_000 * 100)
         #expect(encode.eventsPerSecond > 0 && decode.megabytesPerSecond > 0)
-        #expect(WireBenchmark.Measurement(events: 1_000_000, bytes: 171_300_000, nanoseconds: 412_000_000)
-            .description == "1000000 events, 171.3 MB in 0.412 s: 2.43M events/s, 415.8 MB/s")
+        #expect(
+            WireBenchmark.Measurement(events: 1_000_000, bytes: 171_300_000, nanoseconds: 412_000_000)
+                .description == "1000000 events, 171.3 MB in 0.412 s: 2.43M events/s, 415.8 MB/s")
     }
 
-    @Test("throughput, printed when NOTIFY_EVENTS_THROUGHPUT is set",
-          .enabled(if: getenv("NOTIFY_EVENTS_THROUGHPUT") != nil))
+    @Test(
+        "throughput, printed when NOTIFY_EVENTS_THROUGHPUT is set",
+        .enabled(if: getenv("NOTIFY_EVENTS_THROUGHPUT") != nil))
     func throughput() {
         for _ in 0..<3 {
             print("encode:", WireBenchmark.measureEncode(eventCount: 1_000_000, now: Self.now))

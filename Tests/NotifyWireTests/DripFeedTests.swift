@@ -8,14 +8,14 @@ import NotifyWire
     /// are also independent of chunking.
     static let mixedStream: [UInt8] = {
         var bytes = TraceSamples.streamBytes
-        bytes += Array("\n   \r\n".utf8)                                      // blank lines
-        bytes += Array(#"{"k":"post","seq":1}"#.utf8) + [0x0A]                 // missing fields
+        bytes += Array("\n   \r\n".utf8)  // blank lines
+        bytes += Array(#"{"k":"post","seq":1}"#.utf8) + [0x0A]  // missing fields
         bytes += Array("garbage that is not json\n".utf8)
-        bytes += Array(String(repeating: "x", count: 300).utf8) + [0x0A]      // over the 288-byte limit below
+        bytes += Array(String(repeating: "x", count: 300).utf8) + [0x0A]  // over the 288-byte limit below
         bytes += Array(#"{"k":"new-kind","x":[1,{"y":null}]}"#.utf8) + [0x0A]
         bytes += TraceEvent.type(TraceType(id: 1, name: "名前 🚀 \"q\" \\ \u{1}")).encoded
         bytes += TraceSamples.event(.end).encoded
-        bytes += Array(#"{"k":"gap","seq":1,"t":2,"count":3,"#.utf8)             // cut off: no newline
+        bytes += Array(#"{"k":"gap","seq":1,"t":2,"count":3,"#.utf8)  // cut off: no newline
         return bytes
     }()
 
@@ -38,14 +38,19 @@ import NotifyWire
         let kinds = TraceLineKind.allCases.count
         #expect(outcomes.count == kinds + 7)
         #expect(errors.map(\.line) == [kinds + 3, kinds + 4, kinds + 5, kinds + 9])
-        #expect(errors.map(\.reason) == [
-            .missingField(kind: "post", field: "t"),
-            .malformed(column: 1, problem: "expected '{' to start the line's object"),
-            .lineTooLong(limit: 288),
-            .truncated(bytes: 35),
-        ])
-        #expect(outcomes[kinds + 3] == .event(.unknown(TraceUnknownLine(
-            kind: "new-kind", line: #"{"k":"new-kind","x":[1,{"y":null}]}"#))))
+        #expect(
+            errors.map(\.reason) == [
+                .missingField(kind: "post", field: "t"),
+                .malformed(column: 1, problem: "expected '{' to start the line's object"),
+                .lineTooLong(limit: 288),
+                .truncated(bytes: 35),
+            ])
+        #expect(
+            outcomes[kinds + 3]
+                == .event(
+                    .unknown(
+                        TraceUnknownLine(
+                            kind: "new-kind", line: #"{"k":"new-kind","x":[1,{"y":null}]}"#))))
     }
 
     @Test("bytes fed as a lazy sequence decode like bytes fed as an array")

@@ -6,14 +6,14 @@ import NotifyWire
 @Suite struct EscapingTests {
     static let names: [String] = [
         "cartDidChange",
-        "購物車已更改",                          // CJK
-        "🛒 changed 👩‍👩‍👧‍👦 🇯🇵",                    // emoji, ZWJ sequence, flag
-        "say \"hi\"",                           // quotes
-        #"C:\path\to\file \\ \u0041"#,          // backslashes, and text that looks like an escape
-        "tab\there\nnewline\rcr",               // common control characters
-        "\u{0}\u{1}\u{8}\u{C}\u{1F}\u{7F}",      // NUL, other C0 controls, DEL
-        "line\u{2028}separator\u{2029}",        // JavaScript's line terminators, valid in JSON
-        "é vs e\u{301}",                        // precomposed and combining
+        "購物車已更改",  // CJK
+        "🛒 changed 👩‍👩‍👧‍👦 🇯🇵",  // emoji, ZWJ sequence, flag
+        "say \"hi\"",  // quotes
+        #"C:\path\to\file \\ \u0041"#,  // backslashes, and text that looks like an escape
+        "tab\there\nnewline\rcr",  // common control characters
+        "\u{0}\u{1}\u{8}\u{C}\u{1F}\u{7F}",  // NUL, other C0 controls, DEL
+        "line\u{2028}separator\u{2029}",  // JavaScript's line terminators, valid in JSON
+        "é vs e\u{301}",  // precomposed and combining
         "",
         "/slashes/ and </script>",
     ]
@@ -22,8 +22,10 @@ import NotifyWire
     func roundTripsName(name: String) {
         let events: [TraceEvent] = [
             .type(TraceType(id: 1, name: name)),
-            .posted(TracePost(seq: 1, timestamp: 1, thread: 1, postID: 1, name: name, object: nil, hasUserInfo: false,
-                              matched: 0, depth: 1, parentPostID: 0, callsite: 1)),
+            .posted(
+                TracePost(
+                    seq: 1, timestamp: 1, thread: 1, postID: 1, name: name, object: nil, hasUserInfo: false,
+                    matched: 0, depth: 1, parentPostID: 0, callsite: 1)),
             .header(TraceHeader(pid: 1, process: name, center: name, clockMono: 0, clockWall: 0, producer: name)),
         ]
         var bytes: [UInt8] = []
@@ -45,16 +47,18 @@ import NotifyWire
         var testDescription: String { json }
     }
 
-    @Test("escapes other encoders write decode to the right text", arguments: [
-        EscapedInput(json: #"\u00e9"#, text: "é"),
-        EscapedInput(json: #"\u00E9\u00c9"#, text: "éÉ"),
-        EscapedInput(json: #"\u8cfc\u7269"#, text: "購物"),
-        EscapedInput(json: #"\ud83d\uded2"#, text: "🛒"),
-        EscapedInput(json: #"\uD83D\uDE00!"#, text: "😀!"),
-        EscapedInput(json: #"\u0000"#, text: "\u{0}"),
-        EscapedInput(json: #"\/\"\\"#, text: #"/"\"#),
-        EscapedInput(json: #"a\u0041\n"#, text: "aA\n"),
-    ])
+    @Test(
+        "escapes other encoders write decode to the right text",
+        arguments: [
+            EscapedInput(json: #"\u00e9"#, text: "é"),
+            EscapedInput(json: #"\u00E9\u00c9"#, text: "éÉ"),
+            EscapedInput(json: #"\u8cfc\u7269"#, text: "購物"),
+            EscapedInput(json: #"\ud83d\uded2"#, text: "🛒"),
+            EscapedInput(json: #"\uD83D\uDE00!"#, text: "😀!"),
+            EscapedInput(json: #"\u0000"#, text: "\u{0}"),
+            EscapedInput(json: #"\/\"\\"#, text: #"/"\"#),
+            EscapedInput(json: #"a\u0041\n"#, text: "aA\n"),
+        ])
     func decodesEscapes(input: EscapedInput) {
         let line = #"{"k":"type","id":1,"name":""# + input.json + #""}"#
         #expect(decodeOne(line) == .event(.type(TraceType(id: 1, name: input.text))))

@@ -18,8 +18,9 @@ import NotifyWire
     @Test("the wire-format article shows every golden line verbatim", arguments: TraceLineKind.allCases)
     func articleShowsGoldenLine(kind: TraceLineKind) throws {
         let article = try Self.article()
-        #expect(article.split(separator: "\n").contains { $0 == TraceSamples.line(kind) },
-                "WireFormat.md lacks the \(kind.rawValue) line: \(TraceSamples.line(kind))")
+        #expect(
+            article.split(separator: "\n").contains { $0 == TraceSamples.line(kind) },
+            "WireFormat.md lacks the \(kind.rawValue) line: \(TraceSamples.line(kind))")
     }
 
     @Test("every JSON line in the wire-format article decodes and re-encodes to itself")
@@ -39,8 +40,9 @@ import NotifyWire
     @Test("the article's example session is a valid stream: a header, increasing seq, an end")
     func articleSessionIsCoherent() throws {
         let article = try Self.article()
-        let session = try #require(article.components(separatedBy: "```json\n").last?
-            .components(separatedBy: "```").first)
+        let session = try #require(
+            article.components(separatedBy: "```json\n").last?
+                .components(separatedBy: "```").first)
         let outcomes = decodeAll(session)
         let events = outcomes.compactMap { if case .event(let event) = $0 { event } else { nil } }
         #expect(events.count == outcomes.count)

@@ -6,10 +6,11 @@ import Testing
 /// (the moment of the snapshot) is not.
 @Suite struct RegistrationTimeFieldTests {
     static func registration(registeredAt: UInt64?) -> TraceEvent {
-        .registered(TraceRegistration(
-            seq: 9, timestamp: 5_000, thread: 1, id: 4, name: "cartDidChange", kind: .block, observer: nil,
-            object: nil, target: .posting, targetLabel: nil, callsite: 2, preexisting: true,
-            capturesObserverStrongly: false, mainThreadOnly: false, registeredAt: registeredAt))
+        .registered(
+            TraceRegistration(
+                seq: 9, timestamp: 5_000, thread: 1, id: 4, name: "cartDidChange", kind: .block, observer: nil,
+                object: nil, target: .posting, targetLabel: nil, callsite: 2, preexisting: true,
+                capturesObserverStrongly: false, mainThreadOnly: false, registeredAt: registeredAt))
     }
 
     /// The event the fast path reads from `line`, nil when it leaves the line to the general path.
@@ -21,8 +22,9 @@ import Testing
         }
     }
 
-    @Test("the fast path reads registeredAt, a number or null, as the general path does",
-          arguments: [UInt64?.none, 0, 1_234, 1_700_000_000_000_000_000])
+    @Test(
+        "the fast path reads registeredAt, a number or null, as the general path does",
+        arguments: [UInt64?.none, 0, 1_234, 1_700_000_000_000_000_000])
     func fastPathReadsRegisteredAt(registeredAt: UInt64?) {
         let event = Self.registration(registeredAt: registeredAt)
         let line = TraceEncoder.line(for: event)
@@ -33,7 +35,8 @@ import Testing
 
     @Test("a register line without registeredAt (an older stream) reads as unknown, and t stands in")
     func absentFieldIsUnknown() throws {
-        let line = #"{"k":"register","seq":9,"t":5000,"thread":1,"id":4,"name":"cartDidChange","kind":"block","observer":null,"object":null,"target":"posting","targetLabel":null,"callsite":2,"preexisting":true,"capturesObserverStrongly":false,"mainThreadOnly":false}"#
+        let line =
+            #"{"k":"register","seq":9,"t":5000,"thread":1,"id":4,"name":"cartDidChange","kind":"block","observer":null,"object":null,"target":"posting","targetLabel":null,"callsite":2,"preexisting":true,"capturesObserverStrongly":false,"mainThreadOnly":false}"#
         guard case .event(.registered(let registration)) = decodeOne(line) else {
             Issue.record("does not decode: \(line)")
             return

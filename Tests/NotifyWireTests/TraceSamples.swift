@@ -12,8 +12,10 @@ enum TraceSamples {
         case .header:
             .header(header)
         case .thread:
-            .thread(TraceThread(seq: 1, timestamp: 1_000_000_500, id: 1, systemID: 4242, name: "notify-demo",
-                                isMain: true))
+            .thread(
+                TraceThread(
+                    seq: 1, timestamp: 1_000_000_500, id: 1, systemID: 4242, name: "notify-demo",
+                    isMain: true))
         case .type:
             .type(TraceType(id: 3, name: "Demo.CartScreen"))
         case .object:
@@ -21,32 +23,43 @@ enum TraceSamples {
         case .callsite:
             .callsite(TraceCallsite(id: 2, file: "Demo/Cart.swift", line: 42))
         case .registered:
-            .registered(TraceRegistration(
-                seq: 2, timestamp: 1_000_001_000, thread: 1, id: 4, name: "cartDidChange", kind: .ownerBound,
-                observer: 7, object: nil, target: .posting, targetLabel: nil, callsite: 2, preexisting: false,
-                capturesObserverStrongly: false))
+            .registered(
+                TraceRegistration(
+                    seq: 2, timestamp: 1_000_001_000, thread: 1, id: 4, name: "cartDidChange", kind: .ownerBound,
+                    observer: 7, object: nil, target: .posting, targetLabel: nil, callsite: 2, preexisting: false,
+                    capturesObserverStrongly: false))
         case .posted:
-            .posted(TracePost(
-                seq: 3, timestamp: 1_000_002_000, thread: 1, postID: 11, name: "cartDidChange", object: nil,
-                hasUserInfo: true, matched: 1, depth: 1, parentPostID: 0, callsite: 5))
+            .posted(
+                TracePost(
+                    seq: 3, timestamp: 1_000_002_000, thread: 1, postID: 11, name: "cartDidChange", object: nil,
+                    hasUserInfo: true, matched: 1, depth: 1, parentPostID: 0, callsite: 5))
         case .delivered:
-            .delivered(TraceDelivery(
-                seq: 4, timestamp: 1_000_003_500, thread: 1, postID: 11, registration: 4, name: "cartDidChange",
-                postingThread: 1, target: .posting, start: 1_000_002_100, duration: 1_400, wait: 0, depth: 1))
+            .delivered(
+                TraceDelivery(
+                    seq: 4, timestamp: 1_000_003_500, thread: 1, postID: 11, registration: 4, name: "cartDidChange",
+                    postingThread: 1, target: .posting, start: 1_000_002_100, duration: 1_400, wait: 0, depth: 1))
         case .removed:
-            .removed(TraceRemoval(seq: 5, timestamp: 1_000_004_000, thread: 1, registration: 4,
-                                  reason: .tokenCancelled))
+            .removed(
+                TraceRemoval(
+                    seq: 5, timestamp: 1_000_004_000, thread: 1, registration: 4,
+                    reason: .tokenCancelled))
         case .tokenDropped:
             .tokenDropped(TraceTokenDrop(seq: 6, timestamp: 1_000_005_000, thread: 1, registration: 6))
         case .removeMissed:
-            .removeMissed(TraceMissedRemoval(seq: 7, timestamp: 1_000_006_000, thread: 1, observer: 7,
-                                             name: "cartDidChange", callsite: 9))
+            .removeMissed(
+                TraceMissedRemoval(
+                    seq: 7, timestamp: 1_000_006_000, thread: 1, observer: 7,
+                    name: "cartDidChange", callsite: 9))
         case .queue:
-            .queue(TraceQueueActivity(seq: 8, timestamp: 1_000_007_000, thread: 1, queueID: 1, action: .coalesced,
-                                      name: "downloadProgress", style: nil, count: 2, pending: 1))
+            .queue(
+                TraceQueueActivity(
+                    seq: 8, timestamp: 1_000_007_000, thread: 1, queueID: 1, action: .coalesced,
+                    name: "downloadProgress", style: nil, count: 2, pending: 1))
         case .checkpoint:
-            .checkpoint(TraceCheckpoint(seq: 9, timestamp: 1_000_008_000, thread: 1, label: "cart screen closed",
-                                        callsite: 2))
+            .checkpoint(
+                TraceCheckpoint(
+                    seq: 9, timestamp: 1_000_008_000, thread: 1, label: "cart screen closed",
+                    callsite: 2))
         case .tick:
             .tick(TraceTick(seq: 10, timestamp: 1_000_500_000))
         case .gap:

@@ -8,20 +8,24 @@ import NotifyWire
             + #"","pid":1,"process":"p","center":"c","clockMono":1,"clockWall":2,"producer":"x"}"#
     }
 
-    @Test("an unknown major version is refused with a message saying what is supported",
-          arguments: ["0.9", "2.0", "17.3"])
+    @Test(
+        "an unknown major version is refused with a message saying what is supported",
+        arguments: ["0.9", "2.0", "17.3"])
     func refusesOtherMajor(version: String) throws {
         let error = try #require(decodingError(Self.header(version: version)))
         #expect(error.reason == .unsupportedVersion(version))
         #expect(error.isFatal)
-        #expect(error.description == "line 1: trace format version \(version) is not supported: "
-                    + "this reader understands 1.x (newest 1.1)")
+        #expect(
+            error.description == "line 1: trace format version \(version) is not supported: "
+                + "this reader understands 1.x (newest 1.1)")
     }
 
-    @Test("a newer minor version is accepted, with its new fields and kinds ignored",
-          arguments: ["1.0", "1.1", "1.42"])
+    @Test(
+        "a newer minor version is accepted, with its new fields and kinds ignored",
+        arguments: ["1.0", "1.1", "1.42"])
     func acceptsNewerMinor(version: String) throws {
-        let text = Self.header(version: version).dropLast() + #","newField":[1,2]}"# + "\n"
+        let text =
+            Self.header(version: version).dropLast() + #","newField":[1,2]}"# + "\n"
             + #"{"k":"future-kind","seq":1,"t":1}"# + "\n" + TraceSamples.line(.end) + "\n"
         var decoder = TraceDecoder()
         decoder.feed(text.utf8)
@@ -60,7 +64,8 @@ import NotifyWire
 struct AddedFieldTests {
     @Test("a registration without mainThreadOnly (an early 1.0 stream) reads as false; true round-trips")
     func mainThreadOnlyDefaultsToFalse() throws {
-        let early = #"{"k":"register","seq":2,"t":1,"thread":1,"id":4,"name":"n","kind":"block","observer":null,"object":null,"target":"main","targetLabel":null,"callsite":2,"preexisting":false,"capturesObserverStrongly":false}"#
+        let early =
+            #"{"k":"register","seq":2,"t":1,"thread":1,"id":4,"name":"n","kind":"block","observer":null,"object":null,"target":"main","targetLabel":null,"callsite":2,"preexisting":false,"capturesObserverStrongly":false}"#
         var decoder = TraceDecoder()
         decoder.feed(Array((early + "\n").utf8))
         guard case .registered(let registration)? = try decoder.next() else {

@@ -9,12 +9,15 @@ import Testing
     static let fastPathKinds: Set<TraceLineKind> = [.delivered, .posted, .registered, .removed, .queue, .object, .tick]
 
     /// One sample per kind, plus a registration whose optional fields are all set.
-    static let events: [TraceEvent] = TraceLineKind.allCases.map(TraceSamples.event) + [
-        .registered(TraceRegistration(
-            seq: 12, timestamp: 1_000_010_000, thread: 2, id: 9, name: "cartDidChange", kind: .block, observer: 7,
-            object: 8, target: .operationQueue, targetLabel: "sync queue", callsite: 3, preexisting: true,
-            capturesObserverStrongly: true, mainThreadOnly: true, registeredAt: 999_000_000)),
-    ]
+    static let events: [TraceEvent] =
+        TraceLineKind.allCases.map(TraceSamples.event) + [
+            .registered(
+                TraceRegistration(
+                    seq: 12, timestamp: 1_000_010_000, thread: 2, id: 9, name: "cartDidChange", kind: .block,
+                    observer: 7,
+                    object: 8, target: .operationQueue, targetLabel: "sync queue", callsite: 3, preexisting: true,
+                    capturesObserverStrongly: true, mainThreadOnly: true, registeredAt: 999_000_000))
+        ]
 
     static func fastPath(_ line: String) -> TraceEvent? {
         var names = StringInterner()
@@ -43,15 +46,17 @@ import Testing
         #expect(Set(Self.events.compactMap(\.kind)) == Set(TraceLineKind.allCases))
     }
 
-    @Test("the fast path decodes the encoder's line of each of its kinds to an equal event",
-          arguments: events.filter { $0.kind.map(fastPathKinds.contains) == true })
+    @Test(
+        "the fast path decodes the encoder's line of each of its kinds to an equal event",
+        arguments: events.filter { $0.kind.map(fastPathKinds.contains) == true })
     func fastPathDecodesItsKinds(_ event: TraceEvent) {
         let line = TraceEncoder.line(for: event)
         #expect(Self.fastPath(line) == event, "\(line)")
     }
 
-    @Test("the fast path leaves every other kind to the general path",
-          arguments: events.filter { $0.kind.map(fastPathKinds.contains) == false })
+    @Test(
+        "the fast path leaves every other kind to the general path",
+        arguments: events.filter { $0.kind.map(fastPathKinds.contains) == false })
     func fastPathDeclinesOtherKinds(_ event: TraceEvent) {
         let line = TraceEncoder.line(for: event)
         #expect(Self.fastPath(line) == nil, "\(line)")

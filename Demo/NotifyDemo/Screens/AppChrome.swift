@@ -24,19 +24,21 @@ final class AppChrome: @unchecked Sendable {  // `updates` is atomic (a planted 
         let mainOnly = context.uiRunsOnMainThread
         for name in Self.mainNames {
             context.registered(name)
-            bag.add(context.center.observe(name.name, owner: self, mainThreadOnly: mainOnly) { [context] chrome, _ in
-                context.received(name)
-                chrome.updates.add(1, ordering: .relaxed)
-            })
+            bag.add(
+                context.center.observe(name.name, owner: self, mainThreadOnly: mainOnly) { [context] chrome, _ in
+                    context.received(name)
+                    chrome.updates.add(1, ordering: .relaxed)
+                })
         }
         for name in Self.hoppedNames {
             context.registered(name)
-            bag.add(context.center.observe(
-                name.name, owner: self, deliverOn: context.targets.ui, mainThreadOnly: mainOnly
-            ) { [context] chrome, _ in
-                context.received(name)
-                chrome.updates.add(1, ordering: .relaxed)
-            })
+            bag.add(
+                context.center.observe(
+                    name.name, owner: self, deliverOn: context.targets.ui, mainThreadOnly: mainOnly
+                ) { [context] chrome, _ in
+                    context.received(name)
+                    chrome.updates.add(1, ordering: .relaxed)
+                })
         }
     }
 }
@@ -51,12 +53,13 @@ final class BadgeController: @unchecked Sendable {  // main lane only
     init(context: DemoContext) {
         self.context = context
         context.registered(.messageDidArrive)
-        bag.add(context.center.observe(
-            DemoName.messageDidArrive.name, owner: self, deliverOn: context.targets.ui,
-            mainThreadOnly: context.uiRunsOnMainThread
-        ) { badge, _ in
-            badge.messageArrived()
-        })
+        bag.add(
+            context.center.observe(
+                DemoName.messageDidArrive.name, owner: self, deliverOn: context.targets.ui,
+                mainThreadOnly: context.uiRunsOnMainThread
+            ) { badge, _ in
+                badge.messageArrived()
+            })
     }
 
     private func messageArrived() {

@@ -18,8 +18,9 @@ final class CartScreen: ModalScreen, @unchecked Sendable {  // main lane only, b
         self.context = context
         table = CartTable(context: context)
         context.registered(.cartDidChange)
-        context.center.addObserver(self, action: CartScreen.cartChanged, name: DemoName.cartDidChange.name,
-                                   object: nil)
+        context.center.addObserver(
+            self, action: CartScreen.cartChanged, name: DemoName.cartDidChange.name,
+            object: nil)
         viewDidLoad()
     }
 
@@ -27,9 +28,10 @@ final class CartScreen: ModalScreen, @unchecked Sendable {  // main lane only, b
         guard context.has(.splitRegister) else { return }
         // The bug: init already observes CartDidChange; this second subscription is its own call.
         context.registered(.cartDidChange)
-        bag.add(context.center.observe(DemoName.cartDidChange.name, owner: self) { screen, note in
-            screen.cartChanged(note)
-        })
+        bag.add(
+            context.center.observe(DemoName.cartDidChange.name, owner: self) { screen, note in
+                screen.cartChanged(note)
+            })
         context.planted.plant(.splitRegister)
     }
 
@@ -88,12 +90,13 @@ final class CartCell: @unchecked Sendable {  // main lane only
 
     init(context: DemoContext) {
         context.registered(.themeDidChange)
-        bag.add(context.center.observe(
-            DemoName.themeDidChange.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
-        ) { [context] cell, _ in
-            context.received(.themeDidChange)
-            cell.restyles += 1
-        })
+        bag.add(
+            context.center.observe(
+                DemoName.themeDidChange.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
+            ) { [context] cell, _ in
+                context.received(.themeDidChange)
+                cell.restyles += 1
+            })
     }
 
     func configure(row: Int) {

@@ -32,9 +32,10 @@ final class DocumentEditor: ModalScreen, @unchecked Sendable {  // main lane onl
         let mainOnly = context.uiRunsOnMainThread
         for name in [DemoName.keyboardWillShow, .keyboardWillHide] {
             context.registered(name)
-            bag.add(context.center.observe(name.name, owner: self, mainThreadOnly: mainOnly) { [context] _, _ in
-                context.received(name)
-            })
+            bag.add(
+                context.center.observe(name.name, owner: self, mainThreadOnly: mainOnly) { [context] _, _ in
+                    context.received(name)
+                })
         }
         watch(document)
     }
@@ -69,12 +70,13 @@ final class DocumentEditor: ModalScreen, @unchecked Sendable {  // main lane onl
 
     private func watch(_ document: Document) {
         context.registered(.documentDidSave)
-        documentBag.add(context.center.observe(
-            DemoName.documentDidSave.name, object: document, owner: self, mainThreadOnly: context.uiRunsOnMainThread
-        ) { [context] editor, _ in
-            context.received(.documentDidSave)
-            editor.saves += 1
-        })
+        documentBag.add(
+            context.center.observe(
+                DemoName.documentDidSave.name, object: document, owner: self, mainThreadOnly: context.uiRunsOnMainThread
+            ) { [context] editor, _ in
+                context.received(.documentDidSave)
+                editor.saves += 1
+            })
         monitor.watch(document)
     }
 
@@ -130,11 +132,12 @@ final class RecentFiles: @unchecked Sendable {  // main lane only
 
     init(context: DemoContext) {
         context.registered(.documentDidSave)
-        bag.add(context.center.observe(
-            DemoName.documentDidSave.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
-        ) { [context] files, _ in
-            context.received(.documentDidSave)
-            files.saves += 1
-        })
+        bag.add(
+            context.center.observe(
+                DemoName.documentDidSave.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
+            ) { [context] files, _ in
+                context.received(.documentDidSave)
+                files.saves += 1
+            })
     }
 }

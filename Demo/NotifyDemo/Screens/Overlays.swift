@@ -14,8 +14,9 @@ final class ToastView: @unchecked Sendable {  // main lane only
         self.context = context
         shownAtStep = step
         context.registered(.screenDidAppear)
-        context.center.addObserver(self, action: ToastView.screenAppeared, name: DemoName.screenDidAppear.name,
-                                   object: nil)
+        context.center.addObserver(
+            self, action: ToastView.screenAppeared, name: DemoName.screenDidAppear.name,
+            object: nil)
     }
 
     /// Takes the toast off screen; the caller then lets it go.
@@ -48,15 +49,17 @@ final class WhatsNewBanner: @unchecked Sendable {  // main lane only
         if context.has(.selfCapture) {
             // The bug: `self.restyle()` inside the handler instead of using the owner parameter.
             context.registered(.themeDidChange)
-            bag.add(context.center.observe(DemoName.themeDidChange.name, owner: self) { _, _ in
-                self.restyle()
-            })
+            bag.add(
+                context.center.observe(DemoName.themeDidChange.name, owner: self) { _, _ in
+                    self.restyle()
+                })
             context.planted.plant(.selfCapture)
         } else {
             context.registered(.themeDidChange)
-            bag.add(context.center.observe(DemoName.themeDidChange.name, owner: self) { banner, _ in
-                banner.restyle()
-            })
+            bag.add(
+                context.center.observe(DemoName.themeDidChange.name, owner: self) { banner, _ in
+                    banner.restyle()
+                })
         }
     }
 

@@ -24,8 +24,9 @@ final class SettingsScreen: ModalScreen, @unchecked Sendable {  // main lane onl
 
     private func subscribe() {
         context.registered(.themeDidChange)
-        context.center.addObserver(self, action: SettingsScreen.themeChanged, name: DemoName.themeDidChange.name,
-                                   object: nil)
+        context.center.addObserver(
+            self, action: SettingsScreen.themeChanged, name: DemoName.themeDidChange.name,
+            object: nil)
     }
 
     func close() {

@@ -47,8 +47,9 @@ final class ProfileBadgeModel: @unchecked Sendable {  // main lane only
     init(context: DemoContext) {
         self.context = context
         context.registered(.sessionDidChange)
-        context.center.addObserver(self, action: ProfileBadgeModel.sessionChanged,
-                                   name: DemoName.sessionDidChange.name, object: nil)
+        context.center.addObserver(
+            self, action: ProfileBadgeModel.sessionChanged,
+            name: DemoName.sessionDidChange.name, object: nil)
     }
 
     private func sessionChanged(_ note: Notification) {
@@ -73,12 +74,13 @@ final class InboxScreen: TabScreen, @unchecked Sendable {  // main lane only
     init(context: DemoContext) {
         self.context = context
         context.registered(.sessionDidChange)
-        bag.add(context.center.observe(
-            DemoName.sessionDidChange.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
-        ) { [context] inbox, _ in
-            context.received(.sessionDidChange)
-            inbox.accountRefreshes += 1
-        })
+        bag.add(
+            context.center.observe(
+                DemoName.sessionDidChange.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
+            ) { [context] inbox, _ in
+                context.received(.sessionDidChange)
+                inbox.accountRefreshes += 1
+            })
         subscribe()
     }
 

@@ -14,11 +14,12 @@ final class AnalyticsService: @unchecked Sendable {  // immutable after init
     init(context: DemoContext) {
         for name in Self.names {
             context.registered(name)
-            bag.add(context.center.addObserver(
-                forName: name.name, object: nil, deliverOn: context.targets.background
-            ) { [context] _ in
-                context.received(name)
-            })
+            bag.add(
+                context.center.addObserver(
+                    forName: name.name, object: nil, deliverOn: context.targets.background
+                ) { [context] _ in
+                    context.received(name)
+                })
         }
     }
 }

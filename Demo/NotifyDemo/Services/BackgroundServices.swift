@@ -8,12 +8,13 @@ final class ImageCache: @unchecked Sendable {  // immutable after init
 
     init(context: DemoContext) {
         context.registered(.memoryWarning)
-        bag.add(context.center.addObserver(
-            forName: DemoName.memoryWarning.name, object: nil, deliverOn: context.targets.background
-        ) { [context] _ in
-            context.received(.memoryWarning)
-            context.post(.cacheDidEvict)
-        })
+        bag.add(
+            context.center.addObserver(
+                forName: DemoName.memoryWarning.name, object: nil, deliverOn: context.targets.background
+            ) { [context] _ in
+                context.received(.memoryWarning)
+                context.post(.cacheDidEvict)
+            })
     }
 }
 
@@ -27,14 +28,15 @@ final class SyncService: @unchecked Sendable {  // immutable after init
 
     init(context: DemoContext) {
         context.registered(.reachabilityDidChange)
-        bag.add(context.center.addObserver(
-            forName: DemoName.reachabilityDidChange.name, object: nil, deliverOn: context.targets.sync
-        ) { [context] note in
-            context.received(.reachabilityDidChange)
-            guard note.userInfo?[SyncService.onlineKey] as? Bool == true else { return }
-            context.post(.syncDidStart)
-            context.post(.syncDidFinish)
-        })
+        bag.add(
+            context.center.addObserver(
+                forName: DemoName.reachabilityDidChange.name, object: nil, deliverOn: context.targets.sync
+            ) { [context] note in
+                context.received(.reachabilityDidChange)
+                guard note.userInfo?[SyncService.onlineKey] as? Bool == true else { return }
+                context.post(.syncDidStart)
+                context.post(.syncDidFinish)
+            })
     }
 }
 
@@ -45,10 +47,11 @@ final class DownloadStore: @unchecked Sendable {  // immutable after init
     init(context: DemoContext) {
         for name in [DemoName.downloadDidStart, .downloadDidFinish] {
             context.registered(name)
-            bag.add(context.center.addObserver(forName: name.name, object: nil, deliverOn: context.targets.io) {
-                [context] _ in
-                context.received(name)
-            })
+            bag.add(
+                context.center.addObserver(forName: name.name, object: nil, deliverOn: context.targets.io) {
+                    [context] _ in
+                    context.received(name)
+                })
         }
     }
 }

@@ -29,10 +29,11 @@ final class MiniCartBadge: @unchecked Sendable {  // immutable after init
     init?(context: DemoContext) {
         guard context.has(.backgroundToMain) else { return nil }
         context.registered(.cartDidChange)
-        bag.add(context.center.addObserver(
-            forName: DemoName.cartDidChange.name, object: nil, deliverOn: .posting, mainThreadOnly: true
-        ) { [context] _ in
-            context.received(.cartDidChange)
-        })
+        bag.add(
+            context.center.addObserver(
+                forName: DemoName.cartDidChange.name, object: nil, deliverOn: .posting, mainThreadOnly: true
+            ) { [context] _ in
+                context.received(.cartDidChange)
+            })
     }
 }

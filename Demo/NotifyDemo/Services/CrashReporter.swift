@@ -13,13 +13,16 @@ final class CrashReporter: @unchecked Sendable {  // immutable after init
         if context.has(.droppedToken) {
             // The bug: the token is not stored (SwiftLint's discarded_notification_center_observer).
             context.registered(.appWillResignActive)
-            _ = context.center.addObserver(forName: DemoName.appWillResignActive.name, object: nil, queue: nil,
-                                           using: block)
+            _ = context.center.addObserver(
+                forName: DemoName.appWillResignActive.name, object: nil, queue: nil,
+                using: block)
             context.planted.plant(.droppedToken)
         } else {
             context.registered(.appWillResignActive)
-            bag.add(context.center.addObserver(forName: DemoName.appWillResignActive.name, object: nil, queue: nil,
-                                               using: block))
+            bag.add(
+                context.center.addObserver(
+                    forName: DemoName.appWillResignActive.name, object: nil, queue: nil,
+                    using: block))
         }
     }
 }

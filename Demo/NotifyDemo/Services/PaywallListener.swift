@@ -8,9 +8,10 @@ final class PaywallListener: @unchecked Sendable {  // main lane only
     init?(context: DemoContext) {
         guard context.has(.neverPosted) else { return nil }
         context.registered(.premiumStatusDidChange)
-        bag.add(context.center.observe(DemoName.premiumStatusDidChange.name, owner: self) { [context] _, _ in
-            context.received(.premiumStatusDidChange)
-        })
+        bag.add(
+            context.center.observe(DemoName.premiumStatusDidChange.name, owner: self) { [context] _, _ in
+                context.received(.premiumStatusDidChange)
+            })
         context.planted.plant(.neverPosted)
     }
 }

@@ -55,8 +55,9 @@ final class ProgressRelay: @unchecked Sendable {  // `lock` guards the mailbox; 
         for update in updates {
             let before = queue.pendingCount
             queue.enqueue(
-                Notification(name: DemoName.downloadProgress.name, object: update.download,
-                             userInfo: ["fraction": update.fraction]),
+                Notification(
+                    name: DemoName.downloadProgress.name, object: update.download,
+                    userInfo: ["fraction": update.fraction]),
                 postingStyle: .asap, coalesceMask: [.onName, .onSender], forModes: nil)
             enqueued += 1
             let replaced = before + 1 - queue.pendingCount

@@ -11,8 +11,9 @@ final class SessionStore: @unchecked Sendable {  // `refreshes` is atomic; the r
     init(context: DemoContext) {
         self.context = context
         context.registered(.tokenDidRefresh)
-        context.center.addObserver(self, action: SessionStore.tokenRefreshed, name: DemoName.tokenDidRefresh.name,
-                                   object: nil)
+        context.center.addObserver(
+            self, action: SessionStore.tokenRefreshed, name: DemoName.tokenDidRefresh.name,
+            object: nil)
     }
 
     /// The number of token refreshes seen.

@@ -12,11 +12,12 @@ final class ThemePreviewRenderer: @unchecked Sendable {  // main lane only
     init(context: DemoContext) {
         self.context = context
         context.registered(.themeDidChange)
-        bag.add(context.center.observe(
-            DemoName.themeDidChange.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
-        ) { renderer, _ in
-            renderer.render()
-        })
+        bag.add(
+            context.center.observe(
+                DemoName.themeDidChange.name, owner: self, mainThreadOnly: context.uiRunsOnMainThread
+            ) { renderer, _ in
+                renderer.render()
+            })
     }
 
     private func render() {

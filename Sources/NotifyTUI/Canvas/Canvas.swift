@@ -82,8 +82,9 @@ public struct Canvas: Sendable, Equatable {
         _ text: String, x: Int, y: Int, width: Int, alignRight: Bool = false, style: Style = .normal,
         ellipsis: String = "…"
     ) {
-        write(DisplayWidth.fit(text, to: width, alignRight: alignRight, ellipsis: ellipsis),
-              x: x, y: y, maxWidth: width, style: style)
+        write(
+            DisplayWidth.fit(text, to: width, alignRight: alignRight, ellipsis: ellipsis),
+            x: x, y: y, maxWidth: width, style: style)
     }
 
     /// Blanks a rectangle with the given role.

@@ -114,7 +114,8 @@ extension TableWidget {
         var log = extras
         log.folding = nil
         log.log?.wrap = false
-        let descending = (state.sortColumn ?? spec.defaultSort).map { spec.columns[$0].descendingFirst != state.inverted }
+        let descending =
+            (state.sortColumn ?? spec.defaultSort).map { spec.columns[$0].descendingFirst != state.inverted }
             ?? state.inverted
         var rows: [[String]] = []
         var notes: [TableContent.Note] = []
@@ -122,7 +123,9 @@ extension TableWidget {
         for line in lines(ordered, items: items, spec: spec, extras: log, descending: descending, widths: []).lines {
             switch line {
             case .row(let index, _): rows.append(spec.columns.map { $0.text(items[index]) })
-            case .mark(let mark): notes.append(TableContent.Note(beforeRow: rows.count, text: separator(mark, width: 0, glyphs: glyphs) + rule))
+            case .mark(let mark):
+                notes.append(
+                    TableContent.Note(beforeRow: rows.count, text: separator(mark, width: 0, glyphs: glyphs) + rule))
             case .group: break
             }
         }

@@ -126,7 +126,10 @@ public enum CommandPalette {
             return .success(.export(format))
         case "view":
             guard let view = ViewID(argument: String(argument)) else {
-                return .failure(PaletteError("no view \"\(argument)\" (\(ViewID.allCases.map { $0.title.lowercased() }.joined(separator: "|")))"))
+                return .failure(
+                    PaletteError(
+                        "no view \"\(argument)\" (\(ViewID.allCases.map { $0.title.lowercased() }.joined(separator: "|")))"
+                    ))
             }
             return .success(.action(.show(view)))
         default:

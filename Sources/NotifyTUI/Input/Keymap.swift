@@ -84,7 +84,8 @@ public struct Keymap: Sendable {
     /// The bindings shown in the footer, in order, for a live session or a replay.
     public func footer(isReplay: Bool) -> [KeyBinding] {
         bindings.filter { binding in
-            binding.footerOrder != nil && (binding.context != .replay || isReplay) && (binding.context != .live || !isReplay)
+            binding.footerOrder != nil && (binding.context != .replay || isReplay)
+                && (binding.context != .live || !isReplay)
         }.sorted { $0.footerOrder! < $1.footerOrder! }
     }
 
@@ -107,93 +108,127 @@ public struct Keymap: Sendable {
 
     /// notifytop's keys.
     public static let standard = Keymap(bindings: [
-        KeyBinding([.function(1), .char("?"), .char("h")], .toggleHelp, label: "Help",
-                   help: "show or hide this help", context: .global, footer: 1),
-        KeyBinding([.function(10), .char("q"), .control("c")], .quit, label: "Quit",
-                   help: "quit (the terminal is restored)", context: .global, footer: 10),
+        KeyBinding(
+            [.function(1), .char("?"), .char("h")], .toggleHelp, label: "Help",
+            help: "show or hide this help", context: .global, footer: 1),
+        KeyBinding(
+            [.function(10), .char("q"), .control("c")], .quit, label: "Quit",
+            help: "quit (the terminal is restored)", context: .global, footer: 10),
         KeyBinding([.char("1")], .show(.names), label: "Names", help: "view 1: notification names", context: .global),
-        KeyBinding([.char("2")], .show(.observers), label: "Observers",
-                   help: "view 2: every registration", context: .global),
-        KeyBinding([.char("3")], .show(.threads), label: "Threads",
-                   help: "view 3: deliveries per thread", context: .global),
+        KeyBinding(
+            [.char("2")], .show(.observers), label: "Observers",
+            help: "view 2: every registration", context: .global),
+        KeyBinding(
+            [.char("3")], .show(.threads), label: "Threads",
+            help: "view 3: deliveries per thread", context: .global),
         KeyBinding([.char("4")], .show(.leaks), label: "Leaks", help: "view 4: leak warnings", context: .global),
         KeyBinding([.char("5")], .show(.events), label: "Events", help: "view 5: raw event tail", context: .global),
-        KeyBinding([.char("6"), .char("@")], .show(.log), label: "Log",
-                   help: "view 6: what notifytop did (attach, losses, recordings, saves)", context: .global),
+        KeyBinding(
+            [.char("6"), .char("@")], .show(.log), label: "Log",
+            help: "view 6: what notifytop did (attach, losses, recordings, saves)", context: .global),
         KeyBinding([.tab], .nextView, label: "Next", help: "next view", context: .global),
         KeyBinding([.backTab], .previousView, label: "Prev", help: "previous view", context: .global),
-        KeyBinding([.char("+"), .char("=")], .faster, label: "Faster", help: "redraw more often (delay ÷2)",
-                   context: .global),
+        KeyBinding(
+            [.char("+"), .char("=")], .faster, label: "Faster", help: "redraw more often (delay ÷2)",
+            context: .global),
         KeyBinding([.char("-")], .slower, label: "Slower", help: "redraw less often (delay ×2)", context: .global),
-        KeyBinding([.char(":")], .openPalette, label: "Cmd",
-                   help: "command palette (Tab completes, Esc cancels)", context: .global),
-        KeyBinding([.char("e")], .toggleExpand, label: "Expand", help: "give the table the whole screen, or restore",
-                   context: .global),
-        KeyBinding([.control("s")], .exportView, label: "Save",
-                   help: "save every row of the table to notifytop-VIEW-N.txt (:export csv|json picks)",
-                   context: .global),
-        KeyBinding([.control("p")], .dumpScreen, label: "Dump",
-                   help: "save the screen as notifytop-screen-N.txt plus a coloured .ans copy", context: .global),
+        KeyBinding(
+            [.char(":")], .openPalette, label: "Cmd",
+            help: "command palette (Tab completes, Esc cancels)", context: .global),
+        KeyBinding(
+            [.char("e")], .toggleExpand, label: "Expand", help: "give the table the whole screen, or restore",
+            context: .global),
+        KeyBinding(
+            [.control("s")], .exportView, label: "Save",
+            help: "save every row of the table to notifytop-VIEW-N.txt (:export csv|json picks)",
+            context: .global),
+        KeyBinding(
+            [.control("p")], .dumpScreen, label: "Dump",
+            help: "save the screen as notifytop-screen-N.txt plus a coloured .ans copy", context: .global),
         KeyBinding([.control("l")], .redraw, label: "Redraw", help: "repaint the screen", context: .global),
         KeyBinding([.up, .char("k")], .moveUp, label: "Up", help: "select the row above", context: .navigation),
-        KeyBinding([.down, .char("j")], .moveDown, label: "Down", help: "select the row below",
-                   context: .navigation),
+        KeyBinding(
+            [.down, .char("j")], .moveDown, label: "Down", help: "select the row below",
+            context: .navigation),
         KeyBinding([.pageUp, .control("b")], .pageUp, label: "PgUp", help: "one page up", context: .navigation),
-        KeyBinding([.pageDown, .control("f")], .pageDown, label: "PgDn", help: "one page down",
-                   context: .navigation),
+        KeyBinding(
+            [.pageDown, .control("f")], .pageDown, label: "PgDn", help: "one page down",
+            context: .navigation),
         KeyBinding([.home, .char("g")], .home, label: "Top", help: "first row", context: .navigation),
-        KeyBinding([.end, .char("G")], .end, label: "End", help: "last row; logs follow again",
-                   context: .navigation),
-        KeyBinding([.enter], .drillDown, label: "Open",
-                   help: "drill down: name → observers → deliveries; warning detail", context: .table, footer: 2),
-        KeyBinding([.escape, .backspace, .left], .back, label: "Back", help: "back up one level",
-                   context: .table),
-        KeyBinding([.function(4), .char("/"), .char("\\")], .editFilter, label: "Filter",
-                   help: "filter: text ~regex !not, columns: posts>100 avg>1ms (Esc clears)",
-                   context: .table, footer: 4),
-        KeyBinding([.function(3)], .editSearch, label: "Search",
-                   help: "search rows (same language as the filter); matches are highlighted", context: .table,
-                   footer: 3),
+        KeyBinding(
+            [.end, .char("G")], .end, label: "End", help: "last row; logs follow again",
+            context: .navigation),
+        KeyBinding(
+            [.enter], .drillDown, label: "Open",
+            help: "drill down: name → observers → deliveries; warning detail", context: .table, footer: 2),
+        KeyBinding(
+            [.escape, .backspace, .left], .back, label: "Back", help: "back up one level",
+            context: .table),
+        KeyBinding(
+            [.function(4), .char("/"), .char("\\")], .editFilter, label: "Filter",
+            help: "filter: text ~regex !not, columns: posts>100 avg>1ms (Esc clears)",
+            context: .table, footer: 4),
+        KeyBinding(
+            [.function(3)], .editSearch, label: "Search",
+            help: "search rows (same language as the filter); matches are highlighted", context: .table,
+            footer: 3),
         KeyBinding([.char("n")], .nextMatch, label: "NextMatch", help: "select the next search match", context: .table),
-        KeyBinding([.char("N")], .previousMatch, label: "PrevMatch", help: "select the previous search match",
-                   context: .table),
-        KeyBinding([.function(5), .char("t")], .regroup, label: "Group",
-                   help: "Observers: group by name/observer/thread; Threads: lanes/merged", context: .table,
-                   footer: 5),
-        KeyBinding([.function(6), .char("s"), .char(">")], .sortNext, label: "Sort",
-                   help: "sort by the next column", context: .table, footer: 6),
-        KeyBinding([.char("<")], .sortPrevious, label: "SortPrev", help: "sort by the previous column",
-                   context: .table),
+        KeyBinding(
+            [.char("N")], .previousMatch, label: "PrevMatch", help: "select the previous search match",
+            context: .table),
+        KeyBinding(
+            [.function(5), .char("t")], .regroup, label: "Group",
+            help: "Observers: group by name/observer/thread; Threads: lanes/merged", context: .table,
+            footer: 5),
+        KeyBinding(
+            [.function(6), .char("s"), .char(">")], .sortNext, label: "Sort",
+            help: "sort by the next column", context: .table, footer: 6),
+        KeyBinding(
+            [.char("<")], .sortPrevious, label: "SortPrev", help: "sort by the previous column",
+            context: .table),
         KeyBinding([.char("I")], .invertSort, label: "Invert", help: "invert the sort order", context: .table),
-        KeyBinding([.char("o")], .toggleGroup, label: "Fold",
-                   help: "grouped Observers: fold the selected group to one summary row, or unfold it",
-                   context: .table),
-        KeyBinding([.char("O"), .char("*")], .toggleAllGroups, label: "FoldAll",
-                   help: "grouped Observers: fold every group, or unfold all", context: .table),
-        KeyBinding([.char("f"), .char("F")], .toggleFollow, label: "Follow",
-                   help: "logs: keep the newest line in view (tables always keep the selected row)",
-                   context: .log),
-        KeyBinding([.char("m")], .dropMark, label: "Mark",
-                   help: "drop a numbered mark line at the log's current time", context: .log),
-        KeyBinding([.char("C")], .toggleClear, label: "Clear",
-                   help: "hide the log up to now (collection continues); C or Esc shows it again", context: .log),
-        KeyBinding([.char("w")], .toggleWrap, label: "Wrap",
-                   help: "wrap long cells onto continuation lines, or cut them again", context: .log),
-        KeyBinding([.function(9), .char("p"), .char(" "), .char("Z")], .togglePause, label: "Pause",
-                   help: "freeze the screen; collection continues (+N shown)", context: .global, footer: 9),
-        KeyBinding([.function(8), .char("r"), .char("R")], .toggleRecording, label: "Rec",
-                   help: "start/stop recording a session log", context: .live, footer: 8),
-        KeyBinding([.char(".")], .stepEvent, label: "Step", help: "apply the next event", context: .replay,
-                   footer: 7),
-        KeyBinding([.char(",")], .stepBackEvent, label: "Back", help: "go back one event (folds again from the start)",
-                   context: .replay),
+        KeyBinding(
+            [.char("o")], .toggleGroup, label: "Fold",
+            help: "grouped Observers: fold the selected group to one summary row, or unfold it",
+            context: .table),
+        KeyBinding(
+            [.char("O"), .char("*")], .toggleAllGroups, label: "FoldAll",
+            help: "grouped Observers: fold every group, or unfold all", context: .table),
+        KeyBinding(
+            [.char("f"), .char("F")], .toggleFollow, label: "Follow",
+            help: "logs: keep the newest line in view (tables always keep the selected row)",
+            context: .log),
+        KeyBinding(
+            [.char("m")], .dropMark, label: "Mark",
+            help: "drop a numbered mark line at the log's current time", context: .log),
+        KeyBinding(
+            [.char("C")], .toggleClear, label: "Clear",
+            help: "hide the log up to now (collection continues); C or Esc shows it again", context: .log),
+        KeyBinding(
+            [.char("w")], .toggleWrap, label: "Wrap",
+            help: "wrap long cells onto continuation lines, or cut them again", context: .log),
+        KeyBinding(
+            [.function(9), .char("p"), .char(" "), .char("Z")], .togglePause, label: "Pause",
+            help: "freeze the screen; collection continues (+N shown)", context: .global, footer: 9),
+        KeyBinding(
+            [.function(8), .char("r"), .char("R")], .toggleRecording, label: "Rec",
+            help: "start/stop recording a session log", context: .live, footer: 8),
+        KeyBinding(
+            [.char(".")], .stepEvent, label: "Step", help: "apply the next event", context: .replay,
+            footer: 7),
+        KeyBinding(
+            [.char(",")], .stepBackEvent, label: "Back", help: "go back one event (folds again from the start)",
+            context: .replay),
         KeyBinding([.char("]")], .stepSecond, label: "+1s", help: "advance one second", context: .replay),
         KeyBinding([.char("[")], .stepBackSecond, label: "-1s", help: "go back one second", context: .replay),
-        KeyBinding([.char("g")], .goToTime, label: "Go to",
-                   help: "go to a time: 1.5s, 250ms, 2m or seconds (Home is Top here)", context: .replay),
-        KeyBinding([.char("}")], .speedUp, label: "Speed+", help: "replay twice as fast (up to ×64)",
-                   context: .replay),
-        KeyBinding([.char("{")], .speedDown, label: "Speed-", help: "replay half as fast (down to ×0.25)",
-                   context: .replay),
+        KeyBinding(
+            [.char("g")], .goToTime, label: "Go to",
+            help: "go to a time: 1.5s, 250ms, 2m or seconds (Home is Top here)", context: .replay),
+        KeyBinding(
+            [.char("}")], .speedUp, label: "Speed+", help: "replay twice as fast (up to ×64)",
+            context: .replay),
+        KeyBinding(
+            [.char("{")], .speedDown, label: "Speed-", help: "replay half as fast (down to ×0.25)",
+            context: .replay),
     ])
 }

@@ -27,7 +27,8 @@ extension ViewState {
             let (text, candidates) = CommandPalette.complete(prompt.text, keymap: keymap, context: context)
             let known = CommandPalette.commands(keymap: keymap, isReplay: context.isReplay)
                 .contains { text.lowercased().hasPrefix($0.name) }
-            prompt.error = candidates.isEmpty && text == prompt.text && !known
+            prompt.error =
+                candidates.isEmpty && text == prompt.text && !known
                 ? "no command starts with \"\(text)\"" : nil
             prompt.text = text
             prompt.candidates = candidates
@@ -74,7 +75,8 @@ extension ViewState {
                 if prompt.kind == .filter { table.filter = prompt.original } else { table.search = prompt.original }
                 self.prompt?.error = error
                 let what = prompt.kind == .filter ? "filter" : "search"
-                return Reaction(redraw: true, command: .logAction(.filter, "\(what) \"\(prompt.text)\" not applied: \(error)"))
+                return Reaction(
+                    redraw: true, command: .logAction(.filter, "\(what) \"\(prompt.text)\" not applied: \(error)"))
             }
             self.prompt = nil
             if prompt.kind == .filter {

@@ -7,7 +7,8 @@ extension ViewState {
         let hadNotice = notice != nil
         notice = nil
         let reaction = dispatch(key, keymap: keymap, context: context)
-        return hadNotice && !reaction.redraw ? Reaction(redraw: true, quit: reaction.quit, command: reaction.command) : reaction
+        return hadNotice && !reaction.redraw
+            ? Reaction(redraw: true, quit: reaction.quit, command: reaction.command) : reaction
     }
 
     private mutating func dispatch(_ key: Key, keymap: Keymap, context: FrameInfo) -> Reaction {
@@ -87,9 +88,13 @@ extension ViewState {
             table.sortColumn = columns[(current + step) % columns.count]
         case .invertSort: table.inverted.toggle()
         case .regroup:
-            if view == .observers { grouping = grouping.next }
-            else if view == .threads { threadLayout = threadLayout == .merged ? .lanes : .merged }
-            else { return .none }
+            if view == .observers {
+                grouping = grouping.next
+            } else if view == .threads {
+                threadLayout = threadLayout == .merged ? .lanes : .merged
+            } else {
+                return .none
+            }
         case .toggleFollow: table.follow.toggle()
         case .dropMark, .toggleClear, .toggleWrap: return reduceLog(action, context: context)
         case .toggleGroup, .toggleAllGroups: return reduceFolding(action, context: context)

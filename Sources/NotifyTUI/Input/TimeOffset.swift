@@ -15,7 +15,8 @@ public enum TimeOffset {
             break
         }
         guard !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(number),
-              value.isFinite, value >= 0, value * scale < Double(UInt64.max / 2) else { return nil }
+            value.isFinite, value >= 0, value * scale < Double(UInt64.max / 2)
+        else { return nil }
         return UInt64(value * scale)
     }
 }

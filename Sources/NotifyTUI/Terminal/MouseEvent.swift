@@ -79,7 +79,9 @@ extension ViewState {
             select(context.selectedIndex + 3, context: context, follow: context.selectedIndex + 3 >= last)
             return .redraw
         case .click, .doubleClick:
-            guard let region = context.regions.last(where: { $0.contains(x: event.x, y: event.y) }) else { return .none }
+            guard let region = context.regions.last(where: { $0.contains(x: event.x, y: event.y) }) else {
+                return .none
+            }
             switch region.target {
             case .action(let action):
                 return reduce(action, context: context)

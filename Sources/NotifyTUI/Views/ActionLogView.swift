@@ -31,7 +31,9 @@ enum ActionLogView {
     static func rows(_ log: ActionLog) -> [Row] {
         let first = Int(log.dropped)
         return log.entries.enumerated().map { offset, entry in
-            Row(entry: entry, index: first + offset, clock: Format.clock(entry.time, utcOffsetSeconds: log.utcOffsetSeconds))
+            Row(
+                entry: entry, index: first + offset,
+                clock: Format.clock(entry.time, utcOffsetSeconds: log.utcOffsetSeconds))
         }
     }
 
@@ -39,8 +41,9 @@ enum ActionLogView {
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, extras: TableExtras = TableExtras(),
         into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(rows(data.actions), spec: spec, state: state, into: &canvas, rect: rect, glyphs: glyphs,
-                           extras: extras)
+        TableWidget.render(
+            rows(data.actions), spec: spec, state: state, into: &canvas, rect: rect, glyphs: glyphs,
+            extras: extras)
     }
 }
 
@@ -50,7 +53,8 @@ extension Format {
         let millis = Int64(nanosecondsSince1970 / 1_000_000) + Int64(utcOffsetSeconds) * 1_000
         let day = (millis % 86_400_000 + 86_400_000) % 86_400_000
         let seconds = day / 1_000
-        return two(UInt64(seconds / 3_600)) + ":" + two(UInt64(seconds / 60 % 60)) + ":" + two(UInt64(seconds % 60)) + "."
+        return two(UInt64(seconds / 3_600)) + ":" + two(UInt64(seconds / 60 % 60)) + ":" + two(UInt64(seconds % 60))
+            + "."
             + three(UInt64(day % 1_000))
     }
 }

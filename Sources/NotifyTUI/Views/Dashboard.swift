@@ -35,7 +35,9 @@ public enum Dashboard {
         info.isReplay = isReplay
         info.regions += tabs
         if let footer { info.regions += FooterBar.draw(keymap: keymap, isReplay: isReplay, y: footer.y, into: &canvas) }
-        if view.showHelp { HelpOverlay.draw(keymap: keymap, isReplay: isReplay, glyphs: glyphs, scroll: view.helpScroll, into: &canvas) }
+        if view.showHelp {
+            HelpOverlay.draw(keymap: keymap, isReplay: isReplay, glyphs: glyphs, scroll: view.helpScroll, into: &canvas)
+        }
         return (canvas, info)
     }
 
@@ -52,17 +54,20 @@ public enum Dashboard {
         case .warning(let key)?:
             return LeakDetailView.draw(data, key: key, state: state, rect: rect, glyphs: glyphs, into: &canvas)
         case .thread(let id)?:
-            return ThreadsView.drawLog(data, threads: [id], state: state, rect: rect, glyphs: glyphs, extras: extras,
-                                       into: &canvas)
+            return ThreadsView.drawLog(
+                data, threads: [id], state: state, rect: rect, glyphs: glyphs, extras: extras,
+                into: &canvas)
         case nil:
             switch view.view {
             case .names: return NamesView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
             case .observers:
-                return ObserversView.draw(data, grouping: view.grouping, folding: view.folding[view.grouping] ?? GroupFolding(),
-                                          state: state, rect: rect, glyphs: glyphs, into: &canvas)
+                return ObserversView.draw(
+                    data, grouping: view.grouping, folding: view.folding[view.grouping] ?? GroupFolding(),
+                    state: state, rect: rect, glyphs: glyphs, into: &canvas)
             case .threads:
-                return ThreadsView.draw(data, layout: view.threadLayout, state: state, rect: rect, glyphs: glyphs,
-                                        extras: extras, into: &canvas)
+                return ThreadsView.draw(
+                    data, layout: view.threadLayout, state: state, rect: rect, glyphs: glyphs,
+                    extras: extras, into: &canvas)
             case .leaks: return LeaksView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
             case .events:
                 return EventsView.draw(data, state: state, rect: rect, glyphs: glyphs, extras: extras, into: &canvas)
@@ -101,7 +106,9 @@ public enum Dashboard {
         if view.view == .log {
             options.append("kept \(data.actions.count)  dropped \(data.actions.dropped)")
         }
-        if view.view == .threads || view.view == .events || view.view == .log || view.path.last.map({ if case .thread = $0 { true } else { false } }) == true {
+        if view.view == .threads || view.view == .events || view.view == .log
+            || view.path.last.map({ if case .thread = $0 { true } else { false } }) == true
+        {
             options.append(view.table.follow ? "follow: on" : "follow: off")
         }
         let text = options.joined(separator: "  ")
@@ -147,13 +154,15 @@ public enum Dashboard {
             used += 2 + canvas.write(shown, x: rect.x + used + 2, y: rect.y, style: .info)
         }
         if !rightText.isEmpty {
-            canvas.write(rightText, x: rect.width - rightWidth, y: rect.y, width: rightWidth, style: .filter,
-                         ellipsis: glyphs.ellipsis)
+            canvas.write(
+                rightText, x: rect.width - rightWidth, y: rect.y, width: rightWidth, style: .filter,
+                ellipsis: glyphs.ellipsis)
         }
         let room = max(0, rect.width - rightWidth - used - 3)
         if let notice = view.notice {
-            canvas.write(notice.text, x: rect.x + used + 2, y: rect.y, width: room, style: notice.isError ? .error : .info,
-                         ellipsis: glyphs.ellipsis)
+            canvas.write(
+                notice.text, x: rect.x + used + 2, y: rect.y, width: room, style: notice.isError ? .error : .info,
+                ellipsis: glyphs.ellipsis)
         } else if let message = data.status.message {
             canvas.write(message, x: rect.x + used + 2, y: rect.y, width: room, style: .info, ellipsis: glyphs.ellipsis)
         }
@@ -161,24 +170,30 @@ public enum Dashboard {
 
     /// A prompt: the filter and search on the right of the breadcrumb, the palette over the whole
     /// line; an error or the Tab candidates follow the text.
-    private static func drawPrompt(_ prompt: Prompt, crumb: String, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas) {
+    private static func drawPrompt(
+        _ prompt: Prompt, crumb: String, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) {
         let input = prompt.label + prompt.text + "_"
         var x = rect.x
         if prompt.kind != .command {
             let wanted = DisplayWidth.of(input) + (prompt.error.map { DisplayWidth.of($0) + 4 } ?? 0)
             let crumbWidth = max(0, min(DisplayWidth.of(crumb), rect.width - wanted - 1))
             if crumbWidth > 0 {
-                canvas.write(crumb, x: rect.x, y: rect.y, width: crumbWidth, style: .breadcrumb, ellipsis: glyphs.ellipsis)
+                canvas.write(
+                    crumb, x: rect.x, y: rect.y, width: crumbWidth, style: .breadcrumb, ellipsis: glyphs.ellipsis)
                 x += crumbWidth + 1
             }
         }
         x += canvas.write(input, x: x, y: rect.y, maxWidth: rect.x + rect.width - x, style: .filter)
         if let error = prompt.error {
-            canvas.write((glyphs == .ascii ? "  ! " : "  ✗ ") + error, x: x, y: rect.y, width: max(0, rect.x + rect.width - x), style: .error,
-                         ellipsis: glyphs.ellipsis)
+            canvas.write(
+                (glyphs == .ascii ? "  ! " : "  ✗ ") + error, x: x, y: rect.y, width: max(0, rect.x + rect.width - x),
+                style: .error,
+                ellipsis: glyphs.ellipsis)
         } else if !prompt.candidates.isEmpty {
-            canvas.write("  " + prompt.candidates.joined(separator: "  "), x: x, y: rect.y,
-                         width: max(0, rect.x + rect.width - x), style: .dim, ellipsis: glyphs.ellipsis)
+            canvas.write(
+                "  " + prompt.candidates.joined(separator: "  "), x: x, y: rect.y,
+                width: max(0, rect.x + rect.width - x), style: .dim, ellipsis: glyphs.ellipsis)
         }
     }
 }

@@ -11,43 +11,52 @@ extension Dashboard {
         let extras = logExtras(data, view: view)
         switch view.path.last {
         case .name(let drilled)?:
-            return TableWidget.content(data.model.observers(of: drilled),
-                                       spec: ObserversView.spec(data, name: drilled, ascii: ascii), state: state, view: name)
+            return TableWidget.content(
+                data.model.observers(of: drilled),
+                spec: ObserversView.spec(data, name: drilled, ascii: ascii), state: state, view: name)
         case .registration(let id)?:
-            return TableWidget.content(ThreadsView.entries(data, threads: nil, registration: id),
-                                       spec: ThreadsView.logSpec(data, showThread: true, ascii: ascii), state: state,
-                                       view: name)
+            return TableWidget.content(
+                ThreadsView.entries(data, threads: nil, registration: id),
+                spec: ThreadsView.logSpec(data, showThread: true, ascii: ascii), state: state,
+                view: name)
         case .warning(let key)?:
             let (title, lines) = LeakDetailView.lines(data, key: key, width: 100, glyphs: glyphs)
             return TableWidget.content(lines, spec: DetailLine.spec(title: title), state: state, view: name)
         case .thread(let id)?:
-            return TableWidget.content(ThreadsView.entries(data, threads: [id]),
-                                       spec: ThreadsView.logSpec(data, showThread: false, ascii: ascii), state: state,
-                                       view: name, extras: extras, glyphs: glyphs)
+            return TableWidget.content(
+                ThreadsView.entries(data, threads: [id]),
+                spec: ThreadsView.logSpec(data, showThread: false, ascii: ascii), state: state,
+                view: name, extras: extras, glyphs: glyphs)
         case nil:
             switch view.view {
             case .names:
-                return TableWidget.content(NamesView.rows(data), spec: NamesView.spec(now: data.model.now, ascii: ascii),
-                                           state: state, view: name)
+                return TableWidget.content(
+                    NamesView.rows(data), spec: NamesView.spec(now: data.model.now, ascii: ascii),
+                    state: state, view: name)
             case .observers:
-                return TableWidget.content(data.model.registrations,
-                                           spec: ObserversView.spec(data, grouping: view.grouping, ascii: ascii),
-                                           state: state, view: name)
+                return TableWidget.content(
+                    data.model.registrations,
+                    spec: ObserversView.spec(data, grouping: view.grouping, ascii: ascii),
+                    state: state, view: name)
             case .threads:
                 var merged = view
                 merged.threadLayout = .merged
-                return TableWidget.content(ThreadsView.entries(data, threads: nil),
-                                           spec: ThreadsView.logSpec(data, showThread: true, ascii: ascii),
-                                           state: merged.table, view: name, extras: extras, glyphs: glyphs)
+                return TableWidget.content(
+                    ThreadsView.entries(data, threads: nil),
+                    spec: ThreadsView.logSpec(data, showThread: true, ascii: ascii),
+                    state: merged.table, view: name, extras: extras, glyphs: glyphs)
             case .leaks:
-                return TableWidget.content(data.model.findings, spec: LeaksView.spec(now: data.model.now), state: state,
-                                           view: name)
+                return TableWidget.content(
+                    data.model.findings, spec: LeaksView.spec(now: data.model.now), state: state,
+                    view: name)
             case .log:
-                return TableWidget.content(ActionLogView.rows(data.actions), spec: ActionLogView.spec, state: state,
-                                           view: name, extras: extras, glyphs: glyphs)
+                return TableWidget.content(
+                    ActionLogView.rows(data.actions), spec: ActionLogView.spec, state: state,
+                    view: name, extras: extras, glyphs: glyphs)
             case .events:
-                return TableWidget.content(data.tail.events.map { EventsView.row($0, data) }, spec: EventsView.spec,
-                                           state: state, view: name, extras: extras, glyphs: glyphs)
+                return TableWidget.content(
+                    data.tail.events.map { EventsView.row($0, data) }, spec: EventsView.spec,
+                    state: state, view: name, extras: extras, glyphs: glyphs)
             }
         }
     }

@@ -14,7 +14,9 @@ public struct DashboardData: Sendable {
     public var actions: ActionLog
 
     /// Creates frame data.
-    public init(model: InspectorState, tail: EventTail = EventTail(), status: SessionStatus, actions: ActionLog = ActionLog()) {
+    public init(
+        model: InspectorState, tail: EventTail = EventTail(), status: SessionStatus, actions: ActionLog = ActionLog()
+    ) {
         self.model = model
         self.tail = tail
         self.status = status

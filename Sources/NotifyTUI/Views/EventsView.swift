@@ -24,12 +24,15 @@ enum EventsView {
         case .thread(let value): thread = data.threadName(value.id); detail = "\(value.name) tid \(value.systemID)"
         case .registered(let value):
             thread = data.threadName(value.thread)
-            detail = "#\(value.id) \(value.name ?? "*") \(value.kind.rawValue) on \(value.target.rawValue)"
+            detail =
+                "#\(value.id) \(value.name ?? "*") \(value.kind.rawValue) on \(value.target.rawValue)"
                 + (value.preexisting ? " (preexisting)" : "") + (value.capturesObserverStrongly ? " strong-self" : "")
             registration = value.id
         case .posted(let value):
             thread = data.threadName(value.thread)
-            detail = "\(value.name) post \(value.postID) matched \(value.matched)" + (value.depth > 1 ? " depth \(value.depth)" : "")
+            detail =
+                "\(value.name) post \(value.postID) matched \(value.matched)"
+                + (value.depth > 1 ? " depth \(value.depth)" : "")
             if value.matched == 0 { style = .dim }
         case .delivered(let value):
             thread = data.threadName(value.thread)
@@ -50,8 +53,11 @@ enum EventsView {
             style = .warning
         case .queue(let value):
             thread = data.threadName(value.thread)
-            detail = ["queue \(value.queueID) \(value.action.rawValue)", value.name, "×\(value.count) pending \(value.pending)"]
-                .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+            detail = [
+                "queue \(value.queueID) \(value.action.rawValue)", value.name,
+                "×\(value.count) pending \(value.pending)",
+            ]
+            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         case .checkpoint(let value):
             thread = data.threadName(value.thread)
             detail = "checkpoint \"\(value.label)\""
@@ -60,15 +66,17 @@ enum EventsView {
         case .tick: detail = "clock"
         case .header, .type, .object, .callsite, .unknown: break
         }
-        return Row(event: event, seq: seq, time: Format.streamTime(data.streamOffset(event.timestamp ?? 0)),
-                   thread: thread, kind: event.kind?.rawValue ?? "?", detail: detail,
-                   key: .event(seq: seq, registration: registration), style: style)
+        return Row(
+            event: event, seq: seq, time: Format.streamTime(data.streamOffset(event.timestamp ?? 0)),
+            thread: thread, kind: event.kind?.rawValue ?? "?", detail: detail,
+            key: .event(seq: seq, registration: registration), style: style)
     }
 
     static let spec: TableSpec<Row> = {
         var spec = TableSpec<Row>(
             columns: [
-                TableColumn("SEQ", .fixed(8), alignRight: true, text: { "\($0.seq)" }, value: { .number(Double($0.seq)) }),
+                TableColumn(
+                    "SEQ", .fixed(8), alignRight: true, text: { "\($0.seq)" }, value: { .number(Double($0.seq)) }),
                 TableColumn("TIME", .fixed(10), alignRight: true, text: { $0.time }),
                 TableColumn("KIND", .fixed(13), text: { $0.kind }, style: { $0.style == .normal ? .label : $0.style }),
                 TableColumn("THREAD", .fixed(12), text: { $0.thread }),
@@ -83,7 +91,8 @@ enum EventsView {
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, extras: TableExtras = TableExtras(),
         into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(data.tail.events.map { row($0, data) }, spec: spec, state: state, into: &canvas, rect: rect,
-                           glyphs: glyphs, extras: extras)
+        TableWidget.render(
+            data.tail.events.map { row($0, data) }, spec: spec, state: state, into: &canvas, rect: rect,
+            glyphs: glyphs, extras: extras)
     }
 }

@@ -38,17 +38,21 @@ enum HeaderView {
         let meters = cpu == nil ? 3 : 4
         let sparkWidth = max(4, min(30, (width - 4 - meters * 17) / meters))
         x = rect.x
-        x += meter("posts/s", Format.rate(overview.postsPerSecond), history: overview.postHistory.map(Double.init),
-                   sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs, into: &canvas)
-        x += meter("deliv/s", Format.rate(overview.deliveriesPerSecond),
-                   history: overview.deliveryHistory.map(Double.init), sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs,
-                   into: &canvas)
-        x += meter("slowest", Format.duration(slowest, ascii: glyphs == .ascii),
-                   history: overview.slowestHandlerHistory.map(Double.init), sparkWidth: sparkWidth, x: x, y: y1,
-                   glyphs: glyphs, into: &canvas)
+        x += meter(
+            "posts/s", Format.rate(overview.postsPerSecond), history: overview.postHistory.map(Double.init),
+            sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs, into: &canvas)
+        x += meter(
+            "deliv/s", Format.rate(overview.deliveriesPerSecond),
+            history: overview.deliveryHistory.map(Double.init), sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs,
+            into: &canvas)
+        x += meter(
+            "slowest", Format.duration(slowest, ascii: glyphs == .ascii),
+            history: overview.slowestHandlerHistory.map(Double.init), sparkWidth: sparkWidth, x: x, y: y1,
+            glyphs: glyphs, into: &canvas)
         if let cpu, x + 17 <= rect.x + width {
-            _ = meter("cpu", Format.one(cpu) + "%", history: data.status.selfCPUHistory,
-                      sparkWidth: min(sparkWidth, rect.x + width - x - 11), x: x, y: y1, glyphs: glyphs, into: &canvas)
+            _ = meter(
+                "cpu", Format.one(cpu) + "%", history: data.status.selfCPUHistory,
+                sparkWidth: min(sparkWidth, rect.x + width - x - 11), x: x, y: y1, glyphs: glyphs, into: &canvas)
         }
 
         // Row 2: counts (each with a short sparkline when the row has room), warnings, loss, delay.
@@ -57,11 +61,15 @@ enum HeaderView {
         let delay = Format.delay(milliseconds: data.status.delayMilliseconds)
         let open = overview.openFindings
         // Full words when they fit, else short forms (`obs`, `thr`, `2E 1W`), so no figure is cut.
-        func layout(short: Bool) -> (counts: [(label: String, value: String, history: [UInt64])],
-                                      warningsLabel: String, warnings: [(text: String, style: Style)], width: Int) {
+        func layout(short: Bool) -> (
+            counts: [(label: String, value: String, history: [UInt64])],
+            warningsLabel: String, warnings: [(text: String, style: Style)], width: Int
+        ) {
             let counts: [(label: String, value: String, history: [UInt64])] = [
-                (short ? "obs" : "observers", Format.count(UInt64(max(0, overview.liveRegistrations))),
-                 overview.observerHistory),
+                (
+                    short ? "obs" : "observers", Format.count(UInt64(max(0, overview.liveRegistrations))),
+                    overview.observerHistory
+                ),
                 ("names", Format.count(UInt64(overview.names)), overview.nameHistory),
                 (short ? "thr" : "threads", Format.count(UInt64(overview.threads)), overview.threadHistory),
             ]
@@ -69,14 +77,18 @@ enum HeaderView {
             if open.values.reduce(0, +) == 0 {
                 warnings = [("OK ", .ok)]
             } else {
-                for (severity, style, word) in [(LeakSeverity.error, Style.error, "err"), (.warning, .warning, "warn"),
-                                                (.info, .info, "info")] {
+                for (severity, style, word) in [
+                    (LeakSeverity.error, Style.error, "err"), (.warning, .warning, "warn"),
+                    (.info, .info, "info"),
+                ] {
                     guard let count = open[severity], count > 0 else { continue }
-                    warnings.append(short ? ("\(count)\(word.prefix(1).uppercased()) ", style) : ("\(count) \(word) ", style))
+                    warnings.append(
+                        short ? ("\(count)\(word.prefix(1).uppercased()) ", style) : ("\(count) \(word) ", style))
                 }
             }
             let warningsLabel = short ? "warn " : "warnings "
-            let width = counts.reduce(0) { $0 + $1.label.count + 1 + DisplayWidth.of($1.value) + 2 }
+            let width =
+                counts.reduce(0) { $0 + $1.label.count + 1 + DisplayWidth.of($1.value) + 2 }
                 + warningsLabel.count + warnings.reduce(0) { $0 + DisplayWidth.of($1.text) } + 1
                 + "lost ".count + lost.count + 2 + "delay ".count + delay.count
             return (counts, warningsLabel, warnings, width)
@@ -88,7 +100,8 @@ enum HeaderView {
         if spark < 3 { spark = 0 }
         func sparkline(_ history: [UInt64]) {
             guard spark > 0 else { return }
-            Sparkline.draw(history.map(Double.init), x: x, y: y2, width: spark, glyphs: glyphs, level: true, into: &canvas)
+            Sparkline.draw(
+                history.map(Double.init), x: x, y: y2, width: spark, glyphs: glyphs, level: true, into: &canvas)
             x += spark + 1
         }
         x = rect.x

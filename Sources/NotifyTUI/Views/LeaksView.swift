@@ -16,20 +16,25 @@ enum LeaksView {
     static func spec(now: UInt64) -> TableSpec<LeakFinding> {
         TableSpec(
             columns: [
-                TableColumn("SEV", .fixed(7), descendingFirst: true,
-                            text: { $0.isOpen ? $0.severity.description : "fixed" },
-                            sortKey: { .number(Double($0.isOpen ? $0.severity.rawValue + 1 : 0)) },
-                            style: severityStyle),
-                TableColumn("RULE", .fixed(25), text: { "\($0.rule.code) \($0.rule.title)" },
-                            sortKey: { .number(Double($0.rule.number)) }, style: severityStyle),
+                TableColumn(
+                    "SEV", .fixed(7), descendingFirst: true,
+                    text: { $0.isOpen ? $0.severity.description : "fixed" },
+                    sortKey: { .number(Double($0.isOpen ? $0.severity.rawValue + 1 : 0)) },
+                    style: severityStyle),
+                TableColumn(
+                    "RULE", .fixed(25), text: { "\($0.rule.code) \($0.rule.title)" },
+                    sortKey: { .number(Double($0.rule.number)) }, style: severityStyle),
                 TableColumn("WHAT", .flexible(min: 20), text: { $0.summary }, sortKey: { .text($0.summary) }),
-                TableColumn("COUNT", .fixed(6), alignRight: true, text: { Format.count($0.occurrences) },
-                            sortKey: { .number(Double($0.occurrences)) }),
-                TableColumn("AGE", .fixed(6), alignRight: true,
-                            text: { Format.age(now >= $0.firstSeen ? now - $0.firstSeen : 0) },
-                            sortKey: { .number(Double(now >= $0.firstSeen ? now - $0.firstSeen : 0)) }),
-                TableColumn("SITE", .fixed(30), text: { $0.evidence.callsite?.description ?? "-" },
-                            sortKey: { .text($0.evidence.callsite?.description ?? "") }),
+                TableColumn(
+                    "COUNT", .fixed(6), alignRight: true, text: { Format.count($0.occurrences) },
+                    sortKey: { .number(Double($0.occurrences)) }),
+                TableColumn(
+                    "AGE", .fixed(6), alignRight: true,
+                    text: { Format.age(now >= $0.firstSeen ? now - $0.firstSeen : 0) },
+                    sortKey: { .number(Double(now >= $0.firstSeen ? now - $0.firstSeen : 0)) }),
+                TableColumn(
+                    "SITE", .fixed(30), text: { $0.evidence.callsite?.description ?? "-" },
+                    sortKey: { .text($0.evidence.callsite?.description ?? "") }),
             ],
             key: { .warning($0.key.description) }, defaultSort: 0,
             emptyMessage: "no leak warnings: every observer looks healthy")
@@ -38,8 +43,9 @@ enum LeaksView {
     static func draw(
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(data.model.findings, spec: spec(now: data.model.now), state: state, into: &canvas,
-                           rect: rect, glyphs: glyphs)
+        TableWidget.render(
+            data.model.findings, spec: spec(now: data.model.now), state: state, into: &canvas,
+            rect: rect, glyphs: glyphs)
     }
 }
 
@@ -85,8 +91,11 @@ enum LeakDetailView {
         let ascii = glyphs == .ascii
         var items: [(String, Style, RowKey?)] = []
         let status = finding.isOpen ? "open" : "resolved after " + Format.age(finding.resolvedAfter ?? 0)
-        items.append(("\(finding.severity)  \(status)  first seen \(Format.age(now >= finding.firstSeen ? now - finding.firstSeen : 0)) ago, \(finding.occurrences)×",
-                      LeaksView.severityStyle(finding), nil))
+        items.append(
+            (
+                "\(finding.severity)  \(status)  first seen \(Format.age(now >= finding.firstSeen ? now - finding.firstSeen : 0)) ago, \(finding.occurrences)×",
+                LeaksView.severityStyle(finding), nil
+            ))
         for line in DisplayWidth.wrap(finding.summary, to: max(10, width - 1)) { items.append((line, .value, nil)) }
         items.append(("", .normal, nil))
         items.append(("Evidence", .label, nil))
@@ -102,18 +111,26 @@ enum LeakDetailView {
         add("still live", evidence.liveCount > 0 ? "\(evidence.liveCount)" : nil)
         add("deliveries after", evidence.deliveriesAfter > 0 ? "\(evidence.deliveriesAfter)" : nil)
         add("one post ran", evidence.fanOut > 0 ? "\(evidence.fanOut) handlers" : nil)
-        add("growth", evidence.series.isEmpty ? nil : evidence.series.map(String.init).joined(separator: ascii ? " -> " : " → "))
+        add(
+            "growth",
+            evidence.series.isEmpty ? nil : evidence.series.map(String.init).joined(separator: ascii ? " -> " : " → "))
         add("duration", evidence.duration.map { Format.duration($0, ascii: ascii) })
         if let histogram = evidence.durations, histogram.count > 0 {
-            add("p50 / p95", Format.duration(histogram.percentile(0.5), ascii: ascii) + " / "
-                + Format.duration(histogram.percentile(0.95), ascii: ascii))
+            add(
+                "p50 / p95",
+                Format.duration(histogram.percentile(0.5), ascii: ascii) + " / "
+                    + Format.duration(histogram.percentile(0.95), ascii: ascii))
         }
         add("posted on main", evidence.postingThreadIsMain.map { $0 ? "yes" : "no" })
         add("observers in post", evidence.observersInPost.map(String.init))
         add("threads", evidence.threads.isEmpty ? nil : evidence.threads.map(data.threadName).joined(separator: ", "))
-        add("nearest name", evidence.nearestName.map { name in name + (evidence.nearestDistance.map { " (distance \($0))" } ?? "") })
+        add(
+            "nearest name",
+            evidence.nearestName.map { name in name + (evidence.nearestDistance.map { " (distance \($0))" } ?? "") })
         add("posts in session", evidence.sessionPosts.map(String.init))
-        add("also", evidence.foldedRules.isEmpty ? nil : evidence.foldedRules.map(\.description).joined(separator: ", "))
+        add(
+            "also", evidence.foldedRules.isEmpty ? nil : evidence.foldedRules.map(\.description).joined(separator: ", ")
+        )
         add("note", evidence.detail)
         for site in evidence.relatedCallsites { add("related site", site.description) }
         items.append(("", .normal, nil))
@@ -124,8 +141,11 @@ enum LeakDetailView {
             items.append(("Registrations (Enter opens one)", .label, nil))
             for id in evidence.registrations.reversed() {
                 if let row = data.model.registration(id) {
-                    items.append(("  #\(id) \(ObserversView.observerText(row)) \(row.displayName)  \(ObserversView.stateText(row))  \(row.deliveries) deliveries  \(row.callsite)",
-                                  ObserversView.rowStyle(row) ?? .normal, .registration(id)))
+                    items.append(
+                        (
+                            "  #\(id) \(ObserversView.observerText(row)) \(row.displayName)  \(ObserversView.stateText(row))  \(row.deliveries) deliveries  \(row.callsite)",
+                            ObserversView.rowStyle(row) ?? .normal, .registration(id)
+                        ))
                 } else {
                     items.append(("  #\(id) (no longer tracked)", .dim, nil))
                 }

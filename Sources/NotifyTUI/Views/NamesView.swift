@@ -11,25 +11,36 @@ enum NamesView {
         }
         return TableSpec(
             columns: [
-                TableColumn("NAME", .flexible(min: 16), text: { $0.name }, sortKey: { .text($0.name) },
-                            style: { $0.isWildcard ? .dim : ($0.postsWithNoObserver > 0 && $0.liveObservers == 0 ? .warning : nil) }),
-                TableColumn("OBS", .fixed(5), alignRight: true, text: { Format.count(UInt64($0.liveObservers)) },
-                            sortKey: { .number(Double($0.liveObservers)) }),
-                TableColumn("POSTS", .fixed(7), alignRight: true, text: { Format.count($0.posts) },
-                            sortKey: { .number(Double($0.posts)) }),
-                TableColumn("DELIV", .fixed(7), alignRight: true, text: { Format.count($0.deliveries) },
-                            sortKey: { .number(Double($0.deliveries)) }),
-                TableColumn("AVG", .fixed(6), alignRight: true, text: { duration($0, $0.averageHandlerTime) },
-                            sortKey: { .number(Double($0.averageHandlerTime)) }),
-                TableColumn("P99", .fixed(6), alignRight: true, text: { duration($0, $0.p99HandlerTime) },
-                            sortKey: { .number(Double($0.p99HandlerTime)) }),
-                TableColumn("MAX", .fixed(6), alignRight: true, text: { duration($0, $0.maximumHandlerTime) },
-                            sortKey: { .number(Double($0.maximumHandlerTime)) }),
-                TableColumn("THR", .fixed(4), alignRight: true, text: { "\($0.handlingThreads.count)" },
-                            sortKey: { .number(Double($0.handlingThreads.count)) }),
-                TableColumn("LAST", .fixed(6), alignRight: true, descendingFirst: false,
-                            text: { row in row.lastPostAt.map { Format.age(now >= $0 ? now - $0 : 0) } ?? "-" },
-                            sortKey: { row in .number(row.lastPostAt.map { Double(now >= $0 ? now - $0 : 0) } ?? .infinity) }),
+                TableColumn(
+                    "NAME", .flexible(min: 16), text: { $0.name }, sortKey: { .text($0.name) },
+                    style: {
+                        $0.isWildcard ? .dim : ($0.postsWithNoObserver > 0 && $0.liveObservers == 0 ? .warning : nil)
+                    }),
+                TableColumn(
+                    "OBS", .fixed(5), alignRight: true, text: { Format.count(UInt64($0.liveObservers)) },
+                    sortKey: { .number(Double($0.liveObservers)) }),
+                TableColumn(
+                    "POSTS", .fixed(7), alignRight: true, text: { Format.count($0.posts) },
+                    sortKey: { .number(Double($0.posts)) }),
+                TableColumn(
+                    "DELIV", .fixed(7), alignRight: true, text: { Format.count($0.deliveries) },
+                    sortKey: { .number(Double($0.deliveries)) }),
+                TableColumn(
+                    "AVG", .fixed(6), alignRight: true, text: { duration($0, $0.averageHandlerTime) },
+                    sortKey: { .number(Double($0.averageHandlerTime)) }),
+                TableColumn(
+                    "P99", .fixed(6), alignRight: true, text: { duration($0, $0.p99HandlerTime) },
+                    sortKey: { .number(Double($0.p99HandlerTime)) }),
+                TableColumn(
+                    "MAX", .fixed(6), alignRight: true, text: { duration($0, $0.maximumHandlerTime) },
+                    sortKey: { .number(Double($0.maximumHandlerTime)) }),
+                TableColumn(
+                    "THR", .fixed(4), alignRight: true, text: { "\($0.handlingThreads.count)" },
+                    sortKey: { .number(Double($0.handlingThreads.count)) }),
+                TableColumn(
+                    "LAST", .fixed(6), alignRight: true, descendingFirst: false,
+                    text: { row in row.lastPostAt.map { Format.age(now >= $0 ? now - $0 : 0) } ?? "-" },
+                    sortKey: { row in .number(row.lastPostAt.map { Double(now >= $0 ? now - $0 : 0) } ?? .infinity) }),
             ],
             key: { .name($0.name) }, defaultSort: 3,
             emptyMessage: "no notification names yet: waiting for registrations and posts")
@@ -38,14 +49,17 @@ enum NamesView {
     /// The names, without the `*` row while no wildcard observer exists.
     static func rows(_ data: DashboardData) -> [NameRow] {
         var rows = data.model.names
-        if let first = rows.first, first.isWildcard, first.liveObservers == 0, first.deliveries == 0 { rows.removeFirst() }
+        if let first = rows.first, first.isWildcard, first.liveObservers == 0, first.deliveries == 0 {
+            rows.removeFirst()
+        }
         return rows
     }
 
     static func draw(
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(rows(data), spec: spec(now: data.model.now, ascii: glyphs == .ascii), state: state,
-                                  into: &canvas, rect: rect, glyphs: glyphs)
+        TableWidget.render(
+            rows(data), spec: spec(now: data.model.now, ascii: glyphs == .ascii), state: state,
+            into: &canvas, rect: rect, glyphs: glyphs)
     }
 }

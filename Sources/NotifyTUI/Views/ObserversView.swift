@@ -7,7 +7,9 @@ import NotifyModel
 enum ObserversView {
     /// `CartScreen@0x6000…` for target and owner registrations, `block` or `sequence` otherwise.
     static func observerText(_ row: ObserverRow) -> String {
-        if let observer = row.observer { return shortType(observer.typeName) + "@0x" + String(observer.address, radix: 16) }
+        if let observer = row.observer {
+            return shortType(observer.typeName) + "@0x" + String(observer.address, radix: 16)
+        }
         return row.kind == .sequence ? "sequence" : "block"
     }
 
@@ -63,37 +65,52 @@ enum ObserversView {
         // table's generic signature goes through a thunk that copies the whole row per call, and
         // the sort calls these for all 10k rows every frame.
         if let grouping {
-            columns.append(TableColumn(grouping.rawValue.uppercased(), .flexible(min: 14),
-                                       text: { groupText($0, grouping) },
-                                       sortKey: { .text(groupText($0, grouping)) }))
+            columns.append(
+                TableColumn(
+                    grouping.rawValue.uppercased(), .flexible(min: 14),
+                    text: { groupText($0, grouping) },
+                    sortKey: { .text(groupText($0, grouping)) }))
         }
-        columns.append(TableColumn("ID", .fixed(6), alignRight: true, descendingFirst: false, text: { "#\($0.id)" },
-                                   sortKey: { .number(Double($0.id)) }, style: rowStyle))
+        columns.append(
+            TableColumn(
+                "ID", .fixed(6), alignRight: true, descendingFirst: false, text: { "#\($0.id)" },
+                sortKey: { .number(Double($0.id)) }, style: rowStyle))
         if grouping != .name {
-            columns.append(TableColumn("NAME", .flexible(min: 12), text: { $0.displayName },
-                                       sortKey: { .text($0.displayName) }, style: rowStyle))
+            columns.append(
+                TableColumn(
+                    "NAME", .flexible(min: 12), text: { $0.displayName },
+                    sortKey: { .text($0.displayName) }, style: rowStyle))
         }
         if grouping != .observer {
-            columns.append(TableColumn("OBSERVER", .flexible(min: 12), text: observerText,
-                                       sortKey: { .text(observerText($0)) }, style: rowStyle))
+            columns.append(
+                TableColumn(
+                    "OBSERVER", .flexible(min: 12), text: observerText,
+                    sortKey: { .text(observerText($0)) }, style: rowStyle))
         }
         columns += [
-            TableColumn("DELIV", .fixed(6), alignRight: true, text: { Format.count($0.deliveries) },
-                        sortKey: { .number(Double($0.deliveries)) }, style: rowStyle),
-            TableColumn("STATE", .fixed(10), text: stateText, sortKey: { .text(stateText($0)) },
-                        style: { $0.token.isDropped && $0.isLive ? .warning : rowStyle($0) }),
+            TableColumn(
+                "DELIV", .fixed(6), alignRight: true, text: { Format.count($0.deliveries) },
+                sortKey: { .number(Double($0.deliveries)) }, style: rowStyle),
+            TableColumn(
+                "STATE", .fixed(10), text: stateText, sortKey: { .text(stateText($0)) },
+                style: { $0.token.isDropped && $0.isLive ? .warning : rowStyle($0) }),
         ]
         if grouping != .thread {
-            columns.append(TableColumn("RUNS ON", .fixed(16), text: targetText, sortKey: { .text(targetText($0)) },
-                                       style: rowStyle))
+            columns.append(
+                TableColumn(
+                    "RUNS ON", .fixed(16), text: targetText, sortKey: { .text(targetText($0)) },
+                    style: rowStyle))
         }
         columns += [
-            TableColumn("AGE", .fixed(6), alignRight: true, text: { Format.age($0.age(at: now)) },
-                        sortKey: { .number(Double($0.age(at: now))) }, style: rowStyle),
-            TableColumn("TOKEN", .fixed(9), text: { $0.token.description }, sortKey: { .text($0.token.description) },
-                        style: rowStyle),
-            TableColumn("SITE", .flexible(min: 14), text: { $0.callsite.description },
-                        sortKey: { .text($0.callsite.description) }, style: rowStyle),
+            TableColumn(
+                "AGE", .fixed(6), alignRight: true, text: { Format.age($0.age(at: now)) },
+                sortKey: { .number(Double($0.age(at: now))) }, style: rowStyle),
+            TableColumn(
+                "TOKEN", .fixed(9), text: { $0.token.description }, sortKey: { .text($0.token.description) },
+                style: rowStyle),
+            TableColumn(
+                "SITE", .flexible(min: 14), text: { $0.callsite.description },
+                sortKey: { .text($0.callsite.description) }, style: rowStyle),
         ]
         var spec = TableSpec(
             columns: columns, key: { .registration($0.id) }, defaultSort: grouping == nil ? 0 : 1,
@@ -108,17 +125,19 @@ enum ObserversView {
         _ data: DashboardData, grouping: ObserverGrouping, folding: GroupFolding, state: TableState, rect: Rect,
         glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(data.model.registrations, spec: spec(data, grouping: grouping, ascii: glyphs == .ascii),
-                           state: state, into: &canvas, rect: rect, glyphs: glyphs,
-                           extras: TableExtras(folding: folding))
+        TableWidget.render(
+            data.model.registrations, spec: spec(data, grouping: grouping, ascii: glyphs == .ascii),
+            state: state, into: &canvas, rect: rect, glyphs: glyphs,
+            extras: TableExtras(folding: folding))
     }
 
     /// The observers of one name (drill-down from Names).
     static func draw(
         _ data: DashboardData, name: String, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(data.model.observers(of: name), spec: spec(data, name: name, ascii: glyphs == .ascii),
-                           state: state, into: &canvas, rect: rect, glyphs: glyphs)
+        TableWidget.render(
+            data.model.observers(of: name), spec: spec(data, name: name, ascii: glyphs == .ascii),
+            state: state, into: &canvas, rect: rect, glyphs: glyphs)
     }
 
     /// The drill-down's columns: the name is in the breadcrumb, so no NAME column.

@@ -7,25 +7,37 @@ enum RegistrationDetailView {
     static func summary(_ row: ObserverRow, _ data: DashboardData) -> [(String, Style)] {
         let now = data.model.now
         var lines: [(String, Style)] = []
-        lines.append(("#\(row.id) \(ObserversView.observerText(row)) observes \"\(row.displayName)\" (\(row.kind.rawValue))",
-                      .value))
-        lines.append(("runs on \(ObserversView.targetText(row))  registered \(Format.age(row.age(at: now))) ago on "
-                      + "\(data.threadName(row.registeringThread)) at \(row.callsite)"
-                      + (row.preexisting ? "  (before attach)" : ""), .normal))
+        lines.append(
+            (
+                "#\(row.id) \(ObserversView.observerText(row)) observes \"\(row.displayName)\" (\(row.kind.rawValue))",
+                .value
+            ))
+        lines.append(
+            (
+                "runs on \(ObserversView.targetText(row))  registered \(Format.age(row.age(at: now))) ago on "
+                    + "\(data.threadName(row.registeringThread)) at \(row.callsite)"
+                    + (row.preexisting ? "  (before attach)" : ""), .normal
+            ))
         var state = "state \(ObserversView.stateText(row))  token \(row.token)  deliveries \(row.deliveries)"
         if let last = row.lastDeliveryAt {
             state += "  last \(Format.age(now >= last ? now - last : 0)) ago"
             if let thread = row.lastDeliveringThread { state += " on \(data.threadName(thread))" }
         }
         lines.append((state, ObserversView.rowStyle(row) ?? .normal))
-        lines.append(("sender filter \(row.objectFilter?.description ?? "any")  main-thread only "
-                      + (row.mainThreadOnly ? "yes" : "no"), .normal))
+        lines.append(
+            (
+                "sender filter \(row.objectFilter?.description ?? "any")  main-thread only "
+                    + (row.mainThreadOnly ? "yes" : "no"), .normal
+            ))
         if row.capturesObserverStrongly {
             lines.append(("handler captures its observer strongly: the center keeps it alive (R4)", .warning))
         }
         if let removal = row.removal {
-            lines.append(("ended: \(removal.reason.rawValue) \(Format.age(now >= removal.at ? now - removal.at : 0)) ago on "
-                          + data.threadName(removal.thread), .dim))
+            lines.append(
+                (
+                    "ended: \(removal.reason.rawValue) \(Format.age(now >= removal.at ? now - removal.at : 0)) ago on "
+                        + data.threadName(removal.thread), .dim
+                ))
         }
         return lines
     }
@@ -43,7 +55,8 @@ enum RegistrationDetailView {
         for (offset, line) in lines.prefix(top.height).enumerated() {
             canvas.write(line.0, x: top.x + 1, y: top.y + offset, maxWidth: top.width - 1, style: line.1)
         }
-        return ThreadsView.drawLog(data, threads: nil, registration: id, state: state, rect: body, glyphs: glyphs,
-                                   into: &canvas)
+        return ThreadsView.drawLog(
+            data, threads: nil, registration: id, state: state, rect: body, glyphs: glyphs,
+            into: &canvas)
     }
 }

@@ -12,10 +12,13 @@ enum ThreadsView {
     }
 
     static func logSpec(_ data: DashboardData, showThread: Bool, ascii: Bool) -> TableSpec<Entry> {
-        let offset: @Sendable (UInt64) -> UInt64 = { [base = data.model.header?.clockMono ?? 0] in $0 >= base ? $0 - base : 0 }
+        let offset: @Sendable (UInt64) -> UInt64 = { [base = data.model.header?.clockMono ?? 0] in
+            $0 >= base ? $0 - base : 0
+        }
         var columns: [TableColumn<Entry>] = [
-            TableColumn("TIME", .fixed(10), alignRight: true, text: { Format.streamTime(offset($0.entry.start)) },
-                        value: { .number(Double(offset($0.entry.start))) }),
+            TableColumn(
+                "TIME", .fixed(10), alignRight: true, text: { Format.streamTime(offset($0.entry.start)) },
+                value: { .number(Double(offset($0.entry.start))) })
         ]
         if showThread {
             // Flexible: thread names are queue labels and app names, wider than the kernel's 15 bytes.
@@ -23,19 +26,24 @@ enum ThreadsView {
         }
         columns += [
             TableColumn("NAME", .flexible(min: 14), text: { $0.entry.name }),
-            TableColumn("OBSERVER", .flexible(min: 10),
-                        text: { $0.entry.observerType.map(ObserversView.shortType) ?? "block" }),
-            TableColumn("DUR", .fixed(6), alignRight: true, text: { Format.duration($0.entry.duration, ascii: ascii) },
-                        style: { $0.entry.duration >= 16_000_000 ? .warning : nil },
-                        value: { .number(Double($0.entry.duration)) }),
-            TableColumn("WAIT", .fixed(6), alignRight: true, text: { Format.duration($0.entry.wait, ascii: ascii) },
-                        value: { .number(Double($0.entry.wait)) }),
-            TableColumn("D", .fixed(2), alignRight: true, text: { "\($0.entry.depth)" },
-                        style: { $0.entry.depth > 1 ? .info : nil }, value: { .number(Double($0.entry.depth)) }),
+            TableColumn(
+                "OBSERVER", .flexible(min: 10),
+                text: { $0.entry.observerType.map(ObserversView.shortType) ?? "block" }),
+            TableColumn(
+                "DUR", .fixed(6), alignRight: true, text: { Format.duration($0.entry.duration, ascii: ascii) },
+                style: { $0.entry.duration >= 16_000_000 ? .warning : nil },
+                value: { .number(Double($0.entry.duration)) }),
+            TableColumn(
+                "WAIT", .fixed(6), alignRight: true, text: { Format.duration($0.entry.wait, ascii: ascii) },
+                value: { .number(Double($0.entry.wait)) }),
+            TableColumn(
+                "D", .fixed(2), alignRight: true, text: { "\($0.entry.depth)" },
+                style: { $0.entry.depth > 1 ? .info : nil }, value: { .number(Double($0.entry.depth)) }),
             TableColumn("POSTED ON", .flexible(min: 12), text: { $0.poster }),
         ]
-        var spec = TableSpec(columns: columns, key: { .delivery(registration: $0.entry.registration, post: $0.entry.postID) },
-                             isLog: true, emptyMessage: "no deliveries yet")
+        var spec = TableSpec(
+            columns: columns, key: { .delivery(registration: $0.entry.registration, post: $0.entry.postID) },
+            isLog: true, emptyMessage: "no deliveries yet")
         spec.time = { $0.entry.start }
         return spec
     }
@@ -60,9 +68,10 @@ enum ThreadsView {
         glyphs: Glyphs, extras: TableExtras = TableExtras(), into canvas: inout Canvas
     ) -> FrameInfo {
         let showThread = threads.map { $0.count != 1 } ?? true
-        return TableWidget.render(entries(data, threads: threads, registration: registration),
-                                  spec: logSpec(data, showThread: showThread, ascii: glyphs == .ascii), state: state,
-                                  into: &canvas, rect: rect, glyphs: glyphs, extras: extras)
+        return TableWidget.render(
+            entries(data, threads: threads, registration: registration),
+            spec: logSpec(data, showThread: showThread, ascii: glyphs == .ascii), state: state,
+            into: &canvas, rect: rect, glyphs: glyphs, extras: extras)
     }
 
     static func draw(
@@ -70,7 +79,8 @@ enum ThreadsView {
         extras: TableExtras = TableExtras(), into canvas: inout Canvas
     ) -> FrameInfo {
         switch layout {
-        case .merged: drawLog(data, threads: nil, state: state, rect: rect, glyphs: glyphs, extras: extras, into: &canvas)
+        case .merged:
+            drawLog(data, threads: nil, state: state, rect: rect, glyphs: glyphs, extras: extras, into: &canvas)
         case .lanes: drawLanes(data, state: state, rect: rect, glyphs: glyphs, extras: extras, into: &canvas)
         }
     }
@@ -84,7 +94,8 @@ enum ThreadsView {
         let laneWidth = 28
         let fits = max(1, rect.width / laneWidth)
         let keys = threads.map { RowKey.thread($0.id) }
-        var selected = state.selectedKey.flatMap { keys.firstIndex(of: $0) } ?? min(state.selectedIndex, max(0, keys.count - 1))
+        var selected =
+            state.selectedKey.flatMap { keys.firstIndex(of: $0) } ?? min(state.selectedIndex, max(0, keys.count - 1))
         selected = max(0, selected)
         let first = selected >= fits ? selected - fits + 1 : 0
         var info = FrameInfo(rowKeys: keys, pageSize: fits, selectedIndex: selected, scroll: first)
@@ -106,17 +117,20 @@ enum ThreadsView {
             for (row, line) in log.enumerated() {
                 guard case .entry(let entry) = line else {
                     if case .mark(let mark) = line {
-                        canvas.write(TableWidget.separator(mark, width: inner.width, glyphs: glyphs), x: inner.x,
-                                     y: inner.y + row, width: inner.width, style: .info, ellipsis: glyphs.ellipsis)
+                        canvas.write(
+                            TableWidget.separator(mark, width: inner.width, glyphs: glyphs), x: inner.x,
+                            y: inner.y + row, width: inner.width, style: .info, ellipsis: glyphs.ellipsis)
                     }
                     continue
                 }
                 let duration = Format.duration(entry.duration, ascii: glyphs == .ascii)
                 let durationWidth = DisplayWidth.of(duration)
-                canvas.write(entry.name, x: inner.x, y: inner.y + row, width: max(0, inner.width - durationWidth - 1),
-                             style: .normal, ellipsis: glyphs.ellipsis)
-                canvas.write(duration, x: inner.x + inner.width - durationWidth, y: inner.y + row,
-                             style: entry.duration >= 16_000_000 ? .warning : .dim)
+                canvas.write(
+                    entry.name, x: inner.x, y: inner.y + row, width: max(0, inner.width - durationWidth - 1),
+                    style: .normal, ellipsis: glyphs.ellipsis)
+                canvas.write(
+                    duration, x: inner.x + inner.width - durationWidth, y: inner.y + row,
+                    style: entry.duration >= 16_000_000 ? .warning : .dim)
             }
         }
         return info

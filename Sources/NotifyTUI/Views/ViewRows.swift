@@ -46,25 +46,33 @@ public enum ViewRows: Sendable {
         let state = view.table
         switch view.view {
         case .names:
-            return .names(TableWidget.order(NamesView.rows(data), spec: NamesView.spec(now: data.model.now, ascii: false),
-                                            state: state))
+            return .names(
+                TableWidget.order(
+                    NamesView.rows(data), spec: NamesView.spec(now: data.model.now, ascii: false),
+                    state: state))
         case .observers:
-            return .observers(TableWidget.order(data.model.registrations,
-                                                spec: ObserversView.spec(data, grouping: view.grouping, ascii: false),
-                                                state: state))
+            return .observers(
+                TableWidget.order(
+                    data.model.registrations,
+                    spec: ObserversView.spec(data, grouping: view.grouping, ascii: false),
+                    state: state))
         case .threads:
-            let entries = TableWidget.order(ThreadsView.entries(data, threads: nil),
-                                            spec: ThreadsView.logSpec(data, showThread: true, ascii: false), state: state)
+            let entries = TableWidget.order(
+                ThreadsView.entries(data, threads: nil),
+                spec: ThreadsView.logSpec(data, showThread: true, ascii: false), state: state)
             return .deliveries(entries.map { DeliveryLine(entry: $0.entry, thread: $0.thread, postedOn: $0.poster) })
         case .leaks:
-            return .leaks(TableWidget.order(data.model.findings, spec: LeaksView.spec(now: data.model.now), state: state))
+            return .leaks(
+                TableWidget.order(data.model.findings, spec: LeaksView.spec(now: data.model.now), state: state))
         case .events:
-            let rows = TableWidget.order(data.tail.events.map { EventsView.row($0, data) }, spec: EventsView.spec,
-                                         state: state)
+            let rows = TableWidget.order(
+                data.tail.events.map { EventsView.row($0, data) }, spec: EventsView.spec,
+                state: state)
             return .events(rows.map { EventLine(event: $0.event, thread: $0.thread, kind: $0.kind, detail: $0.detail) })
         case .log:
-            return .actions(TableWidget.order(ActionLogView.rows(data.actions), spec: ActionLogView.spec, state: state)
-                .map(\.entry))
+            return .actions(
+                TableWidget.order(ActionLogView.rows(data.actions), spec: ActionLogView.spec, state: state)
+                    .map(\.entry))
         }
     }
 
@@ -86,7 +94,9 @@ public enum ViewRows: Sendable {
         return state
     }
 
-    private static func columns(of view: ViewID, grouping: ObserverGrouping) -> [(title: String, sortable: Bool, descendingFirst: Bool)] {
+    private static func columns(of view: ViewID, grouping: ObserverGrouping) -> [(
+        title: String, sortable: Bool, descendingFirst: Bool
+    )] {
         func describe<Item>(_ spec: TableSpec<Item>) -> [(title: String, sortable: Bool, descendingFirst: Bool)] {
             spec.columns.map { ($0.title.lowercased(), $0.sortKey != nil, $0.descendingFirst) }
         }

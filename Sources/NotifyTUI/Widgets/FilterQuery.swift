@@ -148,12 +148,15 @@ public struct FilterQuery: Sendable {
             case .matching, .notMatching: pattern = try regex(text)
             case .greater, .greaterOrEqual, .less, .lessOrEqual:
                 if number == nil {
-                    throw ParseError(description: "\(field)\(op.rawValue)\(text): \(text) is not a number (units: ns us ms s m h, k M G)")
+                    throw ParseError(
+                        description:
+                            "\(field)\(op.rawValue)\(text): \(text) is not a number (units: ns us ms s m h, k M G)")
                 }
             case .equal, .notEqual: break
             }
-            return Term(matcher: .compare(column: column, op, text: text, number: number, regex: pattern),
-                        inverted: inverted)
+            return Term(
+                matcher: .compare(column: column, op, text: text, number: number, regex: pattern),
+                inverted: inverted)
         }
         let needle = unquote(rest)
         if needle.isEmpty { throw ParseError(description: "empty quotes") }
@@ -184,7 +187,8 @@ public struct FilterQuery: Sendable {
         if prefixed.count == 1 { return prefixed[0] }
         let list = names.filter { !$0.isEmpty }.joined(separator: " ")
         if prefixed.count > 1 {
-            throw ParseError(description: "field \(field) is ambiguous: \(prefixed.map { names[$0] }.joined(separator: " "))")
+            throw ParseError(
+                description: "field \(field) is ambiguous: \(prefixed.map { names[$0] }.joined(separator: " "))")
         }
         throw ParseError(description: "unknown field \(field) (fields here: \(list))")
     }

@@ -21,7 +21,8 @@ public enum FooterBar {
                     let start = x
                     x += canvas.write(piece.key, x: x, y: y, maxWidth: width - x, style: .footerKey)
                     x += canvas.write(piece.label, x: x, y: y, maxWidth: width - x, style: .footerLabel)
-                    regions.append(HitRegion(Rect(x: start, y: y, width: x - start, height: 1), .action(binding.action)))
+                    regions.append(
+                        HitRegion(Rect(x: start, y: y, width: x - start, height: 1), .action(binding.action)))
                     x += 1
                 }
                 return regions
@@ -33,7 +34,9 @@ public enum FooterBar {
     private static func piece(for binding: KeyBinding, withAlias: Bool) -> (key: String, label: String) {
         let key = binding.keys.first.map(\.description) ?? ""
         var label = binding.label
-        if withAlias, let alias = binding.keys.dropFirst().first(where: { if case .character = $0 { true } else { false } }) {
+        if withAlias,
+            let alias = binding.keys.dropFirst().first(where: { if case .character = $0 { true } else { false } })
+        {
             label += "(" + alias.description + ")"
         }
         return (key, label)
@@ -46,21 +49,25 @@ public enum FooterBar {
 public enum HelpOverlay {
     /// The overlay's title, which says how to leave it.
     public static func title(_ glyphs: Glyphs) -> String {
-        glyphs == .ascii ? "Keys (up/down PgUp PgDn scroll, any other key closes)"
-                         : "Keys (↑↓ PgUp PgDn scroll, any other key closes)"
+        glyphs == .ascii
+            ? "Keys (up/down PgUp PgDn scroll, any other key closes)"
+            : "Keys (↑↓ PgUp PgDn scroll, any other key closes)"
     }
 
     /// Draws the overlay centred on the canvas, from line `scroll` of the help.
-    public static func draw(keymap: Keymap, isReplay: Bool, glyphs: Glyphs, scroll: Int = 0, into canvas: inout Canvas) {
+    public static func draw(keymap: Keymap, isReplay: Bool, glyphs: Glyphs, scroll: Int = 0, into canvas: inout Canvas)
+    {
         let lines = keymap.helpLines(isReplay: isReplay)
         let title = title(glyphs)
         let up = glyphs == .ascii ? "^" : "↑", down = glyphs == .ascii ? "v" : "↓"
-        let contentWidth = min(canvas.size.width - 4, max(DisplayWidth.of(title) + 2, lines.map(DisplayWidth.of).max() ?? 0))
+        let contentWidth = min(
+            canvas.size.width - 4, max(DisplayWidth.of(title) + 2, lines.map(DisplayWidth.of).max() ?? 0))
         let contentHeight = min(canvas.size.height - 2, lines.count)
         guard contentWidth > 4, contentHeight > 0 else { return }
         let first = min(max(0, scroll), lines.count - contentHeight)
-        let box = Rect(x: (canvas.size.width - contentWidth - 4) / 2, y: (canvas.size.height - contentHeight - 2) / 2,
-                       width: contentWidth + 4, height: contentHeight + 2)
+        let box = Rect(
+            x: (canvas.size.width - contentWidth - 4) / 2, y: (canvas.size.height - contentHeight - 2) / 2,
+            width: contentWidth + 4, height: contentHeight + 2)
         Frame.draw(box, title: title, glyphs: glyphs, style: .overlay, into: &canvas)
         for row in 0..<contentHeight {
             var text = lines[first + row]
@@ -68,8 +75,9 @@ public enum HelpOverlay {
             if row == contentHeight - 1 && first + contentHeight < lines.count {
                 text = "\(down) \(lines.count - first - contentHeight) more below (\(down) or PgDn)"
             }
-            canvas.write(text, x: box.x + 2, y: box.y + 1 + row, width: contentWidth, style: .overlay,
-                         ellipsis: glyphs.ellipsis)
+            canvas.write(
+                text, x: box.x + 2, y: box.y + 1 + row, width: contentWidth, style: .overlay,
+                ellipsis: glyphs.ellipsis)
         }
     }
 }

@@ -87,8 +87,9 @@ struct TableFrame<Item> {
                 let arrow = descending ? glyphs.descending : glyphs.ascending
                 title = column.alignRight ? arrow + title : title + arrow
             }
-            canvas.write(title, x: x, y: rect.y, width: widths[index], alignRight: column.alignRight,
-                         style: isSorted ? .columnSorted : .columnHeader, ellipsis: glyphs.ellipsis)
+            canvas.write(
+                title, x: x, y: rect.y, width: widths[index], alignRight: column.alignRight,
+                style: isSorted ? .columnSorted : .columnHeader, ellipsis: glyphs.ellipsis)
             if column.sortKey != nil {
                 regions.append(HitRegion(Rect(x: x, y: rect.y, width: widths[index], height: 1), .column(index)))
             }
@@ -101,8 +102,9 @@ struct TableFrame<Item> {
         var message = filter.isEmpty ? spec.emptyMessage : "no rows match the filter \"\(filter)\""
         if hidden > 0 { message = "cleared \(hidden) rows; new ones appear here (C shows them again)" }
         let width = DisplayWidth.of(message)
-        canvas.write(message, x: rect.x + max(0, (rect.width - width) / 2), y: rect.y + min(2, rect.height - 1),
-                     maxWidth: rect.width, style: .dim)
+        canvas.write(
+            message, x: rect.x + max(0, (rect.width - width) / 2), y: rect.y + min(2, rect.height - 1),
+            maxWidth: rect.width, style: .dim)
     }
 
     // MARK: Rows
@@ -110,11 +112,12 @@ struct TableFrame<Item> {
     /// The visible lines from `scroll`, each a click region. Every line of the selected row is
     /// highlighted (a wrapped row has several); a grouped table names each group once, like a tree.
     func drawRows(selected: Int, scroll: Int, into canvas: inout Canvas, regions: inout [HitRegion]) {
-        let selectedItem: Int? = if lines.indices.contains(selected), case .row(let item, _) = lines[selected] {
-            item
-        } else {
-            nil
-        }
+        let selectedItem: Int? =
+            if lines.indices.contains(selected), case .row(let item, _) = lines[selected] {
+                item
+            } else {
+                nil
+            }
         var previousGroup = spec.groupBy != nil && scroll > 0 ? group(of: lines[scroll - 1]) : nil
         for line in 0..<pageSize {
             let row = scroll + line
@@ -124,8 +127,9 @@ struct TableFrame<Item> {
             var isSelected = row == selected
             switch lines[row] {
             case .mark(let mark):
-                canvas.write(TableWidget.separator(mark, width: rect.width, glyphs: glyphs), x: rect.x, y: y,
-                             width: rect.width, style: isSelected ? .selected : .info, ellipsis: glyphs.ellipsis)
+                canvas.write(
+                    TableWidget.separator(mark, width: rect.width, glyphs: glyphs), x: rect.x, y: y,
+                    width: rect.width, style: isSelected ? .selected : .info, ellipsis: glyphs.ellipsis)
                 continue
             case .group(let group, _):
                 previousGroup = group
@@ -164,16 +168,18 @@ struct TableFrame<Item> {
                     if foldable { text = (glyphs == .ascii ? "- " : "▾ ") + text }
                 }
             }
-            canvas.write(text, x: x, y: y, width: widths[index], alignRight: column.alignRight,
-                         style: style, ellipsis: glyphs.ellipsis)
+            canvas.write(
+                text, x: x, y: y, width: widths[index], alignRight: column.alignRight,
+                style: style, ellipsis: glyphs.ellipsis)
             if isSelected || isMatch, x + widths[index] < rect.x + rect.width {
                 canvas.write(" ", x: x + widths[index], y: y, style: isSelected ? .selected : .match)
             }
             x += widths[index] + 1
         }
         if isSelected || isMatch, x < rect.x + rect.width {
-            canvas.restyle(Rect(x: x, y: y, width: rect.x + rect.width - x, height: 1),
-                           style: isSelected ? .selected : .match)
+            canvas.restyle(
+                Rect(x: x, y: y, width: rect.x + rect.width - x, height: 1),
+                style: isSelected ? .selected : .match)
         }
     }
 

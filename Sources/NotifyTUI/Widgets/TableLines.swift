@@ -52,7 +52,8 @@ extension TableWidget {
         var lines: [TableLine] = []
         lines.reserveCapacity(rows.count)
         if let folding = extras.folding, folding.foldsAny, spec.groupBy != nil, spec.summary != nil,
-           let first = spec.columns.first {
+            let first = spec.columns.first
+        {
             var index = 0
             while index < rows.count {
                 let group = first.text(items[rows[index]])
@@ -77,9 +78,13 @@ extension TableWidget {
     }
 
     /// Puts each mark between the last row at or before its time and the first row after it.
-    private static func insert(_ marks: [LogMark], into lines: [TableLine], times: [UInt64], descending: Bool) -> [TableLine] {
-        let pending = descending ? marks.sorted { ($0.time, $0.number) > ($1.time, $1.number) }
-                                 : marks.sorted { ($0.time, $0.number) < ($1.time, $1.number) }
+    private static func insert(_ marks: [LogMark], into lines: [TableLine], times: [UInt64], descending: Bool)
+        -> [TableLine]
+    {
+        let pending =
+            descending
+            ? marks.sorted { ($0.time, $0.number) > ($1.time, $1.number) }
+            : marks.sorted { ($0.time, $0.number) < ($1.time, $1.number) }
         var result: [TableLine] = []
         result.reserveCapacity(lines.count + marks.count)
         var next = 0
@@ -98,7 +103,9 @@ extension TableWidget {
     }
 
     /// Adds a continuation line per extra line a row's flexible cells need at these widths.
-    private static func wrap<Item>(_ lines: [TableLine], items: [Item], spec: TableSpec<Item>, widths: [Int]) -> [TableLine] {
+    private static func wrap<Item>(_ lines: [TableLine], items: [Item], spec: TableSpec<Item>, widths: [Int])
+        -> [TableLine]
+    {
         let flexible = spec.columns.indices.filter {
             if case .flexible = spec.columns[$0].width { return widths[$0] > 0 }
             return false

@@ -14,8 +14,9 @@ public enum TableWidget {
         let sortColumn = state.sortColumn ?? spec.defaultSort
         let widths = columnWidths(spec.columns.map(\.width), total: rect.width)
         let descending = sortColumn.map { spec.columns[$0].descendingFirst != state.inverted } ?? state.inverted
-        let (lines, hidden) = Self.lines(ordered, items: items, spec: spec, extras: extras, descending: descending,
-                                         widths: widths)
+        let (lines, hidden) = Self.lines(
+            ordered, items: items, spec: spec, extras: extras, descending: descending,
+            widths: widths)
         let table = TableFrame(
             items: items, spec: spec, lines: lines, widths: widths, rect: rect, glyphs: glyphs, sortColumn: sortColumn,
             descending: descending, search: state.search.isEmpty ? nil : spec.query(state.search),
