@@ -25,7 +25,7 @@ struct PostWorkload: Workload {
             let floor = try measure(FloorCenter.self, observers, name, unrelated: 0)
             row.floor = .nanoseconds(floor)
             if let notifyKit = row.notifyKit.measurement, let foundation = row.foundation.measurement {
-                // The brief: at least 10× faster than Foundation with observers, within 2× of the floor at 100.
+                // The target: at least 10× faster than Foundation with observers, within 2× of the floor at 100.
                 let fastEnough = observers == 0 || foundation / notifyKit >= 10
                 let nearFloor = observers < 100 || notifyKit <= Self.floorFactor * floor
                 var target = observers == 0 ? "≤ Foundation" : "≥ 10× faster than Foundation"

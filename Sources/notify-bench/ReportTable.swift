@@ -81,7 +81,7 @@ extension ReportTable {
                 + " inspector: paced to 100k events/s, the row is the child's CPU time ÷ wall time over the measured"
                 + " frames; unpaced, the events it lost (viewer-behind gaps). A trial in which the dashboard's"
                 + " threads waited for a CPU over 5% of their time (another process busy) is tried again, up to 3.",
-            "Targets from the brief: post ≥ 10× faster than Foundation with observers and ≤ 2× the floor at 100,"
+            "Targets: post ≥ 10× faster than Foundation with observers and ≤ 2× the floor at 100,"
                 + " add+remove ≥ 5× faster, 0 allocations per post, probe ≤ 2×, contention ≥ 1.5× (lock held < 1×),"
                 + " memory per registration ≤ Foundation's; trace codec ≥ 1M events/s, viewer ≤ 2×; model fold"
                 + " ≥ 2M events/s with flat memory; a dashboard frame with 10k registrations ≤ 5 ms; the dashboard"

@@ -62,7 +62,7 @@ print()
 print(ReportTable.notes(markdown: options.markdown))
 print()
 print(table.summary)
-if let comparison = BriefBaseline.comparison(rows) { print(comparison) }
+if let comparison = ReferenceFoundationFigures.comparison(rows) { print(comparison) }
 let seconds = Cell.decimal(Double(MonotonicClock.now() - started) / 1e9, places: 1)
 print("finished in \(seconds) s; load average now \(RunHeader.loadAverage)")
 let judgements = rows.map { ($0.benchmark, $0.passed, $0.isDeterministic) }

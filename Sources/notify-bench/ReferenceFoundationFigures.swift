@@ -1,13 +1,13 @@
-/// The Foundation figures the brief measured on its own machine, next to which the targets were
-/// set. Foundation measured in the same run here is about 3× faster than these, so the report
+/// Foundation's figures measured on the reference machine when the targets were set, next to
+/// which the targets were set. Foundation measured in the same run here is about 3× faster than these, so the report
 /// gives NotifyKit's ratio against both.
-enum BriefBaseline {
+enum ReferenceFoundationFigures {
     /// ns per post with 1, 10 and 100 observers.
     static let posts: [(observers: Int, nanoseconds: Double)] = [(1, 870), (10, 2_800), (100, 18_600)]
-    /// The faster end of the brief's 1.4–2.3 µs per add+remove pair: the stricter comparison.
+    /// The faster end of the reference 1.4–2.3 µs per add+remove pair: the stricter comparison.
     static let addRemove = 1_400.0
 
-    /// One line with NotifyKit's ratio to each brief figure measured in this run; nil when the
+    /// One line with NotifyKit's ratio to each reference figure measured in this run; nil when the
     /// run measured none of them.
     static func comparison(_ rows: [Row]) -> String? {
         func measured(_ name: String) -> Double? {
@@ -25,7 +25,7 @@ enum BriefBaseline {
         var parts: [String] = []
         if !posts.isEmpty { parts.append("post with " + posts.joined(separator: ", ") + " observers (target ≥ 10×)") }
         if !pairs.isEmpty { parts.append("add+remove " + pairs.joined(separator: " / ") + " (target ≥ 5×)") }
-        return "against the brief's Foundation figures (870 ns, 2.8 µs, 18.6 µs per post; 1.4 µs per add+remove): "
+        return "against the reference Foundation figures (870 ns, 2.8 µs, 18.6 µs per post; 1.4 µs per add+remove): "
             + parts.joined(separator: "; ")
     }
 }
