@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes real PNG screenshots of each notifytop view running against the demo (dashboard.md §5,
-# route A): notifytop runs in tmux, a real xterm under Xvfb attaches to it, tmux send-keys switches
+# Makes real PNG screenshots of each notifytop view running against the demo: notifytop runs in
+# tmux, a real xterm under Xvfb attaches to it, tmux send-keys switches
 # views, and ImageMagick's `import` captures the xterm window.
 #
 # Usage: Screenshots/make-screenshots.sh             (builds notifytop and notify-demo first)
