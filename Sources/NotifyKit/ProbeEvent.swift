@@ -36,6 +36,9 @@ public struct ProbeEvent: Sendable {
         indirect case queue(NotifyQueueActivity)
         /// The app marked a moment with ``NotifyCenter/checkpoint(_:file:line:)``.
         indirect case checkpoint(label: String, callsite: NotifyCallsite)
+        /// A typed message was queued for one observer: an `AsyncMessage` observer's mailbox or a
+        /// `messages(of:for:bufferSize:)` buffer. Its delivery, if it happens, follows as `delivered`.
+        case messageEnqueued(NotifyMessageEnqueue)
     }
 }
 
@@ -49,6 +52,28 @@ public enum NotifyRegistrationKind: String, Sendable, CaseIterable {
     case ownerBound = "owner"
     /// `notifications(named:object:bufferSize:)`: an async sequence's iterator.
     case sequence
+    /// `addObserver(of:for:using:)` of a `MainActorMessage`: runs inside `post`, on the main actor.
+    case mainActorMessage = "message-main"
+    /// `addObserver(of:for:using:)` of an `AsyncMessage`: runs later, in post order, one call at a time.
+    case asyncMessage = "message-async"
+    /// `messages(of:for:bufferSize:)`: a typed message sequence's iterator.
+    case messageSequence = "message-sequence"
+
+    /// True for the typed message forms.
+    public var isMessage: Bool {
+        switch self {
+        case .mainActorMessage, .asyncMessage, .messageSequence: true
+        case .target, .block, .ownerBound, .sequence: false
+        }
+    }
+}
+
+/// Which protocol a posted typed message conforms to.
+public enum NotifyMessageKind: String, Sendable, CaseIterable {
+    /// `NotifyCenter.MainActorMessage`: delivered synchronously inside `post`.
+    case mainActor = "main"
+    /// `NotifyCenter.AsyncMessage`: `post` enqueues; observers run later.
+    case async
 }
 
 /// Why a registration ended.
@@ -69,6 +94,8 @@ public enum NotifyRemovalReason: String, Sendable, CaseIterable {
 /// Where a registration's handler runs, without the queue or thread itself.
 public enum NotifyTargetKind: String, Sendable, CaseIterable {
     case posting, operationQueue = "operation-queue", dispatchQueue = "dispatch-queue", thread, main
+    /// An `AsyncMessage` observer's own serial task on Swift's cooperative pool.
+    case task
 }
 
 /// An object as events describe it: display text only, since addresses are reused.
@@ -194,6 +221,9 @@ public struct NotifyPost: Sendable {
     /// The post whose handler made this post, 0 when none.
     public let parentPostID: UInt64
     public let callsite: NotifyCallsite
+    /// The protocol of a typed message, whose `name` is then the message type's name
+    /// (`String(reflecting:)`); nil for a `Notification`.
+    public var message: NotifyMessageKind? = nil
 }
 
 /// One handler run as a probe sees it; the event's `thread` is the delivering thread.
@@ -242,4 +272,21 @@ public struct NotifyQueueActivity: Sendable {
     public let count: Int
     /// Notifications still pending after the action.
     public let pending: Int
+}
+
+/// One typed message queued for one observer.
+public struct NotifyMessageEnqueue: Sendable {
+    public let postID: UInt64
+    public let registration: UInt64
+    /// Messages waiting for this observer after the enqueue, this one included.
+    public let pending: Int
+    /// The buffer was full and its oldest message was dropped to make room (sequences only).
+    public let droppedOldest: Bool
+
+    public init(postID: UInt64, registration: UInt64, pending: Int, droppedOldest: Bool) {
+        self.postID = postID
+        self.registration = registration
+        self.pending = pending
+        self.droppedOldest = droppedOldest
+    }
 }

@@ -123,6 +123,8 @@ struct ProbeEventConverter {
                         seq: nextSequence(), timestamp: t, thread: thread, queueID: activity.queueID,
                         action: TraceQueueAction(rawValue: activity.action.rawValue) ?? .enqueued, name: activity.name,
                         style: activity.style, count: activity.count, pending: activity.pending)))
+        case .messageEnqueued:
+            break  // Not yet on the wire.
         }
     }
 
