@@ -99,7 +99,7 @@ struct DemoFacts {
                 if live[delivery.registration]?.mainThreadOnly == true, !run.isMain(event.thread) {
                     note(.backgroundToMain, "\(delivery.name) #\(delivery.registration) on thread \(event.thread)")
                 }
-            case .removeMissed, .queue, .checkpoint:
+            case .removeMissed, .queue, .checkpoint, .messageEnqueued:
                 break
             }
         }

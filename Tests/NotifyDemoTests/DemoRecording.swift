@@ -60,6 +60,7 @@ extension ProbeEvent.Kind {
         case .removeMissed(let missed): "removeMissed \(missed.name ?? "*")"
         case .queue(let activity): "queue \(activity.action.rawValue) \(activity.name ?? "*") \(activity.count)"
         case .checkpoint(let label, _): "checkpoint \(label)"
+        case .messageEnqueued(let enqueue): "messageEnqueued #\(enqueue.registration) \(enqueue.pending)"
         }
     }
 }
