@@ -32,6 +32,8 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     // Guarded by `lock`, so the runtime's exclusivity checks would only repeat what the lock ensures.
     @exclusivity(unchecked) var table = RegistrationTable()
     @exclusivity(unchecked) var probes: ProbeSet?
+    /// Typed message registrations, also guarded by `lock`.
+    let messages = MessageRegistry()
     let lastPostID = Atomic<UInt64>(0)
     /// Moves on every change to `table` or `probes` (under `lock`); copies in `postCache` made
     /// from an older version are not used.
@@ -76,7 +78,7 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
 
     /// The number of live registrations.
     public var registrationCount: Int {
-        lock.withLock { table.liveCount }
+        lock.withLock { table.liveCount + messages.count }
     }
 }
 
