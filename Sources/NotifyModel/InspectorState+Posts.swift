@@ -63,8 +63,11 @@ extension InspectorState {
             rows[rowSlot].lastDeliveringThread = delivery.thread
             observerType = rows[rowSlot].observer?.typeName
             registrationKind = rows[rowSlot].kind
-            // Only message rows ever have messages pending: this run took one out.
-            if rows[rowSlot].pendingMessages > 0 { rows[rowSlot].pendingMessages -= 1 }
+            // An async observer's run took one message out of its mailbox. A sequence's delivery is
+            // the hand-off into its buffer, and its iterator's reads are not traced.
+            if rows[rowSlot].pendingMessages > 0, rows[rowSlot].kind == .asyncMessage {
+                rows[rowSlot].pendingMessages -= 1
+            }
             let own = rows[rowSlot].nameSlot
             if own == 0 {
                 nameRows[0].deliveries &+= 1

@@ -43,8 +43,9 @@ public struct ObserverRow: Sendable, Hashable, Identifiable {
     public internal(set) var token: TokenState
     /// Why and when it ended; nil while live.
     public internal(set) var removal: RemovalInfo?
-    /// Typed messages waiting in its mailbox or sequence buffer now (async messages and message
-    /// sequences; 0 for the other kinds and once it ended).
+    /// Typed messages waiting in its mailbox or sequence buffer now (0 for the other kinds and once
+    /// it ended). An async observer's mailbox shrinks with each run; a message sequence's is the
+    /// depth its last enqueue reported, since its iterator's reads are not in the trace.
     public internal(set) var pendingMessages = 0
     /// The deepest its mailbox or buffer has been.
     public internal(set) var maximumPendingMessages = 0

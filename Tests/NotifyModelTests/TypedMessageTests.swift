@@ -73,6 +73,8 @@ import Testing
         for index in 1...5 {
             let post = s.post(Self.cart, matched: 1, message: .async)
             s.enqueue(post, for: 1, pending: min(index, 2), droppedOldest: index > 2)
+            // The hand-off into the buffer, not a read by the iterator: the depth stays.
+            s.deliver(post, to: 1, name: Self.cart)
         }
         let state = s.fold()
         let row = try #require(state.registration(1))
