@@ -22,17 +22,31 @@ package enum NotifyTopRunner {
         // normal exit path, which stops the demo child and flushes recordings: see EPIPE from
         // write instead of dying of SIGPIPE. Sockets already write with MSG_NOSIGNAL.
         signal(SIGPIPE, SIG_IGN)
+        if options.relay {
+            return options.list ? Relay.list() : Relay.stream(pid: options.pid, socket: options.socket)
+        }
+        let host: any InspectionHost =
+            options.ssh.map { destination in
+                var configuration = SSHHost.Configuration(destination: destination)
+                configuration.options = options.sshOptions
+                configuration.configFile = options.sshConfig
+                configuration.remoteNotifytop = options.remoteNotifytop
+                return SSHHost(configuration)
+            } ?? LocalHost()
+        defer { host.close() }
         if options.list {
-            if let problem = SocketDirectory.standard.problem {
-                printError("notifytop: \(problem)")
+            let listing: HostListing
+            do {
+                listing = try host.inspectableProcesses()
+            } catch {
+                printError("notifytop: \(error)")
                 return 1
             }
-            let processes = SocketDirectory.standard.inspectableProcesses()
             print(
                 PrintableText.lines(
-                    processes.isEmpty
-                        ? "no inspectable processes in \(SocketDirectory.standard.path)"
-                        : AttachTarget.table(processes)))
+                    listing.processes.isEmpty
+                        ? "no inspectable processes in \(listing.directory)"
+                        : AttachTarget.table(listing.processes)))
             return 0
         }
         var demo: DemoProcess?
@@ -61,6 +75,17 @@ package enum NotifyTopRunner {
                     let child = try DemoProcess(arguments: options.demoArguments)
                     demo = child
                     reader = try child.attach()
+                } else if options.ssh != nil {
+                    let listing = try host.inspectableProcesses()
+                    if listing.processes.isEmpty {
+                        throw HostFailure(
+                            "no inspectable process in \(listing.directory): start the app there with NOTIFYTOP=1")
+                    }
+                    let process = try AttachTarget.choose(pid: options.pid, from: listing)
+                    uptime = process.uptimeSeconds
+                    reader = try host.open(process)
+                    // Not reattached: looking for a restart would block the screen on ssh round trips.
+                    attached = "attached to pid \(process.pid) (\(process.name)) on \(host.name) through ssh"
                 } else {
                     let target = try AttachTarget.resolve(pid: options.pid, socket: options.socket)
                     uptime = target.process?.uptimeSeconds
