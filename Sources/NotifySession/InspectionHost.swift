@@ -3,8 +3,8 @@ package import NotifyTraceViewer
 
 /// A machine whose inspectable processes notifytop lists and attaches to: this one
 /// (``LocalHost``) or one reached through OpenSSH (``SSHHost``). A view of several processes can
-/// use the same two calls on either.
-package protocol InspectionHost: AnyObject {
+/// use the same two calls on either, from any thread.
+package protocol InspectionHost: AnyObject, Sendable {
     /// How messages name the host ("this host", `user@staging:2222`).
     var name: String { get }
     /// The host's inspectable processes, oldest first, and where they were looked for.

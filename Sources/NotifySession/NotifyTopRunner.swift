@@ -30,6 +30,7 @@ package enum NotifyTopRunner {
                 var configuration = SSHHost.Configuration(destination: destination)
                 configuration.options = options.sshOptions
                 configuration.configFile = options.sshConfig
+                configuration.controlPath = SSHHost.privateControlPath()
                 configuration.remoteNotifytop = options.remoteNotifytop
                 return SSHHost(configuration)
             } ?? LocalHost()

@@ -26,9 +26,12 @@ package enum Relay {
     }
 
     /// Reads a ``listing(directory:processes:)``; nil when the text is not one (another program
-    /// answered, or another version of notifytop).
+    /// answered, or another version of notifytop). Lines before it (a login script's greeting) are
+    /// skipped.
     package static func parseListing(_ text: String, host: String) -> HostListing? {
-        let lines = text.split(separator: "\n")
+        let all = text.split(separator: "\n")
+        guard let start = all.firstIndex(where: { $0.hasPrefix(listingMagic + "\t") }) else { return nil }
+        let lines = all[start...]
         guard let first = lines.first else { return nil }
         let head = first.split(separator: "\t", omittingEmptySubsequences: false)
         guard head.count == 3, head[0] == listingMagic, head[1] == listingVersion else { return nil }

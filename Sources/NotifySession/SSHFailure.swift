@@ -48,10 +48,14 @@ package enum SSHFailure {
             if let relayed = lines.last(where: { $0.hasPrefix("notifytop: ") }) {
                 return "\(host): " + relayed.dropFirst("notifytop: ".count)
             }
-            if status == 0 || answered {
+            if status == 64 && mentions("relay") {
+                return "the notifytop on \(host) does not know --relay (too old for --ssh): update it there"
+            }
+            if answered {
                 return "\(host): \(remoteNotifytop) --relay gave an answer this notifytop cannot read "
                     + "(another version?)"
             }
+            if status == 0 { return "\(host): \(remoteNotifytop) --relay ended without sending anything" }
             return "ssh \(host) failed" + (last.map { ": \($0)" } ?? " (\(termination))")
         case .signaled:
             return "ssh \(host) failed (\(termination))" + (last.map { ": \($0)" } ?? "")

@@ -10,7 +10,7 @@ package import NotifyTraceViewer
 ///
 /// ssh runs in batch mode: it never asks for a password or a passphrase (a key with a passphrase
 /// must be in ssh-agent), and failures come back as one line each (see ``SSHFailure``).
-package final class SSHHost: InspectionHost {
+package final class SSHHost: InspectionHost, @unchecked Sendable {  // `streams` is only touched under `lock`
     /// How ssh is run.
     package struct Configuration: Sendable, Equatable {
         /// Where to log in.
@@ -25,6 +25,10 @@ package final class SSHHost: InspectionHost {
         package var program = "ssh"
         /// ssh's `ConnectTimeout`; listing gives up twice as long after that.
         package var connectTimeoutSeconds = 10
+        /// Where ssh keeps one connection that the listing and the streams share (OpenSSH's
+        /// `ControlMaster`): one login, and a listing after the first costs a round trip, not a
+        /// handshake. Nil: a connection per command.
+        package var controlPath: String?
 
         package init(destination: SSHDestination) {
             self.destination = destination
@@ -37,6 +41,16 @@ package final class SSHHost: InspectionHost {
 
     package init(_ configuration: Configuration) {
         self.configuration = configuration
+    }
+
+    /// A control path of this notifytop's own in the private socket directory (so another
+    /// notifytop's `close` never ends this one's connection), or nil when that directory cannot
+    /// be used. Short: a Unix socket path holds 107 bytes, and ssh appends 17 while binding.
+    package static func privateControlPath(in directory: SocketDirectory = .standard) -> String? {
+        guard (try? directory.prepare()) != nil else { return nil }
+        let path = directory.path + "/ssh-\(getpid())-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        guard path.utf8.count < 80, !path.contains(where: { $0 == "%" || $0.isWhitespace }) else { return nil }
+        return path
     }
 
     deinit { close() }
@@ -61,6 +75,10 @@ package final class SSHHost: InspectionHost {
             "-o", "ServerAliveCountMax=3",
             "-o", "ClearAllForwardings=yes",
         ]
+        if let path = configuration.controlPath {
+            // The first command starts the shared connection, which stays until close() or 30 s unused.
+            words += ["-o", "ControlMaster=auto", "-o", "ControlPath=\(path)", "-o", "ControlPersist=30"]
+        }
         if let port = destination.port { words += ["-p", String(port)] }
         if let user = destination.user { words += ["-l", user] }
         words += ["--", destination.host, Self.shellCommand([configuration.remoteNotifytop] + remote)]
@@ -122,6 +140,14 @@ package final class SSHHost: InspectionHost {
             return streams
         }
         for stream in all { stream.close() }
+        if let path = configuration.controlPath, access(path, F_OK) == 0 {
+            _ = try? ChildProcess.run(
+                [
+                    configuration.program, "-o", "ControlPath=\(path)", "-O", "exit", "--",
+                    configuration.destination.host,
+                ],
+                timeoutMilliseconds: 5_000)
+        }
     }
 
     private func failure(_ termination: ChildProcess.Termination?, standardError: [UInt8], answered: Bool)

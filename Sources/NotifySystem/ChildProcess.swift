@@ -64,7 +64,13 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
-        let result = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
+        var result = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
+        // A program file written moments ago can be held open for writing by a child that another
+        // thread forked meanwhile, until that child execs: then the file is briefly busy.
+        for _ in 0..<50 where result == ETXTBSY {
+            usleep(10_000)
+            result = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
+        }
         guard result == 0 else { throw .system("cannot start \(arguments[0])", result) }
         pid = child
     }

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import NotifySession
 import NotifySystem
@@ -70,6 +71,23 @@ struct SSHCommandLineTests {
         #expect(Array(words.suffix(3)) == ["--", "stage", "~/bin/notifytop --relay --pid 42"])
     }
 
+    @Test func aControlPathSharesOneConnection() throws {
+        var configuration = SSHHost.Configuration(destination: try #require(SSHDestination(text: "stage")))
+        configuration.controlPath = "/run/user/1/notifytop/ssh-42-a1"
+        let words = SSHHost(configuration).command(["--relay", "--list"])
+        for option in ["ControlMaster=auto", "ControlPath=/run/user/1/notifytop/ssh-42-a1", "ControlPersist=30"] {
+            let index = try #require(words.firstIndex(of: option), "\(option)")
+            #expect(words[index - 1] == "-o")
+        }
+        let directory = NSTemporaryDirectory() + "notifytop-control-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try #require(SSHHost.privateControlPath(in: SocketDirectory(path: directory)))
+        #expect(path.hasPrefix(directory + "/ssh-\(getpid())-"), "this process's own, in the private directory")
+        #expect(!path.hasSuffix(".sock"), "never listed as an inspectable process")
+        #expect(SocketDirectory(path: directory).problem == nil)
+        #expect(SSHHost.privateControlPath(in: SocketDirectory(path: "/proc/no/such/dir")) == nil)
+    }
+
     @Test func withoutUserOrPortSshChoosesThem() throws {
         let words = SSHHost(.init(destination: try #require(SSHDestination(text: "stage")))).command([
             "--relay", "--list",
@@ -99,6 +117,7 @@ struct SSHCommandLineTests {
         #expect(listing.processes[1].name == "odd?name", "a tab cannot split the fields")
         #expect(listing.processes[1].uptimeSeconds == nil)
         #expect(Relay.parseListing("notifytop-relay\t1\t/d\n", host: "h")?.processes == [])
+        #expect(Relay.parseListing("Welcome to staging!\n" + text, host: "h")?.processes.count == 2)
         for bad in ["", "hello\n", "notifytop-relay\t2\t/d\n", "notifytop-relay\t1\t/d\n42\tx\n"] {
             #expect(Relay.parseListing(bad, host: "h") == nil, "\(bad.debugDescription) is not a listing")
         }
@@ -148,6 +167,10 @@ struct SSHCommandLineTests {
             ),
             (.exited(127), "bash: line 1: notifytop: command not found\n", "notifytop is not installed on stage"),
             (.exited(1), "notifytop: process 42 is not inspectable\n", "stage: process 42 is not inspectable"),
+            (
+                .exited(64), "Error: Unknown option '--relay'\nUsage: notifytop <options>\n",
+                "the notifytop on stage does not know --relay"
+            ),
             (nil, "", "stage did not answer within 20 s"),
         ]
         for (termination, standardError, expected) in cases {

@@ -95,6 +95,17 @@ struct SSHHostTests {
         }
     }
 
+    @Test func closingTheHostEndsItsSharedConnection() throws {
+        let fake = try FakeSSH("")
+        var configuration = try fake.host().configuration
+        configuration.controlPath = fake.directory + "/control"
+        SSHHost(configuration).close()
+        #expect(!FileManager.default.fileExists(atPath: fake.argumentsFile), "no shared connection, nothing to end")
+        FileManager.default.createFile(atPath: fake.directory + "/control", contents: nil)
+        SSHHost(configuration).close()
+        #expect(try fake.arguments() == ["-o", "ControlPath=\(fake.directory)/control", "-O", "exit", "--", "stage"])
+    }
+
     @Test func aChildThatFailsBeforeTheStreamIsOneLine() throws {
         let fake = try FakeSSH("echo 'deploy@stage: Permission denied (publickey).' >&2\nexit 255")
         let host = try fake.host()
@@ -114,7 +125,9 @@ struct SSHHostTests {
     @Test func aStreamThatEndsBeforeItsFirstByteIsAFailure() throws {
         let fake = try FakeSSH("exit 0")
         let host = try fake.host()
-        #expect(Self.failure { _ = try host.open(Self.process) } != nil)
+        #expect(
+            Self.failure { _ = try host.open(Self.process) }
+                == "deploy@stage: notifytop --relay ended without sending anything")
         withExtendedLifetime(fake) {}
     }
 
