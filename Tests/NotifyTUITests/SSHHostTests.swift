@@ -22,9 +22,15 @@ struct SSHHostTests {
 
         /// Rewrites the script with another `body`.
         func play(_ body: String) throws {
-            let script = "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(argumentsFile)'\n" + body + "\n"
-            try script.write(toFile: program, atomically: true, encoding: .utf8)
-            chmod(program, 0o755)
+            var script = "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(argumentsFile)'\n" + body + "\n"
+            // Close-on-exec, unlike Foundation's writes: a child another test starts meanwhile
+            // must not keep the script open for writing, or running it fails (ETXTBSY).
+            unlink(program)
+            let fd = open(program, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+            guard fd >= 0 else { throw TraceError.system("cannot create \(program)", errno) }
+            defer { close(fd) }
+            let written = script.withUTF8 { Glibc.write(fd, $0.baseAddress, $0.count) }
+            guard written == script.utf8.count else { throw TraceError.system("cannot write \(program)", errno) }
         }
 
         deinit { try? FileManager.default.removeItem(atPath: directory) }
