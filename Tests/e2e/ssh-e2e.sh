@@ -126,7 +126,9 @@ demo_pid=$!
 for _ in $(seq 150); do [ -S "$WORK/run/notifytop/$demo_pid.sock" ] && break; sleep 0.1; done
 check "the demo publishes its socket" test -S "$WORK/run/notifytop/$demo_pid.sock"
 
+started=$(date +%s%N)
 timeout 30 "$TOP" --ssh stage "${SSH[@]}" --list > "$WORK/list.txt" 2>&1
+echo "     --list over ssh took $(( ($(date +%s%N) - started) / 1000000 )) ms (login included)"
 check "--list over ssh names the demo's pid" grep -Eq "^ +$demo_pid +" "$WORK/list.txt"
 
 # --batch --json over ssh and locally: the same figures (all but the clock, ages and line count).
@@ -169,13 +171,17 @@ wait_for() {  # wait_for NAME REGEX [SECONDS]
     return 1
 }
 "${T[@]}" new-session -d -s e2e -x 120 -y 40 \
-    "env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --ssh stage ${SSH[*]} --pid $demo_pid; echo EXITED=\$?; sleep 600"
+    "cd '$WORK' && env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --ssh stage ${SSH[*]} --pid $demo_pid; echo EXITED=\$?; sleep 600"
 wait_for "the dashboard over ssh shows the demo's names" 'Did[A-Z][A-Za-z]+'
+"${T[@]}" send-keys -t e2e r; wait_for "r records the remote process: [REC]" '\[REC\]'
+"${T[@]}" send-keys -t e2e r; wait_for "r again writes the recording" 'recorded [0-9]+ bytes'
 "${T[@]}" send-keys -t e2e q
 wait_for "q quits with status 0" 'EXITED=0' 10
 gone() { ! pgrep -f -- "^ssh -F $WORK/ssh_config" > /dev/null; }
 for _ in $(seq 50); do gone && break; sleep 0.1; done
 check "no ssh child is left after quitting" gone
+check "the r recording of the remote process replays" sh -c \
+    "'$TOP' --replay \"\$(ls '$WORK'/notifytop-$demo_pid-1.ndjson)\" --batch --view names 2>/dev/null | grep -q Did"
 
 one_line "a closed port is one line" "cannot reach 127.0.0.1:1: connection refused" \
     "$TOP" --ssh 127.0.0.1:1 "${SSH[@]}" --batch
