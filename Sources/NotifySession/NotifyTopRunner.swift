@@ -150,6 +150,9 @@ package enum NotifyTopRunner {
         }
         // The reader thread writes the recording's last bytes as it stops.
         session.stopFeed()
+        if let ssh = host as? SSHHost, let why = ssh.endedStreamFailure(waitMilliseconds: session.isEnded ? 1_000 : 0) {
+            printError("notifytop: \(why)")
+        }
         session.checkRecording()
         if let recording { printError("notifytop: " + recording.outcome) }
         if options.batch || options.json, case .replay(let feed) = source, let skipped = feed.skippedLines {

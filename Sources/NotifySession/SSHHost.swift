@@ -134,6 +134,20 @@ package final class SSHHost: InspectionHost, @unchecked Sendable {  // `streams`
         }
     }
 
+    /// Why ssh ended a stream it carried (the host vanished: "Timeout, server not responding"),
+    /// as one line; nil when every stream's ssh runs or ended cleanly, since the remote process's
+    /// own end travels in the stream. `waitMilliseconds` gives an ssh that is exiting time to.
+    package func endedStreamFailure(waitMilliseconds: Int = 0) -> String? {
+        let all = lock.withLock { streams }
+        for stream in all {
+            guard let ended = stream.child.wait(timeoutMilliseconds: waitMilliseconds), ended != .exited(0) else {
+                continue
+            }
+            return failure(ended, standardError: stream.standardError(), answered: false).description
+        }
+        return nil
+    }
+
     package func close() {
         let all = lock.withLock {
             defer { streams = [] }

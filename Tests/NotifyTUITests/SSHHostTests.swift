@@ -101,6 +101,33 @@ struct SSHHostTests {
         }
     }
 
+    @Test func whySshEndedAStreamIsOneLine() throws {
+        let fake = try FakeSSH("")
+        try fake.play(
+            "cat '\(try fake.write(Fixture.events()))'\necho 'Timeout, server stage not responding.' >&2\nexit 255")
+        let host = try fake.host()
+        let reader = try host.open(Self.process)
+        var end: TraceReader.Output = .idle
+        for _ in 0..<10_000 {
+            end = reader.next(timeoutMilliseconds: 100)
+            if case .ended = end { break }
+        }
+        #expect(end == .ended(.disconnected))
+        #expect(
+            host.endedStreamFailure(waitMilliseconds: 10_000)
+                == "ssh deploy@stage failed: Timeout, server stage not responding.")
+        withExtendedLifetime(fake) {}
+    }
+
+    @Test func aStreamWhoseSshRunsOrEndedCleanlyHasNoFailure() throws {
+        let fake = try FakeSSH("")
+        try fake.play("cat '\(try fake.write(Fixture.events()))'\ncat > /dev/null")
+        let host = try fake.host()
+        _ = try host.open(Self.process)
+        #expect(host.endedStreamFailure() == nil, "still running")
+        withExtendedLifetime(fake) {}
+    }
+
     @Test func closingTheHostEndsItsSharedConnection() throws {
         let fake = try FakeSSH("")
         var configuration = try fake.host().configuration
