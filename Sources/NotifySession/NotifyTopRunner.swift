@@ -85,8 +85,12 @@ package enum NotifyTopRunner {
                     let process = try AttachTarget.choose(pid: options.pid, from: listing)
                     uptime = process.uptimeSeconds
                     reader = try host.open(process)
-                    // Not reattached: looking for a restart would block the screen on ssh round trips.
                     attached = "attached to pid \(process.pid) (\(process.name)) on \(host.name) through ssh"
+                    if !options.noReattach {
+                        reattacher = Reattacher(
+                            match: .processName(process.name), lastPid: process.pid, recordPath: options.record,
+                            host: host)
+                    }
                 } else {
                     let target = try AttachTarget.resolve(pid: options.pid, socket: options.socket)
                     uptime = target.process?.uptimeSeconds

@@ -3,8 +3,9 @@
 # with its own host key and a key made for the test (all in a temp dir, stopped on exit), and
 # notify-demo runs locally, so loopback is the "remote" host. It checks that --list and --batch
 # --json over ssh give what a local attach gives, that a recording over ssh replays, that the
-# dashboard in tmux shows the demo's names and quits leaving no ssh behind, and the one-line
-# errors: a closed port, a refused key, a missing remote notifytop, no inspectable process.
+# dashboard in tmux shows the demo's names, records with r, attaches again to a restarted demo and
+# quits leaving no ssh behind, and the one-line errors: a closed port, a refused key, a missing
+# remote notifytop, no inspectable process.
 #
 # Usage: BIN_DIR=.build/debug Tests/e2e/ssh-e2e.sh   (binaries already built; else builds them)
 # Env:   KEEP=1 keeps the temp dir.
@@ -120,10 +121,13 @@ one_line "no inspectable process on the host is one line" 'no inspectable proces
     "$TOP" --ssh stage "${SSH[@]}" --batch
 
 # A slow, steady demo: what a fresh viewer is sent (the snapshot of registrations) stays the same.
-(exec env XDG_RUNTIME_DIR="$WORK/run" NOTIFYTOP=1 "$DEMO" --scenario quiet --rate 0.01 --duration 120 \
-    > "$WORK/demo.out" 2>&1) &
-demo_pid=$!
-for _ in $(seq 150); do [ -S "$WORK/run/notifytop/$demo_pid.sock" ] && break; sleep 0.1; done
+start_demo() {
+    (exec env XDG_RUNTIME_DIR="$WORK/run" NOTIFYTOP=1 "$DEMO" --scenario quiet --rate 0.01 --duration 120 \
+        >> "$WORK/demo.out" 2>&1) &
+    demo_pid=$!
+    for _ in $(seq 150); do [ -S "$WORK/run/notifytop/$demo_pid.sock" ] && break; sleep 0.1; done
+}
+start_demo
 check "the demo publishes its socket" test -S "$WORK/run/notifytop/$demo_pid.sock"
 
 started=$(date +%s%N)
@@ -175,13 +179,18 @@ wait_for() {  # wait_for NAME REGEX [SECONDS]
 wait_for "the dashboard over ssh shows the demo's names" 'Did[A-Z][A-Za-z]+'
 "${T[@]}" send-keys -t e2e r; wait_for "r records the remote process: [REC]" '\[REC\]'
 "${T[@]}" send-keys -t e2e r; wait_for "r again writes the recording" 'recorded [0-9]+ bytes'
+first_demo=$demo_pid
+kill "$demo_pid"; wait "$demo_pid" 2>/dev/null
+wait_for "the remote process's exit shows as ENDED, waiting for a restart" 'waiting for notify-demo'
+start_demo
+wait_for "a restarted process on the host is attached again" "reattached to pid $demo_pid"
 "${T[@]}" send-keys -t e2e q
 wait_for "q quits with status 0" 'EXITED=0' 10
 gone() { ! pgrep -f -- "^ssh -F $WORK/ssh_config" > /dev/null; }
 for _ in $(seq 50); do gone && break; sleep 0.1; done
 check "no ssh child is left after quitting" gone
 check "the r recording of the remote process replays" sh -c \
-    "'$TOP' --replay \"\$(ls '$WORK'/notifytop-$demo_pid-1.ndjson)\" --batch --view names 2>/dev/null | grep -q Did"
+    "'$TOP' --replay \"\$(ls '$WORK'/notifytop-$first_demo-1.ndjson)\" --batch --view names 2>/dev/null | grep -q Did"
 
 one_line "a closed port is one line" "cannot reach 127.0.0.1:1: connection refused" \
     "$TOP" --ssh 127.0.0.1:1 "${SSH[@]}" --batch
