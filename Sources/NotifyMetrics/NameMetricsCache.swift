@@ -23,15 +23,18 @@ final class NameMetricsCache: @unchecked Sendable {  // each stripe's slots are 
         unretained.deallocate()
     }
 
-    /// Runs `body` with `name`'s handles, on the stripe of thread `thread`. `body` runs with that
-    /// stripe's lock held, so the handles need no retain; it must not come back here.
+    /// Runs `body` with `name`'s handles, found on the stripe of thread `thread`. The handles are
+    /// not retained, so threads sharing a name do not pass its reference count between them: the
+    /// table keeps every handle it ever gave out for as long as this cache lives.
     @inline(__always)
     func withMetrics(for name: String, thread: UInt64, _ body: (NameMetrics) -> Void) {
-        unretained[Int(truncatingIfNeeded: thread) & (Self.stripeCount - 1)]._withUnsafeGuaranteedRef { stripe in
-            stripe.lock.lock()
-            body(stripe.metrics(for: name, table: table))
-            stripe.lock.unlock()
-        }
+        let metrics = unretained[Int(truncatingIfNeeded: thread) & (Self.stripeCount - 1)]
+            ._withUnsafeGuaranteedRef { stripe in
+                stripe.lock.lock()
+                defer { stripe.lock.unlock() }
+                return stripe.metrics(for: name, table: table)
+            }
+        metrics._withUnsafeGuaranteedRef(body)
     }
 
     /// One thread's (or a few threads') recent names, on cache lines of their own.
@@ -55,11 +58,11 @@ final class NameMetricsCache: @unchecked Sendable {  // each stripe's slots are 
         /// `name`'s handles; must be called with `lock` held. Equal bits mean an equal name: a small
         /// string's bits are its bytes, a large one's point at storage the slot keeps alive.
         @inline(__always)
-        func metrics(for name: String, table: NameMetricsTable) -> NameMetrics {
+        func metrics(for name: String, table: NameMetricsTable) -> Unmanaged<NameMetrics> {
             let bits = unsafeBitCast(name, to: Slot.Bits.self)
             let slot = slots + Slot.index(of: bits, in: Self.slotCount)
             if slot.pointee.bits == bits, let metrics = slot.pointee.metrics { return metrics }
-            let metrics = table.metrics(for: name)
+            let metrics = Unmanaged.passUnretained(table.metrics(for: name))
             slot.pointee = Slot(bits: bits, name: name, metrics: metrics)
             return metrics
         }
@@ -71,11 +74,12 @@ final class NameMetricsCache: @unchecked Sendable {  // each stripe's slots are 
         var bits: Bits = .zero
         /// Holds the name's storage, so no other string arrives with these bits while it is here.
         var name: String?
-        var metrics: NameMetrics?
+        /// Kept alive by the table.
+        var metrics: Unmanaged<NameMetrics>?
 
         init() {}
 
-        init(bits: Bits, name: String, metrics: NameMetrics) {
+        init(bits: Bits, name: String, metrics: Unmanaged<NameMetrics>) {
             self.bits = bits
             self.name = name
             self.metrics = metrics

@@ -5,7 +5,8 @@ import NotifySystem
 /// remain, and folding every later name into one: the label cardinality stays bounded.
 ///
 /// A name keeps the handles it got first for the table's life, so its counts never move between
-/// labels: registrations counted in `other`'s gauge are taken out of `other`'s gauge too.
+/// labels: registrations counted in `other`'s gauge are taken out of `other`'s gauge too. Handles
+/// are never dropped, which lets ``NameMetricsCache`` hold them unretained.
 final class NameMetricsTable: @unchecked Sendable {  // `lock` guards `named` and `ownLabels`
     /// Where names beyond the cap are counted.
     let other: NameMetrics
