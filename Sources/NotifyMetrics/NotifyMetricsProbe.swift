@@ -19,7 +19,9 @@ public import NotifyKit
 /// and no gauge keeps registrations that ended.
 ///
 /// Attached late, the probe counts the live registrations the center reports on attaching (and
-/// their dropped tokens) once. Attach one probe per center: registration ids are per center.
+/// their dropped tokens) once; when it deinitialises, it takes the registrations it still counts
+/// out of the gauges again. Attach one probe per center (registration ids are per center), once:
+/// to attach again, make a new probe.
 /// After a warm-up, a post or delivery costs a stripe lock and a compare of two words, and
 /// allocates nothing of its own.
 public final class NotifyMetricsProbe: NotifyProbe, Sendable {
@@ -36,6 +38,12 @@ public final class NotifyMetricsProbe: NotifyProbe, Sendable {
         self.configuration = configuration
         table = NameMetricsTable(configuration: configuration, factory: factory)
         cache = NameMetricsCache(table: table)
+    }
+
+    /// Takes the registrations still counted out of the gauges: backends share a series between
+    /// probes with the same labels, and a probe attached later counts the live ones again.
+    deinit {
+        for entry in ledger.removeAll() { entry.metrics.registrations.decrement() }
     }
 
     public func receive(_ event: ProbeEvent) {

@@ -38,6 +38,14 @@ final class RegistrationLedger: @unchecked Sendable {  // `lock` guards `live`
         }
     }
 
+    /// Forgets every registration, returning them.
+    func removeAll() -> [Entry] {
+        lock.withLock {
+            defer { live = [:] }
+            return Array(live.values)
+        }
+    }
+
     var count: Int {
         lock.withLock { live.count }
     }

@@ -127,6 +127,28 @@ struct NotifyMetricsProbeTests {
         #expect(fixture.removals("CartDidChange", .explicit) == 1)
     }
 
+    @Test("a probe that goes away takes its registrations out of the gauge, so its successor counts from zero")
+    func successorProbeStartsFromZero() {
+        let metrics = TestMetrics()
+        let center = NotifyCenter()
+        let tokens = [
+            center.addObserver(forName: .cart, object: nil, queue: nil) { _ in },
+            center.addObserver(forName: .cart, object: nil, queue: nil) { _ in },
+        ]
+        do {
+            let probe = NotifyMetricsProbe(factory: metrics)
+            for id in [UInt64(1), 2] { probe.receive(SyntheticEvents.registered(id: id, name: "CartDidChange")) }
+            #expect(probe.liveRegistrations == 2)
+        }
+        let gauge = { (try? metrics.expectMeter("notify_registrations", [("name", "CartDidChange")]))?.lastValue }
+        #expect(gauge() == 0)
+        let successor = NotifyMetricsProbe(factory: metrics)
+        let attachment = center.attach(successor)
+        #expect(gauge() == 2)
+        attachment.detach()
+        withExtendedLifetime(tokens) {}
+    }
+
     @Test("registrations of every name count under the any-name label")
     func wildcardRegistrations() {
         let fixture = MetricsFixture(NotifyMetricsConfiguration(anyName: "(all)"))
