@@ -15,8 +15,8 @@ struct MetricsProbeWorkload: Workload {
 
     static let timeRow = "NotifyMetricsProbe ÷ unprobed post, 1 observer"
     static let allocationRow = "allocations per post, NotifyMetricsProbe attached, 1 observer"
-    /// The probe's own work (two stripe locks, three metric updates) may add this much to the
-    /// empty probe's factor: the price of events the center builds for any probe is not the
+    /// The probe's own work (two lock-free lookups, three metric updates) may add this much to
+    /// the empty probe's factor: the price of events the center builds for any probe is not the
     /// metrics probe's to answer for.
     static let maxFactorOverEmptyProbe = 1.5
 
