@@ -22,6 +22,7 @@ public import NotifyKit
 /// their dropped tokens) once; when it deinitialises, it takes the registrations it still counts
 /// out of the gauges again. Attach one probe per center (registration ids are per center), once:
 /// to attach again, make a new probe.
+///
 /// After a warm-up, a post or delivery finds its name's handles with an atomic load and a compare
 /// of two words, takes no lock and allocates nothing of its own.
 public final class NotifyMetricsProbe: NotifyProbe, Sendable {
