@@ -168,6 +168,8 @@ extension Registration {
         if let nameSlot {
             guard let nameSlot, nameSlot == slot else { return false }
         }
+        // Most removals filter on no object: skip the weak load.
+        if case .any = object { return true }
         return object.matchesRemoval(instance: self.object, value: valueFilter)
     }
 }
