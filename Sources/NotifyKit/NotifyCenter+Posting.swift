@@ -10,10 +10,11 @@ extension NotifyCenter {
     /// receive it; observers removed by a handler during this post, before their turn, are skipped.
     /// With no probe attached a post allocates nothing.
     ///
-    /// An object that is not a class instance matches only registrations without an object filter.
+    /// A class instance matches filters on that same instance; a `Hashable` value (`5`, `"doc-1"`)
+    /// matches filters on an equal value; any other value only registrations without an object filter.
     public func post(_ notification: Notification, file: StaticString = #fileID, line: UInt = #line) {
         let object = Self.instance(in: notification.object)
-        post(notification, object: object, file: file, line: line)
+        post(notification, object: object, isValue: object == nil && notification.object != nil, file: file, line: line)
     }
 
     /// Builds a notification and posts it; see ``post(_:file:line:)``.
@@ -21,7 +22,18 @@ extension NotifyCenter {
         name: Notification.Name, object: AnyObject? = nil, userInfo: [AnyHashable: Any]? = nil,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        post(Notification(name: name, object: object, userInfo: userInfo), object: object, file: file, line: line)
+        post(
+            Notification(name: name, object: object, userInfo: userInfo), object: object, isValue: false, file: file,
+            line: line)
+    }
+
+    /// Builds a notification whose object may be a value and posts it; see ``post(_:file:line:)``.
+    @_disfavoredOverload
+    public func post(
+        name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]? = nil,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        post(Notification(name: name, object: object, userInfo: userInfo), file: file, line: line)
     }
 
     /// The object of a notification when it is a class instance; values have no identity.
@@ -35,9 +47,9 @@ extension NotifyCenter {
     }
 
     @inline(__always)
-    private func post(_ notification: Notification, object: AnyObject?, file: StaticString, line: UInt) {
+    private func post(_ notification: Notification, object: AnyObject?, isValue: Bool, file: StaticString, line: UInt) {
         // The posted object's address, compared with each registration's filter; 0 for none.
-        let objectKey = object.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+        let objectKey = isValue ? Registration.valueKey : object.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         postCache.withStripe(forThread: ThreadContext.currentID) { stripe in
             stripe.lock.lock()
             if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.copy(for: notification.name)
@@ -52,7 +64,7 @@ extension NotifyCenter {
                 }
                 stripe.lock.unlock()
                 // A posted object's serial is the table's to tell.
-                if object == nil {
+                if objectKey == 0 {
                     postProbed(
                         notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
                         probes: probes, file: file, line: line)
@@ -78,11 +90,11 @@ extension NotifyCenter {
         let probes = self.probes
         let version = tableVersion.load(ordering: .relaxed)
         if let probes {
-            let serial = object.map { table.serials.serial(of: $0) } ?? 0
+            let objectRef = postedObjectRef(object, objectKey: objectKey, in: notification)
             lock.unlock()
             remember(named, wildcard, probes, for: notification.name, from: version, in: stripe)
             postProbed(
-                notification, object: object.map { NotifyObjectRef($0, serial: serial) }, objectKey: objectKey,
+                notification, object: objectRef, objectKey: objectKey,
                 named: named, wildcard: wildcard, probes: probes, file: file, line: line)
             return
         }
@@ -115,6 +127,18 @@ extension NotifyCenter {
         withExtendedLifetime(stale) {}
     }
 
+    /// The posted object as events report it; must be called with `lock` held (serials are the table's).
+    private func postedObjectRef(_ object: AnyObject?, objectKey: UInt, in notification: Notification)
+        -> NotifyObjectRef?
+    {
+        if let object { return NotifyObjectRef(object, serial: table.serials.serial(of: object)) }
+        guard objectKey == Registration.valueKey, let posted = notification.object else { return nil }
+        guard case .value(let value) = ObjectFilter(posted) else {
+            return NotifyObjectRef(valueOfType: type(of: posted), serial: 0)
+        }
+        return NotifyObjectRef(valueOfType: type(of: value.base), serial: table.serials.serial(ofValue: value))
+    }
+
     /// Calls `body` with the entries of both sorted buckets merged by id.
     @inline(__always)
     private func inRegistrationOrder(
@@ -145,10 +169,12 @@ extension NotifyCenter {
 
     /// Whether the registration takes this post; purges it when its object filter has died.
     @inline(__always)
-    private func accepts(_ registration: Registration, objectKey: UInt) -> Bool {
+    private func accepts(_ registration: Registration, objectKey: UInt, of notification: Notification) -> Bool {
         if registration.hasObjectFilter {
             guard registration.matchesObject(objectKey) else { return false }
-            guard registration.object != nil else {
+            if objectKey == Registration.valueKey {
+                guard registration.valueFilter?.matches(posted: notification.object) ?? false else { return false }
+            } else if registration.object == nil {
                 purge(registration, reason: .objectDeallocated)
                 return false
             }
@@ -158,7 +184,7 @@ extension NotifyCenter {
 
     @inline(__always)
     private func deliver(_ notification: Notification, to registration: Registration, objectKey: UInt) {
-        guard accepts(registration, objectKey: objectKey) else { return }
+        guard accepts(registration, objectKey: objectKey, of: notification) else { return }
         if registration.deliversInline {
             if !registration.invoke(notification) {
                 purge(registration, reason: .observerDeallocated)
@@ -199,11 +225,11 @@ extension NotifyCenter {
         var matched = 0
         inRegistrationOrder(named, wildcard) { registration in
             guard registration.isActive.load(ordering: .acquiring) else { return }
-            if registration.hasObjectFilter && registration.object == nil {
+            if registration.objectFilterDied {
                 purge(registration, reason: .objectDeallocated)
                 return
             }
-            if registration.matchesObject(objectKey) { matched += 1 }
+            if registration.matchesObject(objectKey, of: notification) { matched += 1 }
         }
         let name = notification.name.rawValue
         var clock = context.now()
@@ -219,7 +245,7 @@ extension NotifyCenter {
         let trace = DeliveryTrace(probes: probes, postID: postID, name: name, postingThread: thread)
         context.withinPost(postID) {
             inRegistrationOrder(named, wildcard) { registration in
-                guard accepts(registration, objectKey: objectKey) else { return }
+                guard accepts(registration, objectKey: objectKey, of: notification) else { return }
                 if registration.deliversInline {
                     guard registration.invoke(notification) else {
                         purge(registration, reason: .observerDeallocated)

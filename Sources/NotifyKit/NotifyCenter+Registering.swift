@@ -15,18 +15,22 @@ extension NotifyCenter {
     /// - Parameters:
     ///   - action: An unapplied method, such as `Screen.refresh`; it does not capture the observer.
     ///   - name: The name to observe, or nil for every name.
-    ///   - object: The sender to observe, matched by identity and held weakly, or nil for any.
+    ///   - object: The sender to observe, or nil for any: a class instance is matched by identity
+    ///     and held weakly, a `Hashable` value by `==`. Any other value is a precondition failure
+    ///     (Foundation would silently never match it).
     public func addObserver<Observer: AnyObject>(
         _ observer: Observer,
         action: @escaping (Observer) -> (Notification) -> Void,
         name: Notification.Name?,
-        object: AnyObject?,
+        object: Any?,
         file: StaticString = #fileID,
         line: UInt = #line
     ) {
+        let filter = ObjectFilter(object).stored(file: file, line: line)
         _ = register(name: name) { id, slot in
             ObserverRegistration(
-                id: id, slot: slot, object: object, target: .posting, kind: .target, observer: observer,
+                id: id, slot: slot, object: filter.instance, valueFilter: filter.value, target: .posting, kind: .target,
+                observer: observer,
                 contextIsObserver: false, mainThreadOnly: false,
                 handler: { observer, notification in action(unsafeDowncast(observer, to: Observer.self))(notification)
                 },
@@ -40,12 +44,16 @@ extension NotifyCenter {
     /// Releasing the token does **not** end the registration; the center reports it as dropped.
     ///
     /// - Parameters:
+    ///   - object: The sender to observe, or nil for any: a class instance is matched by identity
+    ///     and held weakly, a `Hashable` value (`5`, `"doc-1"`) by `==`. Any other value is a
+    ///     precondition failure (Foundation would silently never match it).
     ///   - queue: nil runs the block on the posting thread; a queue runs it there, and `post`
     ///     waits for that operation (inline when the poster is already on the queue).
-    /// - Returns: The token that ends the registration.
+    /// - Returns: The token that ends the registration; it is an `NSObjectProtocol`, as
+    ///   Foundation's is.
     public func addObserver(
         forName name: Notification.Name?,
-        object: AnyObject?,
+        object: Any?,
         queue: OperationQueue?,
         using block: @escaping @Sendable (Notification) -> Void,
         file: StaticString = #fileID,
@@ -59,13 +67,15 @@ extension NotifyCenter {
     /// Registers a block delivered on `target`: a queue, a dispatch queue, a thread or main.
     ///
     /// - Parameters:
+    ///   - object: The sender to observe, or nil for any; matched as in
+    ///     ``addObserver(forName:object:queue:using:file:line:)``.
     ///   - mainThreadOnly: Declares that the block must run on the main thread (it touches UI
     ///     state). The center still delivers where `target` says; probes see the declaration, so
     ///     notifytop can flag a delivery on another thread.
     /// - Returns: The token that ends the registration; releasing it does not.
     public func addObserver(
         forName name: Notification.Name?,
-        object: AnyObject?,
+        object: Any?,
         deliverOn target: DeliveryTarget,
         mainThreadOnly: Bool = false,
         using block: @escaping @Sendable (Notification) -> Void,
@@ -88,7 +98,7 @@ extension NotifyCenter {
     @discardableResult
     public func observe<Owner: AnyObject>(
         _ name: Notification.Name?,
-        object: AnyObject? = nil,
+        object: Any? = nil,
         owner: Owner,
         deliverOn target: DeliveryTarget = .posting,
         mainThreadOnly: Bool = false,
@@ -98,10 +108,11 @@ extension NotifyCenter {
     ) -> NotifyToken {
         let capturesOwner =
             OwnerHandler(handler: handler).context == UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
+        let filter = ObjectFilter(object).stored(file: file, line: line)
         let registration = register(name: name) { id, slot in
             ObserverRegistration(
-                id: id, slot: slot, object: object, target: target, kind: .ownerBound, observer: owner,
-                contextIsObserver: capturesOwner, mainThreadOnly: mainThreadOnly,
+                id: id, slot: slot, object: filter.instance, valueFilter: filter.value, target: target,
+                kind: .ownerBound, observer: owner, contextIsObserver: capturesOwner, mainThreadOnly: mainThreadOnly,
                 handler: { owner, notification in handler(unsafeDowncast(owner, to: Owner.self), notification) },
                 file: file, line: line)
         }
@@ -109,12 +120,13 @@ extension NotifyCenter {
     }
 
     func addBlock(
-        name: Notification.Name?, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
+        name: Notification.Name?, object: Any?, target: DeliveryTarget, kind: NotifyRegistrationKind,
         mainThreadOnly: Bool = false, block: @escaping @Sendable (Notification) -> Void, file: StaticString, line: UInt
     ) -> NotifyToken {
+        let filter = ObjectFilter(object).stored(file: file, line: line)
         let registration = register(name: name) { id, slot in
             BlockRegistration(
-                id: id, slot: slot, object: object, target: target, kind: kind,
+                id: id, slot: slot, object: filter.instance, valueFilter: filter.value, target: target, kind: kind,
                 mainThreadOnly: mainThreadOnly, handler: block, file: file, line: line)
         }
         return NotifyToken(registrationID: registration.id, slot: registration.slot, link: link)
@@ -126,6 +138,9 @@ extension NotifyCenter {
         let slot = table.claimSlot(for: name)
         let registration = make(table.nextID(), slot)
         table.insert(registration, slot: slot)
+        if let valueFilter = registration.valueFilter {
+            registration.objectSerial = UInt32(truncatingIfNeeded: table.serials.serial(registering: valueFilter))
+        }
         tableChanged()
         if let probes {
             // Emitted under the lock, so a probe never sees a removal before its registration.

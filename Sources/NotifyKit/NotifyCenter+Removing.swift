@@ -9,16 +9,60 @@ extension NotifyCenter {
     /// are ignored (the last is reported to probes, since it is usually a bug). A typed message
     /// ``ObservationToken`` passed as an object ends its registration (Foundation ignores it).
     public func removeObserver(_ observer: AnyObject, file: StaticString = #fileID, line: UInt = #line) {
-        removeObserver(observer, name: nil, object: nil, file: file, line: line)
+        removeObserver(observer, filter: .any, name: nil, file: file, line: line)
     }
 
     /// Ends the registrations of `observer` that match `name` and `object` (nil matches any).
     ///
     /// As in Foundation, a non-nil `object` matches only registrations filtered on that same
-    /// object: a registration with no object filter is kept.
+    /// object (the same instance, or an equal `Hashable` value): a registration with no object
+    /// filter is kept.
     public func removeObserver(
-        _ observer: AnyObject, name: Notification.Name?, object: AnyObject?,
+        _ observer: AnyObject, name: Notification.Name?, object: Any?,
         file: StaticString = #fileID, line: UInt = #line
+    ) {
+        removeObserver(observer, filter: ObjectFilter(object), name: name, file: file, line: line)
+    }
+
+    /// Foundation's `removeObserver(_: Any)`: `observer` may be a token typed `NSObjectProtocol?`,
+    /// an observer object, or nil (nothing to remove).
+    ///
+    /// - Precondition: `observer` is not a value other than nil: a value has no registrations.
+    @_disfavoredOverload
+    public func removeObserver(_ observer: Any, file: StaticString = #fileID, line: UInt = #line) {
+        removeObserver(observer, name: nil, object: nil, file: file, line: line)
+    }
+
+    /// Foundation's `removeObserver(_: Any, name:object:)`: the form above, filtered like
+    /// ``removeObserver(_:name:object:file:line:)``.
+    @_disfavoredOverload
+    public func removeObserver(
+        _ observer: Any, name: Notification.Name?, object: Any?,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        // Foundation ignores an ObservationToken here; removing it is what the caller meant.
+        if let token = observer as? ObservationToken {
+            removeObserver(token)
+            return
+        }
+        switch ObjectFilter(observer) {
+        case .any: return
+        case .instance(let instance):
+            removeObserver(instance, filter: ObjectFilter(object), name: name, file: file, line: line)
+        case .value(let value):
+            preconditionFailure(Self.notAnObserver(type(of: value.base)), file: file, line: line)
+        case .unhashable(let type):
+            preconditionFailure(Self.notAnObserver(type), file: file, line: line)
+        }
+    }
+
+    static func notAnObserver(_ type: any Any.Type) -> String {
+        "NotifyCenter.removeObserver: a \(String(reflecting: type)) value has no registrations. Pass the token "
+            + "addObserver(forName:object:queue:using:) returned, or the observer object."
+    }
+
+    private func removeObserver(
+        _ observer: AnyObject, filter: ObjectFilter, name: Notification.Name?, file: StaticString, line: UInt
     ) {
         // Foundation ignores an ObservationToken here; removing it is what the caller meant.
         if let token = observer as? ObservationToken {
@@ -28,18 +72,18 @@ extension NotifyCenter {
         if let token = observer as? NotifyToken {
             guard token.link === link else { return }
             if end(
-                registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: object)
+                registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: filter)
             {
                 token.ended.store(true, ordering: .relaxed)
             }
             return
         }
-        locked { removeRegistrations(of: observer, name: name, object: object, file: file, line: line) }
+        locked { removeRegistrations(of: observer, name: name, object: filter, file: file, line: line) }
     }
 
     /// Must be called with `lock` held.
     private func removeRegistrations(
-        of observer: AnyObject, name: Notification.Name?, object: AnyObject?, file: StaticString, line: UInt
+        of observer: AnyObject, name: Notification.Name?, object: ObjectFilter, file: StaticString, line: UInt
     ) {
         let candidates = table.byObserver[ObjectIdentifier(observer)].map { $0.values.sorted { $0.id < $1.id } } ?? []
         let nameSlot = name.map { table.existingSlot(of: $0) }
@@ -74,7 +118,7 @@ extension NotifyCenter {
     @discardableResult
     func end(
         registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason,
-        name: Notification.Name? = nil, object: AnyObject? = nil
+        name: Notification.Name? = nil, object: ObjectFilter = .any
     ) -> Bool {
         locked {
             let nameSlot = name.map { table.existingSlot(of: $0) }
@@ -104,7 +148,7 @@ extension NotifyCenter {
         lock.withLock {
             guard let registration = table.find(id: registrationID, slot: slot) else { return false }
             if registration.hasObserver && registration.observer == nil { return false }
-            if registration.hasObjectFilter && registration.object == nil { return false }
+            if registration.objectFilterDied { return false }
             return true
         }
     }
@@ -130,14 +174,13 @@ extension NotifyCenter {
 extension Registration {
     /// Foundation's filter for `removeObserver(_:name:object:)`: a non-nil name must be the one
     /// observed (`nameSlot` is its slot, `.some(nil)` when nothing observes that name), and a
-    /// non-nil object must be the registration's own object filter.
-    func matchesRemoval(nameSlot: UInt32??, object: AnyObject?) -> Bool {
+    /// non-nil object must be the registration's own object filter (or a value equal to it).
+    func matchesRemoval(nameSlot: UInt32??, object: ObjectFilter) -> Bool {
         if let nameSlot {
             guard let nameSlot, nameSlot == slot else { return false }
         }
-        if let object {
-            guard let own = self.object, own === object else { return false }
-        }
-        return true
+        // Most removals filter on no object: skip the weak load.
+        if case .any = object { return true }
+        return object.matchesRemoval(instance: self.object, value: valueFilter)
     }
 }

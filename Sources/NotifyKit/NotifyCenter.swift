@@ -82,6 +82,15 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     }
 }
 
+extension NotifyCenter: Hashable {
+    /// Identity, as Foundation's centers compare.
+    public static func == (lhs: NotifyCenter, rhs: NotifyCenter) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}
+
 extension NotifyCenter: CustomDebugStringConvertible, CustomStringConvertible {
     public var description: String {
         "<NotifyCenter \"\(label)\": \(registrationCount) registrations>"
@@ -106,10 +115,18 @@ extension NotifyCenter: CustomDebugStringConvertible, CustomStringConvertible {
 }
 
 extension Registration {
+    /// The object filter: an instance, a value as the code would write it, `*` for none.
+    private var objectDescription: String {
+        if let valueFilter {
+            return "\(TypeNames.name(of: valueFilter.valueType)) \(String(reflecting: valueFilter.value.base))"
+        }
+        return object.map { NotifyObjectRef($0).description } ?? (hasObjectFilter ? "<deallocated>" : "*")
+    }
+
     func debugLine(name: Notification.Name?) -> String {
         var parts = [
             "#\(id)", name?.rawValue ?? "*",
-            "object: \(object.map { NotifyObjectRef($0).description } ?? (hasObjectFilter ? "<deallocated>" : "*"))",
+            "object: \(objectDescription)",
             kind.rawValue,
         ]
         if hasObserver {

@@ -37,7 +37,7 @@ public final class NotifyQueue {
 
     private struct Entry {
         let notification: Notification
-        let objectID: ObjectIdentifier?
+        let sender: Sender
         let modes: [RunLoop.Mode]
     }
 
@@ -50,6 +50,11 @@ public final class NotifyQueue {
     public init(center: NotifyCenter) {
         self.center = center
         id = Self.lastID.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// Foundation's spelling of ``init(center:)``.
+    public convenience init(notificationCenter: NotifyCenter) {
+        self.init(center: notificationCenter)
     }
 
     /// The number of notifications waiting to be posted.
@@ -66,7 +71,7 @@ public final class NotifyQueue {
     ///   - postingStyle: `.now` posts at once (if the run loop is not running, or runs in one of
     ///     `modes`); `.asap` and `.whenIdle` wait for the run loop.
     ///   - coalesceMask: Which pending notifications this one replaces: same name, same sender
-    ///     (by identity), both, or none.
+    ///     (the same instance, or an equal `Hashable` value, as observers match them), both, or none.
     ///   - modes: The run-loop modes that may post it; nil means `.default`. Matched literally:
     ///     `.common` is a mode name here, not a set.
     public func enqueue(
@@ -74,10 +79,10 @@ public final class NotifyQueue {
         coalesceMask: NotificationQueue.NotificationCoalescing, forModes modes: [RunLoop.Mode]?
     ) {
         let modes = modes ?? [.default]
-        let objectID = NotifyCenter.identity(of: notification.object)
-        let replaced = removePending(name: notification.name, objectID: objectID, mask: coalesceMask)
+        let sender = Sender(notification.object)
+        let replaced = removePending(name: notification.name, sender: sender, mask: coalesceMask)
         if replaced > 0 { report(.coalesced, name: notification.name, style: nil, count: replaced) }
-        let entry = Entry(notification: notification, objectID: objectID, modes: modes)
+        let entry = Entry(notification: notification, sender: sender, modes: modes)
         switch postingStyle {
         case .now:
             report(.enqueued, name: notification.name, style: "now", count: 1)
@@ -103,20 +108,19 @@ public final class NotifyQueue {
         coalesceMask: NotificationQueue.NotificationCoalescing
     ) {
         let removed = removePending(
-            name: notification.name, objectID: NotifyCenter.identity(of: notification.object),
-            mask: coalesceMask)
+            name: notification.name, sender: Sender(notification.object), mask: coalesceMask)
         if removed > 0 { report(.dequeued, name: notification.name, style: nil, count: removed) }
     }
 
     private func removePending(
-        name: Notification.Name, objectID: ObjectIdentifier?,
+        name: Notification.Name, sender: Sender,
         mask: NotificationQueue.NotificationCoalescing
     ) -> Int {
         let onName = mask.contains(.onName)
         let onSender = mask.contains(.onSender)
         guard onName || onSender else { return 0 }
         func matches(_ entry: Entry) -> Bool {
-            (!onName || entry.notification.name == name) && (!onSender || entry.objectID == objectID)
+            (!onName || entry.notification.name == name) && (!onSender || entry.sender == sender)
         }
         let before = asap.count + idle.count
         asap.removeAll(where: matches)
@@ -180,6 +184,31 @@ public final class NotifyQueue {
                 NotifyQueueActivity(
                     queueID: id, action: action, name: name?.rawValue, style: style, count: count, pending: pendingCount
                 )))
+    }
+}
+
+extension NotifyQueue: Hashable {
+    /// Identity, as Foundation's queues compare: each thread's ``default`` is its own queue.
+    public static func == (lhs: NotifyQueue, rhs: NotifyQueue) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+/// A pending notification's sender as coalescing compares it: the same instance, or an equal
+/// `Hashable` value. Other values count as no sender, as nil does.
+private enum Sender: Equatable {
+    case none
+    case instance(ObjectIdentifier)
+    case value(AnyHashable)
+
+    init(_ object: Any?) {
+        switch ObjectFilter(object) {
+        case .instance(let instance): self = .instance(ObjectIdentifier(instance))
+        case .value(let value): self = .value(value)
+        case .any, .unhashable: self = .none
+        }
     }
 }
 

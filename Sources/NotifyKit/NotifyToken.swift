@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The handle of one registration: cancel it, or pass it to `removeObserver`.
@@ -10,7 +10,11 @@ import Synchronization
 /// Releasing a token does **not** end a block registration (Foundation's contract: the center owns
 /// the block). The center records the release, which is how notifytop reports the leak. Keep
 /// tokens in a property and cancel them when the observer goes away.
-public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
+///
+/// Like Foundation's tokens it is an `NSObject`, so code that keeps it as `NSObjectProtocol?`,
+/// casts it `as? NSObject` or passes it as `Any` ports unchanged. Two tokens are equal only if
+/// they are the same token.
+public final class NotifyToken: NSObject, Sendable {
     /// The registration's id in its center, as events report it.
     public let registrationID: UInt64
     /// The table slot of the registration's name: 4 bytes where the name would take 16.
@@ -24,6 +28,7 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
         self.registrationID = registrationID
         self.slot = slot
         self.link = link
+        super.init()
     }
 
     deinit {
@@ -48,14 +53,17 @@ public final class NotifyToken: Hashable, Sendable, CustomStringConvertible {
         center?.isLive(registrationID: registrationID, slot: slot) ?? false
     }
 
-    public var description: String {
+    public override var description: String {
         "NotifyToken(#\(registrationID), \(center?.observedName(registrationID: registrationID, slot: slot) ?? "ended"))"
     }
 
-    public static func == (lhs: NotifyToken, rhs: NotifyToken) -> Bool { lhs === rhs }
+    /// Identity: a token equals only itself.
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? NotifyToken) === self
+    }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(ObjectIdentifier(self))
+    public override var hash: Int {
+        ObjectIdentifier(self).hashValue
     }
 }
 

@@ -99,11 +99,14 @@ public enum NotifyTargetKind: String, Sendable, CaseIterable {
 }
 
 /// An object as events describe it: display text only, since addresses are reused.
+///
+/// A `Hashable` value used as an object filter or posted as an object has no address: it is
+/// described by its type, address 0, and a serial that equal values share.
 public struct NotifyObjectRef: Sendable, Hashable, CustomStringConvertible {
-    /// The object's address when the event happened.
+    /// The object's address when the event happened; 0 for a value.
     public let address: UInt
-    /// The object's dynamic type; ``typeName`` formats it.
-    public let type: any AnyObject.Type
+    /// The object's (or value's) dynamic type; ``typeName`` formats it.
+    public let type: any Any.Type
     /// A number the center gives each object it has seen as an observer or object filter (reused
     /// only after 2³² others): two refs with the same address but different serials are different
     /// objects. 0 when the center has no serial for the object (a posted object nobody filters on).
@@ -121,11 +124,18 @@ public struct NotifyObjectRef: Sendable, Hashable, CustomStringConvertible {
         self.serial = serial
     }
 
+    /// A value: no address, its type, and the serial equal values share (0 if none was given).
+    init(valueOfType type: any Any.Type, serial: UInt64) {
+        address = 0
+        self.type = type
+        self.serial = serial
+    }
+
     /// The type as `String(reflecting:)` prints it, e.g. `Demo.CartScreen`; cached per type.
     public var typeName: String { TypeNames.name(of: type) }
 
     public var description: String {
-        "\(typeName)@0x\(String(address, radix: 16))"
+        address == 0 ? "\(typeName) value" : "\(typeName)@0x\(String(address, radix: 16))"
     }
 
     public static func == (lhs: NotifyObjectRef, rhs: NotifyObjectRef) -> Bool {

@@ -7,7 +7,8 @@ import Synchronization
 /// posts read a registration with no lock while removal happens on another thread.
 class Registration: @unchecked Sendable {  // immutable fields plus atomics; see above
     // Declaration order is layout order: small fields fill the tail of the 17-byte StaticString,
-    // which keeps a block registration's instance at 112 bytes.
+    // which keeps a block registration's instance at 120 bytes with `valueFilter`: one 128-byte
+    // malloc chunk, as its 112 bytes were before.
     let id: UInt64
     weak let object: AnyObject?
     let file: StaticString
@@ -25,23 +26,29 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     var objectSerial: UInt32 = 0
     /// The table slot of the observed name (``RegistrationTable/wildcardSlot`` for every name).
     let slot: UInt32
-    /// The object filter's address, 0 for none: compared with a posted object's before the weak
-    /// reference is loaded.
+    /// The object filter's address, 0 for none, ``valueKey`` for a value filter: compared with a
+    /// posted object's before the weak reference is loaded.
     let objectKey: UInt
     let target: DeliveryTarget
     /// ``MonotonicClock`` nanoseconds when the app made it: what a late probe's snapshot reports,
     /// so its age is true.
     let registeredAt: UInt64
+    /// The `Hashable` value the registration filters on, matched by `==`; nil for none or an instance.
+    let valueFilter: ValueFilter?
+
+    /// The object key of a value, posted or filtered on: no object lives at address 1.
+    static let valueKey: UInt = 1
 
     init(
-        id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget, kind: NotifyRegistrationKind,
-        hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt
+        id: UInt64, slot: UInt32, object: AnyObject?, valueFilter: ValueFilter? = nil, target: DeliveryTarget,
+        kind: NotifyRegistrationKind, hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt
     ) {
         self.mainThreadOnly = mainThreadOnly
         self.id = id
         self.slot = slot
-        self.objectKey = object.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
-        self.object = object
+        self.objectKey = valueFilter != nil ? Self.valueKey : object.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+        self.object = valueFilter != nil ? nil : object
+        self.valueFilter = valueFilter
         self.target = target
         self.kind = kind
         self.deliversInline = target.isPosting
@@ -51,8 +58,20 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
         self.registeredAt = MonotonicClock.now()
     }
 
-    /// True when the registration filters on an object.
+    /// True when the registration filters on an object (an instance or a value).
     var hasObjectFilter: Bool { objectKey != 0 }
+
+    /// True when the registration filters on an instance that has deallocated: it can never match again.
+    var objectFilterDied: Bool { objectKey > Self.valueKey && object == nil }
+
+    /// Whether a post of `notification`, whose object has key `postedKey`, passes the filter
+    /// (the instance's liveness aside). Only a value filter reads the notification.
+    @inline(__always)
+    final func matchesObject(_ postedKey: UInt, of notification: Notification) -> Bool {
+        guard matchesObject(postedKey) else { return false }
+        guard postedKey == Self.valueKey, let valueFilter else { return true }
+        return valueFilter.matches(posted: notification.object)
+    }
 
     /// Whether a post whose object has address `postedKey` (0: no object) passes the filter,
     /// before the weak reference is checked.
@@ -89,10 +108,16 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
         NotifyRegistration(
             id: id, name: name?.rawValue, kind: kind,
             observer: observer.map { NotifyObjectRef($0, serial: observerSerial) },
-            object: object.map { NotifyObjectRef($0, serial: UInt64(objectSerial)) },
+            object: objectRef,
             target: target.kind, targetLabel: target.label, callsite: callsite,
             preexisting: preexisting, capturesObserverStrongly: capturesObserverStrongly,
             mainThreadOnly: mainThreadOnly, tokenDropped: tokenReleased, registeredAt: registeredAt)
+    }
+
+    /// The object filter as events report it: an instance, or a value as its type with no address.
+    final var objectRef: NotifyObjectRef? {
+        if let valueFilter { return NotifyObjectRef(valueOfType: valueFilter.valueType, serial: UInt64(objectSerial)) }
+        return object.map { NotifyObjectRef($0, serial: UInt64(objectSerial)) }
     }
 
     /// True once the app released the token without cancelling (dropped, or bound to the owner).
@@ -116,13 +141,13 @@ final class BlockRegistration: Registration, @unchecked Sendable {
     let handler: @Sendable (Notification) -> Void
 
     init(
-        id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget,
+        id: UInt64, slot: UInt32, object: AnyObject?, valueFilter: ValueFilter? = nil, target: DeliveryTarget,
         kind: NotifyRegistrationKind, mainThreadOnly: Bool, handler: @escaping @Sendable (Notification) -> Void,
         file: StaticString, line: UInt
     ) {
         self.handler = handler
         super.init(
-            id: id, slot: slot, object: object, target: target, kind: kind, hasToken: true,
+            id: id, slot: slot, object: object, valueFilter: valueFilter, target: target, kind: kind, hasToken: true,
             mainThreadOnly: mainThreadOnly, file: file, line: line)
     }
 
@@ -141,7 +166,7 @@ final class ObserverRegistration: Registration, @unchecked Sendable {
     private var serial: UInt64 = 0
 
     init(
-        id: UInt64, slot: UInt32, object: AnyObject?, target: DeliveryTarget,
+        id: UInt64, slot: UInt32, object: AnyObject?, valueFilter: ValueFilter? = nil, target: DeliveryTarget,
         kind: NotifyRegistrationKind, observer: AnyObject, contextIsObserver: Bool, mainThreadOnly: Bool,
         handler: @escaping (AnyObject, Notification) -> Void, file: StaticString, line: UInt
     ) {
@@ -150,7 +175,8 @@ final class ObserverRegistration: Registration, @unchecked Sendable {
         self.handler = handler
         self.contextIsObserver = contextIsObserver
         super.init(
-            id: id, slot: slot, object: object, target: target, kind: kind, hasToken: kind == .ownerBound,
+            id: id, slot: slot, object: object, valueFilter: valueFilter, target: target, kind: kind,
+            hasToken: kind == .ownerBound,
             mainThreadOnly: mainThreadOnly, file: file, line: line)
     }
 
