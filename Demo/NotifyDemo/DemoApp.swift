@@ -24,6 +24,7 @@ final class DemoApp: @unchecked Sendable {  // built on the main lane; lanes are
         ]
         if let paywall = PaywallListener(context: context) { services.append(paywall) }
         if let badge = MiniCartBadge(context: context) { services.append(badge) }
+        if let indexer = SearchIndexer(context: context) { services.append(indexer) }
         self.services = services
         let root = SplitMix64(seed: context.configuration.seed)
         let mainLane = MainLane(context: context, rng: root.fork(0))
@@ -47,7 +48,8 @@ final class DemoApp: @unchecked Sendable {  // built on the main lane; lanes are
                 enqueued: relay.enqueued, coalesced: relay.coalesced, pending: relay.pending,
                 posted: relay.posted),
             queueThread: mainThread, registrationsLive: context.center.registrationCount,
-            liveByName: Self.liveRegistrationsByName(context.center), registrationsMade: context.registrations.snapshot,
+            liveByName: Self.liveRegistrationsByName(context.center, messages: context.registrations.liveMessages),
+            registrationsMade: context.registrations.snapshot,
             planted: context.planted)
     }
 
@@ -59,6 +61,16 @@ final class DemoApp: @unchecked Sendable {  // built on the main lane; lanes are
             let fields = line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")
             guard fields.count > 1 else { continue }
             live[fields[1], default: 0] += 1
+        }
+        return live
+    }
+
+    /// ``liveRegistrationsByName(_:)`` with the typed message registrations, which the center's
+    /// listing does not show: the registrations the app made minus those it ended, per message name.
+    static func liveRegistrationsByName(_ center: NotifyCenter, messages: [DemoName: Int]) -> [String: Int] {
+        var live = liveRegistrationsByName(center)
+        for (name, count) in messages where count > 0 && live[name.string] == nil {
+            live[name.string] = count
         }
         return live
     }
