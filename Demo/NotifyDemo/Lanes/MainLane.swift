@@ -88,7 +88,8 @@ final class MainLane: @unchecked Sendable {  // main lane only
         let weights = Action.allCases.map { action -> Int in
             switch action {
             case .switchTab: 3 * nav
-            case .openCart: canOpen ? 2 * nav : 0
+            // One cart screen at a time: two would observe the same cart's total from one line.
+            case .openCart: canOpen && !modals.contains { $0 is CartScreen } ? 2 * nav : 0
             case .openSettings: canOpen ? 1 * nav : 0
             case .openEditor: canOpen ? 2 * nav : 0
             case .closeModal: modals.isEmpty ? 0 : 3 * nav
