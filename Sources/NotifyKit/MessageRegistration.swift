@@ -43,6 +43,18 @@ class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomi
 
     var callsite: NotifyCallsite { NotifyCallsite(file: file, line: line) }
 
+    /// One line of the center's `debugDescription`.
+    var debugLine: String {
+        let subjectText =
+            subject.map { NotifyObjectRef($0, serial: subjectSerial).description }
+            ?? (hasSubjectFilter ? "<deallocated>" : "*")
+        return [
+            "#\(id)", TypeNames.name(of: messageType), "subject: \(subjectText)", kind.rawValue,
+            "on \(target.rawValue)",
+            "at \(callsite)",
+        ].joined(separator: "  ")
+    }
+
     /// Stops deliveries; subclasses also let go of what is queued. Called once, after removal from
     /// the registry, with no lock held.
     func deactivate() {

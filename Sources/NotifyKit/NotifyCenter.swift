@@ -88,12 +88,18 @@ extension NotifyCenter: CustomDebugStringConvertible, CustomStringConvertible {
     }
 
     /// Every live registration, one per line, in registration order: id, name (or `*`), object
-    /// (or `*`), kind, observer, delivery target, callsite and token state.
+    /// (or `*`), kind, observer, delivery target, callsite and token state; then the typed message
+    /// registrations: id, message type, subject (or `*`), kind, target and callsite.
     public var debugDescription: String {
-        let registrations = lock.withLock { table.all }
-        var lines = ["<NotifyCenter \"\(label)\": \(registrations.count) registrations>"]
+        let (registrations, messageRegistrations) = lock.withLock { (table.all, messages.all) }
+        var lines = [
+            "<NotifyCenter \"\(label)\": \(registrations.count + messageRegistrations.count) registrations>"
+        ]
         for (registration, name) in registrations {
             lines.append("  " + registration.debugLine(name: name))
+        }
+        for registration in messageRegistrations {
+            lines.append("  " + registration.debugLine)
         }
         return lines.joined(separator: "\n")
     }
