@@ -48,8 +48,7 @@ final class DemoApp: @unchecked Sendable {  // built on the main lane; lanes are
                 enqueued: relay.enqueued, coalesced: relay.coalesced, pending: relay.pending,
                 posted: relay.posted),
             queueThread: mainThread, registrationsLive: context.center.registrationCount,
-            liveByName: Self.liveRegistrationsByName(context.center, messages: context.registrations.liveMessages),
-            registrationsMade: context.registrations.snapshot,
+            liveByName: Self.liveRegistrationsByName(context.center), registrationsMade: context.registrations.snapshot,
             planted: context.planted)
     }
 
@@ -61,16 +60,6 @@ final class DemoApp: @unchecked Sendable {  // built on the main lane; lanes are
             let fields = line.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ")
             guard fields.count > 1 else { continue }
             live[fields[1], default: 0] += 1
-        }
-        return live
-    }
-
-    /// ``liveRegistrationsByName(_:)`` with the typed message registrations, which the center's
-    /// listing does not show: the registrations the app made minus those it ended, per message name.
-    static func liveRegistrationsByName(_ center: NotifyCenter, messages: [DemoName: Int]) -> [String: Int] {
-        var live = liveRegistrationsByName(center)
-        for (name, count) in messages where count > 0 && live[name.string] == nil {
-            live[name.string] = count
         }
         return live
     }

@@ -103,11 +103,6 @@ final class DemoContext: @unchecked Sendable {  // immutable after init; the par
         registrations.add(name)
     }
 
-    /// Counts one typed message registration the app ended with `removeObserver(_:)`.
-    func removedMessageObserver(_ name: DemoName) {
-        registrations.end(name)
-    }
-
     /// Runs `work` on the main lane: through the main queue when live (the main run loop drains
     /// it), inline in the deterministic mode, whose single thread is the main lane.
     func onMain(_ work: @escaping @Sendable () -> Void) {
@@ -160,28 +155,13 @@ final class PlantedBugs: @unchecked Sendable {  // `lock` guards `counts`
     }
 }
 
-/// How many registrations the app made, per name: the truth's registration totals; for typed
-/// messages, also how many it ended.
+/// How many registrations the app made, per name: the truth's registration totals.
 final class RegistrationTally: @unchecked Sendable {  // `lock` guards `counts`
     private let lock = NSLock()
     private var counts = [Int](repeating: 0, count: DemoName.allCases.count)
 
-    private var ended = [Int](repeating: 0, count: DemoName.allCases.count)
-
     func add(_ name: DemoName) {
         lock.withLock { counts[name.rawValue] += 1 }
-    }
-
-    /// Counts one registration of `name` the app ended itself; kept for typed messages only.
-    func end(_ name: DemoName) {
-        lock.withLock { ended[name.rawValue] += 1 }
-    }
-
-    /// Registrations made and not ended, per typed message name.
-    var liveMessages: [DemoName: Int] {
-        lock.withLock {
-            Dictionary(uniqueKeysWithValues: DemoName.messages.map { ($0, counts[$0.rawValue] - ended[$0.rawValue]) })
-        }
     }
 
     /// Registrations made so far, by ``DemoName/rawValue``.

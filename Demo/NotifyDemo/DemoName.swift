@@ -40,9 +40,6 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
     /// `never-posted`: observed by a leftover paywall listener; nothing posts it any more.
     case premiumStatusDidChange
 
-    /// The typed messages' names.
-    package static let messages: [DemoName] = [.cartTotalDidChange, .documentSaved]
-
     /// The string the notification is posted with.
     package var string: String {
         Self.strings[rawValue]

@@ -51,10 +51,7 @@ final class CartScreen: ModalScreen, @unchecked Sendable {  // main lane only, b
 
     func close() {
         context.center.removeObserver(self)
-        if let totalLine {
-            context.center.removeObserver(totalLine)
-            context.removedMessageObserver(.cartTotalDidChange)
-        }
+        if let totalLine { context.center.removeObserver(totalLine) }
         totalLine = nil
         bag.cancelAll()
         table.tearDown()
