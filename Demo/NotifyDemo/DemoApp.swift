@@ -24,6 +24,7 @@ final class DemoApp: @unchecked Sendable {  // built on the main lane; lanes are
         ]
         if let paywall = PaywallListener(context: context) { services.append(paywall) }
         if let badge = MiniCartBadge(context: context) { services.append(badge) }
+        if let indexer = SearchIndexer(context: context) { services.append(indexer) }
         self.services = services
         let root = SplitMix64(seed: context.configuration.seed)
         let mainLane = MainLane(context: context, rng: root.fork(0))

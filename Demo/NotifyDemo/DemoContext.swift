@@ -32,6 +32,12 @@ final class DemoContext: @unchecked Sendable {  // immutable after init; the par
     /// Posts so far over all threads, kept only when the run is paced (a shared counter would
     /// cost the unpaced stress run a contended cache line per post).
     let pacedPosts = Atomic<Int>(0)
+    /// Whether the app registers and posts typed messages: live runs only. Main-actor messages need
+    /// the main thread, which the deterministic simulation's thread only plays, and async messages
+    /// are delivered on Swift's task pool, whose order the simulation could not fix or wait for.
+    var typedMessages: Bool { mode == .live }
+    /// Async messages posted whose observer has not run yet, so the end of a live run can wait for them.
+    let asyncMessagesInFlight = Atomic<Int>(0)
     private let paced: Bool
     private let enabled: [Bool]
 
@@ -60,6 +66,29 @@ final class DemoContext: @unchecked Sendable {  // immutable after init; the par
         tally.countPost(name)
         if paced { pacedPosts.add(1, ordering: .relaxed) }
         center.post(name: name.name, object: object, userInfo: userInfo, file: file, line: line)
+    }
+
+    /// Counts and posts a main-actor message about `subject`; the callsite is the caller's. Live
+    /// only (see ``typedMessages``): the main lane is then the main thread, the main actor's.
+    func post<Message: NotifyCenter.MainActorMessage>(
+        _ message: Message, _ name: DemoName, subject: Message.Subject, file: StaticString = #fileID,
+        line: UInt = #line
+    ) where Message: Sendable, Message.Subject: AnyObject & Sendable {
+        tally.countPost(name)
+        if paced { pacedPosts.add(1, ordering: .relaxed) }
+        MainActor.assumeIsolated { [center] in center.post(message, subject: subject, file: file, line: line) }
+    }
+
+    /// Counts and posts an async message about `subject`, expecting `observers` deliveries; the
+    /// callsite is the caller's.
+    func post<Message: NotifyCenter.AsyncMessage>(
+        _ message: Message, _ name: DemoName, subject: Message.Subject, observers: Int,
+        file: StaticString = #fileID, line: UInt = #line
+    ) where Message.Subject: AnyObject {
+        tally.countPost(name)
+        if paced { pacedPosts.add(1, ordering: .relaxed) }
+        asyncMessagesInFlight.add(observers, ordering: .relaxed)
+        center.post(message, subject: subject, file: file, line: line)
     }
 
     /// Counts one handler run; every handler of the app calls this first.

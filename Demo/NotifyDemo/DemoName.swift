@@ -1,4 +1,5 @@
 package import Foundation
+import NotifyKit
 
 /// The notification names of the demo app: about twenty a real app would have, plus the two that
 /// exist only because of planted bugs.
@@ -30,6 +31,10 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
     case memoryWarning
     case documentDidSave
     case cacheDidEvict
+    /// The main-actor message ``CartTotalDidChange``: its name is its type's.
+    case cartTotalDidChange
+    /// The async message ``DocumentSaved`` (live runs only: see ``SearchIndexer``).
+    case documentSaved
     /// `typo-post`: one letter short of ``sessionDidChange``; nobody observes it.
     case sessionDidChangeTypo
     /// `never-posted`: observed by a leftover paywall listener; nothing posts it any more.
@@ -69,6 +74,8 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .memoryWarning: "MemoryWarning"
         case .documentDidSave: "DocumentDidSave"
         case .cacheDidEvict: "CacheDidEvict"
+        case .cartTotalDidChange: String(reflecting: CartTotalDidChange.self)
+        case .documentSaved: String(reflecting: DocumentSaved.self)
         case .sessionDidChangeTypo: "SesionDidChange"
         case .premiumStatusDidChange: "PremiumStatusDidChange"
         }

@@ -111,7 +111,7 @@ package struct GroundTruth: Codable, Sendable, Equatable {
             "  registrations made \(registrations), removed \(removals)",
             "  progress queue: \(progressQueue.enqueued) enqueued, \(progressQueue.coalesced) coalesced, "
                 + "\(progressQueue.posted) posted, \(progressQueue.pending) pending",
-            "  " + "name".padding(toLength: 26, withPad: " ", startingAt: 0) + "   posts  deliveries  live",
+            "  " + "name".padding(toLength: 30, withPad: " ", startingAt: 0) + "   posts  deliveries  live",
         ]
         for name in DemoName.allCases {
             let posted = postsByName[name.string] ?? 0
@@ -119,7 +119,7 @@ package struct GroundTruth: Codable, Sendable, Equatable {
             let live = liveRegistrationsByName[name.string] ?? 0
             guard posted + delivered + live > 0 else { continue }
             lines.append(
-                "  " + name.string.padding(toLength: 26, withPad: " ", startingAt: 0)
+                "  " + name.string.padding(toLength: 30, withPad: " ", startingAt: 0)
                     + String(format: " %7d %11d %5d", posted, delivered, live))
         }
         lines.append("  threads:")

@@ -184,6 +184,9 @@ package final class LiveDemo: @unchecked Sendable {  // main-thread state is tou
             _ = ioDone.wait(timeout: .now() + 1)
             _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.02))
         }
+        // Async message observers run on the task pool; the truth counts them once they ran.
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while app.context.asyncMessagesInFlight.load(ordering: .acquiring) > 0, Date() < deadline { usleep(1_000) }
         let truth = app.groundTruth()
         report(truth)
         let viewers = inspector?.viewerCount ?? 0

@@ -86,6 +86,10 @@ extension ReportTable {
                 + " memory per registration ≤ Foundation's; trace codec ≥ 1M events/s, viewer ≤ 2×; model fold"
                 + " ≥ 2M events/s with flat memory; a dashboard frame with 10k registrations ≤ 5 ms; the dashboard"
                 + " ≤ 10% of a core at 100k events/s and 10 frames/s, and no event lost at the demo's highest rate.",
+            "typed messages: one message type declared against Foundation's protocols, posted to both centers;"
+                + " MainActorMessage rows post(_:) from the main thread to observers registered with"
+                + " addObserver(for:using:); AsyncMessage rows post a burst from one thread to one observer and stop"
+                + " the clock when it has run for the last message.",
         ]
         return notes.map { (markdown ? "- " : "* ") + $0 }.joined(separator: "\n")
     }

@@ -30,6 +30,8 @@ let workloads: [any Workload] = [
     DashboardWorkload(profile: profile),
     DashboardLoadWorkload(profile: profile),
     DemoWorkload(profile: profile),
+    MainActorMessageWorkload(measurer: measurer, profile: profile),
+    AsyncMessageWorkload(profile: profile),
 ]
 
 if options.list {

@@ -39,6 +39,7 @@ final class MainLane: @unchecked Sendable {  // main lane only
     private let renderer: ThemePreviewRenderer
     private let monitor: AutosaveMonitor
     private let profile: ProfileService
+    private let cart = ShoppingCart()
     private let tabs: [any TabScreen]
     private var currentTab = 0
     private var modals: [any ModalScreen] = []
@@ -87,7 +88,8 @@ final class MainLane: @unchecked Sendable {  // main lane only
         let weights = Action.allCases.map { action -> Int in
             switch action {
             case .switchTab: 3 * nav
-            case .openCart: canOpen ? 2 * nav : 0
+            // One cart screen at a time: two would observe the same cart's total from one line.
+            case .openCart: canOpen && !modals.contains { $0 is CartScreen } ? 2 * nav : 0
             case .openSettings: canOpen ? 1 * nav : 0
             case .openEditor: canOpen ? 2 * nav : 0
             case .closeModal: modals.isEmpty ? 0 : 3 * nav
@@ -112,7 +114,7 @@ final class MainLane: @unchecked Sendable {  // main lane only
             tabs[currentTab].appear()
             context.post(.screenDidAppear, object: tabs[currentTab])
             maybeShowToast()
-        case .openCart: present(CartScreen(context: context))
+        case .openCart: present(CartScreen(context: context, cart: cart))
         case .openSettings: present(SettingsScreen(context: context))
         case .openEditor:
             fileCounter += 1
@@ -121,7 +123,12 @@ final class MainLane: @unchecked Sendable {  // main lane only
             guard let screen = modals.popLast() else { return }
             screen.close()
             context.post(.screenDidDisappear, object: screen)
-        case .addToCart: context.post(.cartDidChange)
+        case .addToCart:
+            cart.addItem()
+            context.post(.cartDidChange)
+            guard context.typedMessages else { return }
+            context.post(
+                CartTotalDidChange(items: cart.items, totalCents: cart.totalCents), .cartTotalDidChange, subject: cart)
         case .scrollCart: (modals.last as? CartScreen)?.scroll(using: &rng)
         case .type: (modals.last as? DocumentEditor)?.type()
         case .save: (modals.last as? DocumentEditor)?.save()

@@ -3,13 +3,16 @@ import NotifyKit
 import Synchronization
 
 /// The window's chrome (tab bar, cart badge, progress bar, keyboard inset): the long-lived UI
-/// object observing most main-thread names, owner-bound so its handlers never capture it.
+/// object observing most main-thread names, owner-bound so its handlers never capture it, and the
+/// typed ``CartTotalDidChange`` of any cart for the cart badge (its token lives as long as the chrome).
 ///
 /// Its handlers are declared main-thread-only; names posted off the main thread (the sync's start
 /// and end) are delivered through the main queue.
 final class AppChrome: @unchecked Sendable {  // `updates` is atomic (a planted bug may call from a worker)
     private let bag = TokenBag()
     private let updates = Atomic<Int>(0)
+    /// The cart badge's observer of ``CartTotalDidChange`` from any cart.
+    private var cartTotal: NotifyCenter.ObservationToken?
 
     /// Names posted on the main thread that the chrome reacts to in place.
     static let mainNames: [DemoName] = [
@@ -22,6 +25,12 @@ final class AppChrome: @unchecked Sendable {  // `updates` is atomic (a planted 
 
     init(context: DemoContext) {
         let mainOnly = context.uiRunsOnMainThread
+        if context.typedMessages {
+            context.registered(.cartTotalDidChange)
+            cartTotal = context.center.addObserver(for: CartTotalDidChange.self) { [context] _ in
+                context.received(.cartTotalDidChange)
+            }
+        }
         for name in Self.mainNames {
             context.registered(name)
             bag.add(

@@ -2,7 +2,8 @@ import Foundation
 import NotifyKit
 import Synchronization
 
-/// The cart: a target–action observer of `CartDidChange` and a table whose cells are created
+/// The cart: a target–action observer of `CartDidChange`, a typed observer of its cart's
+/// ``CartTotalDidChange`` (the total line), and a table whose cells are created
 /// once and reused while scrolling, each cell observing `ThemeDidChange` owner-bound. With
 /// `split-register`, `viewDidLoad` observes `CartDidChange` again with a call of its own, so every
 /// cart change reloads twice (R5, two callsites).
@@ -13,10 +14,18 @@ final class CartScreen: ModalScreen, @unchecked Sendable {  // main lane only, b
     private let table: CartTable
     private let reloads = Atomic<Int>(0)
     private let bag = TokenBag()
+    /// The total line's observer of ``CartTotalDidChange`` for this screen's cart; removed in ``close()``.
+    private var totalLine: NotifyCenter.ObservationToken?
 
-    init(context: DemoContext) {
+    init(context: DemoContext, cart: ShoppingCart) {
         self.context = context
         table = CartTable(context: context)
+        if context.typedMessages {
+            context.registered(.cartTotalDidChange)
+            totalLine = context.center.addObserver(of: cart, for: .cartTotalDidChange) { [context] _ in
+                context.received(.cartTotalDidChange)
+            }
+        }
         context.registered(.cartDidChange)
         context.center.addObserver(
             self, action: CartScreen.cartChanged, name: DemoName.cartDidChange.name,
@@ -42,6 +51,8 @@ final class CartScreen: ModalScreen, @unchecked Sendable {  // main lane only, b
 
     func close() {
         context.center.removeObserver(self)
+        if let totalLine { context.center.removeObserver(totalLine) }
+        totalLine = nil
         bag.cancelAll()
         table.tearDown()
     }

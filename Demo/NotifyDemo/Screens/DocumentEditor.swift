@@ -47,9 +47,13 @@ final class DocumentEditor: ModalScreen, @unchecked Sendable {  // main lane onl
         context.post(.keyboardWillHide)
     }
 
-    /// Saves the document.
+    /// Saves the document; live, the search indexer hears of it through the async ``DocumentSaved``.
     func save() {
         context.post(.documentDidSave, object: document)
+        guard context.typedMessages else { return }
+        context.post(
+            DocumentSaved(path: document.path, edits: document.edits), .documentSaved, subject: document,
+            observers: 1)
     }
 
     /// Throws away the edits: closes the document and reopens the file, then saves the fresh copy.
