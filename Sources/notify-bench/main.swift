@@ -28,6 +28,7 @@ let workloads: [any Workload] = [
     ModelWorkload(profile: profile),
     DashboardWorkload(profile: profile),
     DashboardLoadWorkload(profile: profile),
+    DashboardFollowWorkload(profile: profile),
     DemoWorkload(profile: profile),
 ]
 
