@@ -29,11 +29,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private var translator = ProbeEventConverter()
     private var spare: [ProbeEvent] = []
     private var lines: [TraceEvent] = []
-    private var encoded: [UInt8] = []
-    private var lineEnds: [Int] = []
+    private var chunk = EncodedChunk()
     /// When lines last went out: a quiet stream gets a clock line a second after.
     private var lastLineAt: UInt64 = 0
-    private var lineKinds: [ViewerConnection.Line] = []
     /// Lines are encoded and written this many bytes at a time, no more than a viewer's queue holds.
     private let chunkBytes: Int
     /// While descriptors run out, `accept` waits until then instead of failing in a loop.
@@ -236,20 +234,6 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         }
     }
 
-    /// How a live line is queued: definitions (and any line without a number) always, events only
-    /// when they fit.
-    private static func kind(of line: TraceEvent) -> ViewerConnection.Line {
-        switch line {
-        case .posted(let post): .event(seq: post.seq, events: 1)
-        case .delivered(let delivery): .event(seq: delivery.seq, events: 1)
-        // The ring's loss reaches every viewer under its own cause, even one that is behind.
-        case .gap(let gap) where gap.reason == .bufferFull: .required(seq: gap.seq, events: gap.count)
-        case .gap(let gap): .event(seq: gap.seq, events: gap.count)
-        case .thread, .end: .required(seq: line.seq, events: 0)
-        default: line.seq.map { .event(seq: $0, events: 1) } ?? .required(seq: nil, events: 0)
-        }
-    }
-
     /// How many events a line counts for when it is lost: threads, definitions and unnumbered
     /// lines count for none.
     private static func events(in line: TraceEvent) -> UInt64 {
@@ -264,58 +248,60 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private func pump() -> Bool {
         let lost = ring.drain(swappingWith: &spare)
         guard attachment != nil else { return !spare.isEmpty }
+        // The loop works on locals: no exclusivity check per line on the exporter's properties.
+        var lines: [TraceEvent] = []
+        var chunk = EncodedChunk()
+        swap(&lines, &self.lines)
+        swap(&chunk, &self.chunk)
+        defer {
+            lines.removeAll(keepingCapacity: true)
+            swap(&lines, &self.lines)
+            swap(&chunk, &self.chunk)
+        }
         guard !viewers.isEmpty else {
             // No one to encode for (the last viewer just left): only the numbering must go on.
-            lines.removeAll(keepingCapacity: true)
-            for event in spare { translator.translate(event, into: &lines) }
-            lines.removeAll(keepingCapacity: true)
+            for event in spare {
+                translator.translate(event, into: &lines)
+                lines.removeAll(keepingCapacity: true)
+            }
             return lost > 0 || !spare.isEmpty
         }
         if lost > 0 {
-            lines.removeAll(keepingCapacity: true)
-            lines.append(
+            chunk.append(
                 .gap(
                     TraceGap(
                         seq: translator.nextSequence(), timestamp: MonotonicClock.now(),
                         count: lost, reason: .bufferFull)))
-            encodeChunk(lines)
         }
+        let chunkBytes = self.chunkBytes
         for event in spare {
-            lines.removeAll(keepingCapacity: true)
+            let first = lines.count
             translator.translate(event, into: &lines)
-            encodeChunk(lines)
-            if encoded.count >= chunkBytes { sendChunk() }
+            for index in first..<lines.count { chunk.append(lines[index]) }
+            if chunk.byteCount >= chunkBytes {
+                send(&chunk)
+                lines.removeAll(keepingCapacity: true)
+            }
         }
-        sendChunk()
+        send(&chunk)
         return lost > 0 || !spare.isEmpty
     }
 
-    /// Encodes `lines` at the end of the chunk being built.
-    private func encodeChunk(_ lines: [TraceEvent]) {
-        for line in lines {
-            TraceEncoder.encode(line, into: &encoded)
-            lineEnds.append(encoded.count)
-            lineKinds.append(Self.kind(of: line))
-        }
-    }
-
-    /// Queues the chunk built so far to every viewer and writes it.
-    private func sendChunk() {
-        guard !lineEnds.isEmpty else { return }
+    /// Queues `chunk` to every viewer, writes it, and empties it.
+    private func send(_ chunk: inout EncodedChunk) {
+        guard !chunk.isEmpty else { return }
         let now = MonotonicClock.now()
         for viewer in viewers {
-            viewer.enqueue(chunk: encoded, ends: lineEnds, kinds: lineKinds, now: now)
+            viewer.enqueue(chunk: chunk.bytes, ends: chunk.ends, kinds: chunk.kinds, now: now)
             viewer.flush()
         }
-        encoded.removeAll(keepingCapacity: true)
-        lineEnds.removeAll(keepingCapacity: true)
-        lineKinds.removeAll(keepingCapacity: true)
+        chunk.removeAll()
     }
 
     private func broadcast(_ lines: [TraceEvent]) {
         guard !viewers.isEmpty else { return }
-        encodeChunk(lines)
-        sendChunk()
+        for line in lines { chunk.append(line) }
+        send(&chunk)
     }
 
     private func viewersChanged() {

@@ -232,6 +232,13 @@ struct LineWriter {
         var runStart = 0
         var index = 0
         while index < bytes.count {
+            // Eight bytes at a time while none of them may need escaping: the usual name.
+            if index + 8 <= bytes.count
+                && !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
             let byte = base[index]
             if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
                 index += 1
@@ -264,6 +271,20 @@ struct LineWriter {
     }
 
     private static var hexDigits: StaticString { "0123456789abcdef" }
+
+    /// Whether any of the eight bytes in `word` may be a control character, `"` or `\`; never
+    /// false when one is (a borrow can only add false alarms, which the byte loop then clears).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- 0x2020_2020_2020_2020) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroInQuote = (quote &- ones) & ~quote & highs
+        let zeroInBackslash = (backslash &- ones) & ~backslash & highs
+        return control | zeroInQuote | zeroInBackslash != 0
+    }
 }
 
 extension Array where Element == UInt8 {

@@ -77,6 +77,25 @@ import Testing
         #expect(line == expected)
     }
 
+    @Test("a character to escape is found at any place in a name, among plain and non-ASCII bytes")
+    func escapeAtEveryPlace() {
+        for special in ["\"", "\\", "\n", "\u{1F}", "\u{0}"] {
+            for place in 0..<24 {
+                for filler in ["a", "é", " "] {
+                    var characters = Array(repeating: filler, count: 23)
+                    characters.insert(special, at: place)
+                    let name = characters.joined()
+                    let line = TraceEncoder.line(
+                        for: .posted(
+                            TracePost(
+                                seq: 1, timestamp: 2, thread: 3, postID: 4, name: name, object: nil,
+                                hasUserInfo: false, matched: 0, depth: 1, parentPostID: 0, callsite: 5)))
+                    #expect(line.contains(#""name":\#(quoted(name)),"#), "\(place) \(filler)")
+                }
+            }
+        }
+    }
+
     @Test("lines appended one after another keep every earlier byte")
     func appendsAfterEarlierLines() {
         var bytes: [UInt8] = []
