@@ -29,13 +29,20 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private var translator = ProbeEventConverter()
     private var spare: [ProbeEvent] = []
     private var lines: [TraceEvent] = []
-    private var encoded: [UInt8] = []
-    private var lineEnds: [Int] = []
+    private var chunk = EncodedChunk()
     /// When lines last went out: a quiet stream gets a clock line a second after.
     private var lastLineAt: UInt64 = 0
-    private var lineKinds: [ViewerConnection.Line] = []
+    /// Lines are encoded and written this many bytes at a time, no more than a viewer's queue holds.
+    private let chunkBytes: Int
     /// While descriptors run out, `accept` waits until then instead of failing in a loop.
     private var acceptPausedUntil: UInt64 = 0
+    /// The listener was readable at the last wait; else `accept` is tried only every few
+    /// milliseconds, not on every pass of a busy exporter.
+    private var listenerReadable = true
+    private var acceptDueAt: UInt64 = 0
+    private static let acceptInterval: UInt64 = 5_000_000
+    /// Events drained at once beyond which the next pass follows without a pause.
+    private static let fullBatch = 4096
     private var acceptBackoff: UInt64 = TraceExporter.firstAcceptBackoff
     private static let firstAcceptBackoff: UInt64 = 10_000_000
     private static let lastAcceptBackoff: UInt64 = 1_000_000_000
@@ -56,6 +63,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         self.socketPath = socketPath
         self.ring = EventRing(capacity: ringCapacity)
         self.limits = limits
+        self.chunkBytes = min(limits.eventBytes, 1 << 16)
         self.acceptOne = accept
         self.processName = ProcessInfoReader.name(of: getpid())
     }
@@ -110,12 +118,19 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             if viewers.count != before { viewersChanged() }
             if !moved {
                 waitForConnection(milliseconds: viewers.contains { $0.queuedByteCount > 0 } ? 1 : 2)
+            } else if spare.count < Self.fullBatch {
+                // A small batch: let events gather for a millisecond rather than pay a pass (and its
+                // system calls) for a handful; the ring holds far more than a millisecond's worth.
+                waitForConnection(milliseconds: 1)
             }
         }
     }
 
     private func acceptViewers() {
-        guard MonotonicClock.now() >= acceptPausedUntil else { return }
+        let now = MonotonicClock.now()
+        guard now >= acceptPausedUntil, listenerReadable || now >= acceptDueAt else { return }
+        listenerReadable = false
+        acceptDueAt = now + Self.acceptInterval
         // A few per pass, so that a flood of connections cannot starve the pump.
         for _ in 0..<16 {
             let socket: UnixSocket
@@ -219,18 +234,6 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         }
     }
 
-    /// How a live line is queued: definitions (and any line without a number) always, events only
-    /// when they fit.
-    private static func kind(of line: TraceEvent) -> ViewerConnection.Line {
-        switch line {
-        case .posted(let post): .event(seq: post.seq, events: 1)
-        case .delivered(let delivery): .event(seq: delivery.seq, events: 1)
-        case .gap(let gap): .event(seq: gap.seq, events: gap.count)
-        case .thread, .end: .required(seq: line.seq, events: 0)
-        default: line.seq.map { .event(seq: $0, events: 1) } ?? .required(seq: nil, events: 0)
-        }
-    }
-
     /// How many events a line counts for when it is lost: threads, definitions and unnumbered
     /// lines count for none.
     private static func events(in line: TraceEvent) -> UInt64 {
@@ -241,41 +244,64 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         }
     }
 
-    /// Moves events from the ring to the viewers; returns whether there were any.
+    /// Moves events from the ring to the viewers, a chunk at a time; returns whether there were any.
     private func pump() -> Bool {
         let lost = ring.drain(swappingWith: &spare)
         guard attachment != nil else { return !spare.isEmpty }
-        lines.removeAll(keepingCapacity: true)
+        // The loop works on locals: no exclusivity check per line on the exporter's properties.
+        var lines: [TraceEvent] = []
+        var chunk = EncodedChunk()
+        swap(&lines, &self.lines)
+        swap(&chunk, &self.chunk)
+        defer {
+            lines.removeAll(keepingCapacity: true)
+            swap(&lines, &self.lines)
+            swap(&chunk, &self.chunk)
+        }
+        guard !viewers.isEmpty else {
+            // No one to encode for (the last viewer just left): only the numbering must go on.
+            for event in spare {
+                translator.translate(event, into: &lines)
+                lines.removeAll(keepingCapacity: true)
+            }
+            return lost > 0 || !spare.isEmpty
+        }
         if lost > 0 {
-            lines.append(
+            chunk.append(
                 .gap(
                     TraceGap(
                         seq: translator.nextSequence(), timestamp: MonotonicClock.now(),
                         count: lost, reason: .bufferFull)))
         }
-        for event in spare { translator.translate(event, into: &lines) }
-        guard !lines.isEmpty else { return lost > 0 }
-        broadcast(lines)
-        return true
+        let chunkBytes = self.chunkBytes
+        for event in spare {
+            let first = lines.count
+            translator.translate(event, into: &lines)
+            for index in first..<lines.count { chunk.append(lines[index]) }
+            if chunk.byteCount >= chunkBytes {
+                send(&chunk)
+                lines.removeAll(keepingCapacity: true)
+            }
+        }
+        send(&chunk)
+        return lost > 0 || !spare.isEmpty
+    }
+
+    /// Queues `chunk` to every viewer, writes it, and empties it.
+    private func send(_ chunk: inout EncodedChunk) {
+        guard !chunk.isEmpty else { return }
+        let now = MonotonicClock.now()
+        for viewer in viewers {
+            viewer.enqueue(chunk: chunk.bytes, ends: chunk.ends, kinds: chunk.kinds, now: now)
+            viewer.flush()
+        }
+        chunk.removeAll()
     }
 
     private func broadcast(_ lines: [TraceEvent]) {
         guard !viewers.isEmpty else { return }
-        encoded.removeAll(keepingCapacity: true)
-        lineEnds.removeAll(keepingCapacity: true)
-        lineKinds.removeAll(keepingCapacity: true)
-        for line in lines {
-            TraceEncoder.encode(line, into: &encoded)
-            lineEnds.append(encoded.count)
-            lineKinds.append(Self.kind(of: line))
-        }
-        let now = MonotonicClock.now()
-        var start = 0
-        for (end, kind) in zip(lineEnds, lineKinds) {
-            let slice = encoded[start..<end]
-            for viewer in viewers { viewer.enqueue(slice, as: kind, now: now) }
-            start = end
-        }
+        for line in lines { chunk.append(line) }
+        send(&chunk)
     }
 
     private func viewersChanged() {
@@ -341,7 +367,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         var poller = pollfd(
             fd: MonotonicClock.now() < acceptPausedUntil ? -1 : listener.descriptor,
             events: Int16(POLLIN), revents: 0)
-        _ = poll(&poller, 1, milliseconds)
+        if poll(&poller, 1, milliseconds) > 0 && poller.revents & Int16(POLLIN) != 0 { listenerReadable = true }
     }
 
     private func makeHeader() -> TraceHeader {

@@ -5,10 +5,12 @@ import NotifySystem
 /// written.
 ///
 /// A viewer that reads too slowly is never waited for. Event lines that do not fit under
-/// `eventLimit` are counted as missed; once there is room again the viewer receives a `gap` line
-/// with the exact count. The gap carries the `seq` of the last event it stands for, so it takes no
-/// number from the stream and the holes in `seq` before it add up to its count. Lines that later
-/// lines depend on (header, definitions, threads, snapshot) are always queued.
+/// `eventLimit`, once the socket has taken what it will, are counted as missed: only this viewer's
+/// full socket makes it miss a line, never the size of a batch. Once there is room again the viewer
+/// receives a `gap` line with the exact count. The gap carries the `seq` of the last event it
+/// stands for, so it takes no number from the stream and the holes in `seq` before it add up to
+/// its count. Lines that later lines depend on (header, definitions, threads, snapshot) and the
+/// ring's own `buffer-full` gaps are always queued.
 ///
 /// When the stream ends (or the viewer is cut off) the lines it has not started to receive are
 /// given up, and a final gap counts the events among them before the `end` line.
@@ -64,13 +66,40 @@ final class ViewerConnection {
             if seq != nil && missed > 0 { queueGap(now: now) }
             append(line, seq: seq ?? 0, events: events)
         case .event(let seq, let events):
-            if missed == 0 && queuedByteCount + line.count <= eventLimit {
+            if missed == 0 && hasRoom(for: line.count) {
                 append(line, seq: seq, events: events)
             } else {
                 missed += events
                 lastMissedSeq = seq
                 if behindSince == nil { behindSince = now }
             }
+        }
+    }
+
+    /// Queues a chunk of encoded lines, line `i` ending at `ends[i]` and standing for `kinds[i]`:
+    /// in one copy when nothing is missed and the whole chunk fits, else line by line.
+    func enqueue(chunk bytes: [UInt8], ends: [Int], kinds: [Line], now: UInt64) {
+        guard !isClosed, !isEnding, !ends.isEmpty else { return }
+        guard missed == 0 && hasRoom(for: bytes.count) else {
+            var start = 0
+            for (end, kind) in zip(ends, kinds) {
+                enqueue(bytes[start..<end], as: kind, now: now)
+                start = end
+            }
+            return
+        }
+        let base = removed + queued.count
+        queued.append(contentsOf: bytes)
+        entries.reserveCapacity(entries.count + ends.count)
+        var start = base
+        for (end, kind) in zip(ends, kinds) {
+            let (seq, events) =
+                switch kind {
+                case .required(let seq, let events): (seq ?? 0, events)
+                case .event(let seq, let events): (seq, events)
+                }
+            entries.append(Entry(start: start, end: base + end, seq: seq, events: events))
+            start = base + end
         }
     }
 
@@ -160,6 +189,15 @@ final class ViewerConnection {
         queued = []
         entries = []
         sent = 0
+    }
+
+    /// Whether `count` more bytes fit under the limit once the socket has taken what it will: a
+    /// line is missed only when this viewer's socket is full, never because the exporter queued a
+    /// large batch at once.
+    private func hasRoom(for count: Int) -> Bool {
+        if queuedByteCount + count <= eventLimit { return true }
+        flush()
+        return !isClosed && queuedByteCount + count <= eventLimit
     }
 
     private func append(_ line: ArraySlice<UInt8>, seq: UInt64, events: UInt64) {

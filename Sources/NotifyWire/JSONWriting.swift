@@ -126,3 +126,177 @@ extension UInt {
     @inline(__always)
     fileprivate var toUInt64: UInt64 { UInt64(truncatingIfNeeded: self) }
 }
+
+/// Writes one line into memory the caller reserved, through a pointer: the encoder's hot lines
+/// (posts, deliveries, registrations, queue activity) are written this way and appended to the
+/// output with one copy, instead of one `Array.append` per fragment.
+///
+/// The caller reserves at least ``bound(fixed:stringBytes:)`` bytes; nothing here checks.
+struct LineWriter {
+    private let start: UnsafeMutablePointer<UInt8>
+    private var position: UnsafeMutablePointer<UInt8>
+
+    init(_ start: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+        self.position = start
+    }
+
+    /// Bytes written so far.
+    var count: Int { position - start }
+
+    /// The most a line can take: `fixed` for its keys, numbers, literals and quotes, plus its
+    /// strings' `stringBytes` escaped at worst (six bytes a byte).
+    @inline(__always)
+    static func bound(fixed: Int, stringBytes: Int) -> Int { fixed + 6 * stringBytes }
+
+    @inline(__always)
+    mutating func appendByte(_ byte: UInt8) {
+        position.pointee = byte
+        position += 1
+    }
+
+    @inline(__always)
+    mutating func appendLiteral(_ literal: StaticString) {
+        let count = literal.utf8CodeUnitCount
+        position.update(from: literal.utf8Start, count: count)
+        position += count
+    }
+
+    @inline(__always)
+    mutating func appendKind(_ kind: WireKind) { appendLiteral(kind.opening) }
+
+    @inline(__always)
+    mutating func appendKey(_ key: WireKey) { appendLiteral(key.opening) }
+
+    /// Appends `value` in decimal: digits are counted first, then written from the last.
+    @inline(__always)
+    mutating func appendDecimal(_ value: UInt64) {
+        if value < 10 {
+            appendByte(0x30 &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
+        var digits = 2
+        var limit: UInt64 = 100
+        while digits < 20 && value >= limit {
+            digits += 1
+            limit &*= 10
+        }
+        var remaining = value
+        var cursor = position + digits
+        repeat {
+            cursor -= 1
+            let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
+            cursor.pointee = 0x30 &+ UInt8(truncatingIfNeeded: digit)
+            remaining = quotient
+        } while remaining > 0
+        position += digits
+    }
+
+    @inline(__always)
+    mutating func appendDecimal(_ value: Int) {
+        if value < 0 {
+            appendByte(0x2D)
+            appendDecimal(UInt64(truncatingIfNeeded: value.magnitude))
+        } else {
+            appendDecimal(UInt64(truncatingIfNeeded: value))
+        }
+    }
+
+    @inline(__always)
+    mutating func appendBool(_ value: Bool) {
+        if value { appendLiteral("true") } else { appendLiteral("false") }
+    }
+
+    @inline(__always)
+    mutating func appendOptionalDecimal(_ value: UInt64?) {
+        if let value { appendDecimal(value) } else { appendLiteral("null") }
+    }
+
+    @inline(__always)
+    mutating func appendOptionalString(_ value: String?) {
+        if let value { appendJSONString(value) } else { appendLiteral("null") }
+    }
+
+    /// Appends `string` quoted and escaped exactly as `Array.appendJSONString` does.
+    mutating func appendJSONString(_ string: String) {
+        appendByte(0x22)
+        if string.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var copy = string
+            copy.withUTF8 { appendEscaped($0) }
+        }
+        appendByte(0x22)
+    }
+
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        var runStart = 0
+        var index = 0
+        while index < bytes.count {
+            // Eight bytes at a time while none of them may need escaping: the usual name.
+            if index + 8 <= bytes.count
+                && !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
+            let byte = base[index]
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
+                index += 1
+                continue
+            }
+            if runStart < index {
+                position.update(from: base + runStart, count: index - runStart)
+                position += index - runStart
+            }
+            switch byte {
+            case 0x22: appendLiteral("\\\"")
+            case 0x5C: appendLiteral("\\\\")
+            case 0x0A: appendLiteral("\\n")
+            case 0x0D: appendLiteral("\\r")
+            case 0x09: appendLiteral("\\t")
+            case 0x08: appendLiteral("\\b")
+            case 0x0C: appendLiteral("\\f")
+            default:
+                appendLiteral("\\u00")
+                appendByte(LineWriter.hexDigits.utf8Start[Int(byte >> 4)])
+                appendByte(LineWriter.hexDigits.utf8Start[Int(byte & 0xF)])
+            }
+            index += 1
+            runStart = index
+        }
+        if runStart < bytes.count {
+            position.update(from: base + runStart, count: bytes.count - runStart)
+            position += bytes.count - runStart
+        }
+    }
+
+    private static var hexDigits: StaticString { "0123456789abcdef" }
+
+    /// Whether any of the eight bytes in `word` may be a control character, `"` or `\`; never
+    /// false when one is (a borrow can only add false alarms, which the byte loop then clears).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- 0x2020_2020_2020_2020) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let zeroInQuote = (quote &- ones) & ~quote & highs
+        let zeroInBackslash = (backslash &- ones) & ~backslash & highs
+        return control | zeroInQuote | zeroInBackslash != 0
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends one line that `write` writes through a ``LineWriter`` into scratch memory of
+    /// `bound` bytes (on the stack for the lines of ordinary length), with one copy.
+    @inline(__always)
+    mutating func appendLine(bound: Int, _ write: (inout LineWriter) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            var line = LineWriter(base)
+            write(&line)
+            append(contentsOf: UnsafeBufferPointer(start: base, count: line.count))
+        }
+    }
+}

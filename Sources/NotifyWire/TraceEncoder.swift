@@ -42,9 +42,10 @@ public enum TraceEncoder {
             buffer.appendJSONString(site.file)
             buffer.appendKey(.line)
             buffer.appendDecimal(UInt64(site.line))
-        case .registered(let registration): encode(registration, into: &buffer)
-        case .posted(let post): encode(post, into: &buffer)
-        case .delivered(let delivery): encode(delivery, into: &buffer)
+        // The lines a live stream is made of write their closing too, in one copy.
+        case .registered(let registration): return encode(registration, into: &buffer)
+        case .posted(let post): return encode(post, into: &buffer)
+        case .delivered(let delivery): return encode(delivery, into: &buffer)
         case .removed(let removal):
             stamp(.removed, removal.seq, removal.timestamp, removal.thread, into: &buffer)
             buffer.appendKey(.registration)
@@ -63,7 +64,7 @@ public enum TraceEncoder {
             buffer.appendOptionalString(missed.name)
             buffer.appendKey(.callsite)
             buffer.appendDecimal(missed.callsite)
-        case .queue(let activity): encode(activity, into: &buffer)
+        case .queue(let activity): return encode(activity, into: &buffer)
         case .checkpoint(let checkpoint):
             stamp(
                 .checkpoint, checkpoint.seq, checkpoint.timestamp, checkpoint.thread,
@@ -137,6 +138,22 @@ public enum TraceEncoder {
         }
     }
 
+    @inline(__always)
+    private static func stamp(
+        _ kind: WireKind, _ seq: UInt64, _ timestamp: UInt64, _ thread: UInt64, into buffer: inout LineWriter
+    ) {
+        buffer.appendKind(kind)
+        buffer.appendKey(.seq)
+        buffer.appendDecimal(seq)
+        buffer.appendKey(.t)
+        buffer.appendDecimal(timestamp)
+        buffer.appendKey(.thread)
+        buffer.appendDecimal(thread)
+    }
+
+    /// Room for a hot line's keys, numbers, literals, quotes and closing, besides its strings.
+    private static let hotLineFixedBytes = 512
+
     private static func encode(_ header: TraceHeader, into buffer: inout [UInt8]) {
         buffer.appendKind(.header)
         buffer.appendKey(.format)
@@ -174,95 +191,118 @@ public enum TraceEncoder {
     }
 
     private static func encode(_ registration: TraceRegistration, into buffer: inout [UInt8]) {
-        stamp(
-            .registered, registration.seq, registration.timestamp, registration.thread,
-            into: &buffer)
-        buffer.appendKey(.id)
-        buffer.appendDecimal(registration.id)
-        buffer.appendKey(.name)
-        buffer.appendOptionalString(registration.name)
-        buffer.appendKey(.kind)
-        buffer.appendJSONString(registration.kind.rawValue)
-        buffer.appendKey(.observer)
-        buffer.appendOptionalDecimal(registration.observer)
-        buffer.appendKey(.object)
-        buffer.appendOptionalDecimal(registration.object)
-        buffer.appendKey(.target)
-        buffer.appendJSONString(registration.target.rawValue)
-        buffer.appendKey(.targetLabel)
-        buffer.appendOptionalString(registration.targetLabel)
-        buffer.appendKey(.callsite)
-        buffer.appendDecimal(registration.callsite)
-        buffer.appendKey(.preexisting)
-        buffer.appendBool(registration.preexisting)
-        buffer.appendKey(.capturesObserverStrongly)
-        buffer.appendBool(registration.capturesObserverStrongly)
-        buffer.appendKey(.mainThreadOnly)
-        buffer.appendBool(registration.mainThreadOnly)
-        buffer.appendKey(.registeredAt)
-        buffer.appendOptionalDecimal(registration.registeredAt)
+        let bound = LineWriter.bound(
+            fixed: hotLineFixedBytes,
+            stringBytes: (registration.name?.utf8.count ?? 0) + registration.kind.rawValue.utf8.count
+                + registration.target.rawValue.utf8.count + (registration.targetLabel?.utf8.count ?? 0))
+        buffer.appendLine(bound: bound) { buffer in
+            stamp(
+                .registered, registration.seq, registration.timestamp, registration.thread,
+                into: &buffer)
+            buffer.appendKey(.id)
+            buffer.appendDecimal(registration.id)
+            buffer.appendKey(.name)
+            buffer.appendOptionalString(registration.name)
+            buffer.appendKey(.kind)
+            buffer.appendJSONString(registration.kind.rawValue)
+            buffer.appendKey(.observer)
+            buffer.appendOptionalDecimal(registration.observer)
+            buffer.appendKey(.object)
+            buffer.appendOptionalDecimal(registration.object)
+            buffer.appendKey(.target)
+            buffer.appendJSONString(registration.target.rawValue)
+            buffer.appendKey(.targetLabel)
+            buffer.appendOptionalString(registration.targetLabel)
+            buffer.appendKey(.callsite)
+            buffer.appendDecimal(registration.callsite)
+            buffer.appendKey(.preexisting)
+            buffer.appendBool(registration.preexisting)
+            buffer.appendKey(.capturesObserverStrongly)
+            buffer.appendBool(registration.capturesObserverStrongly)
+            buffer.appendKey(.mainThreadOnly)
+            buffer.appendBool(registration.mainThreadOnly)
+            buffer.appendKey(.registeredAt)
+            buffer.appendOptionalDecimal(registration.registeredAt)
+            buffer.appendLiteral("}\n")
+        }
     }
 
     private static func encode(_ post: TracePost, into buffer: inout [UInt8]) {
-        stamp(.posted, post.seq, post.timestamp, post.thread, into: &buffer)
-        buffer.appendKey(.postID)
-        buffer.appendDecimal(post.postID)
-        buffer.appendKey(.name)
-        buffer.appendJSONString(post.name)
-        buffer.appendKey(.object)
-        buffer.appendOptionalDecimal(post.object)
-        buffer.appendKey(.hasUserInfo)
-        buffer.appendBool(post.hasUserInfo)
-        buffer.appendKey(.matched)
-        buffer.appendDecimal(post.matched)
-        buffer.appendKey(.depth)
-        buffer.appendDecimal(post.depth)
-        buffer.appendKey(.parentPostID)
-        buffer.appendDecimal(post.parentPostID)
-        buffer.appendKey(.callsite)
-        buffer.appendDecimal(post.callsite)
-        if let message = post.message {
-            // Only typed messages carry it, so a notification's line is the same as in 1.1.
-            buffer.appendKey(.message)
-            buffer.appendJSONString(message.rawValue)
+        let bound = LineWriter.bound(fixed: hotLineFixedBytes, stringBytes: post.name.utf8.count)
+        buffer.appendLine(bound: bound) { buffer in
+            stamp(.posted, post.seq, post.timestamp, post.thread, into: &buffer)
+            buffer.appendKey(.postID)
+            buffer.appendDecimal(post.postID)
+            buffer.appendKey(.name)
+            buffer.appendJSONString(post.name)
+            buffer.appendKey(.object)
+            buffer.appendOptionalDecimal(post.object)
+            buffer.appendKey(.hasUserInfo)
+            buffer.appendBool(post.hasUserInfo)
+            buffer.appendKey(.matched)
+            buffer.appendDecimal(post.matched)
+            buffer.appendKey(.depth)
+            buffer.appendDecimal(post.depth)
+            buffer.appendKey(.parentPostID)
+            buffer.appendDecimal(post.parentPostID)
+            buffer.appendKey(.callsite)
+            buffer.appendDecimal(post.callsite)
+            if let message = post.message {
+                // Only typed messages carry it, so a notification's line is the same as in 1.1.
+                buffer.appendKey(.message)
+                buffer.appendJSONString(message.rawValue)
+            }
+            buffer.appendLiteral("}\n")
         }
     }
 
     private static func encode(_ delivery: TraceDelivery, into buffer: inout [UInt8]) {
-        stamp(.delivered, delivery.seq, delivery.timestamp, delivery.thread, into: &buffer)
-        buffer.appendKey(.postID)
-        buffer.appendDecimal(delivery.postID)
-        buffer.appendKey(.registration)
-        buffer.appendDecimal(delivery.registration)
-        buffer.appendKey(.name)
-        buffer.appendJSONString(delivery.name)
-        buffer.appendKey(.postingThread)
-        buffer.appendDecimal(delivery.postingThread)
-        buffer.appendKey(.target)
-        buffer.appendJSONString(delivery.target.rawValue)
-        buffer.appendKey(.start)
-        buffer.appendDecimal(delivery.start)
-        buffer.appendKey(.duration)
-        buffer.appendDecimal(delivery.duration)
-        buffer.appendKey(.wait)
-        buffer.appendDecimal(delivery.wait)
-        buffer.appendKey(.depth)
-        buffer.appendDecimal(delivery.depth)
+        let bound = LineWriter.bound(
+            fixed: hotLineFixedBytes, stringBytes: delivery.name.utf8.count + delivery.target.rawValue.utf8.count)
+        buffer.appendLine(bound: bound) { buffer in
+            stamp(.delivered, delivery.seq, delivery.timestamp, delivery.thread, into: &buffer)
+            buffer.appendKey(.postID)
+            buffer.appendDecimal(delivery.postID)
+            buffer.appendKey(.registration)
+            buffer.appendDecimal(delivery.registration)
+            buffer.appendKey(.name)
+            buffer.appendJSONString(delivery.name)
+            buffer.appendKey(.postingThread)
+            buffer.appendDecimal(delivery.postingThread)
+            buffer.appendKey(.target)
+            buffer.appendJSONString(delivery.target.rawValue)
+            buffer.appendKey(.start)
+            buffer.appendDecimal(delivery.start)
+            buffer.appendKey(.duration)
+            buffer.appendDecimal(delivery.duration)
+            buffer.appendKey(.wait)
+            buffer.appendDecimal(delivery.wait)
+            buffer.appendKey(.depth)
+            buffer.appendDecimal(delivery.depth)
+            buffer.appendLiteral("}\n")
+        }
     }
 
     private static func encode(_ activity: TraceQueueActivity, into buffer: inout [UInt8]) {
-        stamp(.queue, activity.seq, activity.timestamp, activity.thread, into: &buffer)
-        buffer.appendKey(.queueID)
-        buffer.appendDecimal(activity.queueID)
-        buffer.appendKey(.action)
-        buffer.appendJSONString(activity.action.rawValue)
-        buffer.appendKey(.name)
-        buffer.appendOptionalString(activity.name)
-        buffer.appendKey(.style)
-        buffer.appendOptionalString(activity.style)
-        buffer.appendKey(.count)
-        buffer.appendDecimal(activity.count)
-        buffer.appendKey(.pending)
-        buffer.appendDecimal(activity.pending)
+        let bound = LineWriter.bound(
+            fixed: hotLineFixedBytes,
+            stringBytes: activity.action.rawValue.utf8.count + (activity.name?.utf8.count ?? 0)
+                + (activity.style?.utf8.count ?? 0))
+        buffer.appendLine(bound: bound) { buffer in
+            stamp(.queue, activity.seq, activity.timestamp, activity.thread, into: &buffer)
+            buffer.appendKey(.queueID)
+            buffer.appendDecimal(activity.queueID)
+            buffer.appendKey(.action)
+            buffer.appendJSONString(activity.action.rawValue)
+            buffer.appendKey(.name)
+            buffer.appendOptionalString(activity.name)
+            buffer.appendKey(.style)
+            buffer.appendOptionalString(activity.style)
+            buffer.appendKey(.count)
+            buffer.appendDecimal(activity.count)
+            buffer.appendKey(.pending)
+            buffer.appendDecimal(activity.pending)
+            buffer.appendLiteral("}\n")
+        }
     }
 }

@@ -29,6 +29,7 @@ let workloads: [any Workload] = [
     ModelWorkload(profile: profile),
     DashboardWorkload(profile: profile),
     DashboardLoadWorkload(profile: profile),
+    DashboardFollowWorkload(profile: profile),
     DemoWorkload(profile: profile),
     MainActorMessageWorkload(measurer: measurer, profile: profile),
     AsyncMessageWorkload(profile: profile),

@@ -2,7 +2,7 @@ import Foundation
 import NotifySystem
 import NotifyWire
 import NotifyKit
-import NotifyTraceApp
+@testable import NotifyTraceApp
 import NotifyTraceViewer
 import Testing
 
@@ -126,6 +126,8 @@ struct InspectorTests {
         while inspector.viewerCount < 1 { usleep(1_000) }
         let posts = 20_000
         for _ in 0..<posts { center.post(name: ping) }
+        // The exporter has filled the queue of the viewer that is not reading: it is behind.
+        #expect(eventually { inspector.peakQueuedBytes >= 48 * 1024 - 4096 })
         // Everything the viewer did not get is accounted for by gaps, exactly.
         var received = 0
         var missed: UInt64 = 0

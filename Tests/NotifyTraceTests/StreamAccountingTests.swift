@@ -34,6 +34,8 @@ struct StreamAccountingTests {
         // Posts name many objects: their `obj` definition lines must never be counted as lost events.
         let objects = (0..<500).map { _ in NSObject() }
         for index in 0..<posts { center.post(name: ping, object: objects[index % objects.count]) }
+        // The exporter has filled the paused viewer's queue: it is behind when the stream ends.
+        #expect(eventually { inspector.peakQueuedBytes >= limits.eventBytes - 4096 })
         // Stopping waits for the end of the stream, which waits for the viewer to read.
         let stopped = DispatchGroup()
         DispatchQueue.global().async(group: stopped) { inspector.stop() }
