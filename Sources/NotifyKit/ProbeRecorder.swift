@@ -24,6 +24,8 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     private var tails: [UInt64] = []
     /// Whether each ring's thread had exited before its indices were read: then they are final.
     private var exited: [Bool] = []
+    /// The time of each ring's next event, `.max` when none is due.
+    private var nextTimes: [UInt64] = []
     /// The drop counts of rings let go of, for ``droppedTotal``.
     private let releasedDrops = Atomic<UInt64>(0)
     /// How far each ring's reading may lag the clock: a clock reading becomes a record a moment
@@ -89,24 +91,14 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
 
     /// Takes records from the rings' heads, oldest first, while their time is at most `limit`.
     private func merge(upTo limit: UInt64, into events: inout [ProbeEvent]) {
+        nextTimes.removeAll(keepingCapacity: true)
+        for index in draining.indices { nextTimes.append(nextTime(of: index, upTo: limit)) }
         while true {
             var oldest = -1
             var oldestTime = UInt64.max
-            for index in draining.indices where tails[index] != heads[index] {
-                let ring = draining[index]
-                var record = ring.record(at: tails[index])
-                // Definitions are read as soon as they come up: they are not events.
-                while record.kind == .nameDefined {
-                    ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
-                    tails[index] &+= 1
-                    guard tails[index] != heads[index] else { break }
-                    record = ring.record(at: tails[index])
-                }
-                guard tails[index] != heads[index], record.timestamp <= limit, record.timestamp < oldestTime else {
-                    continue
-                }
+            for index in nextTimes.indices where nextTimes[index] < oldestTime {
                 oldest = index
-                oldestTime = record.timestamp
+                oldestTime = nextTimes[index]
             }
             guard oldest >= 0 else { return }
             let ring = draining[oldest]
@@ -117,7 +109,23 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
             } else {
                 events.append(record.event(thread: ring.thread, name: ring.slotNames[Int(record.nameSlot)]))
             }
+            nextTimes[oldest] = nextTime(of: oldest, upTo: limit)
         }
+    }
+
+    /// The time of ring `index`'s next event, reading the name definitions before it; `.max` when
+    /// it has none due by `limit`.
+    private func nextTime(of index: Int, upTo limit: UInt64) -> UInt64 {
+        let ring = draining[index]
+        while tails[index] != heads[index] {
+            let record = ring.record(at: tails[index])
+            guard record.kind == .nameDefined else {
+                return record.timestamp <= limit ? record.timestamp : .max
+            }
+            ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
+            tails[index] &+= 1
+        }
+        return .max
     }
 
     /// Lets go of the rings of exited threads, drained to their last record and drop.
