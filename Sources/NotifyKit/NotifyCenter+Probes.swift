@@ -74,6 +74,9 @@ extension NotifyCenter {
             for (registration, name) in table.all {
                 snapshot.emit(.registered(registration.info(preexisting: true, name: name)))
             }
+            for registration in messages.all {
+                emitMessageRegistered(registration, to: snapshot, preexisting: true)
+            }
             if let old = probes { table.garbage.append(old) }
             probes = ProbeSet(entries: (probes?.entries ?? []) + [(id, probe)])
             tableChanged()

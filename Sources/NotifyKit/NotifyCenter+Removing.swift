@@ -6,7 +6,8 @@ extension NotifyCenter {
     /// Ends registrations: every registration of a target or owner, or the one of a ``NotifyToken``.
     ///
     /// A token of another center, a token already removed and an object with no registrations
-    /// are ignored (the last is reported to probes, since it is usually a bug).
+    /// are ignored (the last is reported to probes, since it is usually a bug). A typed message
+    /// ``ObservationToken`` passed as an object ends its registration (Foundation ignores it).
     public func removeObserver(_ observer: AnyObject, file: StaticString = #fileID, line: UInt = #line) {
         removeObserver(observer, name: nil, object: nil, file: file, line: line)
     }
@@ -19,6 +20,11 @@ extension NotifyCenter {
         _ observer: AnyObject, name: Notification.Name?, object: AnyObject?,
         file: StaticString = #fileID, line: UInt = #line
     ) {
+        // Foundation ignores an ObservationToken here; removing it is what the caller meant.
+        if let token = observer as? ObservationToken {
+            removeObserver(token)
+            return
+        }
         if let token = observer as? NotifyToken {
             guard token.link === link else { return }
             if end(

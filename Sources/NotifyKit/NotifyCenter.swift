@@ -32,6 +32,8 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     // Guarded by `lock`, so the runtime's exclusivity checks would only repeat what the lock ensures.
     @exclusivity(unchecked) var table = RegistrationTable()
     @exclusivity(unchecked) var probes: ProbeSet?
+    /// Typed message registrations, also guarded by `lock`.
+    let messages = MessageRegistry()
     let lastPostID = Atomic<UInt64>(0)
     /// Moves on every change to `table` or `probes` (under `lock`); copies in `postCache` made
     /// from an older version are not used.
@@ -76,7 +78,7 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
 
     /// The number of live registrations.
     public var registrationCount: Int {
-        lock.withLock { table.liveCount }
+        lock.withLock { table.liveCount + messages.count }
     }
 }
 
@@ -86,12 +88,18 @@ extension NotifyCenter: CustomDebugStringConvertible, CustomStringConvertible {
     }
 
     /// Every live registration, one per line, in registration order: id, name (or `*`), object
-    /// (or `*`), kind, observer, delivery target, callsite and token state.
+    /// (or `*`), kind, observer, delivery target, callsite and token state; then the typed message
+    /// registrations: id, message type, subject (or `*`), kind, target and callsite.
     public var debugDescription: String {
-        let registrations = lock.withLock { table.all }
-        var lines = ["<NotifyCenter \"\(label)\": \(registrations.count) registrations>"]
+        let (registrations, messageRegistrations) = lock.withLock { (table.all, messages.all) }
+        var lines = [
+            "<NotifyCenter \"\(label)\": \(registrations.count + messageRegistrations.count) registrations>"
+        ]
         for (registration, name) in registrations {
             lines.append("  " + registration.debugLine(name: name))
+        }
+        for registration in messageRegistrations {
+            lines.append("  " + registration.debugLine)
         }
         return lines.joined(separator: "\n")
     }

@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+import NotifySystem
+
+/// An `AsyncMessage` observer and its mailbox: an O(1) FIFO drained by one task at a time, started
+/// when the mailbox becomes non-empty. Calls happen in post order and never overlap; different
+/// observers run concurrently.
+final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageRegistration, @unchecked Sendable {
+    // `mailbox` and `draining` are guarded by `lock`.
+    private struct Letter {
+        let message: Message
+        let trace: MessageHandOffTrace?
+    }
+
+    let handler: @Sendable (Message) async -> Void
+    private let lock = Lock()
+    @exclusivity(unchecked) private var mailbox = MessageFIFO<Letter>()
+    @exclusivity(unchecked) private var draining = false
+
+    init(
+        id: UInt64, subject: AnyObject?, handler: @escaping @Sendable (Message) async -> Void,
+        file: StaticString, line: UInt
+    ) {
+        self.handler = handler
+        super.init(id: id, messageType: Message.self, subject: subject, kind: .asyncMessage, file: file, line: line)
+    }
+
+    /// Queues `message`; returns how many wait, this one included (0: the observer has ended).
+    @discardableResult
+    func enqueue(_ message: Message, trace post: MessagePostTrace?) -> Int {
+        let trace = post?.handOff
+        lock.lock()
+        guard isActive.load(ordering: .relaxed) else {
+            lock.unlock()
+            return 0
+        }
+        mailbox.append(Letter(message: message, trace: trace))
+        let pending = mailbox.count
+        // Reported before unlocking, so it precedes the delivery that the drain reports.
+        post?.emitEnqueued(registration: self, pending: pending, droppedOldest: false)
+        let start = !draining
+        draining = true
+        lock.unlock()
+        if start {
+            // Detached: the poster's priority, task-locals and cancellation are not the observer's.
+            Task.detached { await self.drain() }
+        }
+        return pending
+    }
+
+    private func drain() async {
+        while true {
+            lock.lock()
+            guard let letter = mailbox.popFirst() else {
+                draining = false
+                lock.unlock()
+                return
+            }
+            lock.unlock()
+            guard isActive.load(ordering: .acquiring) else { continue }
+            if let trace = letter.trace {
+                let start = MonotonicClock.now()
+                await handler(letter.message)
+                trace.emitDelivered(registration: id, start: start, end: MonotonicClock.now())
+            } else {
+                await handler(letter.message)
+            }
+        }
+    }
+
+    /// Messages still queued are discarded; a call already running finishes.
+    override func deactivate() {
+        lock.lock()
+        isActive.store(false, ordering: .releasing)
+        let discarded = mailbox.removeAll()
+        lock.unlock()
+        withExtendedLifetime(discarded) {}
+    }
+}

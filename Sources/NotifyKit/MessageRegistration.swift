@@ -1,0 +1,75 @@
+import Foundation
+import NotifySystem
+import Synchronization
+
+/// One typed message observation: its message type, subject filter and kind. Subclasses, generic
+/// over the message type, hold the handler, so posting calls it with no boxing or casting.
+class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomics
+    let id: UInt64
+    /// `ObjectIdentifier` of the message type: the registry's key.
+    let key: ObjectIdentifier
+    let messageType: any Any.Type
+    /// The subject filter, compared by identity and held weakly; nil when the filter died or for any.
+    weak let subject: AnyObject?
+    /// The subject filter's address, 0 for any subject.
+    let subjectKey: UInt
+    let kind: NotifyRegistrationKind
+    /// Cleared when the registration ends; checked just before every callout.
+    let isActive = Atomic<Bool>(true)
+    let file: StaticString
+    let line: UInt
+    let registeredAt: UInt64
+    /// ``ObjectSerials`` number of the subject filter, set under the center's lock at insertion.
+    var subjectSerial: UInt64 = 0
+
+    init(
+        id: UInt64, messageType: any Any.Type, subject: AnyObject?, kind: NotifyRegistrationKind,
+        file: StaticString, line: UInt
+    ) {
+        self.id = id
+        self.key = ObjectIdentifier(messageType)
+        self.messageType = messageType
+        self.subject = subject
+        self.subjectKey = subject.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.registeredAt = MonotonicClock.now()
+    }
+
+    var hasSubjectFilter: Bool { subjectKey != 0 }
+
+    var target: NotifyTargetKind { kind == .asyncMessage ? .task : .posting }
+
+    var callsite: NotifyCallsite { NotifyCallsite(file: file, line: line) }
+
+    /// One line of the center's `debugDescription`.
+    var debugLine: String {
+        let subjectText =
+            subject.map { NotifyObjectRef($0, serial: subjectSerial).description }
+            ?? (hasSubjectFilter ? "<deallocated>" : "*")
+        return [
+            "#\(id)", TypeNames.name(of: messageType), "subject: \(subjectText)", kind.rawValue,
+            "on \(target.rawValue)",
+            "at \(callsite)",
+        ].joined(separator: "  ")
+    }
+
+    /// Stops deliveries; subclasses also let go of what is queued. Called once, after removal from
+    /// the registry, with no lock held.
+    func deactivate() {
+        isActive.store(false, ordering: .releasing)
+    }
+}
+
+/// A `MainActorMessage` observer: runs inside `post`, on the main actor.
+final class MainActorMessageObserver<Message: NotifyCenter.MainActorMessage>: MessageRegistration, @unchecked Sendable {
+    let handler: @MainActor (Message) -> Void
+
+    init(
+        id: UInt64, subject: AnyObject?, handler: @escaping @MainActor (Message) -> Void, file: StaticString, line: UInt
+    ) {
+        self.handler = handler
+        super.init(id: id, messageType: Message.self, subject: subject, kind: .mainActorMessage, file: file, line: line)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+import NotifySystem
+
+/// The typed message registrations of one center, beside its ``RegistrationTable`` and guarded by
+/// the same lock. Keyed by the message type's identity, so messages and `Notification`s never meet.
+final class MessageRegistry {
+    /// The registrations of one message type, each list in registration order.
+    struct Bucket {
+        var subjects: ContiguousArray<MessageRegistration> = []
+        var wildcard: ContiguousArray<MessageRegistration> = []
+
+        var isEmpty: Bool { subjects.isEmpty && wildcard.isEmpty }
+    }
+
+    @exclusivity(unchecked) var buckets: [ObjectIdentifier: Bucket] = [:]
+    @exclusivity(unchecked) private(set) var count = 0
+
+    func insert(_ registration: MessageRegistration) {
+        if registration.hasSubjectFilter {
+            buckets[registration.key, default: Bucket()].subjects.append(registration)
+        } else {
+            buckets[registration.key, default: Bucket()].wildcard.append(registration)
+        }
+        count += 1
+    }
+
+    /// Takes the registration out; the caller deactivates it once the lock is released.
+    func remove(id: UInt64, key: ObjectIdentifier) -> MessageRegistration? {
+        guard var bucket = buckets[key] else { return nil }
+        var removed: MessageRegistration?
+        if let index = bucket.subjects.firstIndex(where: { $0.id == id }) {
+            removed = bucket.subjects.remove(at: index)
+        } else if let index = bucket.wildcard.firstIndex(where: { $0.id == id }) {
+            removed = bucket.wildcard.remove(at: index)
+        }
+        guard removed != nil else { return nil }
+        buckets[key] = bucket.isEmpty ? nil : bucket
+        count -= 1
+        return removed
+    }
+
+    /// Every registration in registration order.
+    var all: [MessageRegistration] {
+        buckets.values.flatMap { $0.subjects + $0.wildcard }.sorted { $0.id < $1.id }
+    }
+
+    /// A center going away ends its message registrations: queued async messages are dropped and
+    /// sequences end.
+    deinit {
+        for bucket in buckets.values {
+            for registration in bucket.subjects { registration.deactivate() }
+            for registration in bucket.wildcard { registration.deactivate() }
+        }
+    }
+}
+
+extension NotifyCenter {
+    /// Adds a registration made by `make` (given its id) and reports it to probes.
+    func registerMessage<R: MessageRegistration>(_ make: (UInt64) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        let registration = make(table.nextID())
+        if let subject = registration.subject {
+            registration.subjectSerial = table.serials.serial(registering: subject)
+        }
+        messages.insert(registration)
+        if let probes { emitMessageRegistered(registration, to: probes, preexisting: false) }
+        return registration
+    }
+
+    /// Ends one message registration; false when it had already ended.
+    @discardableResult
+    func endMessageRegistration(id: UInt64, key: ObjectIdentifier, reason: NotifyRemovalReason) -> Bool {
+        lock.lock()
+        guard let registration = messages.remove(id: id, key: key) else {
+            lock.unlock()
+            return false
+        }
+        if let probes { emitMessageRemoved(registration, reason: reason, to: probes) }
+        lock.unlock()
+        registration.deactivate()
+        return true
+    }
+
+    /// The registrations of one message type, read under the lock: the copies cost two retains.
+    @inline(__always)
+    func messageBucket(for key: ObjectIdentifier) -> (MessageRegistry.Bucket?, ProbeSet?) {
+        lock.lock()
+        let bucket = messages.buckets[key]
+        let probes = self.probes
+        lock.unlock()
+        return (bucket, probes)
+    }
+
+    /// Whether a subject registration takes a post with subject address `subjectKey`; ends it
+    /// when its subject has died.
+    @inline(__always)
+    func accepts(_ registration: MessageRegistration, subjectKey: UInt) -> Bool {
+        guard registration.subjectKey == subjectKey else { return false }
+        guard registration.subject != nil else {
+            endMessageRegistration(id: registration.id, key: registration.key, reason: .objectDeallocated)
+            return false
+        }
+        return registration.isActive.load(ordering: .acquiring)
+    }
+}

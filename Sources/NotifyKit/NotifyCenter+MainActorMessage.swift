@@ -1,0 +1,143 @@
+public import Foundation
+import Synchronization
+import NotifySystem
+
+extension NotifyCenter {
+    /// Observes `Message` posted with `subject`, matched by identity; the subject is held weakly
+    /// and a dead subject never matches.
+    ///
+    /// The observer runs on the main actor, inside `post`, before `post` returns.
+    ///
+    /// ```swift
+    /// let token = center.addObserver(of: cart, for: .cartDidChange) { message in refresh(message) }
+    /// ```
+    public func addObserver<Identifier: MessageIdentifier, Message: MainActorMessage>(
+        of subject: Message.Subject,
+        for identifier: Identifier,
+        using observer: @escaping @MainActor (Message) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> ObservationToken where Message == Identifier.MessageType, Message.Subject: AnyObject {
+        addMainActorObserver(subject: subject, observer, file: file, line: line)
+    }
+
+    /// Observes `Message` posted with any subject, or none (the metatype is not a filter).
+    public func addObserver<Identifier: MessageIdentifier, Message: MainActorMessage>(
+        of subject: Message.Subject.Type,
+        for identifier: Identifier,
+        using observer: @escaping @MainActor (Message) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> ObservationToken where Message == Identifier.MessageType {
+        addMainActorObserver(subject: nil, observer, file: file, line: line)
+    }
+
+    /// Observes `Message` posted with `subject` (nil: any subject, or none).
+    public func addObserver<Message: MainActorMessage>(
+        of subject: Message.Subject? = nil,
+        for messageType: Message.Type,
+        using observer: @escaping @MainActor (Message) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> ObservationToken where Message.Subject: AnyObject {
+        addMainActorObserver(subject: subject, observer, file: file, line: line)
+    }
+
+    private func addMainActorObserver<Message: MainActorMessage>(
+        subject: AnyObject?, _ observer: @escaping @MainActor (Message) -> Void, file: StaticString, line: UInt
+    ) -> ObservationToken {
+        let registration = registerMessage { id in
+            MainActorMessageObserver(id: id, subject: subject, handler: observer, file: file, line: line)
+        }
+        return makeToken(for: registration)
+    }
+
+    /// Calls every observer of `Message` for `subject` and for any subject, in that order, then in
+    /// registration order, before returning.
+    ///
+    /// An observer removed by another observer during this post is not called; one added during
+    /// it is not called for this post. No lock is held during the calls, so observers may post.
+    @MainActor
+    public func post<Message: MainActorMessage>(
+        _ message: Message, subject: Message.Subject, file: StaticString = #fileID, line: UInt = #line
+    ) where Message.Subject: AnyObject {
+        postMainActor(message, subject: subject, file: file, line: line)
+    }
+
+    /// Calls every observer of `Message` that has no subject filter, before returning.
+    @MainActor
+    public func post<Message: MainActorMessage>(_ message: Message, file: StaticString = #fileID, line: UInt = #line) {
+        postMainActor(message, subject: nil, file: file, line: line)
+    }
+
+    @MainActor
+    @inline(__always)
+    private func postMainActor<Message: MainActorMessage>(
+        _ message: Message, subject: AnyObject?, file: StaticString, line: UInt
+    ) {
+        let (found, probes) = messageBucket(for: ObjectIdentifier(Message.self))
+        if let probes {
+            postMainActorProbed(message, subject: subject, bucket: found, probes: probes, file: file, line: line)
+            return
+        }
+        guard let bucket = found else { return }
+        if let subject, !bucket.subjects.isEmpty {
+            let subjectKey = UInt(bitPattern: ObjectIdentifier(subject))
+            var i = 0
+            while i < bucket.subjects.count {
+                let registration = bucket.subjects[i]
+                if accepts(registration, subjectKey: subjectKey) { deliverMainActor(message, to: registration) }
+                i += 1
+            }
+        }
+        var i = 0
+        while i < bucket.wildcard.count {
+            let registration = bucket.wildcard[i]
+            if registration.isActive.load(ordering: .acquiring) { deliverMainActor(message, to: registration) }
+            i += 1
+        }
+    }
+
+    @MainActor
+    @inline(__always)
+    private func deliverMainActor<Message: MainActorMessage>(_ message: Message, to registration: MessageRegistration) {
+        // A type conforming to both protocols could have observers of the other kind.
+        guard registration.kind == .mainActorMessage else { return }
+        unsafeDowncast(registration, to: MainActorMessageObserver<Message>.self).handler(message)
+    }
+
+    @MainActor
+    private func postMainActorProbed<Message: MainActorMessage>(
+        _ message: Message, subject: AnyObject?, bucket: MessageRegistry.Bucket?, probes: ProbeSet,
+        file: StaticString, line: UInt
+    ) {
+        let subjectKey = subject.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+        let receivers = matchingReceivers(bucket, subjectKey: subjectKey)
+        let post = emitMessagePosted(
+            Message.self, kind: .mainActor, subject: subject, matched: receivers.count, to: probes, file: file,
+            line: line)
+        post.context.withinPost(post.postID) {
+            var clock = post.start
+            for registration in receivers
+            where registration.kind == .mainActorMessage && registration.isActive.load(ordering: .acquiring) {
+                unsafeDowncast(registration, to: MainActorMessageObserver<Message>.self).handler(message)
+                clock = emitMessageDelivered(post, registration: registration, start: clock)
+            }
+        }
+    }
+
+    /// The registrations a probed post will call, in calling order; ends those whose subject died.
+    func matchingReceivers(_ bucket: MessageRegistry.Bucket?, subjectKey: UInt) -> [MessageRegistration] {
+        guard let bucket else { return [] }
+        var receivers: [MessageRegistration] = []
+        if subjectKey != 0 {
+            for registration in bucket.subjects where accepts(registration, subjectKey: subjectKey) {
+                receivers.append(registration)
+            }
+        }
+        for registration in bucket.wildcard where registration.isActive.load(ordering: .acquiring) {
+            receivers.append(registration)
+        }
+        return receivers
+    }
+}

@@ -1,0 +1,71 @@
+public import Foundation
+import Synchronization
+
+extension NotifyCenter {
+    /// Foundation's protocol: a message type declared for `NotificationCenter` works with both centers.
+    ///
+    /// Observers of a `MainActorMessage` run on the main actor, synchronously inside `post`.
+    public typealias MainActorMessage = NotificationCenter.MainActorMessage
+    /// Foundation's protocol: `post` enqueues, and each observer runs later in its own serial task.
+    public typealias AsyncMessage = NotificationCenter.AsyncMessage
+    /// Foundation's protocol, so `extension NotifyCenter.MessageIdentifier where Self ==
+    /// NotifyCenter.BaseMessageIdentifier<M>` declares identifiers usable with both centers.
+    public typealias MessageIdentifier = NotificationCenter.MessageIdentifier
+    /// Foundation's identifier struct.
+    public typealias BaseMessageIdentifier = NotificationCenter.BaseMessageIdentifier
+
+    /// The handle of one typed message registration.
+    ///
+    /// When the last copy goes away the registration ends (as in Foundation), so keep the token as
+    /// long as the observation should last. Two tokens are equal only when they are copies of one
+    /// another: equality and hash never change, even after removal.
+    public struct ObservationToken: Hashable, Sendable {
+        let handle: MessageTokenHandle
+
+        public static func == (lhs: ObservationToken, rhs: ObservationToken) -> Bool {
+            lhs.handle === rhs.handle
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(ObjectIdentifier(handle))
+        }
+    }
+
+    /// Ends a typed message registration.
+    ///
+    /// Calling it again, or with a token of another center, does nothing. Observers of an
+    /// `AsyncMessage` receive nothing more: messages already queued for them are discarded, and a
+    /// call already running finishes.
+    public func removeObserver(_ token: ObservationToken) {
+        let handle = token.handle
+        guard handle.link === link else { return }
+        if endMessageRegistration(id: handle.id, key: handle.key, reason: .explicit) {
+            handle.ended.store(true, ordering: .relaxed)
+        }
+    }
+
+    func makeToken(for registration: MessageRegistration) -> ObservationToken {
+        ObservationToken(handle: MessageTokenHandle(id: registration.id, key: registration.key, link: link))
+    }
+}
+
+/// What every copy of an ``NotifyCenter/ObservationToken`` shares; ends the registration when the
+/// last copy goes away.
+final class MessageTokenHandle: Sendable {
+    let id: UInt64
+    let key: ObjectIdentifier
+    let link: CenterLink
+    let ended = Atomic<Bool>(false)
+
+    init(id: UInt64, key: ObjectIdentifier, link: CenterLink) {
+        self.id = id
+        self.key = key
+        self.link = link
+    }
+
+    deinit {
+        guard !ended.load(ordering: .relaxed) else { return }
+        // The token ended it: the truest of the existing reasons.
+        link.center?.endMessageRegistration(id: id, key: key, reason: .tokenCancelled)
+    }
+}

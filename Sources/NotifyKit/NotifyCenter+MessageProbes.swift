@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+import NotifySystem
+
+/// A probed message post on its posting thread: what its deliveries and enqueues report.
+struct MessagePostTrace {
+    let probes: ProbeSet
+    let postID: UInt64
+    let name: String
+    let context: ThreadContext
+    /// When the post was reported: the first delivery starts here.
+    let start: UInt64
+
+    func emitEnqueued(registration: MessageRegistration, pending: Int, droppedOldest: Bool) {
+        probes.emit(
+            .messageEnqueued(
+                NotifyMessageEnqueue(
+                    postID: postID, registration: registration.id, pending: pending, droppedOldest: droppedOldest)),
+            thread: context.thread.id)
+    }
+
+    /// What a delivery on another thread needs: everything but the posting thread's context.
+    var handOff: MessageHandOffTrace {
+        MessageHandOffTrace(
+            probes: probes, postID: postID, name: name, postingThread: context.thread.id, enqueuedAt: context.now())
+    }
+}
+
+/// A probed message queued for an `AsyncMessage` observer.
+struct MessageHandOffTrace: Sendable {
+    let probes: ProbeSet
+    let postID: UInt64
+    let name: String
+    let postingThread: UInt64
+    let enqueuedAt: UInt64
+}
+
+// Every probe event of typed messages is built here.
+extension NotifyCenter {
+    /// Must be called with `lock` held, like every `registered` event.
+    func emitMessageRegistered(_ registration: MessageRegistration, to probes: ProbeSet, preexisting: Bool) {
+        probes.emit(.registered(registration.info(preexisting: preexisting)))
+    }
+
+    func emitMessageRemoved(_ registration: MessageRegistration, reason: NotifyRemovalReason, to probes: ProbeSet) {
+        probes.emit(.removed(registration: registration.id, reason: reason))
+    }
+
+    func emitMessagePosted(
+        _ type: any Any.Type, kind: NotifyMessageKind, subject: AnyObject?, matched: Int, to probes: ProbeSet,
+        file: StaticString, line: UInt
+    ) -> MessagePostTrace {
+        let context = ThreadContext.current
+        let postID = lastPostID.wrappingAdd(1, ordering: .relaxed).newValue
+        let name = TypeNames.name(of: type)
+        let object = subject.map { subject in
+            NotifyObjectRef(subject, serial: lock.withLock { table.serials.serial(of: subject) })
+        }
+        let now = context.now()
+        probes.emit(
+            .posted(
+                NotifyPost(
+                    postID: postID, name: name, object: object, hasUserInfo: false, matched: matched,
+                    depth: context.postDepth + 1, parentPostID: context.currentPostID,
+                    callsite: NotifyCallsite(file: file, line: line), message: kind)),
+            timestamp: now, thread: context.thread.id)
+        return MessagePostTrace(probes: probes, postID: postID, name: name, context: context, start: now)
+    }
+
+    /// Reports a call that ran on the posting thread from `start` until now; returns now.
+    func emitMessageDelivered(_ post: MessagePostTrace, registration: MessageRegistration, start: UInt64) -> UInt64 {
+        let end = post.context.now()
+        post.probes.emit(
+            .delivered(
+                NotifyDelivery(
+                    postID: post.postID, registration: registration.id, name: post.name,
+                    postingThread: post.context.thread.id, target: registration.target, start: start,
+                    duration: end > start ? end - start : 0, wait: 0, depth: post.context.postDepth)),
+            timestamp: end, thread: post.context.thread.id)
+        return end
+    }
+
+}
+
+extension MessageHandOffTrace {
+    /// Reports an `AsyncMessage` observer's call, on the thread where it ended.
+    func emitDelivered(registration: UInt64, start: UInt64, end: UInt64) {
+        let context = ThreadContext.current
+        probes.emit(
+            .delivered(
+                NotifyDelivery(
+                    postID: postID, registration: registration, name: name, postingThread: postingThread,
+                    target: .task, start: start, duration: end > start ? end - start : 0,
+                    wait: start > enqueuedAt ? start - enqueuedAt : 0, depth: context.postDepth)),
+            timestamp: end, thread: context.thread.id)
+    }
+}
+
+extension MessageRegistration {
+    func info(preexisting: Bool) -> NotifyRegistration {
+        NotifyRegistration(
+            id: id, name: TypeNames.name(of: messageType), kind: kind, observer: nil,
+            object: subject.map { NotifyObjectRef($0, serial: subjectSerial) }, target: target, targetLabel: nil,
+            callsite: callsite,
+            preexisting: preexisting, capturesObserverStrongly: false, mainThreadOnly: kind == .mainActorMessage,
+            tokenDropped: false, registeredAt: registeredAt)
+    }
+}
