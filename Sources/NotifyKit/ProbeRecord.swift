@@ -10,6 +10,9 @@
 struct ProbeRecord {
     enum Kind: UInt8 {
         case posted, delivered
+        /// A typed message queued for one observer: `matched` is the pending count, `hasUserInfo`
+        /// whether the oldest was dropped.
+        case messageEnqueued
         /// `box` holds a retained ``ProbeEventBox``.
         case boxed
         /// `box` holds a retained ``ProbeNameBox``: the name of `nameSlot` from here on.
@@ -61,6 +64,16 @@ struct ProbeRecord {
             hasUserInfo: false, nameSlot: 0, depth: UInt32(truncatingIfNeeded: depth), line: 0)
     }
 
+    @inline(__always)
+    static func messageEnqueued(
+        at timestamp: UInt64, postID: UInt64, registration: UInt64, pending: Int, droppedOldest: Bool
+    ) -> ProbeRecord {
+        ProbeRecord(
+            timestamp: timestamp, postID: postID, parentPostID: registration, matched: UInt64(pending),
+            objectAddress: 0, objectSerial: 0, pointer: nil, file: "", kind: .messageEnqueued, target: .task,
+            message: nil, hasUserInfo: droppedOldest, nameSlot: 0, depth: 0, line: 0)
+    }
+
     /// A record carrying `box`, retained until the reader takes it.
     static func carrying(_ box: AnyObject, kind: Kind, timestamp: UInt64, nameSlot: UInt16 = 0) -> ProbeRecord {
         ProbeRecord(
@@ -95,6 +108,10 @@ struct ProbeRecord {
                 start: start, duration: timestamp > start ? timestamp - start : 0, wait: objectSerial,
                 depth: Int(depth))
             return ProbeEvent(timestamp: timestamp, thread: thread, kind: .delivered(delivery))
+        case .messageEnqueued:
+            let enqueue = NotifyMessageEnqueue(
+                postID: postID, registration: parentPostID, pending: Int(matched), droppedOldest: hasUserInfo)
+            return ProbeEvent(timestamp: timestamp, thread: thread, kind: .messageEnqueued(enqueue))
         case .boxed, .nameDefined:
             preconditionFailure("a boxed record carries its event")
         }

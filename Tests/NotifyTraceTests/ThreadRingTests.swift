@@ -55,7 +55,7 @@ struct ThreadRingTests {
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
         let threads = 8
-        let postsPerThread = 2_000
+        let postsPerThread = 500
         let group = DispatchGroup()
         for index in 0..<threads {
             let thread = Thread {
@@ -68,7 +68,7 @@ struct ThreadRingTests {
         }
         #expect(group.wait(timeout: .now() + 120) == .success)
         // Rings this size drop nothing here; the viewer gets every post before the stream ends.
-        #expect(eventually { viewer.postCount == threads * postsPerThread })
+        #expect(eventually(seconds: 120) { viewer.postCount == threads * postsPerThread })
         inspector.stop()
         let stream = viewer.finish()
         let account = StreamAccount(stream)
