@@ -10,7 +10,11 @@ final class MessageRegistry {
         var subjects: ContiguousArray<MessageRegistration> = []
         var wildcard: ContiguousArray<MessageRegistration> = []
 
-        var isEmpty: Bool { subjects.isEmpty && wildcard.isEmpty }
+        mutating func remove(id: UInt64) -> MessageRegistration? {
+            if let index = subjects.firstIndex(where: { $0.id == id }) { return subjects.remove(at: index) }
+            if let index = wildcard.firstIndex(where: { $0.id == id }) { return wildcard.remove(at: index) }
+            return nil
+        }
     }
 
     @exclusivity(unchecked) var buckets: [ObjectIdentifier: Bucket] = [:]
@@ -26,16 +30,13 @@ final class MessageRegistry {
     }
 
     /// Takes the registration out; the caller deactivates it once the lock is released.
+    ///
+    /// Empty buckets stay (one per message type ever observed), so observing and removing again
+    /// reuses their storage instead of allocating.
     func remove(id: UInt64, key: ObjectIdentifier) -> MessageRegistration? {
-        guard var bucket = buckets[key] else { return nil }
-        var removed: MessageRegistration?
-        if let index = bucket.subjects.firstIndex(where: { $0.id == id }) {
-            removed = bucket.subjects.remove(at: index)
-        } else if let index = bucket.wildcard.firstIndex(where: { $0.id == id }) {
-            removed = bucket.wildcard.remove(at: index)
-        }
-        guard removed != nil else { return nil }
-        buckets[key] = bucket.isEmpty ? nil : bucket
+        guard let index = buckets.index(forKey: key) else { return nil }
+        // Mutated in place: a copy of the bucket would make the removal copy its arrays.
+        guard let removed = buckets.values[index].remove(id: id) else { return nil }
         count -= 1
         return removed
     }

@@ -19,6 +19,10 @@ extension NotifyCenter {
     /// When the last copy goes away the registration ends (as in Foundation), so keep the token as
     /// long as the observation should last. Two tokens are equal only when they are copies of one
     /// another: equality and hash never change, even after removal.
+    ///
+    /// Probes see the registration end with reason `tokenCancelled` when the last copy goes away,
+    /// `explicit` for `removeObserver(_:)`, `objectDeallocated`
+    /// when a post finds its subject dead, and `sequenceEnded` for a `messages(…)` iterator.
     public struct ObservationToken: Hashable, Sendable {
         let handle: MessageTokenHandle
 

@@ -97,7 +97,8 @@ extension MessageRegistration {
             id: id, name: TypeNames.name(of: messageType), kind: kind, observer: nil,
             object: subject.map { NotifyObjectRef($0, serial: subjectSerial) }, target: target, targetLabel: nil,
             callsite: callsite,
-            preexisting: preexisting, capturesObserverStrongly: false, mainThreadOnly: kind == .mainActorMessage,
+            // Not main-thread-only: main-actor code may run off the main thread (an async `main`).
+            preexisting: preexisting, capturesObserverStrongly: false, mainThreadOnly: false,
             tokenDropped: false, registeredAt: registeredAt)
     }
 }
