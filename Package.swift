@@ -14,10 +14,13 @@ let package = Package(
         .executable(name: "notify-demo", targets: ["notify-demo"]),
         .library(name: "NotifyTUI", targets: ["NotifyTUI"]),
         .executable(name: "notifytop", targets: ["notifytop"]),
+        .library(name: "NotifyMetrics", targets: ["NotifyMetrics"]),
     ],
     dependencies: [
         // Command lines of notifytop and notify-demo.
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        // NotifyMetrics' facade: the app picks the backend (Prometheus, OpenTelemetry, StatsD).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // The Linux base both sides share: the lock, Unix sockets, the socket directory, trace errors.
@@ -25,6 +28,11 @@ let package = Package(
 
         // The notification center: Foundation's semantics, instrumented through probes.
         .target(name: "NotifyKit", dependencies: ["CNotifyTicks", "NotifySystem"]),
+        // NotifyKit's counters, timers and gauges through swift-metrics: a probe, in its own product.
+        .target(
+            name: "NotifyMetrics",
+            dependencies: ["NotifyKit", "NotifySystem", .product(name: "Metrics", package: "swift-metrics")]
+        ),
         // The CPU tick counter, which times probed deliveries for a third of a vDSO clock read.
         .target(name: "CNotifyTicks"),
 
@@ -50,6 +58,7 @@ let package = Package(
                 "NotifyKit", "NotifyWire", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
                 "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NotifyMetrics", .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Sources/notify-bench"
         ),
@@ -89,6 +98,13 @@ let package = Package(
         ),
 
         .testTarget(name: "NotifyKitTests", dependencies: ["NotifyKit"]),
+        .testTarget(
+            name: "NotifyMetricsTests",
+            dependencies: [
+                "NotifyMetrics", "NotifyKit", .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
+        ),
         .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks"]),
         .testTarget(
             name: "NotifyTraceTests",

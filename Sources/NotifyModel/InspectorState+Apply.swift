@@ -25,6 +25,7 @@ extension InspectorState {
         case .removed(let removal): applyRemoval(removal)
         case .tokenDropped(let drop): applyTokenDrop(drop)
         case .removeMissed(let missed): applyMissedRemoval(missed)
+        case .enqueued(let enqueue): applyEnqueue(enqueue)
         case .thread(let thread): applyThread(thread)
         case .type(let type): definitions.define(type)
         case .callsite(let callsite): definitions.define(callsite)

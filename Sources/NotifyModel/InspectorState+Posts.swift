@@ -11,6 +11,10 @@ extension InspectorState {
         threadRows[threadSlot].lastActive = time
         let onMain = threadRows[threadSlot].isMain
         let slot = nameSlot(for: post.name)
+        if let message = post.message {
+            nameRows[slot].isMessage = true
+            nameRows[slot].messageKind = message
+        }
         nameRows[0].posts &+= 1
         nameRows[slot].posts &+= 1
         nameRows[slot].postingThreads.insert(post.thread)
@@ -50,6 +54,7 @@ extension InspectorState {
         let threadSlot = threadSlot(for: delivery.thread)
 
         var observerType: String?
+        var registrationKind: TraceRegistrationKind?
         var nameSlot = -1
         let rowSlot = registrationSlots[delivery.registration]
         if let rowSlot {
@@ -57,6 +62,12 @@ extension InspectorState {
             rows[rowSlot].lastDeliveryAt = time
             rows[rowSlot].lastDeliveringThread = delivery.thread
             observerType = rows[rowSlot].observer?.typeName
+            registrationKind = rows[rowSlot].kind
+            // An async observer's run took one message out of its mailbox. A sequence's delivery is
+            // the hand-off into its buffer, and its iterator's reads are not traced.
+            if rows[rowSlot].pendingMessages > 0, rows[rowSlot].kind == .asyncMessage {
+                rows[rowSlot].pendingMessages -= 1
+            }
             let own = rows[rowSlot].nameSlot
             if own == 0 {
                 nameRows[0].deliveries &+= 1
@@ -85,11 +96,13 @@ extension InspectorState {
         threadRows[threadSlot].deliveries &+= 1
         threadRows[threadSlot].timeInHandlers &+= delivery.duration
         threadRows[threadSlot].lastActive = time
+        if delivery.target == .task { threadRows[threadSlot].mailboxWait.record(delivery.wait) }
         threadRows[threadSlot].log.append(
             DeliveryLogEntry(
                 start: delivery.start, name: delivery.name, postID: delivery.postID,
                 registration: delivery.registration,
-                observerType: observerType, postingThread: delivery.postingThread, deliveringThread: delivery.thread,
+                observerType: observerType, registrationKind: registrationKind, postingThread: delivery.postingThread,
+                deliveringThread: delivery.thread,
                 wait: delivery.wait, duration: delivery.duration, depth: delivery.depth))
 
         if let rowSlot {
@@ -103,7 +116,7 @@ extension InspectorState {
                 }
             }
         }
-        if delivery.duration >= slowHandlerFloor
+        if delivery.duration >= slowHandlerFloor || (delivery.target == .task && delivery.wait >= slowHandlerFloor)
             || (slowPostFloor != .max && (delivery.target == .posting || delivery.target == .operationQueue))
         {
             slowDelivered(delivery, rowSlot: rowSlot, postIndex: postIndex)

@@ -19,6 +19,15 @@ extension InspectorState {
             nameRows[nameIndex].liveSince = registeredAt
         }
         if registration.mainThreadOnly { nameRows[nameIndex].declaresMainOnly = true }
+        if registration.kind.isMessage {
+            totals.messageRegistrations &+= 1
+            nameRows[nameIndex].isMessage = true
+            switch registration.kind {
+            case .mainActorMessage: nameRows[nameIndex].messageKind = .mainActor
+            case .asyncMessage: nameRows[nameIndex].messageKind = .async
+            default: break
+            }
+        }
         let namePosts = nameIndex == 0 ? totals.posts : nameRows[nameIndex].posts
         let row = ObserverRow(
             registration, observer: registration.observer.map { definitions.object($0) },
@@ -51,6 +60,7 @@ extension InspectorState {
         totals.removals &+= 1
         rows[slot].removal = RemovalInfo(reason: removal.reason, at: removal.timestamp, thread: removal.thread)
         if removal.reason == .tokenCancelled { rows[slot].token = .cancelled(at: removal.timestamp) }
+        rows[slot].pendingMessages = 0
         liveRegistrations -= 1
         let nameSlot = rows[slot].nameSlot
         nameRows[nameSlot].liveObservers -= 1
@@ -91,6 +101,22 @@ extension InspectorState {
         rows[slot].deliveriesAtTokenDrop = rows[slot].deliveries
         duplicateTokenDropped(slot)
         orphanTokenDropped(slot)
+    }
+
+    /// A typed message queued for one observer: its mailbox or buffer depth, and a drop when a
+    /// full sequence buffer made room.
+    mutating func applyEnqueue(_ enqueue: TraceMessageEnqueue) {
+        observe(enqueue.timestamp)
+        totals.messageEnqueues &+= 1
+        if enqueue.droppedOldest { totals.messagesDropped &+= 1 }
+        guard let slot = registrationSlots[enqueue.registration], rows[slot].isLive else {
+            loss.unknownRegistrationEvents &+= 1
+            return
+        }
+        rows[slot].enqueuedMessages &+= 1
+        rows[slot].pendingMessages = max(0, enqueue.pending)
+        rows[slot].maximumPendingMessages = max(rows[slot].maximumPendingMessages, rows[slot].pendingMessages)
+        if enqueue.droppedOldest { rows[slot].droppedMessages &+= 1 }
     }
 
     mutating func applyMissedRemoval(_ missed: TraceMissedRemoval) {

@@ -16,4 +16,10 @@ public struct InspectorTotals: Sendable, Hashable {
     public internal(set) var missedRemovals: UInt64 = 0
     /// Notification-queue actions.
     public internal(set) var queueActions: UInt64 = 0
+    /// Registrations of typed messages seen (main-actor, async and message sequences).
+    public internal(set) var messageRegistrations: UInt64 = 0
+    /// Typed messages queued into an observer's mailbox or a sequence's buffer.
+    public internal(set) var messageEnqueues: UInt64 = 0
+    /// Messages a full sequence buffer dropped (its oldest) to take a new one.
+    public internal(set) var messagesDropped: UInt64 = 0
 }

@@ -1,3 +1,5 @@
+public import NotifyWire
+
 /// One row of the per-name table: a notification name (or the `*` wildcard) and everything done
 /// with it.
 ///
@@ -30,6 +32,11 @@ public struct NameRow: Sendable, Hashable {
     public internal(set) var lastPostThread: UInt64?
     /// Whether any registration for it was ever seen (R9 looks for near names among these).
     public internal(set) var everRegistered = false
+    /// The name is a typed message's type name, not a notification name.
+    public internal(set) var isMessage = false
+    /// Main-actor or async, once a post or an observer said; nil for notifications, and for a
+    /// message type seen only through message sequences so far.
+    public internal(set) var messageKind: TraceMessageKind?
 
     // Rule bookkeeping.
     /// Stream time since which the name has had live observers without a break (R10).

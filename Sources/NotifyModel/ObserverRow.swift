@@ -43,6 +43,16 @@ public struct ObserverRow: Sendable, Hashable, Identifiable {
     public internal(set) var token: TokenState
     /// Why and when it ended; nil while live.
     public internal(set) var removal: RemovalInfo?
+    /// Typed messages waiting in its mailbox or sequence buffer now (0 for the other kinds and once
+    /// it ended). An async observer's mailbox shrinks with each run; a message sequence's is the
+    /// depth its last enqueue reported, since its iterator's reads are not in the trace.
+    public internal(set) var pendingMessages = 0
+    /// The deepest its mailbox or buffer has been.
+    public internal(set) var maximumPendingMessages = 0
+    /// Messages queued for it.
+    public internal(set) var enqueuedMessages: UInt64 = 0
+    /// Messages its full sequence buffer dropped (the oldest) to take newer ones: never delivered.
+    public internal(set) var droppedMessages: UInt64 = 0
 
     // Bookkeeping of the fold and the rules.
     var nameSlot: Int
@@ -54,6 +64,8 @@ public struct ObserverRow: Sendable, Hashable, Identifiable {
 
     /// True until the registration ends.
     public var isLive: Bool { removal == nil }
+    /// True for typed message observers and sequences, whose name is a message type's name.
+    public var isMessage: Bool { kind.isMessage }
     /// The name as the table shows it: `"*"` for the wildcard.
     public var displayName: String { name ?? "*" }
 

@@ -6,6 +6,10 @@
 /// Severity: info; warning when a posted name is near it (Reachability#163). Evidence includes
 /// the session's post count, since a quiet session makes this rule noisy. Resolved when the name
 /// is first posted, or when its last observer goes.
+///
+/// Typed messages, by type name: observers of a message type nobody posts are reported the same
+/// way, at info; no near name is suggested (a type name cannot be misspelled), and notification
+/// names and message types are never offered for each other.
 extension InspectorState {
     mutating func neverPostedCheckpoint() {
         let rules = configuration.rules
@@ -38,9 +42,13 @@ extension InspectorState {
             allows(.neverPosted, callsite: oldest.callsite, name: name)
         else { return }
         let ids = live.map(\.id).suffix(16)
-        let posted = nameRows.lazy.filter { $0.occupied && $0.posts > 0 && !$0.isWildcard }.map(\.name)
-        let near = NameSimilarity.nearest(
-            to: name, among: posted, maximumDistance: configuration.rules.nearNameDistance)
+        let isMessage = nameRows[slot].isMessage
+        let posted = nameRows.lazy.filter { $0.occupied && $0.posts > 0 && !$0.isWildcard && !$0.isMessage }
+            .map(\.name)
+        let near =
+            isMessage
+            ? nil
+            : NameSimilarity.nearest(to: name, among: posted, maximumDistance: configuration.rules.nearNameDistance)
         findingStore.raise(
             key, severity: near == nil ? .info : .warning,
             summary: "\"\(name)\" is observed at \(oldest.callsite) but was never posted"

@@ -9,6 +9,9 @@ import NotifyWire
 /// Target–action registrations have no token; owner-bound ones end with their owner, so dropping
 /// their token is harmless, unless the handler captures the owner, which R4 reports (R1 is
 /// folded into it).
+///
+/// Typed messages cannot be orphaned, by construction: dropping a message observer's
+/// `ObservationToken` ends its registration, so its release arrives as a removal, not a drop.
 extension InspectorState {
     mutating func orphanTokenDropped(_ slot: Int) {
         let row = rows[slot]

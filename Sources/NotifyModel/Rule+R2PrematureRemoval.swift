@@ -4,7 +4,8 @@ import NotifyWire
 ///
 /// (a) An async sequence's registration ended with no delivery and no post of its name in
 /// between: the iterator was not kept (NotifyKit's counterpart of an unstored cancellable; its
-/// tokens never auto-remove, so this is the only form of (a) it can produce). Key: callsite.
+/// tokens never auto-remove, so this is the only form of (a) it can produce); a typed message
+/// sequence (`messages(of:for:bufferSize:)`) likewise. Key: callsite.
 /// Warning. Stays open (it happened).
 ///
 /// (b) An owner removed its last registration for a name, the name was posted one or more times,
@@ -13,7 +14,7 @@ import NotifyWire
 /// ``LeakRuleConfiguration/prematureRemovalWindow`` or when the owner deallocates.
 extension InspectorState {
     mutating func prematureRemovalRemoved(_ slot: Int, _ row: ObserverRow, reason: TraceRemovalReason) {
-        if reason == .sequenceEnded, row.kind == .sequence, row.deliveries == 0,
+        if reason == .sequenceEnded, row.kind == .sequence || row.kind == .messageSequence, row.deliveries == 0,
             allows(.prematureRemoval, callsite: row.callsite, name: row.displayName)
         {
             let posts = row.nameSlot == 0 ? totals.posts : nameRows[row.nameSlot].posts

@@ -10,6 +10,9 @@ import NotifyWire
 /// ``LeakRuleConfiguration/reportsOwnerBoundPurges``). Never error for a handler run after death:
 /// NotifyKit checks the weak reference before every call, so deliveries after death are 0.
 /// Stays open: the purge proves the code path lacks a removal; nothing later shows it was fixed.
+///
+/// Typed messages: the object filter is the message's subject (`for:`); a subject that
+/// deallocated while its message observers stayed registered is reported the same way.
 extension InspectorState {
     mutating func deadParticipantRemoved(_ slot: Int, _ row: ObserverRow, reason: TraceRemovalReason) {
         let sender: Bool
@@ -26,7 +29,7 @@ extension InspectorState {
                 ownerType: row.observer?.typeName)
         else { return }
         let participant = sender ? row.objectFilter : row.observer
-        let what = sender ? "object filter" : "observer"
+        let what = sender ? (row.isMessage ? "subject" : "object filter") : "observer"
         findingStore.raise(
             LeakFindingKey(rule: .deadParticipant, subject: .participant(callsite: row.callsite.id, sender: sender)),
             severity: sender ? .error : .warning,

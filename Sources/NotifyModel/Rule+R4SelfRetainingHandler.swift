@@ -7,6 +7,9 @@
 /// k (the owner's live self-capturing registrations), every callsite involved, and R1 and R5
 /// findings of the same owner folded in. Resolved when k reaches 0: the owner removed them, or
 /// finally deallocated. Suppressed for owner types marked immortal.
+///
+/// Typed message observers are closures with no owner object in the trace, so the center cannot
+/// tell what they capture: R4 does not apply to them.
 extension InspectorState {
     mutating func selfRetainingRegistered(_ slot: Int, _ row: ObserverRow) {
         guard row.capturesObserverStrongly, let owner = row.observer,

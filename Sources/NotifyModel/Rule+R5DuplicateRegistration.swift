@@ -11,7 +11,8 @@ import NotifyWire
 /// Severity: warning (owner-keyed), info (fallback); when one post runs handlers of the group more
 /// than once, owner-keyed escalates to error and the fallback to warning. A duplicate of a
 /// self-capturing owner is folded into its R4. Resolved when no group of the key has two live
-/// members.
+/// members. Typed message observers and message sequences have no owner in the trace: they take
+/// the fallback key, the message type standing for the name and the subject for the filter.
 extension InspectorState {
     /// The group `row` belongs to, ignoring whether its token is still held.
     private func groupKey(_ row: ObserverRow) -> DuplicateKey {
@@ -22,7 +23,9 @@ extension InspectorState {
 
     func duplicateKey(_ row: ObserverRow) -> DuplicateKey? {
         if row.observer != nil { return groupKey(row) }
-        guard row.kind == .block || row.kind == .sequence, row.token == .held else { return nil }
+        guard row.kind == .block || row.kind == .sequence || row.kind.isMessage, row.token == .held else {
+            return nil
+        }
         return groupKey(row)
     }
 

@@ -8,6 +8,9 @@
 /// Budget: a name has more live registrations than its
 /// ``LeakRuleConfiguration/registrationBudgets`` entry. Key: the name. Warning; error above ten
 /// times the budget. Resolved when back within budget.
+///
+/// Typed messages count by type name and callsite like notification names; a budget may name a
+/// message type.
 extension InspectorState {
     mutating func growthRegistered(_ slot: Int, _ row: ObserverRow) {
         rows[slot].flags.insert(.tallied)

@@ -9,12 +9,20 @@ import NotifyWire
 /// any single handler of that post. Key: name and posting callsite. Evidence: worst duration,
 /// p50/p95 of the slow runs, poster callsite and thread, observers in the post. Stays open: it
 /// describes runs that happened; later slow runs update it.
+///
+/// Typed messages: a main-actor message's observers run inside `post` (target posting), so both
+/// gradings apply as to any inline handler. An async message's observer (target task) never
+/// blocks the poster: a slow one delays only its own mailbox, its later messages waiting behind
+/// it. So for target task the graded figure is the delivery's `wait` (enqueue to start: how late
+/// the message ran), not the handler's duration, keyed by the registering callsite like a
+/// handler; it is never part of a post total.
 extension InspectorState {
     mutating func slowDelivered(_ delivery: TraceDelivery, rowSlot: Int?, postIndex: Int?) {
         let rules = configuration.rules
         var handlerGrade: LeakSeverity?
-        if delivery.duration >= slowHandlerFloor {
-            handlerGrade = rules.slowHandler.severity(of: delivery.duration)
+        let graded = delivery.target == .task ? delivery.wait : delivery.duration
+        if graded >= slowHandlerFloor {
+            handlerGrade = rules.slowHandler.severity(of: graded)
             if let handlerGrade, let rowSlot { raiseSlowHandler(rowSlot, delivery, handlerGrade, postIndex) }
         }
         guard let postIndex, slowPostFloor != .max,
@@ -58,10 +66,17 @@ extension InspectorState {
         guard allows(.slowHandler, callsite: row.callsite, name: delivery.name) else { return }
         let post = postIndex.map { recentPosts[$0] }
         let poster = post.map { definitions.callsite($0.callsite) }
+        let mailbox = delivery.target == .task
+        let graded = mailbox ? delivery.wait : delivery.duration
+        let summary =
+            mailbox
+            ? "async message observer registered at \(row.callsite) for \"\(row.displayName)\" fell behind: "
+                + "a message waited \(Self.milliseconds(delivery.wait)) in its mailbox"
+            : "handler registered at \(row.callsite) for \"\(row.displayName)\" ran "
+                + "\(Self.milliseconds(delivery.duration)) on the posting path"
         findingStore.raise(
             LeakFindingKey(rule: .slowHandler, subject: .callsite(row.callsite.id)), severity: grade,
-            summary: "handler registered at \(row.callsite) for \"\(row.displayName)\" ran "
-                + "\(Self.milliseconds(delivery.duration)) on the posting path",
+            summary: summary,
             at: now
         ) { finding in
             finding.evidence.name = row.displayName
@@ -69,9 +84,9 @@ extension InspectorState {
             finding.evidence.observer = row.observer
             finding.evidence.addRegistration(row.id)
             finding.evidence.count += 1
-            finding.evidence.duration = max(finding.evidence.duration ?? 0, delivery.duration)
+            finding.evidence.duration = max(finding.evidence.duration ?? 0, graded)
             var durations = finding.evidence.durations ?? LatencyHistogram()
-            durations.record(delivery.duration)
+            durations.record(graded)
             finding.evidence.durations = durations
             finding.evidence.addRelated(poster)
             finding.evidence.addThread(delivery.postingThread)
@@ -80,7 +95,8 @@ extension InspectorState {
                 finding.evidence.observersInPost = post.matched
             }
             finding.evidence.detail =
-                "p50 \(Self.milliseconds(durations.percentile(0.5))), "
+                (mailbox ? "mailbox wait (a slow async observer delays only its own messages): " : "")
+                + "p50 \(Self.milliseconds(durations.percentile(0.5))), "
                 + "p95 \(Self.milliseconds(durations.percentile(0.95))) over \(durations.count) slow run(s)"
         }
     }

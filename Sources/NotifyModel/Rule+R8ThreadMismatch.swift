@@ -7,6 +7,10 @@ import NotifyWire
 /// Mixed-thread name (only for names no registration declared a requirement for): the name was
 /// posted from both the main thread and another thread. Key: the name. Info. Both stay open:
 /// they describe runs that happened.
+///
+/// Typed messages cannot mismatch, by construction: a main-actor message's `post` is
+/// main-actor-isolated and delivers inline, so its observers never run off the main actor; an
+/// async message makes no thread promise (its observers run on the cooperative pool).
 extension InspectorState {
     mutating func mismatchDelivered(_ rowSlot: Int, delivery: TraceDelivery, postIndex: Int?) {
         let row = rows[rowSlot]

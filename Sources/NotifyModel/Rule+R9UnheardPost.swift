@@ -11,6 +11,10 @@ import NotifyWire
 /// unheard post of it adds to the count. Hysteresis: once open, the finding stays open through
 /// observer churn and resolves only when ``LeakRuleConfiguration/unheardResolvedPosts`` posts in
 /// a row are heard. Names in ``LeakRuleConfiguration/unheardAllowlist`` are never reported.
+///
+/// Typed messages, by type name: only the abandoned case. A type name cannot be misspelled (the
+/// compiler checks it), so no near-name typo is reported for a message type, and notification
+/// names and message types are never taken for typos of each other.
 extension InspectorState {
     mutating func unheardPosted(_ post: TracePost, nameSlot: Int) {
         let rules = configuration.rules
@@ -36,7 +40,7 @@ extension InspectorState {
             return
         }
         var near: (name: String, distance: Int)?
-        if track.checkedNames != ruleState.registeredNames {
+        if post.message == nil, track.checkedNames != ruleState.registeredNames {
             track.checkedNames = ruleState.registeredNames
             near = nearestRegistered(to: post.name)
         }
@@ -66,12 +70,14 @@ extension InspectorState {
 
     /// A name registered for the first time: an unheard name near it was likely a typo of it.
     mutating func unheardPostRegistered(_ slot: Int, _ row: ObserverRow, firstTimeForName: Bool) {
-        guard firstTimeForName, let name = row.name, configuration.rules.runs(.unheardPost) else { return }
+        guard firstTimeForName, let name = row.name, configuration.rules.runs(.unheardPost), !row.isMessage else {
+            return
+        }
         ruleState.registeredNames &+= 1
         let maximum = configuration.rules.nearNameDistance
         for index in nameRows.indices.dropFirst() {
             let posted = nameRows[index]
-            guard posted.occupied, posted.postsWithNoObserver > 0, !posted.everRegistered,
+            guard posted.occupied, !posted.isMessage, posted.postsWithNoObserver > 0, !posted.everRegistered,
                 !configuration.rules.unheardAllowlist.contains(posted.name),
                 let distance = NameSimilarity.nearness(posted.name, name, maximumDistance: maximum)
             else { continue }
@@ -123,7 +129,8 @@ extension InspectorState {
     }
 
     private func nearestRegistered(to name: String) -> (name: String, distance: Int)? {
-        let registered = nameRows.lazy.filter { $0.occupied && $0.everRegistered && !$0.isWildcard }.map(\.name)
+        let registered = nameRows.lazy.filter { $0.occupied && $0.everRegistered && !$0.isWildcard && !$0.isMessage }
+            .map(\.name)
         return NameSimilarity.nearest(
             to: name, among: registered, maximumDistance: configuration.rules.nearNameDistance)
     }

@@ -1,3 +1,5 @@
+public import NotifyWire
+
 /// One thread of the per-thread view: who it is, how much handler work it did, and its recent
 /// deliveries.
 ///
@@ -18,6 +20,10 @@ public struct ThreadRow: Sendable, Hashable, Identifiable {
     public internal(set) var timeInHandlers: UInt64 = 0
     /// Posts made on this thread.
     public internal(set) var posts: UInt64 = 0
+    /// How long the async messages this thread ran had waited in their observers' mailboxes
+    /// (enqueue to start; deliveries with target task). Other queued deliveries' waits are in the
+    /// log.
+    public internal(set) var mailboxWait = LatencyHistogram()
     var log: RingBuffer<DeliveryLogEntry>
     /// Stream time of the last activity, for eviction.
     var lastActive: UInt64 = 0
@@ -48,6 +54,8 @@ public struct DeliveryLogEntry: Sendable, Hashable {
     public let registration: UInt64
     /// The observer's type, or nil for blocks (and unknown registrations).
     public let observerType: String?
+    /// How the registration delivers (a typed message kind, a block…); nil when unknown.
+    public let registrationKind: TraceRegistrationKind?
     /// The thread that posted.
     public let postingThread: UInt64
     /// The thread that ran the handler.

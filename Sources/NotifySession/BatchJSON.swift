@@ -55,6 +55,9 @@ package enum BatchJSON {
         var deliveries: UInt64
         var posts: UInt64
         var handlerNs: UInt64
+        /// Async messages run here: their mailbox wait (p99 and worst); absent when none ran.
+        var mailboxWaitP99Ns: UInt64?
+        var mailboxWaitMaxNs: UInt64?
     }
 
     /// The header's figures.
@@ -69,6 +72,8 @@ package enum BatchJSON {
         var warnings: [String: Int]
         /// Events the producer could not send (gap lines).
         var lost: UInt64
+        /// Typed messages full sequence buffers dropped; absent while none was.
+        var messagesDropped: UInt64?
     }
 
     struct NameItem: Encodable {
@@ -82,6 +87,9 @@ package enum BatchJSON {
         var maxHandlerNs: UInt64
         var handlingThreads: Int
         var lastPostAgeNs: UInt64?
+        /// For a typed message's type: `"main"`, `"async"`, or `"unknown"` (seen only through
+        /// sequences); absent for notification names.
+        var message: String?
     }
 
     struct ObserverItem: Encodable {
@@ -96,6 +104,11 @@ package enum BatchJSON {
         var token: String
         var ageNs: UInt64
         var site: String
+        /// Typed messages only: the subject filter, and the mailbox or buffer depth and drops.
+        var subject: String?
+        var pendingMessages: Int?
+        var maxPendingMessages: Int?
+        var droppedMessages: UInt64?
     }
 
     struct DeliveryItem: Encodable {
@@ -188,7 +201,8 @@ package enum BatchJSON {
         return Summary(
             events: model.totals.events, posts: model.totals.posts, deliveries: model.totals.deliveries,
             observers: model.liveRegistrations, names: overview.names, threads: overview.threads, warnings: warnings,
-            lost: model.eventsLost)
+            lost: model.eventsLost,
+            messagesDropped: model.totals.messagesDropped > 0 ? model.totals.messagesDropped : nil)
     }
 
     /// The rows `view` lists, with raw numbers.
@@ -206,7 +220,8 @@ package enum BatchJSON {
                             name: row.name, observers: row.liveObservers, posts: row.posts, deliveries: row.deliveries,
                             postsWithNoObserver: row.postsWithNoObserver, avgHandlerNs: row.averageHandlerTime,
                             p99HandlerNs: row.p99HandlerTime, maxHandlerNs: row.maximumHandlerTime,
-                            handlingThreads: row.handlingThreads.count, lastPostAgeNs: row.lastPostAt.map(age))
+                            handlingThreads: row.handlingThreads.count, lastPostAgeNs: row.lastPostAt.map(age),
+                            message: row.isMessage ? row.messageKind?.rawValue ?? "unknown" : nil)
                     }))
         case .observers(let rows):
             return Section(
@@ -216,7 +231,11 @@ package enum BatchJSON {
                             id: row.id, name: row.name, kind: row.kind.rawValue, observer: row.observer?.description,
                             target: row.target.rawValue, targetLabel: row.targetLabel, deliveries: row.deliveries,
                             state: row.removal?.reason.rawValue ?? "live", token: row.token.description,
-                            ageNs: row.age(at: now), site: row.callsite.description)
+                            ageNs: row.age(at: now), site: row.callsite.description,
+                            subject: row.isMessage ? row.objectFilter?.description : nil,
+                            pendingMessages: row.isMessage ? row.pendingMessages : nil,
+                            maxPendingMessages: row.isMessage ? row.maximumPendingMessages : nil,
+                            droppedMessages: row.isMessage ? row.droppedMessages : nil)
                     }))
         case .deliveries(let rows):
             let deliveries = rows.map { line in
@@ -229,7 +248,9 @@ package enum BatchJSON {
             let threads = model.threads.map { thread in
                 ThreadItem(
                     id: thread.id, name: thread.name, systemId: thread.systemID, isMain: thread.isMain,
-                    deliveries: thread.deliveries, posts: thread.posts, handlerNs: thread.timeInHandlers)
+                    deliveries: thread.deliveries, posts: thread.posts, handlerNs: thread.timeInHandlers,
+                    mailboxWaitP99Ns: thread.mailboxWait.count > 0 ? thread.mailboxWait.p99 : nil,
+                    mailboxWaitMaxNs: thread.mailboxWait.count > 0 ? thread.mailboxWait.max : nil)
             }
             return Section(rows: Rows(value: deliveries), threads: threads)
         case .leaks(let rows):

@@ -78,7 +78,8 @@ struct ProbeEventConverter {
                     TracePost(
                         seq: nextSequence(), timestamp: t, thread: thread, postID: post.postID, name: post.name,
                         object: object, hasUserInfo: post.hasUserInfo, matched: post.matched, depth: post.depth,
-                        parentPostID: post.parentPostID, callsite: site)))
+                        parentPostID: post.parentPostID, callsite: site,
+                        message: post.message.flatMap { TraceMessageKind(rawValue: $0.rawValue) })))
         case .delivered(let delivery):
             let posting = introduceThread(delivery.postingThread, at: t, into: &lines)
             lines.append(
@@ -123,8 +124,13 @@ struct ProbeEventConverter {
                         seq: nextSequence(), timestamp: t, thread: thread, queueID: activity.queueID,
                         action: TraceQueueAction(rawValue: activity.action.rawValue) ?? .enqueued, name: activity.name,
                         style: activity.style, count: activity.count, pending: activity.pending)))
-        case .messageEnqueued:
-            break  // Not yet on the wire.
+        case .messageEnqueued(let enqueue):
+            lines.append(
+                .enqueued(
+                    TraceMessageEnqueue(
+                        seq: nextSequence(), timestamp: t, thread: thread, postID: enqueue.postID,
+                        registration: enqueue.registration, pending: enqueue.pending,
+                        droppedOldest: enqueue.droppedOldest)))
         }
     }
 

@@ -1,5 +1,5 @@
 /// A fast path for the lines that make up nearly all of a busy stream (`deliver`, `post`,
-/// `register`, `remove`, `queue`, `obj`, and the idle stream's `tick`) exactly as ``TraceEncoder`` writes them: keys in the
+/// `enqueue`, `register`, `remove`, `queue`, `obj`, and the idle stream's `tick`) exactly as ``TraceEncoder`` writes them: keys in the
 /// encoder's order, no whitespace, no escapes, no extra fields. It reads such a line in one pass,
 /// comparing each key as a literal, with no scan into a field list and no key lookups.
 ///
@@ -34,6 +34,7 @@ struct CanonicalLineDecoder {
         switch base[WireKind.openingPrefix.utf8CodeUnitCount] {
         case UInt8(ascii: "d"): event = delivered()
         case UInt8(ascii: "p"): event = posted()
+        case UInt8(ascii: "e"): event = enqueued()
         case UInt8(ascii: "r"): event = kind(.registered) ? registered() : kind(.removed) ? removed() : nil
         case UInt8(ascii: "q"): event = queue()
         case UInt8(ascii: "o"): event = object()
@@ -68,10 +69,28 @@ struct CanonicalLineDecoder {
             key(.depth), let depth = integer(), key(.parentPostID), let parent = unsigned(),
             key(.callsite), let callsite = unsigned()
         else { return nil }
+        var message: TraceMessageKind?
+        if key(.message) {
+            guard let kind = enumeration(TraceMessageKind.self) else { return nil }
+            message = kind
+        }
         return .posted(
             TracePost(
                 seq: seq, timestamp: t, thread: thread, postID: postID, name: name, object: object,
-                hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parent, callsite: callsite))
+                hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parent, callsite: callsite,
+                message: message))
+    }
+
+    private mutating func enqueued() -> TraceEvent? {
+        guard kind(.enqueued), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
+            key(.thread), let thread = unsigned(), key(.postID), let postID = unsigned(),
+            key(.registration), let registration = unsigned(), key(.pending), let pending = integer(),
+            key(.droppedOldest), let droppedOldest = bool()
+        else { return nil }
+        return .enqueued(
+            TraceMessageEnqueue(
+                seq: seq, timestamp: t, thread: thread, postID: postID, registration: registration, pending: pending,
+                droppedOldest: droppedOldest))
     }
 
     /// The rest of a `register` line, after its opening.

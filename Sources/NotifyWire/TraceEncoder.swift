@@ -84,6 +84,16 @@ public enum TraceEncoder {
             buffer.appendJSONString(end.reason.rawValue)
         case .tick(let tick):
             stamp(.tick, tick.seq, tick.timestamp, nil, into: &buffer)
+        case .enqueued(let enqueue):
+            stamp(.enqueued, enqueue.seq, enqueue.timestamp, enqueue.thread, into: &buffer)
+            buffer.appendKey(.postID)
+            buffer.appendDecimal(enqueue.postID)
+            buffer.appendKey(.registration)
+            buffer.appendDecimal(enqueue.registration)
+            buffer.appendKey(.pending)
+            buffer.appendDecimal(enqueue.pending)
+            buffer.appendKey(.droppedOldest)
+            buffer.appendBool(enqueue.droppedOldest)
         case .unknown(let unknown):
             // Kept verbatim. A raw newline can only be JSON whitespace, so a space replaces it and
             // the line stays one line.
@@ -211,6 +221,11 @@ public enum TraceEncoder {
         buffer.appendDecimal(post.parentPostID)
         buffer.appendKey(.callsite)
         buffer.appendDecimal(post.callsite)
+        if let message = post.message {
+            // Only typed messages carry it, so a notification's line is the same as in 1.1.
+            buffer.appendKey(.message)
+            buffer.appendJSONString(message.rawValue)
+        }
     }
 
     private static func encode(_ delivery: TraceDelivery, into buffer: inout [UInt8]) {

@@ -50,6 +50,8 @@ public enum TraceEvent: Sendable, Hashable {
     case end(TraceEnd)
     /// The producer's clock during a quiet period; nothing happened (format 1.1).
     case tick(TraceTick)
+    /// A typed message was queued for one observer's mailbox or sequence buffer (format 1.2).
+    case enqueued(TraceMessageEnqueue)
     /// A line of a kind this version does not know (a newer minor version's addition), kept so
     /// a caller can count or skip it and a re-encoder can pass it through unchanged.
     case unknown(TraceUnknownLine)
@@ -73,6 +75,7 @@ public enum TraceEvent: Sendable, Hashable {
         case .gap: .gap
         case .end: .end
         case .tick: .tick
+        case .enqueued: .enqueued
         case .unknown: nil
         }
     }
@@ -94,6 +97,7 @@ public enum TraceEvent: Sendable, Hashable {
         case .gap(let value): value.seq
         case .end(let value): value.seq
         case .tick(let value): value.seq
+        case .enqueued(let value): value.seq
         }
     }
 
@@ -113,6 +117,7 @@ public enum TraceEvent: Sendable, Hashable {
         case .gap(let value): value.timestamp
         case .end(let value): value.timestamp
         case .tick(let value): value.timestamp
+        case .enqueued(let value): value.timestamp
         }
     }
 }
@@ -150,6 +155,8 @@ public enum TraceLineKind: String, Sendable, Hashable, CaseIterable {
     case checkpoint
     /// `"tick"`: see ``TraceTick`` (format 1.1).
     case tick
+    /// `"enqueue"`: see ``TraceMessageEnqueue`` (format 1.2).
+    case enqueued = "enqueue"
     /// `"gap"`: see ``TraceGap``.
     case gap
     /// `"end"`: see ``TraceEnd``.

@@ -193,6 +193,17 @@ struct TraceFieldReader {
         return value
     }
 
+    /// A string naming a case of `Value`, or `null` or absent (fields added in a minor version).
+    mutating func optionalEnumeration<Value: RawRepresentable<String>>(
+        _ key: WireKey, as type: Value.Type = Value.self
+    ) throws(TraceDecodingError) -> Value? {
+        guard let index = find(key), fields[index].type != .null else { return nil }
+        guard let value = Value(rawValue: try stringValue(fields[index], key)) else {
+            throw error(.invalidValue(kind: kind, field: key.text, value: rawText(fields[index])))
+        }
+        return value
+    }
+
     /// A required `"0x…"` hex string, such as an object's address.
     mutating func hexUInt64(_ key: WireKey) throws(TraceDecodingError) -> UInt64 {
         let field = try required(key)

@@ -97,7 +97,8 @@ enum TraceLineDecoder {
                     postID: try reader.uint64(.postID), name: try reader.string(.name),
                     object: try reader.optionalUInt64(.object), hasUserInfo: try reader.bool(.hasUserInfo),
                     matched: try reader.integer(.matched), depth: try reader.integer(.depth),
-                    parentPostID: try reader.uint64(.parentPostID), callsite: try reader.uint64(.callsite)))
+                    parentPostID: try reader.uint64(.parentPostID), callsite: try reader.uint64(.callsite),
+                    message: try reader.optionalEnumeration(.message)))
         case .registered:
             return .registered(
                 TraceRegistration(
@@ -174,6 +175,12 @@ enum TraceLineDecoder {
                     reason: TraceEndReason(rawValue: try reader.string(.reason))))
         case .tick:
             return .tick(TraceTick(seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t)))
+        case .enqueued:
+            return .enqueued(
+                TraceMessageEnqueue(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    postID: try reader.uint64(.postID), registration: try reader.uint64(.registration),
+                    pending: try reader.integer(.pending), droppedOldest: try reader.bool(.droppedOldest)))
         case .header:
             return .header(try header(&reader))
         }
@@ -211,7 +218,8 @@ enum TraceLineDecoder {
     }
 
     private static let kindsByFrequency: [TraceLineKind] = [
-        .delivered, .posted, .registered, .removed, .queue, .object, .type, .callsite, .thread, .tokenDropped,
+        .delivered, .posted, .enqueued, .registered, .removed, .queue, .object, .type, .callsite, .thread,
+        .tokenDropped,
         .removeMissed, .gap, .end, .tick, .checkpoint, .header,
     ]
 

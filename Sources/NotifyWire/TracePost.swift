@@ -22,12 +22,17 @@ public struct TracePost: Sendable, Hashable {
     public var parentPostID: UInt64
     /// The ``TraceCallsite/id`` of the `post` call.
     public var callsite: UInt64
+    /// The protocol of a typed message, whose ``name`` is then the message type's name; nil for a
+    /// notification (format 1.2).
+    public var message: TraceMessageKind?
 
     /// Creates a post event.
     public init(
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, name: String, object: UInt64?,
-        hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64
+        hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
+        message: TraceMessageKind? = nil
     ) {
+        self.message = message
         self.seq = seq
         self.timestamp = timestamp
         self.thread = thread
@@ -40,6 +45,14 @@ public struct TracePost: Sendable, Hashable {
         self.parentPostID = parentPostID
         self.callsite = callsite
     }
+}
+
+/// Which protocol a posted typed message conforms to; raw values equal NotifyKit's `NotifyMessageKind`.
+public enum TraceMessageKind: String, Sendable, Hashable, CaseIterable {
+    /// A `MainActorMessage`: delivered inside `post`, on the main actor.
+    case mainActor = "main"
+    /// An `AsyncMessage`: `post` enqueues into each observer's mailbox; observers run later.
+    case async
 }
 
 /// One handler run for one post, as a single line with its duration; mirrors NotifyKit's

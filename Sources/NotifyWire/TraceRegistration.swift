@@ -76,6 +76,20 @@ public enum TraceRegistrationKind: String, Sendable, Hashable, CaseIterable {
     case ownerBound = "owner"
     /// An async sequence's iterator.
     case sequence
+    /// An observer of a `MainActorMessage`: runs inside `post`, on the main actor (format 1.2).
+    case mainActorMessage = "message-main"
+    /// An observer of an `AsyncMessage`: runs later, in post order, in its own serial task (format 1.2).
+    case asyncMessage = "message-async"
+    /// A typed message sequence's iterator, `messages(of:for:bufferSize:)` (format 1.2).
+    case messageSequence = "message-sequence"
+
+    /// True for the typed message forms, whose registration name is a message type's name.
+    public var isMessage: Bool {
+        switch self {
+        case .mainActorMessage, .asyncMessage, .messageSequence: true
+        case .target, .block, .ownerBound, .sequence: false
+        }
+    }
 }
 
 /// Where a handler runs; raw values equal NotifyKit's `NotifyTargetKind`.
@@ -90,4 +104,6 @@ public enum TraceTargetKind: String, Sendable, Hashable, CaseIterable {
     case thread
     /// Asynchronously on the main queue.
     case main
+    /// In an `AsyncMessage` observer's own serial task on the cooperative pool (format 1.2).
+    case task
 }

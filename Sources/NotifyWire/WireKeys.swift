@@ -48,6 +48,7 @@ struct WireKind {
     static var queue: WireKind { WireKind(#"{"k":"queue""#) }
     static var checkpoint: WireKind { WireKind(#"{"k":"checkpoint""#) }
     static var tick: WireKind { WireKind(#"{"k":"tick""#) }
+    static var enqueued: WireKind { WireKind(#"{"k":"enqueue""#) }
     static var gap: WireKind { WireKind(#"{"k":"gap""#) }
     static var end: WireKind { WireKind(#"{"k":"end""#) }
 }
@@ -70,6 +71,7 @@ extension TraceLineKind {
         case .queue: .queue
         case .checkpoint: .checkpoint
         case .tick: .tick
+        case .enqueued: .enqueued
         case .gap: .gap
         case .end: .end
         }
@@ -149,6 +151,8 @@ struct WireKey {
     static var matched: WireKey { WireKey(#","matched":"#) }
     static var depth: WireKey { WireKey(#","depth":"#) }
     static var parentPostID: WireKey { WireKey(#","parentPostID":"#) }
+    /// Written last, and only for typed messages.
+    static var message: WireKey { WireKey(#","message":"#) }
 
     // deliver
     static var registration: WireKey { WireKey(#","registration":"#) }
@@ -166,6 +170,9 @@ struct WireKey {
     static var style: WireKey { WireKey(#","style":"#) }
     static var count: WireKey { WireKey(#","count":"#) }
     static var pending: WireKey { WireKey(#","pending":"#) }
+
+    // enqueue (after postID, registration and pending)
+    static var droppedOldest: WireKey { WireKey(#","droppedOldest":"#) }
 
     // checkpoint
     static var label: WireKey { WireKey(#","label":"#) }

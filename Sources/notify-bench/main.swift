@@ -24,6 +24,7 @@ let workloads: [any Workload] = [
     AllocationWorkload(profile: profile),
     ProbeWorkload(measurer: measurer),
     RecordWorkload(measurer: measurer, profile: profile),
+    MetricsProbeWorkload(measurer: measurer, profile: profile),
     MemoryWorkload(profile: profile),
     TraceWorkload(profile: profile),
     ModelWorkload(profile: profile),

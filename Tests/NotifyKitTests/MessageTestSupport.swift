@@ -42,7 +42,11 @@ extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.
 }
 
 /// Waits, suspending, until `condition` holds or `timeout` passes; true when it held.
-func eventually(timeout: TimeInterval = 10, _ condition: @Sendable () -> Bool) async -> Bool {
+///
+/// The timeout is long because async observers run on the cooperative pool, which has one thread
+/// per core: tests of other suites that block a pool thread while they wait can hold the observers
+/// back for seconds on a busy 2-core machine. A passing test returns as soon as the condition holds.
+func eventually(timeout: TimeInterval = 120, _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while !condition() {
         if Date() > deadline { return false }

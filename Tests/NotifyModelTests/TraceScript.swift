@@ -83,15 +83,30 @@ struct TraceScript: Sendable {
 
     /// Posts `name`; returns the post id.
     @discardableResult
-    mutating func post(_ name: String, matched: Int, thread: UInt64 = 1, site: UInt64 = 200, depth: Int = 1) -> UInt64 {
+    mutating func post(
+        _ name: String, matched: Int, thread: UInt64 = 1, site: UInt64 = 200, depth: Int = 1,
+        message: TraceMessageKind? = nil
+    ) -> UInt64 {
         self.site(site)
         lastPostID += 1
         events.append(
             .posted(
                 TracePost(
                     seq: nextSeq(), timestamp: time, thread: thread, postID: lastPostID, name: name, object: nil,
-                    hasUserInfo: false, matched: matched, depth: depth, parentPostID: 0, callsite: site)))
+                    hasUserInfo: false, matched: matched, depth: depth, parentPostID: 0, callsite: site,
+                    message: message)))
         return lastPostID
+    }
+
+    /// A typed message of `post` queued for `registration`, leaving `pending` waiting for it.
+    mutating func enqueue(
+        _ post: UInt64, for registration: UInt64, pending: Int, droppedOldest: Bool = false, thread: UInt64 = 1
+    ) {
+        events.append(
+            .enqueued(
+                TraceMessageEnqueue(
+                    seq: nextSeq(), timestamp: time, thread: thread, postID: post, registration: registration,
+                    pending: pending, droppedOldest: droppedOldest)))
     }
 
     /// One handler run of `registration` for `post`, lasting `duration`; the clock moves past it.

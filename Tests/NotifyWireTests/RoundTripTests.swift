@@ -61,6 +61,7 @@ import NotifyWire
         for spelling in [
             "\"owner\"", "\"operation-queue\"", "\"dispatch-queue\"", "\"token-cancelled\"",
             "\"observer-deallocated\"", "\"object-deallocated\"", "\"sequence-ended\"",
+            "\"message-main\"", "\"message-async\"", "\"message-sequence\"", "\"task\"",
         ] {
             #expect(text.contains(spelling))
         }

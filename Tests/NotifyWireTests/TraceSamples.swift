@@ -62,6 +62,11 @@ enum TraceSamples {
                     callsite: 2))
         case .tick:
             .tick(TraceTick(seq: 10, timestamp: 1_000_500_000))
+        case .enqueued:
+            .enqueued(
+                TraceMessageEnqueue(
+                    seq: 11, timestamp: 1_000_600_000, thread: 1, postID: 12, registration: 8, pending: 3,
+                    droppedOldest: false))
         case .gap:
             .gap(TraceGap(seq: 130, timestamp: 1_000_900_000, count: 120, reason: .bufferFull))
         case .end:
@@ -72,7 +77,7 @@ enum TraceSamples {
     static func line(_ kind: TraceLineKind) -> String {
         switch kind {
         case .header:
-            #"{"k":"header","format":"notifytop-trace","version":"1.1","pid":4242,"process":"notify-demo","center":"default","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"NotifyKit 0.1.0"}"#
+            #"{"k":"header","format":"notifytop-trace","version":"1.2","pid":4242,"process":"notify-demo","center":"default","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"NotifyKit 0.1.0"}"#
         case .thread:
             #"{"k":"thread","seq":1,"t":1000000500,"id":1,"systemID":4242,"name":"notify-demo","isMain":true}"#
         case .type:
@@ -99,6 +104,8 @@ enum TraceSamples {
             #"{"k":"checkpoint","seq":9,"t":1000008000,"thread":1,"label":"cart screen closed","callsite":2}"#
         case .tick:
             #"{"k":"tick","seq":10,"t":1000500000}"#
+        case .enqueued:
+            #"{"k":"enqueue","seq":11,"t":1000600000,"thread":1,"postID":12,"registration":8,"pending":3,"droppedOldest":false}"#
         case .gap:
             #"{"k":"gap","seq":130,"t":1000900000,"count":120,"reason":"buffer-full"}"#
         case .end:

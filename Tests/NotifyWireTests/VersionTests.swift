@@ -17,12 +17,12 @@ import NotifyWire
         #expect(error.isFatal)
         #expect(
             error.description == "line 1: trace format version \(version) is not supported: "
-                + "this reader understands 1.x (newest 1.1)")
+                + "this reader understands 1.x (newest 1.2)")
     }
 
     @Test(
         "a newer minor version is accepted, with its new fields and kinds ignored",
-        arguments: ["1.0", "1.1", "1.42"])
+        arguments: ["1.0", "1.1", "1.2", "1.42"])
     func acceptsNewerMinor(version: String) throws {
         let text =
             Self.header(version: version).dropLast() + #","newField":[1,2]}"# + "\n"
@@ -54,7 +54,7 @@ import NotifyWire
     func versionValues() {
         #expect(TraceFormatVersion("1.10") == TraceFormatVersion(major: 1, minor: 10))
         #expect(TraceFormatVersion(major: 1, minor: 9) < TraceFormatVersion(major: 1, minor: 10))
-        #expect(TraceFormatVersion.current.description == "1.1")
+        #expect(TraceFormatVersion.current.description == "1.2")
         #expect(TraceFormatVersion(major: 1, minor: 7).isReadable)
         #expect(!TraceFormatVersion(major: 2, minor: 0).isReadable)
     }

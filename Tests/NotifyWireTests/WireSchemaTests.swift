@@ -6,7 +6,9 @@ import Testing
 /// general path for all of them.
 @Suite struct WireSchemaTests {
     /// The kinds the fast path reads: the bulk of a busy stream, and the idle stream's ticks.
-    static let fastPathKinds: Set<TraceLineKind> = [.delivered, .posted, .registered, .removed, .queue, .object, .tick]
+    static let fastPathKinds: Set<TraceLineKind> = [
+        .delivered, .posted, .enqueued, .registered, .removed, .queue, .object, .tick,
+    ]
 
     /// One sample per kind, plus a registration whose optional fields are all set.
     static let events: [TraceEvent] =
@@ -16,7 +18,12 @@ import Testing
                     seq: 12, timestamp: 1_000_010_000, thread: 2, id: 9, name: "cartDidChange", kind: .block,
                     observer: 7,
                     object: 8, target: .operationQueue, targetLabel: "sync queue", callsite: 3, preexisting: true,
-                    capturesObserverStrongly: true, mainThreadOnly: true, registeredAt: 999_000_000))
+                    capturesObserverStrongly: true, mainThreadOnly: true, registeredAt: 999_000_000)),
+            // A typed message's post (1.2), whose optional last field only messages carry.
+            .posted(
+                TracePost(
+                    seq: 13, timestamp: 1_000_011_000, thread: 1, postID: 14, name: "Demo.CartTotalChanged", object: 8,
+                    hasUserInfo: false, matched: 2, depth: 1, parentPostID: 0, callsite: 5, message: .async)),
         ]
 
     static func fastPath(_ line: String) -> TraceEvent? {

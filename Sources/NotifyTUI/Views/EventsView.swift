@@ -31,7 +31,8 @@ enum EventsView {
         case .posted(let value):
             thread = data.threadName(value.thread)
             detail =
-                "\(value.name) post \(value.postID) matched \(value.matched)"
+                "\(value.name)" + (value.message.map { " message·\($0 == .mainActor ? "main" : "async")" } ?? "")
+                + " post \(value.postID) matched \(value.matched)"
                 + (value.depth > 1 ? " depth \(value.depth)" : "")
             if value.matched == 0 { style = .dim }
         case .delivered(let value):
@@ -58,6 +59,13 @@ enum EventsView {
                 "×\(value.count) pending \(value.pending)",
             ]
             .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        case .enqueued(let value):
+            thread = data.threadName(value.thread)
+            detail =
+                "post \(value.postID) → #\(value.registration) pending \(value.pending)"
+                + (value.droppedOldest ? " buffer full: oldest dropped" : "")
+            registration = value.registration
+            if value.droppedOldest { style = .warning }
         case .checkpoint(let value):
             thread = data.threadName(value.thread)
             detail = "checkpoint \"\(value.label)\""

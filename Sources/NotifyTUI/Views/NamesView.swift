@@ -12,9 +12,12 @@ enum NamesView {
         return TableSpec(
             columns: [
                 TableColumn(
-                    "NAME", .flexible(min: 16), text: { $0.name }, sortKey: { .text($0.name) },
+                    "NAME", .flexible(min: 16), text: MessageText.name, sortKey: { .text($0.name) },
                     style: {
-                        $0.isWildcard ? .dim : ($0.postsWithNoObserver > 0 && $0.liveObservers == 0 ? .warning : nil)
+                        $0.isWildcard
+                            ? .dim
+                            : ($0.postsWithNoObserver > 0 && $0.liveObservers == 0
+                                ? .warning : $0.isMessage ? .info : nil)
                     }),
                 TableColumn(
                     "OBS", .fixed(5), alignRight: true, text: { Format.count(UInt64($0.liveObservers)) },

@@ -5,8 +5,13 @@ import NotifyModel
 /// handler runs, deliveries, token, callsite. Grouped by name, observer or thread (F5); also the
 /// drill-down from a name. Enter opens one registration's deliveries.
 enum ObserversView {
-    /// `CartScreen@0x6000…` for target and owner registrations, `block` or `sequence` otherwise.
+    /// `CartScreen@0x6000…` for target and owner registrations, `block` or `sequence` otherwise;
+    /// for typed messages the kind and the subject filter: `message·async for Cart@0x6000…`.
     static func observerText(_ row: ObserverRow) -> String {
+        if let message = MessageText.kind(row.kind) {
+            guard let subject = row.objectFilter else { return message }
+            return message + " for " + shortType(subject.typeName) + "@0x" + String(subject.address, radix: 16)
+        }
         if let observer = row.observer {
             return shortType(observer.typeName) + "@0x" + String(observer.address, radix: 16)
         }
@@ -28,6 +33,7 @@ enum ObserversView {
         case .operationQueue: return "opqueue" + label
         case .dispatchQueue: return "queue" + label
         case .thread: return "thread" + label
+        case .task: return "task"
         }
     }
 
@@ -54,7 +60,7 @@ enum ObserversView {
 
     static func rowStyle(_ row: ObserverRow) -> Style? {
         if !row.isLive { return .dim }
-        if row.token.isDropped || row.capturesObserverStrongly { return .warning }
+        if row.token.isDropped || row.capturesObserverStrongly || row.droppedMessages > 0 { return .warning }
         return nil
     }
 
@@ -112,6 +118,20 @@ enum ObserversView {
                 "SITE", .flexible(min: 14), text: { $0.callsite.description },
                 sortKey: { .text($0.callsite.description) }, style: rowStyle),
         ]
+        if data.model.totals.messageRegistrations > 0 {
+            // Only once typed messages appear: their mailbox or buffer depth and its drops. Last, so
+            // the other columns keep their positions (sort options count them on an empty model).
+            columns += [
+                TableColumn(
+                    "PEND", .fixed(7), alignRight: true, text: MessageText.pending,
+                    sortKey: { .number(Double($0.pendingMessages)) }, style: rowStyle),
+                TableColumn(
+                    "DROP", .fixed(5), alignRight: true,
+                    text: { MessageText.queues($0) ? Format.count($0.droppedMessages) : "-" },
+                    sortKey: { .number(Double($0.droppedMessages)) },
+                    style: { $0.droppedMessages > 0 ? .warning : rowStyle($0) }),
+            ]
+        }
         var spec = TableSpec(
             columns: columns, key: { .registration($0.id) }, defaultSort: grouping == nil ? 0 : 1,
             emptyMessage: "no registrations yet")
@@ -166,6 +186,7 @@ extension ObserversView {
                     return "\(members.count) registration\(members.count == 1 ? "" : "s")"
                 case "DELIV": return Format.count(deliveries)
                 case "STATE": return "\(live) live"
+                case "DROP": return Format.count(members.reduce(UInt64(0)) { $0 + $1.droppedMessages })
                 default: return ""
                 }
             }

@@ -26,9 +26,18 @@ enum RegistrationDetailView {
         lines.append((state, ObserversView.rowStyle(row) ?? .normal))
         lines.append(
             (
-                "sender filter \(row.objectFilter?.description ?? "any")  main-thread only "
+                (row.isMessage ? "subject " : "sender filter ") + "\(row.objectFilter?.description ?? "any")"
+                    + "  main-thread only "
                     + (row.mainThreadOnly ? "yes" : "no"), .normal
             ))
+        if MessageText.queues(row) {
+            lines.append(
+                (
+                    "messages pending \(row.pendingMessages) (at most \(row.maximumPendingMessages))  queued "
+                        + "\(row.enqueuedMessages)  dropped from a full buffer \(row.droppedMessages)",
+                    row.droppedMessages > 0 ? .warning : .normal
+                ))
+        }
         if row.capturesObserverStrongly {
             lines.append(("handler captures its observer strongly: the center keeps it alive (R4)", .warning))
         }

@@ -28,7 +28,10 @@ enum ThreadsView {
             TableColumn("NAME", .flexible(min: 14), text: { $0.entry.name }),
             TableColumn(
                 "OBSERVER", .flexible(min: 10),
-                text: { $0.entry.observerType.map(ObserversView.shortType) ?? "block" }),
+                text: {
+                    $0.entry.registrationKind.flatMap(MessageText.kind)
+                        ?? $0.entry.observerType.map(ObserversView.shortType) ?? "block"
+                }),
             TableColumn(
                 "DUR", .fixed(6), alignRight: true, text: { Format.duration($0.entry.duration, ascii: ascii) },
                 style: { $0.entry.duration >= 16_000_000 ? .warning : nil },
@@ -109,7 +112,11 @@ enum ThreadsView {
             let lane = Rect(x: rect.x + index * width, y: rect.y, width: width, height: rect.height)
             let isSelected = first + index == selected
             info.regions.append(HitRegion(lane, .row(first + index)))
-            let title = "\(data.threadName(thread.id)) \(Format.count(thread.deliveries))"
+            var title = "\(data.threadName(thread.id)) \(Format.count(thread.deliveries))"
+            if thread.mailboxWait.count > 0 {
+                // Async message observers ran here: how long their messages waited, at worst.
+                title += " wait p99 " + Format.duration(thread.mailboxWait.p99, ascii: glyphs == .ascii)
+            }
             Frame.draw(lane, title: title, glyphs: glyphs, style: isSelected ? .breadcrumb : .dim, into: &canvas)
             let inner = lane.inset(1)
             let (log, hidden) = laneLines(thread.recentDeliveries, extras: extras, height: inner.height)

@@ -1,0 +1,33 @@
+import Metrics
+import NotifyKit
+
+/// The metric handles of one `name` dimension value: a notification name, a typed message type,
+/// the fold of names beyond the cap, or registrations of every name. Made once, then only used.
+final class NameMetrics: Sendable {
+    let posts: Counter
+    let deliveries: Counter
+    let handlerDuration: Metrics.Timer
+    /// Live registrations: swift-metrics' gauge that goes up and down.
+    let registrations: Meter
+    /// One per ``NotifyRemovalReason``, in `allCases` order.
+    let removals: [Counter]
+    let droppedTokens: Counter
+
+    init(name: String, configuration: NotifyMetricsConfiguration, factory: any MetricsFactory) {
+        let prefix = configuration.labelPrefix
+        let dimensions = configuration.dimensions + [("name", name)]
+        posts = Counter(label: prefix + "posts", dimensions: dimensions, factory: factory)
+        deliveries = Counter(label: prefix + "deliveries", dimensions: dimensions, factory: factory)
+        handlerDuration = Metrics.Timer(label: prefix + "handler_duration", dimensions: dimensions, factory: factory)
+        registrations = Meter(label: prefix + "registrations", dimensions: dimensions, factory: factory)
+        removals = NotifyRemovalReason.allCases.map { reason in
+            Counter(
+                label: prefix + "removals", dimensions: dimensions + [("reason", reason.rawValue)], factory: factory)
+        }
+        droppedTokens = Counter(label: prefix + "dropped_tokens", dimensions: dimensions, factory: factory)
+    }
+
+    func removal(_ reason: NotifyRemovalReason) -> Counter {
+        removals[NotifyRemovalReason.allCases.firstIndex(of: reason)!]
+    }
+}
