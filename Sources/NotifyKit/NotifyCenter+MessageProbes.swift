@@ -14,9 +14,9 @@ struct MessagePostTrace {
     func emitEnqueued(registration: MessageRegistration, pending: Int, droppedOldest: Bool) {
         probes.emit(
             .messageEnqueued(
-                NotifyMessageEnqueue(
-                    postID: postID, registration: registration.id, pending: pending, droppedOldest: droppedOldest)),
-            thread: context.thread.id)
+                at: context.now(), postID: postID, registration: registration.id, pending: pending,
+                droppedOldest: droppedOldest),
+            named: Notification.Name(rawValue: name), context: context)
     }
 
     /// What a delivery on another thread needs: everything but the posting thread's context.
@@ -59,11 +59,10 @@ extension NotifyCenter {
         let now = context.now()
         probes.emit(
             .posted(
-                NotifyPost(
-                    postID: postID, name: name, object: object, hasUserInfo: false, matched: matched,
-                    depth: context.postDepth + 1, parentPostID: context.currentPostID,
-                    callsite: NotifyCallsite(file: file, line: line), message: kind)),
-            timestamp: now, thread: context.thread.id)
+                at: now, postID: postID, object: object, hasUserInfo: false, matched: matched,
+                depth: context.postDepth + 1, parentPostID: context.currentPostID, file: file, line: line,
+                message: kind),
+            named: Notification.Name(rawValue: name), context: context)
         return MessagePostTrace(probes: probes, postID: postID, name: name, context: context, start: now)
     }
 
@@ -72,11 +71,9 @@ extension NotifyCenter {
         let end = post.context.now()
         post.probes.emit(
             .delivered(
-                NotifyDelivery(
-                    postID: post.postID, registration: registration.id, name: post.name,
-                    postingThread: post.context.thread.id, target: registration.target, start: start,
-                    duration: end > start ? end - start : 0, wait: 0, depth: post.context.postDepth)),
-            timestamp: end, thread: post.context.thread.id)
+                at: end, postID: post.postID, registration: registration.id, postingThread: post.context.thread.id,
+                target: registration.target, start: start, wait: 0, depth: post.context.postDepth),
+            named: Notification.Name(rawValue: post.name), context: post.context)
         return end
     }
 
@@ -88,11 +85,9 @@ extension MessageHandOffTrace {
         let context = ThreadContext.current
         probes.emit(
             .delivered(
-                NotifyDelivery(
-                    postID: postID, registration: registration, name: name, postingThread: postingThread,
-                    target: .task, start: start, duration: end > start ? end - start : 0,
-                    wait: start > enqueuedAt ? start - enqueuedAt : 0, depth: context.postDepth)),
-            timestamp: end, thread: context.thread.id)
+                at: end, postID: postID, registration: registration, postingThread: postingThread, target: .task,
+                start: start, wait: start > enqueuedAt ? start - enqueuedAt : 0, depth: context.postDepth),
+            named: Notification.Name(rawValue: name), context: context)
     }
 }
 

@@ -231,17 +231,14 @@ extension NotifyCenter {
             }
             if registration.matchesObject(objectKey, of: notification) { matched += 1 }
         }
-        let name = notification.name.rawValue
+        let name = notification.name
         var clock = context.now()
         probes.emit(
             .posted(
-                NotifyPost(
-                    postID: postID, name: name,
-                    object: object,
-                    hasUserInfo: notification.userInfo != nil, matched: matched,
-                    depth: context.postDepth + 1, parentPostID: context.currentPostID,
-                    callsite: NotifyCallsite(file: file, line: line))),
-            timestamp: clock, thread: thread)
+                at: clock, postID: postID, object: object, hasUserInfo: notification.userInfo != nil, matched: matched,
+                depth: context.postDepth + 1, parentPostID: context.currentPostID, file: file, line: line,
+                message: nil),
+            named: name, context: context)
         let trace = DeliveryTrace(probes: probes, postID: postID, name: name, postingThread: thread)
         context.withinPost(postID) {
             inRegistrationOrder(named, wildcard) { registration in
@@ -268,7 +265,7 @@ extension NotifyCenter {
 struct DeliveryTrace: Sendable {
     let probes: ProbeSet
     let postID: UInt64
-    let name: String
+    let name: Notification.Name
     let postingThread: UInt64
 
     /// Runs a handed-off handler between two clock reads and emits the delivery; false if the
@@ -294,11 +291,9 @@ struct DeliveryTrace: Sendable {
     ) {
         probes.emit(
             .delivered(
-                NotifyDelivery(
-                    postID: postID, registration: registration.id, name: name, postingThread: postingThread,
-                    target: registration.target.kind, start: start, duration: end > start ? end - start : 0, wait: wait,
-                    depth: context.postDepth)),
-            timestamp: end, thread: context.thread.id)
+                at: end, postID: postID, registration: registration.id, postingThread: postingThread,
+                target: registration.target.kind, start: start, wait: wait, depth: context.postDepth),
+            named: name, context: context)
     }
 }
 

@@ -1,14 +1,24 @@
+import Foundation
 import NotifySystem
 /// The probes attached to a center; replaced, never mutated, so posts read it with no lock held.
 final class ProbeSet: Sendable {
     let entries: [(id: UInt64, probe: any NotifyProbe)]
     /// The first probe, called without walking the array: one probe is the common case.
     private let first: any NotifyProbe
+    /// The recorders posts and deliveries are written into, first one apart.
+    private let recorder: ProbeRecorder?
+    private let otherRecorders: [ProbeRecorder]
+    /// The probes without a recorder, which receive posts and deliveries as ``ProbeEvent``s.
+    private let receivers: [any NotifyProbe]
 
     init?(entries: [(id: UInt64, probe: any NotifyProbe)]) {
         guard let first = entries.first else { return nil }
         self.entries = entries
         self.first = first.probe
+        let recorders = entries.compactMap { $0.probe.recorder }
+        recorder = recorders.first
+        otherRecorders = Array(recorders.dropFirst())
+        receivers = entries.filter { $0.probe.recorder == nil }.map(\.probe)
     }
 
     func emit(
@@ -22,6 +32,27 @@ final class ProbeSet: Sendable {
             entries[index].probe.receive(event)
             index += 1
         }
+    }
+
+    /// Writes a post or delivery into the calling thread's rings, and hands it to the probes
+    /// without a recorder as an event.
+    @inline(__always)
+    func emit(_ record: ProbeRecord, named name: Notification.Name, context: ThreadContext) {
+        if let recorder {
+            context.withRing(for: recorder) { $0.appendEvent(record, named: name) }
+            if otherRecorders.isEmpty && receivers.isEmpty { return }
+        }
+        emitElsewhere(record, named: name, context: context)
+    }
+
+    @inline(never)
+    private func emitElsewhere(_ record: ProbeRecord, named name: Notification.Name, context: ThreadContext) {
+        for recorder in otherRecorders {
+            context.withRing(for: recorder) { $0.appendEvent(record, named: name) }
+        }
+        guard !receivers.isEmpty else { return }
+        let event = record.event(thread: context.thread.id, name: name.rawValue)
+        for probe in receivers { probe.receive(event) }
     }
 }
 

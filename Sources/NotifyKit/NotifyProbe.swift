@@ -8,6 +8,9 @@ import NotifySystem
 public protocol NotifyProbe: AnyObject, Sendable {
     /// Called once per event, in the order events happened on that thread.
     func receive(_ event: ProbeEvent)
+
+    /// See the default implementation.
+    var recorder: ProbeRecorder? { get }
 }
 
 /// Detaches a probe when cancelled or released.
@@ -28,4 +31,11 @@ public final class NotifyProbeAttachment: Sendable {
     }
 
     deinit { detach() }
+}
+
+extension NotifyProbe {
+    /// The recorder a center writes this probe's posts and deliveries into, as binary records on
+    /// each posting thread, instead of calling ``receive(_:)``; nil (the default) for a probe that
+    /// takes every event as a ``ProbeEvent``. Read once, when the probe is attached.
+    public var recorder: ProbeRecorder? { nil }
 }

@@ -127,7 +127,41 @@ final class ThreadContext {
     /// ``TickClock/Rate/never`` until the first reading, and for good where the counter cannot be used.
     @exclusivity(unchecked) private var tickRate = TickClock.Rate.never
 
+    /// This thread's rings, one per ``ProbeRecorder`` it has written to, and the last one used.
+    @exclusivity(unchecked) var rings: [ProbeRecordRing] = []
+    @exclusivity(unchecked) private var lastRecorderID: UInt64 = 0
+    @exclusivity(unchecked) private var lastRing: Unmanaged<ProbeRecordRing>?
+
     init(thread: NotifyThread) { self.thread = thread }
+
+    deinit {
+        for ring in rings { ring.closed.store(true, ordering: .releasing) }
+    }
+
+    /// Runs `body` with this thread's ring for `recorder`, made and registered on first use.
+    @inline(__always)
+    func withRing<Result>(for recorder: ProbeRecorder, _ body: (ProbeRecordRing) -> Result) -> Result {
+        if recorder.id == lastRecorderID, let lastRing {
+            return lastRing._withUnsafeGuaranteedRef(body)
+        }
+        return findRing(for: recorder)._withUnsafeGuaranteedRef(body)
+    }
+
+    @inline(never)
+    private func findRing(for recorder: ProbeRecorder) -> Unmanaged<ProbeRecordRing> {
+        rings.removeAll { $0.abandoned.load(ordering: .acquiring) }
+        let ring: ProbeRecordRing
+        if let existing = rings.first(where: { $0.recorderID == recorder.id }) {
+            ring = existing
+        } else {
+            ring = ProbeRecordRing(thread: thread.id, recorderID: recorder.id, capacity: recorder.capacityPerThread)
+            recorder.register(ring)
+            rings.append(ring)
+        }
+        lastRecorderID = recorder.id
+        lastRing = Unmanaged.passUnretained(ring)
+        return Unmanaged.passUnretained(ring)
+    }
 
     /// ``MonotonicClock`` nanoseconds, read for a third of the cost from the CPU's counter
     /// (see ``TickClock``): what probed posts time their handlers with. Readings on one thread may
@@ -200,6 +234,9 @@ final class ThreadContext {
         if let existing {
             context.postDepth = existing.postDepth
             context.currentPostID = existing.currentPostID
+            // The thread's records stay in its rings, in order.
+            context.rings = existing.rings
+            existing.rings = []
         }
         ThreadRegistry.known.withLock { $0[id] = thread }
         // After the registry holds the new name: an exporter that sees the rename looks it up.

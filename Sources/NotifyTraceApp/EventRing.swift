@@ -1,46 +1,37 @@
 public import NotifyKit
 import NotifySystem
 
-/// The probe an inspected app attaches: it copies each event into a bounded buffer and returns.
+/// The probe an inspected app attaches: each posting thread writes its events as binary records
+/// into a bounded ring of its own (see ``ProbeRecorder``), and the exporter drains them all.
 ///
-/// The posting thread does no encoding and no system call: a short critical section around an
-/// append into capacity reserved up front. The exporter swaps the filled buffer for an empty one
-/// of the same capacity, so the posting side never allocates either. When the exporter falls
-/// behind, events are counted, not stored, and the count reaches viewers as a `gap`.
-public final class EventRing: NotifyProbe, @unchecked Sendable {  // `lock` guards `pending` and `dropped`
-    /// How many events the buffer holds between two drains.
+/// The posting thread does no encoding, takes no lock and makes no system call. When the exporter
+/// falls behind, a full ring counts its thread's events instead of storing them, and the count
+/// reaches viewers as a `gap`.
+public final class EventRing: NotifyProbe, @unchecked Sendable {  // drained from one thread
+    /// How many events each thread's ring holds between two drains.
     public let capacity: Int
-    private let lock = Lock()
-    private var pending: [ProbeEvent]
-    private var dropped: UInt64 = 0
+    private let rings: ProbeRecorder
 
-    /// - Parameter capacity: Events kept between drains; the exporter drains every few milliseconds.
-    public init(capacity: Int = 1 << 16) {
-        self.capacity = max(1, capacity)
-        pending = []
-        pending.reserveCapacity(self.capacity)
+    /// - Parameter capacity: Events a thread's ring keeps between drains; the exporter drains
+    ///   every few milliseconds.
+    public init(capacity: Int = 1 << 14) {
+        self.capacity = max(2, capacity)
+        rings = ProbeRecorder(capacityPerThread: self.capacity)
     }
+
+    public var recorder: ProbeRecorder? { rings }
 
     public func receive(_ event: ProbeEvent) {
-        lock.lock()
-        if pending.count < capacity {
-            pending.append(event)
-        } else {
-            dropped &+= 1
-        }
-        lock.unlock()
+        rings.receive(event)
     }
 
-    /// Exchanges the pending events for `spare` (which must be empty with the same capacity) and
-    /// returns how many events were dropped since the last drain.
+    /// Replaces the contents of `spare` with the events recorded since the last drain, in the
+    /// order they happened, and returns how many events were dropped since the last drain.
     func drain(swappingWith spare: inout [ProbeEvent]) -> UInt64 {
         spare.removeAll(keepingCapacity: true)
-        if spare.capacity < capacity { spare.reserveCapacity(capacity) }
-        lock.lock()
-        swap(&pending, &spare)
-        let lost = dropped
-        dropped = 0
-        lock.unlock()
-        return lost
+        return rings.drain(into: &spare)
     }
+
+    /// Every event the rings have dropped so far.
+    var droppedTotal: UInt64 { rings.droppedTotal }
 }

@@ -18,8 +18,8 @@ public import NotifySystem
 /// mode 0600 in a 0700 directory, removed when the inspector stops or the process exits. Several
 /// viewers may attach (up to ``ViewerLimits/maximumViewers``); each first receives a header and a snapshot of every live registration and
 /// thread, then the live events. The app is never blocked by a viewer: while none is attached the
-/// center runs unprobed; while one is, events go through a bounded ``EventRing`` to a background
-/// exporter, and anything a slow viewer cannot take is counted and reported to it as a `gap`.
+/// center runs unprobed; while one is, each posting thread writes its events into a bounded ring
+/// of its own (``EventRing``), which a background exporter drains, and anything a slow viewer cannot take is counted and reported to it as a `gap`.
 /// ``ViewerLimits`` bounds how many viewers attach and the memory they may hold.
 public final class NotifyInspector: Sendable {
     /// Where viewers connect.
@@ -34,13 +34,13 @@ public final class NotifyInspector: Sendable {
     /// Starts listening for viewers of `center`.
     ///
     /// - Parameters:
-    ///   - ringCapacity: Events buffered between exporter passes (every ~2 ms); beyond it, events
-    ///     are counted as lost.
+    ///   - ringCapacity: Events each posting thread buffers between exporter passes (every ~2 ms);
+    ///     beyond it, that thread's events are counted as lost.
     ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
     ///   - limits: What viewers may cost; by default ``ViewerLimits/fromEnvironment(_:)``.
     public static func start(
         center: NotifyCenter = .default, directory: SocketDirectory = .standard,
-        ringCapacity: Int = 1 << 16, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
+        ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
     ) throws(TraceError) -> NotifyInspector {
         var limits = if let limits { limits } else { try ViewerLimits.fromEnvironment() }
         if let viewerBufferBytes { limits.viewerBufferBytes = max(4096, viewerBufferBytes) }

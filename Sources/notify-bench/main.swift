@@ -23,6 +23,7 @@ let workloads: [any Workload] = [
     ContentionWorkload(profile: profile),
     AllocationWorkload(profile: profile),
     ProbeWorkload(measurer: measurer),
+    RecordWorkload(measurer: measurer, profile: profile),
     MetricsProbeWorkload(measurer: measurer, profile: profile),
     MemoryWorkload(profile: profile),
     TraceWorkload(profile: profile),

@@ -1,0 +1,131 @@
+/// One probed event as a posting thread writes it: a fixed-size value with no references, so
+/// writing it into the thread's ``ProbeRecordRing`` retains nothing and allocates nothing.
+///
+/// Posts and deliveries, the events of every probed post, are written field by field; every
+/// other event (registrations, removals, queue activity: rare, and free to allocate) travels as a
+/// retained ``ProbeEvent`` box. A name is a slot of the ring's name table, defined by a
+/// `nameDefined` record earlier in the same ring; types and callsites are process-stable
+/// pointers. The words are named by what a post uses them for; a delivery's accessors say what
+/// it keeps in them.
+struct ProbeRecord {
+    enum Kind: UInt8 {
+        case posted, delivered
+        /// A typed message queued for one observer: `matched` is the pending count, `hasUserInfo`
+        /// whether the oldest was dropped.
+        case messageEnqueued
+        /// `box` holds a retained ``ProbeEventBox``.
+        case boxed
+        /// `box` holds a retained ``ProbeNameBox``: the name of `nameSlot` from here on.
+        case nameDefined
+    }
+
+    var timestamp: UInt64
+    var postID: UInt64
+    /// Posted: the parent post; delivered: the registration.
+    var parentPostID: UInt64
+    /// Posted: the registrations matched; delivered: the posting thread.
+    var matched: UInt64
+    /// Posted: the object's address; delivered: the handler's start.
+    var objectAddress: UInt64
+    /// Posted: the object's serial; delivered: the wait before the start.
+    var objectSerial: UInt64
+    /// Posted: the object's type (nil when there is no object); boxed and nameDefined: the box.
+    var pointer: UnsafeRawPointer?
+    var file: StaticString
+    var kind: Kind
+    var target: NotifyTargetKind
+    var message: NotifyMessageKind?
+    var hasUserInfo: Bool
+    var nameSlot: UInt16
+    var depth: UInt32
+    var line: UInt32
+
+    @inline(__always)
+    static func posted(
+        at timestamp: UInt64, postID: UInt64, object: NotifyObjectRef?, hasUserInfo: Bool, matched: Int, depth: Int,
+        parentPostID: UInt64, file: StaticString, line: UInt, message: NotifyMessageKind?
+    ) -> ProbeRecord {
+        ProbeRecord(
+            timestamp: timestamp, postID: postID, parentPostID: parentPostID, matched: UInt64(matched),
+            objectAddress: UInt64(object?.address ?? 0), objectSerial: object?.serial ?? 0,
+            pointer: object.map { unsafeBitCast($0.type, to: UnsafeRawPointer.self) }, file: file, kind: .posted,
+            target: .posting, message: message, hasUserInfo: hasUserInfo, nameSlot: 0,
+            depth: UInt32(truncatingIfNeeded: depth), line: UInt32(truncatingIfNeeded: line))
+    }
+
+    @inline(__always)
+    static func delivered(
+        at end: UInt64, postID: UInt64, registration: UInt64, postingThread: UInt64, target: NotifyTargetKind,
+        start: UInt64, wait: UInt64, depth: Int
+    ) -> ProbeRecord {
+        ProbeRecord(
+            timestamp: end, postID: postID, parentPostID: registration, matched: postingThread, objectAddress: start,
+            objectSerial: wait, pointer: nil, file: "", kind: .delivered, target: target, message: nil,
+            hasUserInfo: false, nameSlot: 0, depth: UInt32(truncatingIfNeeded: depth), line: 0)
+    }
+
+    @inline(__always)
+    static func messageEnqueued(
+        at timestamp: UInt64, postID: UInt64, registration: UInt64, pending: Int, droppedOldest: Bool
+    ) -> ProbeRecord {
+        ProbeRecord(
+            timestamp: timestamp, postID: postID, parentPostID: registration, matched: UInt64(pending),
+            objectAddress: 0, objectSerial: 0, pointer: nil, file: "", kind: .messageEnqueued, target: .task,
+            message: nil, hasUserInfo: droppedOldest, nameSlot: 0, depth: 0, line: 0)
+    }
+
+    /// A record carrying `box`, retained until the reader takes it.
+    static func carrying(_ box: AnyObject, kind: Kind, timestamp: UInt64, nameSlot: UInt16 = 0) -> ProbeRecord {
+        ProbeRecord(
+            timestamp: timestamp, postID: 0, parentPostID: 0, matched: 0, objectAddress: 0, objectSerial: 0,
+            pointer: UnsafeRawPointer(Unmanaged.passRetained(box).toOpaque()), file: "", kind: kind, target: .posting,
+            message: nil, hasUserInfo: false, nameSlot: nameSlot, depth: 0, line: 0)
+    }
+
+    /// Takes back the box a boxed or nameDefined record holds; once per record.
+    func takeBox() -> AnyObject {
+        Unmanaged<AnyObject>.fromOpaque(pointer!).takeRetainedValue()
+    }
+
+    /// The event a posted or delivered record stands for, written on thread `thread`.
+    func event(thread: UInt64, name: String) -> ProbeEvent {
+        switch kind {
+        case .posted:
+            let object = pointer.map {
+                NotifyObjectRef(
+                    address: UInt(objectAddress), type: unsafeBitCast($0, to: (any AnyObject.Type).self),
+                    serial: objectSerial)
+            }
+            let post = NotifyPost(
+                postID: postID, name: name, object: object, hasUserInfo: hasUserInfo, matched: Int(matched),
+                depth: Int(depth), parentPostID: parentPostID, callsite: NotifyCallsite(file: file, line: UInt(line)),
+                message: message)
+            return ProbeEvent(timestamp: timestamp, thread: thread, kind: .posted(post))
+        case .delivered:
+            let start = objectAddress
+            let delivery = NotifyDelivery(
+                postID: postID, registration: parentPostID, name: name, postingThread: matched, target: target,
+                start: start, duration: timestamp > start ? timestamp - start : 0, wait: objectSerial,
+                depth: Int(depth))
+            return ProbeEvent(timestamp: timestamp, thread: thread, kind: .delivered(delivery))
+        case .messageEnqueued:
+            let enqueue = NotifyMessageEnqueue(
+                postID: postID, registration: parentPostID, pending: Int(matched), droppedOldest: hasUserInfo)
+            return ProbeEvent(timestamp: timestamp, thread: thread, kind: .messageEnqueued(enqueue))
+        case .boxed, .nameDefined:
+            preconditionFailure("a boxed record carries its event")
+        }
+    }
+}
+
+/// A rare event carried whole through a ring.
+final class ProbeEventBox {
+    let event: ProbeEvent
+    init(_ event: ProbeEvent) { self.event = event }
+}
+
+/// A name a ring's slot stands for from its `nameDefined` record on.
+final class ProbeNameBox {
+    let name: String
+    init(_ name: String) { self.name = name }
+}

@@ -1,0 +1,150 @@
+import NotifySystem
+import Synchronization
+
+/// A probe whose events each thread writes as fixed-size records into a ring of its own, and
+/// which one reader drains into ``ProbeEvent``s later.
+///
+/// A probed post then costs its posting thread a clock reading and a few stores per event: no
+/// lock, no allocation, no memory shared with other posting threads. The reader (one thread at a
+/// time) merges the rings by time, keeping each thread's order, and builds the events. When a
+/// thread's ring is full, its events are counted, not kept, and ``drain(into:)`` returns the count.
+///
+/// Expose a recorder from another probe with ``NotifyProbe/recorder``; ``InMemoryProbe`` and the
+/// inspector's ring are recorders underneath.
+public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings` under its lock; the rest: drainer
+    private static let lastID = Atomic<UInt64>(0)
+
+    /// Records each thread's ring holds between two drains.
+    public let capacityPerThread: Int
+    let id: UInt64
+    private let rings = LockedValue<[ProbeRecordRing]>([])
+    /// The rings as the drainer last listed them.
+    private var draining: [ProbeRecordRing] = []
+    private var heads: [UInt64] = []
+    private var tails: [UInt64] = []
+    /// Whether each ring's thread had exited before its indices were read: then they are final.
+    private var exited: [Bool] = []
+    /// The time of each ring's next event, `.max` when none is due.
+    private var nextTimes: [UInt64] = []
+    /// The drop counts of rings let go of, for ``droppedTotal``.
+    private let releasedDrops = Atomic<UInt64>(0)
+    /// How far each ring's reading may lag the clock: a clock reading becomes a record a moment
+    /// later, and counters on different threads agree only to within a few nanoseconds.
+    static let settleNanoseconds: UInt64 = 2_000
+
+    /// - Parameter capacityPerThread: Records a thread's ring holds; rounded up to a power of two.
+    public init(capacityPerThread: Int = 1 << 14) {
+        self.capacityPerThread = max(2, capacityPerThread)
+        id = Self.lastID.add(1, ordering: .relaxed).newValue
+    }
+
+    deinit {
+        rings.withLock { rings in
+            for ring in rings { ring.abandoned.store(true, ordering: .releasing) }
+        }
+    }
+
+    public var recorder: ProbeRecorder? { self }
+
+    /// Writes `event` whole into the calling thread's ring, after the events that thread wrote before.
+    public func receive(_ event: ProbeEvent) {
+        ThreadContext.current.withRing(for: self) { $0.appendBoxed(event) }
+    }
+
+    func register(_ ring: ProbeRecordRing) {
+        rings.withLock { $0.append(ring) }
+    }
+
+    /// Appends every event recorded so far to `events`, in the order they happened (each thread's
+    /// in its own order), and returns how many events were dropped since the last drain.
+    ///
+    /// Call from one thread at a time. An event whose clock was read in the last
+    /// ``settleNanoseconds`` may wait for the next drain: by then, everything that happened before
+    /// it on other threads has been written too, so no event is drained before its cause.
+    @discardableResult
+    public func drain(into events: inout [ProbeEvent]) -> UInt64 {
+        let limit = MonotonicClock.now() &+ Self.settleNanoseconds
+        while MonotonicClock.now() < limit &+ Self.settleNanoseconds {}
+        draining = rings.withLock { $0 }
+        var lost: UInt64 = 0
+        heads.removeAll(keepingCapacity: true)
+        tails.removeAll(keepingCapacity: true)
+        exited.removeAll(keepingCapacity: true)
+        for ring in draining {
+            exited.append(ring.closed.load(ordering: .acquiring))
+            let total = ring.dropped.load(ordering: .acquiring)
+            lost &+= total &- ring.droppedReported
+            ring.droppedReported = total
+            heads.append(ring.published.load(ordering: .acquiring))
+            tails.append(ring.consumed.load(ordering: .relaxed))
+        }
+        merge(upTo: limit, into: &events)
+        var emptied: [ObjectIdentifier] = []
+        for (index, ring) in draining.enumerated() {
+            ring.consumed.store(tails[index], ordering: .releasing)
+            if exited[index] && tails[index] == heads[index] { emptied.append(ObjectIdentifier(ring)) }
+        }
+        if !emptied.isEmpty { release(emptied) }
+        draining.removeAll(keepingCapacity: true)
+        return lost
+    }
+
+    /// Takes records from the rings' heads, oldest first, while their time is at most `limit`.
+    private func merge(upTo limit: UInt64, into events: inout [ProbeEvent]) {
+        nextTimes.removeAll(keepingCapacity: true)
+        for index in draining.indices { nextTimes.append(nextTime(of: index, upTo: limit)) }
+        while true {
+            var oldest = -1
+            var oldestTime = UInt64.max
+            for index in nextTimes.indices where nextTimes[index] < oldestTime {
+                oldest = index
+                oldestTime = nextTimes[index]
+            }
+            guard oldest >= 0 else { return }
+            let ring = draining[oldest]
+            let record = ring.record(at: tails[oldest])
+            tails[oldest] &+= 1
+            if record.kind == .boxed {
+                events.append((record.takeBox() as! ProbeEventBox).event)
+            } else {
+                events.append(record.event(thread: ring.thread, name: ring.slotNames[Int(record.nameSlot)]))
+            }
+            nextTimes[oldest] = nextTime(of: oldest, upTo: limit)
+        }
+    }
+
+    /// The time of ring `index`'s next event, reading the name definitions before it; `.max` when
+    /// it has none due by `limit`.
+    private func nextTime(of index: Int, upTo limit: UInt64) -> UInt64 {
+        let ring = draining[index]
+        while tails[index] != heads[index] {
+            let record = ring.record(at: tails[index])
+            guard record.kind == .nameDefined else {
+                return record.timestamp <= limit ? record.timestamp : .max
+            }
+            ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
+            tails[index] &+= 1
+        }
+        return .max
+    }
+
+    /// Lets go of the rings of exited threads, drained to their last record and drop.
+    private func release(_ emptied: [ObjectIdentifier]) {
+        let released = rings.withLock { rings in
+            let released = rings.filter { emptied.contains(ObjectIdentifier($0)) }
+            rings.removeAll { emptied.contains(ObjectIdentifier($0)) }
+            return released
+        }
+        for ring in released { releasedDrops.add(ring.dropped.load(ordering: .acquiring), ordering: .relaxed) }
+    }
+
+    /// The rings not yet let go of.
+    var ringCount: Int { rings.withLock { $0.count } }
+
+    /// Every event dropped so far, drained or not: what the rings' drop counts add up to.
+    public var droppedTotal: UInt64 {
+        rings.withLock { rings in
+            rings.reduce(releasedDrops.load(ordering: .relaxed)) { $0 &+ $1.dropped.load(ordering: .acquiring) }
+        }
+    }
+}

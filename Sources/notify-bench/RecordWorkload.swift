@@ -1,0 +1,169 @@
+import CAllocationCounter
+import CNotifyTicks
+import Foundation
+import NotifyKit
+import NotifySystem
+
+/// What the probed path costs a posting thread once a recorder is attached and drained, as a
+/// viewer's exporter drains it: nanoseconds per traced event over the unprobed post (beside the
+/// cost of the one clock reading each event needs), allocations per probed post, and how two
+/// posting threads with a viewer attached scale over one.
+struct RecordWorkload: Workload {
+    static let observerCounts = [1, 10]
+    static let eventTargetNanos = 25.0
+    static let allocationRow = "allocations per probed post, 1 observer (recorder drained)"
+    static let scalingRow = "2 threads posting with a viewer ÷ 1 thread (throughput)"
+    static let scalingTarget = 1.6
+
+    let measurer: Measurer
+    let profile: Profile
+
+    static func eventRowName(observers: Int) -> String {
+        "traced event over unprobed post, \(observers) observer\(observers == 1 ? "" : "s") (floor: clock reading)"
+    }
+
+    var rowNames: [String] { Self.observerCounts.map(Self.eventRowName) + [Self.allocationRow, Self.scalingRow] }
+
+    func run(_ options: BenchOptions) throws -> [Row] {
+        var rows: [Row] = []
+        for observers in Self.observerCounts where options.selects(Self.eventRowName(observers: observers)) {
+            rows.append(try eventCost(observers: observers))
+        }
+        if options.selects(Self.allocationRow) { rows.append(try allocations()) }
+        if options.selects(Self.scalingRow) { rows.append(try scaling()) }
+        return rows
+    }
+
+    /// (probed − unprobed) ÷ events per post, measured in the same run.
+    private func eventCost(observers: Int) throws -> Row {
+        let name = Self.eventRowName(observers: observers)
+        progress(name)
+        let fixture = PostFixture<NotifyKitCenter>(observers: observers)
+        let unprobed = measurer.measure { n in
+            for _ in 0..<n { fixture.post() }
+        }
+        try fixture.verify(posts: unprobed.operations, name)
+        fixture.reset()
+        let drainer = BackgroundDrainer()
+        let attachment = fixture.center.center.attach(drainer.recorder)
+        let probed = measurer.measure { n in
+            for _ in 0..<n { fixture.post() }
+        }
+        attachment.detach()
+        let drained = drainer.stop()
+        try fixture.verify(posts: probed.operations, name)
+        guard drained > 0 else {
+            throw DeliveryMismatch(benchmark: name, center: "NotifyKitCenter", detail: "the recorder saw no events")
+        }
+        let perEvent = (probed.nsPerOp - unprobed.nsPerOp) / Double(observers + 1)
+        var row = Row(name)
+        row.notifyKit = .nanoseconds(perEvent)
+        row.floor = .nanoseconds(Self.clockReadingNanos())
+        row.expect("≤ \(Cell.decimal(Self.eventTargetNanos, places: 0)) ns", perEvent <= Self.eventTargetNanos)
+        return row
+    }
+
+    /// Nanoseconds one reading of the CPU's counter takes.
+    private static func clockReadingNanos() -> Double {
+        let readings = 1_000_000
+        var sink: UInt64 = 0
+        let start = MonotonicClock.now()
+        for _ in 0..<readings { sink &+= notify_cpu_ticks() }
+        let elapsed = MonotonicClock.now() - start
+        withExtendedLifetime(sink) {}
+        return Double(elapsed) / Double(readings)
+    }
+
+    private func allocations() throws -> Row {
+        progress(Self.allocationRow)
+        let fixture = PostFixture<NotifyKitCenter>(observers: 1)
+        let drainer = BackgroundDrainer()
+        let attachment = fixture.center.center.attach(drainer.recorder)
+        let warmup = 1_000
+        for _ in 0..<warmup { fixture.post() }
+        let posts = profile.allocationPosts
+        let before = notify_thread_allocation_count()
+        for _ in 0..<posts { fixture.post() }
+        let after = notify_thread_allocation_count()
+        attachment.detach()
+        _ = drainer.stop()
+        try fixture.verify(posts: warmup + posts, Self.allocationRow)
+        let perPost = Double(after - before) / Double(posts)
+        var row = Row(Self.allocationRow)
+        row.notifyKit = .allocations(perPost)
+        row.expectDeterministic("0", perPost == 0)
+        return row
+    }
+
+    /// Posts per second from two threads at once over one thread's, with a live viewer attached.
+    private func scaling() throws -> Row {
+        progress(Self.scalingRow)
+        let posts = profile.name == "quick" ? 100_000 : 400_000
+        let session = try ViewerSession()
+        defer { session.stop() }
+        session.attachViewer()
+        _ = session.timePosts(10_000)
+        let one = Self.wallNanos(threads: 1, postsEach: posts, session)
+        let two = Self.wallNanos(threads: 2, postsEach: posts, session)
+        let factor = (2 * Double(posts) / two) / (Double(posts) / one)
+        var row = Row(Self.scalingRow)
+        row.notifyKit = .factorOf(factor, numerator: one / Double(posts), denominator: two / Double(2 * posts))
+        row.expect("≥ \(Cell.decimal(Self.scalingTarget, places: 1))×", factor >= Self.scalingTarget)
+        if ProcessInfo.processInfo.activeProcessorCount < 4 { row.markInconclusive() }
+        return row
+    }
+
+    /// Wall nanoseconds for `threads` threads to post `postsEach` each, started together.
+    private static func wallNanos(threads: Int, postsEach: Int, _ session: ViewerSession) -> Double {
+        let ready = DispatchGroup()
+        let done = DispatchGroup()
+        let go = DispatchSemaphore(value: 0)
+        for _ in 0..<threads {
+            ready.enter()
+            done.enter()
+            Thread.detachNewThread {
+                _ = session.timePosts(1_000)
+                ready.leave()
+                go.wait()
+                _ = session.timePosts(postsEach)
+                done.leave()
+            }
+        }
+        ready.wait()
+        let start = MonotonicClock.now()
+        for _ in 0..<threads { go.signal() }
+        done.wait()
+        return Double(MonotonicClock.now() - start)
+    }
+}
+
+/// A recorder drained every millisecond on a thread of its own, as the inspector's exporter does.
+final class BackgroundDrainer: @unchecked Sendable {  // `running` is locked; the rest belongs to the thread
+    let recorder = ProbeRecorder()
+    private let running = LockedValue(true)
+    private let finished = DispatchSemaphore(value: 0)
+    private let total = LockedValue(0)
+
+    init() {
+        Thread.detachNewThread { [self] in
+            var events: [ProbeEvent] = []
+            events.reserveCapacity(1 << 16)
+            while running.withLock({ $0 }) {
+                events.removeAll(keepingCapacity: true)
+                recorder.drain(into: &events)
+                total.withLock { $0 += events.count }
+                usleep(1_000)
+            }
+            finished.signal()
+        }
+    }
+
+    /// Stops draining; returns the events drained.
+    func stop() -> Int {
+        running.withLock { $0 = false }
+        finished.wait()
+        var events: [ProbeEvent] = []
+        recorder.drain(into: &events)
+        return total.withLock { $0 } + events.count
+    }
+}

@@ -1,0 +1,142 @@
+import Dispatch
+import Foundation
+@testable import NotifyKit
+import Testing
+
+private let tick = Notification.Name("tests.recorder.tick")
+
+/// A probe without a recorder: takes every event as a `ProbeEvent`, synchronously.
+private final class ReceivingProbe: NotifyProbe, @unchecked Sendable {
+    let events = Recorder<ProbeEvent>()
+    func receive(_ event: ProbeEvent) { events.append(event) }
+}
+
+/// The per-thread rings a probed post writes into, and how a recorder drains them.
+@Suite struct ProbeRecorderTests {
+    @Test("a full ring counts every event it drops, and the events it kept are the first ones")
+    func fullRingCountsDrops() {
+        let center = NotifyCenter()
+        let recorder = ProbeRecorder(capacityPerThread: 16)
+        let attachment = center.attach(recorder)
+        defer { attachment.detach() }
+        for _ in 0..<100 { center.post(name: tick) }
+        var events: [ProbeEvent] = []
+        let dropped = recorder.drain(into: &events)
+        let posts = events.compactMap { if case .posted(let post) = $0.kind { post.postID } else { nil } }
+        #expect(dropped > 0)
+        #expect(UInt64(posts.count) + dropped == 100)
+        #expect(recorder.droppedTotal == dropped)
+        #expect(posts == Array(posts.first!..<posts.first! + UInt64(posts.count)))
+        // Drained, the ring has room again and counts nothing twice.
+        center.post(name: tick)
+        events.removeAll()
+        #expect(recorder.drain(into: &events) == 0)
+        #expect(events.count == 1)
+    }
+
+    @Test("names that take one another's slots in a thread's ring are each reported with their own post")
+    func reusedNameSlotsStayUnambiguous() {
+        let center = NotifyCenter()
+        let probe = InMemoryProbe()
+        let attachment = center.attach(probe)
+        defer { attachment.detach() }
+        // Four times the ring's name slots, in turn and twice over: slots are taken and retaken.
+        let names = (0..<(4 * ProbeRecordRing.nameSlots)).map { Notification.Name("tests.recorder.name-\($0)") }
+        var tokens: [NotifyToken] = []
+        for name in names.prefix(8) {
+            tokens.append(center.addObserver(forName: name, object: nil, queue: nil) { _ in })
+        }
+        defer { tokens.forEach { $0.cancel() } }
+        probe.reset()
+        for name in names + names { center.post(name: name) }
+        let events = probe.events
+        let posted = events.compactMap { if case .posted(let post) = $0.kind { post.name } else { nil } }
+        let delivered = events.compactMap { if case .delivered(let delivery) = $0.kind { delivery.name } else { nil } }
+        #expect(posted == (names + names).map(\.rawValue))
+        #expect(delivered == (names.prefix(8) + names.prefix(8)).map(\.rawValue))
+        #expect(probe.droppedCount == 0)
+    }
+
+    @Test("a delivery handed to another thread is drained after its post, with the posting thread")
+    func handedOffDeliveryFollowsItsPost() {
+        let center = NotifyCenter()
+        let queue = DispatchQueue(label: "tests.recorder.queue")
+        let done = DispatchSemaphore(value: 0)
+        let token = center.addObserver(forName: tick, object: nil, deliverOn: .dispatchQueue(queue)) { _ in
+            done.signal()
+        }
+        defer { token.cancel() }
+        withProbe(on: center) { probe in
+            let poster = NotifyThread.current.id
+            for _ in 0..<50 {
+                center.post(name: tick)
+                #expect(wait(done))
+            }
+            let events = probe.events
+            var postedAt: [UInt64: Int] = [:]
+            for (index, event) in events.enumerated() {
+                switch event.kind {
+                case .posted(let post): postedAt[post.postID] = index
+                case .delivered(let delivery):
+                    #expect(postedAt[delivery.postID] != nil, "delivery of post \(delivery.postID) before its post")
+                    #expect(delivery.postingThread == poster)
+                    #expect(event.thread != poster)
+                    #expect(delivery.name == tick.rawValue)
+                default: break
+                }
+            }
+            #expect(postedAt.count == 50)
+        }
+    }
+
+    @Test("a thread that exits leaves its ring to be drained, then the ring is let go")
+    func exitedThreadRingIsDrainedThenReleased() {
+        let center = NotifyCenter()
+        let recorder = ProbeRecorder()
+        let attachment = center.attach(recorder)
+        defer { attachment.detach() }
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            for _ in 0..<10 { center.post(name: tick) }
+            finished.signal()
+        }
+        thread.start()
+        #expect(wait(finished))
+        var events: [ProbeEvent] = []
+        #expect(
+            eventually {
+                recorder.drain(into: &events)
+                return events.count == 10 && recorder.ringCount == 0
+            })
+        #expect(events.allSatisfy { $0.thread == events[0].thread })
+    }
+
+    @Test("a probe without a recorder still receives posts and deliveries as events, beside a recorder")
+    func receivingProbeBesideARecorder() {
+        let center = NotifyCenter()
+        let token = center.addObserver(forName: tick, object: nil, queue: nil) { _ in }
+        defer { token.cancel() }
+        let receiving = ReceivingProbe()
+        let recording = InMemoryProbe()
+        let first = center.attach(receiving)
+        let second = center.attach(recording)
+        defer {
+            first.detach()
+            second.detach()
+        }
+        center.post(name: tick)
+        let received = receiving.events.all.filter {
+            if case .registered = $0.kind { false } else { true }
+        }
+        let recorded = recording.events.filter {
+            if case .registered = $0.kind { false } else { true }
+        }
+        #expect(received.count == 2)
+        #expect(recorded.count == 2)
+        for (lhs, rhs) in zip(received, recorded) {
+            #expect(lhs.timestamp == rhs.timestamp)
+            #expect(lhs.thread == rhs.thread)
+            #expect("\(lhs.kind)" == "\(rhs.kind)")
+        }
+    }
+}
