@@ -36,14 +36,21 @@ package enum AttachTarget {
     ) throws(Failure) -> (socket: String, process: InspectableProcess?) {
         if let socket { return (socket, nil) }
         if let problem = directory.problem { throw .unsafeDirectory(problem.description) }
-        let processes = directory.inspectableProcesses()
+        let process = try choose(
+            pid: pid, from: HostListing(directory: directory.path, processes: directory.inspectableProcesses()))
+        return (process.socketPath, process)
+    }
+
+    /// The process `--pid` names in a host's listing, or its only process when there is no `--pid`.
+    package static func choose(pid: Int32?, from listing: HostListing) throws(Failure) -> InspectableProcess {
+        let processes = listing.processes
         if let pid {
             guard let process = processes.first(where: { $0.pid == pid }) else { throw .noSuchProcess(pid, processes) }
-            return (process.socketPath, process)
+            return process
         }
         switch processes.count {
-        case 0: throw .none(directory.path)
-        case 1: return (processes[0].socketPath, processes[0])
+        case 0: throw .none(listing.directory)
+        case 1: return processes[0]
         default: throw .ambiguous(processes)
         }
     }

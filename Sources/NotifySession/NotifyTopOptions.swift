@@ -9,6 +9,16 @@ package struct NotifyTopOptions: Sendable {
     package var socket: String?
     /// Print the inspectable processes and exit.
     package var list = false
+    /// Inspect processes on this host, through OpenSSH.
+    package var ssh: SSHDestination?
+    /// `-o` options for ssh.
+    package var sshOptions: [String] = []
+    /// The ssh configuration file to read instead of the user's (`ssh -F`).
+    package var sshConfig: String?
+    /// The notifytop command on the ``ssh`` host.
+    package var remoteNotifytop = "notifytop"
+    /// Serve a viewer's `--ssh`: list processes or copy one's stream to standard output.
+    package var relay = false
     /// Start `notify-demo` with ``demoArguments`` and attach to it.
     package var demo = false
     /// Arguments for `notify-demo`.

@@ -22,17 +22,32 @@ package enum NotifyTopRunner {
         // normal exit path, which stops the demo child and flushes recordings: see EPIPE from
         // write instead of dying of SIGPIPE. Sockets already write with MSG_NOSIGNAL.
         signal(SIGPIPE, SIG_IGN)
+        if options.relay {
+            return options.list ? Relay.list() : Relay.stream(pid: options.pid, socket: options.socket)
+        }
+        let host: any InspectionHost =
+            options.ssh.map { destination in
+                var configuration = SSHHost.Configuration(destination: destination)
+                configuration.options = options.sshOptions
+                configuration.configFile = options.sshConfig
+                configuration.controlPath = SSHHost.privateControlPath()
+                configuration.remoteNotifytop = options.remoteNotifytop
+                return SSHHost(configuration)
+            } ?? LocalHost()
+        defer { host.close() }
         if options.list {
-            if let problem = SocketDirectory.standard.problem {
-                printError("notifytop: \(problem)")
+            let listing: HostListing
+            do {
+                listing = try host.inspectableProcesses()
+            } catch {
+                printError("notifytop: \(error)")
                 return 1
             }
-            let processes = SocketDirectory.standard.inspectableProcesses()
             print(
                 PrintableText.lines(
-                    processes.isEmpty
-                        ? "no inspectable processes in \(SocketDirectory.standard.path)"
-                        : AttachTarget.table(processes)))
+                    listing.processes.isEmpty
+                        ? "no inspectable processes in \(listing.directory)"
+                        : AttachTarget.table(listing.processes)))
             return 0
         }
         var demo: DemoProcess?
@@ -61,6 +76,21 @@ package enum NotifyTopRunner {
                     let child = try DemoProcess(arguments: options.demoArguments)
                     demo = child
                     reader = try child.attach()
+                } else if options.ssh != nil {
+                    let listing = try host.inspectableProcesses()
+                    if listing.processes.isEmpty {
+                        throw HostFailure(
+                            "no inspectable process in \(listing.directory): start the app there with NOTIFYTOP=1")
+                    }
+                    let process = try AttachTarget.choose(pid: options.pid, from: listing)
+                    uptime = process.uptimeSeconds
+                    reader = try host.open(process)
+                    attached = "attached to pid \(process.pid) (\(process.name)) on \(host.name) through ssh"
+                    if !options.noReattach {
+                        reattacher = Reattacher(
+                            match: .processName(process.name), lastPid: process.pid, recordPath: options.record,
+                            host: host)
+                    }
                 } else {
                     let target = try AttachTarget.resolve(pid: options.pid, socket: options.socket)
                     uptime = target.process?.uptimeSeconds
@@ -124,6 +154,9 @@ package enum NotifyTopRunner {
         }
         // The reader thread writes the recording's last bytes as it stops.
         session.stopFeed()
+        if let ssh = host as? SSHHost, let why = ssh.endedStreamFailure(waitMilliseconds: session.isEnded ? 1_000 : 0) {
+            printError("notifytop: \(why)")
+        }
         session.checkRecording()
         if let recording { printError("notifytop: " + recording.outcome) }
         if options.batch || options.json, case .replay(let feed) = source, let skipped = feed.skippedLines {

@@ -27,14 +27,19 @@ package struct Reattacher {
     /// Attachments so far, the first included.
     package private(set) var attachments = 1
     private let connect: (String) throws(TraceError) -> TraceReader
+    /// Another host to look on (`--ssh`) instead of ``directory``, for ``Match/processName(_:)``.
+    package let host: (any InspectionHost)?
+    private let hostSearch = HostSearch()
 
     /// Creates a reattacher; `connect` opens a reader on a socket path (replaceable for tests).
     package init(
         match: Match, directory: SocketDirectory = .standard, lastPid: Int32? = nil, recordPath: String? = nil,
         connect: @escaping (String) throws(TraceError) -> TraceReader = { path throws(TraceError) in
             try TraceReader.connect(socketPath: path)
-        }
+        },
+        host: (any InspectionHost)? = nil
     ) {
+        self.host = host
         self.match = match
         self.directory = directory
         self.lastPid = lastPid
@@ -57,19 +62,29 @@ package struct Reattacher {
     package mutating func attempt(after end: TraceStreamEnd) -> (
         reader: TraceReader, process: InspectableProcess?, note: String?
     )? {
-        let candidate: (path: String, process: InspectableProcess?)
-        switch match {
-        case .socket(let path):
-            candidate = (path, nil)
-        case .processName(let name):
-            let skipped = Self.isExit(end) ? lastPid : nil
-            guard let process = directory.inspectableProcesses().last(where: { $0.name == name && $0.pid != skipped })
+        let reader: TraceReader
+        let process: InspectableProcess?
+        if let host, case .processName(let name) = match {
+            guard let found = hostSearch.next(on: host, named: name, skipping: Self.isExit(end) ? lastPid : nil)
             else { return nil }
-            candidate = (process.socketPath, process)
+            (reader, process) = (found.reader, found.process)
+        } else {
+            let candidate: (path: String, process: InspectableProcess?)
+            switch match {
+            case .socket(let path):
+                candidate = (path, nil)
+            case .processName(let name):
+                let skipped = Self.isExit(end) ? lastPid : nil
+                guard
+                    let process = directory.inspectableProcesses().last(where: { $0.name == name && $0.pid != skipped })
+                else { return nil }
+                candidate = (process.socketPath, process)
+            }
+            guard let connected = try? connect(candidate.path) else { return nil }
+            (reader, process) = (connected, candidate.process)
         }
-        guard let reader = try? connect(candidate.path) else { return nil }
         attachments += 1
-        if let pid = candidate.process?.pid { lastPid = pid }
+        if let pid = process?.pid { lastPid = pid }
         var note: String?
         if let recordPath {
             let path = Self.numbered(recordPath, attachments)
@@ -80,7 +95,7 @@ package struct Reattacher {
                 note = "cannot record to \(path): \(error)"
             }
         }
-        return (reader, candidate.process, note)
+        return (reader, process, note)
     }
 
     private static func isExit(_ end: TraceStreamEnd) -> Bool {

@@ -108,6 +108,14 @@ public struct InspectableProcess: Sendable, Equatable {
     public let name: String
     /// Seconds since the process started, when /proc tells.
     public let uptimeSeconds: Double?
+
+    /// A process as another host's listing describes it (see the ssh transport).
+    package init(pid: Int32, socketPath: String, name: String, uptimeSeconds: Double?) {
+        self.pid = pid
+        self.socketPath = socketPath
+        self.name = name
+        self.uptimeSeconds = uptimeSeconds
+    }
 }
 
 /// Reads what /proc says about a process.

@@ -46,6 +46,35 @@ struct NotifyTopCommand: ParsableCommand {
     @Flag(help: "List the inspectable processes and exit.")
     var list = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Inspect a process on another host through OpenSSH (your ssh configuration, keys and agent; "
+                + "notifytop must be installed there).",
+            valueName: "[user@]host[:port]"))
+    var ssh: SSHDestination?
+
+    @Option(
+        name: .customLong("ssh-option"),
+        help: ArgumentHelp(
+            "With --ssh: pass -o OPTION to ssh (repeatable), as IdentityFile=~/.ssh/staging.", valueName: "option"))
+    var sshOptions: [String] = []
+
+    @Option(
+        name: .customLong("ssh-config"),
+        help: ArgumentHelp(
+            "With --ssh: read this ssh configuration file instead of ~/.ssh/config (ssh -F).", valueName: "file"))
+    var sshConfig: String?
+
+    @Option(
+        name: .customLong("remote-notifytop"),
+        help: ArgumentHelp(
+            "With --ssh: the notifytop command on the remote host (default: notifytop on its PATH).", valueName: "path")
+    )
+    var remoteNotifytop: String?
+
+    @Flag(help: .hidden)
+    var relay = false
+
     @Flag(help: "Start notify-demo (with any options notifytop does not know) and attach to it.")
     var demo = false
 
@@ -148,6 +177,21 @@ struct NotifyTopCommand: ParsableCommand {
         if replay != nil && (demo || pid != nil || socket != nil) {
             throw ValidationError("--replay reads a file; it cannot be combined with --demo, --pid or --socket")
         }
+        if ssh != nil, let flag = demo ? "--demo" : replay != nil ? "--replay" : socket != nil ? "--socket" : nil {
+            throw ValidationError(
+                "--ssh attaches to a process on another host (choose one with --pid); it cannot be combined with \(flag)"
+            )
+        }
+        if ssh == nil,
+            let flag = !sshOptions.isEmpty
+                ? "--ssh-option"
+                : sshConfig != nil ? "--ssh-config" : remoteNotifytop != nil ? "--remote-notifytop" : nil
+        {
+            throw ValidationError("\(flag) is for --ssh HOST")
+        }
+        if relay && (ssh != nil || demo || replay != nil) {
+            throw ValidationError("--relay serves a viewer's --ssh; it takes only --list, --pid or --socket")
+        }
     }
 
     func run() throws {
@@ -159,6 +203,11 @@ struct NotifyTopCommand: ParsableCommand {
         options.pid = pid
         options.socket = socket
         options.list = list
+        options.ssh = ssh
+        options.sshOptions = sshOptions
+        options.sshConfig = sshConfig
+        options.remoteNotifytop = remoteNotifytop ?? "notifytop"
+        options.relay = relay
         options.demo = demo
         options.noReattach = noReattach
         options.demoArguments = demoArguments

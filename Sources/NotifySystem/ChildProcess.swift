@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A child program started with `posix_spawnp`, its standard streams on descriptors the caller
+/// chose, in a session of its own: it has no controlling terminal, so it can never prompt on
+/// (or draw over) the dashboard's screen, and a Ctrl-C meant for notifytop does not reach it.
+/// SIGPIPE, which notifytop ignores, is restored to its default in the child.
+package final class ChildProcess: @unchecked Sendable {  // `ended` is only touched under `lock`
+    /// How a child ended.
+    package enum Termination: Sendable, Equatable, CustomStringConvertible {
+        /// `exit(status)`.
+        case exited(Int32)
+        /// Killed by this signal.
+        case signaled(Int32)
+
+        package var description: String {
+            switch self {
+            case .exited(let status): "exit status \(status)"
+            case .signaled(let signal): "killed by signal \(signal)"
+            }
+        }
+    }
+
+    /// What ``run(_:timeoutMilliseconds:)`` collected.
+    package struct Output: Sendable, Equatable {
+        /// Nil when the child was killed at the timeout.
+        package var termination: Termination?
+        package var standardOutput: [UInt8]
+        package var standardError: [UInt8]
+    }
+
+    /// The child's process id.
+    package let pid: Int32
+    private let lock = Lock()
+    private var ended: Termination?
+
+    /// Starts `arguments[0]` (looked up on PATH) with `arguments`, reading `input` and writing
+    /// `output` and `error`; those descriptors stay the caller's to close.
+    package init(_ arguments: [String], input: Int32, output: Int32, error: Int32) throws(TraceError) {
+        precondition(!arguments.isEmpty, "a child needs a program")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, error, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        // POSIX_SPAWN_SETSID is a GNU extension the Glibc module does not import.
+        let setSessionID: Int32 = 0x80
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | setSessionID))
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var child: pid_t = 0
+        var result = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
+        // A program file written moments ago can be held open for writing by a child that another
+        // thread forked meanwhile, until that child execs: then the file is briefly busy.
+        for _ in 0..<50 where result == ETXTBSY {
+            usleep(10_000)
+            result = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
+        }
+        guard result == 0 else { throw .system("cannot start \(arguments[0])", result) }
+        pid = child
+    }
+
+    deinit { _ = terminate(graceMilliseconds: 0) }
+
+    /// How the child ended, without waiting; nil while it runs.
+    package func termination() -> Termination? {
+        lock.withLock {
+            if ended == nil { ended = Self.reap(pid, options: WNOHANG) }
+            return ended
+        }
+    }
+
+    /// Waits up to `timeoutMilliseconds` for the child to end; nil when it still runs.
+    package func wait(timeoutMilliseconds: Int) -> Termination? {
+        var waited = 0
+        while true {
+            if let ended = termination() { return ended }
+            if waited >= timeoutMilliseconds { return nil }
+            usleep(5_000)
+            waited += 5
+        }
+    }
+
+    /// Ends the child: SIGTERM, then SIGKILL when it has not ended after `graceMilliseconds`.
+    @discardableResult
+    package func terminate(graceMilliseconds: Int = 1_000) -> Termination {
+        if let ended = termination() { return ended }
+        kill(pid, SIGTERM)
+        if let ended = wait(timeoutMilliseconds: graceMilliseconds) { return ended }
+        kill(pid, SIGKILL)
+        return lock.withLock {
+            if ended == nil { ended = Self.reap(pid, options: 0) ?? .signaled(SIGKILL) }
+            return ended!
+        }
+    }
+
+    private static func reap(_ pid: Int32, options: Int32) -> Termination? {
+        var status: Int32 = 0
+        var result: pid_t
+        repeat { result = waitpid(pid, &status, options) } while result < 0 && errno == EINTR
+        guard result == pid else { return result < 0 ? .exited(-1) : nil }
+        // The <sys/wait.h> macros are not imported: the low 7 bits are the signal, 0 for an exit.
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
+    }
+
+    /// A pipe, read end first, both ends close-on-exec (the child gets copies by `dup2`).
+    package static func makePipe() throws(TraceError) -> [Int32] {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .system("pipe", errno) }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return ends
+    }
+
+    /// Runs `arguments` to the end with no input, collecting what it writes; at
+    /// `timeoutMilliseconds` the child is killed and ``Output/termination`` is nil.
+    package static func run(_ arguments: [String], timeoutMilliseconds: Int) throws(TraceError) -> Output {
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .system("cannot open /dev/null", errno) }
+        defer { close(input) }
+        let out = try makePipe()
+        let err: [Int32]
+        do {
+            err = try makePipe()
+        } catch {
+            close(out[0])
+            close(out[1])
+            throw error
+        }
+        defer {
+            close(out[0])
+            close(err[0])
+        }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(arguments, input: input, output: out[1], error: err[1])
+        } catch {
+            close(out[1])
+            close(err[1])
+            throw error
+        }
+        close(out[1])
+        close(err[1])
+        var collected: [[UInt8]] = [[], []]
+        var open = [true, true]
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var remaining = timeoutMilliseconds
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        let start = Int(clock.tv_sec) * 1000 + Int(clock.tv_nsec) / 1_000_000
+        while open[0] || open[1], remaining > 0 {
+            var pollers = [out[0], err[0]].enumerated().map { index, fd in
+                pollfd(fd: open[index] ? fd : -1, events: Int16(POLLIN), revents: 0)
+            }
+            let ready = poll(&pollers, 2, Int32(min(remaining, 1_000)))
+            if ready < 0 && errno != EINTR { break }
+            for index in 0..<2 where open[index] && pollers[index].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(pollers[index].fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    collected[index].append(contentsOf: buffer[0..<count])
+                } else if count == 0 || errno != EINTR {
+                    open[index] = false
+                }
+            }
+            clock_gettime(CLOCK_MONOTONIC, &clock)
+            remaining = timeoutMilliseconds - (Int(clock.tv_sec) * 1000 + Int(clock.tv_nsec) / 1_000_000 - start)
+        }
+        let termination = open[0] || open[1] ? nil : child.wait(timeoutMilliseconds: max(0, remaining))
+        if termination == nil { child.terminate(graceMilliseconds: 200) }
+        return Output(termination: termination, standardOutput: collected[0], standardError: collected[1])
+    }
+}
