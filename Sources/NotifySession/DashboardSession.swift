@@ -362,8 +362,9 @@ package final class DashboardSession {
     /// them.
     private func freeze(_ paused: Bool) {
         if paused {
+            let rows = data.overview  // the overview freezes with the views
             frozen = DashboardData(model: model, tail: tail, status: status)
-            frozen?.overview = data.overview  // the overview freezes with the views
+            frozen?.overview = rows
             status.eventsWhilePaused = 0
         } else {
             frozen = nil

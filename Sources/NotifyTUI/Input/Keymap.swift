@@ -116,7 +116,7 @@ public struct Keymap: Sendable {
             help: "quit (the terminal is restored)", context: .global, footer: 10),
         KeyBinding(
             [.char("0")], .showOverview, label: "Processes",
-            help: "view 0: every inspectable process (Enter attaches; Esc from a view comes back)",
+            help: "view 0: every inspectable process (Enter attaches)",
             context: .global),
         KeyBinding([.char("1")], .show(.names), label: "Names", help: "view 1: notification names", context: .global),
         KeyBinding(
@@ -167,7 +167,7 @@ public struct Keymap: Sendable {
             help: "drill down: name → observers → deliveries; warning detail", context: .table, footer: 2),
         KeyBinding(
             [.escape, .backspace, .left], .back, label: "Back",
-            help: "back up one level; from a view's top, to the process overview",
+            help: "back up one level (from the top: to view 0)",
             context: .table),
         KeyBinding(
             [.function(4), .char("/"), .char("\\")], .editFilter, label: "Filter",
