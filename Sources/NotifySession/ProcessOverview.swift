@@ -9,7 +9,7 @@ import NotifyTraceViewer
 /// views show. Owned by the run loop, like the session's model.
 ///
 /// Cost: one connection, one reader thread and one bounded fold (its configuration's limits) per
-/// process, at most ``limit`` processes; the host is listed once a second.
+/// process, at most ``limit`` processes; the host is listed once a second, off the run loop's thread.
 package final class ProcessOverview {
     /// One process: its stream and its fold.
     struct Entry {
@@ -31,6 +31,7 @@ package final class ProcessOverview {
     /// The process the session's views show: the session folds its stream, not the overview.
     private(set) var attachedPid: Int32?
     private var nextListing: UInt64 = 0
+    private let look = OverviewLook()
     /// Listings made so far.
     private var listings = 0
     /// The listing during which the attached process's stream was seen to end.
@@ -47,11 +48,12 @@ package final class ProcessOverview {
     /// The pids followed, ascending.
     package var pids: [Int32] { entries.keys.sorted() }
 
-    /// Lists the host once a second (opening new processes, dropping those that left) and folds
-    /// what every stream but the attached one sent.
+    /// Takes what the last look at the host found (opening new processes, dropping those that
+    /// left), starts the next look once a second, and folds what every stream but the attached one
+    /// sent. The looks run on a thread of their own.
     package func poll(now: UInt64) {
-        if now >= nextListing {
-            refresh()
+        if let found = look.take() { apply(found) }
+        if now >= nextListing, look.start(on: host, known: streamed, room: limit - streamed.count) {
             nextListing = now + 1_000_000_000
         }
         for pid in entries.keys where pid != attachedPid {
@@ -59,15 +61,23 @@ package final class ProcessOverview {
         }
     }
 
-    /// Lists the host now.
+    /// Lists the host now, on this thread.
     package func refresh() {
+        apply(OverviewLook.look(on: host, known: streamed, room: limit - streamed.count))
+    }
+
+    /// The processes with a stream.
+    private var streamed: Set<Int32> { Set(entries.compactMap { $0.value.feed == nil ? nil : $0.key }) }
+
+    private func apply(_ found: OverviewLook.Found) {
         let listing: HostListing
-        do {
-            listing = try host.inspectableProcesses()
+        switch found.listing {
+        case .success(let value):
+            listing = value
             listingFailure = nil
             listings += 1
-        } catch {
-            listingFailure = error.description
+        case .failure(let failure):
+            listingFailure = failure.description
             return
         }
         let listed = Set(listing.processes.map(\.pid))
@@ -76,25 +86,22 @@ package final class ProcessOverview {
             entries[pid] = nil
         }
         for process in listing.processes {
-            if entries[process.pid] != nil {
-                entries[process.pid]?.process = process
-                if entries[process.pid]?.feed == nil { open(process.pid) }
-            } else if entries.count < limit {
+            if entries[process.pid] == nil {
+                guard found.opened[process.pid] != nil, entries.count < limit else { continue }
                 entries[process.pid] = Entry(
                     process: process, model: InspectorState(configuration: configuration), tail: EventTail(),
                     seenIn: listings)
-                open(process.pid)
             }
-        }
-    }
-
-    private func open(_ pid: Int32) {
-        guard let process = entries[pid]?.process else { return }
-        do {
-            entries[pid]?.feed = LiveFeed(reader: try host.open(process))
-            entries[pid]?.ended = nil
-        } catch {
-            entries[pid]?.ended = error.description
+            entries[process.pid]?.process = process
+            // A stream opened for a process that meanwhile got one is dropped (its reader closes).
+            guard entries[process.pid]?.feed == nil, let opened = found.opened[process.pid] else { continue }
+            switch opened {
+            case .success(let reader):
+                entries[process.pid]?.feed = LiveFeed(reader: reader)
+                entries[process.pid]?.ended = nil
+            case .failure(let failure):
+                entries[process.pid]?.ended = failure.description
+            }
         }
     }
 

@@ -207,4 +207,33 @@ struct ProcessOverviewTests {
         #expect(processes[1]["posts"] as? Int == Int(own.totals.posts))
         #expect(processes[1]["observers"] as? Int == own.liveRegistrations)
     }
+
+    /// A host whose listings wait until the test lets them go (at most 30 s).
+    final class SlowHost: InspectionHost, @unchecked Sendable {  // `timedOut` is guarded by `lock`
+        private let lock = Lock()
+        private let release = DispatchSemaphore(value: 0)
+        private var timedOut = false
+        var name: String { "slow" }
+        var didTimeOut: Bool { lock.withLock { timedOut } }
+        func letGo() { release.signal() }
+
+        func inspectableProcesses() throws(HostFailure) -> HostListing {
+            if release.wait(timeout: .now() + 30) == .timedOut { lock.withLock { timedOut = true } }
+            release.signal()  // later listings go through
+            return HostListing(directory: "/slow", processes: [])
+        }
+
+        func open(_ process: InspectableProcess) throws(HostFailure) -> TraceReader { throw HostFailure("none") }
+        func close() {}
+    }
+
+    @Test("the look at the host runs off the run loop's thread: a slow listing never holds a poll")
+    func slowListingDoesNotHoldThePoll() {
+        let host = SlowHost()
+        let overview = ProcessOverview(host: host)
+        overview.poll(now: CPUMeter.wallNanoseconds())
+        // Had the poll listed the host itself, it would have returned only once the listing timed out.
+        host.letGo()
+        #expect(!host.didTimeOut)
+    }
 }

@@ -148,7 +148,7 @@ check "--json prints one object per frame with every process and its raw figures
     jq -e --argjson a "$quiet" --argjson b "$third" \
     '.view == "processes" and ([.processes[].pid] | sort) == ([$a, $b] | sort)
      and ([.processes[] | has("posts") and has("deliveries") and has("observers") and has("warnings") and has("lost")] | all)' \
-    "$WORK/overview.json"
+    "$WORK/overview.json" >/dev/null
 timeout 30 "$TOP" --pid "$quiet" --batch -n 1 -d 1s --view names > "$WORK/pid.txt" 2>&1
 check "--pid still attaches to one process directly" \
     sh -c "grep -q '^Names' '$WORK/pid.txt' && ! grep -q 'Processes' '$WORK/pid.txt'"
