@@ -33,7 +33,7 @@ package final class ProcessOverview {
     private var nextListing: UInt64 = 0
     private let look = OverviewLook()
     /// Listings made so far.
-    private var listings = 0
+    package private(set) var listings = 0
     /// The listing during which the attached process's stream was seen to end.
     private var attachedEndedIn: Int?
     /// Why the last listing failed, if it did.

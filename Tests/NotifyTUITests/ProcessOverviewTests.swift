@@ -20,10 +20,11 @@ struct ProcessOverviewTests {
 
         var name: String { "listed" }
 
-        func set(_ pids: [Int32]) {
+        func set(_ pids: [Int32], name: String? = nil) {
             lock.withLock {
                 processes = pids.map {
-                    InspectableProcess(pid: $0, socketPath: "/d/\($0).sock", name: "app\($0)", uptimeSeconds: 2)
+                    InspectableProcess(
+                        pid: $0, socketPath: "/d/\($0).sock", name: name ?? "app\($0)", uptimeSeconds: 2)
                 }
             }
         }
@@ -235,5 +236,36 @@ struct ProcessOverviewTests {
         // Had the poll listed the host itself, it would have returned only once the listing timed out.
         host.letGo()
         #expect(!host.didTimeOut)
+    }
+
+    @Test("the views follow the attached process to its restart, never to a sibling that ran alongside it")
+    func followsARestartNotASibling() throws {
+        let (host, cleanup) = try Self.host()
+        defer { cleanup() }
+        host.set([10], name: "shop")
+        let session = Self.session(host)
+        defer { session.overview?.stop() }
+        #expect(Self.poll(session) { Self.rows(session).count == 1 })
+        session.attach(pid: 10, now: CPUMeter.wallNanoseconds())
+        // The recorded stream ends at the end of its file: the process "exited".
+        #expect(Self.poll(session) { session.ended })
+        session.poll(now: CPUMeter.wallNanoseconds())
+        host.set([10, 20], name: "shop")
+        #expect(Self.poll(session) { session.attachedProcess?.pid == 20 })
+        // The session folds the restarted process's stream from its start.
+        let restarted = Self.fold(registrations: 5)
+        #expect(Self.poll(session) { session.model.totals.events == restarted.totals.events })
+        #expect(session.model.liveRegistrations == restarted.liveRegistrations)
+
+        let (siblings, cleanupSiblings) = try Self.host()
+        defer { cleanupSiblings() }
+        siblings.set([10, 20], name: "shop")
+        let other = Self.session(siblings)
+        defer { other.overview?.stop() }
+        #expect(Self.poll(other) { Self.complete(other) })
+        other.attach(pid: 10, now: CPUMeter.wallNanoseconds())
+        let listings = other.overview?.listings ?? 0
+        #expect(Self.poll(other) { other.ended && (other.overview?.listings ?? 0) >= listings + 2 })
+        #expect(other.attachedProcess?.pid == 10)
     }
 }
