@@ -84,8 +84,28 @@ shot 9-palette.png "Escape : sort Tab" ":sort"
 shot 10-log.png "Escape 6" "^Log"
 shot 11-light-theme.png ": theme Space light Enter 2" "^Observers"
 ${T[*]} send-keys -t shots q
+# View 0: the overview of several processes, in a second session (its own socket directory).
+xterm -tn xterm-256color -geometry ${COLS}x${ROWS}+0+0 -fa 'DejaVu Sans Mono' -fs 11 -fd 'Noto Sans Mono CJK SC' \
+      -bg '#1c1c1c' -fg grey90 -u8 -title notifytop-overview -e ${T[*]} attach -t overview &
+for _ in \$(seq 50); do xwininfo -name notifytop-overview >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 4
+import -window "\$(xwininfo -name notifytop-overview | awk '/Window id/ {print \$4}')" "$OUT/0-overview.png"
+echo "screenshots: $OUT/0-overview.png"
+${T[*]} send-keys -t overview q
 INNER
 chmod +x "$SHOOT"
+RUN=$(mktemp -d) && chmod 700 "$RUN"
+demos=()
+for spec in "steady 7" "leaky 8" "quiet 9"; do
+    set -- $spec
+    XDG_RUNTIME_DIR="$RUN" NOTIFYTOP=1 "$BIN_DIR/notify-demo" --scenario "$1" --seed "$2" --duration 120 >/dev/null 2>&1 &
+    demos+=($!)
+done
+trap 'cleanup; kill "${demos[@]}" 2>/dev/null || true; rm -rf "$RUN"' EXIT
+sleep 1
+"${T[@]}" new-session -d -s overview -x "$COLS" -y "$ROWS" \
+    "env TERM=tmux-256color LANG=C.UTF-8 XDG_RUNTIME_DIR='$RUN' '$TOP' -d 500ms"
+"${T[@]}" set -t overview status off
 wait_for "LIVE"
 xvfb-run -a -s "-screen 0 1600x1000x24" "$SHOOT"
 rm -f "$SHOOT"

@@ -25,9 +25,11 @@ enum BatchPrinter {
                 usleep(20_000)
             } while CPUMeter.wallNanoseconds() < deadline || (isReplay && session.isFastReplay && !session.isEnded)
             let text =
-                json
-                ? BatchJSON.line(session.data, view: session.view, more: moreViews, iteration: iteration + 1) + "\n"
-                : (iteration > 0 ? "\n" : "") + frames(session, moreViews: moreViews, size: size, glyphs: glyphs)
+                json && session.view.showsOverview && session.overview != nil
+                ? BatchJSON.overviewLine(session.data, view: session.view, iteration: iteration + 1) + "\n"
+                : json
+                    ? BatchJSON.line(session.data, view: session.view, more: moreViews, iteration: iteration + 1) + "\n"
+                    : (iteration > 0 ? "\n" : "") + frames(session, moreViews: moreViews, size: size, glyphs: glyphs)
             guard write(text) else { return .outputClosed }
         }
         return .frames

@@ -38,7 +38,7 @@ package final class DashboardSession {
     /// The fold of every event so far.
     package internal(set) var model: InspectorState
     /// The raw event tail.
-    package private(set) var tail = EventTail()
+    package internal(set) var tail = EventTail()
     /// What the screen shows.
     package var view: ViewState
     /// Pause, recording, delay and the rest of the header's session facts.
@@ -57,11 +57,15 @@ package final class DashboardSession {
     package var reattacher: Reattacher?
 
     var source: Source
+    /// Every inspectable process of the host (view 0), when the session started without a target.
+    package var overview: ProcessOverview?
+    /// The overview's process the views show, and its name.
+    package internal(set) var attachedProcess: (pid: Int32, name: String)?
     /// Set while the stream has ended and ``reattacher`` looks for the target again.
     var waitingForRestart: TraceStreamEnd?
     var nextRestartCheck: UInt64 = 0
-    private var frozen: DashboardData?
-    private var memory = SessionRecorder.Memory()
+    var frozen: DashboardData?
+    var memory = SessionRecorder.Memory()
     private var recorder: SessionRecorder?
     private var recordings = 0
     private var cpu = CPUMeter()
@@ -140,6 +144,11 @@ package final class DashboardSession {
         var current = frozen ?? DashboardData(model: model, tail: tail, status: status)
         current.status = status
         current.actions = actions
+        if let overview, frozen?.overview == nil {
+            var endedText: String?
+            if case .ended(let text) = status.mode { endedText = text }
+            current.overview = overview.rows(attached: model, ended: endedText)
+        }
         return current
     }
 
@@ -209,6 +218,7 @@ package final class DashboardSession {
         case .fixed:
             break
         }
+        pollOverview(now: now)
         recorder?.flushIfDue()
         if recorder?.failure != nil { stopRecording() }
         lastAdvance = now
@@ -338,6 +348,7 @@ package final class DashboardSession {
         case .export(let format): export(format, glyphs: terminal.glyphs)
         case .dumpScreen: dumpScreen(depth: terminal.colorDepth, theme: terminal.theme)
         case .logAction(let kind, let text): logAction(kind, text)
+        case .attach(let pid): attach(pid: pid, now: CPUMeter.wallNanoseconds())
         case .setTheme(let theme):
             terminal.setTheme(theme)
             status.message =
@@ -351,7 +362,9 @@ package final class DashboardSession {
     /// them.
     private func freeze(_ paused: Bool) {
         if paused {
+            let rows = data.overview  // the overview freezes with the views
             frozen = DashboardData(model: model, tail: tail, status: status)
+            frozen?.overview = rows
             status.eventsWhilePaused = 0
         } else {
             frozen = nil

@@ -61,6 +61,8 @@ package enum NotifyTopRunner {
         var reattacher: Reattacher?
         var attached: String?
         var recording: TraceRecorder?
+        var processOverview: ProcessOverview?
+        defer { processOverview?.stop() }
         do {
             if let path = options.replay {
                 let speed = options.speed ?? (options.batch || options.json ? 0 : 1)
@@ -70,6 +72,12 @@ package enum NotifyTopRunner {
                     printError("notifytop: \(error)")
                     return unreadableInput
                 }
+            } else if options.pid == nil && options.socket == nil && !options.demo && options.record == nil,
+                let listing = try? host.inspectableProcesses(), listing.processes.count > 1
+            {
+                // Several processes and no target: start on the overview of them all.
+                processOverview = ProcessOverview(host: host)
+                source = .fixed([])
             } else {
                 let reader: TraceReader
                 if options.demo {
@@ -120,9 +128,16 @@ package enum NotifyTopRunner {
             source: source, view: view, delayMilliseconds: options.delayMilliseconds,
             processUptime: uptime, recordingPath: options.record)
         session.reattacher = reattacher
+        if let processOverview {
+            session.overview = processOverview
+            processOverview.refresh()
+            session.view.showsOverview = true
+            session.status.source = "processes on \(host.name)"
+            session.logAction(.attach, "watching \(processOverview.pids.count) processes on \(host.name)")
+        }
         if let attached {
             session.logAction(.attach, attached)
-        } else if case .live(let feed) = source {
+        } else if processOverview == nil, case .live(let feed) = source {
             session.logAction(.attach, "attached to \(feed.origin)")
         }
         defer { session.stopFeed() }

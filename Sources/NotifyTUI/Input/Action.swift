@@ -10,6 +10,8 @@ public enum Action: Sendable, Hashable {
     case show(ViewID)
     /// Tab.
     case nextView
+    /// Show the process overview (view 0).
+    case showOverview
     /// Shift-Tab.
     case previousView
     /// Selection up one row.
@@ -116,6 +118,8 @@ public struct Reaction: Sendable, Hashable {
 public enum SessionCommand: Sendable, Hashable {
     /// Freeze or unfreeze the displayed state (live), or the replay clock (replay).
     case togglePause
+    /// Attach the views to the process with this pid (Enter in the overview).
+    case attach(Int32)
     /// Start or stop recording.
     case toggleRecording
     /// Multiply the redraw delay by this factor.

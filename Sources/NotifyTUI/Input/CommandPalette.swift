@@ -189,6 +189,7 @@ extension Action {
         case .toggleGroup: "fold"
         case .toggleAllGroups: "fold-all"
         case .togglePause: "pause"
+        case .showOverview: "overview"
         case .toggleRecording: "record"
         case .faster: "faster"
         case .slower: "slower"

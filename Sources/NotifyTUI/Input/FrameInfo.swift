@@ -32,6 +32,8 @@ public struct FrameInfo: Sendable, Hashable {
     public var hiddenRows = 0
     /// Foldable grouped tables: the group of the selected row, which `o` folds or unfolds.
     public var selectedGroup: String?
+    /// Whether the session has a process overview (view 0) to show.
+    public var hasOverview = false
 
     /// Creates frame info.
     public init(

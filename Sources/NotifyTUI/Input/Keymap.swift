@@ -114,6 +114,10 @@ public struct Keymap: Sendable {
         KeyBinding(
             [.function(10), .char("q"), .control("c")], .quit, label: "Quit",
             help: "quit (the terminal is restored)", context: .global, footer: 10),
+        KeyBinding(
+            [.char("0")], .showOverview, label: "Processes",
+            help: "view 0: every inspectable process (Enter attaches)",
+            context: .global),
         KeyBinding([.char("1")], .show(.names), label: "Names", help: "view 1: notification names", context: .global),
         KeyBinding(
             [.char("2")], .show(.observers), label: "Observers",
@@ -162,7 +166,8 @@ public struct Keymap: Sendable {
             [.enter], .drillDown, label: "Open",
             help: "drill down: name → observers → deliveries; warning detail", context: .table, footer: 2),
         KeyBinding(
-            [.escape, .backspace, .left], .back, label: "Back", help: "back up one level",
+            [.escape, .backspace, .left], .back, label: "Back",
+            help: "back up one level (from the top: to view 0)",
             context: .table),
         KeyBinding(
             [.function(4), .char("/"), .char("\\")], .editFilter, label: "Filter",

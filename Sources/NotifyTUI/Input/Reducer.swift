@@ -38,9 +38,18 @@ extension ViewState {
         switch action {
         case .quit: return Reaction(quit: true)
         case .toggleHelp: showHelp.toggle()
-        case .show(let target): view = target
-        case .nextView: view = view.next
-        case .previousView: view = view.previous
+        case .show(let target):
+            view = target
+            showsOverview = false
+        case .showOverview:
+            guard context.hasOverview || showsOverview else { return .none }
+            showsOverview = true
+        case .nextView:
+            if !showsOverview { view = view.next }
+            showsOverview = false
+        case .previousView:
+            if !showsOverview { view = view.previous }
+            showsOverview = false
         case .moveUp: select(context.selectedIndex - 1, context: context, follow: false)
         case .moveDown: select(context.selectedIndex + 1, context: context, follow: false)
         case .pageUp: select(context.selectedIndex - context.pageSize, context: context, follow: false)
@@ -49,6 +58,10 @@ extension ViewState {
         case .end: select(context.rowKeys.count - 1, context: context, follow: true)
         case .drillDown:
             guard context.rowKeys.indices.contains(context.selectedIndex) else { return .none }
+            if showsOverview, case .process(let pid) = context.rowKeys[context.selectedIndex] {
+                showsOverview = false
+                return Reaction(redraw: true, command: .attach(pid))
+            }
             // Enter on a folded group's summary row unfolds it.
             if context.rowKeys[context.selectedIndex].isGroup {
                 return reduceFolding(.toggleGroup, context: context)
@@ -69,6 +82,8 @@ extension ViewState {
                 log.clearedThrough = nil
             } else if expanded {
                 expanded = false
+            } else if context.hasOverview && !showsOverview {
+                showsOverview = true
             } else {
                 return .none
             }

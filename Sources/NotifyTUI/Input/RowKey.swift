@@ -22,6 +22,8 @@ public indirect enum RowKey: Sendable, Hashable, CustomStringConvertible {
     case mark(Int)
     /// A folded group's summary row, by the group's first-column text.
     case group(String)
+    /// An inspectable process, by pid (the overview).
+    case process(Int32)
     /// A wrapped row's continuation line `part` (1 is the first line after the row).
     case continuation(RowKey, part: Int)
 
@@ -34,7 +36,7 @@ public indirect enum RowKey: Sendable, Hashable, CustomStringConvertible {
         case .event(_, let registration): registration.map { .registration($0) }
         case .warning(let key): .warning(key)
         case .thread(let id): .thread(id)
-        case .action, .line, .mark, .group: nil
+        case .action, .line, .mark, .group, .process: nil
         case .continuation(let row, _): row.drillTarget
         }
     }
@@ -60,6 +62,7 @@ public indirect enum RowKey: Sendable, Hashable, CustomStringConvertible {
         case .line(let index): "line:\(index)"
         case .mark(let number): "mark:\(number)"
         case .group(let group): "group:" + group
+        case .process(let pid): "pid:\(pid)"
         case .continuation(let row, let part): row.description + "~\(part)"
         }
     }

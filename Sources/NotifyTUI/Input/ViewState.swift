@@ -85,17 +85,21 @@ public struct ViewState: Sendable, Hashable {
     /// Folded groups of the Observers view, per grouping (`o`, `O`).
     public var folding: [ObserverGrouping: GroupFolding] = [:]
 
+    /// Whether the process overview (view 0) is shown instead of ``view``.
+    public var showsOverview = false
+
     /// Creates the initial state, showing `view`.
     public init(view: ViewID = .names) {
         self.view = view
     }
 
     /// The drill-down path of the view shown.
-    public var path: [DrillLevel] { drill[view] ?? [] }
+    public var path: [DrillLevel] { showsOverview ? [] : drill[view] ?? [] }
 
     /// Identifies the table on screen: the view plus its drill-down path (and grouping or layout,
     /// which change the rows).
     public var tableKey: String {
+        if showsOverview { return "0" }
         var key = "\(view.rawValue)"
         if view == .observers && path.isEmpty { key += "/" + grouping.rawValue }
         if view == .threads && path.isEmpty { key += "/" + threadLayout.rawValue }

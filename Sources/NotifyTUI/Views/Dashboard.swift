@@ -30,7 +30,7 @@ public enum Dashboard {
         let crumbs = body.takeTop(1)
         let footer = view.expanded ? nil : body.takeBottom(1)
         var info = renderBody(data, view: view, rect: body, glyphs: glyphs, into: &canvas)
-        info.logClock = logClock(data, view: view)
+        info.logClock = view.showsOverview && data.overview != nil ? nil : logClock(data, view: view)
         drawCrumbs(data, view: view, hiddenRows: info.hiddenRows, rect: crumbs, glyphs: glyphs, into: &canvas)
         info.isReplay = isReplay
         info.regions += tabs
@@ -45,6 +45,16 @@ public enum Dashboard {
         _ data: DashboardData, view: ViewState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
         let state = view.table
+        if let rows = data.overview {
+            if view.showsOverview {
+                return OverviewView.draw(rows, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+            }
+            var info = renderBody(
+                DashboardData(model: data.model, tail: data.tail, status: data.status, actions: data.actions),
+                view: view, rect: rect, glyphs: glyphs, into: &canvas)
+            info.hasOverview = true
+            return info
+        }
         let extras = logExtras(data, view: view)
         switch view.path.last {
         case .name(let name)?:
@@ -94,9 +104,16 @@ public enum Dashboard {
     ) -> [HitRegion] {
         var x = rect.x
         var regions: [HitRegion] = []
+        if let rows = data.overview {
+            let label = " 0 Processes (\(rows.count)) "
+            let width = canvas.write(label, x: x, y: rect.y, style: view.showsOverview ? .tabActive : .tabInactive)
+            regions.append(HitRegion(Rect(x: x, y: rect.y, width: width, height: 1), .action(.showOverview)))
+            x += width + 1
+        }
         for tab in ViewID.allCases {
             let label = " \(tab.rawValue) \(tab.title) "
-            let width = canvas.write(label, x: x, y: rect.y, style: tab == view.view ? .tabActive : .tabInactive)
+            let active = tab == view.view && !(view.showsOverview && data.overview != nil)
+            let width = canvas.write(label, x: x, y: rect.y, style: active ? .tabActive : .tabInactive)
             regions.append(HitRegion(Rect(x: x, y: rect.y, width: width, height: 1), .action(.show(tab))))
             x += width + 1
         }
@@ -122,7 +139,7 @@ public enum Dashboard {
     private static func drawCrumbs(
         _ data: DashboardData, view: ViewState, hiddenRows: Int, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) {
-        var parts = [view.view.title]
+        var parts = [view.showsOverview && data.overview != nil ? "Processes" : view.view.title]
         for level in view.path {
             switch level {
             case .name(let name): parts.append(name)

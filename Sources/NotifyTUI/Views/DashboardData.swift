@@ -12,6 +12,8 @@ public struct DashboardData: Sendable {
     public var status: SessionStatus
     /// What notifytop itself did (view 6).
     public var actions: ActionLog
+    /// Every inspectable process (view 0); nil when the session watches one target only.
+    public var overview: [OverviewRow]?
 
     /// Creates frame data.
     public init(

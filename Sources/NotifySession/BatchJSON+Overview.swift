@@ -1,0 +1,49 @@
+import NotifyModel
+import NotifyTUI
+
+extension BatchJSON {
+    /// One process of the overview, with raw numbers.
+    struct ProcessItem: Encodable {
+        var pid: Int32
+        var process: String
+        var center: String
+        var uptimeSeconds: Double?
+        var postsPerSecond: Double
+        var deliveriesPerSecond: Double
+        var posts: UInt64
+        var deliveries: UInt64
+        var events: UInt64
+        var observers: Int
+        var warnings: [String: Int]
+        var lost: UInt64
+        var ended: String?
+        var attached: Bool
+    }
+
+    struct OverviewFrame: Encodable {
+        var iteration: Int
+        var view: String
+        var filter: String?
+        var processes: [ProcessItem]
+    }
+
+    /// The overview (view 0) as one line of JSON (no newline): its rows after filter and sort.
+    static func overviewLine(_ data: DashboardData, view: ViewState, iteration: Int) -> String {
+        let rows = OverviewView.ordered(data.overview ?? [], state: view.table)
+        let items = rows.map { row in
+            var warnings: [String: Int] = [:]
+            for severity in LeakSeverity.allCases { warnings[severity.description] = row.warnings(severity) }
+            return ProcessItem(
+                pid: row.pid, process: row.name, center: row.center,
+                uptimeSeconds: row.uptimeSeconds.map { ($0 * 10).rounded() / 10 },
+                postsPerSecond: row.summary.postsPerSecond, deliveriesPerSecond: row.summary.deliveriesPerSecond,
+                posts: row.summary.totals.posts, deliveries: row.summary.totals.deliveries,
+                events: row.summary.totals.events, observers: row.summary.liveRegistrations, warnings: warnings,
+                lost: row.summary.eventsLost, ended: row.ended, attached: row.isAttached)
+        }
+        return encode(
+            OverviewFrame(
+                iteration: iteration, view: "processes", filter: view.table.filter.isEmpty ? nil : view.table.filter,
+                processes: items))
+    }
+}

@@ -1,0 +1,57 @@
+import NotifyModel
+import NotifySystem
+import NotifyTUI
+
+extension DashboardSession {
+    /// Lists and folds the overview's processes; follows the attached process to its restart
+    /// (a newer process of the same name) once its stream ended.
+    func pollOverview(now: UInt64) {
+        guard let overview else { return }
+        overview.poll(now: now)
+        if ended, let attached = attachedProcess, let restarted = overview.restart(of: attached.name) {
+            attach(pid: restarted, now: now)
+            status.message = "reattached to pid \(restarted)"
+        }
+    }
+
+    /// Points the views at one of the overview's processes: the session takes over its stream and
+    /// fold, and hands the previous process's back to the overview, so no figure is lost or
+    /// counted twice.
+    package func attach(pid: Int32, now: UInt64) {
+        guard let overview, attachedProcess?.pid != pid else { return }
+        guard let entry = overview.take(pid) else {
+            view.showsOverview = true
+            status.message = "process \(pid) cannot be attached (it left, or its stream failed)"
+            return
+        }
+        handBack()
+        _ = overview.take(pid)
+        guard let feed = entry.feed else { return }
+        source = .live(feed)
+        model = entry.model
+        tail = entry.tail
+        memory = SessionRecorder.Memory()
+        frozen = nil
+        view.paused = false
+        status.eventsWhilePaused = nil
+        ended = entry.ended != nil
+        status.mode = entry.ended.map { .ended($0) } ?? .live
+        status.source = feed.origin
+        attachedProcess = (pid, entry.process.name)
+        attachedAt = now
+        uptimeAtAttach = entry.process.uptimeSeconds
+        logAction(.attach, "attached to pid \(pid) (\(entry.process.name))")
+    }
+
+    /// Gives the attached process's fold back to the overview (or stops its stream, when the
+    /// process has left the overview).
+    private func handBack() {
+        guard let overview, let attached = attachedProcess else { return }
+        var endedText: String?
+        if case .ended(let text) = status.mode { endedText = text }
+        if !overview.follows(attached.pid) { stopFeed() }
+        overview.giveBack(model: model, tail: tail, ended: endedText)
+        attachedProcess = nil
+        source = .fixed([])
+    }
+}

@@ -1,0 +1,171 @@
+package import NotifyModel
+package import NotifySystem
+package import NotifyTUI
+import NotifyWire
+import NotifyTraceViewer
+
+/// The overview's collection and state (view 0): one live stream per inspectable process of a
+/// host, each folded into its own ``InspectorState``, so a process's row shows the figures its own
+/// views show. Owned by the run loop, like the session's model.
+///
+/// Cost: one connection, one reader thread and one bounded fold (its configuration's limits) per
+/// process, at most ``limit`` processes; the host is listed once a second, off the run loop's thread.
+package final class ProcessOverview {
+    /// One process: its stream and its fold.
+    struct Entry {
+        var process: InspectableProcess
+        var feed: LiveFeed?
+        var model: InspectorState
+        var tail: EventTail
+        var ended: String?
+        /// The listing that first showed the process.
+        var seenIn: Int
+    }
+
+    /// Where the processes are listed and opened.
+    package let host: any InspectionHost
+    /// The most processes followed at once; more are left out of the overview.
+    package let limit: Int
+    let configuration: InspectorConfiguration
+    private(set) var entries: [Int32: Entry] = [:]
+    /// The process the session's views show: the session folds its stream, not the overview.
+    private(set) var attachedPid: Int32?
+    private var nextListing: UInt64 = 0
+    private let look = OverviewLook()
+    /// Listings made so far.
+    package private(set) var listings = 0
+    /// The listing during which the attached process's stream was seen to end.
+    private var attachedEndedIn: Int?
+    /// Why the last listing failed, if it did.
+    package private(set) var listingFailure: String?
+
+    package init(host: any InspectionHost, limit: Int = 64, configuration: InspectorConfiguration = .init()) {
+        self.host = host
+        self.limit = limit
+        self.configuration = configuration
+    }
+
+    /// The pids followed, ascending.
+    package var pids: [Int32] { entries.keys.sorted() }
+
+    /// Takes what the last look at the host found (opening new processes, dropping those that
+    /// left), starts the next look once a second, and folds what every stream but the attached one
+    /// sent. The looks run on a thread of their own.
+    package func poll(now: UInt64) {
+        if let found = look.take() { apply(found) }
+        if now >= nextListing, look.start(on: host, known: streamed, room: limit - streamed.count) {
+            nextListing = now + 1_000_000_000
+        }
+        for pid in entries.keys where pid != attachedPid {
+            drain(pid)
+        }
+    }
+
+    /// Lists the host now, on this thread.
+    package func refresh() {
+        apply(OverviewLook.look(on: host, known: streamed, room: limit - streamed.count))
+    }
+
+    /// The processes with a stream.
+    private var streamed: Set<Int32> { Set(entries.compactMap { $0.value.feed == nil ? nil : $0.key }) }
+
+    private func apply(_ found: OverviewLook.Found) {
+        let listing: HostListing
+        switch found.listing {
+        case .success(let value):
+            listing = value
+            listingFailure = nil
+            listings += 1
+        case .failure(let failure):
+            listingFailure = failure.description
+            return
+        }
+        let listed = Set(listing.processes.map(\.pid))
+        for (pid, entry) in entries where !listed.contains(pid) {
+            if pid != attachedPid { entry.feed?.stop() }  // the session stops the attached one
+            entries[pid] = nil
+        }
+        for process in listing.processes {
+            if entries[process.pid] == nil {
+                guard found.opened[process.pid] != nil, entries.count < limit else { continue }
+                entries[process.pid] = Entry(
+                    process: process, model: InspectorState(configuration: configuration), tail: EventTail(),
+                    seenIn: listings)
+            }
+            entries[process.pid]?.process = process
+            // A stream opened for a process that meanwhile got one is dropped (its reader closes).
+            guard entries[process.pid]?.feed == nil, let opened = found.opened[process.pid] else { continue }
+            switch opened {
+            case .success(let reader):
+                entries[process.pid]?.feed = LiveFeed(reader: reader)
+                entries[process.pid]?.ended = nil
+            case .failure(let failure):
+                entries[process.pid]?.ended = failure.description
+            }
+        }
+    }
+
+    private func drain(_ pid: Int32) {
+        guard var entry = entries[pid], let feed = entry.feed else { return }
+        entries[pid] = nil  // the fold below mutates the only copy
+        let (end, _) = feed.drain { batches in
+            for batch in batches {
+                entry.tail.append(contentsOf: batch)
+                for event in batch { entry.model.apply(event) }
+            }
+        }
+        if let end, entry.ended == nil {
+            entry.ended = end.description
+            entry.model.setStream(.ended(end.description))
+        }
+        entries[pid] = entry
+    }
+
+    /// Hands a process's stream and fold to the session; nil when it is not followed or has no stream.
+    func take(_ pid: Int32) -> Entry? {
+        guard let entry = entries[pid], entry.feed != nil else { return nil }
+        attachedPid = pid
+        attachedEndedIn = nil
+        return entry
+    }
+
+    /// Takes back the attached process's fold from the session (it goes on folding it here).
+    func giveBack(model: InspectorState, tail: EventTail, ended: String?) {
+        guard let pid = attachedPid else { return }
+        attachedPid = nil
+        entries[pid]?.model = model
+        entries[pid]?.tail = tail
+        entries[pid]?.ended = ended
+    }
+
+    /// Whether `pid` is still followed.
+    func follows(_ pid: Int32) -> Bool { entries[pid] != nil }
+
+    /// The attached process's restart: a live process called `name` that appeared after the
+    /// attached stream ended (processes of the same name that ran alongside it are not restarts).
+    func restart(of name: String) -> Int32? {
+        if attachedEndedIn == nil { attachedEndedIn = listings }
+        let ended = attachedEndedIn ?? listings
+        return entries.values.filter {
+            $0.process.name == name && $0.seenIn > ended && $0.ended == nil && $0.feed != nil
+        }.max { $0.seenIn < $1.seenIn }?.process.pid
+    }
+
+    /// One row per process, ascending by pid; the attached one from the session's own fold.
+    package func rows(attached model: InspectorState, ended: String?) -> [OverviewRow] {
+        pids.compactMap { pid in
+            guard let entry = entries[pid] else { return nil }
+            let isAttached = pid == attachedPid
+            let fold = isAttached ? model : entry.model
+            return OverviewRow(
+                pid: pid, name: entry.process.name, center: fold.header?.center ?? "",
+                uptimeSeconds: entry.process.uptimeSeconds, summary: fold.overview,
+                ended: isAttached ? ended : entry.ended, isAttached: isAttached)
+        }
+    }
+
+    /// Stops every stream.
+    package func stop() {
+        for entry in entries.values { entry.feed?.stop() }
+    }
+}

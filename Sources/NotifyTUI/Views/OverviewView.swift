@@ -1,0 +1,115 @@
+public import NotifyModel
+
+/// One inspectable process in the overview (view 0): who it is and the summary of its own fold.
+public struct OverviewRow: Sendable {
+    /// The process id.
+    public var pid: Int32
+    /// The process name, from the socket directory.
+    public var name: String
+    /// The notification center's label, once the stream's header said it.
+    public var center: String
+    /// Seconds the process has run, when known.
+    public var uptimeSeconds: Double?
+    /// The summary of the process's fold: the figures its own views show.
+    public var summary: InspectorOverview
+    /// Why its stream ended, if it did.
+    public var ended: String?
+    /// Whether the session's views 1–6 show this process.
+    public var isAttached: Bool
+
+    /// Creates a row.
+    public init(
+        pid: Int32, name: String, center: String = "", uptimeSeconds: Double? = nil,
+        summary: InspectorOverview, ended: String? = nil, isAttached: Bool = false
+    ) {
+        self.pid = pid
+        self.name = name
+        self.center = center
+        self.uptimeSeconds = uptimeSeconds
+        self.summary = summary
+        self.ended = ended
+        self.isAttached = isAttached
+    }
+
+    /// Open warnings of `severity`.
+    public func warnings(_ severity: LeakSeverity) -> Int { summary.openFindings[severity] ?? 0 }
+}
+
+/// View 0: every inspectable process of this user on the host, one row each, live. Enter
+/// attaches the session's views to the selected process. Viewers attached to a process are not
+/// shown: the stream does not tell a viewer about the others.
+public enum OverviewView {
+    /// Cells of each sparkline.
+    static let sparkWidth = 8
+
+    static func spec(glyphs: Glyphs) -> TableSpec<OverviewRow> {
+        let ascii = glyphs == .ascii
+        @Sendable func rate(_ value: Double, _ history: [UInt64]) -> String {
+            Format.rate(value) + " " + Sparkline.text(history.map(Double.init), width: sparkWidth, glyphs: glyphs)
+        }
+        return TableSpec(
+            columns: [
+                TableColumn(
+                    "PID", .fixed(7), alignRight: true, descendingFirst: false,
+                    text: { ($0.isAttached ? (ascii ? "*" : "●") : "") + "\($0.pid)" },
+                    sortKey: { .number(Double($0.pid)) }),
+                TableColumn("PROCESS", .flexible(min: 12), text: { $0.name }, sortKey: { .text($0.name) }),
+                TableColumn("CENTER", .flexible(min: 10), text: { $0.center }, sortKey: { .text($0.center) }),
+                TableColumn(
+                    "UPTIME", .fixed(7), alignRight: true,
+                    text: { row in row.uptimeSeconds.map { Format.age(UInt64($0 * 1e9)) } ?? "-" },
+                    sortKey: { .number($0.uptimeSeconds ?? 0) }),
+                TableColumn(
+                    "POSTS/S", .fixed(15), alignRight: true,
+                    text: { rate($0.summary.postsPerSecond, $0.summary.postHistory) },
+                    sortKey: { .number($0.summary.postsPerSecond) }),
+                TableColumn(
+                    "DELIV/S", .fixed(15), alignRight: true,
+                    text: { rate($0.summary.deliveriesPerSecond, $0.summary.deliveryHistory) },
+                    sortKey: { .number($0.summary.deliveriesPerSecond) }),
+                TableColumn(
+                    "POSTS", .fixed(7), alignRight: true, text: { Format.count($0.summary.totals.posts) },
+                    sortKey: { .number(Double($0.summary.totals.posts)) }),
+                TableColumn(
+                    "DELIV", .fixed(7), alignRight: true, text: { Format.count($0.summary.totals.deliveries) },
+                    sortKey: { .number(Double($0.summary.totals.deliveries)) }),
+                TableColumn(
+                    "OBS", .fixed(5), alignRight: true, text: { Format.count(UInt64($0.summary.liveRegistrations)) },
+                    sortKey: { .number(Double($0.summary.liveRegistrations)) }),
+                TableColumn(
+                    "ERR", .fixed(4), alignRight: true, text: { "\($0.warnings(.error))" },
+                    sortKey: { .number(Double($0.warnings(.error))) },
+                    style: { $0.warnings(.error) > 0 ? .error : nil }),
+                TableColumn(
+                    "WARN", .fixed(4), alignRight: true, text: { "\($0.warnings(.warning))" },
+                    sortKey: { .number(Double($0.warnings(.warning))) },
+                    style: { $0.warnings(.warning) > 0 ? .warning : nil }),
+                TableColumn(
+                    "INFO", .fixed(4), alignRight: true, text: { "\($0.warnings(.info))" },
+                    sortKey: { .number(Double($0.warnings(.info))) }),
+                TableColumn(
+                    "LOST", .fixed(6), alignRight: true, text: { Format.count($0.summary.eventsLost) },
+                    sortKey: { .number(Double($0.summary.eventsLost)) },
+                    style: { $0.summary.eventsLost > 0 ? .warning : nil }),
+                TableColumn(
+                    "STATE", .flexible(min: 8), text: { $0.ended.map { "ended: " + $0 } ?? "live" },
+                    sortKey: { .text($0.ended ?? "") }, style: { $0.ended != nil ? .dim : nil }),
+            ],
+            key: { .process($0.pid) }, defaultSort: 0,
+            emptyMessage: "no inspectable process yet: start an app with NOTIFYTOP=1 (or notify-demo)")
+    }
+
+    static func draw(
+        _ rows: [OverviewRow], state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) -> FrameInfo {
+        var info = TableWidget.render(
+            rows, spec: spec(glyphs: glyphs), state: state, into: &canvas, rect: rect, glyphs: glyphs)
+        info.hasOverview = true
+        return info
+    }
+
+    /// The rows after the overview table's filter and sort (batch JSON, exports).
+    public static func ordered(_ rows: [OverviewRow], state: TableState) -> [OverviewRow] {
+        TableWidget.order(rows, spec: spec(glyphs: .ascii), state: state)
+    }
+}
