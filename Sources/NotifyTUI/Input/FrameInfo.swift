@@ -32,6 +32,15 @@ public struct FrameInfo: Sendable, Hashable {
     public var hiddenRows = 0
     /// Foldable grouped tables: the group of the selected row, which `o` folds or unfolds.
     public var selectedGroup: String?
+    /// The table's position for the breadcrumb: the selected row's ordinal (1-based, 0 when empty)
+    /// and the rows shown (folded groups count once; marks and wrapped lines not at all).
+    public var rowPosition = 0
+    /// Rows shown; see ``rowPosition``.
+    public var shownRows = 0
+    /// The table's items before the filter; nil for frames without a table.
+    public var totalRows: Int?
+    /// Whether a filter is narrowing the table, so the breadcrumb says `shown of total`.
+    public var isFiltered = false
 
     /// Creates frame info.
     public init(
