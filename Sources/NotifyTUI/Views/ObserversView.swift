@@ -111,7 +111,7 @@ enum ObserversView {
         if grouping != .name {
             columns.append(
                 TableColumn(
-                    "NAME", .flexible(min: 12), text: { $0.displayName },
+                    "NAME", .flexible(min: 16), text: { $0.displayName },
                     sortKey: { .text($0.displayName) }, style: rowStyle))
         }
         if grouping != .observer {
