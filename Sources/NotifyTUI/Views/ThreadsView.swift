@@ -59,12 +59,18 @@ enum ThreadsView {
     static func entries(_ data: DashboardData, threads: [UInt64]?, registration: UInt64? = nil) -> [Entry] {
         let rows = threads.map { $0.compactMap { data.model.thread($0) } } ?? data.model.threads
         var merged: [Entry] = []
+        var blocks: [UInt64: String] = [:]
         for row in rows {
             let name = data.threadName(row.id)
             for entry in row.recentDeliveries where registration == nil || entry.registration == registration {
                 var item = Entry(entry: entry, thread: name, poster: data.threadName(entry.postingThread))
-                if entry.observerType == nil, let file = data.model.registration(entry.registration)?.callsite.file {
-                    item.block = ObserversView.closureText("block", file: file)
+                if entry.observerType == nil {
+                    // Once per registration: a log holds many deliveries of the same few blocks.
+                    if blocks[entry.registration] == nil {
+                        let file = data.model.registration(entry.registration)?.callsite.file ?? ""
+                        blocks[entry.registration] = ObserversView.closureText("block", file: file)
+                    }
+                    item.block = blocks[entry.registration] ?? "block"
                 }
                 merged.append(item)
             }
