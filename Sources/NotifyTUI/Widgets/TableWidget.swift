@@ -34,11 +34,17 @@ public enum TableWidget {
         info.matchIndices = table.matchIndices()
         info.totalRows = items.count
         info.isFiltered = !state.filter.isEmpty
-        for (index, line) in lines.enumerated() {
-            if case .row(_, let part) = line, part > 0 { continue }
-            if case .mark = line { continue }
-            info.shownRows += 1
-            if index <= selected { info.rowPosition = info.shownRows }
+        if extras.log == nil && extras.folding?.foldsAny != true {
+            // One line per row: no need to walk 10k lines.
+            info.shownRows = lines.count
+            info.rowPosition = lines.isEmpty ? 0 : selected + 1
+        } else {
+            for index in lines.indices {
+                if case .row(_, let part) = lines[index], part > 0 { continue }
+                if case .mark = lines[index] { continue }
+                info.shownRows += 1
+                if index <= selected { info.rowPosition = info.shownRows }
+            }
         }
         if table.foldable, lines.indices.contains(selected) { info.selectedGroup = table.group(of: lines[selected]) }
         guard rect.height > 0, rect.width > 0 else { return info }
