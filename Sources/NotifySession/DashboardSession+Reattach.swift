@@ -39,6 +39,7 @@ extension DashboardSession {
         let feed = LiveFeed(reader: found.reader)
         source = .live(feed)
         resetFold()
+        view.forgetProcess()
         ended = false
         waitingForRestart = nil
         status.mode = .live

@@ -188,21 +188,14 @@ package enum NotifyTopRunner {
 
     static func batchSize(_ options: NotifyTopOptions) -> Size {
         if let size = options.size { return size }
-        let columns = getenv("COLUMNS").flatMap { Int(String(cString: $0)) } ?? 120
-        let lines = getenv("LINES").flatMap { Int(String(cString: $0)) } ?? 40
-        return Size(width: columns, height: lines)
+        return TerminalCapabilities.printedSize(
+            environment: TerminalCapabilities.environment, terminal: TerminalCapabilities.windowSize())
     }
 
     static func batchGlyphs(_ options: NotifyTopOptions) -> Glyphs {
-        if options.ascii { return .ascii }
-        var locale = ""
-        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
-            if let value = getenv(name), value.pointee != 0 {
-                locale = String(cString: value)
-                break
-            }
-        }
-        return locale.uppercased().contains("UTF-8") || locale.uppercased().contains("UTF8") ? .unicode : .ascii
+        TerminalCapabilities.glyphs(
+            environment: TerminalCapabilities.environment, terminal: isatty(STDOUT_FILENO) == 1,
+            ascii: options.ascii)
     }
 
     /// Writes one line to standard error, unbuffered, so it is never lost behind a TUI frame.

@@ -30,8 +30,7 @@ struct FilterFrameTests {
         var view = ViewState(view: .names)
         _ = press([.char("/")] + keystrokes("cart") + [.enter], &view)
         let (canvas, info) = press(
-            [.char("/"), .backspace, .backspace, .backspace, .backspace] + keystrokes("thread=main")
-                + [.enter], &view)
+            [.char("/")] + keystrokes("thread=main") + [.enter], &view)
         #expect(view.prompt?.error?.contains("unknown field thread") == true)
         #expect(canvas.lines[4].contains("✗ unknown field thread"))
         #expect(view.table.filter == "cart")

@@ -75,8 +75,11 @@ struct ReattachTests {
         for _ in 0..<20 { now += 300_000_000; session.poll(now: now) }
         #expect(session.model.totals.events == firstEvents, "nothing to attach to yet: the state stays")
 
+        session.view = ViewState(view: .observers)
+        session.view.drill[.observers] = [.registration(1)]
         _ = try scratch.advertiseSelf()
         #expect(Self.poll(session, from: &now) { session.status.mode == .live })
+        #expect(session.view.path.isEmpty, "the old process's detail page is gone")
         #expect(connected == [scratch.directory + "/\(getpid()).sock"])
         let actions = session.actions.entries
         #expect(

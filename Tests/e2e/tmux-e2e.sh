@@ -66,7 +66,7 @@ wait_for "names view shows demo names" "CartDidChange|MessageDidArrive"
 wait_for "the header meters the slowest handler and own CPU, each with a sparkline" \
     "slowest +[0-9.]+(ns|µs|ms|s) [▁▂▃▄▅▆▇█]+ +cpu +[0-9.]+% [▁▂▃▄▅▆▇█]+"
 demo_pid=$(screen | grep -oE 'pid [0-9]+' | head -1 | cut -d' ' -f2)
-keys 2; wait_for "2 shows observers with registrations" "^Observers" && wait_for "observers table has demo observers" "#[0-9]+ +(block|[A-Za-z]+@0x)"
+keys 2; wait_for "2 shows observers with registrations" "^Observers" && wait_for "observers table has demo observers" "#[0-9]+ +(block|[A-Za-z]+@(0x|…))"
 keys t; wait_for "F5/t regroups observers by observer" "group: observer"
 keys O; wait_for "O folds every group to one summary row" "^▸ .* [0-9]+ registrations? "
 keys O; wait_for "O again unfolds every group" "^▾ "
@@ -86,12 +86,12 @@ keys w; wait_for "w wraps long cells" "^Threads  marks 2: .*  wrap"
 keys w
 keys 4; wait_for "4 shows leaks with demo findings" "(R[0-9]+ [A-Z_]+)"
 keys Enter; wait_for "Enter opens a finding's evidence and fix" "^Fix"
-keys Escape; wait_for "Esc goes back to the list" "^Leaks *$"
+keys Escape; wait_for "Esc goes back to the list" "^Leaks +[0-9]+/[0-9]+$"
 keys 5; wait_for "5 shows the raw event tail" "deliver +(main|worker)"
 keys 1; wait_for "1 returns to names" "^Names"
 keys Enter; wait_for "Enter drills into a name's observers" "^Names › [A-Za-z]+"
 keys Enter; wait_for "Enter again opens one observer's deliveries" "observes \""
-keys BSpace BSpace; wait_for "Backspace returns to the top" "^Names *$"
+keys BSpace BSpace; wait_for "Backspace returns to the top" "^Names +[0-9]+/[0-9]+$"
 keys p; wait_for "p pauses, counting events" "PAUSED \+[0-9]"
 keys p; wait_for "p resumes" "LIVE *$"
 keys / C a r t Enter; wait_for "the filter stays visible" "Filter: Cart"
@@ -105,7 +105,7 @@ keys F3 'Did' Enter; wait_for "F3 searches and jumps to the first match" "match 
 keys n; wait_for "n moves to the next match" "match 2 of [0-9]+"
 keys Escape
 keys : v i Tab; wait_for "the : palette completes with Tab" ":view _.*view names"
-keys l e Tab Enter; wait_for "the palette runs view leaks" "^Leaks *$"
+keys l e Tab Enter; wait_for "the palette runs view leaks" "^Leaks +[0-9]+/[0-9]+$"
 keys : f r o b Enter; wait_for "an unknown command is a one-line error" "unknown command \"frob\""
 keys 1 e; wait_for "e expands the table to the whole screen" "^Names  \[e restores\]"
 no_footer() { ! screen | grep -q "F1Help"; }

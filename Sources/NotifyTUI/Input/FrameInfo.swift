@@ -34,6 +34,15 @@ public struct FrameInfo: Sendable, Hashable {
     public var selectedGroup: String?
     /// Whether the session has a process overview (view 0) to show.
     public var hasOverview = false
+    /// The table's position for the breadcrumb: the selected row's ordinal (1-based, 0 when empty)
+    /// and the rows shown (folded groups count once; marks and wrapped lines not at all).
+    public var rowPosition = 0
+    /// Rows shown; see ``rowPosition``.
+    public var shownRows = 0
+    /// The table's items before the filter; nil for frames without a table.
+    public var totalRows: Int?
+    /// Whether a filter is narrowing the table, so the breadcrumb says `shown of total`.
+    public var isFiltered = false
 
     /// Creates frame info.
     public init(

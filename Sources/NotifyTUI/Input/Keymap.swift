@@ -121,7 +121,7 @@ public struct Keymap: Sendable {
         KeyBinding([.char("1")], .show(.names), label: "Names", help: "view 1: notification names", context: .global),
         KeyBinding(
             [.char("2")], .show(.observers), label: "Observers",
-            help: "view 2: every registration", context: .global),
+            help: "view 2: every registration (ended ones stay ~1 min; /state=live hides them)", context: .global),
         KeyBinding(
             [.char("3")], .show(.threads), label: "Threads",
             help: "view 3: deliveries per thread", context: .global),

@@ -32,6 +32,13 @@ public struct Prompt: Sendable, Hashable {
         self.original = text
     }
 
+    /// Opens a filter or search prompt empty, like k9s's `/`: typing replaces `previous`, which
+    /// stays in effect until the new text parses, and ↑ on the empty prompt recalls it to edit.
+    public init(kind: Kind, replacing previous: String) {
+        self.init(kind: kind)
+        original = previous
+    }
+
     /// What precedes the text on screen.
     public var label: String {
         switch kind {
@@ -61,6 +68,6 @@ extension ViewState {
     /// Whether the filter prompt is open (setting it opens one on the current filter, or closes it).
     public var editingFilter: Bool {
         get { prompt?.kind == .filter }
-        set { prompt = newValue ? Prompt(kind: .filter, text: table.filter) : nil }
+        set { prompt = newValue ? Prompt(kind: .filter, replacing: table.filter) : nil }
     }
 }

@@ -34,6 +34,10 @@ extension ViewState {
             prompt.candidates = candidates
             self.prompt = prompt
             return .redraw
+        case .up
+        where (prompt.kind == .filter || prompt.kind == .search) && prompt.text.isEmpty
+            && !prompt.original.isEmpty:
+            prompt.text = prompt.original
         case .up, .down, .pageUp, .pageDown:
             // Moving leaves a filter or search prompt (keeping its text); the others ignore it.
             guard prompt.kind == .filter || prompt.kind == .search else { return .none }
@@ -63,6 +67,9 @@ extension ViewState {
                 table.search = prompt.text
             }
         } catch {
+            // The filter from before the prompt stays in effect, not a prefix of the text that
+            // happened to parse, so the table never explains an empty result by text still being typed.
+            if prompt.kind == .filter { table.filter = prompt.original } else { table.search = prompt.original }
             self.prompt?.error = error.description
         }
     }

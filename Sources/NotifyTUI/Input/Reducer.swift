@@ -87,8 +87,8 @@ extension ViewState {
             } else {
                 return .none
             }
-        case .editFilter: prompt = Prompt(kind: .filter, text: table.filter)
-        case .editSearch: prompt = Prompt(kind: .search, text: table.search)
+        case .editFilter: prompt = Prompt(kind: .filter, replacing: table.filter)
+        case .editSearch: prompt = Prompt(kind: .search, replacing: table.search)
         case .nextMatch: return jumpToMatch(forward: true, context: context)
         case .previousMatch: return jumpToMatch(forward: false, context: context)
         case .openPalette: prompt = Prompt(kind: .command)

@@ -31,7 +31,7 @@ public enum Dashboard {
         let footer = view.expanded ? nil : body.takeBottom(1)
         var info = renderBody(data, view: view, rect: body, glyphs: glyphs, into: &canvas)
         info.logClock = view.showsOverview && data.overview != nil ? nil : logClock(data, view: view)
-        drawCrumbs(data, view: view, hiddenRows: info.hiddenRows, rect: crumbs, glyphs: glyphs, into: &canvas)
+        drawCrumbs(data, view: view, info: info, rect: crumbs, glyphs: glyphs, into: &canvas)
         info.isReplay = isReplay
         info.regions += tabs
         if let footer { info.regions += FooterBar.draw(keymap: keymap, isReplay: isReplay, y: footer.y, into: &canvas) }
@@ -137,8 +137,9 @@ public enum Dashboard {
     }
 
     private static func drawCrumbs(
-        _ data: DashboardData, view: ViewState, hiddenRows: Int, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+        _ data: DashboardData, view: ViewState, info: FrameInfo, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) {
+        let hiddenRows = info.hiddenRows
         var parts = [view.showsOverview && data.overview != nil ? "Processes" : view.view.title]
         for level in view.path {
             switch level {
@@ -162,6 +163,7 @@ public enum Dashboard {
         if !table.search.isEmpty { right.append("Search: " + table.search + " (n/N)") }
         var rightText = right.joined(separator: "  ")
         if !rightText.isEmpty && table.search.isEmpty { rightText += "  (Esc clears)" }
+        if let position = positionText(info) { rightText += (rightText.isEmpty ? "" : "  ") + position }
         let rightWidth = min(DisplayWidth.of(rightText), rect.width / 2)
         var used = canvas.write(crumb, x: rect.x, y: rect.y, maxWidth: rect.width - rightWidth - 1, style: .breadcrumb)
         let logText = logStatus(view, hiddenRows: hiddenRows)
@@ -183,6 +185,13 @@ public enum Dashboard {
         } else if let message = data.status.message {
             canvas.write(message, x: rect.x + used + 2, y: rect.y, width: room, style: .info, ellipsis: glyphs.ellipsis)
         }
+    }
+
+    /// `12/340`, or `3/40 of 340` under a filter: the selected row and the rows shown.
+    static func positionText(_ info: FrameInfo) -> String? {
+        guard let total = info.totalRows else { return nil }
+        let position = "\(info.rowPosition)/\(info.shownRows)"
+        return info.isFiltered ? position + " of \(total)" : position
     }
 
     /// A prompt: the filter and search on the right of the breadcrumb, the palette over the whole
@@ -207,6 +216,10 @@ public enum Dashboard {
                 (glyphs == .ascii ? "  ! " : "  ✗ ") + error, x: x, y: rect.y, width: max(0, rect.x + rect.width - x),
                 style: .error,
                 ellipsis: glyphs.ellipsis)
+        } else if prompt.text.isEmpty, !prompt.original.isEmpty, prompt.kind == .filter || prompt.kind == .search {
+            canvas.write(
+                "  " + (glyphs == .ascii ? "Up" : "↑") + " recalls \"" + prompt.original + "\"", x: x, y: rect.y,
+                width: max(0, rect.x + rect.width - x), style: .dim, ellipsis: glyphs.ellipsis)
         } else if !prompt.candidates.isEmpty {
             canvas.write(
                 "  " + prompt.candidates.joined(separator: "  "), x: x, y: rect.y,

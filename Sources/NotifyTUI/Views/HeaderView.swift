@@ -78,15 +78,17 @@ enum HeaderView {
                 warnings = [("OK ", .ok)]
             } else {
                 for (severity, style, word) in [
-                    (LeakSeverity.error, Style.error, "err"), (.warning, .warning, "warn"),
+                    (LeakSeverity.error, Style.error, "error"), (.warning, .warning, "warning"),
                     (.info, .info, "info"),
                 ] {
                     guard let count = open[severity], count > 0 else { continue }
+                    // Each count names its severity (`2 errors 1 warning`), so none reads as the total.
+                    let plural = count == 1 || word == "info" ? word : word + "s"
                     warnings.append(
-                        short ? ("\(count)\(word.prefix(1).uppercased()) ", style) : ("\(count) \(word) ", style))
+                        short ? ("\(count)\(word.prefix(1).uppercased()) ", style) : ("\(count) \(plural) ", style))
                 }
             }
-            let warningsLabel = short ? "warn " : "warnings "
+            let warningsLabel = short ? "leaks " : "leaks: "
             let width =
                 counts.reduce(0) { $0 + $1.label.count + 1 + DisplayWidth.of($1.value) + 2 }
                 + warningsLabel.count + warnings.reduce(0) { $0 + DisplayWidth.of($1.text) } + 1

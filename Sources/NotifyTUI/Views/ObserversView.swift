@@ -5,7 +5,8 @@ import NotifyModel
 /// handler runs, deliveries, token, callsite. Grouped by name, observer or thread (F5); also the
 /// drill-down from a name. Enter opens one registration's deliveries.
 enum ObserversView {
-    /// `CartScreen@0x6000…` for target and owner registrations, `block` or `sequence` otherwise;
+    /// `CartScreen@0x6000…` for target and owner registrations, `block in File.swift` or
+    /// `sequence in File.swift` otherwise;
     /// for typed messages the kind and the subject filter: `message·async for Cart@0x6000…`.
     static func observerText(_ row: ObserverRow) -> String {
         if let message = MessageText.kind(row.kind) {
@@ -15,7 +16,14 @@ enum ObserversView {
         if let observer = row.observer {
             return shortType(observer.typeName) + "@0x" + String(observer.address, radix: 16)
         }
-        return row.kind == .sequence ? "sequence" : "block"
+        return closureText(row.kind == .sequence ? "sequence" : "block", file: row.callsite.file)
+    }
+
+    /// `block in CartScreen.swift`: a closure has no observer object, so the file that registered
+    /// it is what tells one block from another; just `block` when the callsite is unknown.
+    static func closureText(_ kind: String, file: String) -> String {
+        let base = file.split(separator: "/").last.map(String.init) ?? ""
+        return base.isEmpty || base == "?" ? kind : kind + " in " + base
     }
 
     /// `Demo.CartScreen` → `CartScreen`: the module rarely helps in a narrow column.
@@ -23,6 +31,11 @@ enum ObserversView {
         guard let dot = name.lastIndex(of: "."), !name.contains("<") else { return name }
         return String(name[name.index(after: dot)...])
     }
+
+    /// Cells the OBSERVER column gets before NAME shares the rest: a long type and its address.
+    static let observerIdeal = 36
+    /// Cells the SITE column gets before NAME shares the rest: `…/DocumentEditor.swift:142` and more.
+    static let siteIdeal = 36
 
     /// `main`, `posting`, `queue com.app.sync`, `thread worker`.
     static func targetText(_ row: ObserverRow) -> String {
@@ -37,7 +50,19 @@ enum ObserversView {
         }
     }
 
-    /// `live`, or why and when it ended.
+    /// `live`, or why it ended and, given the model's time, how long ago (`removed 12s ago`): an
+    /// ended registration stays listed until the model retires it, about a minute of event time.
+    static func stateText(_ row: ObserverRow, now: UInt64) -> String {
+        let word = stateText(row)
+        guard let removal = row.removal else { return word }
+        let since = word + " " + Format.age(now >= removal.at ? now - removal.at : 0)
+        return since.count + 4 <= stateWidth ? since + " ago" : since
+    }
+
+    /// Fits `cancelled 12s ago` and `sender died 3m05s` (the longest drop the `ago`).
+    static let stateWidth = 17
+
+    /// `live`, or why it ended.
     static func stateText(_ row: ObserverRow) -> String {
         guard let removal = row.removal else { return row.token.isDropped ? "orphaned" : "live" }
         switch removal.reason {
@@ -71,11 +96,13 @@ enum ObserversView {
         // table's generic signature goes through a thunk that copies the whole row per call, and
         // the sort calls these for all 10k rows every frame.
         if let grouping {
-            columns.append(
-                TableColumn(
-                    grouping.rawValue.uppercased(), .flexible(min: 14),
-                    text: { groupText($0, grouping) },
-                    sortKey: { .text(groupText($0, grouping)) }))
+            var group = TableColumn<ObserverRow>(
+                grouping.rawValue.uppercased(), .flexible(min: 14),
+                text: { groupText($0, grouping) },
+                sortKey: { .text(groupText($0, grouping)) })
+            // The group names its rows once, like a tree, so it is as identifying as the SITE.
+            group.identifies(ideal: observerIdeal, grouping == .observer ? .object : .end)
+            columns.append(group)
         }
         columns.append(
             TableColumn(
@@ -84,21 +111,22 @@ enum ObserversView {
         if grouping != .name {
             columns.append(
                 TableColumn(
-                    "NAME", .flexible(min: 12), text: { $0.displayName },
+                    "NAME", .flexible(min: 16), text: { $0.displayName },
                     sortKey: { .text($0.displayName) }, style: rowStyle))
         }
         if grouping != .observer {
-            columns.append(
-                TableColumn(
-                    "OBSERVER", .flexible(min: 12), text: observerText,
-                    sortKey: { .text(observerText($0)) }, style: rowStyle))
+            var observer = TableColumn<ObserverRow>(
+                "OBSERVER", .flexible(min: 12), text: observerText,
+                sortKey: { .text(observerText($0)) }, style: rowStyle)
+            observer.identifies(ideal: observerIdeal, .object)
+            columns.append(observer)
         }
         columns += [
             TableColumn(
                 "DELIV", .fixed(6), alignRight: true, text: { Format.count($0.deliveries) },
                 sortKey: { .number(Double($0.deliveries)) }, style: rowStyle),
             TableColumn(
-                "STATE", .fixed(10), text: stateText, sortKey: { .text(stateText($0)) },
+                "STATE", .fixed(stateWidth), text: { stateText($0, now: now) }, sortKey: { .text(stateText($0)) },
                 style: { $0.token.isDropped && $0.isLive ? .warning : rowStyle($0) }),
         ]
         if grouping != .thread {
@@ -114,10 +142,12 @@ enum ObserversView {
             TableColumn(
                 "TOKEN", .fixed(9), text: { $0.token.description }, sortKey: { .text($0.token.description) },
                 style: rowStyle),
-            TableColumn(
-                "SITE", .flexible(min: 14), text: { $0.callsite.description },
-                sortKey: { .text($0.callsite.description) }, style: rowStyle),
         ]
+        var site = TableColumn<ObserverRow>(
+            "SITE", .flexible(min: 14), text: { $0.callsite.description },
+            sortKey: { .text($0.callsite.description) }, style: rowStyle)
+        site.identifies(ideal: siteIdeal, .path)
+        columns.append(site)
         if data.model.totals.messageRegistrations > 0 {
             // Only once typed messages appear: their mailbox or buffer depth and its drops. Last, so
             // the other columns keep their positions (sort options count them on an empty model).

@@ -18,7 +18,8 @@ enum RegistrationDetailView {
                     + "\(data.threadName(row.registeringThread)) at \(row.callsite)"
                     + (row.preexisting ? "  (before attach)" : ""), .normal
             ))
-        var state = "state \(ObserversView.stateText(row))  token \(row.token)  deliveries \(row.deliveries)"
+        var state =
+            "state \(ObserversView.stateText(row, now: data.model.now))  token \(row.token)  deliveries \(row.deliveries)"
         if let last = row.lastDeliveryAt {
             state += "  last \(Format.age(now >= last ? now - last : 0)) ago"
             if let thread = row.lastDeliveringThread { state += " on \(data.threadName(thread))" }

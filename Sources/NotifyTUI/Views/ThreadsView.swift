@@ -9,6 +9,8 @@ enum ThreadsView {
         var entry: DeliveryLogEntry
         var thread: String
         var poster: String
+        /// What the OBSERVER column says for a closure: `block in File.swift`.
+        var block = "block"
     }
 
     static func logSpec(_ data: DashboardData, showThread: Bool, ascii: Bool) -> TableSpec<Entry> {
@@ -24,14 +26,16 @@ enum ThreadsView {
             // Flexible: thread names are queue labels and app names, wider than the kernel's 15 bytes.
             columns.append(TableColumn("THREAD", .flexible(min: 12), text: { $0.thread }))
         }
+        var observer = TableColumn<Entry>(
+            "OBSERVER", .flexible(min: 10),
+            text: { (item: Entry) -> String in
+                item.entry.registrationKind.flatMap(MessageText.kind)
+                    ?? item.entry.observerType.map(ObserversView.shortType) ?? item.block
+            })
+        observer.identifies(ideal: 24, .end)
         columns += [
             TableColumn("NAME", .flexible(min: 14), text: { $0.entry.name }),
-            TableColumn(
-                "OBSERVER", .flexible(min: 10),
-                text: {
-                    $0.entry.registrationKind.flatMap(MessageText.kind)
-                        ?? $0.entry.observerType.map(ObserversView.shortType) ?? "block"
-                }),
+            observer,
             TableColumn(
                 "DUR", .fixed(6), alignRight: true, text: { Format.duration($0.entry.duration, ascii: ascii) },
                 style: { $0.entry.duration >= 16_000_000 ? .warning : nil },
@@ -55,10 +59,20 @@ enum ThreadsView {
     static func entries(_ data: DashboardData, threads: [UInt64]?, registration: UInt64? = nil) -> [Entry] {
         let rows = threads.map { $0.compactMap { data.model.thread($0) } } ?? data.model.threads
         var merged: [Entry] = []
+        var blocks: [UInt64: String] = [:]
         for row in rows {
             let name = data.threadName(row.id)
             for entry in row.recentDeliveries where registration == nil || entry.registration == registration {
-                merged.append(Entry(entry: entry, thread: name, poster: data.threadName(entry.postingThread)))
+                var item = Entry(entry: entry, thread: name, poster: data.threadName(entry.postingThread))
+                if entry.observerType == nil {
+                    // Once per registration: a log holds many deliveries of the same few blocks.
+                    if blocks[entry.registration] == nil {
+                        let file = data.model.registration(entry.registration)?.callsite.file ?? ""
+                        blocks[entry.registration] = ObserversView.closureText("block", file: file)
+                    }
+                    item.block = blocks[entry.registration] ?? "block"
+                }
+                merged.append(item)
             }
         }
         if rows.count > 1 { merged.sort { ($0.entry.start, $0.entry.postID) < ($1.entry.start, $1.entry.postID) } }
@@ -93,7 +107,22 @@ enum ThreadsView {
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, extras: TableExtras = TableExtras(),
         into canvas: inout Canvas
     ) -> FrameInfo {
-        let threads = data.model.threads.sorted { ($0.deliveries, $1.id) > ($1.deliveries, $0.id) }
+        // The filter applies to the deliveries as in the merged log (same fields); a lane with no
+        // matching delivery is left out.
+        let spec = logSpec(data, showThread: true, ascii: glyphs == .ascii)
+        let query = state.filter.isEmpty ? nil : spec.query(state.filter)
+        var deliveries: [UInt64: [DeliveryLogEntry]] = [:]
+        var threads = data.model.threads.sorted { ($0.deliveries, $1.id) > ($1.deliveries, $0.id) }
+        if let query {
+            threads = threads.filter { thread in
+                let name = data.threadName(thread.id)
+                let kept = thread.recentDeliveries.filter { entry in
+                    spec.matches(query, Entry(entry: entry, thread: name, poster: data.threadName(entry.postingThread)))
+                }
+                deliveries[thread.id] = kept
+                return !kept.isEmpty
+            }
+        }
         let laneWidth = 28
         let fits = max(1, rect.width / laneWidth)
         let keys = threads.map { RowKey.thread($0.id) }
@@ -102,8 +131,10 @@ enum ThreadsView {
         selected = max(0, selected)
         let first = selected >= fits ? selected - fits + 1 : 0
         var info = FrameInfo(rowKeys: keys, pageSize: fits, selectedIndex: selected, scroll: first)
+        info.fields = spec.fields
         guard !threads.isEmpty else {
-            canvas.write("no threads yet", x: rect.x + 2, y: rect.y + 1, style: .dim)
+            let message = query == nil ? "no threads yet" : "no delivery matches the filter \"\(state.filter)\""
+            canvas.write(message, x: rect.x + 2, y: rect.y + 1, maxWidth: max(0, rect.width - 2), style: .dim)
             return info
         }
         let shown = Array(threads[first..<min(threads.count, first + fits)])
@@ -119,7 +150,8 @@ enum ThreadsView {
             }
             Frame.draw(lane, title: title, glyphs: glyphs, style: isSelected ? .breadcrumb : .dim, into: &canvas)
             let inner = lane.inset(1)
-            let (log, hidden) = laneLines(thread.recentDeliveries, extras: extras, height: inner.height)
+            let (log, hidden) = laneLines(
+                deliveries[thread.id] ?? thread.recentDeliveries, extras: extras, height: inner.height)
             info.hiddenRows += hidden
             for (row, line) in log.enumerated() {
                 guard case .entry(let entry) = line else {

@@ -62,6 +62,11 @@ public struct TableColumn<Item>: Sendable {
     /// What filter field queries (`dur>5ms`) compare: the sort key, or a value given for columns
     /// that must not be sortable (a log keeps its order) but should still be filterable by number.
     public var value: (@Sendable (Item) -> SortKey)?
+    /// Identifying columns (a callsite, an object): the width they get from the spare cells before
+    /// free-text flexible columns share the rest; nil for free text.
+    public var ideal: Int? = nil
+    /// How a cell wider than the column is shortened.
+    public var shortening: CellShortening = .end
 
     /// Creates a column.
     public init(
@@ -77,6 +82,13 @@ public struct TableColumn<Item>: Sendable {
         self.style = style
         self.descendingFirst = descendingFirst ?? alignRight
         self.value = value ?? sortKey
+    }
+
+    /// Makes this an identifying column: it grows to `ideal` cells before free text, and a value
+    /// still too wide is shortened `shortening`'s way.
+    public mutating func identifies(ideal: Int, _ shortening: CellShortening) {
+        self.ideal = ideal
+        self.shortening = shortening
     }
 }
 

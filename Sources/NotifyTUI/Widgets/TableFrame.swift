@@ -168,6 +168,7 @@ struct TableFrame<Item> {
                     if foldable { text = (glyphs == .ascii ? "- " : "▾ ") + text }
                 }
             }
+            text = column.shortening.apply(text, width: widths[index], ellipsis: glyphs.ellipsis)
             canvas.write(
                 text, x: x, y: y, width: widths[index], alignRight: column.alignRight,
                 style: style, ellipsis: glyphs.ellipsis)

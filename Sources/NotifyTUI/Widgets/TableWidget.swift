@@ -12,7 +12,7 @@ public enum TableWidget {
     ) -> FrameInfo {
         let ordered = orderIndices(items, spec: spec, state: state)
         let sortColumn = state.sortColumn ?? spec.defaultSort
-        let widths = columnWidths(spec.columns.map(\.width), total: rect.width)
+        let widths = columnWidths(spec.columns.map(\.width), total: rect.width, ideals: spec.columns.map(\.ideal))
         let descending = sortColumn.map { spec.columns[$0].descendingFirst != state.inverted } ?? state.inverted
         let (lines, hidden) = Self.lines(
             ordered, items: items, spec: spec, extras: extras, descending: descending,
@@ -32,6 +32,20 @@ public enum TableWidget {
         info.fields = spec.fields
         info.hiddenRows = hidden
         info.matchIndices = table.matchIndices()
+        info.totalRows = items.count
+        info.isFiltered = !state.filter.isEmpty
+        if extras.log == nil && extras.folding?.foldsAny != true {
+            // One line per row: no need to walk 10k lines.
+            info.shownRows = lines.count
+            info.rowPosition = lines.isEmpty ? 0 : selected + 1
+        } else {
+            for index in lines.indices {
+                if case .row(_, let part) = lines[index], part > 0 { continue }
+                if case .mark = lines[index] { continue }
+                info.shownRows += 1
+                if index <= selected { info.rowPosition = info.shownRows }
+            }
+        }
         if table.foldable, lines.indices.contains(selected) { info.selectedGroup = table.group(of: lines[selected]) }
         guard rect.height > 0, rect.width > 0 else { return info }
 
@@ -90,9 +104,11 @@ public enum TableWidget {
         return keys.map { rankOf[$0]! }
     }
 
-    /// Splits `total` cells between columns, one space apart: fixed columns first, the rest shared
-    /// by flexible ones; columns that do not fit at all get 0 and are not drawn.
-    public static func columnWidths(_ rules: [ColumnWidth], total: Int) -> [Int] {
+    /// Splits `total` cells between columns, one space apart: fixed columns first, then flexible
+    /// columns with an ideal grow toward it (identifiers keep their value), then the rest is shared
+    /// by the flexible columns without one (free text yields first); columns that do not fit at all
+    /// get 0 and are not drawn.
+    public static func columnWidths(_ rules: [ColumnWidth], total: Int, ideals: [Int?] = []) -> [Int] {
         var widths = [Int](repeating: 0, count: rules.count)
         var used = 0
         var flexible: [Int] = []
@@ -111,9 +127,21 @@ public enum TableWidget {
             widths[index] = wanted
             used += gap + wanted
         }
-        let spare = total - used
-        if spare > 0, !flexible.isEmpty {
-            let drawn = flexible.filter { widths[$0] > 0 }
+        var spare = total - used
+        let drawn = flexible.filter { widths[$0] > 0 }
+        // One cell at a time to each identifier short of its ideal, so several share fairly.
+        var growing = drawn.filter { ideals.indices.contains($0) && (ideals[$0] ?? 0) > widths[$0] }
+        while spare > 0, !growing.isEmpty {
+            for index in growing where spare > 0 {
+                widths[index] += 1
+                spare -= 1
+            }
+            growing.removeAll { widths[$0] >= ideals[$0] ?? 0 }
+        }
+        let freeText = drawn.filter { !ideals.indices.contains($0) || ideals[$0] == nil }
+        let sharing = freeText.isEmpty ? drawn : freeText
+        if spare > 0, !sharing.isEmpty {
+            let drawn = sharing
             for (position, index) in drawn.enumerated() {
                 widths[index] += spare / drawn.count + (position < spare % drawn.count ? 1 : 0)
             }
