@@ -16,6 +16,8 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
     private let lock = Lock()
     @exclusivity(unchecked) private var mailbox = MessageFIFO<Letter>()
     @exclusivity(unchecked) private var draining = false
+    /// Messages the drain has taken from the mailbox and not yet started: still pending.
+    private let taken = Atomic<Int>(0)
 
     init(
         id: UInt64, subject: AnyObject?, handler: @escaping @Sendable (Message) async -> Void,
@@ -35,7 +37,7 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
             return 0
         }
         mailbox.append(Letter(message: message, trace: trace))
-        let pending = mailbox.count
+        let pending = mailbox.count + taken.load(ordering: .relaxed)
         // Reported before unlocking, so it precedes the delivery that the drain reports.
         post?.emitEnqueued(registration: self, pending: pending, droppedOldest: false)
         let start = !draining
@@ -48,22 +50,29 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
         return pending
     }
 
+    /// Takes the whole mailbox at once, so the poster and the drain meet at the lock once per batch
+    /// rather than once per message.
     private func drain() async {
         while true {
             lock.lock()
-            guard let letter = mailbox.popFirst() else {
+            guard !mailbox.isEmpty else {
                 draining = false
                 lock.unlock()
                 return
             }
+            var batch = mailbox.removeAll()
+            taken.store(batch.count, ordering: .relaxed)
             lock.unlock()
-            guard isActive.load(ordering: .acquiring) else { continue }
-            if let trace = letter.trace {
-                let start = MonotonicClock.now()
-                await handler(letter.message)
-                trace.emitDelivered(registration: id, start: start, end: MonotonicClock.now())
-            } else {
-                await handler(letter.message)
+            while let letter = batch.popFirst() {
+                taken.subtract(1, ordering: .relaxed)
+                guard isActive.load(ordering: .acquiring) else { continue }
+                if let trace = letter.trace {
+                    let start = MonotonicClock.now()
+                    await handler(letter.message)
+                    trace.emitDelivered(registration: id, start: start, end: MonotonicClock.now())
+                } else {
+                    await handler(letter.message)
+                }
             }
         }
     }
