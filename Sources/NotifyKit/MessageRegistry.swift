@@ -94,6 +94,29 @@ extension NotifyCenter {
         return (bucket, probes)
     }
 
+    /// Calls `deliver` with each registration an unprobed post reaches, in calling order: the
+    /// observers of `subject` (ending those whose subject died), then every live wildcard one.
+    @inline(__always)
+    func forEachReceiver(
+        in bucket: MessageRegistry.Bucket, subject: AnyObject?, _ deliver: (MessageRegistration) -> Void
+    ) {
+        if let subject, !bucket.subjects.isEmpty {
+            let subjectKey = UInt(bitPattern: ObjectIdentifier(subject))
+            var i = 0
+            while i < bucket.subjects.count {
+                let registration = bucket.subjects[i]
+                if accepts(registration, subjectKey: subjectKey) { deliver(registration) }
+                i += 1
+            }
+        }
+        var i = 0
+        while i < bucket.wildcard.count {
+            let registration = bucket.wildcard[i]
+            if registration.isActive.load(ordering: .acquiring) { deliver(registration) }
+            i += 1
+        }
+    }
+
     /// Whether a subject registration takes a post with subject address `subjectKey`; ends it
     /// when its subject has died.
     @inline(__always)

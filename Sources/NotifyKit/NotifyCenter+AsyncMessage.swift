@@ -72,21 +72,7 @@ extension NotifyCenter {
             return
         }
         guard let bucket = found else { return }
-        if let subject, !bucket.subjects.isEmpty {
-            let subjectKey = UInt(bitPattern: ObjectIdentifier(subject))
-            var i = 0
-            while i < bucket.subjects.count {
-                let registration = bucket.subjects[i]
-                if accepts(registration, subjectKey: subjectKey) { handOff(message, to: registration) }
-                i += 1
-            }
-        }
-        var i = 0
-        while i < bucket.wildcard.count {
-            let registration = bucket.wildcard[i]
-            if registration.isActive.load(ordering: .acquiring) { handOff(message, to: registration) }
-            i += 1
-        }
+        forEachReceiver(in: bucket, subject: subject) { handOff(message, to: $0) }
     }
 
     @inline(__always)
