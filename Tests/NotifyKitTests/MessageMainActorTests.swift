@@ -87,12 +87,11 @@ import Testing
 
     @Test func aDeadSubjectNeverMatchesAnObjectAtItsAddress() throws {
         let center = NotifyCenter()
-        var subject: Subject? = Subject()
-        let address = ObjectIdentifier(subject!)
         var received = 0
-        let token = center.addObserver(of: subject!, for: .tapped) { _ in received += 1 }
-        let (subjects, reused) = allocateSubjects(untilReusing: address, afterReleasing: { subject = nil })
-        try #require(reused, "the allocator did not reuse the address; nothing to check")
+        let registered = registerDeadFilter(
+            { subject in center.addObserver(of: subject, for: .tapped) { _ in received += 1 } },
+            end: { center.removeObserver($0) })
+        let (token, subjects) = try #require(registered, "the allocator did not reuse the address; nothing to check")
         center.post(Tapped(value: 0), subject: subjects.last!)
         #expect(received == 0)
         #expect(center.registrationCount == 0, "the dead subject's registration ends when found")

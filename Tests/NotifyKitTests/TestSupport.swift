@@ -80,6 +80,14 @@ func allocateSubjects(
 func registerDeadFilter(
     attempts: Int = 6, _ register: (Subject) -> NotifyToken
 ) -> (token: NotifyToken, fresh: [Subject])? {
+    registerDeadFilter(attempts: attempts, register, end: { $0.cancel() })
+}
+
+/// ``registerDeadFilter(attempts:_:)`` for any kind of registration: `end` ends a try's
+/// registration when the allocator gave no reuse.
+func registerDeadFilter<Token>(
+    attempts: Int = 6, _ register: (Subject) -> Token, end: (Token) -> Void
+) -> (token: Token, fresh: [Subject])? {
     for attempt in 0..<attempts {
         var filter: Subject? = Subject(1)
         let deadID = ObjectIdentifier(filter!)
@@ -88,7 +96,7 @@ func registerDeadFilter(
             untilReusing: deadID, afterReleasing: { filter = nil },
             onNewThread: attempt % 2 == 1)
         if reused { return (token, subjects) }
-        token.cancel()
+        end(token)
     }
     return nil
 }
