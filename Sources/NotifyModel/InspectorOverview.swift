@@ -41,4 +41,6 @@ public struct InspectorOverview: Sendable, Hashable {
     public var now: UInt64
     /// What was left out to stay bounded.
     public var detailLoss: DetailLoss
+    /// Viewers the producer streamed to, as its latest clock line said; nil until one said.
+    public var viewers: Int? = nil
 }

@@ -13,8 +13,9 @@ extension InspectorState {
     ///   trimmed (O(n) once per trim).
     public mutating func apply(_ event: TraceEvent) {
         if case .tick(let tick) = event {
-            // A clock line, not an event: it only moves stream time.
+            // A clock line, not an event: it moves stream time and says how many viewers there are.
             observe(tick.timestamp)
+            if let count = tick.viewers { viewers = Int(clamping: count) }
             return
         }
         totals.events &+= 1

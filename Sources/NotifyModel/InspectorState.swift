@@ -37,6 +37,9 @@ public struct InspectorState: Sendable {
     public internal(set) var eventsLostBehind: UInt64 = 0
     /// Gap lines seen.
     public internal(set) var gaps: UInt64 = 0
+    /// Viewers the producer streamed to (this one included), as its latest clock line said; nil
+    /// until one said (producers before format 1.3 never do).
+    public internal(set) var viewers: Int?
     /// Posts per second and their history.
     public internal(set) var postRate: RateWindow
     /// Deliveries per second and their history.
@@ -124,7 +127,7 @@ public struct InspectorState: Sendable {
             threadHistory: levelWindows.threads.recentBuckets, findingHistory: levelWindows.findings.recentBuckets,
             liveRegistrations: liveRegistrations, names: nameSlots.count, threads: threadRows.count,
             openFindings: open, eventsLost: eventsLost, gaps: gaps, stream: stream, totals: totals, now: now,
-            detailLoss: detailLoss)
+            detailLoss: detailLoss, viewers: viewers)
     }
 
     /// Open findings per severity.

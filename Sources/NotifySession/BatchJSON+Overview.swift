@@ -16,6 +16,8 @@ extension BatchJSON {
         var observers: Int
         var warnings: [String: Int]
         var lost: UInt64
+        /// Viewers the process streams to (this one included); nil when its producer does not say.
+        var viewers: Int?
         var ended: String?
         var attached: Bool
     }
@@ -39,7 +41,7 @@ extension BatchJSON {
                 postsPerSecond: row.summary.postsPerSecond, deliveriesPerSecond: row.summary.deliveriesPerSecond,
                 posts: row.summary.totals.posts, deliveries: row.summary.totals.deliveries,
                 events: row.summary.totals.events, observers: row.summary.liveRegistrations, warnings: warnings,
-                lost: row.summary.eventsLost, ended: row.ended, attached: row.isAttached)
+                lost: row.summary.eventsLost, viewers: row.summary.viewers, ended: row.ended, attached: row.isAttached)
         }
         return encode(
             OverviewFrame(

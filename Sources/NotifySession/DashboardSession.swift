@@ -148,6 +148,7 @@ package final class DashboardSession {
             var endedText: String?
             if case .ended(let text) = status.mode { endedText = text }
             current.overview = overview.rows(attached: model, ended: endedText)
+            current.overviewDirectory = overview.directory
         }
         return current
     }
@@ -283,10 +284,18 @@ package final class DashboardSession {
         }
         var total = 0
         var notes: [(ActionLog.Kind, String)] = []
+        let viewersBefore = model.viewers
         for index in batches.indices {
             if index < firstKept { tail.pass(over: batches[index]) } else { tail.append(contentsOf: batches[index]) }
             total += batches[index].count
             Self.fold(taking: &batches[index], into: &model, memory: &memory, recorder: &recorder, notes: &notes)
+        }
+        if let viewers = model.viewers, viewers != viewersBefore {
+            notes.append(
+                (
+                    .stream,
+                    "\(viewers) \(viewers == 1 ? "viewer" : "viewers") attached to the process (this one included)"
+                ))
         }
         for (kind, text) in notes { logAction(kind, text) }
         if frozen != nil && total > 0 { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(total) }

@@ -69,6 +69,14 @@ package struct NotifyTopOptions: Sendable {
     /// Creates default options.
     package init() {}
 
+    /// Whether the run starts on the process overview (view 0): when no target is given, like
+    /// `htop`, whatever the number of processes (none yet, one or several), batch and JSON alike.
+    /// `--pid`, `--socket`, `--demo`, `--replay` and `--record` (which records one stream) attach to
+    /// one target directly; `--ssh` alone shows the overview of that host.
+    package var startsOnOverview: Bool {
+        pid == nil && socket == nil && !demo && replay == nil && record == nil && !list && !relay
+    }
+
     /// The view state to start with: ``view``, its filter and its sort. Nil when ``sortColumn``
     /// is not a sortable column of ``view``.
     package var initialViewState: ViewState? {

@@ -72,10 +72,10 @@ package enum NotifyTopRunner {
                     printError("notifytop: \(error)")
                     return unreadableInput
                 }
-            } else if options.pid == nil && options.socket == nil && !options.demo && options.record == nil,
-                let listing = try? host.inspectableProcesses(), listing.processes.count > 1
-            {
-                // Several processes and no target: start on the overview of them all.
+            } else if options.startsOnOverview {
+                // No target: start on the overview of every process, however many (none yet, one or
+                // several). A host that cannot be listed (unreachable, a bad socket directory) is an error.
+                _ = try host.inspectableProcesses()
                 processOverview = ProcessOverview(host: host)
                 source = .fixed([])
             } else {

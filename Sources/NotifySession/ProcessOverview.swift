@@ -38,6 +38,8 @@ package final class ProcessOverview {
     private var attachedEndedIn: Int?
     /// Why the last listing failed, if it did.
     package private(set) var listingFailure: String?
+    /// The socket directory the last listing read, as messages name it.
+    package private(set) var directory: String?
 
     package init(host: any InspectionHost, limit: Int = 64, configuration: InspectorConfiguration = .init()) {
         self.host = host
@@ -75,6 +77,7 @@ package final class ProcessOverview {
         case .success(let value):
             listing = value
             listingFailure = nil
+            directory = value.directory
             listings += 1
         case .failure(let failure):
             listingFailure = failure.description

@@ -307,6 +307,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private func viewersChanged() {
         let count = viewers.count
         control.withLock { $0.viewerCount = count }
+        // Every viewer (a new one after its snapshot) learns how many there are now.
+        if count > 0, attachment != nil { sendClockLine(now: MonotonicClock.now()) }
         if count == 0, let attachment {
             attachment.detach()
             self.attachment = nil
@@ -347,10 +349,15 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             return
         }
         guard now - min(now, lastLineAt) >= 1_000_000_000 else { return }
+        sendClockLine(now: now)
+    }
+
+    /// A `tick` line, with the number of viewers, to every viewer.
+    private func sendClockLine(now: UInt64) {
         lastLineAt = now
         var line: [UInt8] = []
         let seq = translator.nextSequence()
-        TraceEncoder.encode(.tick(TraceTick(seq: seq, timestamp: now)), into: &line)
+        TraceEncoder.encode(.tick(TraceTick(seq: seq, timestamp: now, viewers: UInt64(viewers.count))), into: &line)
         for viewer in viewers { viewer.enqueue(line[...], as: .required(seq: seq, events: 0), now: now) }
     }
 

@@ -149,7 +149,12 @@ struct CanonicalLineDecoder {
 
     private mutating func tick() -> TraceEvent? {
         guard kind(.tick), key(.seq), let seq = unsigned(), key(.t), let t = unsigned() else { return nil }
-        return .tick(TraceTick(seq: seq, timestamp: t))
+        var viewers: UInt64?
+        if key(.viewers) {
+            guard let count = unsigned() else { return nil }
+            viewers = count
+        }
+        return .tick(TraceTick(seq: seq, timestamp: t, viewers: viewers))
     }
 
     // MARK: Values

@@ -85,6 +85,11 @@ public enum TraceEncoder {
             buffer.appendJSONString(end.reason.rawValue)
         case .tick(let tick):
             stamp(.tick, tick.seq, tick.timestamp, nil, into: &buffer)
+            if let viewers = tick.viewers {
+                // Written only when known, so a 1.2 clock line re-encodes as it was.
+                buffer.appendKey(.viewers)
+                buffer.appendDecimal(viewers)
+            }
         case .enqueued(let enqueue):
             stamp(.enqueued, enqueue.seq, enqueue.timestamp, enqueue.thread, into: &buffer)
             buffer.appendKey(.postID)

@@ -174,7 +174,10 @@ enum TraceLineDecoder {
                     seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t),
                     reason: TraceEndReason(rawValue: try reader.string(.reason))))
         case .tick:
-            return .tick(TraceTick(seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t)))
+            return .tick(
+                TraceTick(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t),
+                    viewers: try reader.optionalUInt64(.viewers)))
         case .enqueued:
             return .enqueued(
                 TraceMessageEnqueue(

@@ -127,15 +127,21 @@ public struct TraceCheckpoint: Sendable, Hashable {
 
 /// The producer's clock, sent while the stream is otherwise quiet (format 1.1): it carries stream
 /// time through idle periods, so a reader's model moves on without reading a clock of its own.
+/// From format 1.3 it also carries how many viewers the producer streams to, and is sent whenever
+/// that number changes.
 public struct TraceTick: Sendable, Hashable {
     /// The line's sequence number.
     public var seq: UInt64
     /// Monotonic nanoseconds when it was sent.
     public var timestamp: UInt64
+    /// Viewers attached to the producer when it was sent (this one included); nil on lines of
+    /// producers before format 1.3, which do not say.
+    public var viewers: UInt64?
 
     /// Creates a clock line.
-    public init(seq: UInt64, timestamp: UInt64) {
+    public init(seq: UInt64, timestamp: UInt64, viewers: UInt64? = nil) {
         self.seq = seq
         self.timestamp = timestamp
+        self.viewers = viewers
     }
 }

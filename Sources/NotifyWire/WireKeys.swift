@@ -171,6 +171,9 @@ struct WireKey {
     static var count: WireKey { WireKey(#","count":"#) }
     static var pending: WireKey { WireKey(#","pending":"#) }
 
+    // tick (written only when known)
+    static var viewers: WireKey { WireKey(#","viewers":"#) }
+
     // enqueue (after postID, registration and pending)
     static var droppedOldest: WireKey { WireKey(#","droppedOldest":"#) }
 

@@ -32,8 +32,8 @@ struct TraceScript: Sendable {
     mutating func advance(_ nanoseconds: UInt64) { time += nanoseconds }
 
     /// A clock line at the current time: stream time moves on with nothing happening.
-    mutating func tick() {
-        events.append(.tick(TraceTick(seq: nextSeq(), timestamp: time)))
+    mutating func tick(viewers: UInt64? = nil) {
+        events.append(.tick(TraceTick(seq: nextSeq(), timestamp: time, viewers: viewers)))
     }
 
     mutating func thread(_ id: UInt64, name: String? = nil, isMain: Bool = false) {

@@ -8,7 +8,7 @@ import NotifyWire
 struct StreamAccount {
     var posts = 0
     var deliveries = 0
-    /// Numbered lines that stand for one event each (not threads, gaps or the end).
+    /// Numbered lines that stand for one event each (not threads, gaps, clock lines or the end).
     var events = 0
     var lost: UInt64 = 0
     var lostInRing: UInt64 = 0
@@ -37,7 +37,7 @@ struct StreamAccount {
             default: break
             }
             switch event {
-            case .thread, .gap, .end, .header, .type, .object, .callsite, .unknown: break
+            case .thread, .gap, .end, .tick, .header, .type, .object, .callsite, .unknown: break
             default: events += 1
             }
             guard let seq = event.seq else { continue }

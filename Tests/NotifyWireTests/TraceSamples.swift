@@ -77,7 +77,7 @@ enum TraceSamples {
     static func line(_ kind: TraceLineKind) -> String {
         switch kind {
         case .header:
-            #"{"k":"header","format":"notifytop-trace","version":"1.2","pid":4242,"process":"notify-demo","center":"default","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"NotifyKit 0.1.0"}"#
+            #"{"k":"header","format":"notifytop-trace","version":"1.3","pid":4242,"process":"notify-demo","center":"default","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"NotifyKit 0.1.0"}"#
         case .thread:
             #"{"k":"thread","seq":1,"t":1000000500,"id":1,"systemID":4242,"name":"notify-demo","isMain":true}"#
         case .type:

@@ -24,7 +24,9 @@ public enum Dashboard {
         var body = canvas.bounds
         var tabs: [HitRegion] = []
         if !view.expanded {
-            HeaderView.draw(data, rect: body.takeTop(3), glyphs: glyphs, into: &canvas)
+            HeaderView.draw(
+                data, processes: view.showsOverview ? data.overview : nil, rect: body.takeTop(3), glyphs: glyphs,
+                into: &canvas)
             tabs = drawTabs(data, view, rect: body.takeTop(1), glyphs: glyphs, into: &canvas)
         }
         let crumbs = body.takeTop(1)
@@ -47,7 +49,8 @@ public enum Dashboard {
         let state = view.table
         if let rows = data.overview {
             if view.showsOverview {
-                return OverviewView.draw(rows, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+                return OverviewView.draw(
+                    rows, directory: data.overviewDirectory, state: state, rect: rect, glyphs: glyphs, into: &canvas)
             }
             var info = renderBody(
                 DashboardData(model: data.model, tail: data.tail, status: data.status, actions: data.actions),

@@ -14,6 +14,8 @@ public struct DashboardData: Sendable {
     public var actions: ActionLog
     /// Every inspectable process (view 0); nil when the session watches one target only.
     public var overview: [OverviewRow]?
+    /// Where the overview's processes put their sockets, as messages name it; nil before a listing.
+    public var overviewDirectory: String?
 
     /// Creates frame data.
     public init(

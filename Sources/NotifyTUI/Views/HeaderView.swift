@@ -2,22 +2,29 @@ import NotifyWire
 import NotifyModel
 
 /// The three header rows: who is inspected and the mode badge; rates with sparklines; counts,
-/// warnings by severity, events lost and the redraw delay.
+/// warnings by severity, events lost, viewers and the redraw delay. Over the process overview
+/// (`processes`), the figures are the totals of the processes listed.
 enum HeaderView {
-    static func draw(_ data: DashboardData, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas) {
+    static func draw(
+        _ data: DashboardData, processes: [OverviewRow]? = nil, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) {
         let model = data.model
-        let overview = model.overview
+        let overview = processes.map { InspectorOverview.combined($0.map(\.summary)) } ?? model.overview
         let width = rect.width
         // Row 0: title and badges.
         canvas.fill(Rect(x: rect.x, y: rect.y, width: width, height: 1), style: .title)
         var title = " notifytop"
-        if let header = model.header {
+        if let processes {
+            title += "  \(processes.count) " + (processes.count == 1 ? "process" : "processes") + ", totals"
+        } else if let header = model.header {
             title += "  \(header.process) pid \(header.pid)"
             if !header.center.isEmpty && header.center != "default" { title += "  center \(header.center)" }
         } else if case .connecting(let what) = data.status.mode {
             title += "  " + what
         }
-        if let uptime = data.status.processUptime {
+        if processes != nil {
+            // No one process's clock: the rows show each uptime.
+        } else if let uptime = data.status.processUptime {
             title += "  up " + Format.age(UInt64(max(0, uptime) * 1e9))
         } else if model.now > 0 {
             title += "  traced " + Format.age(data.streamOffset(model.now))
@@ -33,21 +40,25 @@ enum HeaderView {
         // Row 1: rates, the slowest handler (figure: ever; sparkline: per second) and own CPU,
         // each with a sparkline.
         let y1 = rect.y + 1
-        let slowest = model.names.reduce(UInt64(0)) { max($0, $1.isWildcard ? 0 : $1.maximumHandlerTime) }
+        // Over the overview: the slowest handler any process ran within the rate history.
+        let slowest =
+            processes != nil
+            ? overview.slowestHandlerHistory.max() ?? 0
+            : model.names.reduce(UInt64(0)) { max($0, $1.isWildcard ? 0 : $1.maximumHandlerTime) }
         let cpu = data.status.selfCPU
         let meters = cpu == nil ? 3 : 4
         let sparkWidth = max(4, min(30, (width - 4 - meters * 17) / meters))
         x = rect.x
         x += meter(
-            "posts/s", Format.rate(overview.postsPerSecond), history: overview.postHistory.map(Double.init),
+            "posts/s", Format.rate(overview.postsPerSecond), history: overview.postHistory.map { Double($0) },
             sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs, into: &canvas)
         x += meter(
             "deliv/s", Format.rate(overview.deliveriesPerSecond),
-            history: overview.deliveryHistory.map(Double.init), sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs,
+            history: overview.deliveryHistory.map { Double($0) }, sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs,
             into: &canvas)
         x += meter(
             "slowest", Format.duration(slowest, ascii: glyphs == .ascii),
-            history: overview.slowestHandlerHistory.map(Double.init), sparkWidth: sparkWidth, x: x, y: y1,
+            history: overview.slowestHandlerHistory.map { Double($0) }, sparkWidth: sparkWidth, x: x, y: y1,
             glyphs: glyphs, into: &canvas)
         if let cpu, x + 17 <= rect.x + width {
             _ = meter(
@@ -58,6 +69,7 @@ enum HeaderView {
         // Row 2: counts (each with a short sparkline when the row has room), warnings, loss, delay.
         let y2 = rect.y + 2
         let lost = Format.count(overview.eventsLost)
+        let viewers = overview.viewers.map { Format.count(UInt64(max(0, $0))) }
         let delay = Format.delay(milliseconds: data.status.delayMilliseconds)
         let open = overview.openFindings
         // Full words when they fit, else short forms (`obs`, `thr`, `2E 1W`), so no figure is cut.
@@ -93,6 +105,7 @@ enum HeaderView {
                 counts.reduce(0) { $0 + $1.label.count + 1 + DisplayWidth.of($1.value) + 2 }
                 + warningsLabel.count + warnings.reduce(0) { $0 + DisplayWidth.of($1.text) } + 1
                 + "lost ".count + lost.count + 2 + "delay ".count + delay.count
+                + (viewers.map { "viewers ".count + $0.count + 2 } ?? 0)
             return (counts, warningsLabel, warnings, width)
         }
         var row = layout(short: false)
@@ -103,7 +116,7 @@ enum HeaderView {
         func sparkline(_ history: [UInt64]) {
             guard spark > 0 else { return }
             Sparkline.draw(
-                history.map(Double.init), x: x, y: y2, width: spark, glyphs: glyphs, level: true, into: &canvas)
+                history.map { Double($0) }, x: x, y: y2, width: spark, glyphs: glyphs, level: true, into: &canvas)
             x += spark + 1
         }
         x = rect.x
@@ -119,6 +132,10 @@ enum HeaderView {
         x += 1
         x += canvas.write("lost ", x: x, y: y2, style: .label)
         x += canvas.write(lost + "  ", x: x, y: y2, style: overview.eventsLost > 0 ? .warning : .value)
+        if let viewers {
+            x += canvas.write("viewers ", x: x, y: y2, style: .label)
+            x += canvas.write(viewers + "  ", x: x, y: y2, style: .value)
+        }
         x += canvas.write("delay ", x: x, y: y2, style: .label)
         canvas.write(delay, x: x, y: y2, style: .value)
     }

@@ -36,6 +36,25 @@ enum ObserversView {
     static let observerIdeal = 36
     /// Cells the SITE column gets before NAME shares the rest: `…/DocumentEditor.swift:142` and more.
     static let siteIdeal = 36
+    /// The least the name and observer columns keep when they yield cells to SITE.
+    static let yieldingFloor = 10
+
+    /// SITE's minimum: the widest file name and line among `rows` (`DocumentService.swift:18`), so
+    /// a callsite is never cut inside its file name while free text has cells to give; at most
+    /// ``siteIdeal``, at least 14.
+    static func siteMinimum(_ rows: [ObserverRow]) -> Int {
+        var widest = 14
+        var last: UInt64?
+        for row in rows where row.callsite.id != last {
+            last = row.callsite.id
+            let file = row.callsite.file.utf8
+            let base = file.lastIndex(of: UInt8(ascii: "/")).map { file.distance(from: $0, to: file.endIndex) - 1 }
+            // UTF-8 bytes: a cell or more each, so never less than the name needs.
+            let digits = row.callsite.line < 10 ? 1 : row.callsite.line < 100 ? 2 : row.callsite.line < 1000 ? 3 : 5
+            widest = max(widest, (base ?? file.count) + 1 + digits)
+        }
+        return min(siteIdeal, widest)
+    }
 
     /// `main`, `posting`, `queue com.app.sync`, `thread worker`.
     static func targetText(_ row: ObserverRow) -> String {
@@ -89,7 +108,10 @@ enum ObserversView {
         return nil
     }
 
-    static func spec(_ data: DashboardData, grouping: ObserverGrouping?, ascii: Bool) -> TableSpec<ObserverRow> {
+    /// - Parameter rows: The rows shown, when known: SITE keeps room for their file names and lines.
+    static func spec(
+        _ data: DashboardData, grouping: ObserverGrouping?, ascii: Bool, rows: [ObserverRow] = []
+    ) -> TableSpec<ObserverRow> {
         let now = data.model.now
         var columns: [TableColumn<ObserverRow>] = []
         // Closure literals, not stored closures: a stored `(ObserverRow) -> …` reached through the
@@ -102,6 +124,7 @@ enum ObserversView {
                 sortKey: { .text(groupText($0, grouping)) })
             // The group names its rows once, like a tree, so it is as identifying as the SITE.
             group.identifies(ideal: observerIdeal, grouping == .observer ? .object : .end)
+            group.floor = yieldingFloor
             columns.append(group)
         }
         columns.append(
@@ -109,16 +132,18 @@ enum ObserversView {
                 "ID", .fixed(6), alignRight: true, descendingFirst: false, text: { "#\($0.id)" },
                 sortKey: { .number(Double($0.id)) }, style: rowStyle))
         if grouping != .name {
-            columns.append(
-                TableColumn(
-                    "NAME", .flexible(min: 16), text: { $0.displayName },
-                    sortKey: { .text($0.displayName) }, style: rowStyle))
+            var name = TableColumn<ObserverRow>(
+                "NAME", .flexible(min: 16), text: { $0.displayName }, sortKey: { .text($0.displayName) },
+                style: rowStyle)
+            name.floor = yieldingFloor
+            columns.append(name)
         }
         if grouping != .observer {
             var observer = TableColumn<ObserverRow>(
                 "OBSERVER", .flexible(min: 12), text: observerText,
                 sortKey: { .text(observerText($0)) }, style: rowStyle)
             observer.identifies(ideal: observerIdeal, .object)
+            observer.floor = yieldingFloor
             columns.append(observer)
         }
         columns += [
@@ -143,10 +168,12 @@ enum ObserversView {
                 "TOKEN", .fixed(9), text: { $0.token.description }, sortKey: { .text($0.token.description) },
                 style: rowStyle),
         ]
+        // SITE keeps its rows' file names and lines; the name and observer grow next, then all share.
+        let siteWidth = siteMinimum(rows)
         var site = TableColumn<ObserverRow>(
-            "SITE", .flexible(min: 14), text: { $0.callsite.description },
+            "SITE", .flexible(min: siteWidth), text: { $0.callsite.description },
             sortKey: { .text($0.callsite.description) }, style: rowStyle)
-        site.identifies(ideal: siteIdeal, .path)
+        site.identifies(ideal: rows.isEmpty ? siteIdeal : siteWidth, .path)
         columns.append(site)
         if data.model.totals.messageRegistrations > 0 {
             // Only once typed messages appear: their mailbox or buffer depth and its drops. Last, so
@@ -175,8 +202,9 @@ enum ObserversView {
         _ data: DashboardData, grouping: ObserverGrouping, folding: GroupFolding, state: TableState, rect: Rect,
         glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(
-            data.model.registrations, spec: spec(data, grouping: grouping, ascii: glyphs == .ascii),
+        let rows = data.model.registrations
+        return TableWidget.render(
+            rows, spec: spec(data, grouping: grouping, ascii: glyphs == .ascii, rows: rows),
             state: state, into: &canvas, rect: rect, glyphs: glyphs,
             extras: TableExtras(folding: folding))
     }
@@ -185,14 +213,17 @@ enum ObserversView {
     static func draw(
         _ data: DashboardData, name: String, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(
-            data.model.observers(of: name), spec: spec(data, name: name, ascii: glyphs == .ascii),
+        let rows = data.model.observers(of: name)
+        return TableWidget.render(
+            rows, spec: spec(data, name: name, ascii: glyphs == .ascii, rows: rows),
             state: state, into: &canvas, rect: rect, glyphs: glyphs)
     }
 
     /// The drill-down's columns: the name is in the breadcrumb, so no NAME column.
-    static func spec(_ data: DashboardData, name: String, ascii: Bool) -> TableSpec<ObserverRow> {
-        var spec = spec(data, grouping: nil, ascii: ascii)
+    static func spec(
+        _ data: DashboardData, name: String, ascii: Bool, rows: [ObserverRow] = []
+    ) -> TableSpec<ObserverRow> {
+        var spec = spec(data, grouping: nil, ascii: ascii, rows: rows)
         spec.columns.removeAll { $0.title == "NAME" }
         spec.emptyMessage = "no observers of \(name)"
         return spec

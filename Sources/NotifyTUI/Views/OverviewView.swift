@@ -36,16 +36,25 @@ public struct OverviewRow: Sendable {
 }
 
 /// View 0: every inspectable process of this user on the host, one row each, live. Enter
-/// attaches the session's views to the selected process. Viewers attached to a process are not
-/// shown: the stream does not tell a viewer about the others.
+/// attaches the session's views to the selected process. VIEWERS counts the viewers each process
+/// streams to, this notifytop included ("-" for producers that do not say).
 public enum OverviewView {
     /// Cells of each sparkline.
     static let sparkWidth = 8
+    /// Events per rate bucket under which a sparkline stays low (a trickle does not look busy).
+    static let sparkFloor: Double = 10
 
-    static func spec(glyphs: Glyphs) -> TableSpec<OverviewRow> {
+    /// What the empty overview says: how a process becomes inspectable, and where it shows up.
+    static func emptyMessage(directory: String?) -> String {
+        "no inspectable process yet: start an app with NOTIFYTOP=1 (or notify-demo)"
+            + (directory.map { "; its socket appears in \($0) and its row here" } ?? "")
+    }
+
+    static func spec(glyphs: Glyphs, directory: String? = nil) -> TableSpec<OverviewRow> {
         let ascii = glyphs == .ascii
         @Sendable func rate(_ value: Double, _ history: [UInt64]) -> String {
-            Format.rate(value) + " " + Sparkline.text(history.map(Double.init), width: sparkWidth, glyphs: glyphs)
+            Format.rate(value) + " "
+                + Sparkline.rateText(history.map { Double($0) }, width: sparkWidth, floor: sparkFloor, glyphs: glyphs)
         }
         return TableSpec(
             columns: [
@@ -92,18 +101,24 @@ public enum OverviewView {
                     sortKey: { .number(Double($0.summary.eventsLost)) },
                     style: { $0.summary.eventsLost > 0 ? .warning : nil }),
                 TableColumn(
+                    "VIEWERS", .fixed(7), alignRight: true,
+                    text: { $0.summary.viewers.map { "\($0)" } ?? "-" },
+                    sortKey: { .number(Double($0.summary.viewers ?? -1)) }),
+                TableColumn(
                     "STATE", .flexible(min: 8), text: { $0.ended.map { "ended: " + $0 } ?? "live" },
                     sortKey: { .text($0.ended ?? "") }, style: { $0.ended != nil ? .dim : nil }),
             ],
             key: { .process($0.pid) }, defaultSort: 0,
-            emptyMessage: "no inspectable process yet: start an app with NOTIFYTOP=1 (or notify-demo)")
+            emptyMessage: emptyMessage(directory: directory))
     }
 
     static func draw(
-        _ rows: [OverviewRow], state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+        _ rows: [OverviewRow], directory: String? = nil, state: TableState, rect: Rect, glyphs: Glyphs,
+        into canvas: inout Canvas
     ) -> FrameInfo {
         var info = TableWidget.render(
-            rows, spec: spec(glyphs: glyphs), state: state, into: &canvas, rect: rect, glyphs: glyphs)
+            rows, spec: spec(glyphs: glyphs, directory: directory), state: state, into: &canvas, rect: rect,
+            glyphs: glyphs)
         info.hasOverview = true
         return info
     }

@@ -29,6 +29,8 @@ public enum CellShortening: Sendable, Hashable {
             let candidate = ellipsis + "/" + rest
             if DisplayWidth.of(candidate) <= width { return candidate }
         }
+        // The file and line alone, when they fit without the ellipsis.
+        if DisplayWidth.of(rest) <= width { return String(rest) }
         return cutLeft(String(rest), width: width, ellipsis: ellipsis)
     }
 

@@ -67,6 +67,10 @@ public struct TableColumn<Item>: Sendable {
     public var ideal: Int? = nil
     /// How a cell wider than the column is shortened.
     public var shortening: CellShortening = .end
+    /// Free text that yields: when the columns' minimums do not all fit, a flexible column gives up
+    /// cells down to this many, so the columns after it (a callsite's file and line) are drawn
+    /// whole; nil keeps its minimum.
+    public var floor: Int? = nil
 
     /// Creates a column.
     public init(

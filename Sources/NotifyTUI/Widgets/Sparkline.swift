@@ -23,6 +23,29 @@ public enum Sparkline {
         return result
     }
 
+    /// The glyphs for the last `width` values of a rate, on a scale that lets steady traffic read as
+    /// steady: the top is the largest of the peak over all of `values` (the whole window, not only
+    /// the cells shown), twice their mean, and `floor`. So a constant rate is a flat line at half
+    /// height, a burst over a calm baseline reaches the top, and a trickle under `floor` stays low.
+    /// Zero stays at the lowest glyph and any non-zero value gets at least the second.
+    public static func rateText(_ values: [Double], width: Int, floor: Double = 1, glyphs: Glyphs) -> String {
+        guard width > 0 else { return "" }
+        let mean = values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+        let top = max(values.max() ?? 0, 2 * mean, floor)
+        let recent = values.suffix(width)
+        let levels = glyphs.sparks
+        var result = String(repeating: levels[0], count: width - recent.count)
+        for value in recent {
+            guard top > 0, value > 0 else {
+                result.append(levels[0])
+                continue
+            }
+            let scaled = Int((value / top * Double(levels.count - 1)).rounded())
+            result.append(levels[min(levels.count - 1, max(1, scaled))])
+        }
+        return result
+    }
+
     /// The glyphs for the last `width` values of a level (live observers, open warnings), scaled
     /// from the smallest shown to the largest: a count that sits at 57 and then reaches 60 should
     /// show the step, not a solid bar. A flat level is a low line.

@@ -12,7 +12,9 @@ public enum TableWidget {
     ) -> FrameInfo {
         let ordered = orderIndices(items, spec: spec, state: state)
         let sortColumn = state.sortColumn ?? spec.defaultSort
-        let widths = columnWidths(spec.columns.map(\.width), total: rect.width, ideals: spec.columns.map(\.ideal))
+        let widths = columnWidths(
+            spec.columns.map(\.width), total: rect.width, ideals: spec.columns.map(\.ideal),
+            floors: spec.columns.map(\.floor))
         let descending = sortColumn.map { spec.columns[$0].descendingFirst != state.inverted } ?? state.inverted
         let (lines, hidden) = Self.lines(
             ordered, items: items, spec: spec, extras: extras, descending: descending,
@@ -107,8 +109,12 @@ public enum TableWidget {
     /// Splits `total` cells between columns, one space apart: fixed columns first, then flexible
     /// columns with an ideal grow toward it (identifiers keep their value), then the rest is shared
     /// by the flexible columns without one (free text yields first); columns that do not fit at all
-    /// get 0 and are not drawn.
-    public static func columnWidths(_ rules: [ColumnWidth], total: Int, ideals: [Int?] = []) -> [Int] {
+    /// get 0 and are not drawn. When the minimums do not all fit, flexible columns with a floor
+    /// first give up cells toward it, the one with the most to spare first.
+    public static func columnWidths(
+        _ rules: [ColumnWidth], total: Int, ideals: [Int?] = [], floors: [Int?] = []
+    ) -> [Int] {
+        let rules = yielding(rules, total: total, ideals: ideals, floors: floors)
         var widths = [Int](repeating: 0, count: rules.count)
         var used = 0
         var flexible: [Int] = []
@@ -147,5 +153,37 @@ public enum TableWidget {
             }
         }
         return widths
+    }
+
+    /// `rules` with the minimums of flexible columns that have a floor lowered, one cell at a time
+    /// from the one with the most above its floor, just enough for the last identifying column
+    /// (one with an ideal) to be drawn at its minimum; unchanged when it fits anyway or cannot be
+    /// made to fit, so free text never shrinks for a column it cannot bring in.
+    static func yielding(_ rules: [ColumnWidth], total: Int, ideals: [Int?], floors: [Int?]) -> [ColumnWidth] {
+        guard floors.contains(where: { $0 != nil }),
+            let target = ideals.indices.last(where: { ideals[$0] != nil && $0 < rules.count })
+        else { return rules }
+        var minimums = rules.map { rule -> Int in
+            switch rule {
+            case .fixed(let width): width
+            case .flexible(let minimum): minimum
+            }
+        }
+        func room(_ index: Int) -> Int {
+            guard case .flexible = rules[index], floors.indices.contains(index), let floor = floors[index] else {
+                return 0
+            }
+            return max(0, minimums[index] - floor)
+        }
+        var over = minimums[...target].reduce(0, +) + target - total
+        guard over > 0, (0..<target).reduce(0, { $0 + room($1) }) >= over else { return rules }
+        while over > 0, let widest = (0..<target).filter({ room($0) > 0 }).max(by: { room($0) < room($1) }) {
+            minimums[widest] -= 1
+            over -= 1
+        }
+        return rules.enumerated().map { index, rule in
+            if case .flexible = rule { return .flexible(min: minimums[index]) }
+            return rule
+        }
     }
 }
