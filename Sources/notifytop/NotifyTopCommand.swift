@@ -11,7 +11,9 @@ struct NotifyTopCommand: ParsableCommand {
         commandName: "notifytop",
         abstract: "Watch who observes what, on which threads deliveries run, and which observers leak.",
         discussion: """
-            With no options, attaches to the only inspectable process (or lists them).
+            With no target (--pid, --socket, --demo, --replay), starts on the process overview: every inspectable
+            process of this user (none yet, one or several), live; Enter attaches. Make an app inspectable with
+            NOTIFYTOP=1 (its socket appears in $XDG_RUNTIME_DIR/notifytop).
             Try it: notifytop --demo
             Compare two recordings: notifytop diff A.ndjson B.ndjson (see notifytop diff --help).
             Exit status: 0 ok (also when the reader of batch output stops early, as head does), 1 cannot attach

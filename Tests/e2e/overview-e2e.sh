@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # End-to-end test of the process overview (view 0) in a real terminal: tmux on a private socket,
 # a private socket directory, three notify-demo processes (two scenarios). notifytop started with
-# no target shows every process; a process started later appears, one stopped vanishes; a row's
-# figures equal that process's own Names view totals (read while paused, so both are the same
-# instant); Enter attaches, 0 and Esc return; --batch and --json print the overview.
+# no target starts on the overview whatever the count: empty (saying how to make a process
+# inspectable; --batch and --json print it and exit 0), then one process (selected), then several;
+# a process started later appears, one stopped vanishes; a row's figures equal that process's own
+# Names view totals (read while paused, so both are the same instant), the header totals the rows,
+# VIEWERS counts this notifytop; Enter attaches, 0 and Esc return; --batch and --json print the
+# overview.
 #
 # Usage: Tests/e2e/overview-e2e.sh            (builds notifytop and notify-demo first)
 #        BIN_DIR=.build/debug Tests/e2e/overview-e2e.sh   (uses binaries already built)
@@ -84,15 +87,32 @@ demo() {  # demo SCENARIO SEED: starts notify-demo inspectable in $WORK/run; set
 # The overview row of a pid: the pid (after the attached mark, if any) starts the row.
 row() { echo "^ +(\\*|●)?$1 +notify-demo"; }
 
-echo "::: two processes: notifytop starts on the overview"
-demo steady 31; steady=$started
-demo quiet 32; quiet=$started
+echo "::: no process yet: the empty overview, in batch, JSON and on screen"
+mkdir -p "$WORK/run/notifytop" && chmod 700 "$WORK/run/notifytop"
+timeout 30 "$TOP" --batch -n 1 -d 300ms --size 150x20 > "$WORK/empty.txt" 2>&1
+status=$?
+check "--batch with no process prints the empty overview and exits 0 (got $status)" \
+    sh -c "[ '$status' = 0 ] && grep -q '0 Processes (0)' '$WORK/empty.txt' && grep -q 'NOTIFYTOP=1' '$WORK/empty.txt'"
+timeout 30 "$TOP" --json -n 1 -d 300ms > "$WORK/empty.json" 2>&1
+status=$?
+check "--json with no process prints an empty process list and exits 0 (got $status)" \
+    sh -c "[ '$status' = 0 ] && jq -e '.view == \"processes\" and .processes == []' '$WORK/empty.json' >/dev/null"
 "${T[@]}" new-session -d -s e2e -x 150 -y 40 \
     "cd '$PWD' && env TERM=tmux-256color LANG=C.UTF-8 XDG_RUNTIME_DIR='$WORK/run' '$TOP' -d 300ms; echo EXITED=\$?; sleep 600"
-wait_for "the start screen is the overview of both processes" "0 Processes \\(2\\)"
-wait_for "the steady demo has a row (pid $steady)" "$(row "$steady")"
+wait_for "with no process the start screen is the empty overview" "0 Processes \\(0\\)"
+wait_for "it says how to make a process inspectable and where it appears" "NOTIFYTOP=1.*$WORK/run/notifytop"
+
+echo "::: one process, then two: the overview fills in"
+demo steady 31; steady=$started
+wait_for "a process that starts gets a row (pid $steady)" "$(row "$steady")"
+wait_for "the tab counts one process" "0 Processes \\(1\\)"
+wait_for "VIEWERS counts this notifytop" "$(row "$steady").* 1 +live"
+demo quiet 32; quiet=$started
+wait_for "the tab counts both processes" "0 Processes \\(2\\)"
 wait_for "the quiet demo has a row (pid $quiet)" "$(row "$quiet")"
-wait_for "rows show the columns" "PID +PROCESS +CENTER +UPTIME +POSTS/S +DELIV/S +POSTS +DELIV +OBS +ERR +WARN +INFO +LOST"
+wait_for "rows show the columns" \
+    "PID +PROCESS +CENTER +UPTIME +POSTS/S +DELIV/S +POSTS +DELIV +OBS +ERR +WARN +INFO +LOST +VIEWERS +STATE"
+wait_for "the header totals the processes" "notifytop +2 processes, totals"
 
 echo "::: a third process appears, the first one stopped vanishes"
 demo quiet 33; third=$started
@@ -118,9 +138,9 @@ name_deliv=$(echo "$names" | awk '/^Names/{t=1; next} t && /^ *NAME /{h=1; next}
 keys 0
 wait_for "0 returns to the overview" "^Processes"
 line=$(screen | grep -E "$(row "$quiet")" | head -1)
-# Overview row: PID PROCESS CENTER UPTIME POSTS/S spark DELIV/S spark POSTS DELIV OBS ERR WARN INFO LOST STATE.
-row_posts=$(echo "$line" | awk '{print $(NF-7)}')
-row_deliv=$(echo "$line" | awk '{print $(NF-6)}')
+# Overview row: PID PROCESS CENTER UPTIME POSTS/S spark DELIV/S spark POSTS DELIV OBS ERR WARN INFO LOST VIEWERS STATE.
+row_posts=$(echo "$line" | awk '{print $(NF-8)}')
+row_deliv=$(echo "$line" | awk '{print $(NF-7)}')
 check "the attached row is marked (${line:0:12})" sh -c "echo '$line' | grep -Eq '^ +[*●]$quiet '"
 check "POSTS in the overview ($row_posts) equal the Names view's total ($name_posts)" \
     test "${row_posts:-x}" = "$name_posts" -a "$name_posts" -gt 0
@@ -135,7 +155,7 @@ wait_for "Esc at a view's top returns to the overview" "^Processes"
 keys Escape
 wait_for "Esc clears the overview's filter: every process is back (pid $third)" "$(row "$third")"
 check "the other processes' summaries were kept (pid $third has posts)" \
-    sh -c "'${T[0]}' -L '$SOCK' capture-pane -t e2e -p | grep -E '$(row "$third")' | awk '{exit !(\$(NF-7) > 0)}'"
+    sh -c "'${T[0]}' -L '$SOCK' capture-pane -t e2e -p | grep -E '$(row "$third")' | awk '{exit !(\$(NF-8) > 0)}'"
 keys q
 wait_for "q exits" "EXITED=0"
 
@@ -147,7 +167,8 @@ timeout 30 "$TOP" --json -n 1 -d 1s > "$WORK/overview.json" 2>&1
 check "--json prints one object per frame with every process and its raw figures" \
     jq -e --argjson a "$quiet" --argjson b "$third" \
     '.view == "processes" and ([.processes[].pid] | sort) == ([$a, $b] | sort)
-     and ([.processes[] | has("posts") and has("deliveries") and has("observers") and has("warnings") and has("lost")] | all)' \
+     and ([.processes[] | has("posts") and has("deliveries") and has("observers") and has("warnings") and has("lost")] | all)
+     and ([.processes[].viewers] | all(. >= 1))' \
     "$WORK/overview.json" >/dev/null
 timeout 30 "$TOP" --pid "$quiet" --batch -n 1 -d 1s --view names > "$WORK/pid.txt" 2>&1
 check "--pid still attaches to one process directly" \

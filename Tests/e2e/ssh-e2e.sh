@@ -117,8 +117,12 @@ one_line() {
     fi
 }
 
-one_line "no inspectable process on the host is one line" 'no inspectable process in .* on stage' \
-    "$TOP" --ssh stage "${SSH[@]}" --batch
+one_line "--pid with no inspectable process on the host is one line" 'no inspectable process in .* on stage' \
+    "$TOP" --ssh stage "${SSH[@]}" --pid 4242 --batch
+timeout 30 "$TOP" --ssh stage "${SSH[@]}" --batch --size 150x20 > "$WORK/empty.txt" 2> "$WORK/err.txt"
+status=$?
+check "--ssh with no target and no process: the empty overview, status 0 (got $status)" \
+    sh -c "[ '$status' = 0 ] && grep -q '0 Processes (0)' '$WORK/empty.txt' && grep -q 'NOTIFYTOP=1' '$WORK/empty.txt'"
 
 # A slow, steady demo: what a fresh viewer is sent (the snapshot of registrations) stays the same.
 start_demo() {

@@ -206,8 +206,8 @@ demo_bg() {  # demo_bg SECONDS SEED: starts notify-demo inspectable in $WORK/run
 }
 first=$(demo_bg 3 11)
 for _ in $(seq 50); do [ -S "$WORK/run/notifytop/$first.sock" ] && break; sleep 0.1; done
-start "XDG_RUNTIME_DIR='$WORK/run' '$TOP' -d 200ms"
-wait_for "attached to the only process" "pid $first .*LIVE"
+start "XDG_RUNTIME_DIR='$WORK/run' '$TOP' --pid $first -d 200ms"
+wait_for "attached to the process (--pid)" "pid $first .*LIVE"
 wait_for "its exit keeps the screen and waits for a restart" "waiting for notify-demo to restart" 15
 check "the last state stays on screen while waiting" sh -c "'${T[0]}' -L '$SOCK' capture-pane -t e2e -p | grep -Eq 'observers [1-9]'"
 second=$(demo_bg 4 12)

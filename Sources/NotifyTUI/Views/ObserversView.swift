@@ -124,7 +124,8 @@ enum ObserversView {
                 sortKey: { .text(groupText($0, grouping)) })
             // The group names its rows once, like a tree, so it is as identifying as the SITE.
             group.identifies(ideal: observerIdeal, grouping == .observer ? .object : .end)
-            group.floor = yieldingFloor
+            // Names are free text; an observer or a thread identifies the group.
+            if grouping == .name { group.floor = yieldingFloor }
             columns.append(group)
         }
         columns.append(
@@ -135,7 +136,8 @@ enum ObserversView {
             var name = TableColumn<ObserverRow>(
                 "NAME", .flexible(min: 16), text: { $0.displayName }, sortKey: { .text($0.displayName) },
                 style: rowStyle)
-            name.floor = yieldingFloor
+            // The first of NAME and OBSERVER holds a group's `12 registrations`: it keeps its width.
+            if grouping == nil { name.floor = yieldingFloor }
             columns.append(name)
         }
         if grouping != .observer {
@@ -143,7 +145,7 @@ enum ObserversView {
                 "OBSERVER", .flexible(min: 12), text: observerText,
                 sortKey: { .text(observerText($0)) }, style: rowStyle)
             observer.identifies(ideal: observerIdeal, .object)
-            observer.floor = yieldingFloor
+            if grouping != .name { observer.floor = yieldingFloor }
             columns.append(observer)
         }
         columns += [
@@ -155,10 +157,10 @@ enum ObserversView {
                 style: { $0.token.isDropped && $0.isLive ? .warning : rowStyle($0) }),
         ]
         if grouping != .thread {
-            columns.append(
-                TableColumn(
-                    "RUNS ON", .fixed(16), text: targetText, sortKey: { .text(targetText($0)) },
-                    style: rowStyle))
+            var runsOn = TableColumn<ObserverRow>(
+                "RUNS ON", .fixed(16), text: targetText, sortKey: { .text(targetText($0)) }, style: rowStyle)
+            runsOn.floor = 11  // `queue com.a…`: the kind and the start of the label
+            columns.append(runsOn)
         }
         columns += [
             TableColumn(

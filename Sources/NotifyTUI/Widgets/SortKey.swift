@@ -67,9 +67,9 @@ public struct TableColumn<Item>: Sendable {
     public var ideal: Int? = nil
     /// How a cell wider than the column is shortened.
     public var shortening: CellShortening = .end
-    /// Free text that yields: when the columns' minimums do not all fit, a flexible column gives up
-    /// cells down to this many, so the columns after it (a callsite's file and line) are drawn
-    /// whole; nil keeps its minimum.
+    /// Free text that yields: when the columns' widths do not all fit, a column gives up cells down
+    /// to this many, so the identifying column after it (a callsite's file and line) is drawn whole;
+    /// nil keeps its width.
     public var floor: Int? = nil
 
     /// Creates a column.

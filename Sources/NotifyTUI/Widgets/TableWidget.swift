@@ -109,8 +109,8 @@ public enum TableWidget {
     /// Splits `total` cells between columns, one space apart: fixed columns first, then flexible
     /// columns with an ideal grow toward it (identifiers keep their value), then the rest is shared
     /// by the flexible columns without one (free text yields first); columns that do not fit at all
-    /// get 0 and are not drawn. When the minimums do not all fit, flexible columns with a floor
-    /// first give up cells toward it, the one with the most to spare first.
+    /// get 0 and are not drawn. When the minimums do not all fit, columns with a floor first give
+    /// up cells toward it, the one with the most to spare first.
     public static func columnWidths(
         _ rules: [ColumnWidth], total: Int, ideals: [Int?] = [], floors: [Int?] = []
     ) -> [Int] {
@@ -155,7 +155,7 @@ public enum TableWidget {
         return widths
     }
 
-    /// `rules` with the minimums of flexible columns that have a floor lowered, one cell at a time
+    /// `rules` with the widths of columns that have a floor lowered, one cell at a time
     /// from the one with the most above its floor, just enough for the last identifying column
     /// (one with an ideal) to be drawn at its minimum; unchanged when it fits anyway or cannot be
     /// made to fit, so free text never shrinks for a column it cannot bring in.
@@ -170,9 +170,7 @@ public enum TableWidget {
             }
         }
         func room(_ index: Int) -> Int {
-            guard case .flexible = rules[index], floors.indices.contains(index), let floor = floors[index] else {
-                return 0
-            }
+            guard floors.indices.contains(index), let floor = floors[index] else { return 0 }
             return max(0, minimums[index] - floor)
         }
         var over = minimums[...target].reduce(0, +) + target - total
@@ -182,8 +180,10 @@ public enum TableWidget {
             over -= 1
         }
         return rules.enumerated().map { index, rule in
-            if case .flexible = rule { return .flexible(min: minimums[index]) }
-            return rule
+            switch rule {
+            case .fixed: .fixed(minimums[index])
+            case .flexible: .flexible(min: minimums[index])
+            }
         }
     }
 }
