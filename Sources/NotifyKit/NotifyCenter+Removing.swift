@@ -12,6 +12,13 @@ extension NotifyCenter {
         removeObserver(observer, filter: .any, name: nil, file: file, line: line)
     }
 
+    /// Ends the registration of `token`, as passing it as an object does, with no cast to tell it.
+    ///
+    /// A token of another center, or one already removed, is ignored.
+    public func removeObserver(_ token: NotifyToken) {
+        remove(token, name: nil, object: .any)
+    }
+
     /// Ends the registrations of `observer` that match `name` and `object` (nil matches any).
     ///
     /// As in Foundation, a non-nil `object` matches only registrations filtered on that same
@@ -40,16 +47,16 @@ extension NotifyCenter {
         _ observer: Any, name: Notification.Name?, object: Any?,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        // Foundation ignores an ObservationToken here; removing it is what the caller meant.
-        if let token = observer as? ObservationToken {
-            removeObserver(token)
-            return
-        }
         switch ObjectFilter(observer) {
         case .any: return
         case .instance(let instance):
             removeObserver(instance, filter: ObjectFilter(object), name: name, file: file, line: line)
         case .value(let value):
+            // Foundation ignores an ObservationToken here; removing it is what the caller meant.
+            if let token = value.base as? ObservationToken {
+                removeObserver(token)
+                return
+            }
             preconditionFailure(Self.notAnObserver(type(of: value.base)), file: file, line: line)
         case .unhashable(let type):
             preconditionFailure(Self.notAnObserver(type), file: file, line: line)
@@ -64,22 +71,33 @@ extension NotifyCenter {
     private func removeObserver(
         _ observer: AnyObject, filter: ObjectFilter, name: Notification.Name?, file: StaticString, line: UInt
     ) {
-        // Foundation ignores an ObservationToken here; removing it is what the caller meant.
-        if let token = observer as? ObservationToken {
-            removeObserver(token)
+        // The token's class is final, so comparing classes is the whole cast (`as?` searches).
+        let observerClass = ObjectIdentifier(type(of: observer))
+        if observerClass == ObjectIdentifier(NotifyToken.self) {
+            remove(unsafeDowncast(observer, to: NotifyToken.self), name: name, object: filter)
             return
         }
-        if let token = observer as? NotifyToken {
-            guard token.link === link else { return }
-            if end(
-                registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: filter)
-            {
-                token.ended.store(true, ordering: .relaxed)
-            }
+        // Foundation ignores an ObservationToken here; removing it is what the caller meant. Only an
+        // object of the class a value gets boxed in can be one: unboxing costs conformance lookups.
+        if observerClass == Self.boxedValueClass, let token = observer as? ObservationToken {
+            removeObserver(token)
             return
         }
         locked { removeRegistrations(of: observer, name: name, object: filter, file: file, line: line) }
     }
+
+    /// Ends a token's registration if it matches `name` and `object` (nil matches any).
+    @inline(__always)
+    private func remove(_ token: NotifyToken, name: Notification.Name?, object: ObjectFilter) {
+        guard token.link === link else { return }
+        if end(registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: object) {
+            token.ended.store(true, ordering: .relaxed)
+        }
+    }
+
+    /// The class of the object a Swift value becomes as `AnyObject`, such as an `ObservationToken`
+    /// kept in an `[AnyObject]`.
+    private static let boxedValueClass = ObjectIdentifier(type(of: ObservationToken.unregistered as AnyObject))
 
     /// Must be called with `lock` held.
     private func removeRegistrations(

@@ -13,18 +13,22 @@ enum ObjectFilter {
     /// A value that is not `Hashable`: nothing can be equal to it.
     case unhashable(any Any.Type)
 
-    init(_ object: Any?) {
-        guard let object = ObjectFilter.unwrapped(object) else {
+    /// Inlined for the usual nil, which then costs no copy of the existential.
+    @inline(__always)
+    init(_ object: __shared Any?) {
+        guard object != nil else {
             self = .any
             return
         }
-        if type(of: object) is AnyClass {
-            self = .instance(object as AnyObject)
-        } else if let value = object as? AnyHashable {
-            self = .value(value)
-        } else {
-            self = .unhashable(type(of: object))
-        }
+        self = ObjectFilter.classify(object)
+    }
+
+    @inline(never)
+    private static func classify(_ object: __shared Any?) -> ObjectFilter {
+        guard let object = ObjectFilter.unwrapped(object) else { return .any }
+        if type(of: object) is AnyClass { return .instance(object as AnyObject) }
+        if let value = object as? AnyHashable { return .value(value) }
+        return .unhashable(type(of: object))
     }
 
     /// `object` without the `Optional`s an `Any` may wrap it in (`token as Any` of an optional).

@@ -48,6 +48,8 @@ struct RegistrationTable {
     private var freeSlots: [UInt32] = []
     private var emptyBuckets = 0
     var wildcard = Bucket()
+    /// The slot `claimSlot(for:)` returned last: a name registered again finds it without hashing.
+    private var lastClaimedSlot = RegistrationTable.wildcardSlot
     /// Target and owner registrations by the observer's identity; entries are confirmed by a weak
     /// load before use, since identities of dead observers are reused.
     var byObserver: [ObjectIdentifier: [UInt64: Registration]] = [:]
@@ -74,7 +76,12 @@ struct RegistrationTable {
     /// if it has none.
     mutating func claimSlot(for name: Notification.Name?) -> UInt32 {
         guard let name else { return Self.wildcardSlot }
-        if let slot = slots[name] { return slot }
+        // A freed slot's bucket has no name, and a reused one has its new name: both miss here.
+        if Int(lastClaimedSlot) < buckets.count, buckets[Int(lastClaimedSlot)].name == name { return lastClaimedSlot }
+        if let slot = slots[name] {
+            lastClaimedSlot = slot
+            return slot
+        }
         let slot: UInt32
         if let free = freeSlots.popLast() {
             slot = free
@@ -85,6 +92,7 @@ struct RegistrationTable {
         }
         slots[name] = slot
         emptyBuckets += 1
+        lastClaimedSlot = slot
         return slot
     }
 
