@@ -57,6 +57,18 @@ enum ObjectFilter {
         }
     }
 
+    /// What a registration keeps of the filter `object` stands for; nil, the usual case, costs
+    /// no enum copied or destroyed.
+    ///
+    /// - Precondition: `object` is not a value that is not `Hashable`.
+    @inline(__always)
+    static func stored(_ object: __shared Any?, file: StaticString, line: UInt) -> (
+        instance: AnyObject?, value: ValueFilter?
+    ) {
+        guard object != nil else { return (nil, nil) }
+        return ObjectFilter(object).stored(file: file, line: line)
+    }
+
     /// The precondition message for a value filter that cannot be compared.
     static func rejection(of type: any Any.Type) -> String {
         "NotifyCenter: an object filter of type \(String(reflecting: type)) can never match: it is a value and "

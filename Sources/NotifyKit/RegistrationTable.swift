@@ -156,6 +156,13 @@ struct RegistrationTable {
         return registration
     }
 
+    /// Ends the registration with this id in this slot; nil when there is none.
+    mutating func remove(id: UInt64, slot: UInt32) -> Registration? {
+        guard let place = place(of: id, slot: slot) else { return nil }
+        let registration = registration(at: place)
+        return end(registration, at: place) ? registration : nil
+    }
+
     /// Ends `registration`; returns false when it had already ended.
     mutating func remove(_ registration: Registration) -> Bool {
         guard let place = place(of: registration.id, slot: registration.slot) else { return false }
