@@ -30,7 +30,10 @@ final class MessageRegistry {
         }
     }
 
-    @exclusivity(unchecked) private(set) var entries: [ObjectIdentifier: Entry] = [:]
+    /// Every entry, by message type: unretained, so a post reads its bucket with no retain and
+    /// release of the entry (`retained` keeps them).
+    @exclusivity(unchecked) private var entries: [ObjectIdentifier: Unmanaged<Entry>] = [:]
+    @exclusivity(unchecked) private var retained: [Entry] = []
     @exclusivity(unchecked) private(set) var count = 0
     /// The entry `insert` used last: a type observed again and again is found without hashing.
     @exclusivity(unchecked) private var lastEntry: Entry?
@@ -51,7 +54,7 @@ final class MessageRegistry {
     @inline(__always)
     private func entry(for key: ObjectIdentifier) -> Entry {
         if let lastEntry, lastEntry.key == key { return lastEntry }
-        let entry = entries[key] ?? makeEntry(for: key)
+        let entry = entries[key]?.takeUnretainedValue() ?? makeEntry(for: key)
         lastEntry = entry
         return entry
     }
@@ -59,13 +62,20 @@ final class MessageRegistry {
     @inline(never)
     private func makeEntry(for key: ObjectIdentifier) -> Entry {
         let entry = Entry(key: key)
-        entries[key] = entry
+        entries[key] = Unmanaged.passUnretained(entry)
+        retained.append(entry)
         return entry
+    }
+
+    /// The registrations of one message type, if it was ever observed.
+    @inline(__always)
+    func bucket(for key: ObjectIdentifier) -> Bucket? {
+        entries[key]?._withUnsafeGuaranteedRef { $0.bucket }
     }
 
     /// Takes the registration out; the caller deactivates it once the lock is released.
     func remove(id: UInt64, key: ObjectIdentifier) -> MessageRegistration? {
-        guard let entry = entries[key] else { return nil }
+        guard let entry = entries[key]?.takeUnretainedValue() else { return nil }
         return remove(id: id, from: entry)
     }
 
@@ -78,13 +88,13 @@ final class MessageRegistry {
 
     /// Every registration in registration order.
     var all: [MessageRegistration] {
-        entries.values.flatMap { $0.bucket.subjects + $0.bucket.wildcard }.sorted { $0.id < $1.id }
+        retained.flatMap { $0.bucket.subjects + $0.bucket.wildcard }.sorted { $0.id < $1.id }
     }
 
     /// A center going away ends its message registrations: queued async messages are dropped and
     /// sequences end. Tokens may outlive the center and keep entries: those let go of their bucket.
     deinit {
-        for entry in entries.values {
+        for entry in retained {
             for registration in entry.bucket.subjects { registration.deactivate() }
             for registration in entry.bucket.wildcard { registration.deactivate() }
             entry.bucket = Bucket()
@@ -159,7 +169,7 @@ extension NotifyCenter {
     @inline(__always)
     func messageBucket(for key: ObjectIdentifier) -> (MessageRegistry.Bucket?, ProbeSet?) {
         lock.lock()
-        let bucket = messages.entries[key]?.bucket
+        let bucket = messages.bucket(for: key)
         let probes = self.probes
         lock.unlock()
         return (bucket, probes)
