@@ -52,18 +52,19 @@ import Testing
         let center = NotifyCenter()
         let first = Notification.Name("slot.first")
         let second = Notification.Name("slot.second")
-        center.addObserver(forName: first, object: nil, queue: nil) { _ in }.cancel()
-        // Enough names observed and unobserved that the empty buckets are let go and slots freed.
-        for index in 0..<300 {
+        let others = (0..<300).map { index in
             center.addObserver(forName: Notification.Name("slot.other.\(index)"), object: nil, queue: nil) { _ in }
-                .cancel()
         }
+        // The last name given a slot, then emptied first: its slot is freed with the others' (enough
+        // empty buckets are let go together) and is the next to be reused.
+        center.addObserver(forName: first, object: nil, queue: nil) { _ in }.cancel()
+        for token in others { token.cancel() }
         let firstCount = Counter()
         let secondCount = Counter()
+        let firstToken = center.addObserver(forName: first, object: nil, queue: nil) { _ in firstCount.increment() }
         let secondToken = center.addObserver(forName: second, object: nil, queue: nil) { _ in
             secondCount.increment()
         }
-        let firstToken = center.addObserver(forName: first, object: nil, queue: nil) { _ in firstCount.increment() }
         center.post(name: first)
         #expect(firstCount.value == 1 && secondCount.value == 0)
         center.post(name: second)
