@@ -112,7 +112,8 @@ struct RegistrationTable {
         if let observer = registration.observer {
             registration.observerSerial = serials.serial(registering: observer)
         }
-        if let object = registration.object {
+        // Most registrations filter on no instance: skip the weak load.
+        if registration.objectKey > Registration.valueKey, let object = registration.object {
             registration.objectSerial = UInt32(truncatingIfNeeded: serials.serial(registering: object))
         }
         if slot == Self.wildcardSlot {
