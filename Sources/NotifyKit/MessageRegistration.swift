@@ -1,11 +1,13 @@
-import Foundation
+public import Foundation
 import NotifySystem
 import Synchronization
 
 /// One typed message observation: its message type, subject filter and kind. Subclasses, generic
 /// over the message type, hold the handler, so posting calls it with no boxing or casting.
-class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomics
-    let id: UInt64
+@usableFromInline
+class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomics; `id` is set before it is shared
+    /// Set under the center's lock before the registration is inserted, then never changed.
+    @exclusivity(unchecked) var id: UInt64
     /// `ObjectIdentifier` of the message type: the registry's key.
     let key: ObjectIdentifier
     let messageType: any Any.Type
@@ -63,13 +65,17 @@ class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomi
 }
 
 /// A `MainActorMessage` observer: runs inside `post`, on the main actor.
+///
+/// Made by code inlined into the app, where the class's type metadata for the app's message type
+/// is a cached constant: generic code in this module would look it up on every registration.
+@usableFromInline
 final class MainActorMessageObserver<Message: NotifyCenter.MainActorMessage>: MessageRegistration, @unchecked Sendable {
     let handler: @MainActor (Message) -> Void
 
-    init(
-        id: UInt64, subject: AnyObject?, handler: @escaping @MainActor (Message) -> Void, file: StaticString, line: UInt
-    ) {
+    /// An observer with no id yet: ``NotifyCenter/addMessageObserver(_:)`` gives it one.
+    @usableFromInline
+    init(subject: AnyObject?, handler: @escaping @MainActor (Message) -> Void, file: StaticString, line: UInt) {
         self.handler = handler
-        super.init(id: id, messageType: Message.self, subject: subject, kind: .mainActorMessage, file: file, line: line)
+        super.init(id: 0, messageType: Message.self, subject: subject, kind: .mainActorMessage, file: file, line: line)
     }
 }

@@ -11,70 +11,151 @@ final class MessageRegistry {
         var wildcard: ContiguousArray<MessageRegistration> = []
 
         mutating func remove(id: UInt64) -> MessageRegistration? {
-            if let index = subjects.firstIndex(where: { $0.id == id }) { return subjects.remove(at: index) }
-            if let index = wildcard.firstIndex(where: { $0.id == id }) { return wildcard.remove(at: index) }
+            if let index = wildcard.lastIndex(where: { $0.id == id }) { return wildcard.remove(at: index) }
+            if let index = subjects.lastIndex(where: { $0.id == id }) { return subjects.remove(at: index) }
             return nil
         }
     }
 
-    @exclusivity(unchecked) var buckets: [ObjectIdentifier: Bucket] = [:]
-    @exclusivity(unchecked) private(set) var count = 0
+    /// One message type's bucket. Tokens keep it, so removal reaches the bucket without hashing.
+    ///
+    /// Entries stay (one per message type ever observed), so observing and removing again reuses
+    /// their storage instead of allocating.
+    final class Entry: @unchecked Sendable {  // `bucket` is guarded by the center's lock
+        let key: ObjectIdentifier
+        @exclusivity(unchecked) var bucket = Bucket()
 
-    func insert(_ registration: MessageRegistration) {
+        init(key: ObjectIdentifier) {
+            self.key = key
+        }
+    }
+
+    /// Every entry, by message type: unretained, so a post reads its bucket with no retain and
+    /// release of the entry (`retained` keeps them).
+    @exclusivity(unchecked) private var entries: [ObjectIdentifier: Unmanaged<Entry>] = [:]
+    @exclusivity(unchecked) private var retained: [Entry] = []
+    @exclusivity(unchecked) private(set) var count = 0
+    /// The entry `insert` used last: a type observed again and again is found without hashing.
+    @exclusivity(unchecked) private var lastEntry: Entry?
+
+    /// Adds the registration to its type's entry, which it returns.
+    @discardableResult
+    func insert(_ registration: MessageRegistration) -> Entry {
+        let entry = entry(for: registration.key)
         if registration.hasSubjectFilter {
-            buckets[registration.key, default: Bucket()].subjects.append(registration)
+            entry.bucket.subjects.append(registration)
         } else {
-            buckets[registration.key, default: Bucket()].wildcard.append(registration)
+            entry.bucket.wildcard.append(registration)
         }
         count += 1
+        return entry
+    }
+
+    @inline(__always)
+    private func entry(for key: ObjectIdentifier) -> Entry {
+        if let lastEntry, lastEntry.key == key { return lastEntry }
+        let entry = entries[key]?.takeUnretainedValue() ?? makeEntry(for: key)
+        lastEntry = entry
+        return entry
+    }
+
+    @inline(never)
+    private func makeEntry(for key: ObjectIdentifier) -> Entry {
+        let entry = Entry(key: key)
+        entries[key] = Unmanaged.passUnretained(entry)
+        retained.append(entry)
+        return entry
+    }
+
+    /// The registrations of one message type, if it was ever observed.
+    @inline(__always)
+    func bucket(for key: ObjectIdentifier) -> Bucket? {
+        entries[key]?._withUnsafeGuaranteedRef { $0.bucket }
     }
 
     /// Takes the registration out; the caller deactivates it once the lock is released.
-    ///
-    /// Empty buckets stay (one per message type ever observed), so observing and removing again
-    /// reuses their storage instead of allocating.
     func remove(id: UInt64, key: ObjectIdentifier) -> MessageRegistration? {
-        guard let index = buckets.index(forKey: key) else { return nil }
-        // Mutated in place: a copy of the bucket would make the removal copy its arrays.
-        guard let removed = buckets.values[index].remove(id: id) else { return nil }
+        guard let entry = entries[key]?.takeUnretainedValue() else { return nil }
+        return remove(id: id, from: entry)
+    }
+
+    /// Takes the registration out of `entry`, one of this registry's.
+    func remove(id: UInt64, from entry: Entry) -> MessageRegistration? {
+        guard let removed = entry.bucket.remove(id: id) else { return nil }
         count -= 1
         return removed
     }
 
     /// Every registration in registration order.
     var all: [MessageRegistration] {
-        buckets.values.flatMap { $0.subjects + $0.wildcard }.sorted { $0.id < $1.id }
+        retained.flatMap { $0.bucket.subjects + $0.bucket.wildcard }.sorted { $0.id < $1.id }
     }
 
     /// A center going away ends its message registrations: queued async messages are dropped and
-    /// sequences end.
+    /// sequences end. Tokens may outlive the center and keep entries: those let go of their bucket.
     deinit {
-        for bucket in buckets.values {
-            for registration in bucket.subjects { registration.deactivate() }
-            for registration in bucket.wildcard { registration.deactivate() }
+        for entry in retained {
+            for registration in entry.bucket.subjects { registration.deactivate() }
+            for registration in entry.bucket.wildcard { registration.deactivate() }
+            entry.bucket = Bucket()
         }
     }
 }
 
 extension NotifyCenter {
-    /// Adds a registration made by `make` (given its id) and reports it to probes.
-    func registerMessage<R: MessageRegistration>(_ make: (UInt64) -> R) -> R {
+    /// Adds a registration made by `make` (given its id) and reports it to probes; returns it with
+    /// the registry entry of its type.
+    func registerMessage<R: MessageRegistration>(_ make: (UInt64) -> R) -> (
+        registration: R, entry: MessageRegistry.Entry
+    ) {
         lock.lock()
         defer { lock.unlock() }
         let registration = make(table.nextID())
+        return (registration, insertMessage(registration))
+    }
+
+    /// Gives `registration`, made with no id, its id, adds it and returns its token. Non-generic,
+    /// and called from code specialised for the message type, so nothing looks up type metadata.
+    @usableFromInline
+    func addMessageObserver(_ registration: MessageRegistration) -> ObservationToken {
+        lock.lock()
+        registration.id = table.nextID()
+        let entry = insertMessage(registration)
+        lock.unlock()
+        return makeToken(for: registration, in: entry)
+    }
+
+    /// Must be called with `lock` held.
+    private func insertMessage(_ registration: MessageRegistration) -> MessageRegistry.Entry {
         if let subject = registration.subject {
             registration.subjectSerial = table.serials.serial(registering: subject)
         }
-        messages.insert(registration)
+        let entry = messages.insert(registration)
         if let probes { emitMessageRegistered(registration, to: probes, preexisting: false) }
-        return registration
+        return entry
     }
 
     /// Ends one message registration; false when it had already ended.
     @discardableResult
     func endMessageRegistration(id: UInt64, key: ObjectIdentifier, reason: NotifyRemovalReason) -> Bool {
         lock.lock()
-        guard let registration = messages.remove(id: id, key: key) else {
+        let registration = messages.remove(id: id, key: key)
+        return endedMessageRegistration(registration, reason: reason)
+    }
+
+    /// Ends one message registration of `entry`, an entry of this center's; false when it had
+    /// already ended.
+    @discardableResult
+    func endMessageRegistration(id: UInt64, in entry: MessageRegistry.Entry, reason: NotifyRemovalReason) -> Bool {
+        lock.lock()
+        let registration = messages.remove(id: id, from: entry)
+        return endedMessageRegistration(registration, reason: reason)
+    }
+
+    /// Reports a removal and unlocks, then deactivates: called with `lock` held.
+    @inline(__always)
+    private func endedMessageRegistration(_ registration: MessageRegistration?, reason: NotifyRemovalReason) -> Bool {
+        guard let registration else {
             lock.unlock()
             return false
         }
@@ -88,7 +169,7 @@ extension NotifyCenter {
     @inline(__always)
     func messageBucket(for key: ObjectIdentifier) -> (MessageRegistry.Bucket?, ProbeSet?) {
         lock.lock()
-        let bucket = messages.buckets[key]
+        let bucket = messages.bucket(for: key)
         let probes = self.probes
         lock.unlock()
         return (bucket, probes)

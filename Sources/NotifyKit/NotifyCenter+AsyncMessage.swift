@@ -43,10 +43,10 @@ extension NotifyCenter {
     private func addAsyncObserver<Message: AsyncMessage>(
         subject: AnyObject?, _ observer: @escaping @Sendable (Message) async -> Void, file: StaticString, line: UInt
     ) -> ObservationToken {
-        let registration = registerMessage { id in
+        let added = registerMessage { id in
             AsyncMessageObserver(id: id, subject: subject, handler: observer, file: file, line: line)
         }
-        return makeToken(for: registration)
+        return makeToken(for: added.registration, in: added.entry)
     }
 
     /// Queues `message` for every observer of `Message` for `subject` and for any subject, and

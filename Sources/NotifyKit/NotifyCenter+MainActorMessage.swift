@@ -11,6 +11,7 @@ extension NotifyCenter {
     /// ```swift
     /// let token = center.addObserver(of: cart, for: .cartDidChange) { message in refresh(message) }
     /// ```
+    @inlinable
     public func addObserver<Identifier: MessageIdentifier, Message: MainActorMessage>(
         of subject: Message.Subject,
         for identifier: Identifier,
@@ -18,10 +19,11 @@ extension NotifyCenter {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> ObservationToken where Message == Identifier.MessageType, Message.Subject: AnyObject {
-        addMainActorObserver(subject: subject, observer, file: file, line: line)
+        addMessageObserver(MainActorMessageObserver(subject: subject, handler: observer, file: file, line: line))
     }
 
     /// Observes `Message` posted with any subject, or none (the metatype is not a filter).
+    @inlinable
     public func addObserver<Identifier: MessageIdentifier, Message: MainActorMessage>(
         of subject: Message.Subject.Type,
         for identifier: Identifier,
@@ -29,10 +31,11 @@ extension NotifyCenter {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> ObservationToken where Message == Identifier.MessageType {
-        addMainActorObserver(subject: nil, observer, file: file, line: line)
+        addMessageObserver(MainActorMessageObserver(subject: nil, handler: observer, file: file, line: line))
     }
 
     /// Observes `Message` posted with `subject` (nil: any subject, or none).
+    @inlinable
     public func addObserver<Message: MainActorMessage>(
         of subject: Message.Subject? = nil,
         for messageType: Message.Type,
@@ -40,16 +43,7 @@ extension NotifyCenter {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> ObservationToken where Message.Subject: AnyObject {
-        addMainActorObserver(subject: subject, observer, file: file, line: line)
-    }
-
-    private func addMainActorObserver<Message: MainActorMessage>(
-        subject: AnyObject?, _ observer: @escaping @MainActor (Message) -> Void, file: StaticString, line: UInt
-    ) -> ObservationToken {
-        let registration = registerMessage { id in
-            MainActorMessageObserver(id: id, subject: subject, handler: observer, file: file, line: line)
-        }
-        return makeToken(for: registration)
+        addMessageObserver(MainActorMessageObserver(subject: subject, handler: observer, file: file, line: line))
     }
 
     /// Calls every observer of `Message` for `subject` and for any subject, in that order, then in

@@ -26,6 +26,14 @@ extension NotifyCenter {
     public struct ObservationToken: Hashable, Sendable {
         let handle: MessageTokenHandle
 
+        /// A token of no registration: a removal or release of it does nothing.
+        static var unregistered: ObservationToken {
+            let handle = MessageTokenHandle(
+                id: 0, entry: MessageRegistry.Entry(key: ObjectIdentifier(ObservationToken.self)), link: CenterLink())
+            handle.ended.store(true, ordering: .relaxed)
+            return ObservationToken(handle: handle)
+        }
+
         public static func == (lhs: ObservationToken, rhs: ObservationToken) -> Bool {
             lhs.handle === rhs.handle
         }
@@ -43,13 +51,14 @@ extension NotifyCenter {
     public func removeObserver(_ token: ObservationToken) {
         let handle = token.handle
         guard handle.link === link else { return }
-        if endMessageRegistration(id: handle.id, key: handle.key, reason: .explicit) {
+        if endMessageRegistration(id: handle.id, in: handle.entry, reason: .explicit) {
             handle.ended.store(true, ordering: .relaxed)
         }
     }
 
-    func makeToken(for registration: MessageRegistration) -> ObservationToken {
-        ObservationToken(handle: MessageTokenHandle(id: registration.id, key: registration.key, link: link))
+    /// The token of `registration`, which is in `entry`.
+    func makeToken(for registration: MessageRegistration, in entry: MessageRegistry.Entry) -> ObservationToken {
+        ObservationToken(handle: MessageTokenHandle(id: registration.id, entry: entry, link: link))
     }
 }
 
@@ -57,19 +66,20 @@ extension NotifyCenter {
 /// last copy goes away.
 final class MessageTokenHandle: Sendable {
     let id: UInt64
-    let key: ObjectIdentifier
+    /// The registry entry of the registration's message type, in the center of `link`.
+    let entry: MessageRegistry.Entry
     let link: CenterLink
     let ended = Atomic<Bool>(false)
 
-    init(id: UInt64, key: ObjectIdentifier, link: CenterLink) {
+    init(id: UInt64, entry: MessageRegistry.Entry, link: CenterLink) {
         self.id = id
-        self.key = key
+        self.entry = entry
         self.link = link
     }
 
     deinit {
         guard !ended.load(ordering: .relaxed) else { return }
         // The token ended it: the truest of the existing reasons.
-        link.center?.endMessageRegistration(id: id, key: key, reason: .tokenCancelled)
+        link.center?.endMessageRegistration(id: id, in: entry, reason: .tokenCancelled)
     }
 }

@@ -80,7 +80,7 @@ struct MessageSequence<Message: NotifyCenter.AsyncMessage>: AsyncSequence, Senda
         let registration = center.registerMessage { id in
             MessageSequenceObserver<Message>(
                 id: id, subject: subjectFilter, capacity: bufferSize, file: file, line: line)
-        }
+        }.registration
         return Iterator(subscription: MessageSubscription(registration: registration, link: center.link))
     }
 

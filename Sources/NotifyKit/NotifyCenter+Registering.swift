@@ -26,7 +26,7 @@ extension NotifyCenter {
         file: StaticString = #fileID,
         line: UInt = #line
     ) {
-        let filter = ObjectFilter(object).stored(file: file, line: line)
+        let filter = ObjectFilter.stored(object, file: file, line: line)
         _ = register(name: name) { id, slot in
             ObserverRegistration(
                 id: id, slot: slot, object: filter.instance, valueFilter: filter.value, target: .posting, kind: .target,
@@ -108,7 +108,7 @@ extension NotifyCenter {
     ) -> NotifyToken {
         let capturesOwner =
             OwnerHandler(handler: handler).context == UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque())
-        let filter = ObjectFilter(object).stored(file: file, line: line)
+        let filter = ObjectFilter.stored(object, file: file, line: line)
         let registration = register(name: name) { id, slot in
             ObserverRegistration(
                 id: id, slot: slot, object: filter.instance, valueFilter: filter.value, target: target,
@@ -123,7 +123,7 @@ extension NotifyCenter {
         name: Notification.Name?, object: Any?, target: DeliveryTarget, kind: NotifyRegistrationKind,
         mainThreadOnly: Bool = false, block: @escaping @Sendable (Notification) -> Void, file: StaticString, line: UInt
     ) -> NotifyToken {
-        let filter = ObjectFilter(object).stored(file: file, line: line)
+        let filter = ObjectFilter.stored(object, file: file, line: line)
         let registration = register(name: name) { id, slot in
             BlockRegistration(
                 id: id, slot: slot, object: filter.instance, valueFilter: filter.value, target: target, kind: kind,

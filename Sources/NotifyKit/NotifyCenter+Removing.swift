@@ -9,7 +9,29 @@ extension NotifyCenter {
     /// are ignored (the last is reported to probes, since it is usually a bug). A typed message
     /// ``ObservationToken`` passed as an object ends its registration (Foundation ignores it).
     public func removeObserver(_ observer: AnyObject, file: StaticString = #fileID, line: UInt = #line) {
+        if let token = Self.notifyToken(observer) {
+            removeObserver(token)
+            return
+        }
         removeObserver(observer, filter: .any, name: nil, file: file, line: line)
+    }
+
+    /// Ends the registration of `token`, as passing it as an object does, with no cast to tell it.
+    ///
+    /// A token of another center, or one already removed, is ignored.
+    public func removeObserver(_ token: NotifyToken) {
+        guard token.link === link else { return }
+        if end(registrationID: token.registrationID, slot: token.slot, reason: .explicit) {
+            token.ended.store(true, ordering: .relaxed)
+        }
+    }
+
+    /// `observer` as a ``NotifyToken``, if it is one. The class is final, so comparing classes is
+    /// the whole cast (`as?` would search).
+    @inline(__always)
+    private static func notifyToken(_ observer: AnyObject) -> NotifyToken? {
+        guard type(of: observer) == NotifyToken.self else { return nil }
+        return unsafeDowncast(observer, to: NotifyToken.self)
     }
 
     /// Ends the registrations of `observer` that match `name` and `object` (nil matches any).
@@ -40,16 +62,16 @@ extension NotifyCenter {
         _ observer: Any, name: Notification.Name?, object: Any?,
         file: StaticString = #fileID, line: UInt = #line
     ) {
-        // Foundation ignores an ObservationToken here; removing it is what the caller meant.
-        if let token = observer as? ObservationToken {
-            removeObserver(token)
-            return
-        }
         switch ObjectFilter(observer) {
         case .any: return
         case .instance(let instance):
             removeObserver(instance, filter: ObjectFilter(object), name: name, file: file, line: line)
         case .value(let value):
+            // Foundation ignores an ObservationToken here; removing it is what the caller meant.
+            if let token = value.base as? ObservationToken {
+                removeObserver(token)
+                return
+            }
             preconditionFailure(Self.notAnObserver(type(of: value.base)), file: file, line: line)
         case .unhashable(let type):
             preconditionFailure(Self.notAnObserver(type), file: file, line: line)
@@ -64,12 +86,7 @@ extension NotifyCenter {
     private func removeObserver(
         _ observer: AnyObject, filter: ObjectFilter, name: Notification.Name?, file: StaticString, line: UInt
     ) {
-        // Foundation ignores an ObservationToken here; removing it is what the caller meant.
-        if let token = observer as? ObservationToken {
-            removeObserver(token)
-            return
-        }
-        if let token = observer as? NotifyToken {
+        if let token = Self.notifyToken(observer) {
             guard token.link === link else { return }
             if end(
                 registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: filter)
@@ -78,8 +95,18 @@ extension NotifyCenter {
             }
             return
         }
+        // Foundation ignores an ObservationToken here; removing it is what the caller meant. Only an
+        // object of the class a value gets boxed in can be one: unboxing costs conformance lookups.
+        if ObjectIdentifier(type(of: observer)) == Self.boxedValueClass, let token = observer as? ObservationToken {
+            removeObserver(token)
+            return
+        }
         locked { removeRegistrations(of: observer, name: name, object: filter, file: file, line: line) }
     }
+
+    /// The class of the object a Swift value becomes as `AnyObject`, such as an `ObservationToken`
+    /// kept in an `[AnyObject]`.
+    private static let boxedValueClass = ObjectIdentifier(type(of: ObservationToken.unregistered as AnyObject))
 
     /// Must be called with `lock` held.
     private func removeRegistrations(
@@ -118,15 +145,26 @@ extension NotifyCenter {
     @discardableResult
     func end(
         registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason,
-        name: Notification.Name? = nil, object: ObjectFilter = .any
+        name: Notification.Name?, object: ObjectFilter
     ) -> Bool {
-        locked {
+        if name == nil, case .any = object { return end(registrationID: registrationID, slot: slot, reason: reason) }
+        return locked {
             let nameSlot = name.map { table.existingSlot(of: $0) }
             guard
                 let registration = table.remove(
                     id: registrationID, slot: slot,
                     where: { $0.matchesRemoval(nameSlot: nameSlot, object: object) })
             else { return false }
+            probes?.emit(.removed(registration: registration.id, reason: reason))
+            return true
+        }
+    }
+
+    /// Ends one registration by id, whatever its name and object filter: a token's `cancel()`.
+    @discardableResult
+    func end(registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason) -> Bool {
+        locked {
+            guard let registration = table.remove(id: registrationID, slot: slot) else { return false }
             probes?.emit(.removed(registration: registration.id, reason: reason))
             return true
         }

@@ -13,18 +13,22 @@ enum ObjectFilter {
     /// A value that is not `Hashable`: nothing can be equal to it.
     case unhashable(any Any.Type)
 
-    init(_ object: Any?) {
-        guard let object = ObjectFilter.unwrapped(object) else {
+    /// Inlined for the usual nil, which then costs no copy of the existential.
+    @inline(__always)
+    init(_ object: __shared Any?) {
+        guard object != nil else {
             self = .any
             return
         }
-        if type(of: object) is AnyClass {
-            self = .instance(object as AnyObject)
-        } else if let value = object as? AnyHashable {
-            self = .value(value)
-        } else {
-            self = .unhashable(type(of: object))
-        }
+        self = ObjectFilter.classify(object)
+    }
+
+    @inline(never)
+    private static func classify(_ object: __shared Any?) -> ObjectFilter {
+        guard let object = ObjectFilter.unwrapped(object) else { return .any }
+        if type(of: object) is AnyClass { return .instance(object as AnyObject) }
+        if let value = object as? AnyHashable { return .value(value) }
+        return .unhashable(type(of: object))
     }
 
     /// `object` without the `Optional`s an `Any` may wrap it in (`token as Any` of an optional).
@@ -51,6 +55,18 @@ enum ObjectFilter {
         case .unhashable(let type):
             preconditionFailure(Self.rejection(of: type), file: file, line: line)
         }
+    }
+
+    /// What a registration keeps of the filter `object` stands for; nil, the usual case, costs
+    /// no enum copied or destroyed.
+    ///
+    /// - Precondition: `object` is not a value that is not `Hashable`.
+    @inline(__always)
+    static func stored(_ object: __shared Any?, file: StaticString, line: UInt) -> (
+        instance: AnyObject?, value: ValueFilter?
+    ) {
+        guard object != nil else { return (nil, nil) }
+        return ObjectFilter(object).stored(file: file, line: line)
     }
 
     /// The precondition message for a value filter that cannot be compared.

@@ -48,6 +48,8 @@ struct RegistrationTable {
     private var freeSlots: [UInt32] = []
     private var emptyBuckets = 0
     var wildcard = Bucket()
+    /// The slot `claimSlot(for:)` returned last: a name registered again finds it without hashing.
+    private var lastClaimedSlot = RegistrationTable.wildcardSlot
     /// Target and owner registrations by the observer's identity; entries are confirmed by a weak
     /// load before use, since identities of dead observers are reused.
     var byObserver: [ObjectIdentifier: [UInt64: Registration]] = [:]
@@ -74,7 +76,12 @@ struct RegistrationTable {
     /// if it has none.
     mutating func claimSlot(for name: Notification.Name?) -> UInt32 {
         guard let name else { return Self.wildcardSlot }
-        if let slot = slots[name] { return slot }
+        // A freed slot's bucket has no name, and a reused one has its new name: both miss here.
+        if Int(lastClaimedSlot) < buckets.count, buckets[Int(lastClaimedSlot)].name == name { return lastClaimedSlot }
+        if let slot = slots[name] {
+            lastClaimedSlot = slot
+            return slot
+        }
         let slot: UInt32
         if let free = freeSlots.popLast() {
             slot = free
@@ -85,6 +92,7 @@ struct RegistrationTable {
         }
         slots[name] = slot
         emptyBuckets += 1
+        lastClaimedSlot = slot
         return slot
     }
 
@@ -104,7 +112,8 @@ struct RegistrationTable {
         if let observer = registration.observer {
             registration.observerSerial = serials.serial(registering: observer)
         }
-        if let object = registration.object {
+        // Most registrations filter on no instance: skip the weak load.
+        if registration.objectKey > Registration.valueKey, let object = registration.object {
             registration.objectSerial = UInt32(truncatingIfNeeded: serials.serial(registering: object))
         }
         if slot == Self.wildcardSlot {
@@ -146,6 +155,13 @@ struct RegistrationTable {
         let registration = registration(at: place)
         guard shouldEnd(registration), end(registration, at: place) else { return nil }
         return registration
+    }
+
+    /// Ends the registration with this id in this slot; nil when there is none.
+    mutating func remove(id: UInt64, slot: UInt32) -> Registration? {
+        guard let place = place(of: id, slot: slot) else { return nil }
+        let registration = registration(at: place)
+        return end(registration, at: place) ? registration : nil
     }
 
     /// Ends `registration`; returns false when it had already ended.

@@ -78,6 +78,48 @@ import Testing
         #expect(center.registrationCount == 0)
     }
 
+    @Test func anObservationTokenPassedAsAnyEndsItsRegistration() {
+        let center = NotifyCenter()
+        var received = 0
+        let token = center.addObserver(for: Tapped.self) { _ in received += 1 }
+        center.removeObserver(token as Any)
+        center.post(Tapped(value: 0))
+        #expect(received == 0)
+        #expect(center.registrationCount == 0)
+    }
+
+    @Test func tokensOfTwoTypesRegisteredInTurnEachEndTheirOwnRegistration() {
+        let center = NotifyCenter()
+        var tapped: [Int] = []
+        var scrolled: [Int] = []
+        var tokens: [NotifyCenter.ObservationToken] = []
+        for index in 0..<3 {
+            tokens.append(center.addObserver(for: Tapped.self) { _ in tapped.append(index) })
+            tokens.append(center.addObserver(for: Scrolled.self) { _ in scrolled.append(index) })
+        }
+        center.removeObserver(tokens[2])  // Tapped #1
+        center.removeObserver(tokens[5])  // Scrolled #2
+        center.post(Tapped(value: 0))
+        center.post(Scrolled())
+        #expect(tapped == [0, 2])
+        #expect(scrolled == [0, 1])
+        tokens.removeAll()
+        #expect(center.registrationCount == 0)
+    }
+
+    @Test func aTokenOutlivingItsCenterEndsNothingWhenRemovedOrReleased() {
+        var center: NotifyCenter? = NotifyCenter()
+        var token: NotifyCenter.ObservationToken? = center?.addObserver(for: Tapped.self) { _ in }
+        let survivor = NotifyCenter()
+        let kept = survivor.addObserver(for: Tapped.self) { _ in }
+        center = nil
+        if let token { survivor.removeObserver(token) }
+        token = nil
+        #expect(survivor.registrationCount == 1)
+        survivor.removeObserver(kept)
+        #expect(survivor.registrationCount == 0)
+    }
+
     @Test func identifiersDeclaredAgainstFoundationWorkWithTheCenter() async {
         let center = NotifyCenter()
         let received = Counter()
