@@ -99,10 +99,27 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     /// Writes a posted or delivered record naming `name`, or counts it as dropped.
     @inline(__always)
     func appendEvent(_ record: ProbeRecord, named name: Notification.Name) {
+        appendEvent(named: name) { slot in
+            var record = record
+            record.nameSlot = slot
+            return record
+        }
+    }
+
+    /// Writes the record `make` builds for the name slot of `name` straight into the ring, or
+    /// counts it as dropped. Built in place, the record is not assembled on the stack and copied:
+    /// that copy's wide loads of narrow stores stall the posting thread.
+    @inline(__always)
+    func appendEvent(named name: Notification.Name, _ make: (_ nameSlot: UInt16) -> ProbeRecord) {
         guard let slot = slot(for: name) else { return countDrop() }
-        var record = record
-        record.nameSlot = slot
-        appendEvent(record)
+        let index = writeIndex
+        if index &- knownReadIndex >= capacity {
+            knownReadIndex = consumed.load(ordering: .acquiring)
+            if index &- knownReadIndex >= capacity { return countDrop() }
+        }
+        (storage + Int(index & mask)).initialize(to: make(slot))
+        writeIndex = index &+ 1
+        published.store(index &+ 1, ordering: .releasing)
     }
 
     /// Writes a rare event whole.

@@ -111,6 +111,27 @@ private final class ReceivingProbe: NotifyProbe, @unchecked Sendable {
         #expect(events.allSatisfy { $0.thread == events[0].thread })
     }
 
+    @Test("threads started one after another each record their posts under their own thread id")
+    func successiveThreadsKeepTheirOwnContext() {
+        let center = NotifyCenter()
+        let probe = InMemoryProbe()
+        let attachment = center.attach(probe)
+        defer { attachment.detach() }
+        let ids = Recorder<UInt64>()
+        for _ in 0..<8 {
+            let finished = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                ids.append(NotifyThread.current.id)
+                for _ in 0..<3 { center.post(name: tick) }
+                finished.signal()
+            }
+            #expect(wait(finished))
+        }
+        let threads = probe.events.compactMap { if case .posted = $0.kind { $0.thread } else { nil } }
+        #expect(Set(ids.all).count == 8)
+        #expect(threads == ids.all.flatMap { [$0, $0, $0] })
+    }
+
     @Test("a probe without a recorder still receives posts and deliveries as events, beside a recorder")
     func receivingProbeBesideARecorder() {
         let center = NotifyCenter()
