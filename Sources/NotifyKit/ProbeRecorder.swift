@@ -81,7 +81,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
         merge(upTo: limit, into: &events)
         var emptied: [ObjectIdentifier] = []
         for (index, ring) in draining.enumerated() {
-            ring.consumed.store(tails[index], ordering: .releasing)
+            ring.consume(upTo: tails[index])
             if exited[index] && tails[index] == heads[index] { emptied.append(ObjectIdentifier(ring)) }
         }
         if !emptied.isEmpty { release(emptied) }
