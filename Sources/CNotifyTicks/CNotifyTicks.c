@@ -1,3 +1,5 @@
-// The counter is read through the static inline functions in include/CNotifyTicks.h; this file
-// exists because a C target needs one source of its own.
+// The counter is read through the static inline functions in include/CNotifyTicks.h; the thread's
+// context slot those functions read is defined here.
 #include "CNotifyTicks.h"
+
+__thread void *notify_thread_context_slot = 0;

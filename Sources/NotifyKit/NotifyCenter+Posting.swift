@@ -50,7 +50,8 @@ extension NotifyCenter {
     private func post(_ notification: Notification, object: AnyObject?, isValue: Bool, file: StaticString, line: UInt) {
         // The posted object's address, compared with each registration's filter; 0 for none.
         let objectKey = isValue ? Registration.valueKey : object.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
-        postCache.withStripe(forThread: ThreadContext.currentID) { stripe in
+        let context = ThreadContext.currentUnretained
+        postCache.withStripe(forThread: context._withUnsafeGuaranteedRef { $0.thread.id }) { stripe in
             stripe.lock.lock()
             if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.copy(for: notification.name)
             {
@@ -65,9 +66,11 @@ extension NotifyCenter {
                 stripe.lock.unlock()
                 // A posted object's serial is the table's to tell.
                 if objectKey == 0 {
-                    postProbed(
-                        notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
-                        probes: probes, file: file, line: line)
+                    context._withUnsafeGuaranteedRef { context in
+                        postProbed(
+                            notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
+                            probes: probes, file: file, line: line, context: context)
+                    }
                     return
                 }
             } else {
@@ -93,9 +96,11 @@ extension NotifyCenter {
             let objectRef = postedObjectRef(object, objectKey: objectKey, in: notification)
             lock.unlock()
             remember(named, wildcard, probes, for: notification.name, from: version, in: stripe)
-            postProbed(
-                notification, object: objectRef, objectKey: objectKey,
-                named: named, wildcard: wildcard, probes: probes, file: file, line: line)
+            ThreadContext.currentUnretained._withUnsafeGuaranteedRef { context in
+                postProbed(
+                    notification, object: objectRef, objectKey: objectKey,
+                    named: named, wildcard: wildcard, probes: probes, file: file, line: line, context: context)
+            }
             return
         }
         lock.unlock()
@@ -210,14 +215,13 @@ extension NotifyCenter {
     }
 
     /// The instrumented post: one clock read for the post and one per delivery. Each handler's
-    /// start is the previous reading, so a duration includes the few tens of nanoseconds spent
-    /// handing the previous event to the probes.
+    /// start is the previous reading, so a duration includes the few nanoseconds spent
+    /// handing the previous event to the probes. `context` is the calling thread's, unretained.
     private func postProbed(
         _ notification: Notification, object: NotifyObjectRef?, objectKey: UInt,
         named: ContiguousArray<Registration>, wildcard: ContiguousArray<Registration>, probes: ProbeSet,
-        file: StaticString, line: UInt
+        file: StaticString, line: UInt, context: ThreadContext
     ) {
-        let context = ThreadContext.current
         let thread = context.thread.id
         let postID = lastPostID.wrappingAdd(1, ordering: .relaxed).newValue
         // Count what will be delivered; while probed, also end registrations whose object filter
@@ -233,13 +237,14 @@ extension NotifyCenter {
         }
         let name = notification.name
         var clock = context.now()
-        probes.emit(
+        let hasUserInfo = notification.userInfo != nil
+        let depth = context.postDepth + 1
+        let parentPostID = context.currentPostID
+        probes.emit(named: name, context: context) { slot in
             .posted(
-                at: clock, postID: postID, object: object, hasUserInfo: notification.userInfo != nil, matched: matched,
-                depth: context.postDepth + 1, parentPostID: context.currentPostID, file: file, line: line,
-                message: nil),
-            named: name, context: context)
-        let trace = DeliveryTrace(probes: probes, postID: postID, name: name, postingThread: thread)
+                at: clock, postID: postID, object: object, hasUserInfo: hasUserInfo, matched: matched, depth: depth,
+                parentPostID: parentPostID, file: file, line: line, message: nil, nameSlot: slot)
+        }
         context.withinPost(postID) {
             inRegistrationOrder(named, wildcard) { registration in
                 guard accepts(registration, objectKey: objectKey, of: notification) else { return }
@@ -249,9 +254,16 @@ extension NotifyCenter {
                         return
                     }
                     let end = context.now()
-                    trace.emitDelivery(of: registration, start: clock, end: end, wait: 0, context: context)
+                    let start = clock
+                    let depth = context.postDepth
+                    probes.emit(named: name, context: context) { slot in
+                        .delivered(
+                            at: end, postID: postID, registration: registration.id, postingThread: thread,
+                            target: .posting, start: start, wait: 0, depth: depth, nameSlot: slot)
+                    }
                     clock = end
                 } else {
+                    let trace = DeliveryTrace(probes: probes, postID: postID, name: name, postingThread: thread)
                     handOff(notification, to: registration, trace: trace)
                     // A hand-off to an operation queue waits; the next handler starts now, not before.
                     clock = context.now()

@@ -5,20 +5,26 @@ final class ProbeSet: Sendable {
     let entries: [(id: UInt64, probe: any NotifyProbe)]
     /// The first probe, called without walking the array: one probe is the common case.
     private let first: any NotifyProbe
-    /// The recorders posts and deliveries are written into, first one apart.
-    private let recorder: ProbeRecorder?
+    /// The recorders posts and deliveries are written into, first one apart: unretained (the
+    /// probes in `entries` hold it), so a post does not retain and release it per event.
+    private let recorder: Unmanaged<ProbeRecorder>?
+    private let recorderID: UInt64
     private let otherRecorders: [ProbeRecorder]
     /// The probes without a recorder, which receive posts and deliveries as ``ProbeEvent``s.
     private let receivers: [any NotifyProbe]
+    /// True when the first recorder is the only place posts and deliveries go.
+    private let recorderOnly: Bool
 
     init?(entries: [(id: UInt64, probe: any NotifyProbe)]) {
         guard let first = entries.first else { return nil }
         self.entries = entries
         self.first = first.probe
         let recorders = entries.compactMap { $0.probe.recorder }
-        recorder = recorders.first
+        recorder = recorders.first.map { Unmanaged.passUnretained($0) }
+        recorderID = recorders.first?.id ?? 0
         otherRecorders = Array(recorders.dropFirst())
         receivers = entries.filter { $0.probe.recorder == nil }.map(\.probe)
+        recorderOnly = recorders.count == 1 && receivers.isEmpty
     }
 
     func emit(
@@ -38,11 +44,22 @@ final class ProbeSet: Sendable {
     /// without a recorder as an event.
     @inline(__always)
     func emit(_ record: ProbeRecord, named name: Notification.Name, context: ThreadContext) {
-        if let recorder {
-            context.withRing(for: recorder) { $0.appendEvent(record, named: name) }
-            if otherRecorders.isEmpty && receivers.isEmpty { return }
+        emit(named: name, context: context) { slot in
+            var record = record
+            record.nameSlot = slot
+            return record
         }
-        emitElsewhere(record, named: name, context: context)
+    }
+
+    /// ``emit(_:named:context:)`` for the record `make` builds, given its name slot: built straight
+    /// into the first recorder's ring.
+    @inline(__always)
+    func emit(named name: Notification.Name, context: ThreadContext, _ make: (_ nameSlot: UInt16) -> ProbeRecord) {
+        if let recorder {
+            context.withRing(for: recorder, id: recorderID) { $0.appendEvent(named: name, make) }
+            if recorderOnly { return }
+        }
+        emitElsewhere(make(0), named: name, context: context)
     }
 
     @inline(never)

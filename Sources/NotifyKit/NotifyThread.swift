@@ -101,6 +101,8 @@ enum ThreadRegistry {
         var key = pthread_key_t()
         let result = pthread_key_create(&key) { raw in
             guard let raw else { return }
+            // Before letting go: a later destructor that posts registers the thread anew.
+            if notify_thread_context() == raw { notify_set_thread_context(nil) }
             let context = Unmanaged<ThreadContext>.fromOpaque(raw).takeRetainedValue()
             _ = ThreadRegistry.known.withLock { $0.removeValue(forKey: context.thread.id) }
         }
@@ -145,6 +147,17 @@ final class ThreadContext {
             return lastRing._withUnsafeGuaranteedRef(body)
         }
         return findRing(for: recorder)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// ``withRing(for:_:)`` for a recorder held unretained, whose ``ProbeRecorder/id`` is `id`.
+    @inline(__always)
+    func withRing<Result>(
+        for recorder: Unmanaged<ProbeRecorder>, id: UInt64, _ body: (ProbeRecordRing) -> Result
+    ) -> Result {
+        if id == lastRecorderID, let lastRing {
+            return lastRing._withUnsafeGuaranteedRef(body)
+        }
+        return recorder._withUnsafeGuaranteedRef { findRing(for: $0) }._withUnsafeGuaranteedRef(body)
     }
 
     @inline(never)
@@ -202,17 +215,20 @@ final class ThreadContext {
     /// The calling thread's ``NotifyThread/id``, read without retaining its context.
     @inline(__always)
     static var currentID: UInt64 {
-        if let raw = pthread_getspecific(ThreadRegistry.key) {
-            return Unmanaged<ThreadContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.thread.id }
-        }
-        return register(named: nil).thread.id
+        currentUnretained._withUnsafeGuaranteedRef { $0.thread.id }
     }
 
     static var current: ThreadContext {
-        if let raw = pthread_getspecific(ThreadRegistry.key) {
-            return Unmanaged<ThreadContext>.fromOpaque(raw).takeUnretainedValue()
-        }
-        return register(named: nil)
+        currentUnretained.takeUnretainedValue()
+    }
+
+    /// The calling thread's context, registered on first use; read from a thread-local slot (one
+    /// load), not the pthread key. The key holds the reference until the thread exits, and only
+    /// ``register(named:)`` at a thread's start replaces it, so a post may use it unretained.
+    @inline(__always)
+    static var currentUnretained: Unmanaged<ThreadContext> {
+        if let raw = notify_thread_context() { return Unmanaged.fromOpaque(raw) }
+        return Unmanaged.passUnretained(register(named: nil))
     }
 
     /// Registers the calling thread, replacing an earlier registration's name if one is given.
@@ -244,7 +260,9 @@ final class ThreadContext {
         if let old = pthread_getspecific(ThreadRegistry.key) {
             Unmanaged<ThreadContext>.fromOpaque(old).release()
         }
-        pthread_setspecific(ThreadRegistry.key, Unmanaged.passRetained(context).toOpaque())
+        let raw = Unmanaged.passRetained(context).toOpaque()
+        pthread_setspecific(ThreadRegistry.key, raw)
+        notify_set_thread_context(raw)
         return context
     }
 

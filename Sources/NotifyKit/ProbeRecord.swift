@@ -43,25 +43,25 @@ struct ProbeRecord {
     @inline(__always)
     static func posted(
         at timestamp: UInt64, postID: UInt64, object: NotifyObjectRef?, hasUserInfo: Bool, matched: Int, depth: Int,
-        parentPostID: UInt64, file: StaticString, line: UInt, message: NotifyMessageKind?
+        parentPostID: UInt64, file: StaticString, line: UInt, message: NotifyMessageKind?, nameSlot: UInt16 = 0
     ) -> ProbeRecord {
         ProbeRecord(
             timestamp: timestamp, postID: postID, parentPostID: parentPostID, matched: UInt64(matched),
             objectAddress: UInt64(object?.address ?? 0), objectSerial: object?.serial ?? 0,
             pointer: object.map { unsafeBitCast($0.type, to: UnsafeRawPointer.self) }, file: file, kind: .posted,
-            target: .posting, message: message, hasUserInfo: hasUserInfo, nameSlot: 0,
+            target: .posting, message: message, hasUserInfo: hasUserInfo, nameSlot: nameSlot,
             depth: UInt32(truncatingIfNeeded: depth), line: UInt32(truncatingIfNeeded: line))
     }
 
     @inline(__always)
     static func delivered(
         at end: UInt64, postID: UInt64, registration: UInt64, postingThread: UInt64, target: NotifyTargetKind,
-        start: UInt64, wait: UInt64, depth: Int
+        start: UInt64, wait: UInt64, depth: Int, nameSlot: UInt16 = 0
     ) -> ProbeRecord {
         ProbeRecord(
             timestamp: end, postID: postID, parentPostID: registration, matched: postingThread, objectAddress: start,
             objectSerial: wait, pointer: nil, file: "", kind: .delivered, target: target, message: nil,
-            hasUserInfo: false, nameSlot: 0, depth: UInt32(truncatingIfNeeded: depth), line: 0)
+            hasUserInfo: false, nameSlot: nameSlot, depth: UInt32(truncatingIfNeeded: depth), line: 0)
     }
 
     @inline(__always)

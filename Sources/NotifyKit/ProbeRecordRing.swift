@@ -14,13 +14,33 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     let thread: UInt64
     let recorderID: UInt64
     let capacity: UInt64
-    private let mask: UInt64
+    /// Records are written in chunks of `chunkSize`; a chunk the reader is done with is written
+    /// again next, so while the reader keeps up, the thread writes the same few chunks (in its
+    /// caches) rather than walking the whole ring.
+    private let chunkSize: UInt64
+    private let chunkShift: UInt64
+    /// Room for every chunk the ring may hold at once: `capacity / chunkSize + 1`, as the chunk the
+    /// reader is partway through stays held while the writer fills a whole ring after it.
+    private let chunkCount: Int
+    /// One allocation holding every chunk; a page is touched only once its chunk is first used.
     private let storage: UnsafeMutablePointer<ProbeRecord>
+    /// The chunk each stretch of `chunkSize` indices is written in, by `(index >> chunkShift) & tableMask`;
+    /// set by the writer before it publishes the first record in the chunk.
+    private let table: UnsafeMutablePointer<UnsafeMutablePointer<ProbeRecord>>
+    private let tableMask: UInt64
+    /// Chunks the reader is done with, for the writer to take (single producer: the reader).
+    private let spare: UnsafeMutablePointer<UnsafeMutablePointer<ProbeRecord>>
+    private let spareMask: UInt64
 
     // Producer side.
     @exclusivity(unchecked) private var writeIndex: UInt64 = 0
     /// The reader's index as last loaded; reloaded only when the ring looks full.
     @exclusivity(unchecked) private var knownReadIndex: UInt64 = 0
+    /// The chunk being written.
+    @exclusivity(unchecked) private var chunk: UnsafeMutablePointer<ProbeRecord>
+    /// Chunks of `storage` handed out so far; spares taken so far.
+    @exclusivity(unchecked) private(set) var chunksUsed = 0
+    @exclusivity(unchecked) private var sparesTaken: UInt64 = 0
     /// The names this thread's slots stand for, keyed by their bits (see ``RecentName``); each name is
     /// held, so no other string arrives with its bits while it keeps the slot.
     private let nameBits: UnsafeMutablePointer<RecentName.Bits>
@@ -34,6 +54,9 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     // Consumer side.
     /// Records the reader is done with (release): their slots may be written again.
     let consumed = Atomic<UInt64>(0)
+    /// Spare chunks given back so far (release), and chunks given back, counted from index 0.
+    private let sparesGiven = Atomic<UInt64>(0)
+    @exclusivity(unchecked) private var chunksReleased: UInt64 = 0
     /// ``dropped`` as the drainer last reported it.
     @exclusivity(unchecked) var droppedReported: UInt64 = 0
     /// The name of each slot, as the records read so far defined them.
@@ -51,8 +74,18 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
         var rounded: UInt64 = 1
         while rounded < UInt64(max(2, capacity)) { rounded <<= 1 }
         self.capacity = rounded
-        mask = rounded - 1
-        storage = .allocate(capacity: Int(rounded))
+        chunkSize = min(rounded, 256)
+        chunkShift = UInt64(chunkSize.trailingZeroBitCount)
+        chunkCount = Int(rounded / chunkSize) + 1
+        storage = .allocate(capacity: chunkCount * Int(chunkSize))
+        let slots = 2 * Int(rounded / chunkSize)
+        table = .allocate(capacity: slots)
+        table.initialize(repeating: storage, count: slots)
+        tableMask = UInt64(slots - 1)
+        spare = .allocate(capacity: slots)
+        spare.initialize(repeating: storage, count: slots)
+        spareMask = UInt64(slots - 1)
+        chunk = storage
         nameBits = .allocate(capacity: Self.nameSlots)
         nameBits.initialize(repeating: .zero, count: Self.nameSlots)
         names = Array(repeating: nil, count: Self.nameSlots)
@@ -64,26 +97,57 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
         var index = consumed.load(ordering: .acquiring)
         let end = published.load(ordering: .acquiring)
         while index != end {
-            let record = storage[Int(index & mask)]
+            let record = self.record(at: index)
             if record.kind == .boxed || record.kind == .nameDefined { _ = record.takeBox() }
             index &+= 1
         }
         storage.deallocate()
+        table.deallocate()
+        spare.deallocate()
         nameBits.deallocate()
     }
 
     /// Writes `record`; false (and nothing written) when the ring is full.
     @inline(__always)
     func append(_ record: ProbeRecord) -> Bool {
+        guard let slot = nextSlot() else { return false }
+        slot.initialize(to: record)
+        publishSlot()
+        return true
+    }
+
+    /// Where the next record goes; nil when the ring is full. Follow a write with ``publishSlot()``.
+    @inline(__always)
+    private func nextSlot() -> UnsafeMutablePointer<ProbeRecord>? {
         let index = writeIndex
         if index &- knownReadIndex >= capacity {
             knownReadIndex = consumed.load(ordering: .acquiring)
-            if index &- knownReadIndex >= capacity { return false }
+            if index &- knownReadIndex >= capacity { return nil }
         }
-        (storage + Int(index & mask)).initialize(to: record)
-        writeIndex = index &+ 1
-        published.store(index &+ 1, ordering: .releasing)
-        return true
+        let offset = index & (chunkSize &- 1)
+        if offset == 0 { startChunk(at: index) }
+        return chunk + Int(offset)
+    }
+
+    @inline(__always)
+    private func publishSlot() {
+        writeIndex &+= 1
+        published.store(writeIndex, ordering: .releasing)
+    }
+
+    /// Takes the chunk indices from `index` on are written in: one the reader gave back, else one
+    /// never used.
+    @inline(never)
+    private func startChunk(at index: UInt64) {
+        if sparesTaken != sparesGiven.load(ordering: .acquiring) {
+            chunk = spare[Int(sparesTaken & spareMask)]
+            sparesTaken &+= 1
+        } else {
+            precondition(chunksUsed < chunkCount, "a ring holds at most chunkCount chunks at once")
+            chunk = storage + chunksUsed * Int(chunkSize)
+            chunksUsed += 1
+        }
+        table[Int((index >> chunkShift) & tableMask)] = chunk
     }
 
     /// Writes an event's record, or counts it as dropped.
@@ -99,10 +163,21 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     /// Writes a posted or delivered record naming `name`, or counts it as dropped.
     @inline(__always)
     func appendEvent(_ record: ProbeRecord, named name: Notification.Name) {
-        guard let slot = slot(for: name) else { return countDrop() }
-        var record = record
-        record.nameSlot = slot
-        appendEvent(record)
+        appendEvent(named: name) { slot in
+            var record = record
+            record.nameSlot = slot
+            return record
+        }
+    }
+
+    /// Writes the record `make` builds for the name slot of `name` straight into the ring, or
+    /// counts it as dropped. Built in place, the record is not assembled on the stack and copied:
+    /// that copy's wide loads of narrow stores stall the posting thread.
+    @inline(__always)
+    func appendEvent(named name: Notification.Name, _ make: (_ nameSlot: UInt16) -> ProbeRecord) {
+        guard let nameSlot = slot(for: name), let slot = nextSlot() else { return countDrop() }
+        slot.initialize(to: make(nameSlot))
+        publishSlot()
     }
 
     /// Writes a rare event whole.
@@ -142,6 +217,19 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     /// The record at `index`, which must lie between ``consumed`` and ``published``.
     @inline(__always)
     func record(at index: UInt64) -> ProbeRecord {
-        storage[Int(index & mask)]
+        table[Int((index >> chunkShift) & tableMask)][Int(index & (chunkSize &- 1))]
+    }
+
+    /// Marks the records before `index` read: gives back the chunks they fill for the writer to
+    /// use again, then frees their slots.
+    func consume(upTo index: UInt64) {
+        var given = sparesGiven.load(ordering: .relaxed)
+        while (chunksReleased &+ 1) << chunkShift <= index {
+            spare[Int(given & spareMask)] = table[Int(chunksReleased & tableMask)]
+            given &+= 1
+            chunksReleased &+= 1
+        }
+        sparesGiven.store(given, ordering: .releasing)
+        consumed.store(index, ordering: .releasing)
     }
 }

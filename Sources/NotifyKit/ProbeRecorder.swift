@@ -19,13 +19,13 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     let id: UInt64
     private let rings = LockedValue<[ProbeRecordRing]>([])
     /// The rings as the drainer last listed them.
-    private var draining: [ProbeRecordRing] = []
-    private var heads: [UInt64] = []
-    private var tails: [UInt64] = []
+    @exclusivity(unchecked) private var draining: [ProbeRecordRing] = []
+    @exclusivity(unchecked) private var heads: [UInt64] = []
+    @exclusivity(unchecked) private var tails: [UInt64] = []
     /// Whether each ring's thread had exited before its indices were read: then they are final.
-    private var exited: [Bool] = []
+    @exclusivity(unchecked) private var exited: [Bool] = []
     /// The time of each ring's next event, `.max` when none is due.
-    private var nextTimes: [UInt64] = []
+    @exclusivity(unchecked) private var nextTimes: [UInt64] = []
     /// The drop counts of rings let go of, for ``droppedTotal``.
     private let releasedDrops = Atomic<UInt64>(0)
     /// How far each ring's reading may lag the clock: a clock reading becomes a record a moment
@@ -81,7 +81,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
         merge(upTo: limit, into: &events)
         var emptied: [ObjectIdentifier] = []
         for (index, ring) in draining.enumerated() {
-            ring.consumed.store(tails[index], ordering: .releasing)
+            ring.consume(upTo: tails[index])
             if exited[index] && tails[index] == heads[index] { emptied.append(ObjectIdentifier(ring)) }
         }
         if !emptied.isEmpty { release(emptied) }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import NotifyKit
+import Synchronization
 import Testing
 
 private let tick = Notification.Name("tests.recorder.tick")
@@ -109,6 +110,75 @@ private final class ReceivingProbe: NotifyProbe, @unchecked Sendable {
                 return events.count == 10 && recorder.ringCount == 0
             })
         #expect(events.allSatisfy { $0.thread == events[0].thread })
+    }
+
+    @Test("a ring drained as it fills writes its records again and again into the same few chunks")
+    func drainedRingReusesItsChunks() {
+        let ring = ProbeRecordRing(thread: 1, recorderID: 1, capacity: 4096)
+        var written: UInt64 = 0
+        var read: UInt64 = 0
+        // Lagging reads: the reader leaves part of a chunk behind each time, so chunks are handed
+        // back out of step with the writer's.
+        for round in 0..<2_000 {
+            for _ in 0..<(100 + round % 7) {
+                #expect(
+                    ring.append(
+                        .messageEnqueued(
+                            at: written, postID: written, registration: 0, pending: 0, droppedOldest: false)))
+                written += 1
+            }
+            let end = ring.published.load(ordering: .acquiring) - UInt64(round % 3)
+            while read < end {
+                #expect(ring.record(at: read).postID == read)
+                read += 1
+            }
+            ring.consume(upTo: read)
+        }
+        #expect(written > 200_000)
+        #expect(ring.chunksUsed <= 2)
+    }
+
+    @Test("a ring the reader leaves full holds exactly its capacity, across chunks, in order")
+    func fullRingSpansChunks() {
+        let ring = ProbeRecordRing(thread: 1, recorderID: 1, capacity: 1024)
+        var written: UInt64 = 0
+        for pass in 0..<5 {
+            // Read half a chunk less than was written: the chunk the reader is in stays held.
+            var kept: UInt64 = 0
+            while ring.append(
+                .messageEnqueued(at: 0, postID: written, registration: 0, pending: 0, droppedOldest: false))
+            {
+                written += 1
+                kept += 1
+            }
+            #expect(ring.published.load(ordering: .acquiring) - ring.consumed.load(ordering: .acquiring) == 1024)
+            let start = ring.consumed.load(ordering: .acquiring)
+            let end = ring.published.load(ordering: .acquiring) - UInt64(pass == 0 ? 0 : 128)
+            for index in start..<end { #expect(ring.record(at: index).postID == index) }
+            ring.consume(upTo: end)
+            #expect(kept > 0)
+        }
+    }
+
+    @Test("threads started one after another each record their posts under their own thread id")
+    func successiveThreadsKeepTheirOwnContext() {
+        let center = NotifyCenter()
+        let probe = InMemoryProbe()
+        let attachment = center.attach(probe)
+        defer { attachment.detach() }
+        let ids = Recorder<UInt64>()
+        for _ in 0..<8 {
+            let finished = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                ids.append(NotifyThread.current.id)
+                for _ in 0..<3 { center.post(name: tick) }
+                finished.signal()
+            }
+            #expect(wait(finished))
+        }
+        let threads = probe.events.compactMap { if case .posted = $0.kind { $0.thread } else { nil } }
+        #expect(Set(ids.all).count == 8)
+        #expect(threads == ids.all.flatMap { [$0, $0, $0] })
     }
 
     @Test("a probe without a recorder still receives posts and deliveries as events, beside a recorder")

@@ -29,4 +29,17 @@ static inline uint64_t notify_cpu_tick_frequency(void) {
 #endif
 }
 
+/// The calling thread's NotifyKit context (an unretained object pointer), NULL until NotifyKit
+/// registers the thread and again once the thread's exit has let it go. A thread-local variable:
+/// in an executable, reading it is one load, with no call and no lock.
+extern __thread void *notify_thread_context_slot;
+
+static inline void *notify_thread_context(void) {
+    return notify_thread_context_slot;
+}
+
+static inline void notify_set_thread_context(void *context) {
+    notify_thread_context_slot = context;
+}
+
 #endif
