@@ -182,15 +182,12 @@ final class ThreadContext {
         return findRing(for: recorder)._withUnsafeGuaranteedRef(body)
     }
 
-    /// ``withRing(for:_:)`` for a recorder held unretained, whose ``ProbeRecorder/id`` is `id`.
+    /// This thread's ring for a recorder held unretained, whose ``ProbeRecorder/id`` is `id`; the
+    /// thread's ring list keeps it alive.
     @inline(__always)
-    func withRing<Result>(
-        for recorder: Unmanaged<ProbeRecorder>, id: UInt64, _ body: (ProbeRecordRing) -> Result
-    ) -> Result {
-        if id == lastRecorderID, let lastRing {
-            return lastRing._withUnsafeGuaranteedRef(body)
-        }
-        return recorder._withUnsafeGuaranteedRef { findRing(for: $0) }._withUnsafeGuaranteedRef(body)
+    func ring(for recorder: Unmanaged<ProbeRecorder>, id: UInt64) -> Unmanaged<ProbeRecordRing> {
+        if id == lastRecorderID, let lastRing { return lastRing }
+        return recorder._withUnsafeGuaranteedRef { findRing(for: $0) }
     }
 
     @inline(never)
