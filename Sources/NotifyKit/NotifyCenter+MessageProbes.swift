@@ -51,7 +51,7 @@ extension NotifyCenter {
         file: StaticString, line: UInt
     ) -> MessagePostTrace {
         let context = ThreadContext.current
-        let postID = lastPostID.wrappingAdd(1, ordering: .relaxed).newValue
+        let postID = context.takePostID(of: self)
         let name = TypeNames.name(of: type)
         let object = subject.map { subject in
             NotifyObjectRef(subject, serial: lock.withLock { table.serials.serial(of: subject) })

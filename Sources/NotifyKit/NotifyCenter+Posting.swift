@@ -223,7 +223,7 @@ extension NotifyCenter {
         file: StaticString, line: UInt, context: ThreadContext
     ) {
         let thread = context.thread.id
-        let postID = lastPostID.wrappingAdd(1, ordering: .relaxed).newValue
+        let postID = context.takePostID(of: self)
         // Count what will be delivered; while probed, also end registrations whose object filter
         // has died, so the dashboard learns of a dead sender without waiting for address reuse.
         var matched = 0

@@ -56,7 +56,13 @@ final class ProbeSet: Sendable {
     @inline(__always)
     func emit(named name: Notification.Name, context: ThreadContext, _ make: (_ nameSlot: UInt16) -> ProbeRecord) {
         if let recorder {
-            context.withRing(for: recorder, id: recorderID) { $0.appendEvent(named: name, make) }
+            // `make` is called here, not in a closure handed on: inlined into the post, the record
+            // is stored field by field into the ring.
+            let ring = context.ring(for: recorder, id: recorderID)
+            if let (slot, nameSlot) = ring._withUnsafeGuaranteedRef({ $0.reserve(named: name) }) {
+                slot.initialize(to: make(nameSlot))
+                ring._withUnsafeGuaranteedRef { $0.publishSlot() }
+            }
             if recorderOnly { return }
         }
         emitElsewhere(make(0), named: name, context: context)

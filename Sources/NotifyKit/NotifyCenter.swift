@@ -35,6 +35,8 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     /// Typed message registrations, also guarded by `lock`.
     let messages = MessageRegistry()
     let lastPostID = Atomic<UInt64>(0)
+    /// Never reused in the process, unlike the center's address: what a thread's post id block names.
+    let serial = ThreadContext.newCenterSerial()
     /// Moves on every change to `table` or `probes` (under `lock`); copies in `postCache` made
     /// from an older version are not used.
     let tableVersion = Atomic<UInt64>(0)

@@ -134,7 +134,40 @@ final class ThreadContext {
     @exclusivity(unchecked) private var lastRecorderID: UInt64 = 0
     @exclusivity(unchecked) private var lastRing: Unmanaged<ProbeRecordRing>?
 
+    /// Post ids this thread hands out for the center with serial `postIDCenter` without touching
+    /// that center's counter: the ids after `lastPostID` up to `postIDLimit`, taken as one block.
+    @exclusivity(unchecked) private var postIDCenter: UInt64 = 0
+    @exclusivity(unchecked) private var lastPostID: UInt64 = 0
+    @exclusivity(unchecked) private var postIDLimit: UInt64 = 0
+    /// Ids a thread takes at once: a post then costs no atomic add on memory other posting threads
+    /// write. One thread's posts get increasing ids; several threads' interleave by block.
+    static let postIDBlock: UInt64 = 64
+    private static let lastCenterSerial = Atomic<UInt64>(0)
+
     init(thread: NotifyThread) { self.thread = thread }
+
+    static func newCenterSerial() -> UInt64 {
+        lastCenterSerial.add(1, ordering: .relaxed).newValue
+    }
+
+    /// A new post id of `center`, unique in it.
+    @inline(__always)
+    func takePostID(of center: NotifyCenter) -> UInt64 {
+        if postIDCenter == center.serial && lastPostID != postIDLimit {
+            lastPostID &+= 1
+            return lastPostID
+        }
+        return takePostIDBlock(of: center)
+    }
+
+    @inline(never)
+    private func takePostIDBlock(of center: NotifyCenter) -> UInt64 {
+        let start = center.lastPostID.wrappingAdd(Self.postIDBlock, ordering: .relaxed).oldValue
+        postIDCenter = center.serial
+        lastPostID = start &+ 1
+        postIDLimit = start &+ Self.postIDBlock
+        return lastPostID
+    }
 
     deinit {
         for ring in rings { ring.closed.store(true, ordering: .releasing) }
@@ -149,15 +182,12 @@ final class ThreadContext {
         return findRing(for: recorder)._withUnsafeGuaranteedRef(body)
     }
 
-    /// ``withRing(for:_:)`` for a recorder held unretained, whose ``ProbeRecorder/id`` is `id`.
+    /// This thread's ring for a recorder held unretained, whose ``ProbeRecorder/id`` is `id`; the
+    /// thread's ring list keeps it alive.
     @inline(__always)
-    func withRing<Result>(
-        for recorder: Unmanaged<ProbeRecorder>, id: UInt64, _ body: (ProbeRecordRing) -> Result
-    ) -> Result {
-        if id == lastRecorderID, let lastRing {
-            return lastRing._withUnsafeGuaranteedRef(body)
-        }
-        return recorder._withUnsafeGuaranteedRef { findRing(for: $0) }._withUnsafeGuaranteedRef(body)
+    func ring(for recorder: Unmanaged<ProbeRecorder>, id: UInt64) -> Unmanaged<ProbeRecordRing> {
+        if id == lastRecorderID, let lastRing { return lastRing }
+        return recorder._withUnsafeGuaranteedRef { findRing(for: $0) }
     }
 
     @inline(never)

@@ -130,7 +130,7 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     }
 
     @inline(__always)
-    private func publishSlot() {
+    func publishSlot() {
         writeIndex &+= 1
         published.store(writeIndex, ordering: .releasing)
     }
@@ -175,9 +175,20 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     /// that copy's wide loads of narrow stores stall the posting thread.
     @inline(__always)
     func appendEvent(named name: Notification.Name, _ make: (_ nameSlot: UInt16) -> ProbeRecord) {
-        guard let nameSlot = slot(for: name), let slot = nextSlot() else { return countDrop() }
+        guard let (slot, nameSlot) = reserve(named: name) else { return }
         slot.initialize(to: make(nameSlot))
         publishSlot()
+    }
+
+    /// Where the next record naming `name` goes, and the name's slot; nil, with the event counted
+    /// as dropped, when the ring is full. Initialize the record, then call ``publishSlot()``.
+    @inline(__always)
+    func reserve(named name: Notification.Name) -> (UnsafeMutablePointer<ProbeRecord>, UInt16)? {
+        guard let nameSlot = slot(for: name), let slot = nextSlot() else {
+            countDrop()
+            return nil
+        }
+        return (slot, nameSlot)
     }
 
     /// Writes a rare event whole.

@@ -160,6 +160,39 @@ private final class ReceivingProbe: NotifyProbe, @unchecked Sendable {
         }
     }
 
+    @Test("threads posting at once give every post its own id, increasing on each thread")
+    func concurrentPostIDsAreUnique() {
+        let center = NotifyCenter()
+        let token = center.addObserver(forName: tick, object: nil, queue: nil) { _ in }
+        defer { token.cancel() }
+        let probe = InMemoryProbe()
+        let attachment = center.attach(probe)
+        defer { attachment.detach() }
+        let group = DispatchGroup()
+        for _ in 0..<4 {
+            group.enter()
+            Thread.detachNewThread {
+                for _ in 0..<300 { center.post(name: tick) }
+                group.leave()
+            }
+        }
+        #expect(group.wait(timeout: .now() + 60) == .success)
+        var byThread: [UInt64: [UInt64]] = [:]
+        var delivered: Set<UInt64> = []
+        for event in probe.events {
+            switch event.kind {
+            case .posted(let post): byThread[event.thread, default: []].append(post.postID)
+            case .delivered(let delivery): delivered.insert(delivery.postID)
+            default: break
+            }
+        }
+        let all = byThread.values.flatMap { $0 }
+        #expect(all.count == 1_200)
+        #expect(Set(all).count == 1_200)
+        #expect(delivered == Set(all))
+        for ids in byThread.values { #expect(ids == ids.sorted()) }
+    }
+
     @Test("threads started one after another each record their posts under their own thread id")
     func successiveThreadsKeepTheirOwnContext() {
         let center = NotifyCenter()
