@@ -11,6 +11,16 @@ struct Bucket {
     /// The name observed; nil for the wildcard bucket and for a freed slot.
     var name: Notification.Name?
 
+    /// Removes the entry at `index`: most often the newest, which moves no other entry.
+    @inline(__always)
+    mutating func removeEntry(at index: Int) {
+        if index == entries.count - 1 {
+            entries.removeLast()
+        } else {
+            entries.remove(at: index)
+        }
+    }
+
     /// The entry with this id, by binary search; the newest entry is tried first, since a
     /// registration is most often removed soon after it was added.
     func index(of id: UInt64) -> Int? {
@@ -176,9 +186,9 @@ struct RegistrationTable {
         guard registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return false }
         garbage.append(registration)
         if place.slot == Self.wildcardSlot {
-            wildcard.entries.remove(at: place.index)
+            wildcard.removeEntry(at: place.index)
         } else {
-            buckets[Int(place.slot)].entries.remove(at: place.index)
+            buckets[Int(place.slot)].removeEntry(at: place.index)
             if buckets[Int(place.slot)].entries.isEmpty {
                 emptyBuckets += 1
                 if emptyBuckets > Self.emptyBucketsKept && emptyBuckets > slots.count / 2 {
