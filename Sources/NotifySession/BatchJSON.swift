@@ -72,6 +72,8 @@ package enum BatchJSON {
         var warnings: [String: Int]
         /// Events the producer could not send (gap lines).
         var lost: UInt64
+        /// Viewers the process streams to (this one included); absent when its producer does not say.
+        var viewers: Int?
         /// Typed messages full sequence buffers dropped; absent while none was.
         var messagesDropped: UInt64?
     }
@@ -201,7 +203,7 @@ package enum BatchJSON {
         return Summary(
             events: model.totals.events, posts: model.totals.posts, deliveries: model.totals.deliveries,
             observers: model.liveRegistrations, names: overview.names, threads: overview.threads, warnings: warnings,
-            lost: model.eventsLost,
+            lost: model.eventsLost, viewers: overview.viewers,
             messagesDropped: model.totals.messagesDropped > 0 ? model.totals.messagesDropped : nil)
     }
 

@@ -74,6 +74,10 @@ check() {  # check NAME COMMAND...: passes when the command succeeds.
     if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
 }
 
+quietly() {  # quietly COMMAND...: runs it with its output dropped (check's own line still prints).
+    "$@" >/dev/null
+}
+
 keys() { "${T[@]}" send-keys -t e2e "$@"; }
 
 demo() {  # demo SCENARIO SEED: starts notify-demo inspectable in $WORK/run; sets $started to its pid.
@@ -165,11 +169,14 @@ check "--batch prints the overview with both processes" \
     sh -c "grep -q '0 Processes (2)' '$WORK/batch.txt' && grep -Eq '$(row "$quiet")' '$WORK/batch.txt' && grep -Eq '$(row "$third")' '$WORK/batch.txt'"
 timeout 30 "$TOP" --json -n 1 -d 1s > "$WORK/overview.json" 2>&1
 check "--json prints one object per frame with every process and its raw figures" \
-    jq -e --argjson a "$quiet" --argjson b "$third" \
+    quietly jq -e --argjson a "$quiet" --argjson b "$third" \
     '.view == "processes" and ([.processes[].pid] | sort) == ([$a, $b] | sort)
      and ([.processes[] | has("posts") and has("deliveries") and has("observers") and has("warnings") and has("lost")] | all)
      and ([.processes[].viewers] | all(. >= 1))' \
-    "$WORK/overview.json" >/dev/null
+    "$WORK/overview.json"
+timeout 30 "$TOP" --pid "$quiet" --json -n 1 -d 1s > "$WORK/pid.json" 2>&1
+check "--pid --json says the process's viewer count in its summary" \
+    quietly jq -e '.summary.viewers >= 1' "$WORK/pid.json"
 timeout 30 "$TOP" --pid "$quiet" --batch -n 1 -d 1s --view names > "$WORK/pid.txt" 2>&1
 check "--pid still attaches to one process directly" \
     sh -c "grep -q '^Names' '$WORK/pid.txt' && ! grep -q 'Processes' '$WORK/pid.txt'"

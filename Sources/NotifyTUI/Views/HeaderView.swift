@@ -48,14 +48,16 @@ enum HeaderView {
         let cpu = data.status.selfCPU
         let meters = cpu == nil ? 3 : 4
         let sparkWidth = max(4, min(30, (width - 4 - meters * 17) / meters))
+        // Over the overview the totals' rates read on the rows' scale, so steady traffic is not a full bar.
+        let rateFloor = processes != nil ? OverviewView.sparkFloor : nil
         x = rect.x
         x += meter(
             "posts/s", Format.rate(overview.postsPerSecond), history: overview.postHistory.map { Double($0) },
-            sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs, into: &canvas)
+            rateFloor: rateFloor, sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs, into: &canvas)
         x += meter(
             "deliv/s", Format.rate(overview.deliveriesPerSecond),
-            history: overview.deliveryHistory.map { Double($0) }, sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs,
-            into: &canvas)
+            history: overview.deliveryHistory.map { Double($0) }, rateFloor: rateFloor, sparkWidth: sparkWidth, x: x,
+            y: y1, glyphs: glyphs, into: &canvas)
         x += meter(
             "slowest", Format.duration(slowest, ascii: glyphs == .ascii),
             history: overview.slowestHandlerHistory.map { Double($0) }, sparkWidth: sparkWidth, x: x, y: y1,
@@ -141,13 +143,19 @@ enum HeaderView {
     }
 
     /// `posts/s 12.3k ▂▃▅▇` with the label, figure and sparkline in their roles; returns the width.
+    /// A `rateFloor` draws the sparkline on the rate scale of ``Sparkline/rateText(_:width:floor:glyphs:)``.
     private static func meter(
-        _ label: String, _ figure: String, history: [Double], sparkWidth: Int, x: Int, y: Int, glyphs: Glyphs,
-        into canvas: inout Canvas
+        _ label: String, _ figure: String, history: [Double], rateFloor: Double? = nil, sparkWidth: Int, x: Int,
+        y: Int, glyphs: Glyphs, into canvas: inout Canvas
     ) -> Int {
         var used = canvas.write(label + " ", x: x, y: y, style: .label)
         used += canvas.write(DisplayWidth.fit(figure, to: 6, alignRight: true) + " ", x: x + used, y: y, style: .value)
-        Sparkline.draw(history, x: x + used, y: y, width: max(0, sparkWidth), glyphs: glyphs, into: &canvas)
+        if let rateFloor {
+            let text = Sparkline.rateText(history, width: max(0, sparkWidth), floor: rateFloor, glyphs: glyphs)
+            canvas.write(text, x: x + used, y: y, maxWidth: max(0, sparkWidth), style: .sparkline)
+        } else {
+            Sparkline.draw(history, x: x + used, y: y, width: max(0, sparkWidth), glyphs: glyphs, into: &canvas)
+        }
         return used + max(0, sparkWidth) + 2
     }
 

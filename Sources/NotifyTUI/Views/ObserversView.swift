@@ -38,6 +38,8 @@ enum ObserversView {
     static let siteIdeal = 36
     /// The least the name and observer columns keep when they yield cells to SITE.
     static let yieldingFloor = 10
+    /// The least a name keeps when PEND and DROP follow SITE: free text yields to figures.
+    static let nameFloorBeforeFigures = 8
 
     /// SITE's minimum: the widest file name and line among `rows` (`DocumentService.swift:18`), so
     /// a callsite is never cut inside its file name while free text has cells to give; at most
@@ -78,8 +80,12 @@ enum ObserversView {
         return since.count + 4 <= stateWidth ? since + " ago" : since
     }
 
+    /// `queue com.a…`: the kind of a delivery target and the start of its label.
+    static let runsOnFloor = 11
     /// Fits `cancelled 12s ago` and `sender died 3m05s` (the longest drop the `ago`).
     static let stateWidth = 17
+    /// The least STATE keeps when it yields: the longest reason, `sender died`, without its age.
+    static let stateFloor = 11
 
     /// `live`, or why it ended.
     static func stateText(_ row: ObserverRow) -> String {
@@ -113,6 +119,9 @@ enum ObserversView {
         _ data: DashboardData, grouping: ObserverGrouping?, ascii: Bool, rows: [ObserverRow] = []
     ) -> TableSpec<ObserverRow> {
         let now = data.model.now
+        // PEND and DROP follow SITE: every group column and NAME yield toward them too.
+        let figuresFollow = data.model.totals.messageRegistrations > 0
+        let nameFloor = figuresFollow ? nameFloorBeforeFigures : yieldingFloor
         var columns: [TableColumn<ObserverRow>] = []
         // Closure literals, not stored closures: a stored `(ObserverRow) -> …` reached through the
         // table's generic signature goes through a thunk that copies the whole row per call, and
@@ -125,7 +134,8 @@ enum ObserversView {
             // The group names its rows once, like a tree, so it is as identifying as the SITE.
             group.identifies(ideal: observerIdeal, grouping == .observer ? .object : .end)
             // Names are free text; an observer or a thread identifies the group.
-            if grouping == .name { group.floor = yieldingFloor }
+            if grouping == .name { group.floor = nameFloor }
+            if figuresFollow, grouping != .name { group.floor = grouping == .thread ? runsOnFloor : yieldingFloor }
             columns.append(group)
         }
         columns.append(
@@ -137,7 +147,7 @@ enum ObserversView {
                 "NAME", .flexible(min: 16), text: { $0.displayName }, sortKey: { .text($0.displayName) },
                 style: rowStyle)
             // The first of NAME and OBSERVER holds a group's `12 registrations`: it keeps its width.
-            if grouping == nil { name.floor = yieldingFloor }
+            if grouping == nil || figuresFollow { name.floor = nameFloor }
             columns.append(name)
         }
         if grouping != .observer {
@@ -145,21 +155,24 @@ enum ObserversView {
                 "OBSERVER", .flexible(min: 12), text: observerText,
                 sortKey: { .text(observerText($0)) }, style: rowStyle)
             observer.identifies(ideal: observerIdeal, .object)
-            if grouping != .name { observer.floor = yieldingFloor }
+            if grouping != .name || figuresFollow { observer.floor = yieldingFloor }
             columns.append(observer)
         }
-        columns += [
+        columns.append(
             TableColumn(
                 "DELIV", .fixed(6), alignRight: true, text: { Format.count($0.deliveries) },
-                sortKey: { .number(Double($0.deliveries)) }, style: rowStyle),
-            TableColumn(
-                "STATE", .fixed(stateWidth), text: { stateText($0, now: now) }, sortKey: { .text(stateText($0)) },
-                style: { $0.token.isDropped && $0.isLive ? .warning : rowStyle($0) }),
-        ]
+                sortKey: { .number(Double($0.deliveries)) }, style: rowStyle))
+        var state = TableColumn<ObserverRow>(
+            "STATE", .fixed(stateWidth), text: { stateText($0, now: now) }, sortKey: { .text(stateText($0)) },
+            style: { $0.token.isDropped && $0.isLive ? .warning : rowStyle($0) })
+        // `sender died 3m05s` → `sender died`: the age goes before the figures after SITE.
+        state.floor = stateFloor
+        state.shortening = .words
+        columns.append(state)
         if grouping != .thread {
             var runsOn = TableColumn<ObserverRow>(
                 "RUNS ON", .fixed(16), text: targetText, sortKey: { .text(targetText($0)) }, style: rowStyle)
-            runsOn.floor = 11  // `queue com.a…`: the kind and the start of the label
+            runsOn.floor = runsOnFloor
             columns.append(runsOn)
         }
         columns += [
@@ -177,7 +190,7 @@ enum ObserversView {
             sortKey: { .text($0.callsite.description) }, style: rowStyle)
         site.identifies(ideal: rows.isEmpty ? siteIdeal : siteWidth, .path)
         columns.append(site)
-        if data.model.totals.messageRegistrations > 0 {
+        if figuresFollow {
             // Only once typed messages appear: their mailbox or buffer depth and its drops. Last, so
             // the other columns keep their positions (sort options count them on an empty model).
             columns += [

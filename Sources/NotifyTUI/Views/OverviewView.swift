@@ -38,9 +38,27 @@ public struct OverviewRow: Sendable {
 /// View 0: every inspectable process of this user on the host, one row each, live. Enter
 /// attaches the session's views to the selected process. VIEWERS counts the viewers each process
 /// streams to, this notifytop included ("-" for producers that do not say).
+///
+/// Every title and figure reads whole from 100 columns: the rate sparklines yield first (8 cells
+/// from 124 columns, 6 at 120, 3 at 113, none below), then CENTER (below 109); the figures stay.
 public enum OverviewView {
-    /// Cells of each sparkline.
+    /// Cells of each sparkline at most.
     static let sparkWidth = 8
+    /// Cells of every column but the two rates at their least, and the gaps of all 15 columns.
+    static let restWidth = 8 + 12 + centerWidth + 6 + 6 + 6 + 5 + 4 + 4 + 4 + 5 + 7 + stateWidth + 14
+    /// CENTER's least width, and STATE's (`live`; a longer end reason is shortened).
+    static let centerWidth = 8
+    static let stateWidth = 6
+    /// A rate cell without its sparkline: the figure (at most 5 cells) and a space.
+    static let rateFigureWidth = 6
+
+    /// What fits in `width` cells: the rate sparklines' width (0: none) and whether CENTER shows.
+    static func layout(width: Int?) -> (spark: Int, showsCenter: Bool) {
+        guard let width else { return (sparkWidth, true) }
+        let room = width - restWidth
+        if room >= 2 * (rateFigureWidth + 3) { return (min(sparkWidth, room / 2 - rateFigureWidth), true) }
+        return (0, room >= 2 * "POSTS/S".count)
+    }
     /// Events per rate bucket under which a sparkline stays low (a trickle does not look busy).
     static let sparkFloor: Double = 10
 
@@ -50,37 +68,43 @@ public enum OverviewView {
             + (directory.map { "; its socket appears in \($0) and its row here" } ?? "")
     }
 
-    static func spec(glyphs: Glyphs, directory: String? = nil) -> TableSpec<OverviewRow> {
+    /// - Parameter width: The cells the table has; nil lays it out at its widest (JSON, exports).
+    static func spec(glyphs: Glyphs, directory: String? = nil, width: Int? = nil) -> TableSpec<OverviewRow> {
         let ascii = glyphs == .ascii
+        let (spark, showsCenter) = layout(width: width)
+        let rateWidth = spark > 0 ? rateFigureWidth + spark : "POSTS/S".count
         @Sendable func rate(_ value: Double, _ history: [UInt64]) -> String {
-            Format.rate(value) + " "
-                + Sparkline.rateText(history.map { Double($0) }, width: sparkWidth, floor: sparkFloor, glyphs: glyphs)
+            guard spark > 0 else { return Format.rate(value) }
+            return Format.rate(value) + " "
+                + Sparkline.rateText(history.map { Double($0) }, width: spark, floor: sparkFloor, glyphs: glyphs)
         }
         return TableSpec(
             columns: [
                 TableColumn(
-                    "PID", .fixed(7), alignRight: true, descendingFirst: false,
+                    "PID", .fixed(8), alignRight: true, descendingFirst: false,
                     text: { ($0.isAttached ? (ascii ? "*" : "●") : "") + "\($0.pid)" },
                     sortKey: { .number(Double($0.pid)) }),
                 TableColumn("PROCESS", .flexible(min: 12), text: { $0.name }, sortKey: { .text($0.name) }),
-                TableColumn("CENTER", .flexible(min: 10), text: { $0.center }, sortKey: { .text($0.center) }),
                 TableColumn(
-                    "UPTIME", .fixed(7), alignRight: true,
+                    "CENTER", showsCenter ? .flexible(min: centerWidth) : .fixed(0), text: { $0.center },
+                    sortKey: { .text($0.center) }),
+                TableColumn(
+                    "UPTIME", .fixed(6), alignRight: true,
                     text: { row in row.uptimeSeconds.map { Format.age(UInt64($0 * 1e9)) } ?? "-" },
                     sortKey: { .number($0.uptimeSeconds ?? 0) }),
                 TableColumn(
-                    "POSTS/S", .fixed(15), alignRight: true,
+                    "POSTS/S", .fixed(rateWidth), alignRight: true,
                     text: { rate($0.summary.postsPerSecond, $0.summary.postHistory) },
                     sortKey: { .number($0.summary.postsPerSecond) }),
                 TableColumn(
-                    "DELIV/S", .fixed(15), alignRight: true,
+                    "DELIV/S", .fixed(rateWidth), alignRight: true,
                     text: { rate($0.summary.deliveriesPerSecond, $0.summary.deliveryHistory) },
                     sortKey: { .number($0.summary.deliveriesPerSecond) }),
                 TableColumn(
-                    "POSTS", .fixed(7), alignRight: true, text: { Format.count($0.summary.totals.posts) },
+                    "POSTS", .fixed(6), alignRight: true, text: { Format.count($0.summary.totals.posts) },
                     sortKey: { .number(Double($0.summary.totals.posts)) }),
                 TableColumn(
-                    "DELIV", .fixed(7), alignRight: true, text: { Format.count($0.summary.totals.deliveries) },
+                    "DELIV", .fixed(6), alignRight: true, text: { Format.count($0.summary.totals.deliveries) },
                     sortKey: { .number(Double($0.summary.totals.deliveries)) }),
                 TableColumn(
                     "OBS", .fixed(5), alignRight: true, text: { Format.count(UInt64($0.summary.liveRegistrations)) },
@@ -97,7 +121,7 @@ public enum OverviewView {
                     "INFO", .fixed(4), alignRight: true, text: { "\($0.warnings(.info))" },
                     sortKey: { .number(Double($0.warnings(.info))) }),
                 TableColumn(
-                    "LOST", .fixed(6), alignRight: true, text: { Format.count($0.summary.eventsLost) },
+                    "LOST", .fixed(5), alignRight: true, text: { Format.count($0.summary.eventsLost) },
                     sortKey: { .number(Double($0.summary.eventsLost)) },
                     style: { $0.summary.eventsLost > 0 ? .warning : nil }),
                 TableColumn(
@@ -105,7 +129,7 @@ public enum OverviewView {
                     text: { $0.summary.viewers.map { "\($0)" } ?? "-" },
                     sortKey: { .number(Double($0.summary.viewers ?? -1)) }),
                 TableColumn(
-                    "STATE", .flexible(min: 8), text: { $0.ended.map { "ended: " + $0 } ?? "live" },
+                    "STATE", .flexible(min: stateWidth), text: { $0.ended.map { "ended: " + $0 } ?? "live" },
                     sortKey: { .text($0.ended ?? "") }, style: { $0.ended != nil ? .dim : nil }),
             ],
             key: { .process($0.pid) }, defaultSort: 0,
@@ -117,7 +141,8 @@ public enum OverviewView {
         into canvas: inout Canvas
     ) -> FrameInfo {
         var info = TableWidget.render(
-            rows, spec: spec(glyphs: glyphs, directory: directory), state: state, into: &canvas, rect: rect,
+            rows, spec: spec(glyphs: glyphs, directory: directory, width: rect.width), state: state, into: &canvas,
+            rect: rect,
             glyphs: glyphs)
         info.hasOverview = true
         return info

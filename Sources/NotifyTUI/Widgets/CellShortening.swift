@@ -7,6 +7,9 @@ public enum CellShortening: Sendable, Hashable {
     case path
     /// `Type@0xADDRESS`: the address keeps its last digits (`CartCell@…7a1230`), then the type is cut.
     case object
+    /// Words: whole trailing words go first (`cancelled 12s ago` → `cancelled 12s` → `cancelled`),
+    /// then the last one left is cut at the end.
+    case words
 
     /// Minimum address digits kept: enough to tell instances of one type apart on one screen.
     static let addressTail = 6
@@ -18,7 +21,18 @@ public enum CellShortening: Sendable, Hashable {
         case .end: return DisplayWidth.truncate(text, to: width, ellipsis: ellipsis)
         case .path: return Self.shortenPath(text, width: width, ellipsis: ellipsis)
         case .object: return Self.shortenObject(text, width: width, ellipsis: ellipsis)
+        case .words: return Self.dropWords(text, width: width, ellipsis: ellipsis)
         }
+    }
+
+    /// Drops whole words from the end while the rest does not fit, then cuts the first word.
+    static func dropWords(_ text: String, width: Int, ellipsis: String) -> String {
+        var rest = Substring(text)
+        while let space = rest.lastIndex(of: " ") {
+            rest = rest[..<space]
+            if DisplayWidth.of(rest) <= width { return String(rest) }
+        }
+        return DisplayWidth.truncate(String(rest), to: width, ellipsis: ellipsis)
     }
 
     /// Drops whole leading components while the rest does not fit, then characters from the left.

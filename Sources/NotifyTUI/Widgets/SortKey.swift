@@ -68,8 +68,8 @@ public struct TableColumn<Item>: Sendable {
     /// How a cell wider than the column is shortened.
     public var shortening: CellShortening = .end
     /// Free text that yields: when the columns' widths do not all fit, a column gives up cells down
-    /// to this many, so the identifying column after it (a callsite's file and line) is drawn whole;
-    /// nil keeps its width.
+    /// to this many, so the identifying column after it (a callsite's file and line) and the figures
+    /// after that are drawn whole; nil keeps its width.
     public var floor: Int? = nil
 
     /// Creates a column.

@@ -119,6 +119,8 @@ public enum TableWidget {
         var used = 0
         var flexible: [Int] = []
         for (index, rule) in rules.enumerated() {
+            // A column a view hides at this width (`.fixed(0)`) takes no gap either.
+            if rule == .fixed(0) { continue }
             let gap = used == 0 ? 0 : 1
             let wanted: Int
             switch rule {
@@ -156,13 +158,24 @@ public enum TableWidget {
     }
 
     /// `rules` with the widths of columns that have a floor lowered, one cell at a time
-    /// from the one with the most above its floor, just enough for the last identifying column
-    /// (one with an ideal) to be drawn at its minimum; unchanged when it fits anyway or cannot be
-    /// made to fit, so free text never shrinks for a column it cannot bring in.
+    /// from the one with the most above its floor, just enough for every column to be drawn at its
+    /// minimum (the figures after the last identifying column too), else for that last identifying
+    /// column (one with an ideal); unchanged when it fits anyway or cannot be made to fit, so free
+    /// text never shrinks for a column it cannot bring in.
     static func yielding(_ rules: [ColumnWidth], total: Int, ideals: [Int?], floors: [Int?]) -> [ColumnWidth] {
         guard floors.contains(where: { $0 != nil }),
-            let target = ideals.indices.last(where: { ideals[$0] != nil && $0 < rules.count })
+            let identifying = ideals.indices.last(where: { ideals[$0] != nil && $0 < rules.count })
         else { return rules }
+        for target in Set([rules.count - 1, identifying]).sorted(by: >) {
+            if let fitted = yielding(rules, upTo: target, total: total, floors: floors) { return fitted }
+        }
+        return rules
+    }
+
+    /// `rules` with floors given up so columns up to `target` fit; nil when they cannot.
+    private static func yielding(_ rules: [ColumnWidth], upTo target: Int, total: Int, floors: [Int?])
+        -> [ColumnWidth]?
+    {
         var minimums = rules.map { rule -> Int in
             switch rule {
             case .fixed(let width): width
@@ -173,8 +186,11 @@ public enum TableWidget {
             guard floors.indices.contains(index), let floor = floors[index] else { return 0 }
             return max(0, minimums[index] - floor)
         }
-        var over = minimums[...target].reduce(0, +) + target - total
-        guard over > 0, (0..<target).reduce(0, { $0 + room($1) }) >= over else { return rules }
+        // Hidden columns (`.fixed(0)`) take no gap.
+        let gaps = minimums[...target].filter { $0 > 0 }.count - 1
+        var over = minimums[...target].reduce(0, +) + gaps - total
+        guard over > 0 else { return rules }
+        guard (0..<target).reduce(0, { $0 + room($1) }) >= over else { return nil }
         while over > 0, let widest = (0..<target).filter({ room($0) > 0 }).max(by: { room($0) < room($1) }) {
             minimums[widest] -= 1
             over -= 1
