@@ -119,7 +119,8 @@ enum ObserversView {
         _ data: DashboardData, grouping: ObserverGrouping?, ascii: Bool, rows: [ObserverRow] = []
     ) -> TableSpec<ObserverRow> {
         let now = data.model.now
-        // PEND and DROP follow SITE: every group column and NAME yield toward them too.
+        // PEND and DROP follow SITE: names, the observer (which holds a folded name group's count)
+        // and a thread group yield toward them too; an observer group and its count keep their width.
         let figuresFollow = data.model.totals.messageRegistrations > 0
         let nameFloor = figuresFollow ? nameFloorBeforeFigures : yieldingFloor
         var columns: [TableColumn<ObserverRow>] = []
@@ -135,7 +136,7 @@ enum ObserversView {
             group.identifies(ideal: observerIdeal, grouping == .observer ? .object : .end)
             // Names are free text; an observer or a thread identifies the group.
             if grouping == .name { group.floor = nameFloor }
-            if figuresFollow, grouping != .name { group.floor = grouping == .thread ? runsOnFloor : yieldingFloor }
+            if figuresFollow, grouping == .thread { group.floor = runsOnFloor }
             columns.append(group)
         }
         columns.append(
@@ -147,7 +148,7 @@ enum ObserversView {
                 "NAME", .flexible(min: 16), text: { $0.displayName }, sortKey: { .text($0.displayName) },
                 style: rowStyle)
             // The first of NAME and OBSERVER holds a group's `12 registrations`: it keeps its width.
-            if grouping == nil || figuresFollow { name.floor = nameFloor }
+            if grouping == nil { name.floor = nameFloor }
             columns.append(name)
         }
         if grouping != .observer {
