@@ -48,7 +48,7 @@ struct WholeColumnsTests {
         var data = DashboardData(model: InspectorState(), status: SessionStatus(mode: .live, source: "x"))
         data.overview = [
             OverviewRow(
-                pid: 4_194_301, name: "notify-demo", center: "default", uptimeSeconds: 43_000, summary: summary,
+                pid: 4_194_301, name: "notify-demo", center: "notify-demo", uptimeSeconds: 43_000, summary: summary,
                 isAttached: true),
             OverviewRow(pid: 77, name: "app", center: "default", summary: summary, ended: "closed"),
         ]
@@ -70,10 +70,11 @@ struct WholeColumnsTests {
         for title in Self.overviewTitles { #expect(words.contains(title), "\(title): \(header)") }
         #expect(!header.contains("…"))
         let live = try #require(lines.first { $0.contains("notify-demo") })
-        #expect(live.contains("4194301") && live.contains("default") && live.contains("11h56m"), "\(live)")
+        #expect(live.contains("4194301") && live.contains("11h56m"), "\(live)")
+        #expect(live.contains(" notify-demo  notify-demo "), "a center as long as the demo's reads whole: \(live)")
         #expect(live.hasSuffix(" live") || live.contains(" live "), "\(live)")
         #expect(!live.contains("…"), "\(live)")
-        #expect(live.contains("▅▅▅▅▅▅"), "the rates keep a sparkline: \(live)")
+        #expect(live.contains("▅▅▅▅▅"), "the rates keep a sparkline: \(live)")
         let viewers = try #require(header.range(of: "VIEWERS"))
         let start = live.index(
             live.startIndex, offsetBy: header.distance(from: header.startIndex, to: viewers.lowerBound))
@@ -93,10 +94,11 @@ struct WholeColumnsTests {
         let live = try #require(lines.first { $0.contains("notify-demo") })
         #expect(!live.contains("▅") && !live.contains("…") && live.contains(" live"), "\(live)")
         // Between the two, CENTER stays while the sparklines shrink.
-        let wider = Self.overview(width: 113)
+        let wider = Self.overview(width: 116)
         #expect(
             wider.contains { $0.contains("CENTER") }
-                && wider.contains { $0.contains("notify-demo") && $0.contains("▅▅▅") })
+                && wider.contains { $0.contains("notify-demo") && $0.contains("▅▅") },
+            "\(wider.joined(separator: "\n"))")
     }
 
     @Test("the overview header's rate sparklines read a steady total as steady, on the rows' scale")

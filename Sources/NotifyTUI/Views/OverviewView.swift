@@ -40,14 +40,14 @@ public struct OverviewRow: Sendable {
 /// streams to, this notifytop included ("-" for producers that do not say).
 ///
 /// Every title and figure reads whole from 100 columns: the rate sparklines yield first (8 cells
-/// from 124 columns, 6 at 120, 3 at 113, none below), then CENTER (below 109); the figures stay.
+/// from 126 columns, 5 at 120, 3 at 116, none below), then CENTER (below 112); the figures stay.
 public enum OverviewView {
     /// Cells of each sparkline at most.
     static let sparkWidth = 8
     /// Cells of every column but the two rates at their least, and the gaps of all 15 columns.
     static let restWidth = 8 + 12 + centerWidth + 6 + 6 + 6 + 5 + 4 + 4 + 4 + 5 + 7 + stateWidth + 14
-    /// CENTER's least width, and STATE's (`live`; a longer end reason is shortened).
-    static let centerWidth = 8
+    /// CENTER's least width (`notify-demo`), and STATE's (`live`; a longer end reason is shortened).
+    static let centerWidth = 11
     static let stateWidth = 6
     /// A rate cell without its sparkline: the figure (at most 5 cells) and a space.
     static let rateFigureWidth = 6
