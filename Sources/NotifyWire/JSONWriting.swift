@@ -162,6 +162,13 @@ struct LineWriter {
         position += count
     }
 
+    /// Appends `count` bytes from `bytes` as they are.
+    @inline(__always)
+    mutating func appendRaw(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        position.update(from: bytes, count: count)
+        position += count
+    }
+
     @inline(__always)
     mutating func appendKind(_ kind: WireKind) { appendLiteral(kind.opening) }
 
