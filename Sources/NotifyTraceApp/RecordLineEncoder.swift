@@ -124,17 +124,17 @@ struct RecordLineEncoder: ProbeRecordVisitor {
 
 /// Names quoted as lines write them, kept by thread and name slot (what a record names them by),
 /// so a name is escaped once, not once per event.
-final class QuotedNameCache {
+final class QuotedNameCache {  // used from one thread at a time
     private static let slots = 256
     private static let arenaBytes = 1 << 16
     /// A name longer than this is quoted afresh each time.
     private static let longestKept = 2048
-    private var keys = [UInt64](repeating: .max, count: slots)
-    private var strings = [String](repeating: "", count: slots)
-    private var ranges = [Range<Int>](repeating: 0..<0, count: slots)
+    @exclusivity(unchecked) private var keys = [UInt64](repeating: .max, count: slots)
+    @exclusivity(unchecked) private var strings = [String](repeating: "", count: slots)
+    @exclusivity(unchecked) private var ranges = [Range<Int>](repeating: 0..<0, count: slots)
     private let arena = UnsafeMutablePointer<UInt8>.allocate(capacity: arenaBytes)
-    private var arenaUsed = 0
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var arenaUsed = 0
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     deinit { arena.deallocate() }
 
