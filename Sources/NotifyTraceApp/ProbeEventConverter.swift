@@ -15,6 +15,9 @@ struct ProbeEventConverter {
     /// Callsites' ids by their file's address and line; most posts skip the table below.
     private var recentCallsites = [RecentCallsite](repeating: RecentCallsite(), count: recentCallsiteSlots)
     private static let recentCallsiteSlots = 256
+    /// Objects' ids by address, type and serial; forgotten whenever the object table starts afresh.
+    private var recentObjects = [RecentObject](repeating: RecentObject(), count: recentObjectSlots)
+    private static let recentObjectSlots = 256
     private var types: [ObjectIdentifier: TraceType] = [:]
     private var objects: [ObjectKey: TraceObject] = [:]
     private var callsites: [NotifyCallsite: TraceCallsite] = [:]
@@ -233,6 +236,7 @@ struct ProbeEventConverter {
             // Keep what live registrations refer to; a late viewer's snapshot needs those.
             let referenced = Set(live.values.flatMap { [$0.observer, $0.object].compactMap { $0 } })
             objects = objects.filter { referenced.contains($0.value.id) }
+            recentObjects = [RecentObject](repeating: RecentObject(), count: Self.recentObjectSlots)
         }
         let typeID: UInt64
         if let known = types[key.type] {
@@ -273,6 +277,27 @@ struct ProbeEventConverter {
         let id = introduce(NotifyCallsite(file: file, line: line), into: &lines)
         recentCallsites[slot] = RecentCallsite(file: address, line: line, id: id)
         return id
+    }
+
+    /// The id of `object`, introducing it (and its type) first if needed.
+    @inline(__always)
+    mutating func introduceObject(_ object: NotifyObjectRef, into lines: inout [TraceEvent]) -> UInt64 {
+        let type = ObjectIdentifier(object.type)
+        let slot = Int((object.address >> 4 ^ UInt(truncatingIfNeeded: object.serial)) % UInt(Self.recentObjectSlots))
+        let recent = recentObjects[slot]
+        if recent.address == object.address && recent.type == type && recent.serial == object.serial {
+            return recent.id
+        }
+        let id = introduce(object, into: &lines)
+        recentObjects[slot] = RecentObject(address: object.address, type: type, serial: object.serial, id: id)
+        return id
+    }
+
+    struct RecentObject {
+        var address: UInt = 0
+        var type: ObjectIdentifier? = nil
+        var serial: UInt64 = 0
+        var id: UInt64 = 0
     }
 
     struct RecentCallsite {

@@ -56,7 +56,7 @@ struct RecordLineEncoder: ProbeRecordVisitor {
         let thread = converter.introduceThread(record.thread, at: t, into: &lines)
         switch record.kind {
         case .posted:
-            let object = record.object.map { converter.introduce($0, into: &lines) }
+            let object = record.object.map { converter.introduceObject($0, into: &lines) }
             let site = converter.introduceCallsite(file: record.callsiteFile, line: record.callsiteLine, into: &lines)
             appendLines()
             let seq = converter.nextSequence()

@@ -119,6 +119,31 @@ struct RecordLineSynced: NotifyCenter.AsyncMessage {
         #expect(fastConverter.lastSequence == generalConverter.lastSequence)
     }
 
+    @Test("objects the converter's table forgot are introduced again on the record path, as on the general path")
+    func forgottenObjectsAreIntroducedAgain() {
+        let center = NotifyCenter()
+        let fast = EventRing(capacity: 1 << 12)
+        let general = EventRing(capacity: 1 << 12)
+        let fastAttachment = center.attach(fast)
+        let generalAttachment = center.attach(general)
+        defer {
+            fastAttachment.detach()
+            generalAttachment.detach()
+        }
+        let name = Notification.Name("RecordLine.objects")
+        let objects = (0..<12).map { _ in NSObject() }
+        for round in 0..<3 {
+            for index in objects.indices { center.post(name: name, object: objects[(index * (round + 1)) % 12]) }
+        }
+        var fastConverter = ProbeEventConverter(maximumObjects: 3)
+        var generalConverter = ProbeEventConverter(maximumObjects: 3)
+        let fastLines = Self.comparable(Self.recordLines(fast, converter: &fastConverter))
+        let generalLines = Self.comparable(Self.generalLines(general, converter: &generalConverter))
+        withExtendedLifetime(objects) {}
+        #expect(fastLines.count { $0.hasPrefix(#"{"k":"obj""#) } > 12)
+        #expect(fastLines == generalLines)
+    }
+
     @Test("a cached name is rewritten when its thread's slot comes to stand for another name")
     func nameCacheFollowsTheSlot() {
         let cache = QuotedNameCache()
