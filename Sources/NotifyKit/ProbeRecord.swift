@@ -129,3 +129,68 @@ final class ProbeNameBox {
     let name: String
     init(_ name: String) { self.name = name }
 }
+
+/// A posted, delivered or enqueue record as ``ProbeRecorder/drain(to:)`` hands it over: its fields
+/// read in place, with no ``ProbeEvent`` built, for a drainer that encodes straight from them.
+public struct ProbeDrainedRecord {
+    public enum Kind { case posted, delivered, messageEnqueued }
+
+    let record: ProbeRecord
+    /// ``NotifyThread/id`` of the thread that wrote it.
+    public let thread: UInt64
+    /// The notification's name (posted and delivered); empty for an enqueue.
+    public let name: String
+
+    init(_ record: ProbeRecord, thread: UInt64, name: String) {
+        self.record = record
+        self.thread = thread
+        self.name = name
+    }
+
+    public var kind: Kind {
+        switch record.kind {
+        case .posted: .posted
+        case .delivered: .delivered
+        default: .messageEnqueued
+        }
+    }
+    /// The slot the name takes in its thread's ring: with ``thread``, a key for a cache of names.
+    public var nameSlot: Int { Int(record.nameSlot) }
+    public var timestamp: UInt64 { record.timestamp }
+    public var postID: UInt64 { record.postID }
+
+    // Posted.
+    public var object: NotifyObjectRef? {
+        record.pointer.map {
+            NotifyObjectRef(
+                address: UInt(record.objectAddress), type: unsafeBitCast($0, to: (any AnyObject.Type).self),
+                serial: record.objectSerial)
+        }
+    }
+    public var hasUserInfo: Bool { record.hasUserInfo }
+    public var matched: Int { Int(record.matched) }
+    public var depth: Int { Int(record.depth) }
+    public var parentPostID: UInt64 { record.parentPostID }
+    public var callsite: NotifyCallsite { NotifyCallsite(file: record.file, line: UInt(record.line)) }
+    /// The callsite's file as written (`#fileID`), and its line: a key for a cache of callsites.
+    public var callsiteFile: StaticString { record.file }
+    public var callsiteLine: UInt { UInt(record.line) }
+    public var message: NotifyMessageKind? { record.message }
+
+    // Delivered.
+    public var registration: UInt64 { record.parentPostID }
+    public var postingThread: UInt64 { record.matched }
+    public var target: NotifyTargetKind { record.target }
+    public var start: UInt64 { record.objectAddress }
+    public var duration: UInt64 {
+        record.timestamp > record.objectAddress ? record.timestamp - record.objectAddress : 0
+    }
+    public var wait: UInt64 { record.objectSerial }
+
+    // Enqueued.
+    public var pending: Int { Int(record.matched) }
+    public var droppedOldest: Bool { record.hasUserInfo }
+
+    /// The event the record stands for, as ``ProbeRecorder/drain(into:)`` builds it.
+    public var event: ProbeEvent { record.event(thread: thread, name: name) }
+}

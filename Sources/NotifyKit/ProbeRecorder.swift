@@ -63,6 +63,17 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     /// it on other threads has been written too, so no event is drained before its cause.
     @discardableResult
     public func drain(into events: inout [ProbeEvent]) -> UInt64 {
+        var collector = EventCollector(events: [])
+        swap(&collector.events, &events)
+        defer { swap(&collector.events, &events) }
+        return drain(to: &collector)
+    }
+
+    /// Hands every record written so far to `visitor`, in the order ``drain(into:)`` appends their
+    /// events, and returns how many events were dropped since the last drain. Posts, deliveries and
+    /// enqueues come as records read in place; the rare events, whole.
+    @discardableResult
+    public func drain<Visitor: ProbeRecordVisitor>(to visitor: inout Visitor) -> UInt64 {
         let limit = MonotonicClock.now() &+ Self.settleNanoseconds
         while MonotonicClock.now() < limit &+ Self.settleNanoseconds {}
         draining = rings.withLock { $0 }
@@ -78,7 +89,8 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
             heads.append(ring.published.load(ordering: .acquiring))
             tails.append(ring.consumed.load(ordering: .relaxed))
         }
-        merge(upTo: limit, into: &events)
+        if lost > 0 { visitor.visitDropped(lost) }
+        merge(upTo: limit, to: &visitor)
         var emptied: [ObjectIdentifier] = []
         for (index, ring) in draining.enumerated() {
             ring.consume(upTo: tails[index])
@@ -90,7 +102,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     }
 
     /// Takes records from the rings' heads, oldest first, while their time is at most `limit`.
-    private func merge(upTo limit: UInt64, into events: inout [ProbeEvent]) {
+    private func merge<Visitor: ProbeRecordVisitor>(upTo limit: UInt64, to visitor: inout Visitor) {
         nextTimes.removeAll(keepingCapacity: true)
         for index in draining.indices { nextTimes.append(nextTime(of: index, upTo: limit)) }
         while true {
@@ -105,9 +117,12 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
             let record = ring.record(at: tails[oldest])
             tails[oldest] &+= 1
             if record.kind == .boxed {
-                events.append((record.takeBox() as! ProbeEventBox).event)
+                visitor.visit((record.takeBox() as! ProbeEventBox).event)
             } else {
-                events.append(record.event(thread: ring.thread, name: ring.slotNames[Int(record.nameSlot)]))
+                visitor.visit(
+                    ProbeDrainedRecord(
+                        record, thread: ring.thread,
+                        name: record.kind == .messageEnqueued ? "" : ring.slotNames[Int(record.nameSlot)]))
             }
             nextTimes[oldest] = nextTime(of: oldest, upTo: limit)
         }
@@ -147,4 +162,26 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
             rings.reduce(releasedDrops.load(ordering: .relaxed)) { $0 &+ $1.dropped.load(ordering: .acquiring) }
         }
     }
+}
+
+/// What ``ProbeRecorder/drain(to:)`` hands each drained event to.
+public protocol ProbeRecordVisitor {
+    /// A post, delivery or enqueue, read in place.
+    mutating func visit(_ record: ProbeDrainedRecord)
+    /// Any other event, carried whole.
+    mutating func visit(_ event: ProbeEvent)
+    /// Events were dropped since the last drain: called once, before the records drained with them.
+    mutating func visitDropped(_ count: UInt64)
+}
+
+extension ProbeRecordVisitor {
+    public mutating func visitDropped(_ count: UInt64) {}
+}
+
+/// Builds the events ``ProbeRecorder/drain(into:)`` returns.
+private struct EventCollector: ProbeRecordVisitor {
+    var events: [ProbeEvent]
+
+    mutating func visit(_ record: ProbeDrainedRecord) { events.append(record.event) }
+    mutating func visit(_ event: ProbeEvent) { events.append(event) }
 }

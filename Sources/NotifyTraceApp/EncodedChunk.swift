@@ -17,6 +17,14 @@ struct EncodedChunk {
         kinds.append(Self.kind(of: line))
     }
 
+    /// Appends the line `write` encodes, queued as `kind`.
+    @inline(__always)
+    mutating func appendLine(as kind: ViewerConnection.Line, _ write: (inout [UInt8]) -> Void) {
+        write(&bytes)
+        ends.append(bytes.count)
+        kinds.append(kind)
+    }
+
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)

@@ -35,3 +35,11 @@ public final class EventRing: NotifyProbe, @unchecked Sendable {  // drained fro
     /// Every event the rings have dropped so far.
     var droppedTotal: UInt64 { rings.droppedTotal }
 }
+
+extension EventRing {
+    /// Hands the records written since the last drain to `visitor`, in the order they happened,
+    /// and returns how many events were dropped since the last drain.
+    func drain<Visitor: ProbeRecordVisitor>(into visitor: inout Visitor) -> UInt64 {
+        rings.drain(to: &visitor)
+    }
+}

@@ -9,6 +9,15 @@ import NotifyKit
 struct ProbeEventConverter {
     private(set) var lastSequence: UInt64 = 0
     private var threads: [UInt64: TraceThread] = [:]
+    /// Threads already introduced, by `id % knownThreadSlots`: most events skip the table above.
+    private var knownThreads = [UInt64](repeating: .max, count: knownThreadSlots)
+    private static let knownThreadSlots = 64
+    /// Callsites' ids by their file's address and line; most posts skip the table below.
+    private var recentCallsites = [RecentCallsite](repeating: RecentCallsite(), count: recentCallsiteSlots)
+    private static let recentCallsiteSlots = 256
+    /// Objects' ids by address, type and serial; forgotten whenever the object table starts afresh.
+    private var recentObjects = [RecentObject](repeating: RecentObject(), count: recentObjectSlots)
+    private static let recentObjectSlots = 256
     private var types: [ObjectIdentifier: TraceType] = [:]
     private var objects: [ObjectKey: TraceObject] = [:]
     private var callsites: [NotifyCallsite: TraceCallsite] = [:]
@@ -28,7 +37,7 @@ struct ProbeEventConverter {
     /// Live registrations whose token was released, for the snapshot of a late viewer.
     private var droppedTokens: Set<UInt64> = []
     /// ``NotifyThread/renameCount`` when thread names were last compared.
-    private var seenRenames: UInt64 = 0
+    private(set) var seenRenames: UInt64 = 0
 
     /// - Parameter lastSequence: The last sequence number already used: a stream's numbers never repeat.
     init(maximumObjects: Int = 1 << 16, lastSequence: UInt64 = 0) {
@@ -190,7 +199,7 @@ struct ProbeEventConverter {
 
     /// A thread's name can change (a worker delivering for another queue): a renamed thread is
     /// introduced again, with its id and its new name, before the event that follows.
-    private mutating func reintroduceRenamedThreads(at timestamp: UInt64, into lines: inout [TraceEvent]) {
+    mutating func reintroduceRenamedThreads(at timestamp: UInt64, into lines: inout [TraceEvent]) {
         let renames = NotifyThread.renames(since: seenRenames)
         seenRenames = renames.count
         let candidates = renames.threads.map { Set($0).sorted().compactMap(NotifyThread.lookup) } ?? NotifyThread.all
@@ -204,9 +213,13 @@ struct ProbeEventConverter {
         }
     }
 
-    private mutating func introduceThread(_ id: UInt64, at timestamp: UInt64, into lines: inout [TraceEvent]) -> UInt64
-    {
-        guard threads[id] == nil else { return id }
+    mutating func introduceThread(_ id: UInt64, at timestamp: UInt64, into lines: inout [TraceEvent]) -> UInt64 {
+        let slot = Int(id % UInt64(Self.knownThreadSlots))
+        if knownThreads[slot] == id { return id }
+        guard threads[id] == nil else {
+            knownThreads[slot] = id
+            return id
+        }
         let known = NotifyThread.lookup(id)
         let thread = TraceThread(
             seq: nextSequence(), timestamp: timestamp, id: id, systemID: known?.systemID ?? 0,
@@ -216,13 +229,14 @@ struct ProbeEventConverter {
         return id
     }
 
-    private mutating func introduce(_ object: NotifyObjectRef, into lines: inout [TraceEvent]) -> UInt64 {
+    mutating func introduce(_ object: NotifyObjectRef, into lines: inout [TraceEvent]) -> UInt64 {
         let key = ObjectKey(address: object.address, type: ObjectIdentifier(object.type), serial: object.serial)
         if let known = objects[key] { return known.id }
         if objects.count >= maximumObjects {
             // Keep what live registrations refer to; a late viewer's snapshot needs those.
             let referenced = Set(live.values.flatMap { [$0.observer, $0.object].compactMap { $0 } })
             objects = objects.filter { referenced.contains($0.value.id) }
+            recentObjects = [RecentObject](repeating: RecentObject(), count: Self.recentObjectSlots)
         }
         let typeID: UInt64
         if let known = types[key.type] {
@@ -241,12 +255,54 @@ struct ProbeEventConverter {
         return value.id
     }
 
-    private mutating func introduce(_ callsite: NotifyCallsite, into lines: inout [TraceEvent]) -> UInt64 {
+    mutating func introduce(_ callsite: NotifyCallsite, into lines: inout [TraceEvent]) -> UInt64 {
         if let known = callsites[callsite] { return known.id }
         nextDefinitionID += 1
         let value = TraceCallsite(id: nextDefinitionID, file: callsite.file, line: callsite.line)
         callsites[callsite] = value
         lines.append(.callsite(value))
         return value.id
+    }
+
+    /// The id of the callsite at `line` of `file`, introducing it first if needed.
+    @inline(__always)
+    mutating func introduceCallsite(file: StaticString, line: UInt, into lines: inout [TraceEvent]) -> UInt64 {
+        guard file.hasPointerRepresentation else {
+            return introduce(NotifyCallsite(file: file, line: line), into: &lines)
+        }
+        let address = UInt(bitPattern: file.utf8Start)
+        let slot = Int((address >> 3 ^ line &* 0x9E37) % UInt(Self.recentCallsiteSlots))
+        let recent = recentCallsites[slot]
+        if recent.file == address && recent.line == line { return recent.id }
+        let id = introduce(NotifyCallsite(file: file, line: line), into: &lines)
+        recentCallsites[slot] = RecentCallsite(file: address, line: line, id: id)
+        return id
+    }
+
+    /// The id of `object`, introducing it (and its type) first if needed.
+    @inline(__always)
+    mutating func introduceObject(_ object: NotifyObjectRef, into lines: inout [TraceEvent]) -> UInt64 {
+        let type = ObjectIdentifier(object.type)
+        let slot = Int((object.address >> 4 ^ UInt(truncatingIfNeeded: object.serial)) % UInt(Self.recentObjectSlots))
+        let recent = recentObjects[slot]
+        if recent.address == object.address && recent.type == type && recent.serial == object.serial {
+            return recent.id
+        }
+        let id = introduce(object, into: &lines)
+        recentObjects[slot] = RecentObject(address: object.address, type: type, serial: object.serial, id: id)
+        return id
+    }
+
+    struct RecentObject {
+        var address: UInt = 0
+        var type: ObjectIdentifier? = nil
+        var serial: UInt64 = 0
+        var id: UInt64 = 0
+    }
+
+    struct RecentCallsite {
+        var file: UInt = 0
+        var line: UInt = 0
+        var id: UInt64 = 0
     }
 }

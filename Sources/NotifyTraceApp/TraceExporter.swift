@@ -30,6 +30,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private var spare: [ProbeEvent] = []
     private var lines: [TraceEvent] = []
     private var chunk = EncodedChunk()
+    private let names = QuotedNameCache()
+    /// Events the last pass drained.
+    private var lastDrainCount = 0
     /// When lines last went out: a quiet stream gets a clock line a second after.
     private var lastLineAt: UInt64 = 0
     /// Lines are encoded and written this many bytes at a time, no more than a viewer's queue holds.
@@ -118,7 +121,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             if viewers.count != before { viewersChanged() }
             if !moved {
                 waitForConnection(milliseconds: viewers.contains { $0.queuedByteCount > 0 } ? 1 : 2)
-            } else if spare.count < Self.fullBatch {
+            } else if lastDrainCount < Self.fullBatch {
                 // A small batch: let events gather for a millisecond rather than pay a pass (and its
                 // system calls) for a handful; the ring holds far more than a millisecond's worth.
                 waitForConnection(milliseconds: 1)
@@ -246,45 +249,31 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 
     /// Moves events from the ring to the viewers, a chunk at a time; returns whether there were any.
     private func pump() -> Bool {
-        let lost = ring.drain(swappingWith: &spare)
-        guard attachment != nil else { return !spare.isEmpty }
-        // The loop works on locals: no exclusivity check per line on the exporter's properties.
-        var lines: [TraceEvent] = []
-        var chunk = EncodedChunk()
-        swap(&lines, &self.lines)
-        swap(&chunk, &self.chunk)
-        defer {
-            lines.removeAll(keepingCapacity: true)
-            swap(&lines, &self.lines)
-            swap(&chunk, &self.chunk)
-        }
-        guard !viewers.isEmpty else {
-            // No one to encode for (the last viewer just left): only the numbering must go on.
-            for event in spare {
-                translator.translate(event, into: &lines)
-                lines.removeAll(keepingCapacity: true)
-            }
+        guard attachment != nil else {
+            lastDrainCount = 0
+            let lost = ring.drain(swappingWith: &spare)
             return lost > 0 || !spare.isEmpty
         }
-        if lost > 0 {
-            chunk.append(
-                .gap(
-                    TraceGap(
-                        seq: translator.nextSequence(), timestamp: MonotonicClock.now(),
-                        count: lost, reason: .bufferFull)))
+        // Encodes on locals: no exclusivity check per line on the exporter's properties.
+        var encoder = RecordLineEncoder(
+            converter: ProbeEventConverter(), chunk: EncodedChunk(), lines: [], names: names, chunkBytes: chunkBytes,
+            send: { [unowned self] chunk in send(&chunk) })
+        swap(&encoder.converter, &translator)
+        swap(&encoder.chunk, &chunk)
+        swap(&encoder.lines, &lines)
+        encoder.reportsLoss = !viewers.isEmpty
+        let lost = ring.drain(into: &encoder)
+        if viewers.isEmpty {
+            // No one to encode for (the last viewer just left): only the numbering had to go on.
+            encoder.chunk.removeAll()
+        } else {
+            send(&encoder.chunk)
         }
-        let chunkBytes = self.chunkBytes
-        for event in spare {
-            let first = lines.count
-            translator.translate(event, into: &lines)
-            for index in first..<lines.count { chunk.append(lines[index]) }
-            if chunk.byteCount >= chunkBytes {
-                send(&chunk)
-                lines.removeAll(keepingCapacity: true)
-            }
-        }
-        send(&chunk)
-        return lost > 0 || !spare.isEmpty
+        swap(&encoder.converter, &translator)
+        swap(&encoder.chunk, &chunk)
+        swap(&encoder.lines, &lines)
+        lastDrainCount = encoder.count
+        return lost > 0 || encoder.count > 0
     }
 
     /// Queues `chunk` to every viewer, writes it, and empties it.

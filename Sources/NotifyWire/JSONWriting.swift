@@ -162,6 +162,13 @@ struct LineWriter {
         position += count
     }
 
+    /// Appends `count` bytes from `bytes` as they are.
+    @inline(__always)
+    mutating func appendRaw(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        position.update(from: bytes, count: count)
+        position += count
+    }
+
     @inline(__always)
     mutating func appendKind(_ kind: WireKind) { appendLiteral(kind.opening) }
 
@@ -181,14 +188,26 @@ struct LineWriter {
             digits += 1
             limit &*= 10
         }
+        // Two digits per division of the whole value; a pair splits with a small multiply.
         var remaining = value
         var cursor = position + digits
-        repeat {
-            cursor -= 1
-            let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
-            cursor.pointee = 0x30 &+ UInt8(truncatingIfNeeded: digit)
+        while remaining >= 100 {
+            let (quotient, pair) = remaining.quotientAndRemainder(dividingBy: 100)
+            let tens = UInt8(truncatingIfNeeded: pair / 10)
+            cursor -= 2
+            cursor[0] = 0x30 &+ tens
+            cursor[1] = 0x30 &+ UInt8(truncatingIfNeeded: pair) &- tens &* 10
             remaining = quotient
-        } while remaining > 0
+        }
+        if remaining >= 10 {
+            let tens = UInt8(truncatingIfNeeded: remaining / 10)
+            cursor -= 2
+            cursor[0] = 0x30 &+ tens
+            cursor[1] = 0x30 &+ UInt8(truncatingIfNeeded: remaining) &- tens &* 10
+        } else {
+            cursor -= 1
+            cursor[0] = 0x30 &+ UInt8(truncatingIfNeeded: remaining)
+        }
         position += digits
     }
 

@@ -32,6 +32,7 @@ let workloads: [any Workload] = [
     DashboardLoadWorkload(profile: profile),
     DashboardFollowWorkload(profile: profile),
     DemoWorkload(profile: profile),
+    ExporterDrainWorkload(profile: profile),
     MainActorMessageWorkload(measurer: measurer, profile: profile),
     AsyncMessageWorkload(profile: profile),
 ]

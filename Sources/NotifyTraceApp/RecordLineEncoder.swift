@@ -1,0 +1,174 @@
+import NotifyKit
+import NotifyWire
+
+/// Encodes drained records straight into an ``EncodedChunk``: posts, deliveries and enqueues are
+/// written from the records' fields (names quoted once per thread's name slot and kept, callsites,
+/// threads and objects looked up through the converter's caches), with no ``ProbeEvent`` or
+/// ``TraceEvent`` built for them. Rare events take the converter's general path. The bytes are the
+/// same either way.
+struct RecordLineEncoder: ProbeRecordVisitor {
+    var converter: ProbeEventConverter
+    var chunk: EncodedChunk
+    /// Scratch for definitions and rare events; empty between records.
+    var lines: [TraceEvent]
+    let names: QuotedNameCache
+    /// A chunk this big is handed to `send` before the next record.
+    let chunkBytes: Int
+    let send: (inout EncodedChunk) -> Void
+    /// Events drained so far.
+    private(set) var count = 0
+
+    init(
+        converter: ProbeEventConverter, chunk: EncodedChunk, lines: [TraceEvent], names: QuotedNameCache,
+        chunkBytes: Int, send: @escaping (inout EncodedChunk) -> Void
+    ) {
+        self.converter = converter
+        self.chunk = chunk
+        self.lines = lines
+        self.names = names
+        self.chunkBytes = chunkBytes
+        self.send = send
+    }
+
+    /// Whether a loss the drain finds goes out as a `gap` line, ahead of the events drained with it.
+    var reportsLoss = true
+
+    mutating func visitDropped(_ count: UInt64) {
+        guard reportsLoss else { return }
+        chunk.append(
+            .gap(
+                TraceGap(
+                    seq: converter.nextSequence(), timestamp: MonotonicClock.now(), count: count, reason: .bufferFull)))
+    }
+
+    mutating func visit(_ event: ProbeEvent) {
+        count += 1
+        converter.translate(event, into: &lines)
+        appendLines()
+    }
+
+    mutating func visit(_ record: ProbeDrainedRecord) {
+        count += 1
+        let t = record.timestamp
+        if NotifyThread.renameCount != converter.seenRenames {
+            converter.reintroduceRenamedThreads(at: t, into: &lines)
+        }
+        let thread = converter.introduceThread(record.thread, at: t, into: &lines)
+        switch record.kind {
+        case .posted:
+            let object = record.object.map { converter.introduceObject($0, into: &lines) }
+            let site = converter.introduceCallsite(file: record.callsiteFile, line: record.callsiteLine, into: &lines)
+            appendLines()
+            let seq = converter.nextSequence()
+            let name = names.quoted(record.name, thread: record.thread, slot: record.nameSlot)
+            let message = record.message.map(Self.traceMessage)
+            chunk.appendLine(as: .event(seq: seq, events: 1)) { bytes in
+                TraceEncoder.appendPosted(
+                    seq: seq, timestamp: t, thread: thread, postID: record.postID, quotedName: name, object: object,
+                    hasUserInfo: record.hasUserInfo, matched: record.matched, depth: record.depth,
+                    parentPostID: record.parentPostID, callsite: site, message: message, into: &bytes)
+            }
+        case .delivered:
+            let posting = converter.introduceThread(record.postingThread, at: t, into: &lines)
+            appendLines()
+            let seq = converter.nextSequence()
+            let name = names.quoted(record.name, thread: record.thread, slot: record.nameSlot)
+            let target = Self.traceTarget(record.target)
+            chunk.appendLine(as: .event(seq: seq, events: 1)) { bytes in
+                TraceEncoder.appendDelivered(
+                    seq: seq, timestamp: t, thread: thread, postID: record.postID, registration: record.registration,
+                    quotedName: name, postingThread: posting, target: target, start: record.start,
+                    duration: record.duration, wait: record.wait, depth: record.depth, into: &bytes)
+            }
+        case .messageEnqueued:
+            appendLines()
+            let seq = converter.nextSequence()
+            chunk.appendLine(as: .event(seq: seq, events: 1)) { bytes in
+                TraceEncoder.appendEnqueued(
+                    seq: seq, timestamp: t, thread: thread, postID: record.postID, registration: record.registration,
+                    pending: record.pending, droppedOldest: record.droppedOldest, into: &bytes)
+            }
+        }
+        if chunk.byteCount >= chunkBytes { send(&chunk) }
+    }
+
+    /// Moves the lines the converter wrote into the chunk.
+    @inline(__always)
+    private mutating func appendLines() {
+        guard !lines.isEmpty else { return }
+        for line in lines { chunk.append(line) }
+        lines.removeAll(keepingCapacity: true)
+        if chunk.byteCount >= chunkBytes { send(&chunk) }
+    }
+
+    @inline(__always)
+    static func traceMessage(_ message: NotifyMessageKind) -> TraceMessageKind {
+        switch message {
+        case .mainActor: .mainActor
+        case .async: .async
+        }
+    }
+
+    @inline(__always)
+    static func traceTarget(_ target: NotifyTargetKind) -> TraceTargetKind {
+        switch target {
+        case .posting: .posting
+        case .operationQueue: .operationQueue
+        case .dispatchQueue: .dispatchQueue
+        case .thread: .thread
+        case .main: .main
+        case .task: .task
+        }
+    }
+}
+
+/// Names quoted as lines write them, kept by thread and name slot (what a record names them by),
+/// so a name is escaped once, not once per event.
+final class QuotedNameCache {  // used from one thread at a time
+    private static let slots = 256
+    private static let arenaBytes = 1 << 16
+    /// A name longer than this is quoted afresh each time.
+    private static let longestKept = 2048
+    @exclusivity(unchecked) private var keys = [UInt64](repeating: .max, count: slots)
+    @exclusivity(unchecked) private var strings = [String](repeating: "", count: slots)
+    @exclusivity(unchecked) private var ranges = [Range<Int>](repeating: 0..<0, count: slots)
+    private let arena = UnsafeMutablePointer<UInt8>.allocate(capacity: arenaBytes)
+    @exclusivity(unchecked) private var arenaUsed = 0
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
+
+    deinit { arena.deallocate() }
+
+    /// `name` quoted; valid until the next call.
+    @inline(__always)
+    func quoted(_ name: String, thread: UInt64, slot: Int) -> UnsafeBufferPointer<UInt8> {
+        let key = thread << 8 | UInt64(truncatingIfNeeded: slot & 0xFF)
+        let index = Int((thread &* 0x9E37_79B9 &+ UInt64(truncatingIfNeeded: slot)) % UInt64(Self.slots))
+        if keys[index] == key && strings[index] == name {
+            let range = ranges[index]
+            return UnsafeBufferPointer(start: arena + range.lowerBound, count: range.count)
+        }
+        return remember(name, key: key, at: index)
+    }
+
+    @inline(never)
+    private func remember(_ name: String, key: UInt64, at index: Int) -> UnsafeBufferPointer<UInt8> {
+        scratch.removeAll(keepingCapacity: true)
+        TraceEncoder.appendQuoted(name, into: &scratch)
+        guard scratch.count <= Self.longestKept else {
+            keys[index] = .max
+            return scratch.withUnsafeBufferPointer { $0 }
+        }
+        if arenaUsed + scratch.count > Self.arenaBytes {
+            // Full: start afresh, forgetting every name.
+            keys = [UInt64](repeating: .max, count: Self.slots)
+            arenaUsed = 0
+        }
+        let start = arenaUsed
+        scratch.withUnsafeBufferPointer { (arena + start).update(from: $0.baseAddress!, count: $0.count) }
+        arenaUsed += scratch.count
+        keys[index] = key
+        strings[index] = name
+        ranges[index] = start..<arenaUsed
+        return UnsafeBufferPointer(start: arena + start, count: scratch.count)
+    }
+}

@@ -1,0 +1,119 @@
+/// The live stream's hot lines written from their fields, for an exporter that encodes straight
+/// from its records: the bytes are exactly those ``TraceEncoder/encode(_:into:)`` writes for the
+/// same ``TracePost``, ``TraceDelivery`` or ``TraceMessageEnqueue``.
+extension TraceEncoder {
+    /// Appends `string` quoted and escaped as a line writes it: a name's bytes, kept by a caller
+    /// that writes the same name again and again.
+    public static func appendQuoted(_ string: String, into buffer: inout [UInt8]) {
+        buffer.appendJSONString(string)
+    }
+
+    /// Appends a `posted` line; `quotedName` comes from ``appendQuoted(_:into:)``.
+    @inline(__always)
+    public static func appendPosted(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, quotedName: UnsafeBufferPointer<UInt8>,
+        object: UInt64?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
+        message: TraceMessageKind?, into buffer: inout [UInt8]
+    ) {
+        buffer.appendLine(bound: hotLineFixedBytes + quotedName.count) { line in
+            stampThreaded(.posted, seq, timestamp, thread, into: &line)
+            line.appendKey(.postID)
+            line.appendDecimal(postID)
+            line.appendKey(.name)
+            line.appendBytes(quotedName)
+            line.appendKey(.object)
+            line.appendOptionalDecimal(object)
+            line.appendKey(.hasUserInfo)
+            line.appendBool(hasUserInfo)
+            line.appendKey(.matched)
+            line.appendDecimal(matched)
+            line.appendKey(.depth)
+            line.appendDecimal(depth)
+            line.appendKey(.parentPostID)
+            line.appendDecimal(parentPostID)
+            line.appendKey(.callsite)
+            line.appendDecimal(callsite)
+            if let message {
+                line.appendKey(.message)
+                line.appendJSONString(message.rawValue)
+            }
+            line.appendLiteral("}\n")
+        }
+    }
+
+    /// Appends a `delivered` line; `quotedName` comes from ``appendQuoted(_:into:)``.
+    @inline(__always)
+    public static func appendDelivered(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64,
+        quotedName: UnsafeBufferPointer<UInt8>, postingThread: UInt64, target: TraceTargetKind, start: UInt64,
+        duration: UInt64, wait: UInt64, depth: Int, into buffer: inout [UInt8]
+    ) {
+        buffer.appendLine(bound: hotLineFixedBytes + quotedName.count) { line in
+            stampThreaded(.delivered, seq, timestamp, thread, into: &line)
+            line.appendKey(.postID)
+            line.appendDecimal(postID)
+            line.appendKey(.registration)
+            line.appendDecimal(registration)
+            line.appendKey(.name)
+            line.appendBytes(quotedName)
+            line.appendKey(.postingThread)
+            line.appendDecimal(postingThread)
+            line.appendKey(.target)
+            line.appendJSONString(target.rawValue)
+            line.appendKey(.start)
+            line.appendDecimal(start)
+            line.appendKey(.duration)
+            line.appendDecimal(duration)
+            line.appendKey(.wait)
+            line.appendDecimal(wait)
+            line.appendKey(.depth)
+            line.appendDecimal(depth)
+            line.appendLiteral("}\n")
+        }
+    }
+
+    /// Appends an `enqueued` line.
+    @inline(__always)
+    public static func appendEnqueued(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64, pending: Int,
+        droppedOldest: Bool, into buffer: inout [UInt8]
+    ) {
+        buffer.appendLine(bound: hotLineFixedBytes) { line in
+            stampThreaded(.enqueued, seq, timestamp, thread, into: &line)
+            line.appendKey(.postID)
+            line.appendDecimal(postID)
+            line.appendKey(.registration)
+            line.appendDecimal(registration)
+            line.appendKey(.pending)
+            line.appendDecimal(pending)
+            line.appendKey(.droppedOldest)
+            line.appendBool(droppedOldest)
+            line.appendLiteral("}\n")
+        }
+    }
+
+    /// Room for a hot line's keys, numbers, literals and closing, besides its name.
+    private static var hotLineFixedBytes: Int { 512 }
+
+    @inline(__always)
+    private static func stampThreaded(
+        _ kind: WireKind, _ seq: UInt64, _ timestamp: UInt64, _ thread: UInt64, into line: inout LineWriter
+    ) {
+        line.appendKind(kind)
+        line.appendKey(.seq)
+        line.appendDecimal(seq)
+        line.appendKey(.t)
+        line.appendDecimal(timestamp)
+        line.appendKey(.thread)
+        line.appendDecimal(thread)
+    }
+}
+
+extension LineWriter {
+    /// Appends bytes already encoded, such as a quoted name.
+    @inline(__always)
+    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        appendRaw(base, count: bytes.count)
+    }
+}
