@@ -56,23 +56,39 @@ extension NotifyCenter {
             if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.copy(for: notification.name)
             {
                 let wildcard = stripe.wildcard
-                guard let probes = stripe.probes else {
+                guard let probesRef = stripe.probesRef else {
                     stripe.lock.unlock()
                     inRegistrationOrder(named, wildcard) { registration in
                         deliver(notification, to: registration, objectKey: objectKey)
                     }
                     return
                 }
-                stripe.lock.unlock()
                 // A posted object's serial is the table's to tell.
                 if objectKey == 0 {
+                    let held = context._withUnsafeGuaranteedRef { $0.heldProbesRef?.toOpaque() == probesRef.toOpaque() }
+                    // Held by the thread, the probes outlive this post with no retain; others are
+                    // retained before the lock is let go, since a sweep may then release the stripe's.
+                    let probes = held ? nil : stripe.probes
+                    stripe.lock.unlock()
                     context._withUnsafeGuaranteedRef { context in
-                        postProbed(
-                            notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
-                            probes: probes, file: file, line: line, context: context)
+                        if let probes {
+                            context.hold(probes)
+                            postProbed(
+                                notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
+                                probes: probes, file: file, line: line, context: context)
+                        } else {
+                            context.heldProbesUses += 1
+                            probesRef._withUnsafeGuaranteedRef { probes in
+                                postProbed(
+                                    notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
+                                    probes: probes, file: file, line: line, context: context)
+                            }
+                            context.heldProbesUses -= 1
+                        }
                     }
                     return
                 }
+                stripe.lock.unlock()
             } else {
                 stripe.lock.unlock()
             }
@@ -88,8 +104,12 @@ extension NotifyCenter {
         lock.lock()
         // A stored-property projection, not a method on `table`: a method call would copy the
         // whole table struct (and retain every collection in it) on each post.
-        let named = table.slots[notification.name].map { table.buckets[Int($0)].entries } ?? []
+        let slot = table.slots[notification.name]
+        let named = slot.map { table.buckets[Int($0)].entries } ?? []
         let wildcard = table.wildcard.entries
+        // What is read here may be copied into the stripe: a removal from these buckets sweeps.
+        if let slot, !table.buckets[Int(slot)].copied { table.buckets[Int(slot)].copied = true }
+        if !table.wildcard.copied { table.wildcard.copied = true }
         let probes = self.probes
         let version = tableVersion.load(ordering: .relaxed)
         if let probes {
@@ -97,6 +117,7 @@ extension NotifyCenter {
             lock.unlock()
             remember(named, wildcard, probes, for: notification.name, from: version, in: stripe)
             ThreadContext.currentUnretained._withUnsafeGuaranteedRef { context in
+                context.hold(probes)
                 postProbed(
                     notification, object: objectRef, objectKey: objectKey,
                     named: named, wildcard: wildcard, probes: probes, file: file, line: line, context: context)
@@ -105,6 +126,8 @@ extension NotifyCenter {
         }
         lock.unlock()
         remember(named, wildcard, nil, for: notification.name, from: version, in: stripe)
+        // Lets go of probes detached since this thread's last probed post.
+        ThreadContext.currentUnretained._withUnsafeGuaranteedRef { $0.hold(nil) }
         inRegistrationOrder(named, wildcard) { registration in
             deliver(notification, to: registration, objectKey: objectKey)
         }
@@ -314,4 +337,20 @@ struct DeliveryTrace: Sendable {
 struct UncheckedNotification: @unchecked Sendable {
     let notification: Notification
     init(_ notification: Notification) { self.notification = notification }
+}
+
+extension ThreadContext {
+    /// Makes `probes` the set this thread's posts use unretained, unless a post on this thread's
+    /// stack is using the current one. Only this thread replaces it, so a post that found it held
+    /// can rely on it for as long as it runs.
+    @inline(__always)
+    func hold(_ probes: ProbeSet?) {
+        guard heldProbesUses == 0, heldProbesRef?.toOpaque() != probes.map({ Unmanaged.passUnretained($0).toOpaque() })
+        else { return }
+        let released = heldProbes
+        heldProbes = probes
+        heldProbesRef = probes.map(Unmanaged.passUnretained)
+        // After the fields change: a probe's deinit may post on this thread.
+        withExtendedLifetime(released) {}
+    }
 }

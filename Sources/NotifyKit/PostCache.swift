@@ -10,7 +10,8 @@ import Synchronization
 /// Here each thread reads a stripe of its own (by thread id), whose lock and array copies only it
 /// touches. A copy is valid while the table's ``NotifyCenter/tableVersion`` has not moved: every
 /// change to the table bumps it, and a removal then sweeps the stripes so that a removed
-/// registration's handler is released when removal returns, as Foundation does.
+/// registration's handler is released when removal returns, as Foundation does. Only a removal
+/// from a bucket some post read (``Bucket/copied``) sweeps: no stripe holds the others.
 final class PostCache: @unchecked Sendable {  // every stripe's fields are guarded by its own lock
     /// A power of two; threads whose ids share the low bits share a stripe (correct, just slower).
     static let stripeCount = 16
@@ -71,8 +72,10 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
         @exclusivity(unchecked) var version: UInt64 = .max
         @exclusivity(unchecked) var named: [Notification.Name: ContiguousArray<Registration>] = [:]
         @exclusivity(unchecked) var wildcard: ContiguousArray<Registration> = []
-        /// The probes attached at `version`.
-        @exclusivity(unchecked) var probes: ProbeSet?
+        /// The probes attached at `version`, and the same unretained: a post that finds them held
+        /// by its thread (``ThreadContext/heldProbes``) compares and uses them with no retain.
+        @exclusivity(unchecked) private(set) var probes: ProbeSet?
+        @exclusivity(unchecked) private(set) var probesRef: Unmanaged<ProbeSet>?
         /// The last names looked up, keyed by their bits: finds a name's copy without hashing it.
         /// On cache lines of their own, like the rest of the stripe.
         private let recent = UnsafeMutableRawPointer.allocate(
@@ -134,6 +137,7 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
             named = [:]
             self.wildcard = wildcard
             self.probes = probes
+            probesRef = probes.map(Unmanaged.passUnretained)
             self.version = version
             return stale
         }
@@ -148,6 +152,7 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
             named = [:]
             wildcard = []
             probes = nil
+            probesRef = nil
             return copies
         }
 
