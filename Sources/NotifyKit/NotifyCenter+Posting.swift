@@ -65,26 +65,10 @@ extension NotifyCenter {
                 }
                 // A posted object's serial is the table's to tell.
                 if objectKey == 0 {
-                    let held = context._withUnsafeGuaranteedRef { $0.heldProbesRef?.toOpaque() == probesRef.toOpaque() }
-                    // Held by the thread, the probes outlive this post with no retain; others are
-                    // retained before the lock is let go, since a sweep may then release the stripe's.
-                    let probes = held ? nil : stripe.probes
-                    stripe.lock.unlock()
                     context._withUnsafeGuaranteedRef { context in
-                        if let probes {
-                            context.hold(probes)
-                            postProbed(
-                                notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
-                                probes: probes, file: file, line: line, context: context)
-                        } else {
-                            context.heldProbesUses += 1
-                            probesRef._withUnsafeGuaranteedRef { probes in
-                                postProbed(
-                                    notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
-                                    probes: probes, file: file, line: line, context: context)
-                            }
-                            context.heldProbesUses -= 1
-                        }
+                        postProbedFromCopies(
+                            notification, named: named, wildcard: wildcard, probesRef: probesRef, stripe: stripe,
+                            file: file, line: line, context: context)
                     }
                     return
                 }
@@ -94,6 +78,35 @@ extension NotifyCenter {
             }
             postReadingTable(notification, object: object, objectKey: objectKey, stripe: stripe, file: file, line: line)
         }
+    }
+
+    /// A probed post from the stripe's copies, called with the stripe's lock held; unlocks it. Out
+    /// of line, so that the unprobed post it branches from stays as small as it was.
+    @inline(never)
+    private func postProbedFromCopies(
+        _ notification: Notification, named: ContiguousArray<Registration>, wildcard: ContiguousArray<Registration>,
+        probesRef: Unmanaged<ProbeSet>, stripe: PostCache.Stripe, file: StaticString, line: UInt,
+        context: ThreadContext
+    ) {
+        // Held by the thread, the probes outlive this post with no retain; others are retained
+        // before the lock is let go, since a sweep may then release the stripe's.
+        let held = context.heldProbesRef?.toOpaque() == probesRef.toOpaque()
+        let probes = held ? nil : stripe.probes
+        stripe.lock.unlock()
+        if let probes {
+            context.hold(probes)
+            postProbed(
+                notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
+                probes: probes, file: file, line: line, context: context)
+            return
+        }
+        context.heldProbesUses += 1
+        probesRef._withUnsafeGuaranteedRef { probes in
+            postProbed(
+                notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
+                probes: probes, file: file, line: line, context: context)
+        }
+        context.heldProbesUses -= 1
     }
 
     /// A post whose thread has no valid copy of the registrations: reads them under the lock.
