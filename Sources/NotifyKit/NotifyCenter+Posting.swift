@@ -56,57 +56,28 @@ extension NotifyCenter {
             if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.copy(for: notification.name)
             {
                 let wildcard = stripe.wildcard
-                guard let probesRef = stripe.probesRef else {
+                guard let probes = stripe.probes else {
                     stripe.lock.unlock()
                     inRegistrationOrder(named, wildcard) { registration in
                         deliver(notification, to: registration, objectKey: objectKey)
                     }
                     return
                 }
+                stripe.lock.unlock()
                 // A posted object's serial is the table's to tell.
                 if objectKey == 0 {
                     context._withUnsafeGuaranteedRef { context in
-                        postProbedFromCopies(
-                            notification, named: named, wildcard: wildcard, probesRef: probesRef, stripe: stripe,
-                            file: file, line: line, context: context)
+                        postProbed(
+                            notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
+                            probes: probes, file: file, line: line, context: context)
                     }
                     return
                 }
-                stripe.lock.unlock()
             } else {
                 stripe.lock.unlock()
             }
             postReadingTable(notification, object: object, objectKey: objectKey, stripe: stripe, file: file, line: line)
         }
-    }
-
-    /// A probed post from the stripe's copies, called with the stripe's lock held; unlocks it. Out
-    /// of line, so that the unprobed post it branches from stays as small as it was.
-    @inline(never)
-    private func postProbedFromCopies(
-        _ notification: Notification, named: ContiguousArray<Registration>, wildcard: ContiguousArray<Registration>,
-        probesRef: Unmanaged<ProbeSet>, stripe: PostCache.Stripe, file: StaticString, line: UInt,
-        context: ThreadContext
-    ) {
-        // Held by the thread, the probes outlive this post with no retain; others are retained
-        // before the lock is let go, since a sweep may then release the stripe's.
-        let held = context.heldProbesRef?.toOpaque() == probesRef.toOpaque()
-        let probes = held ? nil : stripe.probes
-        stripe.lock.unlock()
-        if let probes {
-            context.hold(probes)
-            postProbed(
-                notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
-                probes: probes, file: file, line: line, context: context)
-            return
-        }
-        context.heldProbesUses += 1
-        probesRef._withUnsafeGuaranteedRef { probes in
-            postProbed(
-                notification, object: nil, objectKey: 0, named: named, wildcard: wildcard,
-                probes: probes, file: file, line: line, context: context)
-        }
-        context.heldProbesUses -= 1
     }
 
     /// A post whose thread has no valid copy of the registrations: reads them under the lock.
@@ -130,7 +101,6 @@ extension NotifyCenter {
             lock.unlock()
             remember(named, wildcard, probes, for: notification.name, from: version, in: stripe)
             ThreadContext.currentUnretained._withUnsafeGuaranteedRef { context in
-                context.hold(probes)
                 postProbed(
                     notification, object: objectRef, objectKey: objectKey,
                     named: named, wildcard: wildcard, probes: probes, file: file, line: line, context: context)
@@ -139,8 +109,6 @@ extension NotifyCenter {
         }
         lock.unlock()
         remember(named, wildcard, nil, for: notification.name, from: version, in: stripe)
-        // Lets go of probes detached since this thread's last probed post.
-        ThreadContext.currentUnretained._withUnsafeGuaranteedRef { $0.hold(nil) }
         inRegistrationOrder(named, wildcard) { registration in
             deliver(notification, to: registration, objectKey: objectKey)
         }
@@ -350,20 +318,4 @@ struct DeliveryTrace: Sendable {
 struct UncheckedNotification: @unchecked Sendable {
     let notification: Notification
     init(_ notification: Notification) { self.notification = notification }
-}
-
-extension ThreadContext {
-    /// Makes `probes` the set this thread's posts use unretained, unless a post on this thread's
-    /// stack is using the current one. Only this thread replaces it, so a post that found it held
-    /// can rely on it for as long as it runs.
-    @inline(__always)
-    func hold(_ probes: ProbeSet?) {
-        guard heldProbesUses == 0, heldProbesRef?.toOpaque() != probes.map({ Unmanaged.passUnretained($0).toOpaque() })
-        else { return }
-        let released = heldProbes
-        heldProbes = probes
-        heldProbesRef = probes.map(Unmanaged.passUnretained)
-        // After the fields change: a probe's deinit may post on this thread.
-        withExtendedLifetime(released) {}
-    }
 }

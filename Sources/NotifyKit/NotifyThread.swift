@@ -122,12 +122,6 @@ final class ThreadContext {
     @exclusivity(unchecked) var postDepth: Int = 0
     /// The post whose handlers are running on this thread, 0 when none.
     @exclusivity(unchecked) var currentPostID: UInt64 = 0
-    /// The probes this thread's posts last used, held so that a post need not retain them (see
-    /// `PostCache`); replaced only on this thread, and only while `heldProbesUses` is 0.
-    @exclusivity(unchecked) var heldProbes: ProbeSet?
-    @exclusivity(unchecked) var heldProbesRef: Unmanaged<ProbeSet>?
-    /// Posts on this thread's stack that use `heldProbes` unretained.
-    @exclusivity(unchecked) var heldProbesUses = 0
 
     /// The counter reading this thread's clock extrapolates from, and the time it stood for.
     @exclusivity(unchecked) private var anchorTicks: UInt64 = 0

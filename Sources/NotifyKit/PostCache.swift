@@ -72,10 +72,8 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
         @exclusivity(unchecked) var version: UInt64 = .max
         @exclusivity(unchecked) var named: [Notification.Name: ContiguousArray<Registration>] = [:]
         @exclusivity(unchecked) var wildcard: ContiguousArray<Registration> = []
-        /// The probes attached at `version`, and the same unretained: a post that finds them held
-        /// by its thread (``ThreadContext/heldProbes``) compares and uses them with no retain.
-        @exclusivity(unchecked) private(set) var probes: ProbeSet?
-        @exclusivity(unchecked) private(set) var probesRef: Unmanaged<ProbeSet>?
+        /// The probes attached at `version`.
+        @exclusivity(unchecked) var probes: ProbeSet?
         /// The last names looked up, keyed by their bits: finds a name's copy without hashing it.
         /// On cache lines of their own, like the rest of the stripe.
         private let recent = UnsafeMutableRawPointer.allocate(
@@ -137,7 +135,6 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
             named = [:]
             self.wildcard = wildcard
             self.probes = probes
-            probesRef = probes.map(Unmanaged.passUnretained)
             self.version = version
             return stale
         }
@@ -152,7 +149,6 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
             named = [:]
             wildcard = []
             probes = nil
-            probesRef = nil
             return copies
         }
 
