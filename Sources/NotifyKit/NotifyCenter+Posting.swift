@@ -88,8 +88,12 @@ extension NotifyCenter {
         lock.lock()
         // A stored-property projection, not a method on `table`: a method call would copy the
         // whole table struct (and retain every collection in it) on each post.
-        let named = table.slots[notification.name].map { table.buckets[Int($0)].entries } ?? []
+        let slot = table.slots[notification.name]
+        let named = slot.map { table.buckets[Int($0)].entries } ?? []
         let wildcard = table.wildcard.entries
+        // What is read here may be copied into the stripe: a removal from these buckets sweeps.
+        if let slot, !table.buckets[Int(slot)].copied { table.buckets[Int(slot)].copied = true }
+        if !table.wildcard.copied { table.wildcard.copied = true }
         let probes = self.probes
         let version = tableVersion.load(ordering: .relaxed)
         if let probes {

@@ -100,7 +100,10 @@ extension NotifyCenter {
             for registration in messages.all {
                 emitMessageRegistered(registration, to: snapshot, preexisting: true)
             }
-            if let old = probes { table.garbage.append(old) }
+            if let old = probes {
+                table.garbage.append(old)
+                table.garbage.sweepsPostCopies = true
+            }
             probes = ProbeSet(entries: (probes?.entries ?? []) + [(id, probe)])
             tableChanged()
             return id
@@ -113,7 +116,10 @@ extension NotifyCenter {
     private func detachProbe(id: UInt64) {
         locked {
             let remaining = (probes?.entries ?? []).filter { $0.id != id }
-            if let old = probes { table.garbage.append(old) }
+            if let old = probes {
+                table.garbage.append(old)
+                table.garbage.sweepsPostCopies = true
+            }
             probes = ProbeSet(entries: remaining)
             tableChanged()
         }

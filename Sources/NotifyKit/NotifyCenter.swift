@@ -66,6 +66,11 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
         }
         let version = tableChanged()
         lock.unlock()
+        // No posting thread read what was let go of: no copy holds it.
+        guard garbage.sweepsPostCopies else {
+            withExtendedLifetime(garbage) {}
+            return result
+        }
         let stale = postCache.sweep(before: version)
         withExtendedLifetime((garbage, stale)) {}
         return result

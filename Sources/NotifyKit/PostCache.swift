@@ -10,7 +10,8 @@ import Synchronization
 /// Here each thread reads a stripe of its own (by thread id), whose lock and array copies only it
 /// touches. A copy is valid while the table's ``NotifyCenter/tableVersion`` has not moved: every
 /// change to the table bumps it, and a removal then sweeps the stripes so that a removed
-/// registration's handler is released when removal returns, as Foundation does.
+/// registration's handler is released when removal returns, as Foundation does. Only a removal
+/// from a bucket some post read (``Bucket/copied``) sweeps: no stripe holds the others.
 final class PostCache: @unchecked Sendable {  // every stripe's fields are guarded by its own lock
     /// A power of two; threads whose ids share the low bits share a stripe (correct, just slower).
     static let stripeCount = 16

@@ -10,6 +10,9 @@ struct Bucket {
     var entries: ContiguousArray<Registration> = []
     /// The name observed; nil for the wildcard bucket and for a freed slot.
     var name: Notification.Name?
+    /// Set when a post read the entries, so a posting thread may hold a copy of them; cleared by
+    /// the removal that sweeps those copies. A removal from a bucket never read sweeps nothing.
+    var copied = false
 
     /// Removes the entry at `index`: most often the newest, which moves no other entry.
     @inline(__always)
@@ -186,8 +189,14 @@ struct RegistrationTable {
         guard registration.isActive.exchange(false, ordering: .acquiringAndReleasing) else { return false }
         garbage.append(registration)
         if place.slot == Self.wildcardSlot {
+            if wildcard.copied { garbage.sweepsPostCopies = true }
+            wildcard.copied = false
             wildcard.removeEntry(at: place.index)
         } else {
+            if buckets[Int(place.slot)].copied {
+                garbage.sweepsPostCopies = true
+                buckets[Int(place.slot)].copied = false
+            }
             buckets[Int(place.slot)].removeEntry(at: place.index)
             if buckets[Int(place.slot)].entries.isEmpty {
                 emptyBuckets += 1
@@ -235,6 +244,8 @@ struct RegistrationTable {
 struct Garbage {
     private var first: AnyObject?
     private var rest: [AnyObject] = []
+    /// Whether posting threads' copies may hold some of it, so they must be swept before it goes.
+    var sweepsPostCopies = false
 
     var isEmpty: Bool { first == nil }
 

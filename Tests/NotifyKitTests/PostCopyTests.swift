@@ -30,6 +30,90 @@ import Testing
         #expect(!weak.isAlive, "a posting thread's copy kept a removed handler alive")
     }
 
+    @Test("after removals with no copy to sweep, a copied handler is still released when its removal returns")
+    func removalsBetweenCopiesReleaseCopiedHandler() {
+        let center = NotifyCenter()
+        var named: Subject? = Subject(1)
+        var everyName: Subject? = Subject(2)
+        let weakNamed = WeakRef(named)
+        let weakEveryName = WeakRef(everyName)
+        let first = center.addObserver(forName: .testN, object: nil, queue: nil) { _ in }
+        let second = center.addObserver(forName: .testN, object: nil, queue: nil) { [named] _ in named?.touch() }
+        let wildcard = center.addObserver(forName: nil, object: nil, queue: nil) { [everyName] _ in
+            everyName?.touch()
+        }
+        named = nil
+        everyName = nil
+        for _ in 0..<Self.warmPosts { center.post(name: .testN) }
+        // Registrations on a name no thread posted: their removals have no copy to sweep.
+        for _ in 0..<3 {
+            center.addObserver(forName: .testM, object: nil, queue: nil) { _ in }.cancel()
+        }
+        first.cancel()
+        // The copies are made again from the table without `first`, and must be swept again.
+        for _ in 0..<Self.warmPosts { center.post(name: .testN) }
+        center.addObserver(forName: .testM, object: nil, queue: nil) { _ in }.cancel()
+        second.cancel()
+        #expect(!weakNamed.isAlive, "a posting thread's copy kept a removed handler alive")
+        wildcard.cancel()
+        #expect(!weakEveryName.isAlive, "a posting thread's wildcard copy kept a removed handler alive")
+    }
+
+    @Test("a probe detached by a handler outlives the probed post it was read for, then is let go of")
+    func probeDetachedDuringProbedPost() {
+        let center = NotifyCenter()
+        let later = Counter()
+        var tokens: [NotifyToken] = []
+        let weakProbe: WeakRef<InMemoryProbe>
+        do {
+            let probe = InMemoryProbe()
+            weakProbe = WeakRef(probe)
+            let attachment = center.attach(probe)
+            tokens.append(
+                center.addObserver(forName: .testN, object: nil, queue: nil) { note in
+                    guard note.userInfo != nil else { return }
+                    attachment.detach()
+                    // With no probe attached now: must not let go of the probes the outer post uses.
+                    center.post(name: .testN)
+                })
+            tokens.append(center.addObserver(forName: .testN, object: nil, queue: nil) { _ in later.increment() })
+            for _ in 0..<Self.warmPosts { center.post(name: .testN) }
+            center.post(name: .testN, object: nil, userInfo: ["detach": true])
+            // The outer post went on with the probes it read: its later delivery is recorded.
+            #expect(probe.deliveries.count == 2 * (Self.warmPosts + 1))
+        }
+        center.post(name: .testN)
+        #expect(later.value == Self.warmPosts + 3)
+        #expect(!weakProbe.isAlive, "the posting thread kept a detached probe after its next post")
+        tokens.forEach { $0.cancel() }
+    }
+
+    @Test("threads posting while probes are attached and detached deliver every post once")
+    func probesChangingUnderPostingThreads() {
+        let center = NotifyCenter()
+        let count = Counter()
+        let token = center.addObserver(forName: .testN, object: nil, queue: nil) { _ in count.increment() }
+        let posters = 2
+        let postsEach = 2_000
+        let changes = 200
+        #expect(
+            finishes {
+                concurrently(threads: posters + 1) { index in
+                    guard index == posters else {
+                        for _ in 0..<postsEach { center.post(name: .testN) }
+                        return
+                    }
+                    for _ in 0..<changes {
+                        let attachment = center.attach(InMemoryProbe(capacityPerThread: 1 << 10))
+                        center.post(name: .testN)
+                        attachment.detach()
+                    }
+                }
+            })
+        #expect(count.value == posters * postsEach + changes)
+        token.cancel()
+    }
+
     @Test("an observer added after a thread's posts were copied receives that thread's next post")
     func additionReachesCopyingThread() {
         let center = NotifyCenter()
