@@ -11,7 +11,7 @@ struct BenchOptions: ParsableCommand {
             targets are reported, not fatal: other processes on the machine can cause them.
             """)
 
-    @Flag(help: "Fewer, shorter rounds: about 15 s, for CI (a full run takes about 50 s).")
+    @Flag(help: "Fewer, shorter rounds: about 15 s, for CI (a full run takes about 2 minutes).")
     var quick = false
 
     @Option(
