@@ -134,7 +134,7 @@ struct SSHHostTests {
         configuration.controlPath = fake.directory + "/control"
         SSHHost(configuration).close()
         #expect(!FileManager.default.fileExists(atPath: fake.argumentsFile), "no shared connection, nothing to end")
-        FileManager.default.createFile(atPath: fake.directory + "/control", contents: nil)
+        _ = FileManager.default.createFile(atPath: fake.directory + "/control", contents: nil)
         SSHHost(configuration).close()
         #expect(try fake.arguments() == ["-o", "ControlPath=\(fake.directory)/control", "-O", "exit", "--", "stage"])
     }

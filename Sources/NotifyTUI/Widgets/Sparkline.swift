@@ -9,18 +9,7 @@ public enum Sparkline {
     public static func text(_ values: [Double], width: Int, glyphs: Glyphs) -> String {
         guard width > 0 else { return "" }
         let recent = values.suffix(width)
-        let peak = recent.max() ?? 0
-        let levels = glyphs.sparks
-        var result = String(repeating: levels[0], count: width - recent.count)
-        for value in recent {
-            guard peak > 0, value > 0 else {
-                result.append(levels[0])
-                continue
-            }
-            let scaled = Int((value / peak * Double(levels.count - 1)).rounded(.up))
-            result.append(levels[min(levels.count - 1, max(1, scaled))])
-        }
-        return result
+        return bars(recent, width: width, top: recent.max() ?? 0, rounding: .up, glyphs: glyphs)
     }
 
     /// The glyphs for the last `width` values of a rate, on a scale that lets steady traffic read as
@@ -32,7 +21,14 @@ public enum Sparkline {
         guard width > 0 else { return "" }
         let mean = values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
         let top = max(values.max() ?? 0, 2 * mean, floor)
-        let recent = values.suffix(width)
+        return bars(values.suffix(width), width: width, top: top, rounding: .toNearestOrAwayFromZero, glyphs: glyphs)
+    }
+
+    /// `recent` right-aligned in `width` cells, `top` the tallest glyph; zero the lowest, any
+    /// non-zero value at least the second.
+    private static func bars(
+        _ recent: ArraySlice<Double>, width: Int, top: Double, rounding: FloatingPointRoundingRule, glyphs: Glyphs
+    ) -> String {
         let levels = glyphs.sparks
         var result = String(repeating: levels[0], count: width - recent.count)
         for value in recent {
@@ -40,7 +36,7 @@ public enum Sparkline {
                 result.append(levels[0])
                 continue
             }
-            let scaled = Int((value / top * Double(levels.count - 1)).rounded())
+            let scaled = Int((value / top * Double(levels.count - 1)).rounded(rounding))
             result.append(levels[min(levels.count - 1, max(1, scaled))])
         }
         return result
