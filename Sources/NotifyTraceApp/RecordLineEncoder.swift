@@ -135,8 +135,14 @@ final class QuotedNameCache {  // used from one thread at a time
     private let arena = UnsafeMutablePointer<UInt8>.allocate(capacity: arenaBytes)
     @exclusivity(unchecked) private var arenaUsed = 0
     @exclusivity(unchecked) private var scratch: [UInt8] = []
+    /// The last name too long to keep, quoted: memory of the cache's own, so the pointer handed
+    /// out stays valid until the next call.
+    @exclusivity(unchecked) private var long = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
 
-    deinit { arena.deallocate() }
+    deinit {
+        arena.deallocate()
+        long.deallocate()
+    }
 
     /// `name` quoted; valid until the next call.
     @inline(__always)
@@ -156,7 +162,12 @@ final class QuotedNameCache {  // used from one thread at a time
         TraceEncoder.appendQuoted(name, into: &scratch)
         guard scratch.count <= Self.longestKept else {
             keys[index] = .max
-            return scratch.withUnsafeBufferPointer { $0 }
+            if long.count < scratch.count {
+                long.deallocate()
+                long = .allocate(capacity: scratch.count)
+            }
+            _ = long.initialize(from: scratch)
+            return UnsafeBufferPointer(rebasing: long[..<scratch.count])
         }
         if arenaUsed + scratch.count > Self.arenaBytes {
             // Full: start afresh, forgetting every name.

@@ -154,4 +154,17 @@ struct RecordLineSynced: NotifyCenter.AsyncMessage {
         #expect(again == first)
         #expect(String(decoding: other, as: UTF8.self) == #""Two\"""#)
     }
+
+    @Test("a name too long to keep is quoted afresh each time, whole, and leaves the kept names as they were")
+    func longNamesAreQuotedWhole() {
+        let cache = QuotedNameCache()
+        let kept = Array(cache.quoted("Kept", thread: 1, slot: 1))
+        let long = String(repeating: "é\"", count: 1_500)
+        var expected: [UInt8] = []
+        TraceEncoder.appendQuoted(long, into: &expected)
+        #expect(Array(cache.quoted(long, thread: 2, slot: 2)) == expected)
+        #expect(Array(cache.quoted(long + "!", thread: 2, slot: 2)).count == expected.count + 1)
+        #expect(Array(cache.quoted(long, thread: 2, slot: 2)) == expected)
+        #expect(Array(cache.quoted("Kept", thread: 1, slot: 1)) == kept)
+    }
 }
