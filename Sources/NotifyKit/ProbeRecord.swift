@@ -7,7 +7,9 @@
 /// `nameDefined` record earlier in the same ring; types and callsites are process-stable
 /// pointers. The words are named by what a post uses them for; a delivery's accessors say what
 /// it keeps in them.
+@usableFromInline
 struct ProbeRecord {
+    @usableFromInline
     enum Kind: UInt8 {
         case posted, delivered
         /// A typed message queued for one observer: `matched` is the pending count, `hasUserInfo`
@@ -19,26 +21,26 @@ struct ProbeRecord {
         case nameDefined
     }
 
-    var timestamp: UInt64
-    var postID: UInt64
+    @usableFromInline var timestamp: UInt64
+    @usableFromInline var postID: UInt64
     /// Posted: the parent post; delivered: the registration.
-    var parentPostID: UInt64
+    @usableFromInline var parentPostID: UInt64
     /// Posted: the registrations matched; delivered: the posting thread.
-    var matched: UInt64
+    @usableFromInline var matched: UInt64
     /// Posted: the object's address; delivered: the handler's start.
-    var objectAddress: UInt64
+    @usableFromInline var objectAddress: UInt64
     /// Posted: the object's serial; delivered: the wait before the start.
-    var objectSerial: UInt64
+    @usableFromInline var objectSerial: UInt64
     /// Posted: the object's type (nil when there is no object); boxed and nameDefined: the box.
-    var pointer: UnsafeRawPointer?
-    var file: StaticString
-    var kind: Kind
-    var target: NotifyTargetKind
-    var message: NotifyMessageKind?
-    var hasUserInfo: Bool
-    var nameSlot: UInt16
-    var depth: UInt32
-    var line: UInt32
+    @usableFromInline var pointer: UnsafeRawPointer?
+    @usableFromInline var file: StaticString
+    @usableFromInline var kind: Kind
+    @usableFromInline var target: NotifyTargetKind
+    @usableFromInline var message: NotifyMessageKind?
+    @usableFromInline var hasUserInfo: Bool
+    @usableFromInline var nameSlot: UInt16
+    @usableFromInline var depth: UInt32
+    @usableFromInline var line: UInt32
 
     @inline(__always)
     static func posted(
@@ -132,64 +134,70 @@ final class ProbeNameBox {
 
 /// A posted, delivered or enqueue record as ``ProbeRecorder/drain(to:)`` hands it over: its fields
 /// read in place, with no ``ProbeEvent`` built, for a drainer that encodes straight from them.
+///
+/// Read it during the visit it is handed to: ``name`` reads the ring the record came from.
 public struct ProbeDrainedRecord {
     public enum Kind { case posted, delivered, messageEnqueued }
 
-    let record: ProbeRecord
+    @usableFromInline let record: ProbeRecord
+    private unowned(unsafe) let ring: ProbeRecordRing
     /// ``NotifyThread/id`` of the thread that wrote it.
     public let thread: UInt64
-    /// The notification's name (posted and delivered); empty for an enqueue.
-    public let name: String
+    /// Stands for ``name``: equal serials, equal names, across every ring and drain of the
+    /// process; 0 for an enqueue. A key for a cache of names that compares no strings.
+    public let nameSerial: UInt64
 
-    init(_ record: ProbeRecord, thread: UInt64, name: String) {
+    init(_ record: ProbeRecord, ring: ProbeRecordRing) {
         self.record = record
-        self.thread = thread
-        self.name = name
+        self.ring = ring
+        thread = ring.thread
+        nameSerial = record.kind == .messageEnqueued ? 0 : ring.slotSerials[Int(record.nameSlot)]
     }
 
-    public var kind: Kind {
+    /// The notification's name (posted and delivered); empty for an enqueue.
+    public var name: String { nameSerial == 0 ? "" : ring.slotNames[Int(record.nameSlot)] }
+
+    @inlinable public var kind: Kind {
         switch record.kind {
         case .posted: .posted
         case .delivered: .delivered
         default: .messageEnqueued
         }
     }
-    /// The slot the name takes in its thread's ring: with ``thread``, a key for a cache of names.
-    public var nameSlot: Int { Int(record.nameSlot) }
-    public var timestamp: UInt64 { record.timestamp }
-    public var postID: UInt64 { record.postID }
+    @inlinable public var timestamp: UInt64 { record.timestamp }
+    @inlinable public var postID: UInt64 { record.postID }
 
     // Posted.
-    public var object: NotifyObjectRef? {
+    @inlinable public var object: NotifyObjectRef? {
         record.pointer.map {
             NotifyObjectRef(
                 address: UInt(record.objectAddress), type: unsafeBitCast($0, to: (any AnyObject.Type).self),
                 serial: record.objectSerial)
         }
     }
-    public var hasUserInfo: Bool { record.hasUserInfo }
-    public var matched: Int { Int(record.matched) }
-    public var depth: Int { Int(record.depth) }
-    public var parentPostID: UInt64 { record.parentPostID }
-    public var callsite: NotifyCallsite { NotifyCallsite(file: record.file, line: UInt(record.line)) }
+    @inlinable public var hasUserInfo: Bool { record.hasUserInfo }
+    @inlinable public var matched: Int { Int(record.matched) }
+    @inlinable public var depth: Int { Int(record.depth) }
+    @inlinable public var parentPostID: UInt64 { record.parentPostID }
+    @inlinable public var callsite: NotifyCallsite { NotifyCallsite(file: record.file, line: UInt(record.line)) }
     /// The callsite's file as written (`#fileID`), and its line: a key for a cache of callsites.
-    public var callsiteFile: StaticString { record.file }
-    public var callsiteLine: UInt { UInt(record.line) }
-    public var message: NotifyMessageKind? { record.message }
+    @inlinable public var callsiteFile: StaticString { record.file }
+    @inlinable public var callsiteLine: UInt { UInt(record.line) }
+    @inlinable public var message: NotifyMessageKind? { record.message }
 
     // Delivered.
-    public var registration: UInt64 { record.parentPostID }
-    public var postingThread: UInt64 { record.matched }
-    public var target: NotifyTargetKind { record.target }
-    public var start: UInt64 { record.objectAddress }
-    public var duration: UInt64 {
+    @inlinable public var registration: UInt64 { record.parentPostID }
+    @inlinable public var postingThread: UInt64 { record.matched }
+    @inlinable public var target: NotifyTargetKind { record.target }
+    @inlinable public var start: UInt64 { record.objectAddress }
+    @inlinable public var duration: UInt64 {
         record.timestamp > record.objectAddress ? record.timestamp - record.objectAddress : 0
     }
-    public var wait: UInt64 { record.objectSerial }
+    @inlinable public var wait: UInt64 { record.objectSerial }
 
     // Enqueued.
-    public var pending: Int { Int(record.matched) }
-    public var droppedOldest: Bool { record.hasUserInfo }
+    @inlinable public var pending: Int { Int(record.matched) }
+    @inlinable public var droppedOldest: Bool { record.hasUserInfo }
 
     /// The event the record stands for, as ``ProbeRecorder/drain(into:)`` builds it.
     public var event: ProbeEvent { record.event(thread: thread, name: name) }

@@ -61,6 +61,8 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     @exclusivity(unchecked) var droppedReported: UInt64 = 0
     /// The name of each slot, as the records read so far defined them.
     @exclusivity(unchecked) var slotNames: [String]
+    /// Each slot's ``ProbeRecorder/nameSerial`` for the name it holds: a key for a drainer's cache.
+    @exclusivity(unchecked) var slotSerials: [UInt64]
     /// Set when the thread exits: drained, then let go.
     let closed = Atomic<Bool>(false)
     /// Set when the recorder goes away: the thread lets the ring go at its next lookup.
@@ -90,6 +92,7 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
         nameBits.initialize(repeating: .zero, count: Self.nameSlots)
         names = Array(repeating: nil, count: Self.nameSlots)
         slotNames = Array(repeating: "", count: Self.nameSlots)
+        slotSerials = Array(repeating: 0, count: Self.nameSlots)
     }
 
     deinit {

@@ -13,6 +13,8 @@ import Synchronization
 /// inspector's ring are recorders underneath.
 public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings` under its lock; the rest: drainer
     private static let lastID = Atomic<UInt64>(0)
+    /// The last serial a drained name definition took; 0 is no name (an enqueue's).
+    private static let lastNameSerial = Atomic<UInt64>(0)
 
     /// Records each thread's ring holds between two drains.
     public let capacityPerThread: Int
@@ -101,31 +103,69 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
         return lost
     }
 
-    /// Takes records from the rings' heads, oldest first, while their time is at most `limit`.
+    /// Takes records from the rings' heads, oldest first, while their time is at most `limit`: a
+    /// ring's records are taken in a run for as long as they stay older than every other ring's
+    /// next (ties go to the ring listed first).
     private func merge<Visitor: ProbeRecordVisitor>(upTo limit: UInt64, to visitor: inout Visitor) {
         nextTimes.removeAll(keepingCapacity: true)
         for index in draining.indices { nextTimes.append(nextTime(of: index, upTo: limit)) }
         while true {
             var oldest = -1
             var oldestTime = UInt64.max
-            for index in nextTimes.indices where nextTimes[index] < oldestTime {
-                oldest = index
-                oldestTime = nextTimes[index]
+            var runnerUp = Int.max
+            var runnerUpTime = UInt64.max
+            for index in nextTimes.indices {
+                let time = nextTimes[index]
+                if time < oldestTime {
+                    runnerUp = oldest < 0 ? Int.max : oldest
+                    runnerUpTime = oldestTime
+                    oldest = index
+                    oldestTime = time
+                } else if time < runnerUpTime {
+                    runnerUp = index
+                    runnerUpTime = time
+                }
             }
             guard oldest >= 0 else { return }
-            let ring = draining[oldest]
-            let record = ring.record(at: tails[oldest])
-            tails[oldest] &+= 1
+            nextTimes[oldest] = run(
+                of: oldest, before: runnerUpTime, tieBreak: oldest < runnerUp, upTo: limit, to: &visitor)
+        }
+    }
+
+    /// Visits ring `index`'s records from its head while they come before `bound` (at `bound` too
+    /// when `tieBreak`) and by `limit`; returns the time of the next one, `.max` when none is due.
+    @inline(__always)
+    private func run<Visitor: ProbeRecordVisitor>(
+        of index: Int, before bound: UInt64, tieBreak: Bool, upTo limit: UInt64, to visitor: inout Visitor
+    ) -> UInt64 {
+        let ring = draining[index]
+        let head = heads[index]
+        var tail = tails[index]
+        defer { tails[index] = tail }
+        // The first record is due: the merge chose this ring by its time.
+        var first = true
+        while tail != head {
+            let record = ring.record(at: tail)
+            switch record.kind {
+            case .nameDefined:
+                ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
+                ring.slotSerials[Int(record.nameSlot)] = Self.lastNameSerial.add(1, ordering: .relaxed).newValue
+                tail &+= 1
+                continue
+            default:
+                let time = record.timestamp
+                guard time <= limit else { return .max }
+                guard first || time < bound || (time == bound && tieBreak) else { return time }
+            }
+            first = false
+            tail &+= 1
             if record.kind == .boxed {
                 visitor.visit((record.takeBox() as! ProbeEventBox).event)
             } else {
-                visitor.visit(
-                    ProbeDrainedRecord(
-                        record, thread: ring.thread,
-                        name: record.kind == .messageEnqueued ? "" : ring.slotNames[Int(record.nameSlot)]))
+                visitor.visit(ProbeDrainedRecord(record, ring: ring))
             }
-            nextTimes[oldest] = nextTime(of: oldest, upTo: limit)
         }
+        return .max
     }
 
     /// The time of ring `index`'s next event, reading the name definitions before it; `.max` when
@@ -138,6 +178,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
                 return record.timestamp <= limit ? record.timestamp : .max
             }
             ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
+            ring.slotSerials[Int(record.nameSlot)] = Self.lastNameSerial.add(1, ordering: .relaxed).newValue
             tails[index] &+= 1
         }
         return .max

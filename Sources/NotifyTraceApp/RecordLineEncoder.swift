@@ -2,7 +2,7 @@ import NotifyKit
 import NotifyWire
 
 /// Encodes drained records straight into an ``EncodedChunk``: posts, deliveries and enqueues are
-/// written from the records' fields (names quoted once per thread's name slot and kept, callsites,
+/// written from the records' fields (names quoted once per name serial and kept, callsites,
 /// threads and objects looked up through the converter's caches), with no ``ProbeEvent`` or
 /// ``TraceEvent`` built for them. Rare events take the converter's general path. The bytes are the
 /// same either way.
@@ -17,6 +17,8 @@ struct RecordLineEncoder: ProbeRecordVisitor {
     let send: (inout EncodedChunk) -> Void
     /// Events drained so far.
     private(set) var count = 0
+    /// ``NotifyThread/renameCount`` as the drain began: renames during it come after its records.
+    private let renames = NotifyThread.renameCount
 
     init(
         converter: ProbeEventConverter, chunk: EncodedChunk, lines: [TraceEvent], names: QuotedNameCache,
@@ -50,7 +52,7 @@ struct RecordLineEncoder: ProbeRecordVisitor {
     mutating func visit(_ record: ProbeDrainedRecord) {
         count += 1
         let t = record.timestamp
-        if NotifyThread.renameCount != converter.seenRenames {
+        if converter.seenRenames < renames {
             converter.reintroduceRenamedThreads(at: t, into: &lines)
         }
         let thread = converter.introduceThread(record.thread, at: t, into: &lines)
@@ -60,7 +62,7 @@ struct RecordLineEncoder: ProbeRecordVisitor {
             let site = converter.introduceCallsite(file: record.callsiteFile, line: record.callsiteLine, into: &lines)
             appendLines()
             let seq = converter.nextSequence()
-            let name = names.quoted(record.name, thread: record.thread, slot: record.nameSlot)
+            let name = names.quoted(serial: record.nameSerial) { record.name }
             let message = record.message.map(Self.traceMessage)
             chunk.appendLine(as: .event(seq: seq, events: 1)) { bytes in
                 TraceEncoder.appendPosted(
@@ -72,7 +74,7 @@ struct RecordLineEncoder: ProbeRecordVisitor {
             let posting = converter.introduceThread(record.postingThread, at: t, into: &lines)
             appendLines()
             let seq = converter.nextSequence()
-            let name = names.quoted(record.name, thread: record.thread, slot: record.nameSlot)
+            let name = names.quoted(serial: record.nameSerial) { record.name }
             let target = Self.traceTarget(record.target)
             chunk.appendLine(as: .event(seq: seq, events: 1)) { bytes in
                 TraceEncoder.appendDelivered(
@@ -122,15 +124,14 @@ struct RecordLineEncoder: ProbeRecordVisitor {
     }
 }
 
-/// Names quoted as lines write them, kept by thread and name slot (what a record names them by),
-/// so a name is escaped once, not once per event.
+/// Names quoted as lines write them, kept by ``ProbeDrainedRecord/nameSerial``, so a name is
+/// escaped once, not once per event, and a kept one is found with no string compared.
 final class QuotedNameCache {  // used from one thread at a time
     private static let slots = 256
     private static let arenaBytes = 1 << 16
     /// A name longer than this is quoted afresh each time.
     private static let longestKept = 2048
     @exclusivity(unchecked) private var keys = [UInt64](repeating: .max, count: slots)
-    @exclusivity(unchecked) private var strings = [String](repeating: "", count: slots)
     @exclusivity(unchecked) private var ranges = [Range<Int>](repeating: 0..<0, count: slots)
     private let arena = UnsafeMutablePointer<UInt8>.allocate(capacity: arenaBytes)
     @exclusivity(unchecked) private var arenaUsed = 0
@@ -144,16 +145,16 @@ final class QuotedNameCache {  // used from one thread at a time
         long.deallocate()
     }
 
-    /// `name` quoted; valid until the next call.
+    /// The name `serial` stands for, quoted; `name` is read only when it is not kept. Valid until
+    /// the next call.
     @inline(__always)
-    func quoted(_ name: String, thread: UInt64, slot: Int) -> UnsafeBufferPointer<UInt8> {
-        let key = thread << 8 | UInt64(truncatingIfNeeded: slot & 0xFF)
-        let index = Int((thread &* 0x9E37_79B9 &+ UInt64(truncatingIfNeeded: slot)) % UInt64(Self.slots))
-        if keys[index] == key && strings[index] == name {
+    func quoted(serial: UInt64, name: () -> String) -> UnsafeBufferPointer<UInt8> {
+        let index = Int(serial % UInt64(Self.slots))
+        if keys[index] == serial {
             let range = ranges[index]
             return UnsafeBufferPointer(start: arena + range.lowerBound, count: range.count)
         }
-        return remember(name, key: key, at: index)
+        return remember(name(), key: serial, at: index)
     }
 
     @inline(never)
@@ -178,7 +179,6 @@ final class QuotedNameCache {  // used from one thread at a time
         scratch.withUnsafeBufferPointer { (arena + start).update(from: $0.baseAddress!, count: $0.count) }
         arenaUsed += scratch.count
         keys[index] = key
-        strings[index] = name
         ranges[index] = start..<arenaUsed
         return UnsafeBufferPointer(start: arena + start, count: scratch.count)
     }

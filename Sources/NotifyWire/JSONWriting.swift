@@ -175,40 +175,83 @@ struct LineWriter {
     @inline(__always)
     mutating func appendKey(_ key: WireKey) { appendLiteral(key.opening) }
 
-    /// Appends `value` in decimal: digits are counted first, then written from the last.
+    /// Appends `value` in decimal: digits are counted first, then written from the last, two at a
+    /// time from a table; a long value splits into 8-digit parts whose halves convert independently.
     @inline(__always)
     mutating func appendDecimal(_ value: UInt64) {
-        if value < 10 {
-            appendByte(0x30 &+ UInt8(truncatingIfNeeded: value))
+        if value < 100 {
+            if value < 10 {
+                appendByte(0x30 &+ UInt8(truncatingIfNeeded: value))
+            } else {
+                Self.writePair(UInt32(truncatingIfNeeded: value), at: position)
+                position += 2
+            }
             return
         }
-        var digits = 2
-        var limit: UInt64 = 100
-        while digits < 20 && value >= limit {
-            digits += 1
-            limit &*= 10
-        }
-        // Two digits per division of the whole value; a pair splits with a small multiply.
-        var remaining = value
+        let digits = Self.decimalDigits(value)
         var cursor = position + digits
-        while remaining >= 100 {
-            let (quotient, pair) = remaining.quotientAndRemainder(dividingBy: 100)
-            let tens = UInt8(truncatingIfNeeded: pair / 10)
-            cursor -= 2
-            cursor[0] = 0x30 &+ tens
-            cursor[1] = 0x30 &+ UInt8(truncatingIfNeeded: pair) &- tens &* 10
+        var remaining = value
+        while remaining >= 100_000_000 {
+            let (quotient, part) = remaining.quotientAndRemainder(dividingBy: 100_000_000)
+            cursor -= 8
+            Self.writeEight(UInt32(truncatingIfNeeded: part), at: cursor)
             remaining = quotient
         }
-        if remaining >= 10 {
-            let tens = UInt8(truncatingIfNeeded: remaining / 10)
+        var small = UInt32(truncatingIfNeeded: remaining)
+        while small >= 100 {
+            let (quotient, pair) = small.quotientAndRemainder(dividingBy: 100)
             cursor -= 2
-            cursor[0] = 0x30 &+ tens
-            cursor[1] = 0x30 &+ UInt8(truncatingIfNeeded: remaining) &- tens &* 10
+            Self.writePair(pair, at: cursor)
+            small = quotient
+        }
+        if small >= 10 {
+            Self.writePair(small, at: cursor - 2)
         } else {
-            cursor -= 1
-            cursor[0] = 0x30 &+ UInt8(truncatingIfNeeded: remaining)
+            (cursor - 1).pointee = 0x30 &+ UInt8(truncatingIfNeeded: small)
         }
         position += digits
+    }
+
+    /// The decimal digits of `value` (at least 1): from its bit width, corrected by one comparison.
+    @inline(__always)
+    static func decimalDigits(_ value: UInt64) -> Int {
+        let bits = 64 - (value | 1).leadingZeroBitCount
+        let estimate = (bits &* 1233) &>> 12  // ⌊bits × log10(2)⌋: the digits, or one less
+        return value >= powersOfTen[estimate] ? estimate &+ 1 : estimate
+    }
+
+    /// 10⁰ … 10¹⁹.
+    private static let powersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+        100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+        10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ]
+
+    /// Writes the 8 digits of `part` (< 10⁸), leading zeros included.
+    @inline(__always)
+    private static func writeEight(_ part: UInt32, at cursor: UnsafeMutablePointer<UInt8>) {
+        let (high, low) = part.quotientAndRemainder(dividingBy: 10_000)
+        let (first, second) = high.quotientAndRemainder(dividingBy: 100)
+        let (third, fourth) = low.quotientAndRemainder(dividingBy: 100)
+        writePair(first, at: cursor)
+        writePair(second, at: cursor + 2)
+        writePair(third, at: cursor + 4)
+        writePair(fourth, at: cursor + 6)
+    }
+
+    /// Writes the two digits of `pair` (< 100).
+    @inline(__always)
+    private static func writePair(_ pair: UInt32, at cursor: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(cursor).copyMemory(
+            from: UnsafeRawPointer(digitPairs.utf8Start) + Int(pair) &* 2, byteCount: 2)
+    }
+
+    private static var digitPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
     }
 
     @inline(__always)

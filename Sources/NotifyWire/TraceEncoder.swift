@@ -255,7 +255,7 @@ public enum TraceEncoder {
             if let message = post.message {
                 // Only typed messages carry it, so a notification's line is the same as in 1.1.
                 buffer.appendKey(.message)
-                buffer.appendJSONString(message.rawValue)
+                buffer.appendLiteral(message.quoted)
             }
             buffer.appendLiteral("}\n")
         }
@@ -275,7 +275,7 @@ public enum TraceEncoder {
             buffer.appendKey(.postingThread)
             buffer.appendDecimal(delivery.postingThread)
             buffer.appendKey(.target)
-            buffer.appendJSONString(delivery.target.rawValue)
+            buffer.appendLiteral(delivery.target.quoted)
             buffer.appendKey(.start)
             buffer.appendDecimal(delivery.start)
             buffer.appendKey(.duration)

@@ -35,7 +35,7 @@ extension TraceEncoder {
             line.appendDecimal(callsite)
             if let message {
                 line.appendKey(.message)
-                line.appendJSONString(message.rawValue)
+                line.appendLiteral(message.quoted)
             }
             line.appendLiteral("}\n")
         }
@@ -59,7 +59,7 @@ extension TraceEncoder {
             line.appendKey(.postingThread)
             line.appendDecimal(postingThread)
             line.appendKey(.target)
-            line.appendJSONString(target.rawValue)
+            line.appendLiteral(target.quoted)
             line.appendKey(.start)
             line.appendDecimal(start)
             line.appendKey(.duration)
@@ -115,5 +115,29 @@ extension LineWriter {
     mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         appendRaw(base, count: bytes.count)
+    }
+}
+
+extension TraceTargetKind {
+    /// The raw value as a line writes it, quoted: no escaping needed, so none is done per line.
+    var quoted: StaticString {
+        switch self {
+        case .posting: "\"posting\""
+        case .operationQueue: "\"operation-queue\""
+        case .dispatchQueue: "\"dispatch-queue\""
+        case .thread: "\"thread\""
+        case .main: "\"main\""
+        case .task: "\"task\""
+        }
+    }
+}
+
+extension TraceMessageKind {
+    /// The raw value as a line writes it, quoted.
+    var quoted: StaticString {
+        switch self {
+        case .mainActor: "\"main\""
+        case .async: "\"async\""
+        }
     }
 }

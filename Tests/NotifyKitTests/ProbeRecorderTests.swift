@@ -58,6 +58,62 @@ private final class ReceivingProbe: NotifyProbe, @unchecked Sendable {
         #expect(probe.droppedCount == 0)
     }
 
+    @Test("a drained record's name serial stands for its name alone, also when its slot is retaken")
+    func nameSerialsFollowSlots() {
+        let center = NotifyCenter()
+        let recorder = ProbeRecorder()
+        let attachment = center.attach(recorder)
+        defer { attachment.detach() }
+        let names = (0..<(2 * ProbeRecordRing.nameSlots)).map { Notification.Name("tests.recorder.serial-\($0)") }
+        for name in names + names { center.post(name: name) }
+        var visitor = SerialCollector()
+        recorder.drain(to: &visitor)
+        #expect(visitor.pairs.map(\.name) == (names + names).map(\.rawValue))
+        var nameOfSerial: [UInt64: String] = [:]
+        for (serial, name) in visitor.pairs {
+            #expect(serial != 0)
+            #expect(nameOfSerial[serial, default: name] == name)
+            nameOfSerial[serial] = name
+        }
+        // Twice as many names as slots: slots were retaken, so names came back under new serials.
+        #expect(Set(nameOfSerial.values).count == names.count)
+        #expect(nameOfSerial.count > names.count)
+    }
+
+    @Test("records of threads posting at once drain in the order of their times, each thread's in its own order")
+    func mergeOrdersThreadsByTime() {
+        let center = NotifyCenter()
+        let recorder = ProbeRecorder()
+        let attachment = center.attach(recorder)
+        defer { attachment.detach() }
+        let threads = 3
+        let postsEach = 3_000
+        let started = Atomic<Int>(0)
+        let done = DispatchGroup()
+        for _ in 0..<threads {
+            done.enter()
+            Thread {
+                // Together: each waits until every thread is running.
+                started.add(1, ordering: .relaxed)
+                while started.load(ordering: .relaxed) < threads {}
+                for _ in 0..<postsEach { center.post(name: tick) }
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        var events: [ProbeEvent] = []
+        recorder.drain(into: &events)
+        #expect(events.count == threads * postsEach)
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.timestamp <= $1.timestamp })
+        var lastPost: [UInt64: UInt64] = [:]
+        for event in events {
+            guard case .posted(let post) = event.kind else { continue }
+            #expect(post.postID > lastPost[event.thread, default: 0])
+            lastPost[event.thread] = post.postID
+        }
+        #expect(lastPost.count == threads)
+    }
+
     @Test("a delivery handed to another thread is drained after its post, with the posting thread")
     func handedOffDeliveryFollowsItsPost() {
         let center = NotifyCenter()
@@ -242,4 +298,11 @@ private final class ReceivingProbe: NotifyProbe, @unchecked Sendable {
             #expect("\(lhs.kind)" == "\(rhs.kind)")
         }
     }
+}
+
+/// The name serial and name of every drained post.
+private struct SerialCollector: ProbeRecordVisitor {
+    var pairs: [(serial: UInt64, name: String)] = []
+    mutating func visit(_ record: ProbeDrainedRecord) { pairs.append((record.nameSerial, record.name)) }
+    mutating func visit(_ event: ProbeEvent) {}
 }

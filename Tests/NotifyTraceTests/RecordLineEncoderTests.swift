@@ -144,27 +144,37 @@ struct RecordLineSynced: NotifyCenter.AsyncMessage {
         #expect(fastLines == generalLines)
     }
 
-    @Test("a cached name is rewritten when its thread's slot comes to stand for another name")
-    func nameCacheFollowsTheSlot() {
+    @Test("a kept name is found by its serial; another serial is quoted from its own name")
+    func nameCacheKeysBySerial() {
         let cache = QuotedNameCache()
-        let first = Array(cache.quoted("One", thread: 3, slot: 5))
-        let again = Array(cache.quoted("One", thread: 3, slot: 5))
-        let other = Array(cache.quoted("Two\"", thread: 3, slot: 5))
+        var reads = 0
+        let first = Array(
+            cache.quoted(serial: 5) {
+                reads += 1; return "One"
+            })
+        let again = Array(
+            cache.quoted(serial: 5) {
+                reads += 1; return "One"
+            })
+        let other = Array(cache.quoted(serial: 261) { "Two\"" })  // the same cache slot as 5
+        let firstAgain = Array(cache.quoted(serial: 5) { "One" })
         #expect(String(decoding: first, as: UTF8.self) == #""One""#)
         #expect(again == first)
+        #expect(reads == 1)
         #expect(String(decoding: other, as: UTF8.self) == #""Two\"""#)
+        #expect(firstAgain == first)
     }
 
     @Test("a name too long to keep is quoted afresh each time, whole, and leaves the kept names as they were")
     func longNamesAreQuotedWhole() {
         let cache = QuotedNameCache()
-        let kept = Array(cache.quoted("Kept", thread: 1, slot: 1))
+        let kept = Array(cache.quoted(serial: 1) { "Kept" })
         let long = String(repeating: "é\"", count: 1_500)
         var expected: [UInt8] = []
         TraceEncoder.appendQuoted(long, into: &expected)
-        #expect(Array(cache.quoted(long, thread: 2, slot: 2)) == expected)
-        #expect(Array(cache.quoted(long + "!", thread: 2, slot: 2)).count == expected.count + 1)
-        #expect(Array(cache.quoted(long, thread: 2, slot: 2)) == expected)
-        #expect(Array(cache.quoted("Kept", thread: 1, slot: 1)) == kept)
+        #expect(Array(cache.quoted(serial: 2) { long }) == expected)
+        #expect(Array(cache.quoted(serial: 3) { long + "!" }).count == expected.count + 1)
+        #expect(Array(cache.quoted(serial: 2) { long }) == expected)
+        #expect(Array(cache.quoted(serial: 1) { "Kept" }) == kept)
     }
 }

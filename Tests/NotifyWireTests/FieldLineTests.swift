@@ -40,6 +40,11 @@ import Testing
                     }
                     #expect(fields == general)
                     #expect(String(decoding: general, as: UTF8.self).contains(#""postID":\#(number),"#))
+                    if let message {
+                        #expect(
+                            String(decoding: general, as: UTF8.self).hasSuffix(
+                                #","message":"\#(message.rawValue)"}"# + "\n"))
+                    }
                 }
             }
         }
@@ -66,6 +71,7 @@ import Testing
                     }
                     #expect(fields == general)
                     #expect(String(decoding: general, as: UTF8.self).contains(#""start":\#(number),"#))
+                    #expect(String(decoding: general, as: UTF8.self).contains(#","target":"\#(target.rawValue)","#))
                 }
             }
         }
