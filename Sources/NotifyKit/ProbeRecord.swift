@@ -151,7 +151,9 @@ public struct ProbeDrainedRecord {
         self.record = record
         self.ring = ring
         thread = ring.thread
-        nameSerial = record.kind == .messageEnqueued ? 0 : ring.slotSerials[Int(record.nameSlot)]
+        nameSerial =
+            record.kind == .messageEnqueued
+            ? 0 : ring.slotSerials[Int(record.nameSlot & UInt16(ProbeRecordRing.nameSlots - 1))]
     }
 
     /// The notification's name (posted and delivered); empty for an enqueue.

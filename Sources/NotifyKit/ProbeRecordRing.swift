@@ -62,7 +62,7 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     /// The name of each slot, as the records read so far defined them.
     @exclusivity(unchecked) var slotNames: [String]
     /// Each slot's ``ProbeRecorder/nameSerial`` for the name it holds: a key for a drainer's cache.
-    @exclusivity(unchecked) var slotSerials: [UInt64]
+    let slotSerials: UnsafeMutablePointer<UInt64>
     /// Set when the thread exits: drained, then let go.
     let closed = Atomic<Bool>(false)
     /// Set when the recorder goes away: the thread lets the ring go at its next lookup.
@@ -92,7 +92,8 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
         nameBits.initialize(repeating: .zero, count: Self.nameSlots)
         names = Array(repeating: nil, count: Self.nameSlots)
         slotNames = Array(repeating: "", count: Self.nameSlots)
-        slotSerials = Array(repeating: 0, count: Self.nameSlots)
+        slotSerials = .allocate(capacity: Self.nameSlots)
+        slotSerials.initialize(repeating: 0, count: Self.nameSlots)
     }
 
     deinit {
@@ -108,6 +109,7 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
         table.deallocate()
         spare.deallocate()
         nameBits.deallocate()
+        slotSerials.deallocate()
     }
 
     /// Writes `record`; false (and nothing written) when the ring is full.

@@ -4,29 +4,49 @@ import NotifyWire
 /// The exporter fills one, queues it to each viewer in one copy, and empties it, keeping its
 /// capacity.
 struct EncodedChunk {
-    private(set) var bytes: [UInt8] = []
+    /// The lines' bytes are `storage[..<byteCount]`; the rest is room for the next line.
+    private var storage: [UInt8] = []
+    private(set) var byteCount = 0
     private(set) var ends: [Int] = []
     private(set) var kinds: [ViewerConnection.Line] = []
+    /// A general line's bytes on their way into `storage`.
+    private var scratch: [UInt8] = []
 
     var isEmpty: Bool { ends.isEmpty }
-    var byteCount: Int { bytes.count }
+    var bytes: ArraySlice<UInt8> { storage[..<byteCount] }
 
     mutating func append(_ line: TraceEvent) {
-        TraceEncoder.encode(line, into: &bytes)
-        ends.append(bytes.count)
-        kinds.append(Self.kind(of: line))
+        var encoded: [UInt8] = []
+        swap(&encoded, &scratch)
+        defer { swap(&encoded, &scratch) }
+        encoded.removeAll(keepingCapacity: true)
+        TraceEncoder.encode(line, into: &encoded)
+        appendLine(bound: encoded.count, as: Self.kind(of: line)) { start in
+            encoded.withUnsafeBufferPointer { start.update(from: $0.baseAddress!, count: $0.count) }
+            return encoded.count
+        }
     }
 
-    /// Appends the line `write` encodes, queued as `kind`.
+    /// Appends the line `write` writes at the pointer it is given, which has room for `bound`
+    /// bytes, returning the bytes written; queued as `kind`.
     @inline(__always)
-    mutating func appendLine(as kind: ViewerConnection.Line, _ write: (inout [UInt8]) -> Void) {
-        write(&bytes)
-        ends.append(bytes.count)
+    mutating func appendLine(
+        bound: Int, as kind: ViewerConnection.Line, _ write: (UnsafeMutablePointer<UInt8>) -> Int
+    ) {
+        if storage.count - byteCount < bound { makeRoom(for: bound) }
+        let start = byteCount
+        byteCount += storage.withUnsafeMutableBufferPointer { write($0.baseAddress! + start) }
+        ends.append(byteCount)
         kinds.append(kind)
     }
 
+    @inline(never)
+    private mutating func makeRoom(for bound: Int) {
+        storage.append(contentsOf: repeatElement(0, count: max(bound, storage.count, 1 << 12)))
+    }
+
     mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        byteCount = 0
         ends.removeAll(keepingCapacity: true)
         kinds.removeAll(keepingCapacity: true)
     }

@@ -64,11 +64,13 @@ struct RecordLineEncoder: ProbeRecordVisitor {
             let seq = converter.nextSequence()
             let name = names.quoted(serial: record.nameSerial) { record.name }
             let message = record.message.map(Self.traceMessage)
-            chunk.appendLine(as: .event(seq: seq, events: 1)) { bytes in
-                TraceEncoder.appendPosted(
+            chunk.appendLine(
+                bound: TraceEncoder.hotLineBound(quotedNameBytes: name.count), as: .event(seq: seq, events: 1)
+            ) { start in
+                TraceEncoder.writePosted(
                     seq: seq, timestamp: t, thread: thread, postID: record.postID, quotedName: name, object: object,
                     hasUserInfo: record.hasUserInfo, matched: record.matched, depth: record.depth,
-                    parentPostID: record.parentPostID, callsite: site, message: message, into: &bytes)
+                    parentPostID: record.parentPostID, callsite: site, message: message, to: start)
             }
         case .delivered:
             let posting = converter.introduceThread(record.postingThread, at: t, into: &lines)
@@ -76,19 +78,23 @@ struct RecordLineEncoder: ProbeRecordVisitor {
             let seq = converter.nextSequence()
             let name = names.quoted(serial: record.nameSerial) { record.name }
             let target = Self.traceTarget(record.target)
-            chunk.appendLine(as: .event(seq: seq, events: 1)) { bytes in
-                TraceEncoder.appendDelivered(
+            chunk.appendLine(
+                bound: TraceEncoder.hotLineBound(quotedNameBytes: name.count), as: .event(seq: seq, events: 1)
+            ) { start in
+                TraceEncoder.writeDelivered(
                     seq: seq, timestamp: t, thread: thread, postID: record.postID, registration: record.registration,
                     quotedName: name, postingThread: posting, target: target, start: record.start,
-                    duration: record.duration, wait: record.wait, depth: record.depth, into: &bytes)
+                    duration: record.duration, wait: record.wait, depth: record.depth, to: start)
             }
         case .messageEnqueued:
             appendLines()
             let seq = converter.nextSequence()
-            chunk.appendLine(as: .event(seq: seq, events: 1)) { bytes in
-                TraceEncoder.appendEnqueued(
+            chunk.appendLine(
+                bound: TraceEncoder.hotLineBound(quotedNameBytes: 0), as: .event(seq: seq, events: 1)
+            ) { start in
+                TraceEncoder.writeEnqueued(
                     seq: seq, timestamp: t, thread: thread, postID: record.postID, registration: record.registration,
-                    pending: record.pending, droppedOldest: record.droppedOldest, into: &bytes)
+                    pending: record.pending, droppedOldest: record.droppedOldest, to: start)
             }
         }
         if chunk.byteCount >= chunkBytes { send(&chunk) }

@@ -78,7 +78,7 @@ final class ViewerConnection {
 
     /// Queues a chunk of encoded lines, line `i` ending at `ends[i]` and standing for `kinds[i]`:
     /// in one copy when nothing is missed and the whole chunk fits, else line by line.
-    func enqueue(chunk bytes: [UInt8], ends: [Int], kinds: [Line], now: UInt64) {
+    func enqueue(chunk bytes: ArraySlice<UInt8>, ends: [Int], kinds: [Line], now: UInt64) {
         guard !isClosed, !isEnding, !ends.isEmpty else { return }
         guard missed == 0 && hasRoom(for: bytes.count) else {
             var start = 0

@@ -8,6 +8,11 @@ extension TraceEncoder {
         buffer.appendJSONString(string)
     }
 
+    /// The most bytes a `posted`, `delivered` or `enqueued` line written from its fields takes,
+    /// with a quoted name of `quotedNameBytes`.
+    @inline(__always)
+    public static func hotLineBound(quotedNameBytes: Int) -> Int { hotLineFixedBytes + quotedNameBytes }
+
     /// Appends a `posted` line; `quotedName` comes from ``appendQuoted(_:into:)``.
     @inline(__always)
     public static func appendPosted(
@@ -15,30 +20,47 @@ extension TraceEncoder {
         object: UInt64?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
         message: TraceMessageKind?, into buffer: inout [UInt8]
     ) {
-        buffer.appendLine(bound: hotLineFixedBytes + quotedName.count) { line in
-            stampThreaded(.posted, seq, timestamp, thread, into: &line)
-            line.appendKey(.postID)
-            line.appendDecimal(postID)
-            line.appendKey(.name)
-            line.appendBytes(quotedName)
-            line.appendKey(.object)
-            line.appendOptionalDecimal(object)
-            line.appendKey(.hasUserInfo)
-            line.appendBool(hasUserInfo)
-            line.appendKey(.matched)
-            line.appendDecimal(matched)
-            line.appendKey(.depth)
-            line.appendDecimal(depth)
-            line.appendKey(.parentPostID)
-            line.appendDecimal(parentPostID)
-            line.appendKey(.callsite)
-            line.appendDecimal(callsite)
-            if let message {
-                line.appendKey(.message)
-                line.appendLiteral(message.quoted)
-            }
-            line.appendLiteral("}\n")
+        buffer.appendLine(bound: hotLineBound(quotedNameBytes: quotedName.count)) { line in
+            line.advance(
+                by: writePosted(
+                    seq: seq, timestamp: timestamp, thread: thread, postID: postID, quotedName: quotedName,
+                    object: object, hasUserInfo: hasUserInfo, matched: matched, depth: depth,
+                    parentPostID: parentPostID, callsite: callsite, message: message, to: line.position))
         }
+    }
+
+    /// Writes a `posted` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
+    /// bytes, and returns the bytes written.
+    @inline(__always)
+    public static func writePosted(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, quotedName: UnsafeBufferPointer<UInt8>,
+        object: UInt64?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
+        message: TraceMessageKind?, to start: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        var line = LineWriter(start)
+        stampThreaded(.posted, seq, timestamp, thread, into: &line)
+        line.appendKey(.postID)
+        line.appendDecimal(postID)
+        line.appendKey(.name)
+        line.appendBytes(quotedName)
+        line.appendKey(.object)
+        line.appendOptionalDecimal(object)
+        line.appendKey(.hasUserInfo)
+        line.appendBool(hasUserInfo)
+        line.appendKey(.matched)
+        line.appendDecimal(matched)
+        line.appendKey(.depth)
+        line.appendDecimal(depth)
+        line.appendKey(.parentPostID)
+        line.appendDecimal(parentPostID)
+        line.appendKey(.callsite)
+        line.appendDecimal(callsite)
+        if let message {
+            line.appendKey(.message)
+            line.appendLiteral(message.quoted)
+        }
+        line.appendLiteral("}\n")
+        return line.count
     }
 
     /// Appends a `delivered` line; `quotedName` comes from ``appendQuoted(_:into:)``.
@@ -48,28 +70,45 @@ extension TraceEncoder {
         quotedName: UnsafeBufferPointer<UInt8>, postingThread: UInt64, target: TraceTargetKind, start: UInt64,
         duration: UInt64, wait: UInt64, depth: Int, into buffer: inout [UInt8]
     ) {
-        buffer.appendLine(bound: hotLineFixedBytes + quotedName.count) { line in
-            stampThreaded(.delivered, seq, timestamp, thread, into: &line)
-            line.appendKey(.postID)
-            line.appendDecimal(postID)
-            line.appendKey(.registration)
-            line.appendDecimal(registration)
-            line.appendKey(.name)
-            line.appendBytes(quotedName)
-            line.appendKey(.postingThread)
-            line.appendDecimal(postingThread)
-            line.appendKey(.target)
-            line.appendLiteral(target.quoted)
-            line.appendKey(.start)
-            line.appendDecimal(start)
-            line.appendKey(.duration)
-            line.appendDecimal(duration)
-            line.appendKey(.wait)
-            line.appendDecimal(wait)
-            line.appendKey(.depth)
-            line.appendDecimal(depth)
-            line.appendLiteral("}\n")
+        buffer.appendLine(bound: hotLineBound(quotedNameBytes: quotedName.count)) { line in
+            line.advance(
+                by: writeDelivered(
+                    seq: seq, timestamp: timestamp, thread: thread, postID: postID, registration: registration,
+                    quotedName: quotedName, postingThread: postingThread, target: target, start: start,
+                    duration: duration, wait: wait, depth: depth, to: line.position))
         }
+    }
+
+    /// Writes a `delivered` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
+    /// bytes, and returns the bytes written.
+    @inline(__always)
+    public static func writeDelivered(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64,
+        quotedName: UnsafeBufferPointer<UInt8>, postingThread: UInt64, target: TraceTargetKind, start: UInt64,
+        duration: UInt64, wait: UInt64, depth: Int, to lineStart: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        var line = LineWriter(lineStart)
+        stampThreaded(.delivered, seq, timestamp, thread, into: &line)
+        line.appendKey(.postID)
+        line.appendDecimal(postID)
+        line.appendKey(.registration)
+        line.appendDecimal(registration)
+        line.appendKey(.name)
+        line.appendBytes(quotedName)
+        line.appendKey(.postingThread)
+        line.appendDecimal(postingThread)
+        line.appendKey(.target)
+        line.appendLiteral(target.quoted)
+        line.appendKey(.start)
+        line.appendDecimal(start)
+        line.appendKey(.duration)
+        line.appendDecimal(duration)
+        line.appendKey(.wait)
+        line.appendDecimal(wait)
+        line.appendKey(.depth)
+        line.appendDecimal(depth)
+        line.appendLiteral("}\n")
+        return line.count
     }
 
     /// Appends an `enqueued` line.
@@ -78,18 +117,33 @@ extension TraceEncoder {
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64, pending: Int,
         droppedOldest: Bool, into buffer: inout [UInt8]
     ) {
-        buffer.appendLine(bound: hotLineFixedBytes) { line in
-            stampThreaded(.enqueued, seq, timestamp, thread, into: &line)
-            line.appendKey(.postID)
-            line.appendDecimal(postID)
-            line.appendKey(.registration)
-            line.appendDecimal(registration)
-            line.appendKey(.pending)
-            line.appendDecimal(pending)
-            line.appendKey(.droppedOldest)
-            line.appendBool(droppedOldest)
-            line.appendLiteral("}\n")
+        buffer.appendLine(bound: hotLineBound(quotedNameBytes: 0)) { line in
+            line.advance(
+                by: writeEnqueued(
+                    seq: seq, timestamp: timestamp, thread: thread, postID: postID, registration: registration,
+                    pending: pending, droppedOldest: droppedOldest, to: line.position))
         }
+    }
+
+    /// Writes an `enqueued` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
+    /// bytes (no name), and returns the bytes written.
+    @inline(__always)
+    public static func writeEnqueued(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64, pending: Int,
+        droppedOldest: Bool, to start: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        var line = LineWriter(start)
+        stampThreaded(.enqueued, seq, timestamp, thread, into: &line)
+        line.appendKey(.postID)
+        line.appendDecimal(postID)
+        line.appendKey(.registration)
+        line.appendDecimal(registration)
+        line.appendKey(.pending)
+        line.appendDecimal(pending)
+        line.appendKey(.droppedOldest)
+        line.appendBool(droppedOldest)
+        line.appendLiteral("}\n")
+        return line.count
     }
 
     /// Room for a hot line's keys, numbers, literals and closing, besides its name.
