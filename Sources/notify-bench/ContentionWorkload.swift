@@ -1,4 +1,5 @@
 import Foundation
+import NotifyKit
 
 /// Benchmark 4: the same fixed number of posts per thread to one name with 10 observers, on one
 /// thread and then on two at once; the speed-up is 2 × (one-thread wall time) ÷ (two-thread wall
@@ -18,11 +19,14 @@ struct ContentionWorkload: Workload {
     static let twoThreadRow = "contention, 2 threads, 10 observers (wall ns/post)"
     static let speedUpRow = "contention, 2 threads ÷ 1 thread throughput"
     static let lockHeldRow = "contention, 2 ÷ 1 with the lock held across callouts"
+    static let probedRow = "contention, 2 threads ÷ 1 thread throughput, recorder attached"
+    /// Records each posting thread's ring holds: a trial's events fit, so none is dropped.
+    static let probedRingCapacity = 1 << 18
 
     let profile: Profile
 
     var rowNames: [String] {
-        [Self.machineRow, Self.oneThreadRow, Self.twoThreadRow, Self.speedUpRow, Self.lockHeldRow]
+        [Self.machineRow, Self.oneThreadRow, Self.twoThreadRow, Self.speedUpRow, Self.probedRow, Self.lockHeldRow]
     }
 
     struct Result {
@@ -71,6 +75,19 @@ struct ContentionWorkload: Workload {
             rows += [oneThread, twoThreads, speedUp].filter { options.selects($0.benchmark) }
         }
 
+        if options.selects(Self.probedRow) {
+            progress(Self.probedRow)
+            let result = try measureProbed(pool)
+            var row = Row(Self.probedRow)
+            row.notifyKit = .factorOf(
+                result.speedUp, numerator: result.oneThreadNsPerPost, denominator: result.twoThreadNsPerPost)
+            row.expect(
+                "≥ \(Cell.decimal(RecordWorkload.scalingTarget, places: 1))×",
+                result.speedUp >= RecordWorkload.scalingTarget)
+            if !twoCores || result.disturbed { row.markInconclusive() }
+            rows.append(row)
+        }
+
         if options.selects(Self.lockHeldRow) {
             progress(Self.lockHeldRow)
             let result = try measure(LockHeldFloor(floor: fixture(FloorCenter())), pool, "LockHeldFloor")
@@ -88,24 +105,58 @@ struct ContentionWorkload: Workload {
         return center
     }
 
-    private func measure<P: Poster>(_ poster: P, _ pool: WorkerPool, _ label: String) throws -> Result {
+    /// The speed-up of the probed post: the posting threads write their own rings, which a
+    /// recorder drains between trials (a drainer running beside two posting threads would need a
+    /// third core). A trial's events fit in the rings, so every post takes the path that records.
+    private func measureProbed(_ pool: WorkerPool) throws -> Result {
+        let poster = fixture(NotifyKitCenter())
+        let recorder = ProbeRecorder(capacityPerThread: Self.probedRingCapacity)
+        let attachment = poster.center.attach(recorder)
+        defer { attachment.detach() }
+        var events: [ProbeEvent] = []
+        var dropped: UInt64 = 0
+        let result = try measure(
+            poster, pool, "NotifyKitCenter, recorder attached",
+            posts: Self.probedRingCapacity / (Self.observers + 1) * 7 / 8
+        ) {
+            events.removeAll(keepingCapacity: true)
+            dropped += recorder.drain(into: &events)
+        }
+        guard dropped == 0 else {
+            throw DeliveryMismatch(
+                benchmark: Self.probedRow, center: "NotifyKitCenter", detail: "the rings dropped \(dropped) events")
+        }
+        return result
+    }
+
+    /// - Parameters:
+    ///   - fixedPosts: Posts per thread per trial; calibrated to the profile's trial time when nil.
+    ///   - afterTrial: Runs after each trial, outside its time.
+    private func measure<P: Poster>(
+        _ poster: P, _ pool: WorkerPool, _ label: String, posts fixedPosts: Int? = nil,
+        afterTrial: () -> Void = {}
+    ) throws -> Result {
         pool.resetDeliveries()
         var posted = 0
         func trial(threads: Int, posts: Int) -> WorkerPool.Trial {
             posted += threads * posts
-            return pool.run(threads: threads) {
+            let result = pool.run(threads: threads) {
                 for _ in 0..<posts { poster.post(BenchNames.target) }
             }
+            afterTrial()
+            return result
         }
 
-        // Calibrate the fixed number of posts per thread on one thread.
-        var posts = 100
-        var wall = trial(threads: 1, posts: posts).wall
-        while wall < profile.contentionTrialNanos / 4 {
-            posts *= max(2, min(100, Int(profile.contentionTrialNanos / 2 / max(wall, 1))))
-            wall = trial(threads: 1, posts: posts).wall
+        var posts = fixedPosts ?? 100
+        if fixedPosts == nil {
+            // Calibrate the fixed number of posts per thread on one thread.
+            var wall = trial(threads: 1, posts: posts).wall
+            while wall < profile.contentionTrialNanos / 4 {
+                posts *= max(2, min(100, Int(profile.contentionTrialNanos / 2 / max(wall, 1))))
+                wall = trial(threads: 1, posts: posts).wall
+            }
+            posts = max(1, Int(Double(posts) * Double(profile.contentionTrialNanos) / Double(wall)))
         }
-        posts = max(1, Int(Double(posts) * Double(profile.contentionTrialNanos) / Double(wall)))
         _ = trial(threads: 2, posts: posts)
 
         // Alternate one- and two-thread trials; one during which a worker waited for a CPU taken by

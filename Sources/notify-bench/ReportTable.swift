@@ -72,7 +72,9 @@ extension ReportTable {
                 + " each call also retains and releases a thunk context: that is part of this floor.",
             "contention: the same posts per thread; speed-up = 2 × wall(1 thread) ÷ wall(2 threads). Handlers count"
                 + " per thread, so only the center's own writes are shared. Trials during which another process took"
-                + " a CPU are rerun; the machine check calls the same handlers with no center in between.",
+                + " a CPU are rerun; the machine check calls the same handlers with no center in between. With a"
+                + " recorder attached, each thread writes its own ring, drained between trials (a drainer beside"
+                + " two posting threads needs a third core: the row with a viewer is judged on 4 or more).",
             "memory: growth of mallinfo2() uordblks + hblkhd while registering, ÷ 100,000; names, handlers and the"
                 + " reserved token array come before the baseline, so neither center pays for them.",
             "dashboard CPU / demo at its highest rate: notifytop's live path (reader thread, decoder, model,"
