@@ -99,9 +99,6 @@ enum DemoProducer {
             inspector.stop()
             rmdir(directory)
         }
-        let counter = EventCounter()
-        let attachment = center.attach(counter)
-        defer { attachment.detach() }
         let simulation = DemoSimulation(configuration: DemoConfiguration(scenario: .stress, seed: 1), center: center)
         let dashboard = try DashboardProcess(
             socket: inspector.socketPath, warmUpFrames: warmUpFrames,
@@ -109,25 +106,47 @@ enum DemoProducer {
         defer { dashboard.terminate() }
         let deadline = MonotonicClock.now() + 30_000_000_000
         while inspector.viewerCount < 1 && dashboard.isRunning && MonotonicClock.now() < deadline { usleep(1_000) }
+        // Paced by the demo's own tallies (a post and each handler run it causes are the events),
+        // read every few steps: a probe counting events would add its own cost to every post.
         let start = MonotonicClock.now()
-        let startEvents = counter.count
+        let startEvents = Self.events(simulation)
+        var events = 0
         while dashboard.isRunning && MonotonicClock.now() < deadline {
             if let eventsPerSecond {
                 let allowed = Double(MonotonicClock.now() - start) * eventsPerSecond / 1e9
-                if Double(counter.count - startEvents) >= allowed {
+                if Double(events) >= allowed {
                     usleep(500)
                     continue
                 }
-                simulation.run(steps: 8)
+                simulation.run(steps: 16)
+                events = Self.events(simulation) - startEvents
             } else {
                 simulation.run(steps: 256)
             }
         }
         return try dashboard.wait()
     }
+
+    private static func events(_ simulation: DemoSimulation) -> Int {
+        let tallied = simulation.tallied
+        return Int(Double(tallied.posts + tallied.deliveries) * eventsPerTallied)
+    }
+
+    /// Trace events per post and handler run the demo tallies (registrations, removals and queue
+    /// activity are events too): the simulation is deterministic, so a twin run counts them once.
+    private static let eventsPerTallied: Double = {
+        let center = NotifyCenter(label: "dashboard-bench-calibration")
+        let counter = EventCounter()
+        let attachment = center.attach(counter)
+        defer { attachment.detach() }
+        let simulation = DemoSimulation(configuration: DemoConfiguration(scenario: .stress, seed: 1), center: center)
+        simulation.run(steps: 20_000)
+        let tallied = simulation.tallied
+        return Double(counter.count) / Double(max(1, tallied.posts + tallied.deliveries))
+    }()
 }
 
-/// Counts the center's events, to pace the producer.
+/// Counts the center's events.
 private final class EventCounter: NotifyProbe {
     private let value = Atomic<Int>(0)
     var count: Int { value.load(ordering: .relaxed) }
