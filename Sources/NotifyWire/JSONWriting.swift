@@ -133,8 +133,8 @@ extension UInt {
 ///
 /// The caller reserves at least ``bound(fixed:stringBytes:)`` bytes; nothing here checks.
 struct LineWriter {
-    let start: UnsafeMutablePointer<UInt8>
-    private(set) var position: UnsafeMutablePointer<UInt8>
+    private let start: UnsafeMutablePointer<UInt8>
+    private var position: UnsafeMutablePointer<UInt8>
 
     init(_ start: UnsafeMutablePointer<UInt8>) {
         self.start = start
@@ -143,10 +143,6 @@ struct LineWriter {
 
     /// Bytes written so far.
     var count: Int { position - start }
-
-    /// Counts `count` bytes written at ``position`` by other means.
-    @inline(__always)
-    mutating func advance(by count: Int) { position += count }
 
     /// The most a line can take: `fixed` for its keys, numbers, literals and quotes, plus its
     /// strings' `stringBytes` escaped at worst (six bytes a byte).

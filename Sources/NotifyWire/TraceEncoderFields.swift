@@ -13,22 +13,6 @@ extension TraceEncoder {
     @inline(__always)
     public static func hotLineBound(quotedNameBytes: Int) -> Int { hotLineFixedBytes + quotedNameBytes }
 
-    /// Appends a `posted` line; `quotedName` comes from ``appendQuoted(_:into:)``.
-    @inline(__always)
-    public static func appendPosted(
-        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, quotedName: UnsafeBufferPointer<UInt8>,
-        object: UInt64?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
-        message: TraceMessageKind?, into buffer: inout [UInt8]
-    ) {
-        buffer.appendLine(bound: hotLineBound(quotedNameBytes: quotedName.count)) { line in
-            line.advance(
-                by: writePosted(
-                    seq: seq, timestamp: timestamp, thread: thread, postID: postID, quotedName: quotedName,
-                    object: object, hasUserInfo: hasUserInfo, matched: matched, depth: depth,
-                    parentPostID: parentPostID, callsite: callsite, message: message, to: line.position))
-        }
-    }
-
     /// Writes a `posted` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
     /// bytes, and returns the bytes written.
     @inline(__always)
@@ -63,22 +47,6 @@ extension TraceEncoder {
         return line.count
     }
 
-    /// Appends a `delivered` line; `quotedName` comes from ``appendQuoted(_:into:)``.
-    @inline(__always)
-    public static func appendDelivered(
-        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64,
-        quotedName: UnsafeBufferPointer<UInt8>, postingThread: UInt64, target: TraceTargetKind, start: UInt64,
-        duration: UInt64, wait: UInt64, depth: Int, into buffer: inout [UInt8]
-    ) {
-        buffer.appendLine(bound: hotLineBound(quotedNameBytes: quotedName.count)) { line in
-            line.advance(
-                by: writeDelivered(
-                    seq: seq, timestamp: timestamp, thread: thread, postID: postID, registration: registration,
-                    quotedName: quotedName, postingThread: postingThread, target: target, start: start,
-                    duration: duration, wait: wait, depth: depth, to: line.position))
-        }
-    }
-
     /// Writes a `delivered` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
     /// bytes, and returns the bytes written.
     @inline(__always)
@@ -109,20 +77,6 @@ extension TraceEncoder {
         line.appendDecimal(depth)
         line.appendLiteral("}\n")
         return line.count
-    }
-
-    /// Appends an `enqueued` line.
-    @inline(__always)
-    public static func appendEnqueued(
-        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64, pending: Int,
-        droppedOldest: Bool, into buffer: inout [UInt8]
-    ) {
-        buffer.appendLine(bound: hotLineBound(quotedNameBytes: 0)) { line in
-            line.advance(
-                by: writeEnqueued(
-                    seq: seq, timestamp: timestamp, thread: thread, postID: postID, registration: registration,
-                    pending: pending, droppedOldest: droppedOldest, to: line.position))
-        }
     }
 
     /// Writes an `enqueued` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``

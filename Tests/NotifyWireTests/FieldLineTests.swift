@@ -12,6 +12,13 @@ import Testing
             return [value - 1, value, value + 1]
         }
 
+    /// What `write` writes at the start of room for a hot line with a name of `nameBytes`.
+    static func written(nameBytes: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) -> [UInt8] {
+        var room = [UInt8](repeating: 0, count: TraceEncoder.hotLineBound(quotedNameBytes: nameBytes))
+        let count = room.withUnsafeMutableBufferPointer { write($0.baseAddress!) }
+        return Array(room[..<count])
+    }
+
     static func quoted(_ name: String) -> [UInt8] {
         var bytes: [UInt8] = []
         TraceEncoder.appendQuoted(name, into: &bytes)
@@ -30,13 +37,14 @@ import Testing
                         message: message)
                     var general: [UInt8] = []
                     TraceEncoder.encode(.posted(post), into: &general)
-                    var fields: [UInt8] = []
-                    Self.quoted(name).withUnsafeBufferPointer { quoted in
-                        TraceEncoder.appendPosted(
-                            seq: post.seq, timestamp: post.timestamp, thread: post.thread, postID: post.postID,
-                            quotedName: quoted, object: post.object, hasUserInfo: post.hasUserInfo,
-                            matched: post.matched, depth: post.depth, parentPostID: post.parentPostID,
-                            callsite: post.callsite, message: post.message, into: &fields)
+                    let fields = Self.quoted(name).withUnsafeBufferPointer { quoted in
+                        Self.written(nameBytes: quoted.count) { start in
+                            TraceEncoder.writePosted(
+                                seq: post.seq, timestamp: post.timestamp, thread: post.thread, postID: post.postID,
+                                quotedName: quoted, object: post.object, hasUserInfo: post.hasUserInfo,
+                                matched: post.matched, depth: post.depth, parentPostID: post.parentPostID,
+                                callsite: post.callsite, message: post.message, to: start)
+                        }
                     }
                     #expect(fields == general)
                     #expect(String(decoding: general, as: UTF8.self).contains(#""postID":\#(number),"#))
@@ -61,13 +69,15 @@ import Testing
                         depth: 1)
                     var general: [UInt8] = []
                     TraceEncoder.encode(.delivered(delivery), into: &general)
-                    var fields: [UInt8] = []
-                    Self.quoted(name).withUnsafeBufferPointer { quoted in
-                        TraceEncoder.appendDelivered(
-                            seq: delivery.seq, timestamp: delivery.timestamp, thread: delivery.thread,
-                            postID: delivery.postID, registration: delivery.registration, quotedName: quoted,
-                            postingThread: delivery.postingThread, target: delivery.target, start: delivery.start,
-                            duration: delivery.duration, wait: delivery.wait, depth: delivery.depth, into: &fields)
+                    let fields = Self.quoted(name).withUnsafeBufferPointer { quoted in
+                        Self.written(nameBytes: quoted.count) { start in
+                            TraceEncoder.writeDelivered(
+                                seq: delivery.seq, timestamp: delivery.timestamp, thread: delivery.thread,
+                                postID: delivery.postID, registration: delivery.registration, quotedName: quoted,
+                                postingThread: delivery.postingThread, target: delivery.target,
+                                start: delivery.start, duration: delivery.duration, wait: delivery.wait,
+                                depth: delivery.depth, to: start)
+                        }
                     }
                     #expect(fields == general)
                     #expect(String(decoding: general, as: UTF8.self).contains(#""start":\#(number),"#))
@@ -86,11 +96,12 @@ import Testing
                     pending: Int(truncatingIfNeeded: number % 100_000), droppedOldest: dropped)
                 var general: [UInt8] = []
                 TraceEncoder.encode(.enqueued(enqueue), into: &general)
-                var fields: [UInt8] = []
-                TraceEncoder.appendEnqueued(
-                    seq: enqueue.seq, timestamp: enqueue.timestamp, thread: enqueue.thread, postID: enqueue.postID,
-                    registration: enqueue.registration, pending: enqueue.pending, droppedOldest: enqueue.droppedOldest,
-                    into: &fields)
+                let fields = Self.written(nameBytes: 0) { start in
+                    TraceEncoder.writeEnqueued(
+                        seq: enqueue.seq, timestamp: enqueue.timestamp, thread: enqueue.thread,
+                        postID: enqueue.postID, registration: enqueue.registration, pending: enqueue.pending,
+                        droppedOldest: enqueue.droppedOldest, to: start)
+                }
                 #expect(fields == general)
             }
         }
