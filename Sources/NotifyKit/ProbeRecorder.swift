@@ -20,6 +20,9 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     private let rings = LockedValue<[ProbeRecordRing]>([])
     /// The rings as the drainer last listed them.
     @exclusivity(unchecked) private var draining: [ProbeRecordRing] = []
+    /// The same rings, read per record with no retain: a retain writes the ring's first cache line,
+    /// which the ring's writer would then have to fetch back.
+    @exclusivity(unchecked) private var drainingRefs: [Unmanaged<ProbeRecordRing>] = []
     @exclusivity(unchecked) private var heads: [UInt64] = []
     @exclusivity(unchecked) private var tails: [UInt64] = []
     /// Whether each ring's thread had exited before its indices were read: then they are final.
@@ -77,6 +80,8 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
         let limit = MonotonicClock.now() &+ Self.settleNanoseconds
         while MonotonicClock.now() < limit &+ Self.settleNanoseconds {}
         draining = rings.withLock { $0 }
+        drainingRefs.removeAll(keepingCapacity: true)
+        for ring in draining { drainingRefs.append(Unmanaged.passUnretained(ring)) }
         var lost: UInt64 = 0
         heads.removeAll(keepingCapacity: true)
         tails.removeAll(keepingCapacity: true)
@@ -97,6 +102,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
             if exited[index] && tails[index] == heads[index] { emptied.append(ObjectIdentifier(ring)) }
         }
         if !emptied.isEmpty { release(emptied) }
+        drainingRefs.removeAll(keepingCapacity: true)
         draining.removeAll(keepingCapacity: true)
         return lost
     }
@@ -113,16 +119,15 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
                 oldestTime = nextTimes[index]
             }
             guard oldest >= 0 else { return }
-            let ring = draining[oldest]
-            let record = ring.record(at: tails[oldest])
+            let record = drainingRefs[oldest]._withUnsafeGuaranteedRef { $0.record(at: tails[oldest]) }
             tails[oldest] &+= 1
             if record.kind == .boxed {
                 visitor.visit((record.takeBox() as! ProbeEventBox).event)
             } else {
-                visitor.visit(
-                    ProbeDrainedRecord(
-                        record, thread: ring.thread,
-                        name: record.kind == .messageEnqueued ? "" : ring.slotNames[Int(record.nameSlot)]))
+                let (thread, name) = drainingRefs[oldest]._withUnsafeGuaranteedRef { ring in
+                    (ring.thread, record.kind == .messageEnqueued ? "" : ring.slotNames[Int(record.nameSlot)])
+                }
+                visitor.visit(ProbeDrainedRecord(record, thread: thread, name: name))
             }
             nextTimes[oldest] = nextTime(of: oldest, upTo: limit)
         }
@@ -131,16 +136,17 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     /// The time of ring `index`'s next event, reading the name definitions before it; `.max` when
     /// it has none due by `limit`.
     private func nextTime(of index: Int, upTo limit: UInt64) -> UInt64 {
-        let ring = draining[index]
-        while tails[index] != heads[index] {
-            let record = ring.record(at: tails[index])
-            guard record.kind == .nameDefined else {
-                return record.timestamp <= limit ? record.timestamp : .max
+        drainingRefs[index]._withUnsafeGuaranteedRef { ring in
+            while tails[index] != heads[index] {
+                let record = ring.record(at: tails[index])
+                guard record.kind == .nameDefined else {
+                    return record.timestamp <= limit ? record.timestamp : .max
+                }
+                ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
+                tails[index] &+= 1
             }
-            ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
-            tails[index] &+= 1
+            return .max
         }
-        return .max
     }
 
     /// Lets go of the rings of exited threads, drained to their last record and drop.
