@@ -1,3 +1,4 @@
+import CNotifyTicks
 import Foundation
 import Synchronization
 
@@ -135,8 +136,17 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
         }
         let offset = index & writeChunkMask
         if offset == 0 { startChunk(at: index) }
-        return chunk + Int(offset)
+        let slot = chunk + Int(offset)
+        // The lines of a record a few posts ahead: the drainer read them last, so the write must
+        // fetch them from its cache. (Past a chunk's end the hint is wasted, never harmful.)
+        let ahead = UnsafeRawPointer(slot + Self.prefetchDistance)
+        notify_prefetch_for_write(ahead)
+        notify_prefetch_for_write(ahead + MemoryLayout<ProbeRecord>.stride - 1)
+        return slot
     }
+
+    /// Records ahead of the one being written whose lines are asked for.
+    static let prefetchDistance = 8
 
     @inline(__always)
     func publishSlot() {
