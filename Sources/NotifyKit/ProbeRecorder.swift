@@ -108,45 +108,66 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     }
 
     /// Takes records from the rings' heads, oldest first, while their time is at most `limit`.
+    /// Runs of one ring's records older than every other ring's next are taken in one go (with a
+    /// single ring, everything due), ties going to the ring listed first.
     private func merge<Visitor: ProbeRecordVisitor>(upTo limit: UInt64, to visitor: inout Visitor) {
         nextTimes.removeAll(keepingCapacity: true)
-        for index in draining.indices { nextTimes.append(nextTime(of: index, upTo: limit)) }
+        for index in draining.indices {
+            nextTimes.append(
+                drainingRefs[index]._withUnsafeGuaranteedRef {
+                    Self.nextTime(in: $0, from: &tails[index], to: heads[index], upTo: limit)
+                })
+        }
         while true {
             var oldest = -1
             var oldestTime = UInt64.max
-            for index in nextTimes.indices where nextTimes[index] < oldestTime {
-                oldest = index
-                oldestTime = nextTimes[index]
+            var runnerUp = -1
+            var runnerUpTime = UInt64.max
+            for index in nextTimes.indices where nextTimes[index] < runnerUpTime {
+                if nextTimes[index] < oldestTime {
+                    (runnerUp, runnerUpTime) = (oldest, oldestTime)
+                    (oldest, oldestTime) = (index, nextTimes[index])
+                } else {
+                    (runnerUp, runnerUpTime) = (index, nextTimes[index])
+                }
             }
             guard oldest >= 0 else { return }
-            let record = drainingRefs[oldest]._withUnsafeGuaranteedRef { $0.record(at: tails[oldest]) }
-            tails[oldest] &+= 1
-            if record.kind == .boxed {
-                visitor.visit((record.takeBox() as! ProbeEventBox).event)
-            } else {
-                let (thread, name) = drainingRefs[oldest]._withUnsafeGuaranteedRef { ring in
-                    (ring.thread, record.kind == .messageEnqueued ? "" : ring.slotNames[Int(record.nameSlot)])
-                }
-                visitor.visit(ProbeDrainedRecord(record, thread: thread, name: name))
+            let head = heads[oldest]
+            var tail = tails[oldest]
+            nextTimes[oldest] = drainingRefs[oldest]._withUnsafeGuaranteedRef { ring in
+                var time: UInt64
+                repeat {
+                    let record = ring.record(at: tail)
+                    tail &+= 1
+                    if record.kind == .boxed {
+                        visitor.visit((record.takeBox() as! ProbeEventBox).event)
+                    } else {
+                        let name = record.kind == .messageEnqueued ? "" : ring.slotNames[Int(record.nameSlot)]
+                        visitor.visit(ProbeDrainedRecord(record, thread: ring.thread, name: name))
+                    }
+                    time = Self.nextTime(in: ring, from: &tail, to: head, upTo: limit)
+                } while time != .max && (time < runnerUpTime || (time == runnerUpTime && oldest < runnerUp))
+                return time
             }
-            nextTimes[oldest] = nextTime(of: oldest, upTo: limit)
+            tails[oldest] = tail
         }
     }
 
-    /// The time of ring `index`'s next event, reading the name definitions before it; `.max` when
-    /// it has none due by `limit`.
-    private func nextTime(of index: Int, upTo limit: UInt64) -> UInt64 {
-        drainingRefs[index]._withUnsafeGuaranteedRef { ring in
-            while tails[index] != heads[index] {
-                let record = ring.record(at: tails[index])
-                guard record.kind == .nameDefined else {
-                    return record.timestamp <= limit ? record.timestamp : .max
-                }
-                ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
-                tails[index] &+= 1
+    /// The time of the next event in `ring` from `tail` (before `head`), reading the name
+    /// definitions before it; `.max` when it has none due by `limit`.
+    @inline(__always)
+    private static func nextTime(
+        in ring: ProbeRecordRing, from tail: inout UInt64, to head: UInt64, upTo limit: UInt64
+    ) -> UInt64 {
+        while tail != head {
+            let record = ring.record(at: tail)
+            guard record.kind == .nameDefined else {
+                return record.timestamp <= limit ? record.timestamp : .max
             }
-            return .max
+            ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
+            tail &+= 1
         }
+        return .max
     }
 
     /// Lets go of the rings of exited threads, drained to their last record and drop.
