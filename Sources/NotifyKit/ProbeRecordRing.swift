@@ -1,3 +1,4 @@
+import CNotifyTicks
 import Foundation
 import Synchronization
 
@@ -10,6 +11,8 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     /// Names a ring keeps slots for at once; a name that takes a used slot is defined again.
     static let nameSlots = 64
 
+    // Shared, read-only once made; the header before them holds the reference count, which the
+    // drainer writes. The writer's per-record path reads none of these.
     /// ``NotifyThread/id`` of the thread that writes.
     let thread: UInt64
     let recorderID: UInt64
@@ -31,24 +34,29 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     /// Chunks the reader is done with, for the writer to take (single producer: the reader).
     private let spare: UnsafeMutablePointer<UnsafeMutablePointer<ProbeRecord>>
     private let spareMask: UInt64
+    // Keeps the writer's fields off the lines above: the drainer reads those for every record.
+    private let sharedPadding = InlineArray<16, UInt64>(repeating: 0)
 
-    // Producer side.
+    // Producer side: fields only the writer touches per record, on cache lines of their own.
+    /// `capacity` and `chunkSize - 1` again, where the writer reads them.
+    private let writeCapacity: UInt64
+    private let writeChunkMask: UInt64
     @exclusivity(unchecked) private var writeIndex: UInt64 = 0
     /// The reader's index as last loaded; reloaded only when the ring looks full.
     @exclusivity(unchecked) private var knownReadIndex: UInt64 = 0
     /// The chunk being written.
     @exclusivity(unchecked) private var chunk: UnsafeMutablePointer<ProbeRecord>
-    /// Chunks of `storage` handed out so far; spares taken so far.
-    @exclusivity(unchecked) private(set) var chunksUsed = 0
-    @exclusivity(unchecked) private var sparesTaken: UInt64 = 0
     /// The names this thread's slots stand for, keyed by their bits (see ``RecentName``); each name is
     /// held, so no other string arrives with its bits while it keeps the slot.
     private let nameBits: UnsafeMutablePointer<RecentName.Bits>
-    @exclusivity(unchecked) private var names: [Notification.Name?]
     /// Records published to the reader (release).
     let published = Atomic<UInt64>(0)
     /// Events dropped for want of room, ever; written only by the producer.
     let dropped = Atomic<UInt64>(0)
+    /// Chunks of `storage` handed out so far; spares taken so far.
+    @exclusivity(unchecked) private(set) var chunksUsed = 0
+    @exclusivity(unchecked) private var sparesTaken: UInt64 = 0
+    @exclusivity(unchecked) private var names: [Notification.Name?]
     private let producerPadding = InlineArray<16, UInt64>(repeating: 0)
 
     // Consumer side.
@@ -77,6 +85,8 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
         while rounded < UInt64(max(2, capacity)) { rounded <<= 1 }
         self.capacity = rounded
         chunkSize = min(rounded, 256)
+        writeCapacity = rounded
+        writeChunkMask = chunkSize &- 1
         chunkShift = UInt64(chunkSize.trailingZeroBitCount)
         chunkCount = Int(rounded / chunkSize) + 1
         storage = .allocate(capacity: chunkCount * Int(chunkSize))
@@ -125,14 +135,23 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     @inline(__always)
     private func nextSlot() -> UnsafeMutablePointer<ProbeRecord>? {
         let index = writeIndex
-        if index &- knownReadIndex >= capacity {
+        if index &- knownReadIndex >= writeCapacity {
             knownReadIndex = consumed.load(ordering: .acquiring)
-            if index &- knownReadIndex >= capacity { return nil }
+            if index &- knownReadIndex >= writeCapacity { return nil }
         }
-        let offset = index & (chunkSize &- 1)
+        let offset = index & writeChunkMask
         if offset == 0 { startChunk(at: index) }
-        return chunk + Int(offset)
+        let slot = chunk + Int(offset)
+        // The lines of a record a few posts ahead: the drainer read them last, so the write must
+        // fetch them from its cache. (Past a chunk's end the hint is wasted, never harmful.)
+        let ahead = UnsafeRawPointer(slot + Self.prefetchDistance)
+        notify_prefetch_for_write(ahead)
+        notify_prefetch_for_write(ahead + MemoryLayout<ProbeRecord>.stride - 1)
+        return slot
     }
+
+    /// Records ahead of the one being written whose lines are asked for.
+    static let prefetchDistance = 8
 
     @inline(__always)
     func publishSlot() {

@@ -22,6 +22,9 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     private let rings = LockedValue<[ProbeRecordRing]>([])
     /// The rings as the drainer last listed them.
     @exclusivity(unchecked) private var draining: [ProbeRecordRing] = []
+    /// The same rings, read per record with no retain: a retain writes the ring's first cache line,
+    /// which the ring's writer would then have to fetch back.
+    @exclusivity(unchecked) private var drainingRefs: [Unmanaged<ProbeRecordRing>] = []
     @exclusivity(unchecked) private var heads: [UInt64] = []
     @exclusivity(unchecked) private var tails: [UInt64] = []
     /// Whether each ring's thread had exited before its indices were read: then they are final.
@@ -79,6 +82,8 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
         let limit = MonotonicClock.now() &+ Self.settleNanoseconds
         while MonotonicClock.now() < limit &+ Self.settleNanoseconds {}
         draining = rings.withLock { $0 }
+        drainingRefs.removeAll(keepingCapacity: true)
+        for ring in draining { drainingRefs.append(Unmanaged.passUnretained(ring)) }
         var lost: UInt64 = 0
         heads.removeAll(keepingCapacity: true)
         tails.removeAll(keepingCapacity: true)
@@ -99,87 +104,70 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
             if exited[index] && tails[index] == heads[index] { emptied.append(ObjectIdentifier(ring)) }
         }
         if !emptied.isEmpty { release(emptied) }
+        drainingRefs.removeAll(keepingCapacity: true)
         draining.removeAll(keepingCapacity: true)
         return lost
     }
 
-    /// Takes records from the rings' heads, oldest first, while their time is at most `limit`: a
-    /// ring's records are taken in a run for as long as they stay older than every other ring's
-    /// next (ties go to the ring listed first).
+    /// Takes records from the rings' heads, oldest first, while their time is at most `limit`.
+    /// Runs of one ring's records older than every other ring's next are taken in one go (with a
+    /// single ring, everything due), ties going to the ring listed first.
     private func merge<Visitor: ProbeRecordVisitor>(upTo limit: UInt64, to visitor: inout Visitor) {
         nextTimes.removeAll(keepingCapacity: true)
-        for index in draining.indices { nextTimes.append(nextTime(of: index, upTo: limit)) }
+        for index in draining.indices {
+            nextTimes.append(
+                drainingRefs[index]._withUnsafeGuaranteedRef {
+                    Self.nextTime(in: $0, from: &tails[index], to: heads[index], upTo: limit)
+                })
+        }
         while true {
             var oldest = -1
             var oldestTime = UInt64.max
-            var runnerUp = Int.max
+            var runnerUp = -1
             var runnerUpTime = UInt64.max
-            for index in nextTimes.indices {
-                let time = nextTimes[index]
-                if time < oldestTime {
-                    runnerUp = oldest < 0 ? Int.max : oldest
-                    runnerUpTime = oldestTime
-                    oldest = index
-                    oldestTime = time
-                } else if time < runnerUpTime {
-                    runnerUp = index
-                    runnerUpTime = time
+            for index in nextTimes.indices where nextTimes[index] < runnerUpTime {
+                if nextTimes[index] < oldestTime {
+                    (runnerUp, runnerUpTime) = (oldest, oldestTime)
+                    (oldest, oldestTime) = (index, nextTimes[index])
+                } else {
+                    (runnerUp, runnerUpTime) = (index, nextTimes[index])
                 }
             }
             guard oldest >= 0 else { return }
-            nextTimes[oldest] = run(
-                of: oldest, before: runnerUpTime, tieBreak: oldest < runnerUp, upTo: limit, to: &visitor)
+            let head = heads[oldest]
+            var tail = tails[oldest]
+            nextTimes[oldest] = drainingRefs[oldest]._withUnsafeGuaranteedRef { ring in
+                var time: UInt64
+                repeat {
+                    let record = ring.record(at: tail)
+                    tail &+= 1
+                    if record.kind == .boxed {
+                        visitor.visit((record.takeBox() as! ProbeEventBox).event)
+                    } else {
+                        visitor.visit(ProbeDrainedRecord(record, ring: ring))
+                    }
+                    time = Self.nextTime(in: ring, from: &tail, to: head, upTo: limit)
+                } while time != .max && (time < runnerUpTime || (time == runnerUpTime && oldest < runnerUp))
+                return time
+            }
+            tails[oldest] = tail
         }
     }
 
-    /// Visits ring `index`'s records from its head while they come before `bound` (at `bound` too
-    /// when `tieBreak`) and by `limit`; returns the time of the next one, `.max` when none is due.
+    /// The time of the next event in `ring` from `tail` (before `head`), reading the name
+    /// definitions before it; `.max` when it has none due by `limit`.
     @inline(__always)
-    private func run<Visitor: ProbeRecordVisitor>(
-        of index: Int, before bound: UInt64, tieBreak: Bool, upTo limit: UInt64, to visitor: inout Visitor
+    private static func nextTime(
+        in ring: ProbeRecordRing, from tail: inout UInt64, to head: UInt64, upTo limit: UInt64
     ) -> UInt64 {
-        let ring = draining[index]
-        let head = heads[index]
-        var tail = tails[index]
-        defer { tails[index] = tail }
-        // The first record is due: the merge chose this ring by its time.
-        var first = true
         while tail != head {
             let record = ring.record(at: tail)
-            switch record.kind {
-            case .nameDefined:
-                ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
-                ring.slotSerials[Int(record.nameSlot)] = Self.lastNameSerial.add(1, ordering: .relaxed).newValue
-                tail &+= 1
-                continue
-            default:
-                let time = record.timestamp
-                guard time <= limit else { return .max }
-                guard first || time < bound || (time == bound && tieBreak) else { return time }
-            }
-            first = false
-            tail &+= 1
-            if record.kind == .boxed {
-                visitor.visit((record.takeBox() as! ProbeEventBox).event)
-            } else {
-                visitor.visit(ProbeDrainedRecord(record, ring: ring))
-            }
-        }
-        return .max
-    }
-
-    /// The time of ring `index`'s next event, reading the name definitions before it; `.max` when
-    /// it has none due by `limit`.
-    private func nextTime(of index: Int, upTo limit: UInt64) -> UInt64 {
-        let ring = draining[index]
-        while tails[index] != heads[index] {
-            let record = ring.record(at: tails[index])
             guard record.kind == .nameDefined else {
                 return record.timestamp <= limit ? record.timestamp : .max
             }
             ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
-            ring.slotSerials[Int(record.nameSlot)] = Self.lastNameSerial.add(1, ordering: .relaxed).newValue
-            tails[index] &+= 1
+            ring.slotSerials[Int(record.nameSlot)] = lastNameSerial.add(1, ordering: .relaxed).newValue
+            tail &+= 1
         }
         return .max
     }

@@ -298,6 +298,37 @@ private final class ReceivingProbe: NotifyProbe, @unchecked Sendable {
             #expect("\(lhs.kind)" == "\(rhs.kind)")
         }
     }
+
+    @Test("rings drain merged by time, each ring in its own order, equal times from the ring registered first")
+    func drainMergesRingsByTimeThenRingOrder() {
+        let recorder = ProbeRecorder(capacityPerThread: 64)
+        // Times per ring; a record's post id names its ring (hundreds) and its place in the ring.
+        let times: [[UInt64]] = [[1, 2, 2, 5, 9, 9], [2, 3, 4, 9], [0, 9, 10], [], [6, 6, 6, 7], [20], [18, 20]]
+        for (ringIndex, ringTimes) in times.enumerated() {
+            let ring = ProbeRecordRing(thread: UInt64(ringIndex + 1), recorderID: recorder.id, capacity: 64)
+            recorder.register(ring)
+            for (place, time) in ringTimes.enumerated() {
+                #expect(
+                    ring.append(
+                        .messageEnqueued(
+                            at: time, postID: UInt64(100 * ringIndex + place), registration: 0, pending: 0,
+                            droppedOldest: false)))
+            }
+        }
+        var events: [ProbeEvent] = []
+        #expect(recorder.drain(into: &events) == 0)
+        let expected = times.enumerated()
+            .flatMap { ringIndex, ringTimes in
+                ringTimes.enumerated().map { place, time in (time, ringIndex, UInt64(100 * ringIndex + place)) }
+            }
+            .sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
+        #expect(events.map(\.timestamp) == expected.map(\.0))
+        #expect(events.map(\.thread) == expected.map { UInt64($0.1 + 1) })
+        let postIDs = events.map { event -> UInt64 in
+            if case .messageEnqueued(let enqueue) = event.kind { enqueue.postID } else { .max }
+        }
+        #expect(postIDs == expected.map(\.2))
+    }
 }
 
 /// The name serial and name of every drained post.

@@ -29,6 +29,18 @@ static inline uint64_t notify_cpu_tick_frequency(void) {
 #endif
 }
 
+/// Asks for the cache line at `address` in a state this core may write, ahead of the write: a
+/// hint (no fault on any address), so the line's transfer from another core's cache overlaps
+/// other work rather than stalling the next atomic instruction, which waits for pending stores.
+static inline void notify_prefetch_for_write(const void *address) {
+#if defined(__x86_64__)
+    // Spelled out: without a -mprfchw target, __builtin_prefetch asks for the line to read only.
+    __asm__ __volatile__("prefetchw %0" : : "m"(*(const volatile char *)address));
+#else
+    __builtin_prefetch(address, 1, 3);
+#endif
+}
+
 /// The calling thread's NotifyKit context (an unretained object pointer), NULL until NotifyKit
 /// registers the thread and again once the thread's exit has let it go. A thread-local variable:
 /// in an executable, reading it is one load, with no call and no lock.
