@@ -127,7 +127,8 @@ extension NotifyCenter {
         stripe.occupied.store(true, ordering: .sequentiallyConsistent)
         if tableVersion.load(ordering: .sequentiallyConsistent) == version {
             if stripe.version != version {
-                stale = stripe.start(version: version, wildcard: wildcard.privateCopy, probes: probes)
+                // The stripe's own probe set: posts on other stripes retain another object.
+                stale = stripe.start(version: version, wildcard: wildcard.privateCopy, probes: probes?.privateCopy)
             } else {
                 stale = stripe.store(named.privateCopy, for: name)
             }

@@ -27,6 +27,10 @@ final class ProbeSet: Sendable {
         recorderOnly = recorders.count == 1 && receivers.isEmpty
     }
 
+    /// The same probes in an object of its own. A posting thread's stripe keeps one, so the retain
+    /// and release a probed post does write a count no other stripe's posts write.
+    var privateCopy: ProbeSet { ProbeSet(entries: entries)! }
+
     func emit(
         _ kind: ProbeEvent.Kind, timestamp: UInt64 = MonotonicClock.now(),
         thread: UInt64 = ThreadContext.current.thread.id

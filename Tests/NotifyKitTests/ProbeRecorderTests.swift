@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import NotifyKit
+import NotifySystem
 import Synchronization
 import Testing
 
@@ -112,6 +113,25 @@ private final class ReceivingProbe: NotifyProbe, @unchecked Sendable {
             lastPost[event.thread] = post.postID
         }
         #expect(lastPost.count == threads)
+    }
+
+    @Test("a posting thread's stripe retains a probe set of its own, with the center's probes")
+    func stripesKeepTheirOwnProbeSet() {
+        let center = NotifyCenter()
+        let recorder = ProbeRecorder()
+        let attachment = center.attach(recorder)
+        defer { attachment.detach() }
+        let token = center.addObserver(forName: tick, object: nil, queue: nil) { _ in }
+        defer { token.cancel() }
+        for _ in 0..<3 { center.post(name: tick) }
+        let kept = center.postCache.withStripe(forThread: NotifyThread.current.id) { stripe in
+            stripe.lock.lock()
+            defer { stripe.lock.unlock() }
+            return stripe.probes
+        }
+        #expect(kept != nil)
+        #expect(kept !== center.probes)
+        #expect(kept?.entries.map(\.id) == center.probes?.entries.map(\.id))
     }
 
     @Test("a delivery handed to another thread is drained after its post, with the posting thread")
