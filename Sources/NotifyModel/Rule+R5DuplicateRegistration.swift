@@ -32,15 +32,15 @@ extension InspectorState {
     mutating func duplicateRegistered(_ slot: Int, _ row: ObserverRow) {
         guard configuration.rules.runs(.duplicateRegistration), let key = duplicateKey(row) else { return }
         rows[slot].flags.insert(.grouped)
-        if ruleState.duplicates[key] == nil {
-            ruleState.duplicates[key] = DuplicateGroup(
+        // One lookup: a lone member (the usual case) needs nothing more.
+        let joined = ruleState.duplicates[
+            key,
+            default: DuplicateGroup(
                 findingKey: LeakFindingKey(
                     rule: .duplicateRegistration,
                     subject: .nameAtCallsite(row.displayName, callsite: row.callsite.id)))
-        }
-        ruleState.duplicates[key]!.members.append(row.id)
-        let group = ruleState.duplicates[key]!
-        guard group.members.count >= 2 else { return }
+        ].join(row.id)
+        guard let group = joined else { return }
         let crossed = group.members.count == 2
         var sites: [CallsiteInfo] = []
         for member in group.members {
@@ -48,24 +48,25 @@ extension InspectorState {
             rows[memberSlot].flags.insert(.duplicated)
             if !sites.contains(rows[memberSlot].callsite) { sites.append(rows[memberSlot].callsite) }
         }
+        var folded = group.foldedIntoSelfRetaining
         if crossed, row.capturesObserverStrongly, let owner = row.observer,
             selfRetainingFold(
                 .duplicateRegistration, owner: owner.id,
                 detail: "registered again at \(row.callsite) while live")
         {
             ruleState.duplicates[key]!.foldedIntoSelfRetaining = true
+            folded = true
         }
-        guard !ruleState.duplicates[key]!.foldedIntoSelfRetaining,
-            allows(.duplicateRegistration, callsite: sites.first ?? row.callsite, name: row.displayName)
+        guard !folded, allows(.duplicateRegistration, callsite: sites.first ?? row.callsite, name: row.displayName)
         else { return }
         let ownerKeyed = key.owner != nil
         let count = group.members.count
         let members = group.members
-        let siteList = sites.map(\.description).joined(separator: ", ")
         findingStore.raise(
             group.findingKey, severity: ownerKeyed ? .warning : .info,
             summary: (ownerKeyed ? "\(row.observer!.typeName) registered" : "registrations with no owner made")
-                + " \(count) times for \"\(row.displayName)\" at \(siteList) while the first is live",
+                + " \(count) times for \"\(row.displayName)\" at \(sites.map(\.description).joined(separator: ", "))"
+                + " while the first is live",
             at: now
         ) { finding in
             finding.evidence.name = row.displayName
@@ -95,48 +96,60 @@ extension InspectorState {
 
     private mutating func duplicateLeaveGroup(_ slot: Int) {
         guard rows[slot].flags.contains(.grouped) else { return }
-        let row = rows[slot]
         rows[slot].flags.remove([.grouped, .duplicated])
-        let key = groupKey(row)
-        guard var group = ruleState.duplicates.removeValue(forKey: key) else { return }
-        group.members.removeAll { $0 == row.id }
-        if group.members.count == 1 {
-            if let last = registrationSlots[group.members[0]] { rows[last].flags.remove(.duplicated) }
-            if !group.foldedIntoSelfRetaining {
-                var cleared = false
-                findingStore.update(group.findingKey) { finding in
+        let id = rows[slot].id
+        let key = groupKey(rows[slot])
+        guard let index = ruleState.duplicates.index(forKey: key) else { return }
+        ruleState.duplicates.values[index].members.removeAll { $0 == id }
+        let remaining = ruleState.duplicates.values[index].members.count
+        if remaining == 1 {
+            let last = ruleState.duplicates.values[index].members[0]
+            if let lastSlot = registrationSlots[last] { rows[lastSlot].flags.remove(.duplicated) }
+            if !ruleState.duplicates.values[index].foldedIntoSelfRetaining {
+                // Read into locals first: an argument read from `self` copies the whole state.
+                let findingKey = ruleState.duplicates.values[index].findingKey
+                let time = now
+                findingStore.update(findingKey, resolvingAt: time) { finding in
                     finding.evidence.liveCount -= 1
-                    cleared = finding.evidence.liveCount <= 0
+                    return finding.evidence.liveCount <= 0
                 }
-                if cleared { findingStore.resolve(group.findingKey, at: now) }
             }
-            group.foldedIntoSelfRetaining = false
+            ruleState.duplicates.values[index].foldedIntoSelfRetaining = false
+        } else if remaining == 0 {
+            ruleState.duplicates.remove(at: index)
         }
-        if !group.members.isEmpty { ruleState.duplicates[key] = group }
     }
 
     mutating func duplicateDelivered(_ slot: Int, postID: UInt64) {
-        let row = rows[slot]
-        guard let key = duplicateKey(row), ruleState.duplicates[key] != nil else { return }
+        guard let key = duplicateKey(rows[slot]), let index = ruleState.duplicates.index(forKey: key) else { return }
         var runs = 1
-        if ruleState.duplicates[key]!.currentPost == postID {
-            ruleState.duplicates[key]!.runsInPost += 1
-            runs = ruleState.duplicates[key]!.runsInPost
+        if ruleState.duplicates.values[index].currentPost == postID {
+            ruleState.duplicates.values[index].runsInPost += 1
+            runs = ruleState.duplicates.values[index].runsInPost
         } else {
-            ruleState.duplicates[key]!.currentPost = postID
-            ruleState.duplicates[key]!.runsInPost = 1
+            ruleState.duplicates.values[index].currentPost = postID
+            ruleState.duplicates.values[index].runsInPost = 1
         }
         guard runs >= 2 else { return }
-        if ruleState.duplicates[key]!.foldedIntoSelfRetaining, let owner = row.observer {
+        if ruleState.duplicates.values[index].foldedIntoSelfRetaining, let owner = rows[slot].observer {
             selfRetainingFold(.duplicateRegistration, owner: owner.id, detail: "", fanOut: runs)
             return
         }
         let severity: LeakSeverity = key.owner != nil ? .error : .warning
         let time = now
-        findingStore.update(ruleState.duplicates[key]!.findingKey) { finding in
+        let findingKey = ruleState.duplicates.values[index].findingKey
+        findingStore.update(findingKey) { finding in
             if severity > finding.severity { finding.severity = severity }
             finding.evidence.fanOut = max(finding.evidence.fanOut, runs)
             finding.lastSeen = time
         }
+    }
+}
+
+extension DuplicateGroup {
+    /// Adds a member; the group as it now stands once it has two or more, nil while alone.
+    fileprivate mutating func join(_ id: UInt64) -> DuplicateGroup? {
+        members.append(id)
+        return members.count >= 2 ? self : nil
     }
 }
