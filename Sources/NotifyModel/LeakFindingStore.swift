@@ -73,17 +73,23 @@ struct LeakFindingStore: Sendable {
     /// `body` returned true and it is open: one lookup for both.
     mutating func update(_ key: LeakFindingKey, resolvingAt now: UInt64, _ body: (inout LeakFinding) -> Bool) {
         guard let index = index(of: key) else { return }
-        var resolves = false
-        byKey.values[index].modify { resolves = body(&$0) }
-        if resolves, byKey.values[index].isOpen { byKey.values[index].resolvedAt = now }
+        byKey.values[index].modify { finding in
+            if body(&finding), finding.isOpen { finding.resolvedAt = now }
+        }
     }
 
     /// Marks the finding resolved at `now` if it is open; returns whether it was.
     @discardableResult
     mutating func resolve(_ key: LeakFindingKey, at now: UInt64) -> Bool {
-        guard let index = index(of: key), byKey.values[index].isOpen else { return false }
-        byKey.values[index].resolvedAt = now
-        return true
+        guard let index = index(of: key) else { return false }
+        // In place: reading a finding out of `values` would copy it.
+        var resolved = false
+        byKey.values[index].modify { finding in
+            guard finding.isOpen else { return }
+            finding.resolvedAt = now
+            resolved = true
+        }
+        return resolved
     }
 
     /// Drops an eighth of the findings: resolved ones first, then info, then the oldest, so a

@@ -15,22 +15,24 @@ import NotifyWire
 /// the fallback key, the message type standing for the name and the subject for the filter.
 extension InspectorState {
     /// The group `row` belongs to, ignoring whether its token is still held.
-    private func groupKey(_ row: ObserverRow) -> DuplicateKey {
+    /// Static, like ``duplicateKey(_:)``: a method on the state called with one of its own rows
+    /// makes the compiler copy the whole state first.
+    private static func groupKey(_ row: ObserverRow) -> DuplicateKey {
         DuplicateKey(
             owner: row.observer?.id, nameSlot: row.nameSlot, object: row.objectFilter?.id,
             callsite: row.observer == nil ? row.callsite.id : 0)
     }
 
-    func duplicateKey(_ row: ObserverRow) -> DuplicateKey? {
-        if row.observer != nil { return groupKey(row) }
+    static func duplicateKey(_ row: ObserverRow) -> DuplicateKey? {
+        if row.observer != nil { return Self.groupKey(row) }
         guard row.kind == .block || row.kind == .sequence || row.kind.isMessage, row.token == .held else {
             return nil
         }
-        return groupKey(row)
+        return Self.groupKey(row)
     }
 
     mutating func duplicateRegistered(_ slot: Int, _ row: ObserverRow) {
-        guard configuration.rules.runs(.duplicateRegistration), let key = duplicateKey(row) else { return }
+        guard configuration.rules.runs(.duplicateRegistration), let key = Self.duplicateKey(row) else { return }
         rows[slot].flags.insert(.grouped)
         // One lookup: a lone member (the usual case) needs nothing more.
         let joined = ruleState.duplicates[
@@ -98,46 +100,37 @@ extension InspectorState {
         guard rows[slot].flags.contains(.grouped) else { return }
         rows[slot].flags.remove([.grouped, .duplicated])
         let id = rows[slot].id
-        let key = groupKey(rows[slot])
+        let key = Self.groupKey(rows[slot])
         guard let index = ruleState.duplicates.index(forKey: key) else { return }
-        ruleState.duplicates.values[index].members.removeAll { $0 == id }
-        let remaining = ruleState.duplicates.values[index].members.count
-        if remaining == 1 {
-            let last = ruleState.duplicates.values[index].members[0]
-            if let lastSlot = registrationSlots[last] { rows[lastSlot].flags.remove(.duplicated) }
-            if !ruleState.duplicates.values[index].foldedIntoSelfRetaining {
-                // Read into locals first: an argument read from `self` copies the whole state.
-                let findingKey = ruleState.duplicates.values[index].findingKey
-                let time = now
-                findingStore.update(findingKey, resolvingAt: time) { finding in
-                    finding.evidence.liveCount -= 1
-                    return finding.evidence.liveCount <= 0
-                }
-            }
-            ruleState.duplicates.values[index].foldedIntoSelfRetaining = false
-        } else if remaining == 0 {
+        let left = ruleState.duplicates.values[index].leave(id)
+        if left.remaining == 0 {
             ruleState.duplicates.remove(at: index)
+            return
+        }
+        if let alone = left.alone, let lastSlot = registrationSlots[alone] { rows[lastSlot].flags.remove(.duplicated) }
+        if let findingKey = left.reportsTo {
+            let time = now
+            findingStore.update(findingKey, resolvingAt: time) { finding in
+                finding.evidence.liveCount -= 1
+                return finding.evidence.liveCount <= 0
+            }
         }
     }
 
     mutating func duplicateDelivered(_ slot: Int, postID: UInt64) {
-        guard let key = duplicateKey(rows[slot]), let index = ruleState.duplicates.index(forKey: key) else { return }
-        var runs = 1
-        if ruleState.duplicates.values[index].currentPost == postID {
-            ruleState.duplicates.values[index].runsInPost += 1
-            runs = ruleState.duplicates.values[index].runsInPost
-        } else {
-            ruleState.duplicates.values[index].currentPost = postID
-            ruleState.duplicates.values[index].runsInPost = 1
+        guard let key = Self.duplicateKey(rows[slot]), let index = ruleState.duplicates.index(forKey: key) else {
+            return
         }
+        let runs = ruleState.duplicates.values[index].countRun(in: postID)
         guard runs >= 2 else { return }
-        if ruleState.duplicates.values[index].foldedIntoSelfRetaining, let owner = rows[slot].observer {
+        let group = ruleState.duplicates.values[index]
+        if group.foldedIntoSelfRetaining, let owner = rows[slot].observer {
             selfRetainingFold(.duplicateRegistration, owner: owner.id, detail: "", fanOut: runs)
             return
         }
         let severity: LeakSeverity = key.owner != nil ? .error : .warning
         let time = now
-        let findingKey = ruleState.duplicates.values[index].findingKey
+        let findingKey = group.findingKey
         findingStore.update(findingKey) { finding in
             if severity > finding.severity { finding.severity = severity }
             finding.evidence.fanOut = max(finding.evidence.fanOut, runs)
@@ -151,5 +144,26 @@ extension DuplicateGroup {
     fileprivate mutating func join(_ id: UInt64) -> DuplicateGroup? {
         members.append(id)
         return members.count >= 2 ? self : nil
+    }
+
+    /// Removes a member in place (reading a group out of the table copies it). With one member
+    /// left: that member, and the finding to count down unless it was folded into an R4.
+    fileprivate mutating func leave(_ id: UInt64) -> (remaining: Int, alone: UInt64?, reportsTo: LeakFindingKey?) {
+        members.removeAll { $0 == id }
+        guard members.count == 1 else { return (members.count, nil, nil) }
+        let folded = foldedIntoSelfRetaining
+        foldedIntoSelfRetaining = false
+        return (1, members[0], folded ? nil : findingKey)
+    }
+
+    /// Counts one run of the group's handlers for `postID`; the runs in that post so far.
+    fileprivate mutating func countRun(in postID: UInt64) -> Int {
+        if currentPost == postID {
+            runsInPost += 1
+        } else {
+            currentPost = postID
+            runsInPost = 1
+        }
+        return runsInPost
     }
 }
