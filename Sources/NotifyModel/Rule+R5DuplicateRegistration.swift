@@ -47,8 +47,8 @@ extension InspectorState {
         var sites: [CallsiteInfo] = []
         for member in group.members {
             guard let memberSlot = registrationSlots[member] else { continue }
-            rows[memberSlot].flags.insert(.duplicated)
-            if !sites.contains(rows[memberSlot].callsite) { sites.append(rows[memberSlot].callsite) }
+            let site = rows.markDuplicated(memberSlot)
+            if !sites.contains(site) { sites.append(site) }
         }
         var folded = group.foldedIntoSelfRetaining
         if crossed, row.capturesObserverStrongly, let owner = row.observer,
@@ -165,5 +165,14 @@ extension DuplicateGroup {
             runsInPost = 1
         }
         return runsInPost
+    }
+}
+
+extension [ObserverRow] {
+    /// Flags the row at `slot` a duplicate and gives its callsite, in place: reading a field of a
+    /// row through the state's array copies the whole row.
+    fileprivate mutating func markDuplicated(_ slot: Int) -> CallsiteInfo {
+        self[slot].flags.insert(.duplicated)
+        return self[slot].callsite
     }
 }

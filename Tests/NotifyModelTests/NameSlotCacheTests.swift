@@ -23,8 +23,14 @@ import Testing
         var configuration = InspectorConfiguration()
         configuration.maximumNames = 8
         var s = TraceScript()
-        for index in 0..<100 { _ = s.post("long.notification.name.\(index)", matched: 0) }
+        // Time moves between posts, so the least recently used names are the ones forgotten.
+        for index in 0..<100 {
+            s.advance(TraceScript.ms)
+            _ = s.post("long.notification.name.\(index)", matched: 0)
+        }
+        s.advance(TraceScript.ms)
         _ = s.post("long.notification.name.0", matched: 0)
+        s.advance(TraceScript.ms)
         _ = s.post("long.notification.name.99", matched: 0)
         let state = s.fold(configuration)
         #expect(state.name("long.notification.name.0")?.posts == 1)
