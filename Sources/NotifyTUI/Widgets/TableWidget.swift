@@ -100,11 +100,33 @@ public enum TableWidget {
             numbers.append(value)
         }
         if numbers.count == keys.count { return numbers }
-        var rankOf: [SortKey: Double] = [:]
-        for key in keys where rankOf[key] == nil { rankOf[key] = 0 }
-        for (rank, key) in rankOf.keys.sorted().enumerated() { rankOf[key] = Double(rank) }
-        return keys.map { rankOf[$0]! }
+        // One hash per key: each key gets the number of its first occurrence among the distinct
+        // keys (a run of equal keys reuses the previous one's), then only the distinct keys sort.
+        var distinctIndex: [SortKey: Int] = [:]
+        var distinct: [SortKey] = []
+        var ids: [Int] = []
+        ids.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() {
+            if position > 0, key == keys[position - 1] {
+                ids.append(ids[position - 1])
+                continue
+            }
+            let next = distinct.count
+            let id = Self.take(&distinctIndex[key, default: next])
+            if id == next { distinct.append(key) }
+            ids.append(id)
+        }
+        var rankOfID = [Double](repeating: 0, count: distinct.count)
+        for (rank, id) in distinct.indices.sorted(by: { distinct[$0] < distinct[$1] }).enumerated() {
+            rankOfID[id] = Double(rank)
+        }
+        return ids.map { rankOfID[$0] }
     }
+
+    /// The value behind a dictionary's `default:` subscript, read through its modify accessor:
+    /// one lookup that inserts the default when the key is new.
+    @inline(__always)
+    private static func take(_ value: inout Int) -> Int { value }
 
     /// Splits `total` cells between columns, one space apart: fixed columns first, then flexible
     /// columns with an ideal grow toward it (identifiers keep their value), then the rest is shared
