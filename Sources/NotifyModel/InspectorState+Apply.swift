@@ -124,8 +124,12 @@ extension InspectorState {
     /// The row of `name`, made on first use.
     @inline(__always)
     mutating func nameSlot(for name: String) -> Int {
-        if let slot = nameSlots[name] { return slot }
-        return addName(name)
+        let entry = NameSlotCache.entry(for: name)
+        let hint = nameSlotCache.hint(entry)
+        if hint > 0, hint < nameRows.count, nameRows[hint].occupied, nameRows[hint].name == name { return hint }
+        let slot = nameSlots[name] ?? addName(name)
+        nameSlotCache.remember(slot, at: entry)
+        return slot
     }
 
     private mutating func addName(_ name: String) -> Int {

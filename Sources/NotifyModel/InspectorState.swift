@@ -59,6 +59,8 @@ public struct InspectorState: Sendable {
 
     // Names: slot 0 is the `*` row; freed slots are reused.
     var nameSlots: [String: Int] = [:]
+    /// Hints in front of ``nameSlots``, checked against ``nameRows``.
+    var nameSlotCache = NameSlotCache()
     var nameRows: [NameRow]
     var freeNameSlots: [Int] = []
     /// Trim names when this many are kept; raised when a trim frees little.

@@ -8,14 +8,25 @@ struct LeakFindingStore: Sendable {
     let maximum: Int
     /// Findings dropped to stay under ``maximum``.
     private(set) var dropped: UInt64 = 0
+    /// Findings held per rule (by ``LeakRule/number``): a rule with none answers without hashing
+    /// its key, which rules ask about on every registration and removal.
+    private var heldPerRule = [Int](repeating: 0, count: 11)
 
     init(maximum: Int) {
         self.maximum = max(1, maximum)
     }
 
-    subscript(key: LeakFindingKey) -> LeakFinding? { byKey[key] }
+    subscript(key: LeakFindingKey) -> LeakFinding? { holds(key.rule) ? byKey[key] : nil }
 
-    func isOpen(_ key: LeakFindingKey) -> Bool { byKey[key]?.isOpen ?? false }
+    func isOpen(_ key: LeakFindingKey) -> Bool { holds(key.rule) && byKey[key]?.isOpen ?? false }
+
+    @inline(__always)
+    private func holds(_ rule: LeakRule) -> Bool { heldPerRule[rule.number] != 0 }
+
+    @inline(__always)
+    private func index(of key: LeakFindingKey) -> Dictionary<LeakFindingKey, LeakFinding>.Index? {
+        holds(key.rule) ? byKey.index(forKey: key) : nil
+    }
 
     /// Raises or updates the finding for `key` at stream time `now`: creates it with `summary`
     /// and `severity` if absent, re-opens it if resolved, counts an occurrence, then lets
@@ -26,15 +37,18 @@ struct LeakFindingStore: Sendable {
         countsOccurrence: Bool = true, update: (inout LeakFinding) -> Void = { _ in }
     ) -> Bool {
         var opened = false
-        if byKey[key] == nil {
+        var found = index(of: key)
+        if found == nil {
             if byKey.count >= maximum { evict() }
             nextOrdinal += 1
             byKey[key] = LeakFinding(
                 key: key, severity: severity, summary: summary(), evidence: LeakEvidence(), firstSeen: now,
                 lastSeen: now, occurrences: 0, resolvedAt: nil, ordinal: nextOrdinal)
+            heldPerRule[key.rule.number] += 1
             opened = true
+            found = byKey.index(forKey: key)
         }
-        let index = byKey.index(forKey: key)!
+        let index = found!
         byKey.values[index].modify { finding in
             if finding.resolvedAt != nil {
                 finding.resolvedAt = nil
@@ -51,16 +65,31 @@ struct LeakFindingStore: Sendable {
 
     /// Updates an existing finding without counting an occurrence; nothing if absent.
     mutating func update(_ key: LeakFindingKey, _ body: (inout LeakFinding) -> Void) {
-        guard let index = byKey.index(forKey: key) else { return }
+        guard let index = index(of: key) else { return }
         byKey.values[index].modify(body)
+    }
+
+    /// Updates an existing finding without counting an occurrence, then resolves it at `now` if
+    /// `body` returned true and it is open: one lookup for both.
+    mutating func update(_ key: LeakFindingKey, resolvingAt now: UInt64, _ body: (inout LeakFinding) -> Bool) {
+        guard let index = index(of: key) else { return }
+        byKey.values[index].modify { finding in
+            if body(&finding), finding.isOpen { finding.resolvedAt = now }
+        }
     }
 
     /// Marks the finding resolved at `now` if it is open; returns whether it was.
     @discardableResult
     mutating func resolve(_ key: LeakFindingKey, at now: UInt64) -> Bool {
-        guard let index = byKey.index(forKey: key), byKey.values[index].isOpen else { return false }
-        byKey.values[index].resolvedAt = now
-        return true
+        guard let index = index(of: key) else { return false }
+        // In place: reading a finding out of `values` would copy it.
+        var resolved = false
+        byKey.values[index].modify { finding in
+            guard finding.isOpen else { return }
+            finding.resolvedAt = now
+            resolved = true
+        }
+        return resolved
     }
 
     /// Drops an eighth of the findings: resolved ones first, then info, then the oldest, so a
@@ -71,7 +100,10 @@ struct LeakFindingStore: Sendable {
             if a.severity != b.severity { return a.severity < b.severity }
             return a.ordinal < b.ordinal
         }.prefix(max(1, maximum / 8))
-        for victim in victims { byKey[victim.key] = nil }
+        for victim in victims {
+            byKey[victim.key] = nil
+            heldPerRule[victim.key.rule.number] -= 1
+        }
         dropped += UInt64(victims.count)
     }
 

@@ -78,5 +78,26 @@ public enum LeakRule: String, Sendable, Hashable, CaseIterable, Comparable, Cust
     }
 
     /// 1 … 10.
-    public var number: Int { Int(rawValue.dropFirst()) ?? 0 }
+    public var number: Int {
+        switch self {
+        case .orphanedRegistration: 1
+        case .prematureRemoval: 2
+        case .deadParticipant: 3
+        case .selfRetainingHandler: 4
+        case .duplicateRegistration: 5
+        case .registrationGrowth: 6
+        case .slowHandler: 7
+        case .threadMismatch: 8
+        case .unheardPost: 9
+        case .neverPosted: 10
+        }
+    }
+
+    /// Hashes the rule's number, not its raw string: finding keys and rule sets are looked up per event.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(number)
+    }
+
+    /// The rule's bit in a set of rules kept as a mask.
+    var bit: UInt16 { 1 << UInt16(number - 1) }
 }

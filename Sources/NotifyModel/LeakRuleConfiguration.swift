@@ -11,7 +11,11 @@
 /// ```
 public struct LeakRuleConfiguration: Sendable, Hashable {
     /// Rules that run; the others never raise findings.
-    public var enabledRules: Set<LeakRule> = Set(LeakRule.allCases)
+    public var enabledRules: Set<LeakRule> = Set(LeakRule.allCases) {
+        didSet { enabledMask = enabledRules.reduce(0) { $0 | $1.bit } }
+    }
+    /// ``enabledRules`` as bits, for ``runs(_:)``, which the rules ask per event.
+    private var enabledMask: UInt16 = LeakRule.allCases.reduce(0) { $0 | $1.bit }
     /// Findings never raised for these keys: the escape hatch every leak tool needs.
     public var suppressions: [LeakSuppression] = []
 
@@ -66,7 +70,7 @@ public struct LeakRuleConfiguration: Sendable, Hashable {
 
     /// Whether `rule` is enabled.
     @inline(__always)
-    func runs(_ rule: LeakRule) -> Bool { enabledRules.contains(rule) }
+    func runs(_ rule: LeakRule) -> Bool { enabledMask & rule.bit != 0 }
 }
 
 /// A key under which findings are never raised.

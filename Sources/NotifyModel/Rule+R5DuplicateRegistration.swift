@@ -15,57 +15,60 @@ import NotifyWire
 /// the fallback key, the message type standing for the name and the subject for the filter.
 extension InspectorState {
     /// The group `row` belongs to, ignoring whether its token is still held.
-    private func groupKey(_ row: ObserverRow) -> DuplicateKey {
+    /// Static, like ``duplicateKey(_:)``: a method on the state called with one of its own rows
+    /// makes the compiler copy the whole state first.
+    private static func groupKey(_ row: ObserverRow) -> DuplicateKey {
         DuplicateKey(
             owner: row.observer?.id, nameSlot: row.nameSlot, object: row.objectFilter?.id,
             callsite: row.observer == nil ? row.callsite.id : 0)
     }
 
-    func duplicateKey(_ row: ObserverRow) -> DuplicateKey? {
-        if row.observer != nil { return groupKey(row) }
+    static func duplicateKey(_ row: ObserverRow) -> DuplicateKey? {
+        if row.observer != nil { return Self.groupKey(row) }
         guard row.kind == .block || row.kind == .sequence || row.kind.isMessage, row.token == .held else {
             return nil
         }
-        return groupKey(row)
+        return Self.groupKey(row)
     }
 
     mutating func duplicateRegistered(_ slot: Int, _ row: ObserverRow) {
-        guard configuration.rules.runs(.duplicateRegistration), let key = duplicateKey(row) else { return }
+        guard configuration.rules.runs(.duplicateRegistration), let key = Self.duplicateKey(row) else { return }
         rows[slot].flags.insert(.grouped)
-        if ruleState.duplicates[key] == nil {
-            ruleState.duplicates[key] = DuplicateGroup(
+        // One lookup: a lone member (the usual case) needs nothing more.
+        let joined = ruleState.duplicates[
+            key,
+            default: DuplicateGroup(
                 findingKey: LeakFindingKey(
                     rule: .duplicateRegistration,
                     subject: .nameAtCallsite(row.displayName, callsite: row.callsite.id)))
-        }
-        ruleState.duplicates[key]!.members.append(row.id)
-        let group = ruleState.duplicates[key]!
-        guard group.members.count >= 2 else { return }
+        ].join(row.id)
+        guard let group = joined else { return }
         let crossed = group.members.count == 2
         var sites: [CallsiteInfo] = []
         for member in group.members {
             guard let memberSlot = registrationSlots[member] else { continue }
-            rows[memberSlot].flags.insert(.duplicated)
-            if !sites.contains(rows[memberSlot].callsite) { sites.append(rows[memberSlot].callsite) }
+            let site = rows.markDuplicated(memberSlot)
+            if !sites.contains(site) { sites.append(site) }
         }
+        var folded = group.foldedIntoSelfRetaining
         if crossed, row.capturesObserverStrongly, let owner = row.observer,
             selfRetainingFold(
                 .duplicateRegistration, owner: owner.id,
                 detail: "registered again at \(row.callsite) while live")
         {
             ruleState.duplicates[key]!.foldedIntoSelfRetaining = true
+            folded = true
         }
-        guard !ruleState.duplicates[key]!.foldedIntoSelfRetaining,
-            allows(.duplicateRegistration, callsite: sites.first ?? row.callsite, name: row.displayName)
+        guard !folded, allows(.duplicateRegistration, callsite: sites.first ?? row.callsite, name: row.displayName)
         else { return }
         let ownerKeyed = key.owner != nil
         let count = group.members.count
         let members = group.members
-        let siteList = sites.map(\.description).joined(separator: ", ")
         findingStore.raise(
             group.findingKey, severity: ownerKeyed ? .warning : .info,
             summary: (ownerKeyed ? "\(row.observer!.typeName) registered" : "registrations with no owner made")
-                + " \(count) times for \"\(row.displayName)\" at \(siteList) while the first is live",
+                + " \(count) times for \"\(row.displayName)\" at \(sites.map(\.description).joined(separator: ", "))"
+                + " while the first is live",
             at: now
         ) { finding in
             finding.evidence.name = row.displayName
@@ -95,48 +98,81 @@ extension InspectorState {
 
     private mutating func duplicateLeaveGroup(_ slot: Int) {
         guard rows[slot].flags.contains(.grouped) else { return }
-        let row = rows[slot]
         rows[slot].flags.remove([.grouped, .duplicated])
-        let key = groupKey(row)
-        guard var group = ruleState.duplicates.removeValue(forKey: key) else { return }
-        group.members.removeAll { $0 == row.id }
-        if group.members.count == 1 {
-            if let last = registrationSlots[group.members[0]] { rows[last].flags.remove(.duplicated) }
-            if !group.foldedIntoSelfRetaining {
-                var cleared = false
-                findingStore.update(group.findingKey) { finding in
-                    finding.evidence.liveCount -= 1
-                    cleared = finding.evidence.liveCount <= 0
-                }
-                if cleared { findingStore.resolve(group.findingKey, at: now) }
-            }
-            group.foldedIntoSelfRetaining = false
+        let id = rows[slot].id
+        let key = Self.groupKey(rows[slot])
+        guard let index = ruleState.duplicates.index(forKey: key) else { return }
+        let left = ruleState.duplicates.values[index].leave(id)
+        if left.remaining == 0 {
+            ruleState.duplicates.remove(at: index)
+            return
         }
-        if !group.members.isEmpty { ruleState.duplicates[key] = group }
+        if let alone = left.alone, let lastSlot = registrationSlots[alone] { rows[lastSlot].flags.remove(.duplicated) }
+        if let findingKey = left.reportsTo {
+            let time = now
+            findingStore.update(findingKey, resolvingAt: time) { finding in
+                finding.evidence.liveCount -= 1
+                return finding.evidence.liveCount <= 0
+            }
+        }
     }
 
     mutating func duplicateDelivered(_ slot: Int, postID: UInt64) {
-        let row = rows[slot]
-        guard let key = duplicateKey(row), ruleState.duplicates[key] != nil else { return }
-        var runs = 1
-        if ruleState.duplicates[key]!.currentPost == postID {
-            ruleState.duplicates[key]!.runsInPost += 1
-            runs = ruleState.duplicates[key]!.runsInPost
-        } else {
-            ruleState.duplicates[key]!.currentPost = postID
-            ruleState.duplicates[key]!.runsInPost = 1
+        guard let key = Self.duplicateKey(rows[slot]), let index = ruleState.duplicates.index(forKey: key) else {
+            return
         }
+        let runs = ruleState.duplicates.values[index].countRun(in: postID)
         guard runs >= 2 else { return }
-        if ruleState.duplicates[key]!.foldedIntoSelfRetaining, let owner = row.observer {
+        let group = ruleState.duplicates.values[index]
+        if group.foldedIntoSelfRetaining, let owner = rows[slot].observer {
             selfRetainingFold(.duplicateRegistration, owner: owner.id, detail: "", fanOut: runs)
             return
         }
         let severity: LeakSeverity = key.owner != nil ? .error : .warning
         let time = now
-        findingStore.update(ruleState.duplicates[key]!.findingKey) { finding in
+        let findingKey = group.findingKey
+        findingStore.update(findingKey) { finding in
             if severity > finding.severity { finding.severity = severity }
             finding.evidence.fanOut = max(finding.evidence.fanOut, runs)
             finding.lastSeen = time
         }
+    }
+}
+
+extension DuplicateGroup {
+    /// Adds a member; the group as it now stands once it has two or more, nil while alone.
+    fileprivate mutating func join(_ id: UInt64) -> DuplicateGroup? {
+        members.append(id)
+        return members.count >= 2 ? self : nil
+    }
+
+    /// Removes a member in place (reading a group out of the table copies it). With one member
+    /// left: that member, and the finding to count down unless it was folded into an R4.
+    fileprivate mutating func leave(_ id: UInt64) -> (remaining: Int, alone: UInt64?, reportsTo: LeakFindingKey?) {
+        members.removeAll { $0 == id }
+        guard members.count == 1 else { return (members.count, nil, nil) }
+        let folded = foldedIntoSelfRetaining
+        foldedIntoSelfRetaining = false
+        return (1, members[0], folded ? nil : findingKey)
+    }
+
+    /// Counts one run of the group's handlers for `postID`; the runs in that post so far.
+    fileprivate mutating func countRun(in postID: UInt64) -> Int {
+        if currentPost == postID {
+            runsInPost += 1
+        } else {
+            currentPost = postID
+            runsInPost = 1
+        }
+        return runsInPost
+    }
+}
+
+extension [ObserverRow] {
+    /// Flags the row at `slot` a duplicate and gives its callsite, in place: reading a field of a
+    /// row through the state's array copies the whole row.
+    fileprivate mutating func markDuplicated(_ slot: Int) -> CallsiteInfo {
+        self[slot].flags.insert(.duplicated)
+        return self[slot].callsite
     }
 }

@@ -39,11 +39,12 @@ extension InspectorState {
         guard row.flags.contains(.tallied) else { return }
         rows[slot].flags.remove(.tallied)
         let key = SiteKey(nameSlot: row.nameSlot, callsite: row.callsite.id)
-        let live = (ruleState.tallies[key]?.live ?? 1) - 1
-        if live <= 0 {
-            ruleState.tallies[key] = nil
+        let live: Int
+        if let index = ruleState.tallies.index(forKey: key) {
+            live = ruleState.tallies.values[index].countDown()
+            if live <= 0 { ruleState.tallies.remove(at: index) }
         } else {
-            ruleState.tallies[key]!.live = live
+            live = 0
         }
         let growthKey = LeakFindingKey(
             rule: .registrationGrowth, subject: .nameAtCallsite(row.displayName, callsite: row.callsite.id))
@@ -112,5 +113,13 @@ extension InspectorState {
             for id in ids { finding.evidence.addRegistration(id) }
             finding.evidence.detail = "live count rose at each of the last \(series.count - 1) checkpoints"
         }
+    }
+}
+
+extension SiteTally {
+    /// One registration fewer, in place; the live count left.
+    fileprivate mutating func countDown() -> Int {
+        live -= 1
+        return live
     }
 }

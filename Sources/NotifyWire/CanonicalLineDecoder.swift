@@ -271,22 +271,19 @@ struct CanonicalLineDecoder {
 
     /// A quoted wire spelling of one of `Value`'s cases, matched byte for byte: no `String` is
     /// made. Anything else (an unknown value, an escaped spelling) takes the general path.
-    private mutating func enumeration<Value: RawRepresentable<String> & CaseIterable>(_ type: Value.Type) -> Value? {
+    private mutating func enumeration<Value: CanonicalSpelling>(_ type: Value.Type) -> Value? {
         guard index < line.count, base[index] == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
-        for value in Value.allCases {
-            var matched = true
-            var offset = start
-            for byte in value.rawValue.utf8 {
-                guard offset < line.count, base[offset] == byte else {
-                    matched = false
-                    break
-                }
-                offset += 1
-            }
-            if matched, offset < line.count, base[offset] == UInt8(ascii: "\"") {
-                index = offset + 1
-                return value
+        var end = start
+        while end < line.count, base[end] != UInt8(ascii: "\"") { end += 1 }
+        guard end < line.count else { return nil }
+        let length = end - start
+        for spelling in Value.canonicalSpellings where spelling.bytes.count == length {
+            var offset = 0
+            while offset < length, base[start + offset] == spelling.bytes[offset] { offset += 1 }
+            if offset == length {
+                index = end + 1
+                return spelling.value
             }
         }
         return nil
@@ -305,4 +302,36 @@ struct CanonicalLineDecoder {
         index += 1
         return value
     }
+}
+
+/// An enumeration the fast path reads: its cases' wire spellings as bytes, made once per type
+/// (`allCases` and `rawValue` would build an array and strings on every line).
+protocol CanonicalSpelling: RawRepresentable<String>, CaseIterable {
+    static var canonicalSpellings: [(bytes: [UInt8], value: Self)] { get }
+}
+
+extension CanonicalSpelling {
+    fileprivate static func spellingTable() -> [(bytes: [UInt8], value: Self)] {
+        allCases.map { (Array($0.rawValue.utf8), $0) }
+    }
+}
+
+extension TraceTargetKind: CanonicalSpelling {
+    static let canonicalSpellings = spellingTable()
+}
+
+extension TraceMessageKind: CanonicalSpelling {
+    static let canonicalSpellings = spellingTable()
+}
+
+extension TraceRegistrationKind: CanonicalSpelling {
+    static let canonicalSpellings = spellingTable()
+}
+
+extension TraceRemovalReason: CanonicalSpelling {
+    static let canonicalSpellings = spellingTable()
+}
+
+extension TraceQueueAction: CanonicalSpelling {
+    static let canonicalSpellings = spellingTable()
 }

@@ -139,10 +139,12 @@ enum ObserversView {
             if figuresFollow, grouping == .thread { group.floor = runsOnFloor }
             columns.append(group)
         }
-        columns.append(
-            TableColumn(
-                "ID", .fixed(6), alignRight: true, descendingFirst: false, text: { "#\($0.id)" },
-                sortKey: { .number(Double($0.id)) }, style: rowStyle))
+        var id = TableColumn<ObserverRow>(
+            "ID", .fixed(6), alignRight: true, descendingFirst: false, text: { "#\($0.id)" },
+            sortKey: { .number(Double($0.id)) }, style: rowStyle)
+        // The grouped view's default sort: keys for all rows in one pass, with no copy per row.
+        id.sortKeys = { rows in rows.map { .number(Double($0.id)) } }
+        columns.append(id)
         if grouping != .name {
             var name = TableColumn<ObserverRow>(
                 "NAME", .flexible(min: 16), text: { $0.displayName }, sortKey: { .text($0.displayName) },
@@ -208,7 +210,10 @@ enum ObserversView {
         var spec = TableSpec(
             columns: columns, key: { .registration($0.id) }, defaultSort: grouping == nil ? 0 : 1,
             emptyMessage: "no registrations yet")
-        if let grouping { spec.groupBy = { .text(groupText($0, grouping)) } }
+        if let grouping {
+            spec.groupBy = { .text(groupText($0, grouping)) }
+            spec.groupKeys = { rows in rows.map { .text(groupText($0, grouping)) } }
+        }
         if grouping != nil { spec.summary = summary(titles: columns.map(\.title)) }
         return spec
     }

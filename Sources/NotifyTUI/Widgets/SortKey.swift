@@ -55,6 +55,9 @@ public struct TableColumn<Item>: Sendable {
     public var text: @Sendable (Item) -> String
     /// The sort key for an item; nil makes the column unsortable.
     public var sortKey: (@Sendable (Item) -> SortKey)?
+    /// ``sortKey`` of every item at once, in order; when set, the sort uses it instead of calling
+    /// ``sortKey`` per row, which (stored in a generic column) copies each row it is handed.
+    public var sortKeys: (@Sendable ([Item]) -> [SortKey])? = nil
     /// A role for the cell (a severity colour); nil uses the row's role.
     public var style: (@Sendable (Item) -> Style?)?
     /// Whether a descending sort is the natural first choice (counts: biggest first).
@@ -111,6 +114,9 @@ public struct TableSpec<Item>: Sendable {
     /// Keeps rows with equal group keys together (sorted by group, then by the sort column), and
     /// shows the first column's text only on a group's first row, like a tree.
     public var groupBy: (@Sendable (Item) -> SortKey)?
+    /// ``groupBy`` of every item at once, in order; when set, the sort uses it instead of calling
+    /// ``groupBy`` per row, which (stored in a generic spec) copies each row it is handed.
+    public var groupKeys: (@Sendable ([Item]) -> [SortKey])?
     /// Logs: a row's time in the log's clock, so marks fall between the right rows and a clear
     /// hides the right ones; nil for a row without one (it goes with the row before it).
     public var time: (@Sendable (Item) -> UInt64?)?

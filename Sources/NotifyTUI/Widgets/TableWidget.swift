@@ -80,14 +80,24 @@ public enum TableWidget {
         let descending = sortColumn.map { spec.columns[$0].descendingFirst != state.inverted } ?? state.inverted
         // Keys become dense integer ranks first: each distinct key is compared while ranking the
         // few distinct ones, not twice per comparison of a 10k-row sort.
-        let groups = spec.groupBy.map { group in Self.denseRanks(rows.map { group(items[$0]) }) }
-        let keys = sortKey.map { key in Self.denseRanks(rows.map { key(items[$0]) }) }
+        let groups = spec.groupBy.map { group in
+            Self.denseRanks(spec.groupKeys.map { Self.pick(rows, from: $0(items)) } ?? rows.map { group(items[$0]) })
+        }
+        let allSortKeys = sortColumn.flatMap { spec.columns.indices.contains($0) ? spec.columns[$0].sortKeys : nil }
+        let keys = sortKey.map { key in
+            Self.denseRanks(allSortKeys.map { Self.pick(rows, from: $0(items)) } ?? rows.map { key(items[$0]) })
+        }
         let positions = Array(rows.indices).sorted { lhs, rhs in
             if let groups, groups[lhs] != groups[rhs] { return groups[lhs] < groups[rhs] }
             if let keys, keys[lhs] != keys[rhs] { return descending ? keys[rhs] < keys[lhs] : keys[lhs] < keys[rhs] }
             return lhs < rhs
         }
         return positions.map { rows[$0] }
+    }
+
+    /// The keys of the rows kept (positions in the items), from the keys of every item.
+    private static func pick(_ rows: [Int], from all: [SortKey]) -> [SortKey] {
+        rows.count == all.count ? all : rows.map { all[$0] }
     }
 
     /// Numbers that order as the keys do: the keys themselves when all are numbers, else each key's
@@ -100,10 +110,31 @@ public enum TableWidget {
             numbers.append(value)
         }
         if numbers.count == keys.count { return numbers }
-        var rankOf: [SortKey: Double] = [:]
-        for key in keys where rankOf[key] == nil { rankOf[key] = 0 }
-        for (rank, key) in rankOf.keys.sorted().enumerated() { rankOf[key] = Double(rank) }
-        return keys.map { rankOf[$0]! }
+        // One hash per key (two for a new one): each key gets the number of its first occurrence
+        // among the distinct keys (a run of equal keys reuses the previous one's), then only the
+        // distinct keys sort.
+        var distinctIndex: [SortKey: Int] = [:]
+        var distinct: [SortKey] = []
+        var ids: [Int] = []
+        ids.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() {
+            if position > 0, key == keys[position - 1] {
+                ids.append(ids[position - 1])
+                continue
+            }
+            if let id = distinctIndex[key] {
+                ids.append(id)
+            } else {
+                distinctIndex[key] = distinct.count
+                ids.append(distinct.count)
+                distinct.append(key)
+            }
+        }
+        var rankOfID = [Double](repeating: 0, count: distinct.count)
+        for (rank, id) in distinct.indices.sorted(by: { distinct[$0] < distinct[$1] }).enumerated() {
+            rankOfID[id] = Double(rank)
+        }
+        return ids.map { rankOfID[$0] }
     }
 
     /// Splits `total` cells between columns, one space apart: fixed columns first, then flexible
