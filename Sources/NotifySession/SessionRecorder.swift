@@ -29,8 +29,14 @@ package struct SessionRecorder {
         var droppedTokens: Set<UInt64> = []
         /// The newest event time seen: when a recording started now begins.
         var latest: UInt64 = 0
-        /// Every event so far, in order, while ``historyIsComplete``.
-        var history: [TraceEvent] = []
+        /// Every event so far, in order, while ``historyIsComplete``: in chunks of a fixed
+        /// capacity, so keeping it never copies what it already holds (a single array would copy
+        /// it all, into fresh pages, each time it doubled).
+        var history: [[TraceEvent]] = []
+        /// Events in `history`.
+        private(set) var historyCount = 0
+        /// Events one chunk of `history` holds.
+        static let historyChunk = 4_096
         /// False once more than ``historyLimit`` events arrived: the prelude is then the state only.
         package private(set) var historyIsComplete = true
         /// Events kept for an exact prelude; past this many the history is dropped for good.
@@ -66,12 +72,18 @@ package struct SessionRecorder {
             default: break
             }
             guard historyIsComplete else { return }
-            if history.count < historyLimit {
-                history.append(event)
-            } else {
+            guard historyCount < historyLimit else {
                 historyIsComplete = false
                 history = []
+                return
             }
+            if history.isEmpty || history[history.count - 1].count == Self.historyChunk {
+                var chunk: [TraceEvent] = []
+                chunk.reserveCapacity(Self.historyChunk)
+                history.append(chunk)
+            }
+            history[history.count - 1].append(event)
+            historyCount += 1
         }
 
         /// The lines a recording starting now opens with; nil before any header.
@@ -85,7 +97,7 @@ package struct SessionRecorder {
             var lines: [TraceEvent] = [.header(header)]
             if historyIsComplete {
                 var skippedHeader = false
-                for event in history {
+                for event in history.joined() {
                     if case .header = event, !skippedHeader {
                         skippedHeader = true
                         continue

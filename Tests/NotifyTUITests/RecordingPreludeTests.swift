@@ -155,6 +155,23 @@ struct RecordingPreludeTests {
         #expect(feed.start == recordedAt)
     }
 
+    @Test("a history of several chunks opens a recording with every event, in order")
+    func longHistoryKeepsOrderAcrossChunks() {
+        let header = TraceHeader(
+            pid: 79, process: "App", center: "default", clockMono: Self.base, clockWall: 1_700_000_000_000_000_000,
+            producer: "test")
+        var memory = SessionRecorder.Memory()
+        memory.observe(.header(header))
+        let ticks = (1...(2 * SessionRecorder.Memory.historyChunk + 17)).map { index in
+            TraceEvent.tick(TraceTick(seq: UInt64(index), timestamp: Self.base + UInt64(index)))
+        }
+        for tick in ticks { memory.observe(tick) }
+        #expect(memory.historyIsComplete)
+        let prelude = memory.prelude() ?? []
+        #expect(prelude.count == ticks.count + 1)
+        #expect(Array(prelude.dropFirst()) == ticks)
+    }
+
     @Test("past the history limit the prelude still carries token drops and real registration times")
     func statePreludeCarriesTokensAndTimes() throws {
         let path = Self.temporaryPath()
