@@ -91,15 +91,12 @@ public enum TraceEncoder {
                 buffer.appendDecimal(viewers)
             }
         case .enqueued(let enqueue):
-            stamp(.enqueued, enqueue.seq, enqueue.timestamp, enqueue.thread, into: &buffer)
-            buffer.appendKey(.postID)
-            buffer.appendDecimal(enqueue.postID)
-            buffer.appendKey(.registration)
-            buffer.appendDecimal(enqueue.registration)
-            buffer.appendKey(.pending)
-            buffer.appendDecimal(enqueue.pending)
-            buffer.appendKey(.droppedOldest)
-            buffer.appendBool(enqueue.droppedOldest)
+            return buffer.appendLine(bound: hotLineFixedBytes) { line in
+                writeEnqueued(
+                    seq: enqueue.seq, timestamp: enqueue.timestamp, thread: enqueue.thread, postID: enqueue.postID,
+                    registration: enqueue.registration, pending: enqueue.pending,
+                    droppedOldest: enqueue.droppedOldest, into: &line)
+            }
         case .unknown(let unknown):
             // Kept verbatim. A raw newline can only be JSON whitespace, so a space replaces it and
             // the line stays one line.
@@ -144,7 +141,7 @@ public enum TraceEncoder {
     }
 
     @inline(__always)
-    private static func stamp(
+    static func stamp(
         _ kind: WireKind, _ seq: UInt64, _ timestamp: UInt64, _ thread: UInt64, into buffer: inout LineWriter
     ) {
         buffer.appendKind(kind)
@@ -157,7 +154,7 @@ public enum TraceEncoder {
     }
 
     /// Room for a hot line's keys, numbers, literals, quotes and closing, besides its strings.
-    private static let hotLineFixedBytes = 512
+    static let hotLineFixedBytes = 512
 
     private static func encode(_ header: TraceHeader, into buffer: inout [UInt8]) {
         buffer.appendKind(.header)
@@ -234,57 +231,24 @@ public enum TraceEncoder {
 
     private static func encode(_ post: TracePost, into buffer: inout [UInt8]) {
         let bound = LineWriter.bound(fixed: hotLineFixedBytes, stringBytes: post.name.utf8.count)
-        buffer.appendLine(bound: bound) { buffer in
-            stamp(.posted, post.seq, post.timestamp, post.thread, into: &buffer)
-            buffer.appendKey(.postID)
-            buffer.appendDecimal(post.postID)
-            buffer.appendKey(.name)
-            buffer.appendJSONString(post.name)
-            buffer.appendKey(.object)
-            buffer.appendOptionalDecimal(post.object)
-            buffer.appendKey(.hasUserInfo)
-            buffer.appendBool(post.hasUserInfo)
-            buffer.appendKey(.matched)
-            buffer.appendDecimal(post.matched)
-            buffer.appendKey(.depth)
-            buffer.appendDecimal(post.depth)
-            buffer.appendKey(.parentPostID)
-            buffer.appendDecimal(post.parentPostID)
-            buffer.appendKey(.callsite)
-            buffer.appendDecimal(post.callsite)
-            if let message = post.message {
-                // Only typed messages carry it, so a notification's line is the same as in 1.1.
-                buffer.appendKey(.message)
-                buffer.appendLiteral(message.quoted)
-            }
-            buffer.appendLiteral("}\n")
+        buffer.appendLine(bound: bound) { line in
+            writePosted(
+                seq: post.seq, timestamp: post.timestamp, thread: post.thread, postID: post.postID,
+                name: { $0.appendJSONString(post.name) }, object: post.object, hasUserInfo: post.hasUserInfo,
+                matched: post.matched, depth: post.depth, parentPostID: post.parentPostID, callsite: post.callsite,
+                message: post.message, into: &line)
         }
     }
 
     private static func encode(_ delivery: TraceDelivery, into buffer: inout [UInt8]) {
         let bound = LineWriter.bound(
             fixed: hotLineFixedBytes, stringBytes: delivery.name.utf8.count + delivery.target.rawValue.utf8.count)
-        buffer.appendLine(bound: bound) { buffer in
-            stamp(.delivered, delivery.seq, delivery.timestamp, delivery.thread, into: &buffer)
-            buffer.appendKey(.postID)
-            buffer.appendDecimal(delivery.postID)
-            buffer.appendKey(.registration)
-            buffer.appendDecimal(delivery.registration)
-            buffer.appendKey(.name)
-            buffer.appendJSONString(delivery.name)
-            buffer.appendKey(.postingThread)
-            buffer.appendDecimal(delivery.postingThread)
-            buffer.appendKey(.target)
-            buffer.appendLiteral(delivery.target.quoted)
-            buffer.appendKey(.start)
-            buffer.appendDecimal(delivery.start)
-            buffer.appendKey(.duration)
-            buffer.appendDecimal(delivery.duration)
-            buffer.appendKey(.wait)
-            buffer.appendDecimal(delivery.wait)
-            buffer.appendKey(.depth)
-            buffer.appendDecimal(delivery.depth)
-            buffer.appendLiteral("}\n")
+        buffer.appendLine(bound: bound) { line in
+            writeDelivered(
+                seq: delivery.seq, timestamp: delivery.timestamp, thread: delivery.thread, postID: delivery.postID,
+                registration: delivery.registration, name: { $0.appendJSONString(delivery.name) },
+                postingThread: delivery.postingThread, target: delivery.target, start: delivery.start,
+                duration: delivery.duration, wait: delivery.wait, depth: delivery.depth, into: &line)
         }
     }
 

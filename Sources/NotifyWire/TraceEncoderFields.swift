@@ -22,11 +22,57 @@ extension TraceEncoder {
         message: TraceMessageKind?, to start: UnsafeMutablePointer<UInt8>
     ) -> Int {
         var line = LineWriter(start)
-        stampThreaded(.posted, seq, timestamp, thread, into: &line)
+        writePosted(
+            seq: seq, timestamp: timestamp, thread: thread, postID: postID, name: { $0.appendBytes(quotedName) },
+            object: object, hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parentPostID,
+            callsite: callsite, message: message, into: &line)
+        return line.count
+    }
+
+    /// Writes a `delivered` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
+    /// bytes, and returns the bytes written.
+    @inline(__always)
+    public static func writeDelivered(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64,
+        quotedName: UnsafeBufferPointer<UInt8>, postingThread: UInt64, target: TraceTargetKind, start: UInt64,
+        duration: UInt64, wait: UInt64, depth: Int, to lineStart: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        var line = LineWriter(lineStart)
+        writeDelivered(
+            seq: seq, timestamp: timestamp, thread: thread, postID: postID, registration: registration,
+            name: { $0.appendBytes(quotedName) }, postingThread: postingThread, target: target, start: start,
+            duration: duration, wait: wait, depth: depth, into: &line)
+        return line.count
+    }
+
+    /// Writes an `enqueued` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
+    /// bytes (no name), and returns the bytes written.
+    @inline(__always)
+    public static func writeEnqueued(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64, pending: Int,
+        droppedOldest: Bool, to start: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        var line = LineWriter(start)
+        writeEnqueued(
+            seq: seq, timestamp: timestamp, thread: thread, postID: postID, registration: registration,
+            pending: pending, droppedOldest: droppedOldest, into: &line)
+        return line.count
+    }
+
+    // The one layout of each hot line, for the general encoder (which escapes the name as it
+    // writes it) and for the writers above (which copy a name quoted before).
+
+    @inline(__always)
+    static func writePosted(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, name writeName: (inout LineWriter) -> Void,
+        object: UInt64?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
+        message: TraceMessageKind?, into line: inout LineWriter
+    ) {
+        stamp(.posted, seq, timestamp, thread, into: &line)
         line.appendKey(.postID)
         line.appendDecimal(postID)
         line.appendKey(.name)
-        line.appendBytes(quotedName)
+        writeName(&line)
         line.appendKey(.object)
         line.appendOptionalDecimal(object)
         line.appendKey(.hasUserInfo)
@@ -40,29 +86,26 @@ extension TraceEncoder {
         line.appendKey(.callsite)
         line.appendDecimal(callsite)
         if let message {
+            // Only typed messages carry it, so a notification's line is the same as in 1.1.
             line.appendKey(.message)
             line.appendLiteral(message.quoted)
         }
         line.appendLiteral("}\n")
-        return line.count
     }
 
-    /// Writes a `delivered` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
-    /// bytes, and returns the bytes written.
     @inline(__always)
-    public static func writeDelivered(
+    static func writeDelivered(
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64,
-        quotedName: UnsafeBufferPointer<UInt8>, postingThread: UInt64, target: TraceTargetKind, start: UInt64,
-        duration: UInt64, wait: UInt64, depth: Int, to lineStart: UnsafeMutablePointer<UInt8>
-    ) -> Int {
-        var line = LineWriter(lineStart)
-        stampThreaded(.delivered, seq, timestamp, thread, into: &line)
+        name writeName: (inout LineWriter) -> Void, postingThread: UInt64, target: TraceTargetKind, start: UInt64,
+        duration: UInt64, wait: UInt64, depth: Int, into line: inout LineWriter
+    ) {
+        stamp(.delivered, seq, timestamp, thread, into: &line)
         line.appendKey(.postID)
         line.appendDecimal(postID)
         line.appendKey(.registration)
         line.appendDecimal(registration)
         line.appendKey(.name)
-        line.appendBytes(quotedName)
+        writeName(&line)
         line.appendKey(.postingThread)
         line.appendDecimal(postingThread)
         line.appendKey(.target)
@@ -76,18 +119,14 @@ extension TraceEncoder {
         line.appendKey(.depth)
         line.appendDecimal(depth)
         line.appendLiteral("}\n")
-        return line.count
     }
 
-    /// Writes an `enqueued` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
-    /// bytes (no name), and returns the bytes written.
     @inline(__always)
-    public static func writeEnqueued(
+    static func writeEnqueued(
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64, pending: Int,
-        droppedOldest: Bool, to start: UnsafeMutablePointer<UInt8>
-    ) -> Int {
-        var line = LineWriter(start)
-        stampThreaded(.enqueued, seq, timestamp, thread, into: &line)
+        droppedOldest: Bool, into line: inout LineWriter
+    ) {
+        stamp(.enqueued, seq, timestamp, thread, into: &line)
         line.appendKey(.postID)
         line.appendDecimal(postID)
         line.appendKey(.registration)
@@ -97,23 +136,6 @@ extension TraceEncoder {
         line.appendKey(.droppedOldest)
         line.appendBool(droppedOldest)
         line.appendLiteral("}\n")
-        return line.count
-    }
-
-    /// Room for a hot line's keys, numbers, literals and closing, besides its name.
-    private static var hotLineFixedBytes: Int { 512 }
-
-    @inline(__always)
-    private static func stampThreaded(
-        _ kind: WireKind, _ seq: UInt64, _ timestamp: UInt64, _ thread: UInt64, into line: inout LineWriter
-    ) {
-        line.appendKind(kind)
-        line.appendKey(.seq)
-        line.appendDecimal(seq)
-        line.appendKey(.t)
-        line.appendDecimal(timestamp)
-        line.appendKey(.thread)
-        line.appendDecimal(thread)
     }
 }
 
