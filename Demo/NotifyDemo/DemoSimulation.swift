@@ -69,11 +69,8 @@ package final class DemoSimulation {
         flushRunLoop()
     }
 
-    /// Posts so far over all threads, from the demo's own tallies: for pacing, cheaper than
-    /// ``groundTruth()``.
-    package var posts: Int { tallied.posts }
-
-    /// Posts and handler runs so far over all threads, from the demo's own tallies.
+    /// Posts and handler runs so far over all threads, from the demo's own tallies: for pacing,
+    /// cheaper than ``groundTruth()``.
     package var tallied: (posts: Int, deliveries: Int) {
         app.context.tally.snapshot().reduce((0, 0)) { total, counts in
             (total.0 + counts.posts.reduce(0, +), total.1 + counts.deliveries.reduce(0, +))

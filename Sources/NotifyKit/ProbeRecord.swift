@@ -151,9 +151,7 @@ public struct ProbeDrainedRecord {
         self.record = record
         self.ring = ring
         thread = ring.thread
-        nameSerial =
-            record.kind == .messageEnqueued
-            ? 0 : ring.slotSerials[Int(record.nameSlot & UInt16(ProbeRecordRing.nameSlots - 1))]
+        nameSerial = record.kind == .messageEnqueued ? 0 : ring.nameSerial(ofSlot: record.nameSlot)
     }
 
     /// The notification's name (posted and delivered); empty for an enqueue.

@@ -68,9 +68,11 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     /// ``dropped`` as the drainer last reported it.
     @exclusivity(unchecked) var droppedReported: UInt64 = 0
     /// The name of each slot, as the records read so far defined them.
-    @exclusivity(unchecked) var slotNames: [String]
-    /// Each slot's ``ProbeRecorder/nameSerial`` for the name it holds: a key for a drainer's cache.
-    let slotSerials: UnsafeMutablePointer<UInt64>
+    @exclusivity(unchecked) private(set) var slotNames: [String]
+    /// Each slot's serial for the name it holds (see ``ProbeDrainedRecord/nameSerial``).
+    private let slotSerials: UnsafeMutablePointer<UInt64>
+    /// The last serial a slot's definition took, over every ring; 0 stands for no name.
+    private static let lastNameSerial = Atomic<UInt64>(0)
     /// Set when the thread exits: drained, then let go.
     let closed = Atomic<Bool>(false)
     /// Set when the recorder goes away: the thread lets the ring go at its next lookup.
@@ -121,6 +123,16 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
         nameBits.deallocate()
         slotSerials.deallocate()
     }
+
+    /// Reads slot `slot` as `name` from here on, under a serial no other definition takes. Drainer only.
+    func define(slot: UInt16, as name: String) {
+        slotNames[Int(slot)] = name
+        slotSerials[Int(slot) & (Self.nameSlots - 1)] = Self.lastNameSerial.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The serial of the name slot `slot` holds. Drainer only.
+    @inline(__always)
+    func nameSerial(ofSlot slot: UInt16) -> UInt64 { slotSerials[Int(slot) & (Self.nameSlots - 1)] }
 
     /// Writes `record`; false (and nothing written) when the ring is full.
     @inline(__always)

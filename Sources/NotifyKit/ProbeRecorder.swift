@@ -13,8 +13,6 @@ import Synchronization
 /// inspector's ring are recorders underneath.
 public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings` under its lock; the rest: drainer
     private static let lastID = Atomic<UInt64>(0)
-    /// The last serial a drained name definition took; 0 is no name (an enqueue's).
-    private static let lastNameSerial = Atomic<UInt64>(0)
 
     /// Records each thread's ring holds between two drains.
     public let capacityPerThread: Int
@@ -165,8 +163,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
             guard record.kind == .nameDefined else {
                 return record.timestamp <= limit ? record.timestamp : .max
             }
-            ring.slotNames[Int(record.nameSlot)] = (record.takeBox() as! ProbeNameBox).name
-            ring.slotSerials[Int(record.nameSlot)] = lastNameSerial.add(1, ordering: .relaxed).newValue
+            ring.define(slot: record.nameSlot, as: (record.takeBox() as! ProbeNameBox).name)
             tail &+= 1
         }
         return .max

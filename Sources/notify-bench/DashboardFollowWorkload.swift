@@ -84,7 +84,7 @@ enum PacedDemo {
         while inspector.viewerCount < 1 && dashboard.isRunning && MonotonicClock.now() < deadline { usleep(1_000) }
         // Paced by the demo's own tallies, read every few steps: a probe counting posts would add its
         // own cost to every post.
-        let before = simulation.posts
+        let before = simulation.tallied.posts
         var posted = 0
         let start = MonotonicClock.now()
         while dashboard.isRunning && MonotonicClock.now() < deadline {
@@ -94,7 +94,7 @@ enum PacedDemo {
                 continue
             }
             simulation.run(steps: 32)
-            posted = simulation.posts - before
+            posted = simulation.tallied.posts - before
         }
         let elapsed = MonotonicClock.now() - start
         let result = try dashboard.wait()
