@@ -1,3 +1,5 @@
+import NotifyWire
+
 /// A direct-mapped memo in front of the name table: name bytes → the slot last found for them.
 ///
 /// Why: every post looks its name up, and hashing a `String` with `Hasher` (SipHash, seeded per
@@ -13,25 +15,7 @@ struct NameSlotCache: Sendable {
     @inline(__always)
     static func entry(for name: String) -> Int {
         var name = name
-        let hash = name.withUTF8 { bytes -> UInt64 in
-            var hash = UInt64(truncatingIfNeeded: bytes.count) &* 0x9E37_79B9_7F4A_7C15
-            var offset = 0
-            while offset + 8 <= bytes.count {
-                let word = UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self)
-                hash = (hash ^ word) &* 0xBF58_476D_1CE4_E5B9
-                hash ^= hash >> 31
-                offset += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < bytes.count {
-                tail |= UInt64(bytes[offset]) << shift
-                shift += 8
-                offset += 1
-            }
-            hash = (hash ^ tail) &* 0xBF58_476D_1CE4_E5B9
-            return hash ^ (hash >> 29)
-        }
+        let hash = name.withUTF8 { bytes in bytes.baseAddress.map { ByteHash.of($0, bytes.count) } ?? 0 }
         return Int(truncatingIfNeeded: hash) & (entryCount - 1)
     }
 

@@ -25,7 +25,7 @@ struct StringInterner: Sendable {
             hashes = Array(repeating: 0, count: Self.slotCount)
             strings = Array(repeating: "", count: Self.slotCount)
         }
-        let hash = Self.hash(base, count)
+        let hash = ByteHash.of(base, count)
         let slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
         if hashes[slot] == hash {
             let cached = strings[slot]
@@ -36,29 +36,6 @@ struct StringInterner: Sendable {
         hashes[slot] = hash
         strings[slot] = made
         return made
-    }
-
-    /// Eight bytes at a time, multiply and rotate: good enough to spread names over the slots.
-    @inline(__always)
-    private static func hash(_ base: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
-        var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
-        var offset = 0
-        while offset + 8 <= count {
-            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-            hash = ((hash ^ word) &* 0xBF58_476D_1CE4_E5B9).rotateLeft(31)
-            offset += 8
-        }
-        if offset < count {
-            var word: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < count {
-                word |= UInt64(base[offset]) << shift
-                shift += 8
-                offset += 1
-            }
-            hash = ((hash ^ word) &* 0xBF58_476D_1CE4_E5B9).rotateLeft(31)
-        }
-        return hash ^ (hash >> 29)
     }
 
     @inline(__always)
@@ -78,12 +55,5 @@ struct StringInterner: Sendable {
             offset += 1
         }
         return true
-    }
-}
-
-extension UInt64 {
-    @inline(__always)
-    fileprivate func rotateLeft(_ bits: UInt64) -> UInt64 {
-        (self << bits) | (self >> (64 - bits))
     }
 }
