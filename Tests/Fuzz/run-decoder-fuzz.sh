@@ -25,7 +25,7 @@ grep '^{"k":' "$spec" > "$out/corpus/seed-all.jsonl"
 
 echo "fuzz: building $out/decoder-fuzz"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
-    -module-name NotifyWireFuzz \
+    -module-name NotifyWireFuzz -package-name notifytop \
     Sources/NotifyWire/*.swift Tests/Fuzz/DecoderFuzz.swift \
     -o "$out/decoder-fuzz"
 
