@@ -69,9 +69,10 @@ package final class LiveFeed: Sendable {
         var bytesAtLastIdle = 0
         var lastIdle = CPUMeter.wallNanoseconds()
         while true {
-            switch reader.next(timeoutMilliseconds: batch.isEmpty ? 100 : 0) {
-            case .event(let event):
-                batch.append(event)
+            // Decoded straight into the batch: an event is not moved again until the fold takes it.
+            let room = Self.batchSize - batch.count
+            switch reader.next(appendingTo: &batch, limit: room, timeoutMilliseconds: batch.isEmpty ? 100 : 0) {
+            case .events:
                 if batch.count >= Self.batchSize, flush() { return finish(reader, inbox) }
             case .idle:
                 let caughtUp = !batch.isEmpty

@@ -27,26 +27,33 @@ struct SequenceHoles {
     /// Events missing that no gap line accounts for.
     var unaccounted: UInt64 { missing > reported ? missing - reported : 0 }
 
+    /// Notes one event.
     mutating func observe(_ event: TraceEvent) {
-        if let time = event.timestamp, time > latestTime { latestTime = time }
-        switch event {
+        observe(TraceEventSummary(event)) { event }
+    }
+
+    /// Notes one event from its summary; `event` gives the event itself, asked only for the lines
+    /// whose fields matter here (gaps, and registrations before the first other event).
+    mutating func observe(_ summary: TraceEventSummary, event: () -> TraceEvent) {
+        if let time = summary.timestamp, time > latestTime { latestTime = time }
+        switch summary.kind {
         case .header:
             last = nil
             unknownSinceLast = 0
             return
-        case .unknown:
+        case nil:
             unknownSinceLast &+= 1
             return
-        case .gap(let gap):
-            reported &+= gap.count
+        case .gap:
+            if case .gap(let gap) = event() { reported &+= gap.count }
         case .thread where last == nil:
             return
-        case .registered(let registration) where last == nil && registration.preexisting:
-            return
+        case .registered where last == nil:
+            if case .registered(let registration) = event(), registration.preexisting { return }
         default:
             break
         }
-        guard let seq = event.seq else { return }
+        guard let seq = summary.seq else { return }
         latestSeq = max(latestSeq, seq)
         if let last {
             guard seq > last else { return }

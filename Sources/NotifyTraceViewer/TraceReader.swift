@@ -62,6 +62,8 @@ public final class TraceReader {
     private var sawFirstLine = false
     /// The header, read ahead by ``open(file:strict:)`` and not yet returned.
     private var readAhead: TraceEvent?
+    /// Where ``next(timeoutMilliseconds:)`` has its one event appended, reused from call to call.
+    private var single: [TraceEvent] = []
     /// The bytes read while checking the header, until a recorder takes them or reading goes on.
     private var readAheadBytes: [UInt8]?
     private var readingAhead = false
@@ -141,33 +143,67 @@ public final class TraceReader {
 
     /// Returns the next event, waiting at most `timeoutMilliseconds` for a live source.
     public func next(timeoutMilliseconds: Int32 = -1) -> Output {
+        defer { single.removeAll(keepingCapacity: true) }
+        switch next(appendingTo: &single, limit: 1, timeoutMilliseconds: timeoutMilliseconds) {
+        case .events: return .event(single.removeLast())
+        case .idle: return .idle
+        case .ended(let end): return .ended(end)
+        }
+    }
+
+    /// What one batched read produced.
+    public enum BatchOutput: Sendable, Equatable {
+        /// This many events were appended (at least one).
+        case events(Int)
+        /// Nothing arrived within the timeout (live sources only); nothing was appended.
+        case idle
+        /// The stream is over; nothing was appended, and no more events will come.
+        case ended(TraceStreamEnd)
+    }
+
+    /// Appends up to `limit` events to `events`: those the decoder already holds, then what one
+    /// read brings, waiting at most `timeoutMilliseconds` for a live source only while none was
+    /// appended. The same events as ``next(timeoutMilliseconds:)`` one by one, decoded where they
+    /// are kept.
+    public func next(appendingTo events: inout [TraceEvent], limit: Int, timeoutMilliseconds: Int32 = -1)
+        -> BatchOutput
+    {
         if let ended { return .ended(ended) }
+        var appended = 0
         if let event = readAhead {
             readAhead = nil
-            return .event(event)
+            events.append(event)
+            appended += 1
         }
-        while true {
+        while appended < limit {
             do {
-                if let event = try decoder.next() {
+                if try decoder.next(appendingTo: &events) {
+                    let index = events.count - 1
                     if !sawFirstLine {
                         sawFirstLine = true
-                        guard case .header = event else {
+                        guard case .header = events[index] else {
+                            let kind = Self.kindName(events.removeLast())
                             return finish(
                                 .failed(
                                     "\(origin): not a notifytop trace: line \(decoder.lineNumber) is a "
-                                        + "\"\(Self.kindName(event))\" line, not a header"))
+                                        + "\"\(kind)\" line, not a header"),
+                                appended: appended)
                         }
                     }
-                    holes.observe(event)
-                    if case .end(let end) = event { sawEndLine = end }
-                    return .event(event)
+                    // From the decoder's summary: the event itself is read only for the rare
+                    // lines whose fields matter (gaps, snapshots, the end).
+                    let summary = decoder.lastSummary
+                    holes.observe(summary) { events[index] }
+                    if summary.kind == .end, case .end(let end) = events[index] { sawEndLine = end }
+                    appended += 1
+                    continue
                 }
             } catch {
                 if !sawFirstLine {
-                    return finish(.failed("\(origin): not a notifytop trace: \(error)"))
+                    return finish(.failed("\(origin): not a notifytop trace: \(error)"), appended: appended)
                 }
                 if error.isFatal || strict {
-                    return finish(.failed("\(origin): \(error)"))
+                    return finish(.failed("\(origin): \(error)"), appended: appended)
                 }
                 malformedLines += 1
                 if firstMalformedLine == nil { firstMalformedLine = error.line }
@@ -178,26 +214,30 @@ public final class TraceReader {
                 return finish(
                     .failed(
                         "\(origin): line \(decoder.lineNumber + 1): no line end in "
-                            + "\(Self.maximumBytesWithoutNewline) bytes; not a JSON Lines trace"))
+                            + "\(Self.maximumBytesWithoutNewline) bytes; not a JSON Lines trace"),
+                    appended: appended)
             }
             if finishedInput {
                 if !sawFirstLine, case .file = source {
-                    return finish(.failed("\(origin): empty file, not a notifytop trace"))
+                    return finish(.failed("\(origin): empty file, not a notifytop trace"), appended: appended)
                 }
                 if !reportedHoles, let gap = holes.synthesizedGap() {
                     reportedHoles = true
-                    return .event(gap)
+                    events.append(gap)
+                    appended += 1
+                    continue
                 }
-                return finish(endReason())
+                return finish(endReason(), appended: appended)
             }
-            switch read(timeoutMilliseconds: timeoutMilliseconds) {
+            switch read(timeoutMilliseconds: appended > 0 ? 0 : timeoutMilliseconds) {
             case .bytes: continue
-            case .idle: return .idle
+            case .idle: return appended > 0 ? .events(appended) : .idle
             case .closed:
                 decoder.finish()
                 finishedInput = true
             }
         }
+        return .events(appended)
     }
 
     private enum ReadResult { case bytes, idle, closed }
@@ -241,10 +281,11 @@ public final class TraceReader {
         return "\(malformedLines) line\(malformedLines == 1 ? "" : "s") skipped (first at line \(firstMalformedLine))"
     }
 
-    private func finish(_ end: TraceStreamEnd) -> Output {
+    /// Ends the stream; events appended before the end go out first, and the end with the next call.
+    private func finish(_ end: TraceStreamEnd, appended: Int) -> BatchOutput {
         ended = end
         recorder?.flush()
-        return .ended(end)
+        return appended > 0 ? .events(appended) : .ended(end)
     }
 }
 

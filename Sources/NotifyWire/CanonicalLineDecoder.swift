@@ -12,12 +12,29 @@ struct CanonicalLineDecoder {
     private let base: UnsafePointer<UInt8>
     private var index = 0
     private let names: UnsafeMutablePointer<StringInterner>
+    /// The summary of the event appended.
+    private var summary = TraceEventSummary(kind: nil, seq: nil, timestamp: nil)
 
     /// The event for `line`, or nil when the line is not in the encoder's exact shape.
     static func decode(_ line: UnsafeBufferPointer<UInt8>, names: UnsafeMutablePointer<StringInterner>) -> TraceEvent? {
-        guard let base = line.baseAddress, line.count > WireKind.openingPrefix.utf8CodeUnitCount + 2 else { return nil }
+        var events: [TraceEvent] = []
+        var summary = TraceEventSummary(kind: nil, seq: nil, timestamp: nil)
+        return decode(line, names: names, appendingTo: &events, summary: &summary) ? events[0] : nil
+    }
+
+    /// Appends the event for `line` to `events` and sets `summary` to its summary; false,
+    /// appending nothing, when the line is not in the encoder's exact shape.
+    static func decode(
+        _ line: UnsafeBufferPointer<UInt8>, names: UnsafeMutablePointer<StringInterner>,
+        appendingTo events: inout [TraceEvent], summary: inout TraceEventSummary
+    ) -> Bool {
+        guard let base = line.baseAddress, line.count > WireKind.openingPrefix.utf8CodeUnitCount + 2 else {
+            return false
+        }
         var reader = CanonicalLineDecoder(line: line, base: base, names: names)
-        return reader.event()
+        guard reader.append(to: &events) else { return false }
+        summary = reader.summary
+        return true
     }
 
     private init(
@@ -28,73 +45,90 @@ struct CanonicalLineDecoder {
         self.names = names
     }
 
-    private mutating func event() -> TraceEvent? {
+    /// Appends the line's event once the whole line has matched; each kind checks the line's end
+    /// before it builds the event, so the event is built where it is kept.
+    private mutating func append(to events: inout [TraceEvent]) -> Bool {
         // The kind's first letter, just after `{"k":"`, picks the candidates.
-        let event: TraceEvent?
         switch base[WireKind.openingPrefix.utf8CodeUnitCount] {
-        case UInt8(ascii: "d"): event = delivered()
-        case UInt8(ascii: "p"): event = posted()
-        case UInt8(ascii: "e"): event = enqueued()
-        case UInt8(ascii: "r"): event = kind(.registered) ? registered() : kind(.removed) ? removed() : nil
-        case UInt8(ascii: "q"): event = queue()
-        case UInt8(ascii: "o"): event = object()
-        case UInt8(ascii: "t"): event = tick()
-        default: return nil
+        case UInt8(ascii: "d"): delivered(&events)
+        case UInt8(ascii: "p"): posted(&events)
+        case UInt8(ascii: "e"): enqueued(&events)
+        case UInt8(ascii: "r"): kind(.registered) ? registered(&events) : kind(.removed) ? removed(&events) : false
+        case UInt8(ascii: "q"): queue(&events)
+        case UInt8(ascii: "o"): object(&events)
+        case UInt8(ascii: "t"): tick(&events)
+        default: false
         }
-        guard let event, literal("}"), index == line.count else { return nil }
-        return event
     }
 
-    private mutating func delivered() -> TraceEvent? {
+    /// Consumes the closing brace, which must end the line.
+    @inline(__always)
+    private mutating func closed() -> Bool { literal("}") && index == line.count }
+
+    private mutating func delivered(_ events: inout [TraceEvent]) -> Bool {
         guard kind(.delivered), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
             key(.thread), let thread = unsigned(), key(.postID), let postID = unsigned(),
             key(.registration), let registration = unsigned(), key(.name), let name = string(),
             key(.postingThread), let postingThread = unsigned(),
             key(.target), let target = enumeration(TraceTargetKind.self),
             key(.start), let start = unsigned(), key(.duration), let duration = unsigned(),
-            key(.wait), let wait = unsigned(), key(.depth), let depth = integer()
-        else { return nil }
-        return .delivered(
-            TraceDelivery(
-                seq: seq, timestamp: t, thread: thread, postID: postID, registration: registration, name: name,
-                postingThread: postingThread, target: target, start: start, duration: duration, wait: wait, depth: depth
-            ))
+            key(.wait), let wait = unsigned(), key(.depth), let depth = integer(),
+            closed()
+        else { return false }
+        summary = TraceEventSummary(kind: .delivered, seq: seq, timestamp: t)
+        events.append(
+            .delivered(
+                TraceDelivery(
+                    seq: seq, timestamp: t, thread: thread, postID: postID, registration: registration, name: name,
+                    postingThread: postingThread, target: target, start: start, duration: duration, wait: wait,
+                    depth: depth
+                )))
+        return true
     }
 
-    private mutating func posted() -> TraceEvent? {
+    private mutating func posted(_ events: inout [TraceEvent]) -> Bool {
         guard kind(.posted), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
             key(.thread), let thread = unsigned(), key(.postID), let postID = unsigned(),
             key(.name), let name = string(), key(.object), let object = optionalUnsigned(),
             key(.hasUserInfo), let hasUserInfo = bool(), key(.matched), let matched = integer(),
             key(.depth), let depth = integer(), key(.parentPostID), let parent = unsigned(),
             key(.callsite), let callsite = unsigned()
-        else { return nil }
+        else { return false }
         var message: TraceMessageKind?
         if key(.message) {
-            guard let kind = enumeration(TraceMessageKind.self) else { return nil }
+            guard let kind = enumeration(TraceMessageKind.self) else { return false }
             message = kind
         }
-        return .posted(
-            TracePost(
-                seq: seq, timestamp: t, thread: thread, postID: postID, name: name, object: object,
-                hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parent, callsite: callsite,
-                message: message))
+        guard closed() else { return false }
+        summary = TraceEventSummary(kind: .posted, seq: seq, timestamp: t)
+        events.append(
+            .posted(
+                TracePost(
+                    seq: seq, timestamp: t, thread: thread, postID: postID, name: name, object: object,
+                    hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parent, callsite: callsite,
+                    message: message)))
+        return true
     }
 
-    private mutating func enqueued() -> TraceEvent? {
+    private mutating func enqueued(_ events: inout [TraceEvent]) -> Bool {
         guard kind(.enqueued), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
             key(.thread), let thread = unsigned(), key(.postID), let postID = unsigned(),
             key(.registration), let registration = unsigned(), key(.pending), let pending = integer(),
-            key(.droppedOldest), let droppedOldest = bool()
-        else { return nil }
-        return .enqueued(
-            TraceMessageEnqueue(
-                seq: seq, timestamp: t, thread: thread, postID: postID, registration: registration, pending: pending,
-                droppedOldest: droppedOldest))
+            key(.droppedOldest), let droppedOldest = bool(),
+            closed()
+        else { return false }
+        summary = TraceEventSummary(kind: .enqueued, seq: seq, timestamp: t)
+        events.append(
+            .enqueued(
+                TraceMessageEnqueue(
+                    seq: seq, timestamp: t, thread: thread, postID: postID, registration: registration,
+                    pending: pending,
+                    droppedOldest: droppedOldest)))
+        return true
     }
 
     /// The rest of a `register` line, after its opening.
-    private mutating func registered() -> TraceEvent? {
+    private mutating func registered(_ events: inout [TraceEvent]) -> Bool {
         guard key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
             key(.thread), let thread = unsigned(), key(.id), let id = unsigned(),
             key(.name), let name = optionalString(),
@@ -107,54 +141,72 @@ struct CanonicalLineDecoder {
             key(.preexisting), let preexisting = bool(),
             key(.capturesObserverStrongly), let strongly = bool(),
             key(.mainThreadOnly), let mainThreadOnly = bool(),
-            key(.registeredAt), let registeredAt = optionalUnsigned()
-        else { return nil }
-        return .registered(
-            TraceRegistration(
-                seq: seq, timestamp: t, thread: thread, id: id, name: name, kind: kind, observer: observer,
-                object: object, target: target, targetLabel: targetLabel, callsite: callsite, preexisting: preexisting,
-                capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly, registeredAt: registeredAt))
+            key(.registeredAt), let registeredAt = optionalUnsigned(),
+            closed()
+        else { return false }
+        summary = TraceEventSummary(kind: .registered, seq: seq, timestamp: t)
+        events.append(
+            .registered(
+                TraceRegistration(
+                    seq: seq, timestamp: t, thread: thread, id: id, name: name, kind: kind, observer: observer,
+                    object: object, target: target, targetLabel: targetLabel, callsite: callsite,
+                    preexisting: preexisting,
+                    capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly, registeredAt: registeredAt)))
+        return true
     }
 
     /// The rest of a `remove` line, after its opening.
-    private mutating func removed() -> TraceEvent? {
+    private mutating func removed(_ events: inout [TraceEvent]) -> Bool {
         guard key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
             key(.thread), let thread = unsigned(),
             key(.registration), let registration = unsigned(),
-            key(.reason), let reason = enumeration(TraceRemovalReason.self)
-        else { return nil }
-        return .removed(
-            TraceRemoval(seq: seq, timestamp: t, thread: thread, registration: registration, reason: reason))
+            key(.reason), let reason = enumeration(TraceRemovalReason.self),
+            closed()
+        else { return false }
+        summary = TraceEventSummary(kind: .removed, seq: seq, timestamp: t)
+        events.append(
+            .removed(TraceRemoval(seq: seq, timestamp: t, thread: thread, registration: registration, reason: reason)))
+        return true
     }
 
-    private mutating func queue() -> TraceEvent? {
+    private mutating func queue(_ events: inout [TraceEvent]) -> Bool {
         guard kind(.queue), key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
             key(.thread), let thread = unsigned(), key(.queueID), let queueID = unsigned(),
             key(.action), let action = enumeration(TraceQueueAction.self),
             key(.name), let name = optionalString(), key(.style), let style = optionalString(),
-            key(.count), let count = integer(), key(.pending), let pending = integer()
-        else { return nil }
-        return .queue(
-            TraceQueueActivity(
-                seq: seq, timestamp: t, thread: thread, queueID: queueID, action: action, name: name, style: style,
-                count: count, pending: pending))
+            key(.count), let count = integer(), key(.pending), let pending = integer(),
+            closed()
+        else { return false }
+        summary = TraceEventSummary(kind: .queue, seq: seq, timestamp: t)
+        events.append(
+            .queue(
+                TraceQueueActivity(
+                    seq: seq, timestamp: t, thread: thread, queueID: queueID, action: action, name: name, style: style,
+                    count: count, pending: pending)))
+        return true
     }
 
-    private mutating func object() -> TraceEvent? {
+    private mutating func object(_ events: inout [TraceEvent]) -> Bool {
         guard kind(.object), key(.id), let id = unsigned(), key(.type), let type = unsigned(),
-            key(.addr), literal("\"0x"), let address = hexDigits()
-        else { return nil }
-        return .object(TraceObject(id: id, type: type, address: address))
+            key(.addr), literal("\"0x"), let address = hexDigits(),
+            closed()
+        else { return false }
+        summary = TraceEventSummary(kind: .object, seq: nil, timestamp: nil)
+        events.append(.object(TraceObject(id: id, type: type, address: address)))
+        return true
     }
 
-    private mutating func tick() -> TraceEvent? {
-        guard kind(.tick), key(.seq), let seq = unsigned(), key(.t), let t = unsigned() else { return nil }
+    private mutating func tick(_ events: inout [TraceEvent]) -> Bool {
+        guard kind(.tick), key(.seq), let seq = unsigned(), key(.t), let t = unsigned() else { return false }
         var viewers: UInt64?
         if key(.viewers) {
-            guard let count = unsigned() else { return nil }
+            guard let count = unsigned() else { return false }
             viewers = count
         }
-        return .tick(TraceTick(seq: seq, timestamp: t, viewers: viewers))
+        guard closed() else { return false }
+        summary = TraceEventSummary(kind: .tick, seq: seq, timestamp: t)
+        events.append(.tick(TraceTick(seq: seq, timestamp: t, viewers: viewers)))
+        return true
     }
 
     // MARK: Values

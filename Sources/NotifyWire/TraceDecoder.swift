@@ -75,6 +75,10 @@ public struct TraceDecoder: Sendable {
     private var fields: [JSONField] = []
     /// Strings already made (notification names, mostly), reused when the same bytes come again.
     private var names = StringInterner()
+    /// The summary of the event ``next(appendingTo:)`` appended last.
+    public private(set) var lastSummary = TraceEventSummary(kind: nil, seq: nil, timestamp: nil)
+    /// Where ``next()`` has its one event appended, reused from call to call.
+    private var single: [TraceEvent] = []
 
     /// Creates a decoder.
     ///
@@ -119,6 +123,22 @@ public struct TraceDecoder: Sendable {
     /// - Throws: ``TraceDecodingError`` for a line that cannot be decoded; that line is consumed,
     ///   so the next call continues with the line after it.
     public mutating func next() throws(TraceDecodingError) -> TraceEvent? {
+        var one: [TraceEvent] = []
+        swap(&one, &single)
+        defer {
+            one.removeAll(keepingCapacity: true)
+            swap(&one, &single)
+        }
+        guard try next(appendingTo: &one) else { return nil }
+        return one.removeLast()
+    }
+
+    /// Decodes the next line onto the end of `events`, as ``next()`` would return it; false when
+    /// no complete line is buffered. A reader of many lines appends them where they are kept, so
+    /// no event is moved on the way.
+    ///
+    /// - Throws: ``TraceDecodingError`` as ``next()`` does; nothing is appended then.
+    public mutating func next(appendingTo events: inout [TraceEvent]) throws(TraceDecodingError) -> Bool {
         while pendingHead < pending.count {
             let entry = pending[pendingHead]
             pendingHead += 1
@@ -129,18 +149,19 @@ public struct TraceDecoder: Sendable {
             let start = readIndex
             let end = entry.end - base
             readIndex = entry.kind == .newline ? end + 1 : end
-            if let event = try decodeLine(from: start, to: end, atEndOfInput: entry.kind == .endOfInput) {
-                return event
+            if try decodeLine(from: start, to: end, atEndOfInput: entry.kind == .endOfInput, appendingTo: &events) {
+                return true
             }
         }
         pending.removeAll(keepingCapacity: true)
         pendingHead = 0
-        return nil
+        return false
     }
 
-    private mutating func decodeLine(from start: Int, to end: Int, atEndOfInput: Bool) throws(TraceDecodingError)
-        -> TraceEvent?
-    {
+    /// Appends the line's event to `events`; false for a blank line.
+    private mutating func decodeLine(
+        from start: Int, to end: Int, atEndOfInput: Bool, appendingTo events: inout [TraceEvent]
+    ) throws(TraceDecodingError) -> Bool {
         var scratch: [JSONField] = []
         swap(&scratch, &fields)
         var strings = StringInterner()
@@ -150,23 +171,40 @@ public struct TraceDecoder: Sendable {
             swap(&strings, &names)
         }
         let lineNumber = self.lineNumber
-        let result = storage.withUnsafeBufferPointer { buffer -> Result<TraceEvent?, TraceDecodingError> in
+        var header: TraceHeader?
+        var appended = true
+        var summary = lastSummary
+        let failure = storage.withUnsafeBufferPointer { buffer -> TraceDecodingError? in
             let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
+            // The fast path appends in place; the rest (headers among them) come back as values.
+            if withUnsafeMutablePointer(
+                to: &strings, { CanonicalLineDecoder.decode(line, names: $0, appendingTo: &events, summary: &summary) })
+            {
+                return nil
+            }
             do throws(TraceDecodingError) {
-                return .success(
-                    try TraceLineDecoder.decode(
-                        line, lineNumber: lineNumber, fields: &scratch,
-                        names: &strings))
+                guard
+                    let event = try TraceLineDecoder.decodeScanned(
+                        line, lineNumber: lineNumber, fields: &scratch, names: &strings)
+                else {
+                    appended = false
+                    return nil
+                }
+                if case .header(let value) = event { header = value }
+                summary = TraceEventSummary(event)
+                events.append(event)
+                return nil
             } catch {
                 if atEndOfInput, case .malformed = error.reason {
-                    return .failure(TraceDecodingError(line: lineNumber, reason: .truncated(bytes: line.count)))
+                    return TraceDecodingError(line: lineNumber, reason: .truncated(bytes: line.count))
                 }
-                return .failure(error)
+                return error
             }
         }
-        let event = try result.get()
-        if case .header(let header) = event { self.header = header }
-        return event
+        if let failure { throw failure }
+        if let header { self.header = header }
+        lastSummary = summary
+        return appended
     }
 
     private mutating func feedContiguous(_ chunk: UnsafeBufferPointer<UInt8>) {

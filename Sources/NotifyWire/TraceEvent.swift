@@ -57,6 +57,7 @@ public enum TraceEvent: Sendable, Hashable {
     case unknown(TraceUnknownLine)
 
     /// The line kind, as the `k` field spells it; nil for an ``unknown(_:)`` line.
+    @inlinable
     public var kind: TraceLineKind? {
         switch self {
         case .header: .header
@@ -82,6 +83,7 @@ public enum TraceEvent: Sendable, Hashable {
 
     /// The per-process sequence number; nil for the header, definitions and unknown lines, which
     /// are not events.
+    @inlinable
     public var seq: UInt64? {
         switch self {
         case .header, .type, .object, .callsite, .unknown: nil
@@ -102,6 +104,7 @@ public enum TraceEvent: Sendable, Hashable {
     }
 
     /// Monotonic nanoseconds when the event happened; nil where ``seq`` is nil.
+    @inlinable
     public var timestamp: UInt64? {
         switch self {
         case .header, .type, .object, .callsite, .unknown: nil
@@ -119,6 +122,29 @@ public enum TraceEvent: Sendable, Hashable {
         case .tick(let value): value.timestamp
         case .enqueued(let value): value.timestamp
         }
+    }
+}
+
+/// What a reader needs of an event to follow the stream (its kind, number and time), known
+/// without reading the event: a decoder has these at hand as it builds the event.
+public struct TraceEventSummary: Sendable, Equatable {
+    /// The line kind; nil for an unknown line.
+    public var kind: TraceLineKind?
+    /// The sequence number; nil for lines that are not events.
+    public var seq: UInt64?
+    /// The event's time; nil for lines that are not events.
+    public var timestamp: UInt64?
+
+    /// Creates a summary.
+    public init(kind: TraceLineKind?, seq: UInt64?, timestamp: UInt64?) {
+        self.kind = kind
+        self.seq = seq
+        self.timestamp = timestamp
+    }
+
+    /// The summary of `event`.
+    public init(_ event: TraceEvent) {
+        self.init(kind: event.kind, seq: event.seq, timestamp: event.timestamp)
     }
 }
 

@@ -4,6 +4,7 @@ import NotifyKit
 import NotifySystem
 import NotifyTraceApp
 import NotifyTraceViewer
+import NotifyWire
 
 /// The demo's stress scenario: its posts per second with no viewer, and with a viewer attached
 /// that drains the socket: a real app watched pays at most a quarter more per post (≤ 1.25×).
@@ -56,9 +57,15 @@ struct DemoWorkload: Workload {
             inspector = started
             if let reader = try? TraceReader.connect(socketPath: started.socketPath) {
                 let box = UncheckedReader(reader)
+                // Reads in batches, as notifytop's reader does.
                 Thread.detachNewThread {
+                    var events: [TraceEvent] = []
+                    events.reserveCapacity(1_024)
                     while !stop.isSet {
-                        if case .ended = box.reader.next(timeoutMilliseconds: 50) { return }
+                        if case .ended = box.reader.next(appendingTo: &events, limit: 1_024, timeoutMilliseconds: 50) {
+                            return
+                        }
+                        events.removeAll(keepingCapacity: true)
                     }
                 }
                 while started.viewerCount < 1 { usleep(1_000) }

@@ -105,14 +105,20 @@ final class ViewerSession: @unchecked Sendable {  // counters are behind `lock`
         let reader = try? TraceReader.connect(socketPath: inspector.socketPath)
         guard let reader else { return }
         let box = UncheckedReader(reader)
+        // Reads in batches, as notifytop's reader does.
         Thread.detachNewThread { [self] in
+            var events: [TraceEvent] = []
+            events.reserveCapacity(1_024)
             while true {
-                switch box.reader.next(timeoutMilliseconds: 50) {
-                case .event(let event):
+                events.removeAll(keepingCapacity: true)
+                switch box.reader.next(appendingTo: &events, limit: 1_024, timeoutMilliseconds: 50) {
+                case .events:
                     lock.lock()
-                    if case .gap(let gap) = event { lost += gap.count }
-                    if case .posted = event { received += 1 }
-                    if case .delivered = event { received += 1 }
+                    for event in events {
+                        if case .gap(let gap) = event { lost += gap.count }
+                        if case .posted = event { received += 1 }
+                        if case .delivered = event { received += 1 }
+                    }
                     let stop = stopping
                     lock.unlock()
                     if stop { return }
