@@ -236,6 +236,8 @@ struct ProbeEventConverter {
             // Keep what live registrations refer to; a late viewer's snapshot needs those.
             let referenced = Set(live.values.flatMap { [$0.observer, $0.object].compactMap { $0 } })
             objects = objects.filter { referenced.contains($0.value.id) }
+            // A table that filled once fills again: room for it all at once, not grown by doubling.
+            objects.reserveCapacity(maximumObjects)
             recentObjects = [RecentObject](repeating: RecentObject(), count: Self.recentObjectSlots)
         }
         let typeID: UInt64

@@ -88,18 +88,34 @@ final class ViewerConnection {
             }
             return
         }
+        // Nothing waiting: the socket takes what it will straight from the chunk, and only the
+        // rest is copied into the queue.
+        var taken = 0
+        if sent == queued.count {
+            removed += sent
+            queued.removeAll(keepingCapacity: true)
+            sent = 0
+            guard let written = bytes.withUnsafeBytes({ socket.writeSome($0) }) else {
+                close()
+                return
+            }
+            taken = written
+        }
         let base = removed + queued.count
-        queued.append(contentsOf: bytes)
+        removed += taken
+        queued.append(contentsOf: bytes.dropFirst(taken))
         entries.reserveCapacity(entries.count + ends.count)
         var start = base
         for (end, kind) in zip(ends, kinds) {
+            defer { start = base + end }
+            // Written whole already: nothing to account for.
+            guard end > taken else { continue }
             let (seq, events) =
                 switch kind {
                 case .required(let seq, let events): (seq ?? 0, events)
                 case .event(let seq, let events): (seq, events)
                 }
             entries.append(Entry(start: start, end: base + end, seq: seq, events: events))
-            start = base + end
         }
     }
 

@@ -101,4 +101,39 @@ struct ViewerConnectionTests {
         #expect(UInt64(account.events) + account.lost == 300)
         #expect(account.unaccountedSeq == [])
     }
+
+    @Test("a chunk the socket takes in part is written straight, its rest queued: every event arrives or is counted")
+    func chunkWrittenInPart() throws {
+        let (app, viewer) = try pair()
+        let connection = ViewerConnection(socket: app, eventLimit: 1 << 20)
+        var seq: UInt64 = 0
+        // Two chunks: the first meets an empty queue and goes straight to the socket as far as it
+        // will take it, the second lands behind what waits.
+        for _ in 0..<2 {
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            var kinds: [ViewerConnection.Line] = []
+            for _ in 0..<150 {
+                seq += 1
+                bytes += checkpointLine(seq)
+                ends.append(bytes.count)
+                kinds.append(.event(seq: seq, events: 1))
+            }
+            connection.enqueue(chunk: bytes[...], ends: ends, kinds: kinds, now: seq)
+        }
+        #expect(connection.queuedByteCount > 0, "the socket did not take it all")
+        #expect(connection.queuedByteCount < 300 * checkpointLine(1).count, "the socket took a part at once")
+        let lost = connection.cutOff(with: TraceEnd(seq: 301, timestamp: 301, reason: .disconnected))
+        var events: [TraceEvent] = []
+        var decoder = TraceDecoder()
+        for _ in 0..<100 where events.last?.kind != .end {
+            connection.flush()
+            events += readAll(viewer, into: &decoder)
+        }
+        let account = StreamAccount(events)
+        #expect(account.end?.reason == .disconnected)
+        #expect(account.lost == lost)
+        #expect(UInt64(account.events) + account.lost == 300)
+        #expect(account.unaccountedSeq == [])
+    }
 }
