@@ -12,7 +12,9 @@ struct DashboardFollowWorkload: Workload {
     static let followRow = "demo posts/s a live dashboard follows with zero loss"
     /// Three times the rate at which losses started before the exporter was made to keep up.
     static let target = 150_000.0
-    static let rates: [Double] = [50_000, 75_000, 100_000, 125_000, 150_000, 200_000, 250_000, 300_000, 400_000, 500_000]
+    static let rates: [Double] = [
+        50_000, 75_000, 100_000, 125_000, 150_000, 200_000, 250_000, 300_000, 400_000, 500_000,
+    ]
 
     let profile: Profile
 
