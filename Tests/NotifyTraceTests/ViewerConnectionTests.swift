@@ -78,6 +78,24 @@ struct ViewerConnectionTests {
         #expect(account.unaccountedSeq == [])
     }
 
+    /// Reads what the cut-off viewer receives up to its end line, and checks that each of `total`
+    /// events arrived or is among the `lost` the final gap reports, with no number unaccounted.
+    private func expectEveryEventAccounted(
+        _ connection: ViewerConnection, _ viewer: UnixSocket, lost: UInt64, of total: UInt64
+    ) {
+        var events: [TraceEvent] = []
+        var decoder = TraceDecoder()
+        for _ in 0..<100 where events.last?.kind != .end {
+            connection.flush()
+            events += readAll(viewer, into: &decoder)
+        }
+        let account = StreamAccount(events)
+        #expect(account.end?.reason == .disconnected)
+        #expect(account.lost == lost)
+        #expect(UInt64(account.events) + account.lost == total)
+        #expect(account.unaccountedSeq == [])
+    }
+
     @Test("cutting a viewer off gives up the lines not yet started and counts their events in one gap")
     func cutOffCountsUnsentEvents() throws {
         let (app, viewer) = try pair()
@@ -89,17 +107,7 @@ struct ViewerConnectionTests {
         #expect(connection.queuedByteCount > 0)
         let lost = connection.cutOff(with: TraceEnd(seq: 301, timestamp: 301, reason: .disconnected))
         #expect(lost > 0)
-        var events: [TraceEvent] = []
-        var decoder = TraceDecoder()
-        for _ in 0..<100 where events.last?.kind != .end {
-            connection.flush()
-            events += readAll(viewer, into: &decoder)
-        }
-        let account = StreamAccount(events)
-        #expect(account.end?.reason == .disconnected)
-        #expect(account.lost == lost)
-        #expect(UInt64(account.events) + account.lost == 300)
-        #expect(account.unaccountedSeq == [])
+        expectEveryEventAccounted(connection, viewer, lost: lost, of: 300)
     }
 
     @Test("a chunk the socket takes in part is written straight, its rest queued: every event arrives or is counted")
@@ -124,16 +132,6 @@ struct ViewerConnectionTests {
         #expect(connection.queuedByteCount > 0, "the socket did not take it all")
         #expect(connection.queuedByteCount < 300 * checkpointLine(1).count, "the socket took a part at once")
         let lost = connection.cutOff(with: TraceEnd(seq: 301, timestamp: 301, reason: .disconnected))
-        var events: [TraceEvent] = []
-        var decoder = TraceDecoder()
-        for _ in 0..<100 where events.last?.kind != .end {
-            connection.flush()
-            events += readAll(viewer, into: &decoder)
-        }
-        let account = StreamAccount(events)
-        #expect(account.end?.reason == .disconnected)
-        #expect(account.lost == lost)
-        #expect(UInt64(account.events) + account.lost == 300)
-        #expect(account.unaccountedSeq == [])
+        expectEveryEventAccounted(connection, viewer, lost: lost, of: 300)
     }
 }

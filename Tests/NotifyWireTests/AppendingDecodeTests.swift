@@ -14,7 +14,7 @@ import NotifyWire
         var events = [first]
         var outcomes: [DecodeOutcome] = []
         var summaries: [TraceEventSummary] = []
-        func drain() {
+        feed(bytes, chunking: chunking, to: &decoder) { decoder in
             while true {
                 let before = events.count
                 do throws(TraceDecodingError) {
@@ -31,12 +31,6 @@ import NotifyWire
                 }
             }
         }
-        for chunk in chunking.split(bytes) {
-            decoder.feed(chunk)
-            drain()
-        }
-        decoder.finish()
-        drain()
         return (outcomes, summaries, events)
     }
 

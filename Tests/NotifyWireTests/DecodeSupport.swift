@@ -69,6 +69,19 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
+/// Feeds `bytes` to `decoder` split as `chunking` says, calling `drain` after every chunk, then
+/// finishes and drains once more.
+func feed(
+    _ bytes: [UInt8], chunking: Chunking, to decoder: inout TraceDecoder, drain: (inout TraceDecoder) -> Void
+) {
+    for chunk in chunking.split(bytes) {
+        decoder.feed(chunk)
+        drain(&decoder)
+    }
+    decoder.finish()
+    drain(&decoder)
+}
+
 /// Feeds `bytes` split as `chunking` says, draining after every chunk, then finishes.
 func decodeAll(
     _ bytes: [UInt8], chunking: Chunking = .allAtOnce,
@@ -76,7 +89,7 @@ func decodeAll(
 ) -> [DecodeOutcome] {
     var decoder = TraceDecoder(maximumLineLength: maximumLineLength)
     var outcomes: [DecodeOutcome] = []
-    func drain() {
+    feed(bytes, chunking: chunking, to: &decoder) { decoder in
         while true {
             do throws(TraceDecodingError) {
                 guard let event = try decoder.next() else { return }
@@ -86,12 +99,6 @@ func decodeAll(
             }
         }
     }
-    for chunk in chunking.split(bytes) {
-        decoder.feed(chunk)
-        drain()
-    }
-    decoder.finish()
-    drain()
     return outcomes
 }
 
