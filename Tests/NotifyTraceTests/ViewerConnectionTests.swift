@@ -65,17 +65,22 @@ struct ViewerConnectionTests {
             connection.enqueue(checkpointLine(seq)[...], as: .event(seq: seq, events: 1), now: seq)
         }
         connection.finish(with: TraceEnd(seq: seq + 1, timestamp: seq + 1, reason: .processExit))
+        let account = StreamAccount(readToEnd(connection, viewer))
+        #expect(account.end?.seq == seq + 1)
+        #expect(UInt64(account.events) + account.lost == seq - 1)  // every checkpoint
+        #expect(account.decreasingSeq == 0)
+        #expect(account.unaccountedSeq == [])
+    }
+
+    /// What the viewer receives, flushing the connection, up to its end line.
+    private func readToEnd(_ connection: ViewerConnection, _ viewer: UnixSocket) -> [TraceEvent] {
         var events: [TraceEvent] = []
         var decoder = TraceDecoder()
         for _ in 0..<100 where events.last?.kind != .end {
             connection.flush()
             events += readAll(viewer, into: &decoder)
         }
-        let account = StreamAccount(events)
-        #expect(account.end?.seq == seq + 1)
-        #expect(UInt64(account.events) + account.lost == seq - 1)  // every checkpoint
-        #expect(account.decreasingSeq == 0)
-        #expect(account.unaccountedSeq == [])
+        return events
     }
 
     /// Reads what the cut-off viewer receives up to its end line, and checks that each of `total`
@@ -83,13 +88,7 @@ struct ViewerConnectionTests {
     private func expectEveryEventAccounted(
         _ connection: ViewerConnection, _ viewer: UnixSocket, lost: UInt64, of total: UInt64
     ) {
-        var events: [TraceEvent] = []
-        var decoder = TraceDecoder()
-        for _ in 0..<100 where events.last?.kind != .end {
-            connection.flush()
-            events += readAll(viewer, into: &decoder)
-        }
-        let account = StreamAccount(events)
+        let account = StreamAccount(readToEnd(connection, viewer))
         #expect(account.end?.reason == .disconnected)
         #expect(account.lost == lost)
         #expect(UInt64(account.events) + account.lost == total)
