@@ -171,28 +171,14 @@ public struct TraceDecoder: Sendable {
             swap(&strings, &names)
         }
         let lineNumber = self.lineNumber
-        var header: TraceHeader?
-        var appended = true
         var summary = lastSummary
+        var appended = false
         let failure = storage.withUnsafeBufferPointer { buffer -> TraceDecodingError? in
             let line = UnsafeBufferPointer(rebasing: buffer[start..<end])
-            // The fast path appends in place; the rest (headers among them) come back as values.
-            if withUnsafeMutablePointer(
-                to: &strings, { CanonicalLineDecoder.decode(line, names: $0, appendingTo: &events, summary: &summary) })
-            {
-                return nil
-            }
             do throws(TraceDecodingError) {
-                guard
-                    let event = try TraceLineDecoder.decodeScanned(
-                        line, lineNumber: lineNumber, fields: &scratch, names: &strings)
-                else {
-                    appended = false
-                    return nil
-                }
-                if case .header(let value) = event { header = value }
-                summary = TraceEventSummary(event)
-                events.append(event)
+                appended = try TraceLineDecoder.decode(
+                    line, lineNumber: lineNumber, fields: &scratch, names: &strings, appendingTo: &events,
+                    summary: &summary)
                 return nil
             } catch {
                 if atEndOfInput, case .malformed = error.reason {
@@ -202,9 +188,10 @@ public struct TraceDecoder: Sendable {
             }
         }
         if let failure { throw failure }
-        if let header { self.header = header }
+        guard appended else { return false }
         lastSummary = summary
-        return appended
+        if summary.kind == .header, case .header(let header) = events[events.count - 1] { self.header = header }
+        return true
     }
 
     private mutating func feedContiguous(_ chunk: UnsafeBufferPointer<UInt8>) {

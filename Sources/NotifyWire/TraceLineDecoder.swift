@@ -1,16 +1,27 @@
 /// Turns one line's bytes into a ``TraceEvent``: scans the JSON, dispatches on `k`, reads fields.
 enum TraceLineDecoder {
-    /// Decodes `line` (no newline). Returns nil for a blank line.
+    /// Decodes `line` (no newline) onto the end of `events` and sets `summary` to the event's
+    /// summary; false, appending nothing, for a blank line. The fast path builds the event where it
+    /// is kept; the general one returns it as a value first.
     ///
     /// - Parameters:
     ///   - fields: Scratch storage, reused from line to line.
     ///   - names: Strings made for earlier lines, reused when the same bytes come again.
     static func decode(
-        _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, fields: inout [JSONField], names: inout StringInterner
-    ) throws(TraceDecodingError) -> TraceEvent? {
-        let canonical = withUnsafeMutablePointer(to: &names) { CanonicalLineDecoder.decode(line, names: $0) }
-        if let canonical { return canonical }
-        return try decodeScanned(line, lineNumber: lineNumber, fields: &fields, names: &names)
+        _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, fields: inout [JSONField], names: inout StringInterner,
+        appendingTo events: inout [TraceEvent], summary: inout TraceEventSummary
+    ) throws(TraceDecodingError) -> Bool {
+        if withUnsafeMutablePointer(
+            to: &names, { CanonicalLineDecoder.decode(line, names: $0, appendingTo: &events, summary: &summary) })
+        {
+            return true
+        }
+        guard let event = try decodeScanned(line, lineNumber: lineNumber, fields: &fields, names: &names) else {
+            return false
+        }
+        summary = TraceEventSummary(event)
+        events.append(event)
+        return true
     }
 
     /// The general path: any valid line, and the error for any other. ``decode(_:lineNumber:fields:names:)``
