@@ -57,7 +57,6 @@ public enum TraceEvent: Sendable, Hashable {
     case unknown(TraceUnknownLine)
 
     /// The line kind, as the `k` field spells it; nil for an ``unknown(_:)`` line.
-    @inlinable
     public var kind: TraceLineKind? {
         switch self {
         case .header: .header
@@ -83,7 +82,6 @@ public enum TraceEvent: Sendable, Hashable {
 
     /// The per-process sequence number; nil for the header, definitions and unknown lines, which
     /// are not events.
-    @inlinable
     public var seq: UInt64? {
         switch self {
         case .header, .type, .object, .callsite, .unknown: nil
@@ -104,7 +102,6 @@ public enum TraceEvent: Sendable, Hashable {
     }
 
     /// Monotonic nanoseconds when the event happened; nil where ``seq`` is nil.
-    @inlinable
     public var timestamp: UInt64? {
         switch self {
         case .header, .type, .object, .callsite, .unknown: nil
