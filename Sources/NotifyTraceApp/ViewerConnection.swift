@@ -91,10 +91,7 @@ final class ViewerConnection {
         // Nothing waiting: the socket takes what it will straight from the chunk, and only the
         // rest is copied into the queue.
         var taken = 0
-        if sent == queued.count {
-            removed += sent
-            queued.removeAll(keepingCapacity: true)
-            sent = 0
+        if queued.isEmpty {
             guard let written = bytes.withUnsafeBytes({ socket.writeSome($0) }) else {
                 close()
                 return
