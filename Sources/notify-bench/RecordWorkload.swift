@@ -40,29 +40,27 @@ struct RecordWorkload: Workload {
         let name = Self.eventRowName(observers: observers)
         progress(name)
         let fixture = PostFixture<NotifyKitCenter>(observers: observers)
-        let unprobed = measurer.measure { n in
-            for _ in 0..<n { fixture.post() }
+        /// The fixture's posts timed from fresh counters, then checked to have reached every handler.
+        func timedPosts() throws -> Measurement {
+            fixture.reset()
+            let measured = measurer.measure { n in
+                for _ in 0..<n { fixture.post() }
+            }
+            try fixture.verify(posts: measured.operations, name)
+            return measured
         }
-        try fixture.verify(posts: unprobed.operations, name)
-        fixture.reset()
+        let unprobed = try timedPosts()
         let drainer = BackgroundDrainer()
         let attachment = fixture.center.center.attach(drainer.recorder)
-        let probed = measurer.measure { n in
-            for _ in 0..<n { fixture.post() }
-        }
+        let probed = try timedPosts()
         attachment.detach()
         let drained = drainer.stop()
-        try fixture.verify(posts: probed.operations, name)
         guard drained.events > 0 else {
             throw DeliveryMismatch(benchmark: name, center: "NotifyKitCenter", detail: "the recorder saw no events")
         }
         // The unprobed post again, after: the baseline is their mean, and a host whose speed moved
         // between the two by more than a few nanoseconds per event cannot show a difference this small.
-        fixture.reset()
-        let unprobedAfter = measurer.measure { n in
-            for _ in 0..<n { fixture.post() }
-        }
-        try fixture.verify(posts: unprobedAfter.operations, name)
+        let unprobedAfter = try timedPosts()
         let baseline = (unprobed.nsPerOp + unprobedAfter.nsPerOp) / 2
         let baselineDrift = abs(unprobed.nsPerOp - unprobedAfter.nsPerOp) / Double(observers + 1)
         let perEvent = (probed.nsPerOp - baseline) / Double(observers + 1)
