@@ -105,11 +105,8 @@ struct StreamAccountingTests {
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
-        let inspector = try start(
-            center, temporary,
-            limits: ViewerLimits(
-                viewerBufferBytes: 256 * 1024,
-                stalledViewerSeconds: 60))
+        let limits = ViewerLimits(viewerBufferBytes: 256 * 1024, stalledViewerSeconds: 60)
+        let inspector = try start(center, temporary, limits: limits)
         // The viewer is `cat`, reading the socket and writing what it gets to a file.
         let output = temporary.directory.path + "/viewer.jsonl"
         try #require(FileManager.default.createFile(atPath: output, contents: Data()))
@@ -135,6 +132,12 @@ struct StreamAccountingTests {
         kill(viewer.processIdentifier, SIGSTOP)
         let stoppedAt = posted.withLock { $0 }
         #expect(eventually { posted.withLock { $0 } > stoppedAt + 50_000 })
+        // On a loaded machine the exporter may get so little CPU that the app's ring, not this
+        // viewer, drops what it cannot send: go on until the stopped viewer's queue is full, so it
+        // too misses lines, then post some more.
+        #expect(eventually(seconds: 30) { inspector.peakQueuedBytes >= limits.eventBytes - 4096 })
+        let filledAt = posted.withLock { $0 }
+        #expect(eventually { posted.withLock { $0 } > filledAt + 5_000 })
         kill(viewer.processIdentifier, SIGCONT)
         let continuedAt = posted.withLock { $0 }
         #expect(eventually { posted.withLock { $0 } > continuedAt + 5_000 })
