@@ -56,6 +56,7 @@ extension NotifyCenter {
         let object = subject.map { subject in
             NotifyObjectRef(subject, serial: lock.withLock { table.serials.serial(of: subject) })
         }
+        probes.prepareRings(context)
         let now = context.now()
         probes.emit(
             .posted(

@@ -241,6 +241,7 @@ extension NotifyCenter {
             if registration.matchesObject(objectKey, of: notification) { matched += 1 }
         }
         let name = notification.name
+        probes.prepareRings(context)
         var clock = context.now()
         let hasUserInfo = notification.userInfo != nil
         let depth = context.postDepth + 1
@@ -290,6 +291,7 @@ struct DeliveryTrace: Sendable {
     func timedInvoke(_ registration: Registration, _ notification: Notification, handedOff: UInt64) -> Bool {
         let context = ThreadContext.current
         context.name(after: registration.target)
+        probes.prepareRings(context)
         return context.withinPost(postID) {
             let start = context.now()
             guard registration.invoke(notification) else { return false }

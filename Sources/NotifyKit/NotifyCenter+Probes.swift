@@ -44,6 +44,19 @@ final class ProbeSet: Sendable {
         }
     }
 
+    /// Makes the calling thread's rings, if this is its first probed post: done before the post
+    /// reads its clock, so the first handler's duration does not include making them.
+    @inline(__always)
+    func prepareRings(_ context: ThreadContext) {
+        if let recorder { _ = context.ring(for: recorder, id: recorderID) }
+        if !otherRecorders.isEmpty { prepareOtherRings(context) }
+    }
+
+    @inline(never)
+    private func prepareOtherRings(_ context: ThreadContext) {
+        for recorder in otherRecorders { context.withRing(for: recorder) { _ in } }
+    }
+
     /// Writes a post or delivery into the calling thread's rings, and hands it to the probes
     /// without a recorder as an event.
     @inline(__always)
