@@ -97,7 +97,9 @@ let package = Package(
             path: "Demo/notify-demo"
         ),
 
-        .testTarget(name: "NotifyKitTests", dependencies: ["NotifyKit"]),
+        // What several test targets share: waiting for the task pool's attention.
+        .target(name: "NotifyTestSupport", path: "Tests/NotifyTestSupport"),
+        .testTarget(name: "NotifyKitTests", dependencies: ["NotifyKit", "NotifyTestSupport"]),
         .testTarget(
             name: "NotifyMetricsTests",
             dependencies: [
@@ -108,7 +110,9 @@ let package = Package(
         .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks"]),
         .testTarget(
             name: "NotifyTraceTests",
-            dependencies: ["NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire", "NotifyKit"]
+            dependencies: [
+                "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire", "NotifyKit", "NotifyTestSupport",
+            ]
         ),
         .testTarget(
             name: "NotifyModelTests",

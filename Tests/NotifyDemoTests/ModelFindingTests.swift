@@ -21,9 +21,12 @@ struct ModelFindingTests {
         arguments: DemoBug.allCases, [UInt64(3), 8])
     func bugRaisesItsRule(_ bug: DemoBug, seed: UInt64) throws {
         let rule = try #require(LeakRule(demoRule: bug.rule), "\(bug.rawValue): no model rule is named \(bug.rule)")
-        let run = try RecordedDemoTrace.record(
-            DemoConfiguration(scenario: .steady, seed: seed, bugs: [bug]), steps: Self.steps,
-            markEvery: Self.stepsPerCheckpoint)
+        let run = try MachineStall.retrying(
+            {
+                try RecordedDemoTrace.record(
+                    DemoConfiguration(scenario: .steady, seed: seed, bugs: [bug]), steps: Self.steps,
+                    markEvery: Self.stepsPerCheckpoint)
+            }, stalls: { $0.stalls(bugs: [bug]) })
         #expect(run.end != nil && run.end != .disconnected, "stream ended \(String(describing: run.end))")
         #expect(run.truth.bugs.first?.instances ?? 0 > 0, "\(bug.rawValue) was never planted")
 
@@ -43,9 +46,12 @@ struct ModelFindingTests {
         "the clean app (--no-bugs) raises no finding at all",
         arguments: [DemoScenario.steady, .leaky], [UInt64(1), 2, 3])
     func cleanRunRaisesNothing(scenario: DemoScenario, seed: UInt64) throws {
-        let run = try RecordedDemoTrace.record(
-            DemoConfiguration(scenario: scenario, seed: seed, bugs: []), steps: Self.steps,
-            markEvery: Self.stepsPerCheckpoint)
+        let run = try MachineStall.retrying(
+            {
+                try RecordedDemoTrace.record(
+                    DemoConfiguration(scenario: scenario, seed: seed, bugs: []), steps: Self.steps,
+                    markEvery: Self.stepsPerCheckpoint)
+            }, stalls: { $0.stalls(bugs: []) })
         #expect(run.truth.bugs.isEmpty)
         let state = InspectorState.fold(run)
         #expect(state.eventsLost == 0)

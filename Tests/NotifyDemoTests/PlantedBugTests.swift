@@ -10,9 +10,12 @@ struct PlantedBugTests {
         "each planted bug produces its rule's fact and no other bug's",
         arguments: DemoBug.allCases, [UInt64(3), 8])
     func bugProducesItsFact(_ bug: DemoBug, seed: UInt64) {
-        let run = RecordedDemoRun.record(
-            DemoConfiguration(scenario: .steady, seed: seed, bugs: [bug], slowHandlerMilliseconds: 110),
-            steps: Self.steps)
+        let run = MachineStall.retrying(
+            {
+                RecordedDemoRun.record(
+                    DemoConfiguration(scenario: .steady, seed: seed, bugs: [bug], slowHandlerMilliseconds: 110),
+                    steps: Self.steps)
+            }, stalls: \.stalls)
         let facts = DemoFacts(run)
         #expect(
             facts.found == [bug],
@@ -25,7 +28,9 @@ struct PlantedBugTests {
         "a run with no bugs produces none of the facts, and every post has an observer",
         arguments: Array(UInt64(1)...5))
     func cleanRunHasNoFacts(seed: UInt64) {
-        let run = RecordedDemoRun.record(DemoConfiguration(scenario: .steady, seed: seed, bugs: []), steps: Self.steps)
+        let run = MachineStall.retrying(
+            { RecordedDemoRun.record(DemoConfiguration(scenario: .steady, seed: seed, bugs: []), steps: Self.steps) },
+            stalls: \.stalls)
         let facts = DemoFacts(run)
         #expect(facts.found.isEmpty, "clean run: \(facts.evidence)")
         #expect(facts.unheardPosts.isEmpty, "posts nobody heard: \(Set(facts.unheardPosts))")

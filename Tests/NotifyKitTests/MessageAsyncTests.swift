@@ -2,6 +2,7 @@ import Foundation
 import NotifyKit
 import Synchronization
 import Testing
+import NotifyTestSupport
 
 /// `AsyncMessage`: `post` enqueues; each observer has a serial mailbox.
 @Suite struct MessageAsyncTests {

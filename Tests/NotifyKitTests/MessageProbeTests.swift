@@ -1,6 +1,7 @@
 import Foundation
 import NotifyKit
 import Testing
+import NotifyTestSupport
 
 /// The probe events, snapshot and description of typed message registrations.
 @MainActor

@@ -1,6 +1,7 @@
 import Foundation
 import NotifyKit
 import Testing
+import NotifyTestSupport
 
 /// A probe without a recorder, to compare what the records say with the events built at once.
 private final class ReceivingMessageProbe: NotifyProbe, @unchecked Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import NotifyKit
 import Testing
+import NotifyTestSupport
 
 /// `messages(of:for:bufferSize:)`: a drop-oldest buffer filled inside `post`.
 @Suite struct MessageSequenceTests {

@@ -41,20 +41,6 @@ extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.
     static var saved: Self { .init() }
 }
 
-/// Waits, suspending, until `condition` holds or `timeout` passes; true when it held.
-///
-/// The timeout is long because async observers run on the cooperative pool, which has one thread
-/// per core: tests of other suites that block a pool thread while they wait can hold the observers
-/// back for seconds on a busy 2-core machine. A passing test returns as soon as the condition holds.
-func eventually(timeout: TimeInterval = 120, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        if Date() > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return true
-}
-
 /// A gate an async observer waits at until the test opens it.
 final class AsyncGate: Sendable {
     private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))

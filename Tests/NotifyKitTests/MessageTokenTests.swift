@@ -1,6 +1,7 @@
 import Foundation
 import NotifyKit
 import Testing
+import NotifyTestSupport
 
 /// `ObservationToken`: the last copy ends the registration; removal is idempotent and per center;
 /// equality never changes.

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import NotifyModel
 import NotifyWire
 @testable import NotifyTraceApp
@@ -56,12 +57,10 @@ struct MessagePathSynced: NotifyCenter.AsyncMessage {
         let iterator = center.messages(for: MessagePathSynced.self, bufferSize: 1).makeAsyncIterator()
         center.post(MessagePathTapped(), subject: cart)
         for value in 0..<3 { center.post(MessagePathSynced(value: value)) }
-        let deadline = Date(timeIntervalSinceNow: 30)
         func delivered() -> Int { probe.events.count(where: { if case .delivered = $0.kind { true } else { false } }) }
         // The async observer's three runs and the main-actor one.
-        while ran.withLock({ $0 }) < 3 || delivered() < 4, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        var attention = PoolAttention()
+        while ran.withLock({ $0 }) < 3 || delivered() < 4, await attention.sleep() {}
         let state = try Self.fold(probe.events)
         withExtendedLifetime((main, async, iterator)) {}
 

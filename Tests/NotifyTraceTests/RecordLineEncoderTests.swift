@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import NotifyWire
 @testable import NotifyTraceApp
 import Synchronization
@@ -86,8 +87,9 @@ struct RecordLineSynced: NotifyCenter.AsyncMessage {
         center.post(name: nested, object: sender, userInfo: ["a": 1])
         center.post(RecordLineTapped(), subject: cart)
         for value in 0..<3 { center.post(RecordLineSynced(value: value)) }
+        var attention = PoolAttention()
+        while ran.withLock({ $0 }) < 3, await attention.sleep() {}
         let deadline = Date(timeIntervalSinceNow: 30)
-        while ran.withLock({ $0 }) < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(2)) }
         center.removeObserver(tokens.removeLast())
 
         var fastConverter = ProbeEventConverter()
