@@ -206,7 +206,9 @@ struct SplitMix: RandomNumberGenerator {
 // MARK: - Waiting and threads
 
 /// How long any wait in this suite may take before the test counts as failed rather than hung.
-let patience: TimeInterval = 2
+/// Every wait ends as soon as what it waits for happens, so only a failing test waits this long;
+/// a slow host under ThreadSanitizer must not fail a passing one.
+let patience: TimeInterval = 10
 
 /// Polls `condition` until it holds or `timeout` passes; true when it held.
 func eventually(timeout: TimeInterval = patience, _ condition: () -> Bool) -> Bool {

@@ -109,7 +109,7 @@ struct InspectorTests {
         })
         #expect(events.compactMap(\.postName).count == 200)
         #expect(doomed == nil)
-        let deadline = Date(timeIntervalSinceNow: 2)
+        let deadline = Date(timeIntervalSinceNow: 20)
         while inspector.viewerCount != 1 && Date() < deadline { usleep(1_000) }
         #expect(inspector.viewerCount == 1)
     }
@@ -216,10 +216,12 @@ struct InspectorSnapshotTests {
             let token = center.observe(Notification.Name("recycled"), owner: owner) { _, _ in }
             token.cancel()
         }
+        var removals = 0
         let events = reader.read(
             until: { event in
-                if case .removed = event { observerIDs.count == 19 } else { false }
-            }, seconds: 2)
+                if case .removed = event { removals += 1 }
+                return removals == 20
+            }, seconds: 20)
         for event in events {
             if case .object(let object) = event { objects[object.id] = object.address }
             if let registration = event.registration, let observer = registration.observer {
