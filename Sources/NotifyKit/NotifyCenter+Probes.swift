@@ -45,11 +45,12 @@ final class ProbeSet: Sendable {
     }
 
     /// Makes the calling thread's rings, if this is its first probed post: done before the post
-    /// reads its clock, so the first handler's duration does not include making them.
+    /// reads its clock, so the first handler's duration does not include making them. The first
+    /// recorder's comes last, so the thread's ring cache holds it for the post's first record.
     @inline(__always)
     func prepareRings(_ context: ThreadContext) {
-        if let recorder { _ = context.ring(for: recorder, id: recorderID) }
         if !otherRecorders.isEmpty { prepareOtherRings(context) }
+        if let recorder { _ = context.ring(for: recorder, id: recorderID) }
     }
 
     @inline(never)
