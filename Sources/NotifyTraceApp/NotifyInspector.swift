@@ -84,6 +84,9 @@ public final class NotifyInspector: Sendable {
     /// The most bytes queued for all viewers together at one time.
     var peakQueuedBytes: Int { exporter.peakQueuedBytes }
 
+    /// Whether a viewer has missed an event because it was behind, since the inspector started.
+    var viewerHasMissed: Bool { exporter.viewerHasMissed }
+
     /// Sends viewers an end-of-stream line, disconnects them and removes the socket.
     public func stop() {
         exporter.stop(reason: .inspectorStopped)

@@ -19,6 +19,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         var stopped = false
         var viewerCount = 0
         var peakQueuedBytes = 0
+        var viewerHasMissed = false
     }
     private let control = LockedValue(Control())
     private let finished = DispatchSemaphore(value: 0)
@@ -53,6 +54,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private static let closingGrace: UInt64 = 1_000_000_000
     private var closingDeadlines: [ObjectIdentifier: UInt64] = [:]
     private var peakQueued = 0
+    private var viewerMissNoted = false
     private var admissions = Double.infinity
     private var admissionsRefilledAt: UInt64 = 0
 
@@ -74,6 +76,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     var viewerCount: Int { control.withLock { $0.viewerCount } }
     /// The most bytes queued for all viewers together at one time.
     var peakQueuedBytes: Int { control.withLock { $0.peakQueuedBytes } }
+    /// Whether a viewer has missed an event (a `viewer-behind` loss) since the exporter started.
+    var viewerHasMissed: Bool { control.withLock { $0.viewerHasMissed } }
 
     func start() {
         let thread = Thread { [self] in
@@ -108,7 +112,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             acceptViewers()
             let moved = pump()
             sendClockLineIfQuiet(moved: moved)
-            notePeakQueuedBytes()
+            noteViewerFigures()
             viewers.forEach { $0.flush() }
             let now = MonotonicClock.now()
             for viewer in viewers where viewer.hasMissed {
@@ -183,7 +187,11 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         }
     }
 
-    private func notePeakQueuedBytes() {
+    private func noteViewerFigures() {
+        if !viewerMissNoted && viewers.contains(where: \.hasEverMissed) {
+            viewerMissNoted = true
+            control.withLock { $0.viewerHasMissed = true }
+        }
         let queued = viewers.reduce(0) { $0 + $1.queuedByteCount }
         guard queued > peakQueued else { return }
         peakQueued = queued

@@ -42,6 +42,8 @@ final class ViewerConnection {
     private var entries: [Entry] = []
     private var firstEntry = 0
     private var missed: UInt64 = 0
+    /// Whether this viewer has missed an event while its stream ran.
+    private(set) var hasEverMissed = false
     private var lastMissedSeq: UInt64 = 0
     /// When the viewer first missed a line that is not yet reported: it has been behind since.
     private(set) var behindSince: UInt64?
@@ -70,6 +72,7 @@ final class ViewerConnection {
                 append(line, seq: seq, events: events)
             } else {
                 missed += events
+                hasEverMissed = true
                 lastMissedSeq = seq
                 if behindSince == nil { behindSince = now }
             }
