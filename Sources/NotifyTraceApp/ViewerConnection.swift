@@ -137,9 +137,13 @@ final class ViewerConnection {
         isEnding = true
     }
 
-    /// Ends the stream now: gives up every line the viewer has not started to receive, then
-    /// queues a gap with the exact count of events given up or missed, and `end`.
-    /// Returns that count.
+    /// Ends the stream now: gives up every event line the viewer has not started to receive, then
+    /// queues a gap with the exact count of events given up or missed, and `end`. Returns that
+    /// count.
+    ///
+    /// Numbered lines that carry no event (a `tick`, a `thread`) are kept, each after a gap for the
+    /// events given up before it: they take numbers, and a number no gap counts would read as a
+    /// lost event.
     @discardableResult
     func cutOff(with end: TraceEnd) -> UInt64 {
         guard !isClosed else { return 0 }
@@ -148,21 +152,33 @@ final class ViewerConnection {
         while keep < entries.count && entries[keep].end <= position { keep += 1 }
         // Keep the line being written: a viewer must never see half a line followed by another.
         if keep < entries.count && entries[keep].start < position { keep += 1 }
-        var lost = missed
-        var lastSeq = missed > 0 ? lastMissedSeq : 0
-        for entry in entries[keep...] where entry.events > 0 {
-            lost += entry.events
-            lastSeq = max(lastSeq, entry.seq)
-        }
+        // An `end` already queued by `finish` is queued again below, after the last gap.
+        let queuedEnd = isEnding ? entries.count - 1 : -1
+        let givenUp = Array(entries[keep...].enumerated())
         let keptEnd = keep < entries.count ? entries[keep].start : removed + queued.count
+        let givenUpBytes = Array(queued[(keptEnd - removed)...])
         queued.removeSubrange((keptEnd - removed)...)
         entries.removeSubrange(keep...)
-        missed = 0
         isEnding = false
-        if lost > 0 {
-            missed = lost
-            lastMissedSeq = lastSeq
-            queueGap(now: end.timestamp)
+        // Events missed and not yet reported came after every queued line.
+        let missedAtEnd = missed
+        let missedAtEndSeq = lastMissedSeq
+        missed = 0
+        var lost: UInt64 = 0
+        for (offset, entry) in givenUp {
+            if entry.events > 0 {
+                lastMissedSeq = missed > 0 ? max(lastMissedSeq, entry.seq) : entry.seq
+                missed += entry.events
+                lost += entry.events
+            } else if entry.seq != 0 && keep + offset != queuedEnd {
+                if missed > 0 { queueGap(now: end.timestamp) }
+                append(givenUpBytes[(entry.start - keptEnd)..<(entry.end - keptEnd)], seq: entry.seq, events: 0)
+            }
+        }
+        if missedAtEnd > 0 {
+            lastMissedSeq = missed > 0 ? max(lastMissedSeq, missedAtEndSeq) : missedAtEndSeq
+            missed += missedAtEnd
+            lost += missedAtEnd
         }
         finish(with: end)
         return lost

@@ -88,7 +88,11 @@ struct ViewerConnectionTests {
     private func expectEveryEventAccounted(
         _ connection: ViewerConnection, _ viewer: UnixSocket, lost: UInt64, of total: UInt64
     ) {
-        let account = StreamAccount(readToEnd(connection, viewer))
+        expectEveryEventAccounted(readToEnd(connection, viewer), lost: lost, of: total)
+    }
+
+    private func expectEveryEventAccounted(_ received: [TraceEvent], lost: UInt64, of total: UInt64) {
+        let account = StreamAccount(received)
         #expect(account.end?.reason == .disconnected)
         #expect(account.lost == lost)
         #expect(UInt64(account.events) + account.lost == total)
@@ -107,6 +111,38 @@ struct ViewerConnectionTests {
         let lost = connection.cutOff(with: TraceEnd(seq: 301, timestamp: 301, reason: .disconnected))
         #expect(lost > 0)
         expectEveryEventAccounted(connection, viewer, lost: lost, of: 300)
+    }
+
+    @Test(
+        "cutting a viewer off keeps the numbered lines without events it gave up (ticks), each after a gap for what came before it"
+    )
+    func cutOffKeepsTicks() throws {
+        let (app, viewer) = try pair()
+        let connection = ViewerConnection(socket: app, eventLimit: 8_000)
+        var seq: UInt64 = 0
+        var events: UInt64 = 0
+        // Events beyond what the queue holds, each run followed by a tick (a line that is never
+        // missed), then missed events the cut-off finds unreported.
+        for run in 0..<4 {
+            for _ in 0..<(run == 3 ? 50 : 100) {
+                seq += 1
+                events += 1
+                connection.enqueue(checkpointLine(seq)[...], as: .event(seq: seq, events: 1), now: seq)
+            }
+            guard run < 3 else { break }
+            seq += 1
+            var tick: [UInt8] = []
+            TraceEncoder.encode(.tick(TraceTick(seq: seq, timestamp: seq, viewers: 1)), into: &tick)
+            connection.enqueue(tick[...], as: .required(seq: seq, events: 0), now: seq)
+        }
+        #expect(connection.hasMissed)
+        connection.finish(with: TraceEnd(seq: seq + 1, timestamp: seq + 1, reason: .disconnected))
+        let lost = connection.cutOff(with: TraceEnd(seq: seq + 1, timestamp: seq + 1, reason: .disconnected))
+        #expect(lost > 0)
+        let received = readToEnd(connection, viewer)
+        #expect(received.count { if case .tick = $0 { true } else { false } } == 3)
+        #expect(received.count { if case .end = $0 { true } else { false } } == 1)
+        expectEveryEventAccounted(received, lost: lost, of: events)
     }
 
     @Test("a chunk the socket takes in part is written straight, its rest queued: every event arrives or is counted")
