@@ -16,8 +16,12 @@ package enum NotifyTopRunner {
     /// Exit status when a recording stopped on a write error.
     package static let recordingFailed: Int32 = 1
 
-    /// Runs notifytop; returns the process exit status.
-    package static func run(_ options: NotifyTopOptions) -> Int32 {
+    /// Runs notifytop; returns the process exit status. Each one-line error goes to `reportError`:
+    /// standard error, or what a test keeps (redirecting the process's standard error would also
+    /// take what other threads write there).
+    package static func run(
+        _ options: NotifyTopOptions, reportError: (String) -> Void = NotifyTopRunner.printError
+    ) -> Int32 {
         // A closed standard output (`notifytop --batch | head -1`) must end the run through the
         // normal exit path, which stops the demo child and flushes recordings: see EPIPE from
         // write instead of dying of SIGPIPE. Sockets already write with MSG_NOSIGNAL.
@@ -40,7 +44,7 @@ package enum NotifyTopRunner {
             do {
                 listing = try host.inspectableProcesses()
             } catch {
-                printError("notifytop: \(error)")
+                reportError("notifytop: \(error)")
                 return 1
             }
             print(
@@ -69,7 +73,7 @@ package enum NotifyTopRunner {
                 do {
                     source = .replay(try ReplayFeed(path: path, speed: speed, from: options.from, to: options.to))
                 } catch {
-                    printError("notifytop: \(error)")
+                    reportError("notifytop: \(error)")
                     return unreadableInput
                 }
             } else if options.startsOnOverview {
@@ -119,7 +123,7 @@ package enum NotifyTopRunner {
                 source = .live(feed)
             }
         } catch {
-            printError("notifytop: \(error)")
+            reportError("notifytop: \(error)")
             return 1
         }
         var view = options.initialViewState ?? ViewState(view: options.view)
@@ -158,29 +162,29 @@ package enum NotifyTopRunner {
                 exit = session.run(on: terminal)
                 terminal.shutdown()
             } catch {
-                printError("notifytop: \(error); printing one plain-text frame instead (see --batch)")
+                reportError("notifytop: \(error); printing one plain-text frame instead (see --batch)")
                 exit = BatchPrinter.run(
                     session, iterations: 1, size: batchSize(options), glyphs: batchGlyphs(options),
                     isReplay: options.replay != nil)
             }
         }
         if let message = session.status.message ?? session.lastMessage, !options.batch && !options.json {
-            printError("notifytop: \(message)")
+            reportError("notifytop: \(message)")
         }
         // The reader thread writes the recording's last bytes as it stops.
         session.stopFeed()
         if let ssh = host as? SSHHost, let why = ssh.endedStreamFailure(waitMilliseconds: session.isEnded ? 1_000 : 0) {
-            printError("notifytop: \(why)")
+            reportError("notifytop: \(why)")
         }
         session.checkRecording()
-        if let recording { printError("notifytop: " + recording.outcome) }
+        if let recording { reportError("notifytop: " + recording.outcome) }
         if options.batch || options.json, case .replay(let feed) = source, let skipped = feed.skippedLines {
-            printError("notifytop: \(feed.origin): \(skipped)")
+            reportError("notifytop: \(feed.origin): \(skipped)")
         }
         if case .signal(let number) = exit { return 128 + number }
         if session.recordingFailed { return recordingFailed }
         if let severity = options.failOn, BatchPrinter.hasFindings(session.model, atLeast: severity) {
-            printError("notifytop: open findings of severity \(severity) or worse")
+            reportError("notifytop: open findings of severity \(severity) or worse")
             return leaksFound
         }
         return 0

@@ -39,22 +39,19 @@ struct InputAndRecordingErrorTests {
         return (try write(lines.joined(separator: "\n") + "\n", "damaged.ndjson"), 21)
     }
 
-    /// Runs `body` with standard error (and standard output, discarded) sent to a file; returns
-    /// what `body` returned and what was written to standard error.
-    static func capturingStandardError<Result>(_ body: () -> Result) -> (Result, String) {
-        let path = temporaryPath("stderr")
-        defer { unlink(path) }
-        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    /// Runs notifytop with `options`, standard output discarded; returns its exit status and the
+    /// errors it reported, one line each, as standard error would have shown them. The errors are
+    /// taken from the runner, not from file descriptor 2: tests running beside this one (and the
+    /// test library itself) write there too.
+    static func runCapturingErrors(_ options: NotifyTopOptions) -> (Int32, String) {
         let null = open("/dev/null", O_WRONLY)
-        let savedError = dup(STDERR_FILENO)
         let savedOutput = dup(STDOUT_FILENO)
-        dup2(file, STDERR_FILENO)
         dup2(null, STDOUT_FILENO)
-        let result = body()
-        dup2(savedError, STDERR_FILENO)
+        var errors = ""
+        let status = NotifyTopRunner.run(options) { errors += PrintableText.of($0) + "\n" }
         dup2(savedOutput, STDOUT_FILENO)
-        for fd in [file, null, savedError, savedOutput] { close(fd) }
-        return (result, (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+        for fd in [null, savedOutput] { close(fd) }
+        return (status, errors)
     }
 
     @Test("--replay of input that is not a trace exits 2 with a message naming the file, in batch and interactive runs")
@@ -74,7 +71,7 @@ struct InputAndRecordingErrorTests {
                 options.batch = batch
                 options.view = .leaks
                 options.failOn = .error
-                let (status, errors) = Self.capturingStandardError { NotifyTopRunner.run(options) }
+                let (status, errors) = Self.runCapturingErrors(options)
                 #expect(status == NotifyTopRunner.unreadableInput, "\(path) batch \(batch)")
                 #expect(
                     errors.hasPrefix("notifytop: \(path):") && errors.split(separator: "\n").count == 1, "\(errors)")
@@ -97,7 +94,7 @@ struct InputAndRecordingErrorTests {
         var options = NotifyTopOptions()
         options.replay = path
         options.json = true
-        let (status, errors) = Self.capturingStandardError { NotifyTopRunner.run(options) }
+        let (status, errors) = Self.runCapturingErrors(options)
         #expect(status == 0)
         #expect(errors.contains("notifytop: \(path): \(summary)"), "\(errors)")
     }
@@ -178,7 +175,7 @@ struct InputAndRecordingErrorTests {
         options.batch = true
         options.noReattach = true
         options.delayMilliseconds = 50
-        let (status, errors) = Self.capturingStandardError { NotifyTopRunner.run(options) }
+        let (status, errors) = Self.runCapturingErrors(options)
         #expect(status == NotifyTopRunner.recordingFailed)
         #expect(errors.contains("recording stopped at 0 bytes, the file is incomplete"), "\(errors)")
         #expect(!errors.contains("trace saved"))
