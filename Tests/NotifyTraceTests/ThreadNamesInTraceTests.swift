@@ -11,6 +11,21 @@ import Testing
 struct ThreadNamesInTraceTests {
     @Test("a labelled dispatch queue, a named operation queue and a delivery thread each name their deliveries' thread")
     func deliveringThreadsNamed() throws {
+        // A trace names a thread as it is called when the exporter drains its events, and a pool
+        // worker is renamed for each queue it works for: another test's queue that takes the
+        // worker within those few milliseconds renames it first. Such a run is tried again; a
+        // thread NotifyKit did not name for its queue is misnamed every time.
+        var outcome = try Self.nameDeliveringThreads()
+        for _ in 1..<3 where !outcome.renamedElsewhere.isEmpty {
+            outcome = try Self.nameDeliveringThreads()
+        }
+        #expect(outcome.misnamed == [], "renamed by other queues since: \(outcome.renamedElsewhere)")
+    }
+
+    /// Delivers one post on each kind of named target and reads the trace: the deliveries whose
+    /// thread the trace did not call by the target's name, and those of them whose thread has been
+    /// renamed for another queue since.
+    private static func nameDeliveringThreads() throws -> (misnamed: [String], renamedElsewhere: [String]) {
         let temporary = TemporarySocketDirectory()
         let center = NotifyCenter()
         let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
@@ -53,12 +68,19 @@ struct ThreadNamesInTraceTests {
             (.operationQueue, "tests.trace.operation-queue"),
             (.thread, "tests.trace.delivery-thread"),
         ]
+        var misnamed: [String] = []
+        var renamedElsewhere: [String] = []
         for (target, label) in expected {
             let id = try #require(deliveredBy[target], "no \(target) delivery")
             let expectedName = namedBefore[id] ?? label
-            #expect(
-                names[id]?.contains(expectedName) == true, "\(target): thread #\(id) was called \(names[id] ?? [])")
+            guard names[id]?.contains(expectedName) != true else { continue }
+            let line = "\(target): thread #\(id) was called \(names[id] ?? [])"
+            misnamed.append(line)
+            if let now = NotifyThread.lookup(id)?.name, now != expectedName {
+                renamedElsewhere.append(line + ", now \(now)")
+            }
         }
+        return (misnamed, renamedElsewhere)
     }
 
     @Test("a thread renamed after its introduction is introduced again, same id, before its next event")
