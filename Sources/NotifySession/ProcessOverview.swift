@@ -144,13 +144,15 @@ package final class ProcessOverview {
     /// Whether `pid` is still followed.
     func follows(_ pid: Int32) -> Bool { entries[pid] != nil }
 
-    /// The attached process's restart: a live process called `name` that appeared after the
-    /// attached stream ended (processes of the same name that ran alongside it are not restarts).
+    /// The attached process's restart: a process called `name` that appeared after the attached
+    /// stream ended, with a stream (processes of the same name that ran alongside it are not
+    /// restarts). It is followed even when its own stream has ended by now: a short run read to
+    /// its end within one poll is still the newest run, and its figures are all there.
     func restart(of name: String) -> Int32? {
         if attachedEndedIn == nil { attachedEndedIn = listings }
         let ended = attachedEndedIn ?? listings
         return entries.values.filter {
-            $0.process.name == name && $0.seenIn > ended && $0.ended == nil && $0.feed != nil
+            $0.process.name == name && $0.seenIn > ended && $0.feed != nil
         }.max { $0.seenIn < $1.seenIn }?.process.pid
     }
 
