@@ -42,26 +42,28 @@ extension NotificationCenter.MessageIdentifier where Self == NotificationCenter.
 }
 
 /// A gate an async observer waits at until the test opens it.
-final class AsyncGate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+final class AsyncGate: @unchecked Sendable {  // `isOpen` and `waiters` are guarded by `lock`
+    // NSLock, not Mutex: ThreadSanitizer sees a pthread mutex's ordering, not a futex's.
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
 
     func wait() async {
         await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { state in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
-            }
+            lock.lock()
+            let resumeNow = isOpen
+            if !resumeNow { waiters.append(continuation) }
+            lock.unlock()
             if resumeNow { continuation.resume() }
         }
     }
 
     func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
+        lock.lock()
+        isOpen = true
+        let waiting = waiters
+        waiters = []
+        lock.unlock()
+        for waiter in waiting { waiter.resume() }
     }
 }
