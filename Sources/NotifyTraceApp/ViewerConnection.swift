@@ -71,9 +71,8 @@ final class ViewerConnection {
             if missed == 0 && hasRoom(for: line.count) {
                 append(line, seq: seq, events: events)
             } else {
-                missed += events
+                noteMissed(events, through: seq)
                 hasEverMissed = true
-                lastMissedSeq = seq
                 if behindSince == nil { behindSince = now }
             }
         }
@@ -152,9 +151,9 @@ final class ViewerConnection {
         while keep < entries.count && entries[keep].end <= position { keep += 1 }
         // Keep the line being written: a viewer must never see half a line followed by another.
         if keep < entries.count && entries[keep].start < position { keep += 1 }
-        // An `end` already queued by `finish` is queued again below, after the last gap.
-        let queuedEnd = isEnding ? entries.count - 1 : -1
-        let givenUp = Array(entries[keep...].enumerated())
+        // An `end` already queued by `finish` is not given up as a line: it is queued again below,
+        // after the last gap.
+        let givenUp = Array(entries[keep..<(isEnding ? max(keep, entries.count - 1) : entries.count)])
         let keptEnd = keep < entries.count ? entries[keep].start : removed + queued.count
         let givenUpBytes = Array(queued[(keptEnd - removed)...])
         queued.removeSubrange((keptEnd - removed)...)
@@ -165,19 +164,17 @@ final class ViewerConnection {
         let missedAtEndSeq = lastMissedSeq
         missed = 0
         var lost: UInt64 = 0
-        for (offset, entry) in givenUp {
+        for entry in givenUp {
             if entry.events > 0 {
-                lastMissedSeq = missed > 0 ? max(lastMissedSeq, entry.seq) : entry.seq
-                missed += entry.events
+                noteMissed(entry.events, through: entry.seq)
                 lost += entry.events
-            } else if entry.seq != 0 && keep + offset != queuedEnd {
+            } else if entry.seq != 0 {
                 if missed > 0 { queueGap(now: end.timestamp) }
                 append(givenUpBytes[(entry.start - keptEnd)..<(entry.end - keptEnd)], seq: entry.seq, events: 0)
             }
         }
         if missedAtEnd > 0 {
-            lastMissedSeq = missed > 0 ? max(lastMissedSeq, missedAtEndSeq) : missedAtEndSeq
-            missed += missedAtEnd
+            noteMissed(missedAtEnd, through: missedAtEndSeq)
             lost += missedAtEnd
         }
         finish(with: end)
@@ -244,6 +241,12 @@ final class ViewerConnection {
             .gap(TraceGap(seq: lastMissedSeq, timestamp: now, count: missed, reason: .viewerBehind)),
             into: &gap)
         return gap
+    }
+
+    /// Counts `events`, the last numbered `seq`, as missed: the next gap reports them.
+    private func noteMissed(_ events: UInt64, through seq: UInt64) {
+        lastMissedSeq = missed > 0 ? max(lastMissedSeq, seq) : seq
+        missed += events
     }
 
     private func queueGap(now: UInt64) {
