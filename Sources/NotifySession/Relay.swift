@@ -25,26 +25,56 @@ package enum Relay {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The most a listing may hold: a host that sends more is not answering as notifytop does.
+    package static let maximumListingBytes = 4 << 20
+    package static let maximumListingLineBytes = 8 << 10
+    package static let maximumListedProcesses = 10_000
+
     /// Reads a ``listing(directory:processes:)``; nil when the text is not one (another program
     /// answered, or another version of notifytop). Lines before it (a login script's greeting) are
-    /// skipped.
-    package static func parseListing(_ text: String, host: String) -> HostListing? {
+    /// skipped. An uptime that cannot be one (not a number, not finite, negative, absurdly long)
+    /// reads as unknown.
+    ///
+    /// - Throws: a one-line ``HostFailure`` when the listing exceeds the bounds above (bytes, a
+    ///   line's length, processes).
+    package static func parseListing(_ text: String, host: String) throws(HostFailure) -> HostListing? {
+        guard text.utf8.count <= maximumListingBytes else {
+            throw HostFailure("\(host) sent a listing of over \(maximumListingBytes >> 20) MiB: not notifytop's answer")
+        }
         let all = text.split(separator: "\n")
         guard let start = all.firstIndex(where: { $0.hasPrefix(listingMagic + "\t") }) else { return nil }
         let lines = all[start...]
         guard let first = lines.first else { return nil }
         let head = first.split(separator: "\t", omittingEmptySubsequences: false)
         guard head.count == 3, head[0] == listingMagic, head[1] == listingVersion else { return nil }
+        guard lines.count - 1 <= maximumListedProcesses else {
+            throw HostFailure(
+                "\(host) listed \(lines.count - 1) processes, more than the \(maximumListedProcesses) notifytop reads")
+        }
         var processes: [InspectableProcess] = []
-        for line in lines.dropFirst() {
+        for line in lines {
+            guard line.utf8.count <= maximumListingLineBytes else {
+                throw HostFailure(
+                    "\(host) sent a listing line of \(line.utf8.count) bytes (at most \(maximumListingLineBytes))")
+            }
+            guard line.startIndex != first.startIndex else { continue }
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count == 4, let pid = Int32(fields[0]), pid > 0 else { return nil }
             processes.append(
                 InspectableProcess(
                     pid: pid, socketPath: String(fields[3]), name: String(fields[2]),
-                    uptimeSeconds: Double(fields[1])))
+                    uptimeSeconds: decimalSeconds(fields[1])))
         }
         return HostListing(directory: "\(head[2]) on \(host)", processes: processes)
+    }
+
+    /// A number as ``listing(directory:processes:)`` writes one (decimal digits, point, exponent),
+    /// so that hexadecimal, `nan` and `inf` spellings are not numbers here.
+    private static func decimalSeconds(_ text: Substring) -> Double? {
+        guard
+            text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || "+-.eE".utf8.contains($0) })
+        else { return nil }
+        return Double(text)
     }
 
     private static func field(_ text: String) -> String {

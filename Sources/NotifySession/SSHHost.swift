@@ -104,12 +104,18 @@ package final class SSHHost: InspectionHost, @unchecked Sendable {  // `streams`
         let output: ChildProcess.Output
         do {
             output = try ChildProcess.run(
-                command(["--relay", "--list"]), timeoutMilliseconds: 2_000 * configuration.connectTimeoutSeconds)
+                command(["--relay", "--list"]), timeoutMilliseconds: 2_000 * configuration.connectTimeoutSeconds,
+                maximumOutputBytes: Relay.maximumListingBytes + 1)
         } catch {
             throw HostFailure("cannot run ssh: \(error)")
         }
+        if output.exceededOutputLimit {
+            throw HostFailure(
+                "\(name) sent over \(Relay.maximumListingBytes >> 20) MiB for a listing and was stopped: "
+                    + "not notifytop's answer (is \(configuration.remoteNotifytop) on that host notifytop?)")
+        }
         let text = String(decoding: output.standardOutput, as: UTF8.self)
-        if output.termination == .exited(0), let listing = Relay.parseListing(text, host: name) { return listing }
+        if output.termination == .exited(0), let listing = try Relay.parseListing(text, host: name) { return listing }
         throw failure(output.termination, standardError: output.standardError, answered: !text.isEmpty)
     }
 

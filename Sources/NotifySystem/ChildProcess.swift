@@ -24,12 +24,15 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
         }
     }
 
-    /// What ``run(_:timeoutMilliseconds:)`` collected.
+    /// What ``run(_:timeoutMilliseconds:maximumOutputBytes:)`` collected.
     package struct Output: Sendable, Equatable {
-        /// Nil when the child was killed at the timeout.
+        /// Nil when the child was killed at the timeout or for writing too much.
         package var termination: Termination?
         package var standardOutput: [UInt8]
         package var standardError: [UInt8]
+        /// The child wrote more than the limit on one stream: it was stopped, and that stream's
+        /// output holds the first `maximumOutputBytes` only.
+        package var exceededOutputLimit = false
     }
 
     /// The child's process id.
@@ -128,8 +131,11 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
     }
 
     /// Runs `arguments` to the end with no input, collecting what it writes; at
-    /// `timeoutMilliseconds` the child is killed and ``Output/termination`` is nil.
-    package static func run(_ arguments: [String], timeoutMilliseconds: Int) throws(TraceError) -> Output {
+    /// `timeoutMilliseconds`, or once it has written more than `maximumOutputBytes` on one
+    /// stream, the child is killed and ``Output/termination`` is nil.
+    package static func run(
+        _ arguments: [String], timeoutMilliseconds: Int, maximumOutputBytes: Int = 16 << 20
+    ) throws(TraceError) -> Output {
         let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw .system("cannot open /dev/null", errno) }
         defer { close(input) }
@@ -160,10 +166,11 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
         var open = [true, true]
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var remaining = timeoutMilliseconds
+        var exceeded = false
         var clock = timespec()
         clock_gettime(CLOCK_MONOTONIC, &clock)
         let start = Int(clock.tv_sec) * 1000 + Int(clock.tv_nsec) / 1_000_000
-        while open[0] || open[1], remaining > 0 {
+        while open[0] || open[1], remaining > 0, !exceeded {
             var pollers = [out[0], err[0]].enumerated().map { index, fd in
                 pollfd(fd: open[index] ? fd : -1, events: Int16(POLLIN), revents: 0)
             }
@@ -172,7 +179,9 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
             for index in 0..<2 where open[index] && pollers[index].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(pollers[index].fd, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    collected[index].append(contentsOf: buffer[0..<count])
+                    let room = maximumOutputBytes - collected[index].count
+                    collected[index].append(contentsOf: buffer[0..<min(count, room)])
+                    if count > room { exceeded = true }
                 } else if count == 0 || errno != EINTR {
                     open[index] = false
                 }
@@ -180,8 +189,11 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
             clock_gettime(CLOCK_MONOTONIC, &clock)
             remaining = timeoutMilliseconds - (Int(clock.tv_sec) * 1000 + Int(clock.tv_nsec) / 1_000_000 - start)
         }
-        let termination = open[0] || open[1] ? nil : child.wait(timeoutMilliseconds: max(0, remaining))
+        let termination =
+            open[0] || open[1] || exceeded ? nil : child.wait(timeoutMilliseconds: max(0, remaining))
         if termination == nil { child.terminate(graceMilliseconds: 200) }
-        return Output(termination: termination, standardOutput: collected[0], standardError: collected[1])
+        return Output(
+            termination: termination, standardOutput: collected[0], standardError: collected[1],
+            exceededOutputLimit: exceeded)
     }
 }

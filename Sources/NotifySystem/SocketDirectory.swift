@@ -106,15 +106,26 @@ public struct InspectableProcess: Sendable, Equatable {
     public let socketPath: String
     /// The kernel's command name (`/proc/<pid>/comm`).
     public let name: String
-    /// Seconds since the process started, when /proc tells.
+    /// Seconds since the process started, when /proc (or a remote host's listing) tells: finite,
+    /// not negative and at most ``maximumUptimeSeconds``; nil otherwise.
     public let uptimeSeconds: Double?
 
-    /// A process as another host's listing describes it (see the ssh transport).
+    /// About 31 years: longer is not an uptime but a lie or a corrupt listing, and would overflow
+    /// nanosecond arithmetic downstream.
+    package static let maximumUptimeSeconds: Double = 1e9
+
+    /// A process as another host's listing describes it (see the ssh transport). An uptime that
+    /// is not finite, is negative or exceeds ``maximumUptimeSeconds`` is taken as unknown.
     package init(pid: Int32, socketPath: String, name: String, uptimeSeconds: Double?) {
         self.pid = pid
         self.socketPath = socketPath
         self.name = name
-        self.uptimeSeconds = uptimeSeconds
+        self.uptimeSeconds = uptimeSeconds.flatMap(Self.plausibleUptime)
+    }
+
+    /// `seconds` when it can be an uptime, else nil.
+    package static func plausibleUptime(_ seconds: Double) -> Double? {
+        seconds.isFinite && seconds >= 0 && seconds <= maximumUptimeSeconds ? seconds : nil
     }
 }
 

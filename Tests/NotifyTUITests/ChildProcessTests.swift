@@ -39,6 +39,19 @@ struct ChildProcessTests {
         #expect(child.termination() == .signaled(SIGKILL))
     }
 
+    @Test("a child that never stops writing is stopped at the output limit, with what fitted kept")
+    func aChildThatNeverStopsWritingIsStoppedAtTheLimit() throws {
+        let output = try ChildProcess.run(
+            ["sh", "-c", "exec cat /dev/zero"], timeoutMilliseconds: 60_000, maximumOutputBytes: 1 << 20)
+        #expect(output.exceededOutputLimit)
+        #expect(output.termination == nil, "killed, not ended")
+        #expect(output.standardOutput.count == 1 << 20)
+        let small = try ChildProcess.run(
+            ["sh", "-c", "printf 12345"], timeoutMilliseconds: 30_000, maximumOutputBytes: 5)
+        #expect(!small.exceededOutputLimit, "exactly the limit is within it")
+        #expect(small.termination == .exited(0))
+    }
+
     @Test func aProgramThatIsNotThereIsAnError() {
         #expect(throws: TraceError.self) {
             try ChildProcess.run(["notifytop-no-such-program"], timeoutMilliseconds: 1_000)

@@ -110,17 +110,51 @@ struct SSHCommandLineTests {
                 pid: 7, socketPath: "/run/user/1/notifytop/7.sock", name: "odd\tname", uptimeSeconds: nil),
         ]
         let text = Relay.listing(directory: "/run/user/1/notifytop", processes: processes)
-        let listing = try #require(Relay.parseListing(text, host: "stage"))
+        let listing = try #require(try Relay.parseListing(text, host: "stage"))
         #expect(listing.directory == "/run/user/1/notifytop on stage")
         #expect(listing.processes.map(\.pid) == [42, 7])
         #expect(listing.processes[0] == processes[0])
         #expect(listing.processes[1].name == "odd?name", "a tab cannot split the fields")
         #expect(listing.processes[1].uptimeSeconds == nil)
-        #expect(Relay.parseListing("notifytop-relay\t1\t/d\n", host: "h")?.processes == [])
-        #expect(Relay.parseListing("Welcome to staging!\n" + text, host: "h")?.processes.count == 2)
+        #expect(try Relay.parseListing("notifytop-relay\t1\t/d\n", host: "h")?.processes == [])
+        #expect(try Relay.parseListing("Welcome to staging!\n" + text, host: "h")?.processes.count == 2)
         for bad in ["", "hello\n", "notifytop-relay\t2\t/d\n", "notifytop-relay\t1\t/d\n42\tx\n"] {
-            #expect(Relay.parseListing(bad, host: "h") == nil, "\(bad.debugDescription) is not a listing")
+            #expect(try Relay.parseListing(bad, host: "h") == nil, "\(bad.debugDescription) is not a listing")
         }
+    }
+
+    @Test("an uptime a host lies about reads as unknown, whatever the number")
+    func implausibleUptimesReadAsUnknown() throws {
+        for uptime in ["NaN", "nan", "inf", "-inf", "-5", "1.8e10", "1e300", "18446744073709551615", "0x10", ""] {
+            let text = "notifytop-relay\t1\t/d\n42\t\(uptime)\tshop\t/d/42.sock\n"
+            let listing = try #require(try Relay.parseListing(text, host: "h"), "\(uptime)")
+            #expect(listing.processes.count == 1)
+            #expect(listing.processes[0].uptimeSeconds == nil, "uptime \(uptime) is not an uptime")
+        }
+        let fine = try #require(try Relay.parseListing("notifytop-relay\t1\t/d\n42\t3600.5\tshop\t/s\n", host: "h"))
+        #expect(fine.processes[0].uptimeSeconds == 3600.5)
+    }
+
+    @Test("a listing over its bounds is a one-line error naming the host")
+    func listingBoundsAreOneLineErrors() throws {
+        let head = "notifytop-relay\t1\t/d\n"
+        let line = "42\t1\tshop\t/d/42.sock\n"
+        let cases: [(String, String)] = [
+            (head + String(repeating: line, count: Relay.maximumListedProcesses + 1), "processes"),
+            (head + "42\t1\t" + String(repeating: "x", count: Relay.maximumListingLineBytes) + "\t/s\n", "line"),
+            (head + String(repeating: "0", count: Relay.maximumListingBytes), "MiB"),
+        ]
+        for (text, word) in cases {
+            #expect {
+                _ = try Relay.parseListing(text, host: "stage")
+            } throws: { error in
+                let message = "\(error)"
+                return message.hasPrefix("stage ") && message.contains(word) && !message.contains("\n")
+            }
+        }
+        let most = try #require(
+            try Relay.parseListing(head + String(repeating: line, count: Relay.maximumListedProcesses), host: "h"))
+        #expect(most.processes.count == Relay.maximumListedProcesses)
     }
 
     @Test func chooseTakesThePidOrTheOnlyProcess() throws {
