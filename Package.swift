@@ -64,7 +64,9 @@ let package = Package(
         ),
 
         // notifytop's screen: canvas, widgets, keymap and views, with no curses (so frames are testable).
-        .target(name: "NotifyTUI", dependencies: ["NotifyModel", "NotifyWire"]),
+        .target(name: "NotifyTUI", dependencies: ["NotifyModel", "NotifyWire", "CDisplayWidth"]),
+        // The C library's character widths in a UTF-8 locale: the cells ncursesw and the terminal count.
+        .target(name: "CDisplayWidth"),
         // ncursesw, seen only by NotifyCurses.
         // No pkgConfig: its flags draw a warning, and libncursesw.so already pulls in libtinfo (.ci/setup installs it).
         .systemLibrary(name: "CNcurses"),

@@ -39,7 +39,9 @@ public struct Canvas: Sendable, Equatable {
 
     /// Writes text from `(x, y)` rightwards, clipped to `maxWidth` cells and to the canvas edge.
     ///
-    /// Control characters are shown as `?` so a hostile notification name cannot move the cursor.
+    /// Each grapheme cluster takes the cells the terminal gives it (``DisplayWidth/pieces(of:)``),
+    /// so the columns after it stay where the grid says. Controls and invisible format characters
+    /// are shown as `?` so a hostile notification name cannot move the cursor or reorder the row.
     /// A wide character that does not fit in the remaining space is replaced by a space.
     /// - Returns: The number of cells written.
     @discardableResult
@@ -49,30 +51,32 @@ public struct Canvas: Sendable, Equatable {
         guard y >= 0, y < size.height else { return 0 }
         let limit = min(size.width, x + (maxWidth ?? size.width))
         var column = x
-        for character in text {
-            guard column < limit else { break }
-            var glyph = character
-            var cells = DisplayWidth.of(character)
-            if cells == 0 {
-                if character.unicodeScalars.first.map({ $0.value < 0x20 || $0.value == 0x7F }) ?? true {
-                    glyph = "?"
-                    cells = 1
-                } else {
-                    continue
-                }
-            }
+        func place(_ glyph: Character, cells: Int) -> Bool {
+            guard column < limit else { return false }
             if column < 0 {
                 column += cells
-                continue
+                return true
             }
             if column + cells > limit {
                 put(Cell(" ", width: 1, style: style), x: column, y: y)
                 column += 1
-                break
+                return false
             }
             put(Cell(glyph, width: UInt8(cells), style: style), x: column, y: y)
             if cells == 2 { put(Cell(" ", width: 0, style: style), x: column + 1, y: y) }
             column += cells
+            return true
+        }
+        for character in text {
+            if let byte = character.asciiValue, character.utf8.count == 1 {
+                guard place(byte < 0x20 || byte == 0x7F ? DisplayWidth.placeholder : character, cells: 1) else { break }
+                continue
+            }
+            var fits = true
+            for piece in DisplayWidth.pieces(of: character) where fits {
+                fits = place(piece.glyph, cells: piece.cells)
+            }
+            guard fits else { break }
         }
         return max(0, column - x)
     }

@@ -1,23 +1,71 @@
-/// How many terminal cells text occupies: 0 for combining marks, 2 for CJK and emoji, 1 otherwise.
+import CDisplayWidth
+
+/// How many terminal cells text occupies, counted as ncursesw and the terminal count them: each
+/// scalar takes the C library's `wcwidth` in a UTF-8 locale (0 attaches it to the cell before),
+/// so a combining mark takes none and a ZWJ emoji sequence is shown as its emoji side by side
+/// (the joiner is dropped: terminals disagree on how wide the joined glyph is).
 ///
 /// Column alignment must be computed in cells, not characters or bytes (htop#421, btop#1577).
-/// This is our own table rather than Glibc's `wcwidth`, because `wcwidth` answers -1 for every
-/// non-ASCII character until `setlocale` has run, which tests and batch mode never do. The ranges
-/// follow Unicode's East Asian Width (W and F) and emoji presentation, which is what ncursesw and
-/// tmux use on this machine.
+/// Widths come from `wcwidth` under C.UTF-8 whatever the process's own locale (tests and batch
+/// mode never call `setlocale`); the range tables below stand in only where that locale is
+/// missing. What cannot be shown safely is shown as `?`: controls, noncharacters, unassigned
+/// scalars, and the invisible format characters that reorder or hide text (bidi embeddings,
+/// overrides and isolates, U+061C, zero-width spaces, word joiners, U+FEFF).
 public enum DisplayWidth {
-    /// Cells of one grapheme cluster: a base character with its combining marks counts once, and an
-    /// emoji presentation selector (U+FE0F) widens it to 2.
+    /// One cell's worth of a grapheme cluster: a spacing scalar with the zero-width ones after it.
+    public struct Piece: Sendable, Equatable {
+        /// What the cell shows.
+        public var glyph: Character
+        /// 1 or 2.
+        public var cells: Int
+    }
+
+    /// The glyph shown for a scalar that must not reach the terminal as it is.
+    public static let placeholder: Character = "?"
+
+    /// How the terminal lays out one grapheme cluster, one piece per spacing scalar; a scalar that
+    /// cannot be shown is a `?` piece of its own, and zero-width scalars before any spacing one
+    /// are dropped (the terminal would draw them over the previous cell).
+    public static func pieces(of character: Character) -> [Piece] {
+        let scalars = character.unicodeScalars
+        if scalars.count == 1, let only = scalars.first, only.value < 0x7F {
+            return [Piece(glyph: only.value < 0x20 ? placeholder : character, cells: 1)]
+        }
+        var pieces: [Piece] = []
+        var current = String.UnicodeScalarView()
+        var currentCells = 0
+        func close() {
+            guard currentCells > 0 else { return }
+            let text = String(current)
+            pieces.append(Piece(glyph: text.count == 1 ? Character(text) : placeholder, cells: currentCells))
+            current = String.UnicodeScalarView()
+            currentCells = 0
+        }
+        for scalar in scalars where scalar.value != zeroWidthJoiner {
+            switch cells(of: scalar) {
+            case nil:
+                close()
+                pieces.append(Piece(glyph: placeholder, cells: 1))
+            case 0:
+                if currentCells > 0 { current.append(scalar) }
+            case let width?:
+                close()
+                current.append(scalar)
+                currentCells = width
+            }
+        }
+        close()
+        return pieces
+    }
+
+    /// Cells of one grapheme cluster: the sum of its pieces' (see ``pieces(of:)``).
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return 0 }
-        if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
-        var width = of(first)
-        if width == 1, scalars.contains(where: { $0.value == 0xFE0F }) { width = 2 }
-        if width == 0, scalars.count > 1 {
-            width = scalars.dropFirst().map(of).max() ?? 0
+        if scalars.count == 1, let only = scalars.first {
+            if only.value < 0x7F { return 1 }
+            return cells(of: only) ?? 1
         }
-        return width
+        return pieces(of: character).reduce(0) { $0 + $1.cells }
     }
 
     /// Cells of a string: the sum over its grapheme clusters.
@@ -29,7 +77,35 @@ public enum DisplayWidth {
         return total
     }
 
-    /// Cells of one scalar, from the range tables below.
+    /// `text` with every scalar the terminal must not receive as it is replaced by `?` (see the
+    /// type's summary): what exports write, so a name cannot move a cursor or split a row there.
+    public static func visible(_ text: some StringProtocol) -> String {
+        var result = ""
+        for character in text {
+            let pieces = pieces(of: character)
+            if pieces.count == 1, pieces[0].glyph == character {
+                result.append(character)
+            } else {
+                for piece in pieces { result.append(piece.glyph) }
+            }
+        }
+        return result
+    }
+
+    /// Cells of one scalar as the terminal counts them: 0 (drawn on the previous cell), 1 or 2;
+    /// nil when it is not printable or must be shown visibly (then it takes one `?` cell).
+    public static func cells(of scalar: Unicode.Scalar) -> Int? {
+        let value = scalar.value
+        if value < 0x20 || (value >= 0x7F && value < 0xA0) { return nil }
+        if value < 0x300 { return 1 }
+        if contains(hidden, value) { return nil }
+        let width = notifytop_wcwidth(value)
+        if width >= 0 { return Int(width) }
+        if width == -1 { return nil }
+        return of(scalar)
+    }
+
+    /// Cells of one scalar from the range tables below (used where C.UTF-8 is missing).
     public static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
@@ -38,6 +114,16 @@ public enum DisplayWidth {
         if contains(wide, value) { return 2 }
         return 1
     }
+
+    /// Dropped: a terminal may draw a ZWJ sequence as one emoji (tmux does) where ncursesw counts
+    /// each emoji's cells, so the sequence is shown as its emoji side by side.
+    private static let zeroWidthJoiner: UInt32 = 0x200D
+
+    /// Invisible format characters that reorder, join or hide text: shown as `?`, never passed on.
+    private static let hidden: [ClosedRange<UInt32>] = [
+        0x061C...0x061C, 0x180E...0x180E, 0x200B...0x200B, 0x200E...0x200F, 0x202A...0x202E,
+        0x2060...0x2064, 0x2066...0x206F, 0xFEFF...0xFEFF, 0xFFF9...0xFFFB,
+    ]
 
     /// Cuts `text` to at most `width` cells, ending in `ellipsis` when something was cut.
     ///

@@ -47,8 +47,13 @@ public struct TableContent: Sendable, Hashable {
     }
 
     /// Aligned text: a header line, then one line per row; columns two spaces apart, measured
-    /// in terminal cells so CJK names line up.
+    /// in terminal cells so CJK names line up. Cells show what the screen shows: controls and
+    /// invisible format characters as `?` (``DisplayWidth/visible(_:)``), so a name cannot split
+    /// a row or send an escape sequence to whoever reads the file in a terminal.
     public var text: String {
+        let columns = columns.map(DisplayWidth.visible)
+        let rows = rows.map { $0.map(DisplayWidth.visible) }
+        let notes = notes.map { Note(beforeRow: $0.beforeRow, text: DisplayWidth.visible($0.text)) }
         var widths = columns.map(DisplayWidth.of)
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count {
@@ -81,9 +86,17 @@ public struct TableContent: Sendable, Hashable {
     }
 
     /// CSV (RFC 4180): a header row; fields with a comma, quote, CR or LF are quoted, quotes
-    /// doubled; lines end in CRLF.
+    /// doubled; lines end in CRLF. Fields are sanitised as the text export's are, except the line
+    /// breaks that quoting carries; JSON keeps the exact text.
     public var csv: String {
-        ([columns] + rows).map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+        ([columns] + rows).map { $0.map { Self.csvField(Self.visibleKeepingLineBreaks($0)) }.joined(separator: ",") }
+            .joined(separator: "\r\n") + "\r\n"
+    }
+
+    private static func visibleKeepingLineBreaks(_ text: String) -> String {
+        guard text.contains(where: \.isNewline) else { return DisplayWidth.visible(text) }
+        return text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? String($0) : DisplayWidth.visible(String($0)) }
+            .joined()
     }
 
     /// One CSV field, quoted when it must be.
