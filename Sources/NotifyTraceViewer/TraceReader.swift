@@ -82,8 +82,10 @@ public final class TraceReader {
         if case .file(let fd) = source { close(fd) }
     }
 
-    /// The most bytes read without a newline before the input is given up as not JSON Lines:
-    /// far above the decoder's longest line, which it already skips.
+    /// The most bytes a live stream (or a file before its header) may send without a newline
+    /// before it is given up as not JSON Lines: far above the decoder's longest line, which it
+    /// already skips. A recording goes on past such a stretch (a crash can leave a run of NUL
+    /// bytes): the decoder drops it as it streams past and reading resumes at the next line end.
     public static let maximumBytesWithoutNewline = 16 * TraceDecoder.defaultMaximumLineLength
 
     /// Opens a recording: a regular file whose first line is a trace header.
@@ -210,7 +212,7 @@ public final class TraceReader {
                 onMalformedLine?("\(origin): \(error)")
                 continue
             }
-            if bytesSinceNewline > Self.maximumBytesWithoutNewline {
+            if bytesSinceNewline > Self.maximumBytesWithoutNewline, givesUpWithoutNewline {
                 return finish(
                     .failed(
                         "\(origin): line \(decoder.lineNumber + 1): no line end in "
@@ -238,6 +240,13 @@ public final class TraceReader {
             }
         }
         return .events(appended)
+    }
+
+    /// A recording resynchronises at the next line end once its header is read; a live stream or
+    /// a file with no header yet is given up.
+    private var givesUpWithoutNewline: Bool {
+        if case .file = source { return !sawFirstLine }
+        return true
     }
 
     private enum ReadResult { case bytes, idle, closed }
@@ -275,10 +284,16 @@ public final class TraceReader {
         return .disconnected
     }
 
-    /// "3 lines skipped (first at line 101)" once malformed lines were skipped; nil before.
+    /// Bytes of over-long lines dropped so far (newlines excluded).
+    public var skippedBytes: Int { decoder.droppedByteCount }
+
+    /// "3 lines skipped (first at line 101)" once malformed lines were skipped, with the bytes
+    /// when over-long lines were among them ("…; 20971520 bytes"); nil before.
     public var skippedLines: String? {
         guard let firstMalformedLine else { return nil }
-        return "\(malformedLines) line\(malformedLines == 1 ? "" : "s") skipped (first at line \(firstMalformedLine))"
+        let lines = "\(malformedLines) line\(malformedLines == 1 ? "" : "s")"
+        let bytes = skippedBytes > 0 ? "; \(skippedBytes) bytes of over-long lines" : ""
+        return "\(lines) skipped (first at line \(firstMalformedLine)\(bytes))"
     }
 
     /// Ends the stream; events appended before the end go out first, and the end with the next call.

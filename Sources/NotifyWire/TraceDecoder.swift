@@ -43,6 +43,10 @@ public struct TraceDecoder: Sendable {
     /// line it returned or threw about last.
     public private(set) var lineNumber = 0
 
+    /// Bytes of the lines dropped for being longer than ``maximumLineLength`` (newlines excluded),
+    /// counted as they stream past: what a reader reports as skipped.
+    public private(set) var droppedByteCount = 0
+
     private enum LineEnd: UInt8 {
         /// A complete line; `end` is the absolute offset of its newline.
         case newline
@@ -202,7 +206,11 @@ public struct TraceDecoder: Sendable {
         var copyStart = 0
         while position < chunk.count {
             if discarding {
-                guard let newline = Self.newline(in: chunk, from: position) else { return }
+                guard let newline = Self.newline(in: chunk, from: position) else {
+                    droppedByteCount += chunk.count - position
+                    return
+                }
+                droppedByteCount += newline - position
                 discarding = false
                 position = newline + 1
                 copyStart = position
@@ -216,6 +224,7 @@ public struct TraceDecoder: Sendable {
                 if partialLength + (chunk.count - position) > maximumLineLength {
                     storage.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[copyStart..<position]))
                     dropPartialLine(partialLength)
+                    droppedByteCount += chunk.count - position
                     discarding = true
                     return
                 }
@@ -224,6 +233,7 @@ public struct TraceDecoder: Sendable {
             if partialLength + (newline - position) > maximumLineLength {
                 storage.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[copyStart..<position]))
                 dropPartialLine(partialLength)
+                droppedByteCount += newline - position
                 copyStart = newline + 1
                 partialStart = base + storage.count
             } else {
@@ -238,6 +248,7 @@ public struct TraceDecoder: Sendable {
 
     /// Forgets the buffered start of an oversized line and queues its error in stream order.
     private mutating func dropPartialLine(_ length: Int) {
+        droppedByteCount += length
         storage.removeLast(length)
         pending.append(PendingLine(end: base + storage.count, kind: .oversized))
     }

@@ -140,20 +140,44 @@ struct TraceInputTests {
         #expect(read.compactMap(\.gap) == [reported.gap!])
     }
 
-    @Test("input with no line end is given up after a bounded number of bytes")
+    @Test("input with no line end before its header is given up after a bounded number of bytes")
     func noLineEnd() throws {
-        let bytes =
-            Array((Self.lines([Self.header])[0] + "\n").utf8)
-            + [UInt8](repeating: 0x41, count: TraceReader.maximumBytesWithoutNewline + 300_000)
+        let bytes = [UInt8](repeating: 0x41, count: TraceReader.maximumBytesWithoutNewline + 300_000)
         let path = Self.write(bytes, "no-newline")
         defer { unlink(path) }
+        #expect(Self.refusal(path).map { $0.hasPrefix(path + ":") && $0.contains("not a notifytop trace") } == true)
+    }
+
+    @Test("a recording resynchronises after a stretch with no line end, folds the rest and counts the bytes")
+    func resynchronisesAfterAnOverlongStretch() throws {
+        let stretch = TraceReader.maximumBytesWithoutNewline + 300_000
+        let before = Self.lines([Self.header] + (1...2).map(Self.post)).joined(separator: "\n") + "\n"
+        let after =
+            Self.lines((3...5).map(Self.post) + [.end(TraceEnd(seq: 6, timestamp: 2_000, reason: .processExit))])
+            .joined(separator: "\n") + "\n"
+        let bytes = Array(before.utf8) + [UInt8](repeating: 0, count: stretch) + [10] + Array(after.utf8)
+        let path = Self.write(bytes, "nul-run")
+        defer { unlink(path) }
         let reader = try TraceReader.open(file: path)
-        let (_, end) = Self.readAll(reader)
-        guard case .failed(let message) = end else {
-            Issue.record("expected a failure, got \(end)")
-            return
-        }
-        #expect(message.hasPrefix(path + ":") && message.contains("no line end"), "\(message)")
-        #expect(reader.byteCount < bytes.count, "it stopped before reading everything")
+        let (events, end) = Self.readAll(reader)
+        #expect(end == .processExited)
+        #expect(events.filter { $0.postName == "tick" }.count == 5, "every post around the stretch")
+        #expect(events.compactMap(\.gap).isEmpty, "no event was lost")
+        #expect(reader.malformedLines == 1)
+        #expect(reader.skippedBytes == stretch)
+        #expect(reader.skippedLines == "1 line skipped (first at line 4; \(stretch) bytes of over-long lines)")
+    }
+
+    @Test("a recording that ends inside a stretch with no line end reads to its end as cut off")
+    func endsInsideAnOverlongStretch() throws {
+        let stretch = TraceReader.maximumBytesWithoutNewline + 300_000
+        let text = Self.lines([Self.header] + (1...2).map(Self.post)).joined(separator: "\n") + "\n"
+        let path = Self.write(Array(text.utf8) + [UInt8](repeating: 0x41, count: stretch), "cut-in-run")
+        defer { unlink(path) }
+        let reader = try TraceReader.open(file: path)
+        let (events, end) = Self.readAll(reader)
+        #expect(end == .endOfFile)
+        #expect(events.filter { $0.postName == "tick" }.count == 2)
+        #expect(reader.skippedBytes == stretch)
     }
 }
