@@ -28,11 +28,64 @@ public final class TraceRecorder: @unchecked Sendable {  // `state` is locked; t
     /// Bytes handed to ``write(_:)`` so far, written or not.
     public private(set) var byteCount = 0
 
-    /// Creates (or truncates) `path`.
+    /// Creates `path`, which must not exist: a recording never truncates or overwrites a file,
+    /// and never follows a symbolic link planted at its name (even one pointing nowhere). A
+    /// character device or a FIFO already there (`/dev/null`, a pipe) is written to as it is.
+    ///
+    /// - Throws: a one-line ``TraceError`` naming the path when it exists or cannot be created.
     public init(path: String) throws(TraceError) {
         self.path = path
-        fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .system("cannot create \(path)", errno) }
+        let created = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if created >= 0 {
+            fd = created
+            return
+        }
+        let code = errno
+        guard code == EEXIST else { throw .system("cannot create \(path)", code) }
+        fd = try Self.openStream(path)
+    }
+
+    /// An existing character device or FIFO at `path`, opened for writing without following a
+    /// link, truncating or blocking; anything else there is refused.
+    private static func openStream(_ path: String) throws(TraceError) -> Int32 {
+        var info = stat()
+        guard lstat(path, &info) == 0, Self.isStream(info.st_mode) else {
+            throw .invalid("\(path) exists: notifytop does not overwrite a file")
+        }
+        let fd = Glibc.open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw .system("cannot open \(path)", errno) }
+        // What was opened, not what was looked at: a file swapped in meanwhile is left as it was.
+        guard fstat(fd, &info) == 0, Self.isStream(info.st_mode) else {
+            close(fd)
+            throw .invalid("\(path) exists: notifytop does not overwrite a file")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    private static func isStream(_ mode: mode_t) -> Bool {
+        mode & S_IFMT == S_IFCHR || mode & S_IFMT == S_IFIFO
+    }
+
+    /// Creates the first name of `name(first)`, `name(first + 1)`, … that is free, as
+    /// ``init(path:)`` creates one: an earlier recording, or a link planted at a name, is
+    /// passed over, never replaced.
+    ///
+    /// - Throws: the error of a name that exists for another reason than being taken, or after
+    ///   `attempts` names were all taken.
+    public static func firstFree(
+        from first: Int, attempts: Int = 10_000, _ name: (Int) -> String
+    ) throws(TraceError) -> TraceRecorder {
+        var number = first
+        while true {
+            let path = name(number)
+            do {
+                return try TraceRecorder(path: path)
+            } catch {
+                guard case .invalid = error, number - first + 1 < attempts else { throw error }
+                number += 1
+            }
+        }
     }
 
     deinit {

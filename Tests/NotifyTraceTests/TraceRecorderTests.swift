@@ -69,4 +69,51 @@ struct TraceRecorderTests {
         #expect(Self.fileSize(path) == reader.byteCount, "the bytes read are on disk while the recording is open")
         #expect(reader.byteCount < 64 * 1024)
     }
+
+    static func contents(_ path: String) -> String? {
+        try? String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    @Test("a recording never truncates, overwrites or follows a link at its name")
+    func createsExclusively() throws {
+        let existing = TraceInputTests.temporaryPath("existing.ndjson")
+        let target = TraceInputTests.temporaryPath("link-target")
+        let link = TraceInputTests.temporaryPath("planted.ndjson")
+        let dangling = TraceInputTests.temporaryPath("dangling.ndjson")
+        defer { for path in [existing, target, link, dangling, dangling + ".target"] { unlink(path) } }
+        FileManager.default.createFile(atPath: existing, contents: Data("earlier recording\n".utf8))
+        FileManager.default.createFile(atPath: target, contents: Data("someone else's file\n".utf8))
+        #expect(symlink(target, link) == 0)
+        #expect(symlink(dangling + ".target", dangling) == 0)
+        for path in [existing, link, dangling] {
+            #expect(throws: TraceError.self, "\(path) was opened") { _ = try TraceRecorder(path: path) }
+        }
+        #expect(Self.contents(existing) == "earlier recording\n", "not truncated")
+        #expect(Self.contents(target) == "someone else's file\n", "the link's target is untouched")
+        #expect(access(dangling + ".target", F_OK) != 0, "a dangling link is not followed into a new file")
+        do {
+            _ = try TraceRecorder(path: existing)
+        } catch {
+            #expect("\(error)" == "\(existing) exists: notifytop does not overwrite a file")
+        }
+        let null = try TraceRecorder(path: "/dev/null")
+        null.write(Array("x\n".utf8))
+        #expect(null.flush(), "a device is written to as it is")
+    }
+
+    @Test("numbered recordings pass over taken names and planted links, never replacing them")
+    func firstFreeName() throws {
+        let stem = TraceInputTests.temporaryPath("numbered")
+        func name(_ number: Int) -> String { "\(stem)-\(number).ndjson" }
+        let target = stem + "-target"
+        defer { for path in [name(1), name(2), name(3), target] { unlink(path) } }
+        FileManager.default.createFile(atPath: name(1), contents: Data("one\n".utf8))
+        FileManager.default.createFile(atPath: target, contents: Data("target\n".utf8))
+        #expect(symlink(target, name(2)) == 0)
+        let recorder = try TraceRecorder.firstFree(from: 1, name)
+        #expect(recorder.path == name(3))
+        #expect(Self.contents(name(1)) == "one\n")
+        #expect(Self.contents(target) == "target\n")
+        #expect(throws: TraceError.self) { _ = try TraceRecorder.firstFree(from: 1, attempts: 2, name) }
+    }
 }
