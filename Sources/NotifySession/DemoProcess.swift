@@ -52,9 +52,16 @@ package final class DemoProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFYTOP"] = "1"
         process.environment = environment
-        logPath = NSTemporaryDirectory() + "notifytop-demo-\(getpid()).log"
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = FileHandle(forWritingAtPath: logPath)
+        // A fresh name made exclusively (mkstemps): a file or link planted in the shared temporary
+        // directory is never written through.
+        var template = Array((NSTemporaryDirectory() + "notifytop-demo-\(getpid())-XXXXXX.log").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        guard fd >= 0 else {
+            throw .launch(
+                "cannot create the demo's log in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+        }
+        logPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let log = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
