@@ -165,7 +165,7 @@ package final class DashboardSession {
     /// A recording started with `r` is closed when the loop ends for good (not at a frame limit).
     package func run(on terminal: any TerminalBackend, maxFrames: Int? = nil) -> Exit {
         let exit = loop(on: terminal, maxFrames: maxFrames)
-        if exit != .frames { stopRecording() }
+        if exit != .frames { stopRecording(byUser: true) }
         return exit
     }
 
@@ -221,7 +221,7 @@ package final class DashboardSession {
         }
         pollOverview(now: now)
         recorder?.flushIfDue()
-        if recorder?.failure != nil { stopRecording() }
+        if recorder?.failure != nil { stopRecording(byUser: false) }
         lastAdvance = now
         cpu.sample()
         status.selfCPU = cpu.percent
@@ -311,6 +311,8 @@ package final class DashboardSession {
                     + "\(header.version.major).\(header.version.minor), \(header.producer)"
             )
         case .gap(let gap): (.loss, "\(gap.count) events lost (\(gap.reason.rawValue))")
+        case .end(let end) where end.reason == .recordingStopped:
+            (.stream, "the recording ends here: stopped by the user")
         case .end(let end): (.stream, "producer ended the stream (\(end.reason.rawValue))")
         default: nil
         }
@@ -416,7 +418,11 @@ package final class DashboardSession {
 
     private func toggleRecording() {
         if recorder != nil {
-            stopRecording()
+            stopRecording(byUser: true)
+            return
+        }
+        if overview != nil && attachedProcess == nil {
+            status.message = "cannot record: no process attached (Enter on a process attaches it)"
             return
         }
         recordings += 1
@@ -434,8 +440,12 @@ package final class DashboardSession {
         }
     }
 
-    private func stopRecording() {
-        guard let recorder else { return }
+    /// Closes the recording started with `r`. One the user ends (`r`, quitting, attaching another
+    /// process) while the stream goes on gets an end line saying so; after the stream's own end,
+    /// or on a write error, the file ends where the stream or the disk left it.
+    func stopRecording(byUser: Bool) {
+        guard var recorder else { return }
+        if byUser && !ended && recorder.failure == nil { recorder.writeUserStop() }
         recorder.flush()
         status.message = recorder.outcome
         if recorder.failure != nil {
