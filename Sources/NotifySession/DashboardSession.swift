@@ -425,9 +425,7 @@ package final class DashboardSession {
             status.message = "cannot record: no process attached (Enter on a process attaches it)"
             return
         }
-        recordings += 1
-        let pid = model.header?.pid ?? 0
-        let path = recordingPath ?? "notifytop-\(pid)-\(recordings).ndjson"
+        let path = recordingPath ?? Self.nextRecordingPath(pid: model.header?.pid ?? 0, count: &recordings)
         do {
             recorder = try SessionRecorder(path: path, memory: memory)
             status.recordingPath = path
@@ -438,6 +436,19 @@ package final class DashboardSession {
             status.message = "cannot record: \(error)"
             logAction(.recording, status.message ?? "")
         }
+    }
+
+    /// `notifytop-<pid>-<n>.ndjson` with the next `n` after `count` that no file has yet, so an
+    /// earlier run's recordings of the same pid are never overwritten; `count` becomes that `n`.
+    static func nextRecordingPath(
+        pid: Int32, count: inout Int, exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> String {
+        var path: String
+        repeat {
+            count += 1
+            path = "notifytop-\(pid)-\(count).ndjson"
+        } while exists(path)
+        return path
     }
 
     /// Closes the recording started with `r`. One the user ends (`r`, quitting, attaching another

@@ -162,11 +162,11 @@ package struct SessionRecorder {
     /// Whether an end line was written.
     private var hasEnd = false
 
-    /// Creates `path` and writes the prelude.
+    /// Creates `path` and writes the prelude; creates nothing when there is nothing to record yet.
     package init(path: String, memory: Memory) throws(TraceError) {
         self.path = path
-        recorder = try TraceRecorder(path: path)
         guard let prelude = memory.prelude() else { throw .invalid("nothing to record yet: no header received") }
+        recorder = try TraceRecorder(path: path)
         for event in prelude { write(event) }
     }
 

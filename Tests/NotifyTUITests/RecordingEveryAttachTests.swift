@@ -174,3 +174,23 @@ struct RecordingEveryAttachTests {
         #expect(end == .processExited)
     }
 }
+
+extension RecordingEveryAttachTests {
+    @Test("r names its file after the next number no file has, so an earlier run's recordings are kept")
+    func recordingNumbersSkipExistingFiles() {
+        var count = 0
+        let taken: Set = ["notifytop-7-1.ndjson", "notifytop-7-2.ndjson"]
+        #expect(
+            DashboardSession.nextRecordingPath(pid: 7, count: &count) { taken.contains($0) } == "notifytop-7-3.ndjson")
+        #expect(
+            DashboardSession.nextRecordingPath(pid: 7, count: &count) { taken.contains($0) } == "notifytop-7-4.ndjson")
+        #expect(count == 4)
+    }
+
+    @Test("r before any header creates no file")
+    func nothingToRecordCreatesNoFile() {
+        let path = Self.temporaryPath()
+        #expect(throws: TraceError.self) { try SessionRecorder(path: path, memory: SessionRecorder.Memory()) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
