@@ -186,5 +186,9 @@ struct RecordingDiffTests {
         #expect(line.hasSuffix("20.0 → 10.0"), "\(line)")
         #expect(result.text.contains("256.0 s (6.0 s of it recorded"), "\(result.text)")
         #expect(!result.text.contains("differ in length"), "\(result.text)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(result.json.utf8)) as? [String: Any])
+        let a = try #require(object["a"] as? [String: Any])
+        #expect((a["duration_ns"] as? Int).map { abs($0 - 256_000_000_000) < 100_000_000 } == true, "\(a)")
+        #expect((a["recorded_ns"] as? Int).map { abs($0 - 6_000_000_000) < 100_000_000 } == true, "\(a)")
     }
 }

@@ -194,3 +194,29 @@ extension RecordingEveryAttachTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 }
+
+extension RecordingEveryAttachTests {
+    @Test("the overview's processes share one history budget; past it, r records the attached process's state")
+    func overviewHistoryBudget() throws {
+        let (host, cleanup) = try Overview.host()
+        defer { cleanup() }
+        var view = ViewState()
+        view.showsOverview = true
+        let session = DashboardSession(source: .fixed([]), view: view)
+        let overview = ProcessOverview(host: host, historyBudget: 20)
+        session.overview = overview
+        defer { overview.stop() }
+        #expect(Overview.poll(session) { Overview.complete(session) })
+        #expect(overview.entries.values.map(\.memory.historyLimit) == [10, 10])
+        #expect(overview.entries.values.allSatisfy { !$0.memory.historyIsComplete })
+        session.attach(pid: 20, now: CPUMeter.wallNanoseconds())
+        #expect(session.memory.historyLimit == SessionRecorder.Memory.sessionHistoryLimit)
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        session.recordingPath = path
+        Self.press([.char("r"), .char("r")], on: session)
+        let replayed = Self.fold(try Self.read(path).events)
+        #expect(replayed.liveRegistrations == Overview.fold(registrations: 5).liveRegistrations)
+        #expect(replayed.header?.pid == 4242)
+    }
+}
