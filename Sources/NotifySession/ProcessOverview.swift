@@ -161,6 +161,8 @@ package final class ProcessOverview {
         guard let entry = entries[pid], entry.feed != nil else { return nil }
         attachedPid = pid
         attachedEndedIn = nil
+        // The session's copy is the one that grows: this one would only hold what it drops.
+        entries[pid]?.memory = SessionRecorder.Memory(historyLimit: 0)
         return entry
     }
 
