@@ -210,6 +210,9 @@ package final class DashboardSession {
                 logAction(.stream, "stream ended: \(end.description)")
                 status.mode = .ended(end.description)
                 model.setStream(.ended(end.description))
+                // A recording is of one stream: it ends with it (with the stream's end line, if any),
+                // never going on into a restarted process's.
+                stopRecording(byUser: false)
                 streamEnded(end, now: now)
             }
             checkRecording()

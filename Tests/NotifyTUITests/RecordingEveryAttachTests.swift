@@ -220,3 +220,58 @@ extension RecordingEveryAttachTests {
         #expect(replayed.header?.pid == 4242)
     }
 }
+
+extension RecordingEveryAttachTests {
+    @Test("a live stream that ends while recording stops the recording, with the stream's own end line and no other")
+    func streamEndStopsRecording() throws {
+        let path = NSTemporaryDirectory() + "notifytop-rec-end-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+        let listener = try UnixSocket.listen(at: path)
+        defer {
+            listener.close()
+            unlink(path)
+        }
+        let session = DashboardSession(source: .live(LiveFeed(reader: try TraceReader.connect(socketPath: path))))
+        defer { session.stopFeed() }
+        var accepted: UnixSocket?
+        for _ in 0..<1_000 where accepted == nil {
+            accepted = listener.accept()
+            if accepted == nil { usleep(2_000) }
+        }
+        let producer = try #require(accepted)
+        let before = RecordingPreludeTests.before()
+        func send(_ events: [TraceEvent]) {
+            var bytes: [UInt8] = []
+            TraceEncoder.encode(events, into: &bytes)
+            var sent = 0
+            while sent < bytes.count {
+                guard
+                    let count = bytes.withUnsafeBytes({
+                        producer.writeSome(UnsafeRawBufferPointer(rebasing: $0[sent...]))
+                    })
+                else { return }
+                sent += count
+            }
+        }
+        send(before)
+        #expect(Overview.poll(session) { session.model.totals.events == UInt64(before.count) })
+        let recording = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: recording) }
+        session.recordingPath = recording
+        Self.press([.char("r")], on: session)
+        #expect(session.status.recordingPath == recording)
+        let during = RecordingPreludeTests.during(after: before)
+        let last = during.compactMap(\.seq).max() ?? 0
+        send(
+            during + [
+                .end(
+                    TraceEnd(
+                        seq: last + 1, timestamp: RecordingPreludeTests.base + 60_000_000_000, reason: .processExit))
+            ])
+        producer.close()
+        #expect(Overview.poll(session) { session.isEnded })
+        #expect(session.status.recordingPath == nil)
+        let (events, end) = try Self.read(recording)
+        #expect(events.filter { if case .end = $0 { true } else { false } }.count == 1)
+        #expect(end == .processExited)
+    }
+}
