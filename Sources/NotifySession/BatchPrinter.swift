@@ -2,12 +2,14 @@
 import Glibc
 #endif
 import NotifyModel
+import NotifyWire
 import NotifyTUI
 
 /// `--batch`: frames as plain text on standard output, like `top -b`, flushed after each one so
 /// a pipe sees them as they come (nvtop#402). Also the fallback when there is no usable terminal.
 /// With `json`, each frame is one line of JSON (``BatchJSON``) instead. `moreViews` are printed
-/// in each frame after the session's view (`--view names,threads,leaks`).
+/// in each frame after the session's view (`--view names,threads,leaks`). The Leaks view, what a
+/// CI gate prints, is a plain table (``leaksTable(_:view:)``) rather than the screen.
 enum BatchPrinter {
     /// Prints `iterations` frames, one redraw delay apart (the first after one delay of collecting,
     /// or after a whole replay has been read when it plays at full speed).
@@ -37,16 +39,68 @@ enum BatchPrinter {
 
     /// The session's view as text, then each of `moreViews` (as it opens by default), a blank line apart.
     static func frames(_ session: DashboardSession, moreViews: [ViewID], size: Size, glyphs: Glyphs) -> String {
-        var text = session.render(size: size, glyphs: glyphs).plainText + "\n"
+        var text = frame(session, size: size, glyphs: glyphs)
         let shown = session.view
         for view in moreViews where view != shown.view {
             var state = ViewState(view: view)
             state.theme = shown.theme
             session.view = state
-            text += "\n" + session.render(size: size, glyphs: glyphs).plainText + "\n"
+            text += "\n" + frame(session, size: size, glyphs: glyphs)
         }
         session.view = shown
         return text
+    }
+
+    /// The session's current view as printed: the screen, or the Leaks table.
+    private static func frame(_ session: DashboardSession, size: Size, glyphs: Glyphs) -> String {
+        if session.view.view == .leaks && session.view.path.isEmpty && !session.view.showsOverview {
+            // Rendered all the same, so the session keeps what its table showed.
+            _ = session.render(size: size, glyphs: glyphs)
+            return leaksTable(session.data, view: session.view)
+        }
+        return session.render(size: size, glyphs: glyphs).plainText + "\n"
+    }
+
+    /// The Leaks view for a log or a CI gate: one line naming the process and how its stream
+    /// stands, then every finding (after `--filter` and `--sort`) with its whole text, columns
+    /// two spaces apart; no keys, no tabs, no notifytop figures.
+    static func leaksTable(_ data: DashboardData, view: ViewState) -> String {
+        let model = data.model
+        var open: [LeakSeverity: Int] = [:]
+        var fixed = 0
+        for finding in model.findings {
+            if finding.isOpen { open[finding.severity, default: 0] += 1 } else { fixed += 1 }
+        }
+        let counts = LeakSeverity.allCases.reversed().compactMap { severity in
+            open[severity].map { "\($0) \(severity)" }
+        }
+        let process = model.header.map { "\($0.process) pid \($0.pid)" } ?? "no process yet"
+        var state = ""
+        switch data.status.mode {
+        case .connecting(let text): state = "connecting: \(text)"
+        case .live: state = "live"
+        case .replay: state = "replaying"
+        case .ended(let text): state = "ended: \(text)"
+        }
+        let source = data.status.source.isEmpty ? "" : ", \(data.status.source)"
+        let summary =
+            "Leaks of \(process) (\(state)\(source)): "
+            + (counts.isEmpty ? "no open findings" : "open " + counts.joined(separator: ", "))
+            + (fixed > 0 ? "; \(fixed) fixed" : "")
+        let content = Dashboard.content(data, view: view, glyphs: .ascii)
+        return PrintableText.lines(summary + "\n" + (content.rows.isEmpty ? "" : content.text))
+    }
+
+    /// One line per open finding of `severity` or worse, worst first: what `--fail-on` names on
+    /// standard error when it fails the run.
+    static func failingFindings(_ model: InspectorState, atLeast severity: LeakSeverity) -> [String] {
+        model.findings.filter { $0.isOpen && $0.severity >= severity }
+            .sorted { ($1.severity, $0.ordinal) < ($0.severity, $1.ordinal) }
+            .map { finding in
+                let name = finding.evidence.name.map { $0.contains(" ") || $0.isEmpty ? "\"\($0)\"" : $0 } ?? "-"
+                let site = finding.evidence.callsite?.description ?? "-"
+                return "\(finding.rule.code) \(finding.severity) name=\(name) site=\(site) count=\(finding.occurrences)"
+            }
     }
 
     /// True when open findings of `severity` or worse exist.

@@ -19,18 +19,18 @@ extension DashboardSession {
     /// counted twice.
     package func attach(pid: Int32, now: UInt64) {
         guard let overview, attachedProcess?.pid != pid else { return }
-        guard let entry = overview.take(pid) else {
+        guard overview.canTake(pid) else {
             view.showsOverview = true
             status.message = "process \(pid) cannot be attached (it left, or its stream failed)"
             return
         }
-        handBack()
-        _ = overview.take(pid)
-        guard let feed = entry.feed else { return }
+        handBack()  // first: the overview takes the previous process's fold back under its own pid
+        guard let entry = overview.take(pid), let feed = entry.feed else { return }
         source = .live(feed)
         model = entry.model
         tail = entry.tail
-        memory = SessionRecorder.Memory()
+        memory = entry.memory
+        memory.setHistoryLimit(SessionRecorder.Memory.sessionHistoryLimit)
         frozen = nil
         view.paused = false
         status.eventsWhilePaused = nil
@@ -49,8 +49,9 @@ extension DashboardSession {
         guard let overview, let attached = attachedProcess else { return }
         var endedText: String?
         if case .ended(let text) = status.mode { endedText = text }
+        stopRecording(byUser: true)  // a recording is of one process
         if !overview.follows(attached.pid) { stopFeed() }
-        overview.giveBack(model: model, tail: tail, ended: endedText)
+        overview.giveBack(model: model, tail: tail, memory: memory, ended: endedText)
         attachedProcess = nil
         source = .fixed([])
     }

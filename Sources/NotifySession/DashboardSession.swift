@@ -66,8 +66,8 @@ package final class DashboardSession {
     var nextRestartCheck: UInt64 = 0
     var frozen: DashboardData?
     var memory = SessionRecorder.Memory()
-    private var recorder: SessionRecorder?
-    private var recordings = 0
+    var recorder: SessionRecorder?
+    var recordings = 0
     private var cpu = CPUMeter()
     private var lastInfo = FrameInfo()
     var lastAdvance = CPUMeter.wallNanoseconds()
@@ -80,10 +80,10 @@ package final class DashboardSession {
     package private(set) var lastMessage: String?
     private var exporter = ViewExporter()
     /// The recorder whose failure was last reported, so each is reported once.
-    private var reportedRecorder: ObjectIdentifier?
+    var reportedRecorder: ObjectIdentifier?
     var reportedSkippedLines = false
     /// Whether a recording (`--record` or `r`) stopped on a write error.
-    package private(set) var recordingFailed = false
+    package internal(set) var recordingFailed = false
 
     /// Where Ctrl-S and the screen dump write; empty means the working directory.
     package var exportDirectory: String {
@@ -165,7 +165,7 @@ package final class DashboardSession {
     /// A recording started with `r` is closed when the loop ends for good (not at a frame limit).
     package func run(on terminal: any TerminalBackend, maxFrames: Int? = nil) -> Exit {
         let exit = loop(on: terminal, maxFrames: maxFrames)
-        if exit != .frames { stopRecording() }
+        if exit != .frames { stopRecording(byUser: true) }
         return exit
     }
 
@@ -210,6 +210,9 @@ package final class DashboardSession {
                 logAction(.stream, "stream ended: \(end.description)")
                 status.mode = .ended(end.description)
                 model.setStream(.ended(end.description))
+                // A recording is of one stream: it ends with it (with the stream's end line, if any),
+                // never going on into a restarted process's.
+                stopRecording(byUser: false)
                 streamEnded(end, now: now)
             }
             checkRecording()
@@ -221,7 +224,7 @@ package final class DashboardSession {
         }
         pollOverview(now: now)
         recorder?.flushIfDue()
-        if recorder?.failure != nil { stopRecording() }
+        if recorder?.failure != nil { stopRecording(byUser: false) }
         lastAdvance = now
         cpu.sample()
         status.selfCPU = cpu.percent
@@ -311,6 +314,8 @@ package final class DashboardSession {
                     + "\(header.version.major).\(header.version.minor), \(header.producer)"
             )
         case .gap(let gap): (.loss, "\(gap.count) events lost (\(gap.reason.rawValue))")
+        case .end(let end) where end.reason == .recordingStopped:
+            (.stream, "the recording ends here: stopped by the user")
         case .end(let end): (.stream, "producer ended the stream (\(end.reason.rawValue))")
         default: nil
         }
@@ -412,54 +417,5 @@ package final class DashboardSession {
     static func reason(_ error: any Error) -> String {
         let text = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
         return text.split(separator: "\n").first.map(String.init) ?? "\(error)"
-    }
-
-    private func toggleRecording() {
-        if recorder != nil {
-            stopRecording()
-            return
-        }
-        recordings += 1
-        let pid = model.header?.pid ?? 0
-        let path = recordingPath ?? "notifytop-\(pid)-\(recordings).ndjson"
-        do {
-            recorder = try SessionRecorder(path: path, memory: memory)
-            status.recordingPath = path
-            status.recordingFailure = nil
-            status.message = "recording to \(path) (r stops)"
-            logAction(.recording, "recording started: \(path)")
-        } catch {
-            status.message = "cannot record: \(error)"
-            logAction(.recording, status.message ?? "")
-        }
-    }
-
-    private func stopRecording() {
-        guard let recorder else { return }
-        recorder.flush()
-        status.message = recorder.outcome
-        if recorder.failure != nil {
-            recordingFailed = true
-            status.recordingFailure = recorder.outcome
-            logAction(.recording, "recording stopped: " + recorder.outcome)
-        } else {
-            logAction(.recording, "recording stopped: \(recorder.byteCount) bytes in \(recorder.path)")
-        }
-        status.recordingPath = nil
-        self.recorder = nil
-    }
-
-    /// Reports, once, a `--record` file that stopped on a write error: the header, the log and the
-    /// exit status say so. Called every pass, and by the runner once the feed has stopped.
-    package func checkRecording() {
-        guard case .live(let feed) = source, let recording = feed.recorder, recording.failure != nil,
-            reportedRecorder != ObjectIdentifier(recording)
-        else { return }
-        reportedRecorder = ObjectIdentifier(recording)
-        recordingFailed = true
-        status.recordingPath = nil
-        status.recordingFailure = recording.outcome
-        status.message = recording.outcome
-        logAction(.recording, recording.outcome)
     }
 }

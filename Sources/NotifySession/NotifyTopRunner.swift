@@ -184,7 +184,11 @@ package enum NotifyTopRunner {
         if case .signal(let number) = exit { return 128 + number }
         if session.recordingFailed { return recordingFailed }
         if let severity = options.failOn, BatchPrinter.hasFindings(session.model, atLeast: severity) {
-            reportError("notifytop: open findings of severity \(severity) or worse")
+            let failing = BatchPrinter.failingFindings(session.model, atLeast: severity)
+            for line in failing { reportError("notifytop: --fail-on \(severity): " + line) }
+            reportError(
+                "notifytop: \(failing.count) open finding\(failing.count == 1 ? "" : "s") of severity \(severity) or worse"
+            )
             return leaksFound
         }
         return 0

@@ -10,6 +10,9 @@ import NotifyTraceViewer
 ///
 /// Cost: one connection, one reader thread and one bounded fold (its configuration's limits) per
 /// process, at most ``limit`` processes; the host is listed once a second, off the run loop's thread.
+/// Each process also keeps what a recording's prelude needs (``SessionRecorder/Memory``), so `r`
+/// works once its views are attached: the processes share ``historyBudget`` events of exact
+/// history, beyond which a process's prelude is its state only.
 package final class ProcessOverview {
     /// One process: its stream and its fold.
     struct Entry {
@@ -17,6 +20,8 @@ package final class ProcessOverview {
         var feed: LiveFeed?
         var model: InspectorState
         var tail: EventTail
+        /// What a recording started on this process opens with.
+        var memory: SessionRecorder.Memory
         var ended: String?
         /// The listing that first showed the process.
         var seenIn: Int
@@ -26,6 +31,9 @@ package final class ProcessOverview {
     package let host: any InspectionHost
     /// The most processes followed at once; more are left out of the overview.
     package let limit: Int
+    /// Events of exact history kept across the followed processes, shared equally among those
+    /// not attached (the attached one keeps a session's own).
+    package let historyBudget: Int
     let configuration: InspectorConfiguration
     private(set) var entries: [Int32: Entry] = [:]
     /// The process the session's views show: the session folds its stream, not the overview.
@@ -41,9 +49,13 @@ package final class ProcessOverview {
     /// The socket directory the last listing read, as messages name it.
     package private(set) var directory: String?
 
-    package init(host: any InspectionHost, limit: Int = 64, configuration: InspectorConfiguration = .init()) {
+    package init(
+        host: any InspectionHost, limit: Int = 64, historyBudget: Int = SessionRecorder.Memory.sessionHistoryLimit,
+        configuration: InspectorConfiguration = .init()
+    ) {
         self.host = host
         self.limit = limit
+        self.historyBudget = historyBudget
         self.configuration = configuration
     }
 
@@ -93,7 +105,8 @@ package final class ProcessOverview {
                 guard found.opened[process.pid] != nil, entries.count < limit else { continue }
                 entries[process.pid] = Entry(
                     process: process, model: InspectorState(configuration: configuration), tail: EventTail(),
-                    seenIn: listings)
+                    memory: SessionRecorder.Memory(historyLimit: historyShare), seenIn: listings)
+                shareHistory()
             }
             entries[process.pid]?.process = process
             // A stream opened for a process that meanwhile got one is dropped (its reader closes).
@@ -108,13 +121,29 @@ package final class ProcessOverview {
         }
     }
 
+    /// Each unattached process's part of ``historyBudget``.
+    private var historyShare: Int {
+        historyBudget / max(1, entries.count - (attachedPid == nil ? 0 : 1))
+    }
+
+    /// Lowers the unattached processes' history limits to their share, once more share it.
+    private func shareHistory() {
+        let share = historyShare
+        for pid in entries.keys where pid != attachedPid && entries[pid]!.memory.historyLimit > share {
+            entries[pid]?.memory.setHistoryLimit(share)
+        }
+    }
+
     private func drain(_ pid: Int32) {
         guard var entry = entries[pid], let feed = entry.feed else { return }
         entries[pid] = nil  // the fold below mutates the only copy
         let (end, _) = feed.drain { batches in
             for batch in batches {
                 entry.tail.append(contentsOf: batch)
-                for event in batch { entry.model.apply(event) }
+                for event in batch {
+                    entry.model.apply(event)
+                    entry.memory.observe(event)
+                }
             }
         }
         if let end, entry.ended == nil {
@@ -124,21 +153,28 @@ package final class ProcessOverview {
         entries[pid] = entry
     }
 
+    /// Whether ``take(_:)`` would hand `pid` over.
+    func canTake(_ pid: Int32) -> Bool { entries[pid]?.feed != nil }
+
     /// Hands a process's stream and fold to the session; nil when it is not followed or has no stream.
     func take(_ pid: Int32) -> Entry? {
         guard let entry = entries[pid], entry.feed != nil else { return nil }
         attachedPid = pid
         attachedEndedIn = nil
+        // The session's copy is the one that grows: this one would only hold what it drops.
+        entries[pid]?.memory = SessionRecorder.Memory(historyLimit: 0)
         return entry
     }
 
     /// Takes back the attached process's fold from the session (it goes on folding it here).
-    func giveBack(model: InspectorState, tail: EventTail, ended: String?) {
+    func giveBack(model: InspectorState, tail: EventTail, memory: SessionRecorder.Memory, ended: String?) {
         guard let pid = attachedPid else { return }
         attachedPid = nil
         entries[pid]?.model = model
         entries[pid]?.tail = tail
+        entries[pid]?.memory = memory
         entries[pid]?.ended = ended
+        shareHistory()
     }
 
     /// Whether `pid` is still followed.

@@ -8,8 +8,8 @@ extension RecordingDiff {
         var lines: [String] = []
         for (label, side) in [("A", a), ("B", b)] {
             lines.append(
-                "\(label)  \(PrintableText.of(side.path))  \(PrintableText.of(side.process)) pid \(side.pid)  \(Self.seconds(side.durationNs))"
-            )
+                "\(label)  \(PrintableText.of(side.path))  \(PrintableText.of(side.process)) pid \(side.pid)  "
+                    + Self.length(side))
         }
         for (label, side) in [("A", a), ("B", b)] {
             if let skipped = side.skippedLines {
@@ -86,6 +86,14 @@ extension RecordingDiff {
     static func one(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// The time rates divide by, `12.1 s`; for a recording that opens with the history its totals
+    /// include, also how much of it was recorded as it happened.
+    static func length(_ side: Side) -> String {
+        let covered = seconds(side.durationNs)
+        let recorded = seconds(side.recordedNs)
+        return covered == recorded ? covered : "\(covered) (\(recorded) of it recorded, the rest history from before r)"
     }
 
     static func seconds(_ nanoseconds: UInt64) -> String {

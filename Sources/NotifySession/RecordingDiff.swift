@@ -16,8 +16,11 @@ package struct RecordingDiff: Sendable, Encodable {
         package var process: String
         /// Its pid.
         package var pid: Int
-        /// Stream nanoseconds the recording covers.
+        /// Stream nanoseconds the recording's figures cover, history included: what rates divide by.
         package var durationNs: UInt64
+        /// Stream nanoseconds recorded as they happened (after `r`, for a recording that opens
+        /// with the session's history); equal to ``durationNs`` for one recorded from the start.
+        package var recordedNs: UInt64
         /// "3 lines skipped (first at line 101)" when malformed lines were skipped; absent otherwise.
         package var skippedLines: String?
     }
@@ -120,7 +123,7 @@ package struct RecordingDiff: Sendable, Encodable {
     private static func side(_ fold: RecordingFold) -> Side {
         Side(
             path: fold.path, process: fold.model.header?.process ?? "?", pid: Int(fold.model.header?.pid ?? 0),
-            durationNs: fold.duration, skippedLines: fold.skippedLines)
+            durationNs: fold.duration, recordedNs: fold.recorded, skippedLines: fold.skippedLines)
     }
 
     private static func isIdleWildcard(_ row: NameRow) -> Bool {

@@ -18,8 +18,14 @@ package struct RecordingFold: Sendable {
     package let path: String
     /// The model after the last event.
     package let model: InspectorState
-    /// Stream nanoseconds from the first timed event (or the header's clock, if later) to the last.
+    /// Stream nanoseconds the recording's figures cover: from its first timed event (a recording
+    /// started with `r` opens with the history the session saw before, which the totals include)
+    /// to its last. Thread definitions do not count: a thread's line may carry the time it was
+    /// first seen, long before.
     package let duration: UInt64
+    /// Stream nanoseconds recorded as they happened: from the header's clock (when `r` was
+    /// pressed, for a recording that opens with history) or the first timed event, if later, to the last.
+    package let recorded: UInt64
     /// "3 lines skipped (first at line 101)" when malformed lines were skipped; nil otherwise.
     package let skippedLines: String?
 
@@ -32,13 +38,18 @@ package struct RecordingFold: Sendable {
         var model = InspectorState()
         var first: UInt64?
         var last: UInt64 = 0
+        var recordedFrom: UInt64?
         reading: while true {
             switch reader.next() {
             case .event(let event):
                 model.apply(event)
                 if let time = event.timestamp {
-                    // A mid-session recording's prelude predates its header's clock: not recorded time.
-                    if first == nil { first = max(time, model.header?.clockMono ?? time) }
+                    if case .thread = event {
+                    } else {
+                        first = min(first ?? time, time)
+                        // A mid-session recording's prelude predates its header's clock: not recorded time.
+                        if recordedFrom == nil { recordedFrom = max(time, model.header?.clockMono ?? time) }
+                    }
                     last = max(last, time)
                     model.tick(now: time)
                 }
@@ -51,6 +62,7 @@ package struct RecordingFold: Sendable {
         self.path = path
         self.model = model
         duration = first.map { last > $0 ? last - $0 : 0 } ?? 0
+        recorded = recordedFrom.map { last > $0 ? last - $0 : 0 } ?? 0
         skippedLines = reader.skippedLines
     }
 }

@@ -40,7 +40,9 @@ package struct SessionRecorder {
         /// False once more than ``historyLimit`` events arrived: the prelude is then the state only.
         package private(set) var historyIsComplete = true
         /// Events kept for an exact prelude; past this many the history is dropped for good.
-        package let historyLimit: Int
+        package private(set) var historyLimit: Int
+        /// The limit a session's own memory has.
+        package static let sessionHistoryLimit = 2_000_000
         /// Definitions kept at most; a log started after this many still replays, with some
         /// objects shown by id only.
         let maximumDefinitions = 200_000
@@ -48,8 +50,17 @@ package struct SessionRecorder {
         /// Creates an empty memory that keeps up to `historyLimit` events for an exact prelude
         /// (at the default, some 150 bytes each: the first half hour of `notify-demo`'s 200
         /// posts/s).
-        package init(historyLimit: Int = 2_000_000) {
+        package init(historyLimit: Int = Memory.sessionHistoryLimit) {
             self.historyLimit = historyLimit
+        }
+
+        /// Keeps up to `limit` events from now on; a history already longer is dropped for good
+        /// (the prelude is then the state only), one still complete goes on growing to the new limit.
+        package mutating func setHistoryLimit(_ limit: Int) {
+            historyLimit = limit
+            guard historyIsComplete, historyCount > limit else { return }
+            historyIsComplete = false
+            history = []
         }
 
         /// Notes what a prelude would need from `event`.
@@ -145,20 +156,36 @@ package struct SessionRecorder {
     package let path: String
     private let recorder: TraceRecorder
     private var buffer: [UInt8] = []
+    /// The highest sequence number and the newest time written.
+    private var lastSeq: UInt64 = 0
+    private var latest: UInt64 = 0
+    /// Whether an end line was written.
+    private var hasEnd = false
 
-    /// Creates `path` and writes the prelude.
+    /// Creates `path` and writes the prelude; creates nothing when there is nothing to record yet.
     package init(path: String, memory: Memory) throws(TraceError) {
         self.path = path
-        recorder = try TraceRecorder(path: path)
         guard let prelude = memory.prelude() else { throw .invalid("nothing to record yet: no header received") }
+        recorder = try TraceRecorder(path: path)
         for event in prelude { write(event) }
     }
 
     /// Appends one event.
     package mutating func write(_ event: TraceEvent) {
+        if let seq = event.seq, seq > lastSeq { lastSeq = seq }
+        if let time = event.timestamp, time > latest { latest = time }
+        if case .end = event { hasEnd = true }
         buffer.removeAll(keepingCapacity: true)
         TraceEncoder.encode(event, into: &buffer)
         recorder.write(buffer)
+    }
+
+    /// Ends the file with an end line saying the user stopped recording, numbered and timed right
+    /// after the last event, so a replay ends as stopped by the user rather than as cut off.
+    /// Nothing is added after the stream's own end line.
+    package mutating func writeUserStop() {
+        guard !hasEnd else { return }
+        write(.end(TraceEnd(seq: lastSeq + 1, timestamp: latest, reason: .recordingStopped)))
     }
 
     /// Flushes what is buffered.

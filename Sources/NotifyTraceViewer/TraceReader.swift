@@ -320,6 +320,8 @@ public enum TraceStreamEnd: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .processExited: "process exited"
+        case .producerStopped(let reason) where reason == TraceEndReason.recordingStopped.rawValue:
+            "recording stopped by the user"
         case .producerStopped(let reason): "stream stopped by the process (\(reason))"
         case .disconnected: "connection lost (process killed or crashed)"
         case .endOfFile: "recording cut off: no end line"

@@ -82,6 +82,8 @@ public struct TraceEndReason: RawRepresentable, Sendable, Hashable, ExpressibleB
     public static let inspectorStopped: TraceEndReason = "inspector-stopped"
     /// The producer disconnected this viewer (for example, it was too far behind to catch up).
     public static let disconnected: TraceEndReason = "disconnected"
+    /// The user stopped a recording (`r` again, or quitting notifytop); the recorded process went on.
+    public static let recordingStopped: TraceEndReason = "recording-stopped"
 }
 
 /// A line whose kind this version does not know, kept whole.

@@ -13,7 +13,9 @@ struct DiffCommand: ParsableCommand {
         abstract: "Compare two recordings: observers and deliveries per name, and leak warnings new or resolved in B.",
         discussion: """
             Both files are folded through the same model as --replay. Warnings are matched by rule and \
-            by name, file:line or observer type, so two runs of the same program compare.
+            by name, file:line or observer type, so two runs of the same program compare. Deliveries per \
+            second divide by the time a file's figures cover: for a recording made with r, the history it \
+            opens with included.
 
             A file that is not a trace is an error; malformed lines after a valid header are skipped, as \
             --replay skips them, and counted on standard error. Control characters print as "?".

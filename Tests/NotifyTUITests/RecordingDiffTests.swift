@@ -115,4 +115,80 @@ struct RecordingDiffTests {
         defer { try? FileManager.default.removeItem(atPath: empty) }
         #expect(throws: RecordingFold.Failure.self) { try RecordingFold(path: empty) }
     }
+
+    /// A session delivering `perSecond` a second for `before` seconds, then `r`, then `after` more
+    /// seconds recorded, then `r` again: the file `r` writes.
+    private func recordedMidSession(perSecond: Int, before: Int, after: Int) throws -> String {
+        let second: UInt64 = 1_000_000_000
+        let start: UInt64 = 500 * second
+        var seq: UInt64 = 0
+        func next() -> UInt64 { seq += 1; return seq }
+        var events: [TraceEvent] = [
+            .header(
+                TraceHeader(
+                    pid: 31, process: "Steady", center: "default", clockMono: start - 60 * second, clockWall: 0,
+                    producer: "test")),
+            .thread(TraceThread(seq: next(), timestamp: 1, id: 1, systemID: 31, name: "main", isMain: true)),
+            .callsite(TraceCallsite(id: 5, file: "App/Session.swift", line: 5)),
+            .registered(
+                TraceRegistration(
+                    seq: next(), timestamp: start, thread: 1, id: 1, name: "SessionDidChange", kind: .block,
+                    observer: nil, object: nil, target: .posting, targetLabel: nil, callsite: 5, preexisting: false,
+                    capturesObserverStrongly: false)),
+        ]
+        for tick in 1...(before + after) * perSecond {
+            let time = start + UInt64(tick) * second / UInt64(perSecond)
+            let post = next()
+            events.append(
+                .posted(
+                    TracePost(
+                        seq: post, timestamp: time, thread: 1, postID: post, name: "SessionDidChange", object: nil,
+                        hasUserInfo: false, matched: 1, depth: 1, parentPostID: 0, callsite: 5)))
+            events.append(
+                .delivered(
+                    TraceDelivery(
+                        seq: next(), timestamp: time + 1_000, thread: 1, postID: post, registration: 1,
+                        name: "SessionDidChange", postingThread: 1, target: .posting, start: time, duration: 1_000,
+                        wait: 0, depth: 1)))
+        }
+        let split = events.firstIndex {
+            guard case .posted(let post) = $0 else { return false }
+            return post.timestamp > start + UInt64(before) * second
+        }!
+        let path = NSTemporaryDirectory() + "notifytop-diff-r-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ndjson"
+        var memory = SessionRecorder.Memory()
+        for event in events[..<split] { memory.observe(event) }
+        var recorder = try SessionRecorder(path: path, memory: memory)
+        for event in events[split...] { recorder.write(event) }
+        recorder.writeUserStop()
+        recorder.flush()
+        return path
+    }
+
+    @Test(
+        "rates of recordings made with r divide the history they open with by the time it covers, not by the time after r"
+    )
+    func ratesOverCoveredTime() throws {
+        let pathA = try recordedMidSession(perSecond: 20, before: 250, after: 6)
+        let pathB = try recordedMidSession(perSecond: 10, before: 250, after: 16)
+        defer {
+            try? FileManager.default.removeItem(atPath: pathA)
+            try? FileManager.default.removeItem(atPath: pathB)
+        }
+        let result = RecordingDiff(try RecordingFold(path: pathA), try RecordingFold(path: pathB))
+        let row = try #require(result.names.first { $0.name == "SessionDidChange" })
+        #expect(row.deliveriesA == 256 * 20)
+        #expect(row.deliveriesB == 266 * 10)
+        #expect(abs(Double(result.a.durationNs) / 1e9 - 256) < 0.1, "\(result.a.durationNs)")
+        #expect(abs(Double(result.a.recordedNs) / 1e9 - 6) < 0.1, "\(result.a.recordedNs)")
+        #expect(abs(Double(result.b.durationNs) / 1e9 - 266) < 0.1, "\(result.b.durationNs)")
+        let line = try #require(result.text.split(separator: "\n").first { $0.hasPrefix("SessionDidChange") })
+        #expect(line.hasSuffix("20.0 → 10.0"), "\(line)")
+        #expect(result.text.contains("256.0 s (6.0 s of it recorded"), "\(result.text)")
+        #expect(!result.text.contains("differ in length"), "\(result.text)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(result.json.utf8)) as? [String: Any])
+        let a = try #require(object["a"] as? [String: Any])
+        #expect((a["duration_ns"] as? Int).map { abs($0 - 256_000_000_000) < 100_000_000 } == true, "\(a)")
+        #expect((a["recorded_ns"] as? Int).map { abs($0 - 6_000_000_000) < 100_000_000 } == true, "\(a)")
+    }
 }

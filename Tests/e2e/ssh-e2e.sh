@@ -196,6 +196,19 @@ check "no ssh child is left after quitting" gone
 check "the r recording of the remote process replays" sh -c \
     "'$TOP' --replay \"\$(ls '$WORK'/notifytop-$first_demo-1.ndjson)\" --batch --view names 2>/dev/null | grep -q Did"
 
+# r from the overview of the remote host: Enter attaches, r records, q ends the recording.
+"${T[@]}" kill-session -t e2e 2>/dev/null
+"${T[@]}" new-session -d -s e2e -x 120 -y 40 \
+    "cd '$WORK' && env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --ssh stage ${SSH[*]}; echo EXITED=\$?; sleep 600"
+wait_for "the overview over ssh lists the demo" "^ +$demo_pid +notify-demo"
+"${T[@]}" send-keys -t e2e Enter; wait_for "Enter attaches the views to the remote process" 'Did[A-Z][A-Za-z]+'
+"${T[@]}" send-keys -t e2e r; wait_for "r records from the overview over ssh: [REC]" '\[REC\]'
+sleep 1
+"${T[@]}" send-keys -t e2e q
+wait_for "q ends the recording and quits" 'EXITED=0' 10
+check "the recording made from the overview ends as stopped by the user" sh -c \
+    "'$TOP' --replay '$WORK/notifytop-$demo_pid-1.ndjson' --batch --view names 2>/dev/null | grep -q 'ENDED (recording stopped by the user)'"
+
 one_line "a closed port is one line" "cannot reach 127.0.0.1:1: connection refused" \
     "$TOP" --ssh 127.0.0.1:1 "${SSH[@]}" --batch
 one_line "a refused key is one line" "stranger refused the login \(permission denied\)" \

@@ -224,9 +224,13 @@ check "--no-reattach: the exit ends the session as before (status $status)" \
 wait "$third" 2>/dev/null
 
 echo "::: batch mode and --fail-on"
-"$TOP" --replay "$WORK/ended.ndjson" --batch --view leaks --fail-on error >/dev/null 2>&1
+"$TOP" --replay "$WORK/ended.ndjson" --batch --view leaks --fail-on error >"$WORK/gate.txt" 2>"$WORK/gate.err"
 status=$?
 check "--fail-on error exits 3 when the demo's planted errors are found (got $status)" test "$status" = 3
+check "the gate prints the Leaks view as a plain table: no keys, no notifytop cpu, no blank lines" sh -c \
+    "head -1 '$WORK/gate.txt' | grep -q '^Leaks of notify-demo' && ! grep -Eq 'F10|cpu|^ *\$' '$WORK/gate.txt'"
+check "the gate names each failing finding on stderr: rule, severity, name, site, count" sh -c \
+    "grep -Eq '^notifytop: --fail-on error: R[0-9]+ error name=.* site=.* count=[0-9]+\$' '$WORK/gate.err'"
 echo | env -u TERM "$TOP" --replay "$WORK/ended.ndjson" > "$WORK/notty.txt" 2>&1
 check "no terminal: one plain frame and a note, no spin" grep -q "printing one plain-text frame" "$WORK/notty.txt"
 
