@@ -30,10 +30,15 @@ extension DashboardSession {
         }
     }
 
-    /// `notifytop-<pid>-<n>.ndjson` with the next `n` after `count` that no file has yet, so an
-    /// earlier run's recordings of the same pid are never overwritten; `count` becomes that `n`.
+    /// `notifytop-<pid>-<n>.ndjson` with the next `n` after `count` that nothing has yet (a link,
+    /// even a dangling one, counts as taken), so an earlier run's recordings of the same pid are
+    /// never overwritten; `count` becomes that `n`. The recorder creates it exclusively all the same.
     static func nextRecordingPath(
-        pid: Int32, count: inout Int, exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+        pid: Int32, count: inout Int,
+        exists: (String) -> Bool = { path in
+            var info = stat()
+            return lstat(path, &info) == 0
+        }
     ) -> String {
         var path: String
         repeat {

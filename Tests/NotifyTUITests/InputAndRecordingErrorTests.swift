@@ -215,4 +215,47 @@ struct InputAndRecordingErrorTests {
         #expect(throws: TraceError.self) { try ViewExporter.writeNew(Array("again\n".utf8), to: path) }
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "whole\n", "an existing file is never replaced")
     }
+
+    @Test("r onto a link planted at the recording's name refuses, and the link's target is left as it was")
+    func recordingRefusesAPlantedLink() throws {
+        let target = try Self.write("someone else's file\n", "link-target")
+        let link = Self.temporaryPath("planted-r.ndjson")
+        defer { for path in [target, link] { unlink(path) } }
+        #expect(symlink(target, link) == 0)
+        let session = DashboardSession(source: .fixed(Fixture.events()))
+        session.recordingPath = link
+        let terminal = InMemoryTerminal(size: Size(width: 120, height: 24), keys: [.char("r")])
+        _ = session.run(on: terminal, maxFrames: 2)
+        #expect(session.status.message?.contains("exists") == true, "\(String(describing: session.status.message))")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "someone else's file\n")
+        var info = stat()
+        #expect(lstat(link, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK, "the link itself is still a link")
+    }
+
+    @Test("--record onto an existing file or a planted link exits with one line and leaves both as they were")
+    func recordOptionRefusesExistingNames() throws {
+        let temporary = Self.temporaryPath("sockets")
+        let inspector = try NotifyInspector.start(center: NotifyCenter(), directory: SocketDirectory(path: temporary))
+        let existing = try Self.write("an earlier recording\n", "existing.ndjson")
+        let target = try Self.write("someone else's file\n", "record-target")
+        let link = Self.temporaryPath("planted-record.ndjson")
+        defer {
+            inspector.stop()
+            try? FileManager.default.removeItem(atPath: temporary)
+            for path in [existing, target, link] { unlink(path) }
+        }
+        #expect(symlink(target, link) == 0)
+        for path in [existing, link] {
+            var options = NotifyTopOptions()
+            options.socket = inspector.socketPath
+            options.record = path
+            options.batch = true
+            options.noReattach = true
+            let (status, errors) = Self.runCapturingErrors(options)
+            #expect(status != 0, "\(path)")
+            #expect(errors.contains("\(path) exists"), "\(errors)")
+        }
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "an earlier recording\n")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "someone else's file\n")
+    }
 }
