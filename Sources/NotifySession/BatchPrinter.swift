@@ -12,7 +12,8 @@ import NotifyTUI
 /// CI gate prints, is a plain table (``leaksTable(_:view:)``) rather than the screen.
 enum BatchPrinter {
     /// Prints `iterations` frames, one redraw delay apart (the first after one delay of collecting,
-    /// or after a whole replay has been read when it plays at full speed).
+    /// or after a whole replay has been read when it plays at full speed), and no more once a live
+    /// target has ended for good (`--no-reattach`, or a demo child).
     static func run(
         _ session: DashboardSession, iterations: Int, size: Size, glyphs: Glyphs, isReplay: Bool,
         json: Bool = false, moreViews: [ViewID] = []
@@ -33,6 +34,9 @@ enum BatchPrinter {
                     ? BatchJSON.line(session.data, view: session.view, more: moreViews, iteration: iteration + 1) + "\n"
                     : (iteration > 0 ? "\n" : "") + frames(session, moreViews: moreViews, size: size, glyphs: glyphs)
             guard write(text) else { return .outputClosed }
+            // A live target that ended (and is not awaited back): its last frame is printed once,
+            // not again for every iteration left.
+            if session.isEnded && !isReplay { break }
         }
         return .frames
     }

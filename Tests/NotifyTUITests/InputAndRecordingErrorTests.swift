@@ -258,4 +258,39 @@ struct InputAndRecordingErrorTests {
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "an earlier recording\n")
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "someone else's file\n")
     }
+
+    @Test("--no-reattach --batch -n N ends with its target, printing the last frame once")
+    func noReattachBatchEndsWithItsTarget() throws {
+        let temporary = Self.temporaryPath("ending")
+        let center = NotifyCenter()
+        let inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: temporary))
+        let output = Self.temporaryPath("frames.ndjson")
+        defer {
+            try? FileManager.default.removeItem(atPath: temporary)
+            unlink(output)
+        }
+        let stopper = Thread {
+            usleep(300_000)
+            inspector.stop()
+        }
+        stopper.start()
+        var options = NotifyTopOptions()
+        options.socket = inspector.socketPath
+        options.batch = true
+        options.json = true
+        options.noReattach = true
+        options.iterations = 400
+        options.delayMilliseconds = 50
+        let file = open(output, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let savedOutput = dup(STDOUT_FILENO)
+        dup2(file, STDOUT_FILENO)
+        let status = NotifyTopRunner.run(options) { _ in }
+        dup2(savedOutput, STDOUT_FILENO)
+        for fd in [file, savedOutput] { close(fd) }
+        let frames = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        #expect(status == 0)
+        #expect(frames.count < 100, "\(frames.count) frames for a target that ended after about 6")
+        #expect(frames.last?.contains("inspector-stopped") == true, "\(String(describing: frames.last))")
+        #expect(frames.filter { $0.contains("inspector-stopped") }.count == 1, "the ended frame is printed once")
+    }
 }
