@@ -44,7 +44,7 @@ public final class TraceReader {
     }
     /// Bytes received so far, so the thread reading can tell a trickle from a flood (see LiveFeed).
     public private(set) var byteCount = 0
-    /// Malformed lines skipped so far.
+    /// Lines skipped so far: malformed, over-long, or repeating an event's number.
     public private(set) var malformedLines = 0
     /// The line number of the first malformed line skipped.
     public private(set) var firstMalformedLine: Int?
@@ -68,6 +68,8 @@ public final class TraceReader {
     private var readAheadBytes: [UInt8]?
     private var readingAhead = false
     private var holes = SequenceHoles()
+    /// The last number of a line whose numbers must increase (see ``numbersIncrease(_:)``).
+    private var lastEventSeq: UInt64?
     private var reportedHoles = false
     /// Bytes since the last newline, to give up on input that has no lines at all.
     private var bytesSinceNewline = 0
@@ -181,6 +183,7 @@ public final class TraceReader {
             do {
                 if try decoder.next(appendingTo: &events) {
                     let index = events.count - 1
+                    let summary = decoder.lastSummary
                     if !sawFirstLine {
                         sawFirstLine = true
                         guard case .header = events[index] else {
@@ -191,10 +194,29 @@ public final class TraceReader {
                                         + "\"\(kind)\" line, not a header"),
                                 appended: appended)
                         }
+                    } else if summary.kind == .header {
+                        // Another stream's start (files put end to end): its ids and clock are not
+                        // this stream's, so it is not folded into it.
+                        events.removeLast()
+                        return finish(
+                            .failed(
+                                "\(origin): line \(decoder.lineNumber): a second header, so another stream begins "
+                                    + "here; read up to it (split the file to read the rest)"),
+                            appended: appended)
+                    }
+                    if let seq = summary.seq, Self.numbersIncrease(summary.kind) {
+                        if let last = lastEventSeq, seq <= last {
+                            // A line read twice (a copy, a retried write) would count twice.
+                            events.removeLast()
+                            skip(
+                                line: decoder.lineNumber,
+                                "line \(decoder.lineNumber): seq \(seq) after \(last): a repeated or out-of-order line")
+                            continue
+                        }
+                        lastEventSeq = seq
                     }
                     // From the decoder's summary: the event itself is read only for the rare
                     // lines whose fields matter (gaps, snapshots, the end).
-                    let summary = decoder.lastSummary
                     holes.observe(summary) { events[index] }
                     if summary.kind == .end, case .end(let end) = events[index] { sawEndLine = end }
                     appended += 1
@@ -207,9 +229,7 @@ public final class TraceReader {
                 if error.isFatal || strict {
                     return finish(.failed("\(origin): \(error)"), appended: appended)
                 }
-                malformedLines += 1
-                if firstMalformedLine == nil { firstMalformedLine = error.line }
-                onMalformedLine?("\(origin): \(error)")
+                skip(line: error.line, "\(error)")
                 continue
             }
             if bytesSinceNewline > Self.maximumBytesWithoutNewline, givesUpWithoutNewline {
@@ -240,6 +260,23 @@ public final class TraceReader {
             }
         }
         return .events(appended)
+    }
+
+    /// Counts and reports one line skipped.
+    private func skip(line: Int, _ message: String) {
+        malformedLines += 1
+        if firstMalformedLine == nil { firstMalformedLine = line }
+        onMalformedLine?("\(origin): \(message)")
+    }
+
+    /// Kinds whose numbers strictly increase within a stream: each is an event counted once.
+    /// Snapshot and prelude lines (threads, registrations, dropped tokens) may repeat numbers
+    /// from before the stream, and a gap carries the number of the last event it counts.
+    private static func numbersIncrease(_ kind: TraceLineKind?) -> Bool {
+        switch kind {
+        case .posted, .delivered, .removed, .enqueued, .queue, .removeMissed, .tick: true
+        default: false
+        }
     }
 
     /// A recording resynchronises at the next line end once its header is read; a live stream or

@@ -19,7 +19,7 @@ struct ReplaySeekTests {
                 TraceHeader(
                     pid: 7, process: "Tick", center: "default", clockMono: base,
                     clockWall: 0, producer: "test")),
-            .tick(TraceTick(seq: 100, timestamp: base)),
+            .tick(TraceTick(seq: 0, timestamp: base)),
         ]
         for index in 1...posts {
             let time = base + UInt64(index) * step

@@ -180,4 +180,37 @@ struct TraceInputTests {
         #expect(events.filter { $0.postName == "tick" }.count == 2)
         #expect(reader.skippedBytes == stretch)
     }
+
+    @Test("a line that repeats an event's number is skipped and reported, not counted twice")
+    func repeatedLinesAreSkipped() throws {
+        let events = [Self.header] + [1, 2, 3, 2, 3, 4].map(Self.post)
+        let path = Self.write(Array(Self.lines(events).joined(separator: "\n").utf8) + [10], "repeated")
+        defer { unlink(path) }
+        let reader = try TraceReader.open(file: path)
+        var messages: [String] = []
+        reader.onMalformedLine = { messages.append($0) }
+        let (read, _) = Self.readAll(reader)
+        #expect(read.filter { $0.postName == "tick" }.count == 4)
+        #expect(reader.malformedLines == 2)
+        #expect(reader.skippedLines == "2 lines skipped (first at line 5)")
+        #expect(messages.first == "\(path): line 5: seq 2 after 3: a repeated or out-of-order line", "\(messages)")
+        #expect(read.compactMap(\.gap).isEmpty, "nothing is missing either")
+    }
+
+    @Test("a second header ends the stream it follows with a message, the same for every reader of the file")
+    func secondHeaderEndsTheStream() throws {
+        let events = [Self.header] + [1, 2].map(Self.post) + [Self.header] + [1, 2, 3].map(Self.post)
+        let path = Self.write(Array(Self.lines(events).joined(separator: "\n").utf8) + [10], "two-streams")
+        defer { unlink(path) }
+        let (read, end) = Self.readAll(try TraceReader.open(file: path))
+        #expect(read.filter { $0.postName == "tick" }.count == 2)
+        guard case .failed(let message) = end else {
+            Issue.record("expected the stream to end at the second header, got \(end)")
+            return
+        }
+        #expect(
+            message
+                == "\(path): line 4: a second header, so another stream begins here; "
+                + "read up to it (split the file to read the rest)")
+    }
 }
