@@ -1,4 +1,7 @@
 package import NotifySystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Which process to attach to: `--socket`, `--pid`, or the only inspectable process.
 package enum AttachTarget {
@@ -10,6 +13,8 @@ package enum AttachTarget {
         case ambiguous([InspectableProcess])
         /// `--pid` named a process without a socket.
         case noSuchProcess(Int32, [InspectableProcess])
+        /// `--pid` named a process that does not exist (it exited, or the number is wrong).
+        case notRunning(Int32, [InspectableProcess])
         /// The socket directory is not a private directory of this user.
         case unsafeDirectory(String)
 
@@ -22,8 +27,11 @@ package enum AttachTarget {
             case .ambiguous(let processes):
                 "several processes can be inspected; choose one with --pid:\n" + AttachTarget.table(processes)
             case .noSuchProcess(let pid, let processes):
-                "process \(pid) is not inspectable"
+                "process \(pid) is not inspectable (start it with NOTIFYTOP=1)"
                     + (processes.isEmpty ? "" : "; these are:\n" + AttachTarget.table(processes))
+            case .notRunning(let pid, let processes):
+                "no such process \(pid)"
+                    + (processes.isEmpty ? "" : "; these can be inspected:\n" + AttachTarget.table(processes))
             case .unsafeDirectory(let problem):
                 problem
             }
@@ -37,15 +45,23 @@ package enum AttachTarget {
         if let socket { return (socket, nil) }
         if let problem = directory.problem { throw .unsafeDirectory(problem.description) }
         let process = try choose(
-            pid: pid, from: HostListing(directory: directory.path, processes: directory.inspectableProcesses()))
+            pid: pid, from: HostListing(directory: directory.path, processes: directory.inspectableProcesses()),
+            isRunning: isRunning)
         return (process.socketPath, process)
     }
 
     /// The process `--pid` names in a host's listing, or its only process when there is no `--pid`.
-    package static func choose(pid: Int32?, from listing: HostListing) throws(Failure) -> InspectableProcess {
+    /// `isRunning` tells a pid that names no process from one without a socket, where it can be
+    /// asked (this machine's processes; not a remote host's).
+    package static func choose(
+        pid: Int32?, from listing: HostListing, isRunning: ((Int32) -> Bool)? = nil
+    ) throws(Failure) -> InspectableProcess {
         let processes = listing.processes
         if let pid {
-            guard let process = processes.first(where: { $0.pid == pid }) else { throw .noSuchProcess(pid, processes) }
+            guard let process = processes.first(where: { $0.pid == pid }) else {
+                if let isRunning, !isRunning(pid) { throw .notRunning(pid, processes) }
+                throw .noSuchProcess(pid, processes)
+            }
             return process
         }
         switch processes.count {
@@ -53,6 +69,11 @@ package enum AttachTarget {
         case 1: return processes[0]
         default: throw .ambiguous(processes)
         }
+    }
+
+    /// Whether a process with this pid exists on this machine (one of another user counts).
+    package static func isRunning(_ pid: Int32) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
     }
 
     /// `--list`: one line per inspectable process.

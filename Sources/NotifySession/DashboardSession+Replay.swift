@@ -32,6 +32,15 @@ extension DashboardSession {
 
     /// Carries out a replay command on the replay's feed, folding whatever it moves past.
     func perform(_ command: ReplayCommand, on feed: ReplayFeed) {
+        if isSeeking {
+            switch command {
+            case .setPaused, .scaleSpeed: break
+            case .stepEvents, .stepSeconds, .stepBackEvents, .stepBackSeconds, .goToTime:
+                // One seek at a time: a step from a half-folded state would land somewhere unasked.
+                status.message = "no steps during a seek: wait, or Esc stops it"
+                return
+            }
+        }
         switch command {
         case .setPaused(let paused):
             feed.paused = paused

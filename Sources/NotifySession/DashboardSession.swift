@@ -82,6 +82,12 @@ package final class DashboardSession {
     /// The recorder whose failure was last reported, so each is reported once.
     var reportedRecorder: ObjectIdentifier?
     var reportedSkippedLines = false
+    /// A replay's seek under way, folded a slice per pass (see ``seek(_:to:requested:)``).
+    var pendingSeek: PendingSeek?
+    /// Events a seek folds between two looks at the clock.
+    package var seekChunk = 2_000
+    /// How long one pass of the run loop may fold a seek before the screen and keys get a turn.
+    package var seekPassNanoseconds: UInt64 = 50_000_000
     /// Whether a recording (`--record` or `r`) stopped on a write error.
     package internal(set) var recordingFailed = false
 
@@ -181,11 +187,22 @@ package final class DashboardSession {
                 terminal.present(render(size: terminal.size, glyphs: terminal.glyphs))
                 frames += 1
                 if let maxFrames, frames >= maxFrames { return .frames }
-                nextFrame = now + UInt64(status.delayMilliseconds) * 1_000_000
+                // While a seek folds, its progress is drawn at least every 100 ms.
+                let delay = isSeeking ? min(100, status.delayMilliseconds) : status.delayMilliseconds
+                nextFrame = now + UInt64(delay) * 1_000_000
             }
-            let wait = min(50, max(0, Int((nextFrame - min(nextFrame, CPUMeter.wallNanoseconds())) / 1_000_000)))
+            let wait =
+                isSeeking
+                ? 0 : min(50, max(0, Int((nextFrame - min(nextFrame, CPUMeter.wallNanoseconds())) / 1_000_000)))
             guard let key = terminal.readKey(timeoutMilliseconds: wait) else {
+                let wasSeeking = isSeeking
                 poll(now: CPUMeter.wallNanoseconds())
+                if wasSeeking && !isSeeking { nextFrame = 0 }
+                continue
+            }
+            if isSeeking, key == .escape, view.prompt == nil, !view.showHelp, case .replay(let feed) = source {
+                stopSeek(feed)
+                nextFrame = 0
                 continue
             }
             let reaction = view.handle(key, keymap: keymap, context: lastInfo)
@@ -218,7 +235,7 @@ package final class DashboardSession {
             checkRecording()
             if waitingForRestart != nil { lookForRestart(now: now) }
         case .replay(let feed):
-            advance(feed, now: now)
+            if isSeeking { continueSeek(feed) } else { advance(feed, now: now) }
         case .fixed:
             break
         }

@@ -132,6 +132,7 @@ package enum NotifyTopRunner {
             source: source, view: view, delayMilliseconds: options.delayMilliseconds,
             processUptime: uptime, recordingPath: options.record)
         session.reattacher = reattacher
+        if options.ssh != nil { session.status.host = host.name }
         if let processOverview {
             session.overview = processOverview
             processOverview.refresh()
@@ -206,10 +207,16 @@ package enum NotifyTopRunner {
             ascii: options.ascii)
     }
 
-    /// Writes one line to standard error, unbuffered, so it is never lost behind a TUI frame.
-    /// Control characters (from a file name or a trace) are shown as `?`, as on screen.
+    /// Writes a message to standard error, unbuffered, so it is never lost behind a TUI frame.
+    /// Control characters (from a file name or a trace) are shown as `?`, as on screen; the line
+    /// breaks of a message with a table (the processes `--pid` can choose from) stay breaks.
     package static func printError(_ text: String) {
-        var line = PrintableText.of(text) + "\n"
+        var line = errorText(text)
         line.withUTF8 { _ = Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// What ``printError(_:)`` writes for `text`.
+    package static func errorText(_ text: String) -> String {
+        PrintableText.lines(text) + "\n"
     }
 }

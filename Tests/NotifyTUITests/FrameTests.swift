@@ -61,6 +61,8 @@ struct FrameTests {
         _ = view.handle(.enter, context: info)
         let (canvas, _) = Dashboard.render(data, view: view, size: sizes[1], glyphs: .unicode)
         #expect(canvas.lines.contains { $0.contains("Fix") })
+        // The breadcrumb names the warning as the table does, not by its internal key (`R1 site#4`).
+        #expect(canvas.lines[4].hasPrefix(#"Leaks › R1 ORPHANED_REGISTRATION "cartDidChange" Demo/Checkout.swift:9"#))
         assertSnapshot(canvas, named: "leak-detail")
     }
 

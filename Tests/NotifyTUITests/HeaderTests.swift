@@ -12,7 +12,7 @@ struct HeaderTests {
             model.overview.slowestHandlerHistory.prefix(2) == [150_000_000, 0], "a second without deliveries reads 0")
     }
 
-    @Test("the header shows posts, deliveries, the slowest handler and own CPU, each with a sparkline")
+    @Test("the header shows posts, deliveries, the slowest handler and notifytop's own CPU, each with a sparkline")
     func meters() {
         var data = Fixture.data()
         data.status.selfCPU = 2.5
@@ -20,13 +20,31 @@ struct HeaderTests {
         let (canvas, _) = Dashboard.render(
             data, view: ViewState(), size: Size(width: 120, height: 30), glyphs: .unicode)
         let row = canvas.lines[1]
-        for label in ["posts/s", "deliv/s", "slowest  150ms ", "cpu   2.5% "] {
+        for label in ["posts/s", "deliv/s", "slowest  150ms ", "notifytop cpu   2.5% "] {
             #expect(row.contains(label), "\(label) in \(row)")
         }
-        #expect(row.contains("cpu   2.5% ▁▁▁▁▁▁▁▁▂▃█▆"))
+        #expect(row.contains("notifytop cpu   2.5% ▁▁▁▁▁▁▂▃█▆"), "\(row)")
         #expect(canvas.styleLines[1].filter { $0 == "~" }.count >= 4 * 10)
+        // Narrow: the figures stay, the CPU still named as notifytop's.
         let (narrow, _) = Dashboard.render(data, view: ViewState(), size: Size(width: 80, height: 24), glyphs: .unicode)
-        #expect(narrow.lines[1].contains("cpu"))
+        #expect(narrow.lines[1].contains("notifytop cpu   2.5%"), "\(narrow.lines[1])")
+        #expect(narrow.lines[1].contains("slowest  150ms"))
+    }
+
+    @Test("over ssh the header names the host the process runs on, attached or over the overview")
+    func sshHost() {
+        var data = Fixture.data()
+        let size = Size(width: 120, height: 30)
+        let (local, _) = Dashboard.render(data, view: ViewState(), size: size, glyphs: .unicode)
+        #expect(local.lines[0].hasPrefix(" notifytop  ShopDemo pid 4242  traced"))
+        data.status.host = "deploy@stage"
+        let (remote, _) = Dashboard.render(data, view: ViewState(), size: size, glyphs: .unicode)
+        #expect(
+            remote.lines[0].hasPrefix(" notifytop  ShopDemo pid 4242 on deploy@stage  traced"), "\(remote.lines[0])")
+        data.model = InspectorState()
+        data.status.mode = .connecting("connecting to pid 4242")
+        let (connecting, _) = Dashboard.render(data, view: ViewState(), size: size, glyphs: .unicode)
+        #expect(connecting.lines[0].contains("connecting to pid 4242 on deploy@stage"), "\(connecting.lines[0])")
     }
 
     @Test("counts keep each second's level, repeated through quiet seconds: the header's count sparklines")

@@ -89,7 +89,9 @@ struct KeyDispatchTests {
         _ = state.handle(.escape, context: inner)
         _ = state.handle(.backspace, context: table)
         #expect(state.path.isEmpty)
-        #expect(state.handle(.escape, context: table) == .none)
+        // At the top, Esc does nothing and says why.
+        #expect(state.handle(.escape, context: table).redraw)
+        #expect(state.path.isEmpty && state.notice?.isError == true)
     }
 
     @Test("a row that is not a drill target does not drill")

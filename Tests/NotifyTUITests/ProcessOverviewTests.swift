@@ -177,8 +177,8 @@ struct ProcessOverviewTests {
     @Test("0 shows the overview only where there is one; Esc at a view's top goes there")
     func keys() {
         var state = ViewState()
-        #expect(state.handle(.char("0"), context: FrameInfo()) == .none)
-        #expect(!state.showsOverview)
+        #expect(state.handle(.char("0"), context: FrameInfo()).redraw)
+        #expect(!state.showsOverview && state.notice?.isError == true)
         var context = FrameInfo()
         context.hasOverview = true
         #expect(state.handle(.char("0"), context: context).redraw)

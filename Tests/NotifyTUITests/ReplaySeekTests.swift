@@ -179,4 +179,69 @@ struct ReplaySeekTests {
         #expect(session.model.totals.posts == 20)
         #expect(session.isEnded)
     }
+
+    /// A paused replay folding seeks `chunk` events per pass of the run loop; `scripts` are typed
+    /// one after another, each once the seek before it has ended.
+    static func slicedSession(
+        _ path: String, chunk: Int = 5, scripts: [[Key]]
+    ) throws -> (DashboardSession, InMemoryTerminal) {
+        let feed = try ReplayFeed(path: path, speed: 1)
+        feed.paused = true
+        let session = DashboardSession(source: .replay(feed))
+        session.seekChunk = chunk
+        session.seekPassNanoseconds = 0
+        let terminal = InMemoryTerminal(size: Size(width: 100, height: 30))
+        var waiting = scripts
+        terminal.onKeysExhausted = { [unowned terminal] in
+            guard !session.isSeeking else { return nil }
+            guard !waiting.isEmpty else { return .char("q") }
+            terminal.pendingKeys = waiting.removeFirst()
+            return terminal.pendingKeys.removeFirst()
+        }
+        _ = session.run(on: terminal)
+        return (session, terminal)
+    }
+
+    @Test("a long seek folds in slices, showing how far it has got; it ends where one fold would")
+    func slicedSeekShowsProgress() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (session, terminal) = try Self.slicedSession(
+            path,
+            scripts: [
+                [.char("g")] + Self.typed("3s") + [.enter], [.char("g")] + Self.typed("1200ms") + [.enter],
+            ])
+        let crumbs = terminal.frames.map { $0.lines[4] }
+        #expect(crumbs.contains { $0.contains("going to @3.000s: ") && $0.contains("% (Esc stops)") }, "\(crumbs)")
+        #expect(crumbs.contains { $0.contains("going back to @1.200s: ") }, "\(crumbs)")
+        #expect(!session.isSeeking)
+        #expect(session.model.totals.posts == 12)
+        #expect(session.status.progress == nil)
+        #expect(terminal.frames.last?.lines[4].contains("going") == false)
+    }
+
+    @Test("Esc stops a seek where its fold has got to; q quits during one")
+    func escapeStopsASeek() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (stopped, _) = try Self.slicedSession(
+            path, scripts: [[.char("g")] + Self.typed("3s") + [.enter, .escape]])
+        #expect(!stopped.isSeeking)
+        #expect(stopped.model.totals.posts > 0 && stopped.model.totals.posts < 30, "\(stopped.model.totals.posts)")
+        #expect(stopped.lastMessage?.hasPrefix("stopped going to @3.000s at @") == true, "\(stopped.lastMessage ?? "")")
+        let (quit, _) = try Self.slicedSession(path, scripts: [[.char("g")] + Self.typed("3s") + [.enter, .char("q")]])
+        #expect(quit.model.totals.posts < 30)
+    }
+
+    @Test("a step during a seek is refused with a reason, and the seek goes on to its target")
+    func stepDuringASeek() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (session, terminal) = try Self.slicedSession(
+            path, scripts: [[.char("g")] + Self.typed("3s") + [.enter, .char(".")]])
+        #expect(session.model.totals.posts == 30)
+        #expect(
+            terminal.frames.contains { $0.lines[4].contains("no steps during a seek: wait, or Esc stops it") },
+            "\(terminal.frames.map { $0.lines[4] })")
+    }
 }

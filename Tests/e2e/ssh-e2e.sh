@@ -181,6 +181,7 @@ wait_for() {  # wait_for NAME REGEX [SECONDS]
 "${T[@]}" new-session -d -s e2e -x 120 -y 40 \
     "cd '$WORK' && env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --ssh stage ${SSH[*]} --pid $demo_pid; echo EXITED=\$?; sleep 600"
 wait_for "the dashboard over ssh shows the demo's names" 'Did[A-Z][A-Za-z]+'
+wait_for "the header names the host the process runs on" "pid $demo_pid on stage "
 "${T[@]}" send-keys -t e2e r; wait_for "r records the remote process: [REC]" '\[REC\]'
 "${T[@]}" send-keys -t e2e r; wait_for "r again writes the recording" 'recorded [0-9]+ bytes'
 first_demo=$demo_pid

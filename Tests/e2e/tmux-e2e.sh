@@ -63,8 +63,8 @@ echo "::: live: notifytop --demo"
 start "'$TOP' --demo -d 200ms --record '$WORK/live.ndjson' --scenario steady --seed 7"
 wait_for "attaches to the demo: LIVE badge and names" "LIVE" 20
 wait_for "names view shows demo names" "CartDidChange|MessageDidArrive"
-wait_for "the header meters the slowest handler and own CPU, each with a sparkline" \
-    "slowest +[0-9.]+(ns|µs|ms|s) [▁▂▃▄▅▆▇█]+ +cpu +[0-9.]+% [▁▂▃▄▅▆▇█]+"
+wait_for "the header meters the slowest handler and notifytop's own CPU, each with a sparkline" \
+    "slowest +[0-9.]+(ns|µs|ms|s) [▁▂▃▄▅▆▇█]+ +notifytop cpu +[0-9.]+% [▁▂▃▄▅▆▇█]+"
 demo_pid=$(screen | grep -oE 'pid [0-9]+' | head -1 | cut -d' ' -f2)
 keys 2; wait_for "2 shows observers with registrations" "^Observers" && wait_for "observers table has demo observers" "#[0-9]+ +(block|[A-Za-z]+@(0x|…))"
 keys t; wait_for "F5/t regroups observers by observer" "group: observer"

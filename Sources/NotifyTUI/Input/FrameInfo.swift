@@ -43,6 +43,9 @@ public struct FrameInfo: Sendable, Hashable {
     public var totalRows: Int?
     /// Whether a filter is narrowing the table, so the breadcrumb says `shown of total`.
     public var isFiltered = false
+    /// What the table cannot show and how to see it (lanes off screen, deliveries older than the
+    /// logs keep), for the breadcrumb; nil when it shows everything.
+    public var omitted: String?
 
     /// Creates frame info.
     public init(

@@ -42,7 +42,10 @@ extension ViewState {
             view = target
             showsOverview = false
         case .showOverview:
-            guard context.hasOverview || showsOverview else { return .none }
+            guard context.hasOverview || showsOverview else {
+                notice = Notice(Self.noOverview(context), isError: true)
+                return .redraw
+            }
             showsOverview = true
         case .nextView:
             if !showsOverview { view = view.next }
@@ -84,8 +87,10 @@ extension ViewState {
                 expanded = false
             } else if context.hasOverview && !showsOverview {
                 showsOverview = true
+            } else if showsOverview {
+                notice = Notice("at the top (view 0): Enter attaches the selected process")
             } else {
-                return .none
+                notice = Notice("at the top; " + Self.noOverview(context), isError: true)
             }
         case .editFilter: prompt = Prompt(kind: .filter, replacing: table.filter)
         case .editSearch: prompt = Prompt(kind: .search, replacing: table.search)
@@ -129,6 +134,13 @@ extension ViewState {
         case .redraw: return Reaction(redraw: true, command: .repaint)
         }
         return .redraw
+    }
+
+    /// Why `0` (and Esc at the top) cannot show the process overview.
+    static func noOverview(_ context: FrameInfo) -> String {
+        context.isReplay
+            ? "a replay has no view 0 (processes)"
+            : "view 0 (processes) needs notifytop run without --pid or --demo"
     }
 
     /// In a warning's detail, where most lines are evidence, Enter on a line that opens nothing

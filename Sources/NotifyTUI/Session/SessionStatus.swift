@@ -27,6 +27,8 @@ public struct SessionStatus: Sendable, Hashable {
     public var selfCPU: Double?
     /// Recent ``selfCPU`` readings (one a second), oldest first: the header's sparkline.
     public var selfCPUHistory: [Double] = []
+    /// The host the inspected process runs on (`--ssh`); nil for this machine.
+    public var host: String?
     /// Seconds the inspected process has been running, when known (live only).
     public var processUptime: Double?
     /// The stream time `@t` counts from, when not the header's clock base: a replay's first
@@ -35,6 +37,9 @@ public struct SessionStatus: Sendable, Hashable {
     /// A replay's own clock (nanoseconds since the recording's start), which `@t` shows: it
     /// reaches a `g` target or `--to` even where no event lies exactly there. Nil when live.
     public var replayPosition: UInt64?
+    /// Work under way that holds the screen's data back (a replay folding again to a seek's
+    /// target), with how far it has got; shown until it ends.
+    public var progress: String?
     /// A transient one-line message (recording started, cannot record, …).
     public var message: String?
     /// The source: a socket path or a recording's path.

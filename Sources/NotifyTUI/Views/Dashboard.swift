@@ -150,7 +150,7 @@ public enum Dashboard {
             case .registration(let id):
                 let observer = data.model.registration(id).map { ObserversView.observerText($0) } ?? "?"
                 parts.append("#\(id) \(observer)")
-            case .warning(let key): parts.append(key)
+            case .warning(let key): parts.append(LeakDetailView.crumb(data, key: key))
             case .thread(let id): parts.append(data.threadName(id))
             }
         }
@@ -169,7 +169,11 @@ public enum Dashboard {
         if let position = positionText(info) { rightText += (rightText.isEmpty ? "" : "  ") + position }
         let rightWidth = min(DisplayWidth.of(rightText), rect.width / 2)
         var used = canvas.write(crumb, x: rect.x, y: rect.y, maxWidth: rect.width - rightWidth - 1, style: .breadcrumb)
-        let logText = logStatus(view, hiddenRows: hiddenRows)
+        var logText = logStatus(view, hiddenRows: hiddenRows)
+        // What the table leaves out, unless a key's notice or a message needs the room.
+        if view.notice == nil, data.status.progress == nil, data.status.message == nil, let omitted = info.omitted {
+            logText += (logText.isEmpty ? "" : "  ") + omitted
+        }
         if !logText.isEmpty, used + 2 < rect.width - rightWidth - 1 {
             let room = rect.width - rightWidth - used - 3
             let shown = DisplayWidth.truncate(logText, to: room, ellipsis: glyphs.ellipsis)
@@ -185,6 +189,11 @@ public enum Dashboard {
             canvas.write(
                 notice.text, x: rect.x + used + 2, y: rect.y, width: room, style: notice.isError ? .error : .info,
                 ellipsis: glyphs.ellipsis)
+        } else if let progress = data.status.progress {
+            // A key refused meanwhile says why after it.
+            canvas.write(
+                progress + (data.status.message.map { "  " + $0 } ?? ""), x: rect.x + used + 2, y: rect.y,
+                width: room, style: .info, ellipsis: glyphs.ellipsis)
         } else if let message = data.status.message {
             canvas.write(message, x: rect.x + used + 2, y: rect.y, width: room, style: .info, ellipsis: glyphs.ellipsis)
         }

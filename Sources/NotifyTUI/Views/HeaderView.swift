@@ -14,13 +14,14 @@ enum HeaderView {
         // Row 0: title and badges.
         canvas.fill(Rect(x: rect.x, y: rect.y, width: width, height: 1), style: .title)
         var title = " notifytop"
+        let onHost = data.status.host.map { " on " + $0 } ?? ""
         if let processes {
-            title += "  \(processes.count) " + (processes.count == 1 ? "process" : "processes") + ", totals"
+            title += "  \(processes.count) " + (processes.count == 1 ? "process" : "processes") + onHost + ", totals"
         } else if let header = model.header {
-            title += "  \(header.process) pid \(header.pid)"
+            title += "  \(header.process) pid \(header.pid)" + onHost
             if !header.center.isEmpty && header.center != "default" { title += "  center \(header.center)" }
         } else if case .connecting(let what) = data.status.mode {
-            title += "  " + what
+            title += "  " + what + onHost
         }
         if processes != nil {
             // No one process's clock: the rows show each uptime.
@@ -37,8 +38,8 @@ enum HeaderView {
             x += canvas.write(badge.text, x: x, y: rect.y, style: badge.style) + 1
         }
 
-        // Row 1: rates, the slowest handler (figure: ever; sparkline: per second) and own CPU,
-        // each with a sparkline.
+        // Row 1: rates, the slowest handler (figure: ever; sparkline: per second) and notifytop's
+        // own CPU (labelled so, as it is not the app's), each with a sparkline.
         let y1 = rect.y + 1
         // Over the overview: the slowest handler any process ran within the rate history.
         let slowest =
@@ -47,7 +48,11 @@ enum HeaderView {
             : model.names.reduce(UInt64(0)) { max($0, $1.isWildcard ? 0 : $1.maximumHandlerTime) }
         let cpu = data.status.selfCPU
         let meters = cpu == nil ? 3 : 4
-        let sparkWidth = max(4, min(30, (width - 4 - meters * 17) / meters))
+        // A meter is its label, a 6-wide figure and the sparkline; "posts/s" is 7 wide.
+        let cpuExtra = cpu == nil ? 0 : selfCPULabel.count - 7
+        let room = min(30, (width - 4 - meters * 17 - cpuExtra) / meters)
+        // Where four meters leave no room for useful sparklines, the figures all stay, bare.
+        let sparkWidth = cpu == nil ? max(4, room) : (room < 3 ? 0 : room)
         // Over the overview the totals' rates read on the rows' scale, so steady traffic is not a full bar.
         let rateFloor = processes != nil ? OverviewView.sparkFloor : nil
         x = rect.x
@@ -62,10 +67,11 @@ enum HeaderView {
             "slowest", Format.duration(slowest, ascii: glyphs == .ascii),
             history: overview.slowestHandlerHistory.map { Double($0) }, sparkWidth: sparkWidth, x: x, y: y1,
             glyphs: glyphs, into: &canvas)
-        if let cpu, x + 17 <= rect.x + width {
+        let cpuWidth = selfCPULabel.count + 10
+        if let cpu, x + cpuWidth <= rect.x + width {
             _ = meter(
-                "cpu", Format.one(cpu) + "%", history: data.status.selfCPUHistory,
-                sparkWidth: min(sparkWidth, rect.x + width - x - 11), x: x, y: y1, glyphs: glyphs, into: &canvas)
+                selfCPULabel, Format.one(cpu) + "%", history: data.status.selfCPUHistory,
+                sparkWidth: min(sparkWidth, rect.x + width - x - cpuWidth), x: x, y: y1, glyphs: glyphs, into: &canvas)
         }
 
         // Row 2: counts (each with a short sparkline when the row has room), warnings, loss, delay.
@@ -141,6 +147,9 @@ enum HeaderView {
         x += canvas.write("delay ", x: x, y: y2, style: .label)
         canvas.write(delay, x: x, y: y2, style: .value)
     }
+
+    /// The label of notifytop's own CPU use, so it does not read as the inspected app's.
+    static let selfCPULabel = "notifytop cpu"
 
     /// `posts/s 12.3k ▂▃▅▇` with the label, figure and sparkline in their roles; returns the width.
     /// A `rateFloor` draws the sparkline on the rate scale of ``Sparkline/rateText(_:width:floor:glyphs:)``.

@@ -76,6 +76,16 @@ struct DetailLine: Sendable {
 
 /// A finding's evidence, its fix, and the registrations involved (Enter opens one).
 enum LeakDetailView {
+    /// What the breadcrumb calls a warning: its rule, name and site as the table shows them
+    /// (`R8 THREAD_MISMATCH "CartDidChange" Shop.swift:42`), not its internal key.
+    static func crumb(_ data: DashboardData, key: String) -> String {
+        guard let finding = data.model.findings.first(where: { $0.key.description == key }) else { return key }
+        var parts = [finding.rule.description]
+        if let name = finding.evidence.name { parts.append("\"\(name)\"") }
+        if let site = finding.evidence.callsite { parts.append(site.description) }
+        return parts.joined(separator: " ")
+    }
+
     static func draw(
         _ data: DashboardData, key: String, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {

@@ -85,10 +85,28 @@ enum ThreadsView {
         glyphs: Glyphs, extras: TableExtras = TableExtras(), into canvas: inout Canvas
     ) -> FrameInfo {
         let showThread = threads.map { $0.count != 1 } ?? true
-        return TableWidget.render(
-            entries(data, threads: threads, registration: registration),
-            spec: logSpec(data, showThread: showThread, ascii: glyphs == .ascii), state: state,
+        let kept = entries(data, threads: threads, registration: registration)
+        var info = TableWidget.render(
+            kept, spec: logSpec(data, showThread: showThread, ascii: glyphs == .ascii), state: state,
             into: &canvas, rect: rect, glyphs: glyphs, extras: extras)
+        info.omitted = keptNote(data, threads: threads, registration: registration, kept: kept.count)
+        return info
+    }
+
+    /// `showing the newest 80 of 552 deliveries (a thread's log keeps 128)` when the threads' logs
+    /// no longer hold every delivery the log would list; nil when they do.
+    static func keptNote(_ data: DashboardData, threads: [UInt64]?, registration: UInt64?, kept: Int) -> String? {
+        let total: UInt64
+        if let registration {
+            total = data.model.registration(registration)?.deliveries ?? 0
+        } else {
+            let rows = threads.map { $0.compactMap { data.model.thread($0) } } ?? data.model.threads
+            guard rows.contains(where: { $0.droppedLogEntries > 0 }) else { return nil }
+            total = rows.reduce(0) { $0 + $1.deliveries }
+        }
+        guard total > UInt64(kept) else { return nil }
+        return "showing the newest \(Format.count(UInt64(kept))) of \(Format.count(total)) deliveries "
+            + "(a thread's log keeps \(data.model.configuration.threadLogCapacity))"
     }
 
     static func draw(
@@ -138,6 +156,10 @@ enum ThreadsView {
             return info
         }
         let shown = Array(threads[first..<min(threads.count, first + fits)])
+        if shown.count < threads.count {
+            let keys = glyphs == .ascii ? "Up/Down" : "↑↓"
+            info.omitted = "\(threads.count - shown.count) of \(threads.count) threads hidden: \(keys) scroll, t merges"
+        }
         let width = rect.width / shown.count
         for (index, thread) in shown.enumerated() {
             let lane = Rect(x: rect.x + index * width, y: rect.y, width: width, height: rect.height)
