@@ -27,6 +27,15 @@ extension BatchJSON {
         var view: String
         var filter: String?
         var processes: [ProcessItem]
+        /// Processes listed but not followed, and why; absent when none.
+        var notShown: NotShown?
+    }
+
+    struct NotShown: Encodable {
+        var count: Int
+        /// Why: `limit` (the overview follows at most ``limit`` processes).
+        var reason: String
+        var limit: Int
     }
 
     /// The overview (view 0) as one line of JSON (no newline): its rows after filter and sort.
@@ -46,6 +55,8 @@ extension BatchJSON {
         return encode(
             OverviewFrame(
                 iteration: iteration, view: "processes", filter: view.table.filter.isEmpty ? nil : view.table.filter,
-                processes: items))
+                processes: items,
+                notShown: data.overviewNotShown > 0
+                    ? NotShown(count: data.overviewNotShown, reason: "limit", limit: data.overviewLimit) : nil))
     }
 }

@@ -8,6 +8,14 @@ extension DashboardSession {
     func pollOverview(now: UInt64) {
         guard let overview else { return }
         overview.poll(now: now)
+        if overview.overLimit != overviewNotShownLogged {
+            overviewNotShownLogged = overview.overLimit
+            logAction(
+                .note,
+                overview.overLimit == 0
+                    ? "every listed process is shown again"
+                    : OverviewView.omittedText(data) ?? "")
+        }
         if ended, let attached = attachedProcess, let restarted = overview.restart(of: attached.name) {
             attach(pid: restarted, now: now)
             status.message = "reattached to pid \(restarted)"

@@ -61,6 +61,8 @@ package final class DashboardSession {
     package var overview: ProcessOverview?
     /// The overview's process the views show, and its name.
     package internal(set) var attachedProcess: (pid: Int32, name: String)?
+    /// How many listed processes the Log view last said the overview does not show.
+    var overviewNotShownLogged = 0
     /// Set while the stream has ended and ``reattacher`` looks for the target again.
     var waitingForRestart: TraceStreamEnd?
     var nextRestartCheck: UInt64 = 0
@@ -155,6 +157,8 @@ package final class DashboardSession {
             if case .ended(let text) = status.mode { endedText = text }
             current.overview = overview.rows(attached: model, ended: endedText)
             current.overviewDirectory = overview.directory
+            current.overviewNotShown = overview.overLimit
+            current.overviewLimit = overview.limit
         }
         return current
     }

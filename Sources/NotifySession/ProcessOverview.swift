@@ -25,7 +25,13 @@ package final class ProcessOverview {
         var ended: String?
         /// The listing that first showed the process.
         var seenIn: Int
+        /// When its stream was opened (the poll's clock), to tell a socket that never speaks.
+        var openedAt: UInt64?
     }
+
+    /// How long a stream may stay silent before its first line (a notifytop app sends its header
+    /// at once) before its row says it is no notifytop stream.
+    package static let silenceLimit: UInt64 = 5_000_000_000
 
     /// Where the processes are listed and opened.
     package let host: any InspectionHost
@@ -48,6 +54,10 @@ package final class ProcessOverview {
     package private(set) var listingFailure: String?
     /// The socket directory the last listing read, as messages name it.
     package private(set) var directory: String?
+    /// Processes the last listing named that are not followed, ``limit`` being followed already.
+    package private(set) var overLimit = 0
+    /// The poll's latest clock reading.
+    private var now: UInt64 = 0
 
     package init(
         host: any InspectionHost, limit: Int = 64, historyBudget: Int = SessionRecorder.Memory.sessionHistoryLimit,
@@ -66,6 +76,7 @@ package final class ProcessOverview {
     /// left), starts the next look once a second, and folds what every stream but the attached one
     /// sent. The looks run on a thread of their own.
     package func poll(now: UInt64) {
+        self.now = max(self.now, now)
         if let found = look.take() { apply(found) }
         if now >= nextListing, look.start(on: host, known: streamed, room: limit - streamed.count) {
             nextListing = now + 1_000_000_000
@@ -115,10 +126,20 @@ package final class ProcessOverview {
             case .success(let reader):
                 entries[process.pid]?.feed = LiveFeed(reader: reader)
                 entries[process.pid]?.ended = nil
+                entries[process.pid]?.openedAt = now
             case .failure(let failure):
                 entries[process.pid]?.ended = failure.description
             }
         }
+        overLimit = listing.processes.count { entries[$0.pid] == nil }
+    }
+
+    /// Why a row's stream shows nothing: it never sent a first line within ``silenceLimit``.
+    private func silence(_ entry: Entry, fold: InspectorState) -> String? {
+        guard fold.header == nil, entry.feed != nil, let opened = entry.openedAt,
+            now >= opened, now - opened >= Self.silenceLimit
+        else { return nil }
+        return "not a notifytop stream: nothing received in \(Self.silenceLimit / 1_000_000_000) s"
     }
 
     /// Each unattached process's part of ``historyBudget``.
@@ -201,7 +222,7 @@ package final class ProcessOverview {
             return OverviewRow(
                 pid: pid, name: entry.process.name, center: fold.header?.center ?? "",
                 uptimeSeconds: entry.process.uptimeSeconds, summary: fold.overview,
-                ended: isAttached ? ended : entry.ended, isAttached: isAttached)
+                ended: (isAttached ? ended : entry.ended) ?? silence(entry, fold: fold), isAttached: isAttached)
         }
     }
 

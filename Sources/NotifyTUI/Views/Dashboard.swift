@@ -49,8 +49,10 @@ public enum Dashboard {
         let state = view.table
         if let rows = data.overview {
             if view.showsOverview {
-                return OverviewView.draw(
+                var info = OverviewView.draw(
                     rows, directory: data.overviewDirectory, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+                if let omitted = OverviewView.omittedText(data) { info.omitted = omitted }
+                return info
             }
             var info = renderBody(
                 DashboardData(model: data.model, tail: data.tail, status: data.status, actions: data.actions),

@@ -16,6 +16,11 @@ public struct DashboardData: Sendable {
     public var overview: [OverviewRow]?
     /// Where the overview's processes put their sockets, as messages name it; nil before a listing.
     public var overviewDirectory: String?
+    /// Processes the overview's listing names but does not follow, ``overviewLimit`` being
+    /// followed already.
+    public var overviewNotShown = 0
+    /// The most processes the overview follows.
+    public var overviewLimit = 0
 
     /// Creates frame data.
     public init(

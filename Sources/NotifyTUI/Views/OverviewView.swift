@@ -136,6 +136,14 @@ public enum OverviewView {
             emptyMessage: emptyMessage(directory: directory))
     }
 
+    /// "6 more processes not shown: …" while the listing names more than the overview follows.
+    public static func omittedText(_ data: DashboardData) -> String? {
+        let count = data.overviewNotShown
+        guard count > 0 else { return nil }
+        return
+            "\(count) more process\(count == 1 ? "" : "es") not shown: notifytop follows at most \(data.overviewLimit)"
+    }
+
     static func draw(
         _ rows: [OverviewRow], directory: String? = nil, state: TableState, rect: Rect, glyphs: Glyphs,
         into canvas: inout Canvas
