@@ -1,0 +1,142 @@
+import Foundation
+import NotifyKit
+import NotifyModel
+import NotifySession
+@testable import NotifySystem
+@testable import NotifyTraceApp
+import NotifyTraceViewer
+import NotifyTUI
+import NotifyWire
+import Testing
+
+private let ping = Notification.Name("cutoff.session.ping")
+
+/// A viewer the app cuts off for falling behind (here: its reading paused past the cut-off, as a
+/// stopped notifytop's would be) says why, counts what it missed, and connects again to the same,
+/// still running process for a fresh snapshot. Nothing calls the process exited or crashed.
+@Suite("Cut-off reconnect", .serialized)
+struct CutOffReconnectTests {
+    /// Copies the app's stream to the session's socket while not paused: a paused relay leaves the
+    /// app's socket full, as a stopped viewer does.
+    final class Relay: @unchecked Sendable {  // `paused` and `done` are locked; the sockets belong to the thread
+        let paused = LockedValue(false)
+        let done = LockedValue(false)
+        let reader: TraceReader
+
+        init(connectingTo path: String) throws(TraceError) {
+            let app = try UnixSocket.connect(to: path)
+            var fds: [Int32] = [0, 0]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+                throw .system("socketpair", errno)
+            }
+            reader = TraceReader(source: .socket(UnixSocket(descriptor: fds[0])), origin: path)
+            let out = fds[1]
+            let thread = Thread { [paused, done] in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while !done.withLock({ $0 }) {
+                    if paused.withLock({ $0 }) {
+                        usleep(1_000)
+                        continue
+                    }
+                    guard let count = buffer.withUnsafeMutableBytes({ app.read(into: $0, timeoutMilliseconds: 10) })
+                    else { break }
+                    var written = 0
+                    while written < count {
+                        let n = buffer[written..<count].withUnsafeBytes { write(out, $0.baseAddress, $0.count) }
+                        guard n > 0 else { break }
+                        written += n
+                    }
+                }
+                app.close()
+                close(out)
+            }
+            thread.start()
+        }
+    }
+
+    @Test(
+        "a viewer paused past the cut-off shows the cause, counts the loss, and reattaches to the same pid for a fresh snapshot"
+    )
+    func pausedViewerReconnects() throws {
+        let directory = NSTemporaryDirectory() + "notifytop-cutoff-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let center = NotifyCenter()
+        let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
+        defer { token.cancel() }
+        let inspector = try NotifyInspector.start(
+            center: center, directory: SocketDirectory(path: directory), ringCapacity: 1 << 16,
+            limits: ViewerLimits(viewerBufferBytes: 64 * 1024, stalledViewerSeconds: 0.3),
+            accept: { $0.acceptConnection() })
+        defer { inspector.stop() }
+        let name = try #require(
+            SocketDirectory(path: directory).inspectableProcesses().first { $0.pid == getpid() }?.name)
+        let running = LockedValue(true)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            while running.withLock({ $0 }) {
+                for _ in 0..<20 { center.post(name: ping) }
+                usleep(500)
+            }
+        }
+        defer {
+            running.withLock { $0 = false }
+            group.wait()
+        }
+        let first = try Relay(connectingTo: inspector.socketPath)
+        var relays = [first]
+        defer { relays.forEach { $0.done.withLock { $0 = true } } }
+        var connected: [String] = []
+        let session = DashboardSession(source: .live(LiveFeed(reader: first.reader)))
+        session.reattacher = Reattacher(
+            match: .processName(name), directory: SocketDirectory(path: directory), lastPid: getpid(),
+            connect: { path throws(TraceError) in
+                connected.append(path)
+                let relay = try Relay(connectingTo: path)
+                relays.append(relay)
+                return relay.reader
+            })
+        var now: UInt64 = 1_000_000_000
+        func poll(until done: () -> Bool) -> Bool {
+            let deadline = Date(timeIntervalSinceNow: 30)
+            while Date() < deadline {
+                now += 10_000_000
+                session.poll(now: now)
+                if done() { return true }
+                usleep(5_000)
+            }
+            return false
+        }
+        #expect(poll { session.model.totals.posts > 200 })
+
+        first.paused.withLock { $0 = true }
+        // Cut off, and past the time a cut-off viewer has to take its last lines.
+        #expect(poll { inspector.viewerCount == 0 })
+        usleep(200_000)
+        first.paused.withLock { $0 = false }
+        #expect(poll { connected.count == 1 && session.status.mode == .live && session.model.header != nil })
+
+        let texts = session.actions.entries.map(\.text)
+        let ended = try #require(texts.first { $0.hasPrefix("stream ended: ") }, "\(texts)")
+        #expect(ended.hasPrefix("stream ended: cut off by the process for reading too slowly: "), "\(ended)")
+        #expect(ended.contains(" s behind, ") && ended.contains(" events lost, ") && ended.hasSuffix(" queued"))
+        #expect(texts.contains("reconnecting to pid \(getpid()) for a fresh snapshot"), "\(texts)")
+        #expect(!texts.contains { $0.contains("crashed") || $0.contains("exited") }, "\(texts)")
+        let loss = try #require(session.actions.entries.first { $0.kind == .loss && $0.text.contains("cut off") })
+        #expect(connected == [directory + "/\(getpid()).sock"], "the same process, through its own socket")
+        #expect(session.model.header?.pid == getpid())
+        // The fresh model goes on counting what the old stream lost.
+        let lost = try #require(UInt64(loss.text.prefix { $0 != " " }))
+        #expect(lost > 0)
+        #expect(session.model.eventsLost >= lost)
+        #expect(session.data.model.overview.eventsLost >= lost)
+        let reconnected = try #require(texts.first { $0.hasPrefix("reconnected to pid \(getpid())") })
+        #expect(reconnected.contains("counting the \(session.model.eventsLost) events lost before"), "\(reconnected)")
+        // And reads the same process on.
+        let posts = session.model.totals.posts
+        #expect(poll { session.model.totals.posts > posts + 100 })
+
+        session.view = ViewState(view: .log)
+        let screen = session.render(size: Size(width: 160, height: 40), glyphs: .ascii).plainText
+        #expect(screen.contains("events lost: cut off by the process"), "\(screen)")
+    }
+}
