@@ -2,7 +2,7 @@ import NotifyModel
 import NotifySystem
 package import NotifyTraceViewer
 import NotifyTUI
-package import NotifyWire
+import NotifyWire
 
 extension DashboardSession {
     /// Stops reading the current live target, if any (at exit: the target may be a reattached one).
@@ -39,10 +39,21 @@ extension DashboardSession {
         if sameProcess, case .cutOff(let line) = end, let missed = line.missedEvents, missed > 0 {
             logAction(.loss, "\(missed) events lost: \(text)")
         }
+        if sameProcess, reattacher == nil, let overview, let attached = attachedProcess {
+            // Attached from the overview: its next look opens the process again.
+            reconnectingAfterCutOff = CutOffLoss(
+                text: text, lost: model.eventsLost, lostBehind: model.eventsLostBehind)
+            stopFeed()
+            overview.reopen(attached.pid)
+            status.mode = .ended("\(text); reconnecting to pid \(attached.pid)")
+            logAction(.reconnect, "reconnecting to pid \(attached.pid) for a fresh snapshot")
+            return
+        }
         guard let reattacher else { return }
         if sameProcess {
             waitingForRestart = end
-            reconnectingAfterCutOff = (text, model.eventsLost)
+            reconnectingAfterCutOff = CutOffLoss(
+                text: text, lost: model.eventsLost, lostBehind: model.eventsLostBehind)
             let target = pid.map { "pid \($0)" } ?? status.source
             status.mode = .ended("\(text); reconnecting to \(target)")
             logAction(.reconnect, "reconnecting to \(target) for a fresh snapshot")
@@ -89,25 +100,22 @@ extension DashboardSession {
         uptimeAtAttach = found.process?.uptimeSeconds
         let who = found.process.map { "pid \($0.pid)" } ?? feed.origin
         if let cutOff {
-            // What the old stream lost stays counted: this viewer never saw those events.
-            if cutOff.lost > 0 {
-                ingest([.gap(TraceGap(seq: 0, timestamp: 0, count: cutOff.lost, reason: .cutOff))])
-            }
-            status.message = "reconnected to \(who) (\(cutOff.text))"
-            logAction(
-                .reconnect,
-                "reconnected to \(who) (\(feed.origin)); a fresh model starts from its snapshot, "
-                    + "counting the \(cutOff.lost) events lost before")
+            reconnected(to: who, origin: feed.origin, after: cutOff)
         } else {
             status.message = "reattached to \(who)"
             logAction(.reconnect, "reattached to \(who) (\(feed.origin)); a fresh model starts")
         }
         if let note = found.note { logAction(.recording, note) }
     }
-}
 
-extension TraceGapReason {
-    /// Events the stream a producer cut off had lost, carried into the fold of the stream that
-    /// replaced it. Never sent; a session synthesizes it.
-    package static let cutOff: TraceGapReason = "cut-off"
+    /// The fresh model goes on counting what the cut-off stream lost; the screen says why it
+    /// reconnected.
+    func reconnected(to who: String, origin: String, after cutOff: CutOffLoss) {
+        ingest(cutOff.carriedGaps)
+        status.message = "reconnected to \(who) (\(cutOff.text))"
+        logAction(
+            .reconnect,
+            "reconnected to \(who) (\(origin)); a fresh model starts from its snapshot, "
+                + "counting the \(cutOff.lost) events lost before")
+    }
 }

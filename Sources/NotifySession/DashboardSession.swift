@@ -64,8 +64,8 @@ package final class DashboardSession {
     /// Set while the stream has ended and ``reattacher`` looks for the target again.
     var waitingForRestart: TraceStreamEnd?
     /// Set while connecting again to a process that cut this viewer off: why, and the events the
-    /// old stream lost, which the fresh model goes on counting.
-    var reconnectingAfterCutOff: (text: String, lost: UInt64)?
+    /// old stream lost (of them, by reading too slowly), which the fresh model goes on counting.
+    var reconnectingAfterCutOff: CutOffLoss?
     var nextRestartCheck: UInt64 = 0
     var frozen: DashboardData?
     var memory = SessionRecorder.Memory()

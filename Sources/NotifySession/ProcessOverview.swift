@@ -20,6 +20,9 @@ package final class ProcessOverview {
         var ended: String?
         /// The listing that first showed the process.
         var seenIn: Int
+        /// Set when the process cut its stream off: the next look opens it again, for a fresh fold
+        /// that goes on counting what was lost.
+        var cutOff: CutOffLoss?
     }
 
     /// Where the processes are listed and opened.
@@ -100,6 +103,13 @@ package final class ProcessOverview {
             guard entries[process.pid]?.feed == nil, let opened = found.opened[process.pid] else { continue }
             switch opened {
             case .success(let reader):
+                if let cutOff = entries[process.pid]?.cutOff {
+                    var model = InspectorState(configuration: configuration)
+                    for gap in cutOff.carriedGaps { model.apply(gap) }
+                    entries[process.pid]?.model = model
+                    entries[process.pid]?.tail = EventTail()
+                    entries[process.pid]?.cutOff = nil
+                }
                 entries[process.pid]?.feed = LiveFeed(reader: reader)
                 entries[process.pid]?.ended = nil
             case .failure(let failure):
@@ -120,8 +130,21 @@ package final class ProcessOverview {
         if let end, entry.ended == nil {
             entry.ended = end.description
             entry.model.setStream(.ended(end.description))
+            if case .cutOff = end {
+                // The process goes on: the next look opens it again.
+                entry.ended = end.description + "; reconnecting"
+                entry.cutOff = CutOffLoss(
+                    text: end.description, lost: entry.model.eventsLost, lostBehind: entry.model.eventsLostBehind)
+                entry.feed = nil
+            }
         }
         entries[pid] = entry
+    }
+
+    /// The attached process cut the session's stream off: the next look opens it again, and
+    /// ``take(_:)`` then hands over the new stream.
+    func reopen(_ pid: Int32) {
+        entries[pid]?.feed = nil
     }
 
     /// Hands a process's stream and fold to the session; nil when it is not followed or has no stream.
@@ -132,13 +155,15 @@ package final class ProcessOverview {
         return entry
     }
 
-    /// Takes back the attached process's fold from the session (it goes on folding it here).
-    func giveBack(model: InspectorState, tail: EventTail, ended: String?) {
+    /// Takes back the attached process's fold from the session (it goes on folding it here, or,
+    /// when the process cut the stream off, starts afresh once it is opened again).
+    func giveBack(model: InspectorState, tail: EventTail, ended: String?, cutOff: CutOffLoss? = nil) {
         guard let pid = attachedPid else { return }
         attachedPid = nil
         entries[pid]?.model = model
         entries[pid]?.tail = tail
         entries[pid]?.ended = ended
+        entries[pid]?.cutOff = cutOff
     }
 
     /// Whether `pid` is still followed.

@@ -1,7 +1,7 @@
 import Foundation
 import NotifyKit
 import NotifyModel
-import NotifySession
+@testable import NotifySession
 @testable import NotifySystem
 @testable import NotifyTraceApp
 import NotifyTraceViewer
@@ -128,6 +128,7 @@ struct CutOffReconnectTests {
         let lost = try #require(UInt64(loss.text.prefix { $0 != " " }))
         #expect(lost > 0)
         #expect(session.model.eventsLost >= lost)
+        #expect(session.actions.entries.contains { $0.kind == .loss && $0.text.hasSuffix(" events lost (cut-off)") })
         #expect(session.data.model.overview.eventsLost >= lost)
         let reconnected = try #require(texts.first { $0.hasPrefix("reconnected to pid \(getpid())") })
         #expect(reconnected.contains("counting the \(session.model.eventsLost) events lost before"), "\(reconnected)")
@@ -138,5 +139,106 @@ struct CutOffReconnectTests {
         session.view = ViewState(view: .log)
         let screen = session.render(size: Size(width: 160, height: 40), glyphs: .ascii).plainText
         #expect(screen.contains("events lost: cut off by the process"), "\(screen)")
+    }
+
+    /// A host whose processes each answer first with a stream the producer cut off, then with a
+    /// whole one.
+    final class CuttingHost: InspectionHost, @unchecked Sendable {  // `opens` is guarded by `lock`
+        private let lock = Lock()
+        private var opens: [Int32: Int] = [:]
+        let cut: String
+        let whole: String
+
+        init(cut: String, whole: String) {
+            self.cut = cut
+            self.whole = whole
+        }
+
+        var name: String { "cutting" }
+
+        func opened(_ pid: Int32) -> Int { lock.withLock { opens[pid] ?? 0 } }
+
+        func inspectableProcesses() throws(HostFailure) -> HostListing {
+            HostListing(
+                directory: "/d",
+                processes: [10, 20].map {
+                    InspectableProcess(pid: $0, socketPath: "/d/\($0).sock", name: "app\($0)", uptimeSeconds: 2)
+                })
+        }
+
+        func open(_ process: InspectableProcess) throws(HostFailure) -> TraceReader {
+            let count = lock.withLock {
+                opens[process.pid, default: 0] += 1
+                return opens[process.pid] ?? 0
+            }
+            do {
+                return try TraceReader.open(file: count == 1 ? cut : whole)
+            } catch {
+                throw HostFailure("\(error)")
+            }
+        }
+
+        func close() {}
+    }
+
+    @Test("attached from the overview, a cut-off stream shows its cause and the process is opened again, loss counted")
+    func overviewReopensCutOffProcesses() throws {
+        let events = Fixture.events()
+        let seq = events.compactMap(\.seq).max() ?? 0
+        let time = events.compactMap(\.timestamp).max() ?? 0
+        let cutEvents =
+            events + [
+                .gap(TraceGap(seq: seq + 40, timestamp: time + 1, count: 40, reason: .viewerBehind)),
+                .end(
+                    TraceEnd(
+                        seq: seq + 41, timestamp: time + 1, reason: .disconnected, behindNanoseconds: 5_000_000_000,
+                        missedEvents: 40, queuedBytes: 3 << 20)),
+            ]
+        let directory =
+            NSTemporaryDirectory() + "notifytop-cutoff-overview-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func write(_ events: [TraceEvent], _ name: String) throws -> String {
+            var bytes: [UInt8] = []
+            TraceEncoder.encode(events, into: &bytes)
+            try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name))
+            return directory + "/" + name
+        }
+        let host = CuttingHost(cut: try write(cutEvents, "cut.ndjson"), whole: try write(events, "whole.ndjson"))
+        var view = ViewState()
+        view.showsOverview = true
+        let session = DashboardSession(source: .fixed([]), view: view)
+        session.overview = ProcessOverview(host: host)
+        defer { session.overview?.stop() }
+        session.overview?.refresh()
+        session.attach(pid: 10, now: CPUMeter.wallNanoseconds())
+        let deadline = Date(timeIntervalSinceNow: 30)
+        func poll(until done: () -> Bool) -> Bool {
+            while Date() < deadline {
+                session.poll(now: CPUMeter.wallNanoseconds())
+                if done() { return true }
+                usleep(10_000)
+            }
+            return false
+        }
+        #expect(
+            poll {
+                host.opened(10) == 2 && session.actions.entries.contains { $0.text.hasPrefix("reconnected to pid 10 ") }
+            })
+        #expect(poll { session.model.totals.events >= UInt64(events.count) })
+        let texts = session.actions.entries.map(\.text)
+        #expect(
+            texts.contains(
+                "stream ended: cut off by the process for reading too slowly: 5.0 s behind, 40 events lost, 3.0 MiB queued"
+            ), "\(texts)")
+        #expect(texts.contains("reconnecting to pid 10 for a fresh snapshot"), "\(texts)")
+        #expect(texts.contains { $0.hasPrefix("reconnected to pid 10 ") }, "\(texts)")
+        #expect(session.model.eventsLost == 40, "the fresh model counts what the cut-off stream lost")
+        // The process not attached is opened again too, its fresh fold counting the loss.
+        #expect(poll { host.opened(20) == 2 && session.data.overview?.first { $0.pid == 20 }?.ended != nil })
+        let other = try #require(session.data.overview?.first { $0.pid == 20 })
+        #expect(other.summary.eventsLost == 40)
+        #expect(other.summary.totals.posts == session.model.totals.posts, "\(other.summary.totals)")
+        #expect(other.ended == "recording cut off: no end line", "the second stream, read to its end")
     }
 }
