@@ -98,7 +98,9 @@ extension DashboardSession {
         status.source = feed.origin
         attachedAt = now
         uptimeAtAttach = found.process?.uptimeSeconds
-        let who = found.process.map { "pid \($0.pid)" } ?? feed.origin
+        // The same process after a cut-off: its pid, even where the target is a socket (`--demo`).
+        let pid = found.process?.pid ?? (cutOff != nil ? finder.lastPid : nil)
+        let who = pid.map { "pid \($0)" } ?? feed.origin
         if let cutOff {
             reconnected(to: who, origin: feed.origin, after: cutOff)
         } else {
