@@ -242,3 +242,73 @@ struct CutOffReconnectTests {
         #expect(other.ended == "recording cut off: no end line", "the second stream, read to its end")
     }
 }
+
+/// A stream that stops without an end line: the process is asked whether it is gone before
+/// anything calls it killed or crashed.
+struct BareCloseTests {
+    /// A live reader on `events` whose connection closes without an end line.
+    static func closedStream(_ events: [TraceEvent]) throws -> TraceReader {
+        var fds: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        var bytes: [UInt8] = []
+        TraceEncoder.encode(events, into: &bytes)
+        try #require(bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) } == bytes.count)
+        close(fds[1])
+        return TraceReader(source: .socket(UnixSocket(descriptor: fds[0])), origin: "/d/app.sock")
+    }
+
+    static func poll(_ session: DashboardSession, until done: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 20)
+        var now: UInt64 = 1_000_000_000
+        while Date() < deadline {
+            now += 300_000_000
+            session.poll(now: now)
+            if done() { return true }
+            usleep(5_000)
+        }
+        return false
+    }
+
+    @Test(
+        "a connection closed without an end line by a process that still runs is connected to again, not called crashed"
+    )
+    func stillRunning() throws {
+        let session = DashboardSession(source: .live(LiveFeed(reader: try Self.closedStream(Fixture.events()))))
+        var connects = 0
+        session.reattacher = Reattacher(
+            match: .socket("/d/app.sock"), lastPid: getpid(),
+            connect: { _ throws(TraceError) in
+                connects += 1
+                guard let reader = try? Self.closedStream(Array(Fixture.events().prefix(10))) else {
+                    throw .invalid("socketpair")
+                }
+                return reader
+            }, followsRestarts: false)
+        #expect(Self.poll(session) { connects == 1 })
+        let texts = session.actions.entries.map(\.text)
+        #expect(
+            texts.contains("stream ended: connection closed without an end line by pid \(getpid()), which still runs"),
+            "\(texts)")
+        #expect(texts.contains { $0.hasPrefix("reconnected to pid \(getpid()) ") }, "\(texts)")
+        #expect(!texts.contains { $0.contains("crashed") || $0.contains("exited") }, "\(texts)")
+    }
+
+    @Test("a connection closed without an end line by a process that is gone says so, and waits for a restart")
+    func gone() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = child.processIdentifier
+        let session = DashboardSession(source: .live(LiveFeed(reader: try Self.closedStream(Fixture.events()))))
+        session.reattacher = Reattacher(
+            match: .socket("/d/app.sock"), lastPid: dead,
+            connect: { _ throws(TraceError) in throw .invalid("connection refused") })
+        #expect(Self.poll(session) { session.status.mode != .live })
+        #expect(
+            session.status.mode
+                == .ended(
+                    "process \(dead) gone without an end line (killed or crashed); waiting for /d/app.sock to restart")
+        )
+    }
+}
