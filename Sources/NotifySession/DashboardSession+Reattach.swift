@@ -82,6 +82,25 @@ extension DashboardSession {
     func lookForRestart(now: UInt64) {
         guard let end = waitingForRestart, now >= nextRestartCheck, var finder = reattacher else { return }
         nextRestartCheck = now &+ 250_000_000
+        if let cutOff = reconnectingAfterCutOff, finder.processRuns() == false {
+            // The process that cut this viewer off has exited since: follow its restart, if at all.
+            reconnectingAfterCutOff = nil
+            let gone = "\(cutOff.text); process \(finder.lastPid ?? 0) has exited since"
+            logAction(.stream, gone)
+            guard finder.followsRestarts else {
+                waitingForRestart = nil
+                status.mode = .ended(gone)
+                return
+            }
+            waitingForRestart = .processExited
+            let target =
+                switch finder.match {
+                case .processName(let name): name
+                case .socket(let path): path
+                }
+            status.mode = .ended("\(gone); waiting for \(target) to restart")
+            return
+        }
         let cutOff = reconnectingAfterCutOff
         let found = finder.attempt(after: end, sameProcess: cutOff != nil)
         reattacher = finder

@@ -312,3 +312,31 @@ struct BareCloseTests {
         )
     }
 }
+
+extension BareCloseTests {
+    @Test("a process that cut the viewer off and exits before it reconnects is then said to have exited")
+    func exitsBeforeReconnect() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["30"]
+        try child.run()
+        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        let events = Fixture.events()
+        let end = TraceEnd(
+            seq: (events.compactMap(\.seq).max() ?? 0) + 1, timestamp: (events.compactMap(\.timestamp).max() ?? 0) + 1,
+            reason: .disconnected, behindNanoseconds: 5_000_000_000, missedEvents: 0, queuedBytes: 1024)
+        let session = DashboardSession(source: .live(LiveFeed(reader: try Self.closedStream(events + [.end(end)]))))
+        session.reattacher = Reattacher(
+            match: .socket("/d/app.sock"), lastPid: child.processIdentifier,
+            connect: { _ throws(TraceError) in throw .invalid("connection refused") }, followsRestarts: false)
+        let cause = "cut off by the process for reading too slowly: 5.0 s behind, 0 events lost, 1.0 KiB queued"
+        #expect(
+            Self.poll(session) {
+                session.status.mode == .ended("\(cause); reconnecting to pid \(child.processIdentifier)")
+            })
+        kill(child.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child of the test process
+        child.waitUntilExit()
+        #expect(Self.poll(session) { session.isEnded })
+        #expect(session.status.mode == .ended("\(cause); process \(child.processIdentifier) has exited since"))
+    }
+}
