@@ -16,7 +16,9 @@ extension DashboardSession {
                     ? "every listed process is shown again"
                     : OverviewView.omittedText(data) ?? "")
         }
-        if ended, let attached = attachedProcess, let restarted = overview.restart(of: attached.name) {
+        if ended, let cutOff = reconnectingAfterCutOff, let attached = attachedProcess {
+            takeReopened(attached, after: cutOff, now: now)
+        } else if ended, let attached = attachedProcess, let restarted = overview.restart(of: attached.name) {
             attach(pid: restarted, now: now)
             status.message = "reattached to pid \(restarted)"
         }
@@ -51,6 +53,25 @@ extension DashboardSession {
         logAction(.attach, "attached to pid \(pid) (\(entry.process.name))")
     }
 
+    /// Takes over the attached process's new stream once the overview has opened it again after
+    /// a cut-off: a fresh model, from its snapshot.
+    private func takeReopened(_ attached: (pid: Int32, name: String), after cutOff: CutOffLoss, now: UInt64) {
+        guard let overview, let entry = overview.take(attached.pid), let feed = entry.feed else { return }
+        source = .live(feed)
+        resetFold()
+        view.forgetProcess()
+        frozen = nil
+        view.paused = false
+        status.eventsWhilePaused = nil
+        ended = false
+        reconnectingAfterCutOff = nil
+        status.mode = .live
+        status.source = feed.origin
+        attachedAt = now
+        uptimeAtAttach = entry.process.uptimeSeconds
+        reconnected(to: "pid \(attached.pid)", origin: feed.origin, after: cutOff)
+    }
+
     /// Gives the attached process's fold back to the overview (or stops its stream, when the
     /// process has left the overview).
     private func handBack() {
@@ -59,7 +80,8 @@ extension DashboardSession {
         if case .ended(let text) = status.mode { endedText = text }
         stopRecording(byUser: true)  // a recording is of one process
         if !overview.follows(attached.pid) { stopFeed() }
-        overview.giveBack(model: model, tail: tail, memory: memory, ended: endedText)
+        overview.giveBack(model: model, tail: tail, memory: memory, ended: endedText, cutOff: reconnectingAfterCutOff)
+        reconnectingAfterCutOff = nil
         attachedProcess = nil
         source = .fixed([])
     }

@@ -52,8 +52,8 @@ package final class DashboardSession {
     package var actions = ActionLog()
     /// Checked every pass: a signal that should end the loop.
     package var pendingSignal: () -> Int32? = { nil }
-    /// Finds a live target again after its stream ends; nil ends the session with the stream
-    /// (`--no-reattach`, `--demo`, replays).
+    /// Finds a live target again after its stream ends (with `--no-reattach` and `--demo`, only
+    /// the same process after it cut this viewer off); nil ends the session with the stream.
     package var reattacher: Reattacher?
 
     var source: Source
@@ -65,6 +65,9 @@ package final class DashboardSession {
     var overviewNotShownLogged = 0
     /// Set while the stream has ended and ``reattacher`` looks for the target again.
     var waitingForRestart: TraceStreamEnd?
+    /// Set while connecting again to a process that cut this viewer off: why, and the events the
+    /// old stream lost (of them, by reading too slowly), which the fresh model goes on counting.
+    var reconnectingAfterCutOff: CutOffLoss?
     var nextRestartCheck: UInt64 = 0
     var frozen: DashboardData?
     var memory = SessionRecorder.Memory()
@@ -228,9 +231,6 @@ package final class DashboardSession {
             for message in messages { logAction(.note, message) }
             if let end, !ended {
                 ended = true
-                logAction(.stream, "stream ended: \(end.description)")
-                status.mode = .ended(end.description)
-                model.setStream(.ended(end.description))
                 // A recording is of one stream: it ends with it (with the stream's end line, if any),
                 // never going on into a restarted process's.
                 stopRecording(byUser: false)

@@ -19,9 +19,11 @@ final class HostSearch: @unchecked Sendable {  // `running` and `found` are only
         let process: InspectableProcess
     }
 
-    /// The newest process called `name` (not `skipped`) that a finished look opened, if any; else
-    /// starts a look unless one runs, and returns nil.
-    func next(on host: any InspectionHost, named name: String, skipping skipped: Int32?) -> Found? {
+    /// The newest process called `name` (not `skipped`; only `only`, when given) that a finished
+    /// look opened, if any; else starts a look unless one runs, and returns nil.
+    func next(on host: any InspectionHost, named name: String, skipping skipped: Int32?, only: Int32? = nil)
+        -> Found?
+    {
         let start: Bool = lock.withLock {
             if found != nil || running { return false }
             if let lastEnd, Date().timeIntervalSince(lastEnd) < 1 { return false }
@@ -32,7 +34,9 @@ final class HostSearch: @unchecked Sendable {  // `running` and `found` are only
             Thread.detachNewThread { [self] in
                 var result: Found?
                 if let listing = try? host.inspectableProcesses(),
-                    let process = listing.processes.last(where: { $0.name == name && $0.pid != skipped }),
+                    let process = listing.processes.last(where: {
+                        $0.name == name && $0.pid != skipped && (only == nil || $0.pid == only)
+                    }),
                     let reader = try? host.open(process)
                 {
                     result = Found(reader: reader, process: process)

@@ -88,6 +88,10 @@ package enum NotifyTopRunner {
                     let child = try DemoProcess(arguments: options.demoArguments)
                     demo = child
                     reader = try child.attach()
+                    // The demo ends with notifytop: only a cut-off is followed, to the same child.
+                    reattacher = Reattacher(
+                        match: .socket(SocketDirectory.standard.socketPath(for: child.pid)), lastPid: child.pid,
+                        followsRestarts: false)
                 } else if options.ssh != nil {
                     let listing = try host.inspectableProcesses()
                     if listing.processes.isEmpty {
@@ -98,21 +102,19 @@ package enum NotifyTopRunner {
                     uptime = process.uptimeSeconds
                     reader = try host.open(process)
                     attached = "attached to pid \(process.pid) (\(process.name)) on \(host.name) through ssh"
-                    if !options.noReattach {
-                        reattacher = Reattacher(
-                            match: .processName(process.name), lastPid: process.pid, recordPath: options.record,
-                            host: host)
-                    }
+                    reattacher = Reattacher(
+                        match: .processName(process.name), lastPid: process.pid, recordPath: options.record,
+                        host: host, followsRestarts: !options.noReattach)
                 } else {
                     let target = try AttachTarget.resolve(pid: options.pid, socket: options.socket)
                     uptime = target.process?.uptimeSeconds
                     reader = try TraceReader.connect(socketPath: target.socket)
                     attached = "attached to " + (target.process.map { "pid \($0.pid) (\($0.name))" } ?? target.socket)
-                    if !options.noReattach {
-                        let match: Reattacher.Match =
-                            target.process.map { .processName($0.name) } ?? .socket(target.socket)
-                        reattacher = Reattacher(match: match, lastPid: target.process?.pid, recordPath: options.record)
-                    }
+                    let match: Reattacher.Match =
+                        target.process.map { .processName($0.name) } ?? .socket(target.socket)
+                    reattacher = Reattacher(
+                        match: match, lastPid: target.process?.pid, recordPath: options.record,
+                        followsRestarts: !options.noReattach)
                 }
                 if let path = options.record {
                     recording = try TraceRecorder(path: path)

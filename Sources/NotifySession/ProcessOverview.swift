@@ -27,6 +27,9 @@ package final class ProcessOverview {
         var seenIn: Int
         /// When its stream was opened (the poll's clock), to tell a socket that never speaks.
         var openedAt: UInt64?
+        /// Set when the process cut its stream off: the next look opens it again, for a fresh fold
+        /// that goes on counting what was lost.
+        var cutOff: CutOffLoss?
     }
 
     /// How long a stream may stay silent before its first line (a notifytop app sends its header
@@ -124,6 +127,13 @@ package final class ProcessOverview {
             guard entries[process.pid]?.feed == nil, let opened = found.opened[process.pid] else { continue }
             switch opened {
             case .success(let reader):
+                if let cutOff = entries[process.pid]?.cutOff {
+                    var model = InspectorState(configuration: configuration)
+                    for gap in cutOff.carriedGaps { model.apply(gap) }
+                    entries[process.pid]?.model = model
+                    entries[process.pid]?.tail = EventTail()
+                    entries[process.pid]?.cutOff = nil
+                }
                 entries[process.pid]?.feed = LiveFeed(reader: reader)
                 entries[process.pid]?.ended = nil
                 entries[process.pid]?.openedAt = now
@@ -170,12 +180,25 @@ package final class ProcessOverview {
         if let end, entry.ended == nil {
             entry.ended = end.description
             entry.model.setStream(.ended(end.description))
+            if case .cutOff = end {
+                // The process goes on: the next look opens it again.
+                entry.ended = end.description + "; reconnecting"
+                entry.cutOff = CutOffLoss(
+                    text: end.description, lost: entry.model.eventsLost, lostBehind: entry.model.eventsLostBehind)
+                entry.feed = nil
+            }
         }
         entries[pid] = entry
     }
 
     /// Whether ``take(_:)`` would hand `pid` over.
     func canTake(_ pid: Int32) -> Bool { entries[pid]?.feed != nil }
+
+    /// The attached process cut the session's stream off: the next look opens it again, and
+    /// ``take(_:)`` then hands over the new stream.
+    func reopen(_ pid: Int32) {
+        entries[pid]?.feed = nil
+    }
 
     /// Hands a process's stream and fold to the session; nil when it is not followed or has no stream.
     func take(_ pid: Int32) -> Entry? {
@@ -187,14 +210,19 @@ package final class ProcessOverview {
         return entry
     }
 
-    /// Takes back the attached process's fold from the session (it goes on folding it here).
-    func giveBack(model: InspectorState, tail: EventTail, memory: SessionRecorder.Memory, ended: String?) {
+    /// Takes back the attached process's fold from the session (it goes on folding it here, or,
+    /// when the process cut the stream off, starts afresh once it is opened again).
+    func giveBack(
+        model: InspectorState, tail: EventTail, memory: SessionRecorder.Memory, ended: String?,
+        cutOff: CutOffLoss? = nil
+    ) {
         guard let pid = attachedPid else { return }
         attachedPid = nil
         entries[pid]?.model = model
         entries[pid]?.tail = tail
         entries[pid]?.memory = memory
         entries[pid]?.ended = ended
+        entries[pid]?.cutOff = cutOff
         shareHistory()
     }
 

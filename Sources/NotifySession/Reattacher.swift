@@ -1,8 +1,10 @@
+import Foundation
 package import NotifySystem
 package import NotifyTraceViewer
 
 /// Finds the target again after it exits: the next process with the same name in the socket
 /// directory (`--pid` and auto-discovery), or the same socket path answering again (`--socket`).
+/// After the process cut the viewer off for falling behind, it connects to that same process again.
 ///
 /// Why by name: a restarted app gets a new pid, and its name is the one thing the user would
 /// recognise it by. Why polling the directory: it costs one `readdir` and a few small `/proc`
@@ -26,6 +28,9 @@ package struct Reattacher {
     package let recordPath: String?
     /// Attachments so far, the first included.
     package private(set) var attachments = 1
+    /// Whether it follows the target to a new process once it exits; else (`--no-reattach`,
+    /// `--demo`) it only connects again to the same process after a cut-off.
+    package let followsRestarts: Bool
     private let connect: (String) throws(TraceError) -> TraceReader
     /// Another host to look on (`--ssh`) instead of ``directory``, for ``Match/processName(_:)``.
     package let host: (any InspectionHost)?
@@ -37,9 +42,10 @@ package struct Reattacher {
         connect: @escaping (String) throws(TraceError) -> TraceReader = { path throws(TraceError) in
             try TraceReader.connect(socketPath: path)
         },
-        host: (any InspectionHost)? = nil
+        host: (any InspectionHost)? = nil, followsRestarts: Bool = true
     ) {
         self.host = host
+        self.followsRestarts = followsRestarts
         self.match = match
         self.directory = directory
         self.lastPid = lastPid
@@ -51,21 +57,44 @@ package struct Reattacher {
     /// say) would fail again, so it ends the session.
     package static func mayRestart(after end: TraceStreamEnd) -> Bool {
         switch end {
-        case .processExited, .disconnected, .producerStopped: true
+        case .processExited, .disconnected, .producerStopped, .cutOff: true
         case .endOfFile, .failed: false
         }
     }
 
+    /// Whether the process attached to last still runs: nil when that cannot be told from here
+    /// (another host, or a socket whose process is not known).
+    package func processRuns() -> Bool? {
+        guard host == nil, let lastPid else { return nil }
+        return Self.runs(lastPid)
+    }
+
+    /// Alive and not a zombie: `kill(pid, 0)` alone also answers for a process that has exited
+    /// and not been reaped.
+    static func runs(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        // After "pid (comm) ", the state letter; comm may itself hold parentheses.
+        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+        return state != "Z" && state != "X"
+    }
+
     /// One look for the target: a connected reader, what is known of its process, and a note for
     /// the actions log (where `--record` goes on); nil to look again later. After a process exit, the pid that exited is skipped (its socket may
-    /// linger for a moment); after the inspector alone stopped, the same pid may come back.
-    package mutating func attempt(after end: TraceStreamEnd) -> (
+    /// linger for a moment); after the inspector alone stopped, the same pid may come back. With
+    /// `sameProcess` (after a cut-off) only the pid attached to last is taken, when it is known.
+    package mutating func attempt(after end: TraceStreamEnd, sameProcess: Bool = false) -> (
         reader: TraceReader, process: InspectableProcess?, note: String?
     )? {
         let reader: TraceReader
         let process: InspectableProcess?
+        let only = sameProcess ? lastPid : nil
         if let host, case .processName(let name) = match {
-            guard let found = hostSearch.next(on: host, named: name, skipping: Self.isExit(end) ? lastPid : nil)
+            guard
+                let found = hostSearch.next(
+                    on: host, named: name, skipping: Self.isExit(end) ? lastPid : nil, only: only)
             else { return nil }
             (reader, process) = (found.reader, found.process)
         } else {
@@ -76,7 +105,9 @@ package struct Reattacher {
             case .processName(let name):
                 let skipped = Self.isExit(end) ? lastPid : nil
                 guard
-                    let process = directory.inspectableProcesses().last(where: { $0.name == name && $0.pid != skipped })
+                    let process = directory.inspectableProcesses().last(where: {
+                        $0.name == name && $0.pid != skipped && (only == nil || $0.pid == only)
+                    })
                 else { return nil }
                 candidate = (process.socketPath, process)
             }
@@ -87,12 +118,14 @@ package struct Reattacher {
         if let pid = process?.pid { lastPid = pid }
         var note: String?
         if let recordPath {
-            let path = Self.numbered(recordPath, attachments)
+            // The next free number from this attachment's on: a file already there (an earlier
+            // session's run, a planted link) is passed over, never replaced.
             do {
-                reader.recorder = try TraceRecorder(path: path)
-                note = "recording to \(path)"
+                let recorder = try TraceRecorder.firstFree(from: attachments) { Self.numbered(recordPath, $0) }
+                reader.recorder = recorder
+                note = "recording to \(recorder.path)"
             } catch {
-                note = "cannot record to \(path): \(error)"
+                note = "cannot record to \(Self.numbered(recordPath, attachments)): \(error)"
             }
         }
         return (reader, process, note)

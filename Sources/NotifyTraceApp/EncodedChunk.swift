@@ -58,7 +58,7 @@ struct EncodedChunk {
         case .posted(let post): .event(seq: post.seq, events: 1)
         case .delivered(let delivery): .event(seq: delivery.seq, events: 1)
         // The ring's loss reaches every viewer under its own cause, even one that is behind.
-        case .gap(let gap) where gap.reason == .bufferFull: .required(seq: gap.seq, events: gap.count)
+        case .gap(let gap) where gap.reason == .bufferFull: .ringGap(seq: gap.seq, events: gap.count)
         case .gap(let gap): .event(seq: gap.seq, events: gap.count)
         case .thread, .end: .required(seq: line.seq, events: 0)
         default: line.seq.map { .event(seq: $0, events: 1) } ?? .required(seq: nil, events: 0)

@@ -50,9 +50,10 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private var acceptBackoff: UInt64 = TraceExporter.firstAcceptBackoff
     private static let firstAcceptBackoff: UInt64 = 10_000_000
     private static let lastAcceptBackoff: UInt64 = 1_000_000_000
-    /// How long a viewer being cut off may take to receive its last lines.
+    /// How long a viewer being cut off may take to receive its last lines before it departs.
     private static let closingGrace: UInt64 = 1_000_000_000
     private var closingDeadlines: [ObjectIdentifier: UInt64] = [:]
+    private let departing: DepartingViewers
     private var peakQueued = 0
     private var viewerMissNoted = false
     private var admissions = Double.infinity
@@ -70,6 +71,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         self.limits = limits
         self.chunkBytes = min(limits.eventBytes, 1 << 16)
         self.acceptOne = accept
+        self.departing = DepartingViewers(capacity: limits.maximumViewers)
         self.processName = ProcessInfoReader.name(of: getpid())
     }
 
@@ -232,17 +234,27 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
                 && (behind >= limits.stalledNanoseconds || viewer.queuedByteCount > limits.shareBytes)
             guard stalled else { continue }
             // The end takes the next number without using it up: no line follows it in this stream.
-            viewer.cutOff(with: TraceEnd(seq: translator.lastSequence + 1, timestamp: now, reason: .disconnected))
+            viewer.cutOffBehind(seq: translator.lastSequence + 1, now: now)
             closingDeadlines[ObjectIdentifier(viewer)] = now + Self.closingGrace
             viewer.flush()
         }
+        var departed = false
         for viewer in viewers where viewer.isEnding {
             let key = ObjectIdentifier(viewer)
-            if viewer.queuedByteCount == 0 || now >= closingDeadlines[key] ?? 0 {
+            if viewer.queuedByteCount == 0 {
                 viewer.close()
                 closingDeadlines[key] = nil
+            } else if now >= closingDeadlines[key] ?? 0 {
+                closingDeadlines[key] = nil
+                departing.add(viewer, now: now)
+                departed = true
             }
         }
+        if departed {
+            viewers.removeAll { departing.contains($0) }
+            viewersChanged()
+        }
+        departing.flush(now: now)
     }
 
     /// How many events a line counts for when it is lost: threads, definitions and unnumbered
@@ -330,6 +342,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         drain(for: limits.endLastNanoseconds)
         viewers.forEach { $0.close() }
         viewers.removeAll()
+        departing.closeAll()
         attachment?.detach()
         attachment = nil
         listener.close()

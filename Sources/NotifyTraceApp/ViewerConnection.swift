@@ -22,6 +22,9 @@ final class ViewerConnection {
         case required(seq: UInt64?, events: UInt64)
         /// A live event line, or a gap line standing for `events` lost events.
         case event(seq: UInt64, events: UInt64)
+        /// A `buffer-full` gap of the ring's: queued like a required line. The events it counts
+        /// took no numbers, so a cut-off keeps it whole rather than count them in its own gap.
+        case ringGap(seq: UInt64, events: UInt64)
     }
 
     /// A queued line: where it ends in the byte stream and what it stands for.
@@ -30,6 +33,7 @@ final class ViewerConnection {
         var end: Int
         var seq: UInt64
         var events: UInt64
+        var isRingGap = false
     }
 
     let socket: UnixSocket
@@ -67,6 +71,9 @@ final class ViewerConnection {
             // A numbered line must not overtake the gap that numbers the events missed before it.
             if seq != nil && missed > 0 { queueGap(now: now) }
             append(line, seq: seq ?? 0, events: events)
+        case .ringGap(let seq, let events):
+            if missed > 0 { queueGap(now: now) }
+            append(line, seq: seq, events: events, isRingGap: true)
         case .event(let seq, let events):
             if missed == 0 && hasRoom(for: line.count) {
                 append(line, seq: seq, events: events)
@@ -109,12 +116,13 @@ final class ViewerConnection {
             defer { start = base + end }
             // Written whole already: nothing to account for.
             guard end > taken else { continue }
-            let (seq, events) =
+            let (seq, events, isRingGap) =
                 switch kind {
-                case .required(let seq, let events): (seq ?? 0, events)
-                case .event(let seq, let events): (seq, events)
+                case .required(let seq, let events): (seq ?? 0, events, false)
+                case .event(let seq, let events): (seq, events, false)
+                case .ringGap(let seq, let events): (seq, events, true)
                 }
-            entries.append(Entry(start: start, end: base + end, seq: seq, events: events))
+            entries.append(Entry(start: start, end: base + end, seq: seq, events: events, isRingGap: isRingGap))
         }
     }
 
@@ -140,12 +148,37 @@ final class ViewerConnection {
     /// queues a gap with the exact count of events given up or missed, and `end`. Returns that
     /// count.
     ///
-    /// Numbered lines that carry no event (a `tick`, a `thread`) are kept, each after a gap for the
-    /// events given up before it: they take numbers, and a number no gap counts would read as a
-    /// lost event.
+    /// Numbered lines that carry no event (a `tick`, a `thread`) and the ring's `buffer-full` gaps
+    /// are kept, each after a gap for the events given up before it: they take numbers, and a
+    /// number no gap counts would read as a lost event.
     @discardableResult
     func cutOff(with end: TraceEnd) -> UInt64 {
         guard !isClosed else { return 0 }
+        let lost = giveUpUnsent(now: end.timestamp)
+        finish(with: end)
+        return lost
+    }
+
+    /// Cuts off a viewer that fell too far behind, with an `end` line (reason `disconnected`, number
+    /// `seq`) that says how long it was behind, how many events the cut-off loses (given up or
+    /// missed since the last gap: what the gaps before the `end` count) and how many bytes were
+    /// queued for it. Returns that count, as ``cutOff(with:)``.
+    @discardableResult
+    func cutOffBehind(seq: UInt64, now: UInt64) -> UInt64 {
+        guard !isClosed else { return 0 }
+        let queuedBytes = UInt64(queuedByteCount)
+        let behind = behindSince.map { now &- $0 } ?? 0
+        let lost = giveUpUnsent(now: now)
+        finish(
+            with: TraceEnd(
+                seq: seq, timestamp: now, reason: .disconnected, behindNanoseconds: behind,
+                missedEvents: lost, queuedBytes: queuedBytes))
+        return lost
+    }
+
+    /// The first half of a cut-off: gives up the lines not started, leaving the count of their
+    /// events (and of those missed) for the next gap, and the kept numbered lines queued.
+    private func giveUpUnsent(now: UInt64) -> UInt64 {
         let position = removed + sent
         var keep = firstEntry
         while keep < entries.count && entries[keep].end <= position { keep += 1 }
@@ -165,11 +198,16 @@ final class ViewerConnection {
         missed = 0
         var lost: UInt64 = 0
         for entry in givenUp {
-            if entry.events > 0 {
+            if entry.isRingGap {
+                if missed > 0 { queueGap(now: now) }
+                append(
+                    givenUpBytes[(entry.start - keptEnd)..<(entry.end - keptEnd)], seq: entry.seq,
+                    events: entry.events, isRingGap: true)
+            } else if entry.events > 0 {
                 noteMissed(entry.events, through: entry.seq)
                 lost += entry.events
             } else if entry.seq != 0 {
-                if missed > 0 { queueGap(now: end.timestamp) }
+                if missed > 0 { queueGap(now: now) }
                 append(givenUpBytes[(entry.start - keptEnd)..<(entry.end - keptEnd)], seq: entry.seq, events: 0)
             }
         }
@@ -177,8 +215,18 @@ final class ViewerConnection {
             noteMissed(missedAtEnd, through: missedAtEndSeq)
             lost += missedAtEnd
         }
-        finish(with: end)
         return lost
+    }
+
+    /// Lets go of the queue's spare capacity: a viewer cut off but still to take its last lines
+    /// holds only those.
+    func releaseSpareCapacity() {
+        guard !isClosed else { return }
+        queued = Array(queued[sent...])
+        removed += sent
+        sent = 0
+        entries = Array(entries[firstEntry...])
+        firstEntry = 0
     }
 
     /// Writes what the socket takes without blocking; closes the viewer when its peer is gone.
@@ -229,10 +277,11 @@ final class ViewerConnection {
         return !isClosed && queuedByteCount + count <= eventLimit
     }
 
-    private func append(_ line: ArraySlice<UInt8>, seq: UInt64, events: UInt64) {
+    private func append(_ line: ArraySlice<UInt8>, seq: UInt64, events: UInt64, isRingGap: Bool = false) {
         let start = removed + queued.count
         queued.append(contentsOf: line)
-        entries.append(Entry(start: start, end: removed + queued.count, seq: seq, events: events))
+        entries.append(
+            Entry(start: start, end: removed + queued.count, seq: seq, events: events, isRingGap: isRingGap))
     }
 
     private func gapBytes(now: UInt64) -> [UInt8] {

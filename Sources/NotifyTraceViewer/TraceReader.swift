@@ -315,7 +315,11 @@ public final class TraceReader {
 
     private func endReason() -> TraceStreamEnd {
         if let sawEndLine {
-            return sawEndLine.reason == .processExit ? .processExited : .producerStopped(sawEndLine.reason.rawValue)
+            switch sawEndLine.reason {
+            case .processExit: return .processExited
+            case .disconnected: return .cutOff(sawEndLine)
+            default: return .producerStopped(sawEndLine.reason.rawValue)
+            }
         }
         if case .file = source { return .endOfFile }
         return .disconnected
@@ -347,7 +351,12 @@ public enum TraceStreamEnd: Sendable, Equatable, CustomStringConvertible {
     case processExited
     /// The producer ended the stream for another reason (its inspector was stopped).
     case producerStopped(String)
-    /// The connection closed without an end line: the process was killed or crashed.
+    /// The producer cut this reader off for falling behind; the process goes on. Its end line
+    /// says how far behind, when the producer tells.
+    case cutOff(TraceEnd)
+    /// The connection closed without an end line: the process was killed or crashed, or it closed
+    /// the connection while this reader could not take the end line (see ``TraceEnd``). Only the
+    /// process itself tells which.
     case disconnected
     /// A recording was read to its end, which has no end line: it was cut off.
     case endOfFile
@@ -360,9 +369,28 @@ public enum TraceStreamEnd: Sendable, Equatable, CustomStringConvertible {
         case .producerStopped(let reason) where reason == TraceEndReason.recordingStopped.rawValue:
             "recording stopped by the user"
         case .producerStopped(let reason): "stream stopped by the process (\(reason))"
-        case .disconnected: "connection lost (process killed or crashed)"
+        case .cutOff(let end): "cut off by the process for reading too slowly" + Self.lag(end)
+        case .disconnected: "connection lost without an end line"
         case .endOfFile: "recording cut off: no end line"
         case .failed(let message): message
         }
+    }
+
+    /// ": 5.2 s behind, 48211 events lost, 6.0 MiB queued", as far as the end line says.
+    private static func lag(_ end: TraceEnd) -> String {
+        var parts: [String] = []
+        if let behind = end.behindNanoseconds {
+            parts.append("\((Double(behind) / 1e8).rounded() / 10) s behind")
+        }
+        if let missed = end.missedEvents { parts.append("\(missed) event\(missed == 1 ? "" : "s") lost") }
+        if let bytes = end.queuedBytes { parts.append(byteText(bytes) + " queued") }
+        return parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")
+    }
+
+    private static func byteText(_ bytes: UInt64) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        let kib = Double(bytes) / 1024
+        if kib < 1024 { return "\((kib * 10).rounded() / 10) KiB" }
+        return "\((kib / 1024 * 10).rounded() / 10) MiB"
     }
 }

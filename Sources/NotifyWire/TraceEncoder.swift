@@ -83,6 +83,19 @@ public enum TraceEncoder {
             stamp(.end, end.seq, end.timestamp, nil, into: &buffer)
             buffer.appendKey(.reason)
             buffer.appendJSONString(end.reason.rawValue)
+            // Written only when known, so an end line without a cause re-encodes as it was.
+            if let behind = end.behindNanoseconds {
+                buffer.appendKey(.behind)
+                buffer.appendDecimal(behind)
+            }
+            if let missed = end.missedEvents {
+                buffer.appendKey(.missed)
+                buffer.appendDecimal(missed)
+            }
+            if let queued = end.queuedBytes {
+                buffer.appendKey(.queuedBytes)
+                buffer.appendDecimal(queued)
+            }
         case .tick(let tick):
             stamp(.tick, tick.seq, tick.timestamp, nil, into: &buffer)
             if let viewers = tick.viewers {

@@ -183,7 +183,10 @@ enum TraceLineDecoder {
             return .end(
                 TraceEnd(
                     seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t),
-                    reason: TraceEndReason(rawValue: try reader.string(.reason))))
+                    reason: TraceEndReason(rawValue: try reader.string(.reason)),
+                    behindNanoseconds: try reader.optionalUInt64(.behind),
+                    missedEvents: try reader.optionalUInt64(.missed),
+                    queuedBytes: try reader.optionalUInt64(.queuedBytes)))
         case .tick:
             return .tick(
                 TraceTick(

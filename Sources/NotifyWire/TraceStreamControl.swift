@@ -51,12 +51,27 @@ public struct TraceEnd: Sendable, Hashable {
     public var timestamp: UInt64
     /// Why it ended.
     public var reason: TraceEndReason
+    /// For a viewer cut off for falling behind: how long it had been behind, in nanoseconds; nil
+    /// on other ends and from producers that do not say.
+    public var behindNanoseconds: UInt64?
+    /// For a viewer cut off for falling behind: the events the cut-off lost it, those queued and
+    /// not yet started and those missed since its last gap (the gaps just before this line count
+    /// them).
+    public var missedEvents: UInt64?
+    /// For a viewer cut off for falling behind: the bytes queued for it and not yet taken.
+    public var queuedBytes: UInt64?
 
     /// Creates an end-of-stream event.
-    public init(seq: UInt64, timestamp: UInt64, reason: TraceEndReason) {
+    public init(
+        seq: UInt64, timestamp: UInt64, reason: TraceEndReason, behindNanoseconds: UInt64? = nil,
+        missedEvents: UInt64? = nil, queuedBytes: UInt64? = nil
+    ) {
         self.seq = seq
         self.timestamp = timestamp
         self.reason = reason
+        self.behindNanoseconds = behindNanoseconds
+        self.missedEvents = missedEvents
+        self.queuedBytes = queuedBytes
     }
 }
 
@@ -80,7 +95,9 @@ public struct TraceEndReason: RawRepresentable, Sendable, Hashable, ExpressibleB
     public static let processExit: TraceEndReason = "process-exit"
     /// The app stopped its inspector; the process goes on.
     public static let inspectorStopped: TraceEndReason = "inspector-stopped"
-    /// The producer disconnected this viewer (for example, it was too far behind to catch up).
+    /// The producer disconnected this viewer: it stayed too far behind to catch up. The line then
+    /// says how far (``TraceEnd/behindNanoseconds``, ``TraceEnd/missedEvents``,
+    /// ``TraceEnd/queuedBytes``).
     public static let disconnected: TraceEndReason = "disconnected"
     /// The user stopped a recording (`r` again, or quitting notifytop); the recorded process went on.
     public static let recordingStopped: TraceEndReason = "recording-stopped"

@@ -163,6 +163,10 @@ struct WireKey {
 
     // remove, gap, end
     static var reason: WireKey { WireKey(#","reason":"#) }
+    // end of a viewer cut off for falling behind (written only then)
+    static var behind: WireKey { WireKey(#","behind":"#) }
+    static var missed: WireKey { WireKey(#","missed":"#) }
+    static var queuedBytes: WireKey { WireKey(#","queuedBytes":"#) }
 
     // queue
     static var queueID: WireKey { WireKey(#","queueID":"#) }

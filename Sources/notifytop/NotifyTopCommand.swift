@@ -42,7 +42,9 @@ struct NotifyTopCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("no-reattach"),
-        help: "End when the target's stream ends, instead of waiting for it to restart and attaching again.")
+        help: ArgumentHelp(
+            "End when the target's stream ends, instead of waiting for it to restart and attaching again.",
+            discussion: "A process that cut notifytop off for falling behind is still connected to again."))
     var noReattach = false
 
     @Flag(help: "List the inspectable processes and exit.")

@@ -131,5 +131,15 @@ struct ReattachTests {
         #expect(FileManager.default.fileExists(atPath: scratch.directory + "/run-2.ndjson"))
         #expect(!Reattacher.mayRestart(after: .endOfFile))
         #expect(!Reattacher.mayRestart(after: .failed("unknown version")))
+
+        // A name already taken (an earlier session's run-3, a planted link at run-4) is passed over.
+        let earlier = scratch.directory + "/run-3.ndjson"
+        let target = try scratch.write([], name: "someone-else")
+        try Data("earlier run\n".utf8).write(to: URL(fileURLWithPath: earlier))
+        #expect(symlink(target, scratch.directory + "/run-4.ndjson") == 0)
+        let next = socket.attempt(after: .disconnected)
+        #expect(next?.note == "recording to \(scratch.directory)/run-5.ndjson")
+        #expect(try String(contentsOfFile: earlier, encoding: .utf8) == "earlier run\n")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "")
     }
 }
