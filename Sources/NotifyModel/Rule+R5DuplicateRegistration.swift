@@ -34,22 +34,21 @@ extension InspectorState {
     mutating func duplicateRegistered(_ slot: Int, _ row: ObserverRow) {
         guard configuration.rules.runs(.duplicateRegistration), let key = Self.duplicateKey(row) else { return }
         rows[slot].flags.insert(.grouped)
-        // One lookup: a lone member (the usual case) needs nothing more.
+        // One lookup: a lone member (the usual case) needs nothing more, and a large group has
+        // only what this registration changes touched, so its cost does not grow with the group.
         let joined = ruleState.duplicates[
             key,
             default: DuplicateGroup(
                 findingKey: LeakFindingKey(
                     rule: .duplicateRegistration,
                     subject: .nameAtCallsite(row.displayName, callsite: row.callsite.id)))
-        ].join(row.id)
+        ].join(row.id, at: row.callsite)
         guard let group = joined else { return }
         let crossed = group.members.count == 2
-        var sites: [CallsiteInfo] = []
-        for member in group.members {
-            guard let memberSlot = registrationSlots[member] else { continue }
-            let site = rows.markDuplicated(memberSlot)
-            if !sites.contains(site) { sites.append(site) }
+        for member in crossed ? Array(group.members) : [row.id] {
+            if let memberSlot = registrationSlots[member] { rows.markDuplicated(memberSlot) }
         }
+        let sites = group.sites
         var folded = group.foldedIntoSelfRetaining
         if crossed, row.capturesObserverStrongly, let owner = row.observer,
             selfRetainingFold(
@@ -63,7 +62,7 @@ extension InspectorState {
         else { return }
         let ownerKeyed = key.owner != nil
         let count = group.members.count
-        let members = group.members
+        let added = crossed ? Array(group.members).sorted() : [row.id]
         findingStore.raise(
             group.findingKey, severity: ownerKeyed ? .warning : .info,
             summary: (ownerKeyed ? "\(row.observer!.typeName) registered" : "registrations with no owner made")
@@ -75,7 +74,7 @@ extension InspectorState {
             finding.evidence.callsite = finding.evidence.callsite ?? sites.first
             finding.evidence.observer = row.observer
             finding.evidence.objectFilter = row.objectFilter
-            for member in members { finding.evidence.addRegistration(member) }
+            for member in added { finding.evidence.addRegistration(member) }
             for site in sites { finding.evidence.addRelated(site) }
             finding.evidence.count = max(finding.evidence.count, UInt64(count))
             if crossed { finding.evidence.liveCount += 1 }
@@ -140,20 +139,22 @@ extension InspectorState {
 }
 
 extension DuplicateGroup {
-    /// Adds a member; the group as it now stands once it has two or more, nil while alone.
-    fileprivate mutating func join(_ id: UInt64) -> DuplicateGroup? {
-        members.append(id)
+    /// Adds a member registered at `site`; the group as it now stands once it has two or more,
+    /// nil while alone.
+    fileprivate mutating func join(_ id: UInt64, at site: CallsiteInfo) -> DuplicateGroup? {
+        members.insert(id)
+        if sites.count < Self.siteLimit, siteIDs.insert(site.id).inserted { sites.append(site) }
         return members.count >= 2 ? self : nil
     }
 
     /// Removes a member in place (reading a group out of the table copies it). With one member
     /// left: that member, and the finding to count down unless it was folded into an R4.
     fileprivate mutating func leave(_ id: UInt64) -> (remaining: Int, alone: UInt64?, reportsTo: LeakFindingKey?) {
-        members.removeAll { $0 == id }
-        guard members.count == 1 else { return (members.count, nil, nil) }
+        members.remove(id)
+        guard members.count == 1, let last = members.first else { return (members.count, nil, nil) }
         let folded = foldedIntoSelfRetaining
         foldedIntoSelfRetaining = false
-        return (1, members[0], folded ? nil : findingKey)
+        return (1, last, folded ? nil : findingKey)
     }
 
     /// Counts one run of the group's handlers for `postID`; the runs in that post so far.
@@ -171,8 +172,7 @@ extension DuplicateGroup {
 extension [ObserverRow] {
     /// Flags the row at `slot` a duplicate and gives its callsite, in place: reading a field of a
     /// row through the state's array copies the whole row.
-    fileprivate mutating func markDuplicated(_ slot: Int) -> CallsiteInfo {
+    fileprivate mutating func markDuplicated(_ slot: Int) {
         self[slot].flags.insert(.duplicated)
-        return self[slot].callsite
     }
 }

@@ -39,7 +39,13 @@ struct DuplicateKey: Hashable, Sendable {
 struct DuplicateGroup: Sendable {
     /// The finding the group reports under: its name at its first member's callsite.
     var findingKey: LeakFindingKey
-    var members: [UInt64] = []
+    /// Live members, by registration id: joining and leaving cost the same whatever the size.
+    var members: Set<UInt64> = []
+    /// The callsites members registered at, first seen first, at most ``siteLimit`` (what a
+    /// finding lists); ``siteIDs`` tells a new one from those already seen.
+    var sites: [CallsiteInfo] = []
+    var siteIDs: Set<UInt64> = []
+    static let siteLimit = 16
     /// Reported inside the owner's R4 instead of as an R5 of its own.
     var foldedIntoSelfRetaining = false
     /// The post whose deliveries are being counted, and how many came from this group.
