@@ -22,8 +22,9 @@ final class CenterHistory: @unchecked Sendable {  // `state` is locked
         var nameIndex: [Notification.Name: UInt32] = [:]
         var messageIndex: [ObjectIdentifier: UInt32] = [:]
         var threads: [HistoryCounters] = []
-        /// Counts of exited threads, by thread id and name index.
+        /// Counts of exited threads, by thread id and name index, and those threads.
         var retired: [UInt64: [UInt32: HistoryCounts]] = [:]
+        var retiredThreads: [UInt64: NotifyThread] = [:]
         var checkpoints: [NotifyHistory.Checkpoint] = []
         var checkpointTotal = 0
     }
@@ -81,6 +82,7 @@ final class CenterHistory: @unchecked Sendable {  // `state` is locked
         guard state.threads.contains(where: { $0.closed.load(ordering: .acquiring) }) else { return }
         state.threads.removeAll { counters in
             guard counters.closed.load(ordering: .acquiring) else { return false }
+            if let thread = counters.threadAtStart { state.retiredThreads[thread.id] = thread }
             counters.forEachCount { index, counts in
                 state.retired[counters.thread, default: [:]][index, default: HistoryCounts()] += counts
             }
@@ -101,7 +103,10 @@ final class CenterHistory: @unchecked Sendable {  // `state` is locked
     }
 
     /// Every count so far, by thread and name, and the remembered checkpoints, oldest first.
-    func read() -> (counts: [NotifyHistory.Key: HistoryCounts], checkpoints: [NotifyHistory.Checkpoint]) {
+    func read() -> (
+        counts: [NotifyHistory.Key: HistoryCounts], checkpoints: [NotifyHistory.Checkpoint],
+        exitedThreads: [UInt64: NotifyThread]
+    ) {
         state.withLock { state in
             Self.retireExited(&state)
             var counts: [NotifyHistory.Key: HistoryCounts] = [:]
@@ -123,7 +128,7 @@ final class CenterHistory: @unchecked Sendable {  // `state` is locked
             let checkpoints = (0..<state.checkpoints.count).map {
                 state.checkpoints[(start + $0) % state.checkpoints.count]
             }
-            return (counts, checkpoints)
+            return (counts, checkpoints, state.retiredThreads)
         }
     }
 }
@@ -145,8 +150,12 @@ extension NotifyCenter {
     /// later readings' growth, plus the events, count every post and delivery once.
     package func history() -> NotifyHistory {
         let siteCounts = lock.withLock { table.sites.live }
-        let (counts, checkpoints) = recordedHistory.read()
+        let (counts, checkpoints, exited) = recordedHistory.read()
         return NotifyHistory(
-            since: recordedHistory.since, counts: counts, checkpoints: checkpoints, siteCounts: siteCounts)
+            since: recordedHistory.since, counts: counts, checkpoints: checkpoints, siteCounts: siteCounts,
+            exitedThreads: exited)
     }
+
+    /// ``MonotonicClock`` nanoseconds when this center began keeping history: its creation.
+    package var historySince: UInt64 { recordedHistory.since }
 }

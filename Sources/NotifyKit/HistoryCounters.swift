@@ -16,6 +16,8 @@ final class HistoryCounters: @unchecked Sendable {  // written by one thread; re
     private static let fields = 3
 
     let thread: UInt64
+    /// The thread as it was when it began counting: its name once it has exited.
+    let threadAtStart: NotifyThread?
     /// ``NotifyCenter/serial`` of the center counted.
     let center: UInt64
     private let pages: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -26,6 +28,7 @@ final class HistoryCounters: @unchecked Sendable {  // written by one thread; re
 
     init(thread: UInt64, center: UInt64) {
         self.thread = thread
+        self.threadAtStart = NotifyThread.lookup(thread)
         self.center = center
         pages = .allocate(capacity: Self.pageCount)
         pages.initialize(repeating: nil, count: Self.pageCount)

@@ -155,10 +155,10 @@ extension NotifyCenter {
     public func checkpoint(_ label: String, file: StaticString = #fileID, line: UInt = #line) {
         let callsite = NotifyCallsite(file: file, line: line)
         let thread = ThreadContext.currentID
-        let now = MonotonicClock.now()
         // Under the lock, so that a checkpoint is either remembered as unwatched or in the
-        // attached probes' records before an attach or detach completes.
+        // attached probes' records before an attach or detach completes, and times follow that order.
         lock.withLock {
+            let now = MonotonicClock.now()
             recordedHistory.remember(
                 NotifyHistory.Checkpoint(
                     label: label, callsite: callsite, thread: thread, timestamp: now, watched: probes != nil))

@@ -25,6 +25,14 @@ package struct NotifyHistory: Sendable {
         package var timestamp: UInt64
         /// A probe was attached when it was made, so probes received it as an event.
         package var watched: Bool
+
+        package init(label: String, callsite: NotifyCallsite, thread: UInt64, timestamp: UInt64, watched: Bool) {
+            self.label = label
+            self.callsite = callsite
+            self.thread = thread
+            self.timestamp = timestamp
+            self.watched = watched
+        }
     }
 
     /// The live registrations of one (name, callsite) pair after each of its latest changes.
@@ -50,6 +58,8 @@ package struct NotifyHistory: Sendable {
     package var checkpoints: [Checkpoint]
     /// The (name, callsite) pairs with a live registration, with their latest changes.
     package var siteCounts: [SiteCount]
+    /// Threads of ``counts`` that have exited, as they were when they began counting.
+    package var exitedThreads: [UInt64: NotifyThread]
 
     /// How many names a center keeps counts for; posts of further names count under no name.
     package static var keptNames: Int { CenterHistory.nameCapacity }
