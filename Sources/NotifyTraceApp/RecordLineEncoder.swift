@@ -48,9 +48,25 @@ struct RecordLineEncoder: ProbeRecordVisitor {
 
     mutating func visit(_ event: ProbeEvent) {
         count += 1
-        if let totals { totals.count(event) }
         converter.translate(event, into: &lines)
+        if let totals {
+            totals.count(event)
+            if case .registered(let registration) = event.kind, registration.preexisting {
+                addWatchedDeliveries(of: registration.id)
+            }
+        }
         appendLines()
+    }
+
+    /// A snapshot registration's deliveries: the center's count covers only unwatched ones, the
+    /// totals hold those drained while earlier viewers watched.
+    private mutating func addWatchedDeliveries(of id: UInt64) {
+        guard let watched = totals?.deliveries(of: id), watched > 0 else { return }
+        for index in lines.indices {
+            guard case .registered(var registration) = lines[index], registration.id == id else { continue }
+            registration.deliveries = (registration.deliveries ?? 0) + watched
+            lines[index] = .registered(registration)
+        }
     }
 
     mutating func visit(_ record: ProbeDrainedRecord) {

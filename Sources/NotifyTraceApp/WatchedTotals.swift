@@ -1,4 +1,4 @@
-package import NotifyKit
+import NotifyKit
 
 /// What the exporter drained while probed, added up: per (thread, name) posts, deliveries and
 /// unheard posts, and each registration's deliveries. A viewer that attaches later receives these
