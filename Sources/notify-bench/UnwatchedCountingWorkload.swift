@@ -8,8 +8,6 @@ struct UnwatchedCountingWorkload: Workload {
     static let observerCounts = [1, 10]
     /// The most the counters may add to a post.
     static let addedLimit = 2.0
-    /// On/off pairs timed; the row compares the medians of each side.
-    static let turns = 5
 
     let measurer: Measurer
     let profile: Profile
@@ -47,29 +45,53 @@ struct UnwatchedCountingWorkload: Workload {
         return rows
     }
 
-    /// Alternates counting off and on, so both sides see the same machine; the medians compared.
+    /// Times rounds of posts with counting off and on in turns (off, on, on, off, …), so both sides
+    /// see the same machine and drift cancels; the row shows the median of the per-pair differences
+    /// and the medians of each side.
     private func timedRow(_ name: String, observers: Int) throws -> Row {
         let fixture = PostFixture<NotifyKitCenter>(observers: observers)
+        let center = fixture.center.center
+        // Calibrates the round and warms up both paths.
+        let calibration = measurer.measure { n in
+            for _ in 0..<n { fixture.post() }
+        }
+        var posts = calibration.operations
+        let n = max(1, Int(Double(profile.roundNanos) / max(calibration.nsPerOp, 0.1)))
+        func round(counting: Bool) -> Double {
+            center.countsUnwatched = counting
+            let start = MonotonicClock.now()
+            for _ in 0..<n { fixture.post() }
+            posts += n
+            return Double(MonotonicClock.now() &- start) / Double(n)
+        }
         var with: [Double] = []
         var without: [Double] = []
-        var posts = 0
-        for _ in 0..<Self.turns {
-            for counting in [false, true] {
-                fixture.center.center.countsUnwatched = counting
-                let result = measurer.measure { n in
-                    for _ in 0..<n { fixture.post() }
-                }
-                posts += result.operations
-                if counting { with.append(result.nsPerOp) } else { without.append(result.nsPerOp) }
+        var differences: [Double] = []
+        for pair in 0..<Self.pairs(profile) {
+            let off: Double
+            let on: Double
+            if pair % 2 == 0 {
+                off = round(counting: false)
+                on = round(counting: true)
+            } else {
+                on = round(counting: true)
+                off = round(counting: false)
             }
+            with.append(on)
+            without.append(off)
+            differences.append(on - off)
         }
+        center.countsUnwatched = true
         try fixture.verify(posts: posts, name)
-        let added = with.median - without.median
+        let added = differences.median
         var row = Row(name)
         row.notifyKit = .addedTo(added, with: with.median, without: without.median)
         row.expect("≤ \(Cell.decimal(Self.addedLimit, places: 0)) ns added", added <= Self.addedLimit)
         return row
     }
+
+    /// On/off pairs of rounds timed.
+    private static func pairs(_ profile: Profile) -> Int { 4 * profile.rounds + 1 }
 
     private func allocations(observers: Int, _ name: String) throws -> Double {
         let fixture = PostFixture<NotifyKitCenter>(observers: observers)
