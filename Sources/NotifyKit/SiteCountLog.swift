@@ -55,6 +55,12 @@ struct SiteCountLog {
     }
 
     private var pairs: [Key: Pair] = [:]
+    /// Pairs with no live registration: only while some exist does a full log look for one to replace.
+    private var idle = 0
+    /// The pair changed last: a site that adds and removes in turn is found without hashing. Valid
+    /// until a pair is added or removed.
+    private var lastKey: Key?
+    private var lastIndex: Dictionary<Key, Pair>.Index?
 
     /// Records that a registration of `name` (identified by `nameKey`) made at `file`:`line` was
     /// added (`delta` 1) or ended (-1) at `timestamp`. `name` is read only for a new pair.
@@ -63,24 +69,41 @@ struct SiteCountLog {
     ) {
         let address = file.hasPointerRepresentation ? UInt(bitPattern: file.utf8Start) : UInt(file.unicodeScalar.value)
         let key = Key(name: nameKey, file: address, line: line)
-        if pairs[key] != nil {
-            pairs[key]!.change(by: delta, at: timestamp)
+        let index: Dictionary<Key, Pair>.Index?
+        if let lastIndex, lastKey == key {
+            index = lastIndex
+        } else {
+            index = pairs.index(forKey: key)
+            lastKey = key
+            lastIndex = index
+        }
+        if let index {
+            let wasLive = pairs.values[index].live > 0
+            pairs.values[index].change(by: delta, at: timestamp)
+            let isLive = pairs.values[index].live > 0
+            if wasLive != isLive { idle += isLive ? -1 : 1 }
             return
         }
         // An end whose start was not kept (the log was full) says nothing true about the count.
         guard delta > 0 else { return }
         if pairs.count >= Self.maximumPairs {
-            guard let idle = pairs.first(where: { $0.value.live == 0 })?.key else { return }
-            pairs[idle] = nil
+            guard idle > 0, let replaced = pairs.first(where: { $0.value.live <= 0 })?.key else { return }
+            pairs[replaced] = nil
+            idle -= 1
         }
         var pair = Pair(name: name(), callsite: NotifyCallsite(file: file, line: line))
         pair.change(by: delta, at: timestamp)
         pairs[key] = pair
+        lastKey = key
+        lastIndex = pairs.index(forKey: key)
     }
 
     /// Forgets the pairs of a name key whose slot now stands for another name.
     mutating func forget(nameKey: UInt) {
         pairs = pairs.filter { $0.key.name != nameKey }
+        idle = pairs.values.count { $0.live <= 0 }
+        lastKey = nil
+        lastIndex = nil
     }
 
     /// The pairs with a live registration, in callsite order.

@@ -186,6 +186,20 @@ import Testing
         #expect(center.history().siteCounts.isEmpty)
     }
 
+    @Test func siteCountsKeepABoundedNumberOfPairsAndReplaceIdleOnes() {
+        let center = NotifyCenter(label: "history")
+        func register(_ name: String) -> NotifyToken {
+            center.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { _ in }
+        }
+        var tokens = (0..<1_100).map { register("site-\($0)") }
+        #expect(center.history().siteCounts.count == 1_024)
+        tokens.forEach { $0.cancel() }
+        #expect(center.history().siteCounts.isEmpty)
+        tokens = (0..<10).map { register("fresh-\($0)") }
+        #expect(Set(center.history().siteCounts.compactMap(\.name)) == Set((0..<10).map { "fresh-\($0)" }))
+        tokens.forEach { $0.cancel() }
+    }
+
     @Test func historyStartsWhenTheCenterIsMade() {
         let before = MonotonicClock.now()
         let center = NotifyCenter(label: "history")
