@@ -2,6 +2,13 @@ import Foundation
 import Synchronization
 import NotifySystem
 
+/// Where an unwatched message's delivery counts: the center (weakly: queued messages do not keep
+/// it alive) and the type's counter index.
+struct UnwatchedDelivery: Sendable {
+    weak let center: NotifyCenter?
+    let counterIndex: UInt32
+}
+
 /// An `AsyncMessage` observer and its mailbox: an O(1) FIFO drained by one task at a time, started
 /// when the mailbox becomes non-empty. Calls happen in post order and never overlap; different
 /// observers run concurrently.
@@ -10,6 +17,7 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
     private struct Letter {
         let message: Message
         let trace: MessageHandOffTrace?
+        let counted: UnwatchedDelivery?
     }
 
     let handler: @Sendable (Message) async -> Void
@@ -29,14 +37,14 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
 
     /// Queues `message`; returns how many wait, this one included (0: the observer has ended).
     @discardableResult
-    func enqueue(_ message: Message, trace post: MessagePostTrace?) -> Int {
+    func enqueue(_ message: Message, trace post: MessagePostTrace?, counted: UnwatchedDelivery? = nil) -> Int {
         let trace = post?.handOff
         lock.lock()
         guard isActive.load(ordering: .relaxed) else {
             lock.unlock()
             return 0
         }
-        mailbox.append(Letter(message: message, trace: trace))
+        mailbox.append(Letter(message: message, trace: trace, counted: counted))
         let pending = mailbox.count + taken.load(ordering: .relaxed)
         // Reported before unlocking, so it precedes the delivery that the drain reports.
         post?.emitEnqueued(registration: self, pending: pending, droppedOldest: false)
@@ -72,6 +80,10 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
                     trace.emitDelivered(registration: id, start: start, end: MonotonicClock.now())
                 } else {
                     await handler(letter.message)
+                    if let counted = letter.counted {
+                        countDelivery()
+                        counted.center?.countHandedOffMessage(counterIndex: counted.counterIndex)
+                    }
                 }
             }
         }

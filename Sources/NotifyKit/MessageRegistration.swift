@@ -21,6 +21,10 @@ class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomi
     let file: StaticString
     let line: UInt
     let registeredAt: UInt64
+    /// ``NotifyThread/id`` of the thread that made it.
+    let registeringThread: UInt64
+    /// Deliveries no probe saw; counted as ``Registration/deliveries`` is.
+    let deliveries = Atomic<UInt64>(0)
     /// ``ObjectSerials`` number of the subject filter, set under the center's lock at insertion.
     var subjectSerial: UInt64 = 0
 
@@ -37,6 +41,13 @@ class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomi
         self.file = file
         self.line = line
         self.registeredAt = MonotonicClock.now()
+        self.registeringThread = ThreadContext.currentID
+    }
+
+    /// Counts one delivery no probe saw.
+    @inline(__always)
+    final func countDelivery() {
+        deliveries.store(deliveries.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
     }
 
     var hasSubjectFilter: Bool { subjectKey != 0 }

@@ -24,6 +24,8 @@ final class MessageRegistry {
     final class Entry: @unchecked Sendable {  // `bucket` is guarded by the center's lock
         let key: ObjectIdentifier
         @exclusivity(unchecked) var bucket = Bucket()
+        /// The message type's counter index in the center's history; 0 until the type is observed.
+        @exclusivity(unchecked) var counterIndex: UInt32 = 0
 
         init(key: ObjectIdentifier) {
             self.key = key
@@ -40,8 +42,9 @@ final class MessageRegistry {
 
     /// Adds the registration to its type's entry, which it returns.
     @discardableResult
-    func insert(_ registration: MessageRegistration) -> Entry {
+    func insert(_ registration: MessageRegistration, history: CenterHistory) -> Entry {
         let entry = entry(for: registration.key)
+        if entry.counterIndex == 0 { entry.counterIndex = history.counterIndex(forMessage: registration.messageType) }
         if registration.hasSubjectFilter {
             entry.bucket.subjects.append(registration)
         } else {
@@ -67,10 +70,10 @@ final class MessageRegistry {
         return entry
     }
 
-    /// The registrations of one message type, if it was ever observed.
+    /// The registrations of one message type, if it was ever observed, and its counter index.
     @inline(__always)
-    func bucket(for key: ObjectIdentifier) -> Bucket? {
-        entries[key]?._withUnsafeGuaranteedRef { $0.bucket }
+    func bucket(for key: ObjectIdentifier) -> (Bucket, counterIndex: UInt32)? {
+        entries[key]?._withUnsafeGuaranteedRef { ($0.bucket, $0.counterIndex) }
     }
 
     /// Takes the registration out; the caller deactivates it once the lock is released.
@@ -130,9 +133,18 @@ extension NotifyCenter {
         if let subject = registration.subject {
             registration.subjectSerial = table.serials.serial(registering: subject)
         }
-        let entry = messages.insert(registration)
+        let entry = messages.insert(registration, history: recordedHistory)
+        noteSiteChange(of: registration, by: 1, at: registration.registeredAt)
         if let probes { emitMessageRegistered(registration, to: probes, preexisting: false) }
         return entry
+    }
+
+    /// Must be called with `lock` held.
+    private func noteSiteChange(of registration: MessageRegistration, by delta: Int, at timestamp: UInt64) {
+        let type = registration.messageType
+        table.sites.note(
+            nameKey: UInt(bitPattern: registration.key) | 1 << 63, name: { TypeNames.name(of: type) },
+            file: registration.file, line: registration.line, delta: delta, at: timestamp)
     }
 
     /// Ends one message registration; false when it had already ended.
@@ -160,19 +172,42 @@ extension NotifyCenter {
             return false
         }
         if let probes { emitMessageRemoved(registration, reason: reason, to: probes) }
+        noteSiteChange(of: registration, by: -1, at: MonotonicClock.now())
         lock.unlock()
         registration.deactivate()
         return true
     }
 
     /// The registrations of one message type, read under the lock: the copies cost two retains.
+    /// With them, the type's counter index (0 for a type never observed).
     @inline(__always)
-    func messageBucket(for key: ObjectIdentifier) -> (MessageRegistry.Bucket?, ProbeSet?) {
+    func messageBucket(for key: ObjectIdentifier) -> (MessageRegistry.Bucket?, ProbeSet?, counterIndex: UInt32) {
         lock.lock()
-        let bucket = messages.bucket(for: key)
+        let found = messages.bucket(for: key)
         let probes = self.probes
         lock.unlock()
-        return (bucket, probes)
+        return (found?.0, probes, found?.counterIndex ?? 0)
+    }
+
+    /// Adds an unwatched message post, and the deliveries it made on the posting thread, to the
+    /// thread's counters. A type never observed gets its counter index here.
+    @inline(__always)
+    func countUnwatchedMessage(_ type: any Any.Type, counterIndex: UInt32, deliveries: UInt64, reached: Bool) {
+        guard countingUnwatched.load(ordering: .relaxed) else { return }
+        let index = counterIndex != 0 ? counterIndex : recordedHistory.counterIndex(forMessage: type)
+        ThreadContext.currentUnretained._withUnsafeGuaranteedRef { context in
+            context.counters(for: self)._withUnsafeGuaranteedRef {
+                $0.countPost(index: index, deliveries: deliveries, reached: reached)
+            }
+        }
+    }
+
+    /// Adds a delivery made on the calling thread for an unwatched message post of another.
+    func countHandedOffMessage(counterIndex: UInt32) {
+        guard countingUnwatched.load(ordering: .relaxed) else { return }
+        ThreadContext.currentUnretained._withUnsafeGuaranteedRef { context in
+            context.counters(for: self)._withUnsafeGuaranteedRef { $0.countDelivery(index: counterIndex) }
+        }
     }
 
     /// Calls `deliver` with each registration an unprobed post reaches, in calling order: the

@@ -66,25 +66,50 @@ extension NotifyCenter {
     private func postAsync<Message: AsyncMessage>(
         _ message: Message, subject: AnyObject?, file: StaticString, line: UInt
     ) {
-        let (found, probes) = messageBucket(for: ObjectIdentifier(Message.self))
+        let (found, probes, counterIndex) = messageBucket(for: ObjectIdentifier(Message.self))
         if let probes {
             postAsyncProbed(message, subject: subject, bucket: found, probes: probes, file: file, line: line)
             return
         }
-        guard let bucket = found else { return }
-        forEachReceiver(in: bucket, subject: subject) { handOff(message, to: $0) }
+        // A sequence's delivery is its push, on this thread (as probes report it); an observer's
+        // counts where its call runs.
+        var pushed: UInt64 = 0
+        var reached = false
+        if let bucket = found {
+            forEachReceiver(in: bucket, subject: subject) { registration in
+                switch handOff(message, to: registration, counterIndex: counterIndex) {
+                case .some(true):
+                    pushed &+= 1
+                    reached = true
+                case .some(false): reached = true
+                case nil: break
+                }
+            }
+        }
+        countUnwatchedMessage(Message.self, counterIndex: counterIndex, deliveries: pushed, reached: reached)
     }
 
+    /// Queues the message for one registration; true when it was pushed to a sequence, false when
+    /// queued for an observer, nil when the registration takes no such message.
     @inline(__always)
-    private func handOff<Message: AsyncMessage>(_ message: Message, to registration: MessageRegistration) {
+    private func handOff<Message: AsyncMessage>(
+        _ message: Message, to registration: MessageRegistration, counterIndex: UInt32
+    ) -> Bool? {
         switch registration.kind {
         case .asyncMessage:
-            unsafeDowncast(registration, to: AsyncMessageObserver<Message>.self).enqueue(message, trace: nil)
+            let counted =
+                countingUnwatched.load(ordering: .relaxed)
+                ? UnwatchedDelivery(center: self, counterIndex: counterIndex) : nil
+            unsafeDowncast(registration, to: AsyncMessageObserver<Message>.self).enqueue(
+                message, trace: nil, counted: counted)
+            return false
         case .messageSequence:
             _ = unsafeDowncast(registration, to: MessageSequenceObserver<Message>.self).push(message)
+            if countingUnwatched.load(ordering: .relaxed) { registration.countDelivery() }
+            return true
         default:
             // A type conforming to both protocols could have observers of the other kind.
-            break
+            return nil
         }
     }
 

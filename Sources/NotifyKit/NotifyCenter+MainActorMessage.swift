@@ -69,21 +69,30 @@ extension NotifyCenter {
     private func postMainActor<Message: MainActorMessage>(
         _ message: Message, subject: AnyObject?, file: StaticString, line: UInt
     ) {
-        let (found, probes) = messageBucket(for: ObjectIdentifier(Message.self))
+        let (found, probes, counterIndex) = messageBucket(for: ObjectIdentifier(Message.self))
         if let probes {
             postMainActorProbed(message, subject: subject, bucket: found, probes: probes, file: file, line: line)
             return
         }
-        guard let bucket = found else { return }
-        forEachReceiver(in: bucket, subject: subject) { deliverMainActor(message, to: $0) }
+        var delivered: UInt64 = 0
+        if let bucket = found {
+            forEachReceiver(in: bucket, subject: subject) {
+                if deliverMainActor(message, to: $0) { delivered &+= 1 }
+            }
+        }
+        countUnwatchedMessage(Message.self, counterIndex: counterIndex, deliveries: delivered, reached: delivered != 0)
     }
 
     @MainActor
     @inline(__always)
-    private func deliverMainActor<Message: MainActorMessage>(_ message: Message, to registration: MessageRegistration) {
+    private func deliverMainActor<Message: MainActorMessage>(_ message: Message, to registration: MessageRegistration)
+        -> Bool
+    {
         // A type conforming to both protocols could have observers of the other kind.
-        guard registration.kind == .mainActorMessage else { return }
+        guard registration.kind == .mainActorMessage else { return false }
         unsafeDowncast(registration, to: MainActorMessageObserver<Message>.self).handler(message)
+        if countingUnwatched.load(ordering: .relaxed) { registration.countDelivery() }
+        return true
     }
 
     @MainActor

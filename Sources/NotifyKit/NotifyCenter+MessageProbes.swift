@@ -39,7 +39,10 @@ struct MessageHandOffTrace: Sendable {
 extension NotifyCenter {
     /// Must be called with `lock` held, like every `registered` event.
     func emitMessageRegistered(_ registration: MessageRegistration, to probes: ProbeSet, preexisting: Bool) {
-        probes.emit(.registered(registration.info(preexisting: preexisting)))
+        // A snapshot names the thread that made it.
+        probes.emit(
+            .registered(registration.info(preexisting: preexisting)),
+            thread: preexisting ? registration.registeringThread : ThreadContext.currentID)
     }
 
     func emitMessageRemoved(_ registration: MessageRegistration, reason: NotifyRemovalReason, to probes: ProbeSet) {
@@ -100,6 +103,6 @@ extension MessageRegistration {
             callsite: callsite,
             // Not main-thread-only: main-actor code may run off the main thread (an async `main`).
             preexisting: preexisting, capturesObserverStrongly: false, mainThreadOnly: false,
-            tokenDropped: false, registeredAt: registeredAt)
+            tokenDropped: false, registeredAt: registeredAt, deliveries: deliveries.load(ordering: .relaxed))
     }
 }

@@ -53,14 +53,14 @@ extension NotifyCenter {
         let context = ThreadContext.currentUnretained
         postCache.withStripe(forThread: context._withUnsafeGuaranteedRef { $0.thread.id }) { stripe in
             stripe.lock.lock()
-            if stripe.version == tableVersion.load(ordering: .relaxed), let named = stripe.copy(for: notification.name)
-            {
+            if stripe.version == tableVersion.load(ordering: .relaxed), let copy = stripe.copy(for: notification.name) {
+                let named = copy.entries
                 let wildcard = stripe.wildcard
                 guard let probes = stripe.probes else {
                     stripe.lock.unlock()
-                    inRegistrationOrder(named, wildcard) { registration in
-                        deliver(notification, to: registration, objectKey: objectKey)
-                    }
+                    postUnwatched(
+                        notification, objectKey: objectKey, named: named, wildcard: wildcard,
+                        counterIndex: copy.counterIndex, context: context)
                     return
                 }
                 stripe.lock.unlock()
@@ -99,7 +99,10 @@ extension NotifyCenter {
         if let probes {
             let objectRef = postedObjectRef(object, objectKey: objectKey, in: notification)
             lock.unlock()
-            remember(named, wildcard, probes, for: notification.name, from: version, in: stripe)
+            // A probed post counts nothing: the index is looked up when a copy is first used unprobed.
+            remember(
+                NameCopy(entries: named, counterIndex: 0), wildcard, probes, for: notification.name, from: version,
+                in: stripe)
             ThreadContext.currentUnretained._withUnsafeGuaranteedRef { context in
                 postProbed(
                     notification, object: objectRef, objectKey: objectKey,
@@ -107,10 +110,39 @@ extension NotifyCenter {
             }
             return
         }
+        let counterIndex = recordedHistory.counterIndex(for: notification.name)
         lock.unlock()
-        remember(named, wildcard, nil, for: notification.name, from: version, in: stripe)
+        remember(
+            NameCopy(entries: named, counterIndex: counterIndex), wildcard, nil, for: notification.name, from: version,
+            in: stripe)
+        postUnwatched(
+            notification, objectKey: objectKey, named: named, wildcard: wildcard, counterIndex: counterIndex,
+            context: ThreadContext.currentUnretained)
+    }
+
+    /// A post no probe watches: delivers, then adds the post and the deliveries it made on this
+    /// thread to the thread's counters (deliveries handed off count where they run).
+    @inline(__always)
+    private func postUnwatched(
+        _ notification: Notification, objectKey: UInt, named: ContiguousArray<Registration>,
+        wildcard: ContiguousArray<Registration>, counterIndex: UInt32, context: Unmanaged<ThreadContext>
+    ) {
+        var delivered: UInt64 = 0
+        var reached = false
         inRegistrationOrder(named, wildcard) { registration in
-            deliver(notification, to: registration, objectKey: objectKey)
+            switch deliver(notification, to: registration, objectKey: objectKey, counterIndex: counterIndex) {
+            case .delivered:
+                delivered &+= 1
+                reached = true
+            case .handedOff, .observerGone: reached = true
+            case .declined: break
+            }
+        }
+        guard countingUnwatched.load(ordering: .relaxed) else { return }
+        context._withUnsafeGuaranteedRef { context in
+            context.counters(for: self)._withUnsafeGuaranteedRef {
+                $0.countPost(index: counterIndex, deliveries: delivered, reached: reached)
+            }
         }
     }
 
@@ -118,7 +150,7 @@ extension NotifyCenter {
     /// then) in the posting thread's stripe. The first post after the table changes only marks the
     /// stripe, so a table that changes between every post costs no copies.
     private func remember(
-        _ named: ContiguousArray<Registration>, _ wildcard: ContiguousArray<Registration>, _ probes: ProbeSet?,
+        _ named: NameCopy, _ wildcard: ContiguousArray<Registration>, _ probes: ProbeSet?,
         for name: Notification.Name, from version: UInt64, in stripe: PostCache.Stripe
     ) {
         var stale: PostCache.Stripe.Copies?
@@ -130,7 +162,8 @@ extension NotifyCenter {
                 // The stripe's own probe set: posts on other stripes retain another object.
                 stale = stripe.start(version: version, wildcard: wildcard.privateCopy, probes: probes?.privateCopy)
             } else {
-                stale = stripe.store(named.privateCopy, for: name)
+                stale = stripe.store(
+                    NameCopy(entries: named.entries.privateCopy, counterIndex: named.counterIndex), for: name)
             }
         }
         stripe.lock.unlock()
@@ -192,19 +225,33 @@ extension NotifyCenter {
         return registration.isActive.load(ordering: .acquiring)
     }
 
+    /// What an unwatched post did for one registration.
+    private enum Outcome {
+        case declined, delivered, handedOff, observerGone
+    }
+
     @inline(__always)
-    private func deliver(_ notification: Notification, to registration: Registration, objectKey: UInt) {
-        guard accepts(registration, objectKey: objectKey, of: notification) else { return }
+    private func deliver(
+        _ notification: Notification, to registration: Registration, objectKey: UInt, counterIndex: UInt32
+    ) -> Outcome {
+        guard accepts(registration, objectKey: objectKey, of: notification) else { return .declined }
         if registration.deliversInline {
             if !registration.invoke(notification) {
                 purge(registration, reason: .observerDeallocated)
+                return .observerGone
             }
-        } else {
-            handOff(notification, to: registration, trace: nil)
+            if countingUnwatched.load(ordering: .relaxed) { registration.countDelivery() }
+            return .delivered
         }
+        handOff(notification, to: registration, trace: nil, counterIndex: counterIndex)
+        return .handedOff
     }
 
-    private func handOff(_ notification: Notification, to registration: Registration, trace: DeliveryTrace?) {
+    /// Runs the registration's handler where its target says. Unwatched (no `trace`), the
+    /// delivery counts on the thread that runs it, under the name's `counterIndex`.
+    private func handOff(
+        _ notification: Notification, to registration: Registration, trace: DeliveryTrace?, counterIndex: UInt32 = 0
+    ) {
         let box = UncheckedNotification(notification)
         let handedOff = trace == nil ? 0 : ThreadContext.current.now()
         registration.target.run { [self] in
@@ -214,6 +261,12 @@ extension NotifyCenter {
                 delivered = trace.timedInvoke(registration, box.notification, handedOff: handedOff)
             } else {
                 delivered = registration.invoke(box.notification)
+                if delivered && countingUnwatched.load(ordering: .relaxed) {
+                    registration.countDelivery()
+                    ThreadContext.currentUnretained._withUnsafeGuaranteedRef { context in
+                        context.counters(for: self)._withUnsafeGuaranteedRef { $0.countDelivery(index: counterIndex) }
+                    }
+                }
             }
             if !delivered { purge(registration, reason: .observerDeallocated) }
         }

@@ -112,8 +112,11 @@ extension NotifyCenter {
         let id = locked { () -> UInt64 in
             let id = (probes?.entries.map(\.id).max() ?? 0) + 1
             let snapshot = ProbeSet(entries: [(id, probe)])!
+            // Each on the thread that made it, with the deliveries no probe saw.
             for (registration, name) in table.all {
-                snapshot.emit(.registered(registration.info(preexisting: true, name: name)))
+                snapshot.emit(
+                    .registered(registration.info(preexisting: true, name: name)),
+                    thread: registration.registeringThread)
             }
             for registration in messages.all {
                 emitMessageRegistered(registration, to: snapshot, preexisting: true)
@@ -148,9 +151,19 @@ extension NotifyCenter {
     /// Leak rules compare registrations between checkpoints: registrations of a screen that grow
     /// from one "screen closed" to the next are a leak, and a name observed through several
     /// checkpoints but never posted is suspicious. Instruments calls the same idea Mark Generation.
-    /// With no probe attached this does nothing.
+    /// The latest checkpoints are remembered even with no probe attached, for a probe attached later.
     public func checkpoint(_ label: String, file: StaticString = #fileID, line: UInt = #line) {
-        emitIfProbed(.checkpoint(label: label, callsite: NotifyCallsite(file: file, line: line)))
+        let callsite = NotifyCallsite(file: file, line: line)
+        let thread = ThreadContext.currentID
+        // Under the lock, so that a checkpoint is either remembered as unwatched or in the
+        // attached probes' records before an attach or detach completes, and times follow that order.
+        lock.withLock {
+            let now = MonotonicClock.now()
+            recordedHistory.remember(
+                NotifyHistory.Checkpoint(
+                    label: label, callsite: callsite, thread: thread, timestamp: now, watched: probes != nil))
+            probes?.emit(.checkpoint(label: label, callsite: callsite), timestamp: now, thread: thread)
+        }
     }
 
     /// True while at least one probe is attached.

@@ -41,6 +41,10 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     /// from an older version are not used.
     let tableVersion = Atomic<UInt64>(0)
     let postCache = PostCache()
+    /// What the center keeps of its history while no probe watches.
+    let recordedHistory: CenterHistory
+    /// See ``countsUnwatched``.
+    let countingUnwatched = Atomic<Bool>(true)
 
     /// The one weak reference to this center that all its tokens share.
     let link = CenterLink()
@@ -48,6 +52,7 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     /// Creates an empty center.
     public init(label: String = "NotifyCenter") {
         self.label = label
+        recordedHistory = CenterHistory(center: serial)
         link.attach(self)
     }
 

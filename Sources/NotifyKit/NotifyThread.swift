@@ -144,6 +144,11 @@ final class ThreadContext {
     static let postIDBlock: UInt64 = 64
     private static let lastCenterSerial = Atomic<UInt64>(0)
 
+    /// This thread's unwatched counters, one per center it counted for, and the last one used.
+    @exclusivity(unchecked) var histories: [HistoryCounters] = []
+    @exclusivity(unchecked) private var lastHistoryCenter: UInt64 = 0
+    @exclusivity(unchecked) private var lastHistory: Unmanaged<HistoryCounters>?
+
     init(thread: NotifyThread) { self.thread = thread }
 
     static func newCenterSerial() -> UInt64 {
@@ -171,6 +176,29 @@ final class ThreadContext {
 
     deinit {
         for ring in rings { ring.closed.store(true, ordering: .releasing) }
+        for counters in histories { counters.closed.store(true, ordering: .releasing) }
+    }
+
+    /// This thread's unwatched counters for `center`, made and registered on first use.
+    @inline(__always)
+    func counters(for center: NotifyCenter) -> Unmanaged<HistoryCounters> {
+        if center.serial == lastHistoryCenter, let lastHistory { return lastHistory }
+        return findCounters(for: center)
+    }
+
+    @inline(never)
+    private func findCounters(for center: NotifyCenter) -> Unmanaged<HistoryCounters> {
+        histories.removeAll { $0.abandoned.load(ordering: .acquiring) }
+        let counters =
+            histories.first { $0.center == center.serial }
+            ?? {
+                let made = center.recordedHistory.makeCounters(thread: thread.id)
+                histories.append(made)
+                return made
+            }()
+        lastHistoryCenter = center.serial
+        lastHistory = Unmanaged.passUnretained(counters)
+        return Unmanaged.passUnretained(counters)
     }
 
     /// Runs `body` with this thread's ring for `recorder`, made and registered on first use.
@@ -283,6 +311,8 @@ final class ThreadContext {
             // The thread's records stay in its rings, in order.
             context.rings = existing.rings
             existing.rings = []
+            context.histories = existing.histories
+            existing.histories = []
         }
         ThreadRegistry.known.withLock { $0[id] = thread }
         // After the registry holds the new name: an exporter that sees the rename looks it up.

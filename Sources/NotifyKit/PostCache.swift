@@ -60,7 +60,7 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
     /// One thread's (or a few threads') copies, on its own cache lines.
     final class Stripe: @unchecked Sendable {  // guarded by `lock`, but `occupied`, an atomic
         typealias Copies = (
-            named: [Notification.Name: ContiguousArray<Registration>],
+            named: [Notification.Name: NameCopy],
             wildcard: ContiguousArray<Registration>, probes: ProbeSet?
         )
 
@@ -70,7 +70,7 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
         let occupied = Atomic<Bool>(false)
         /// The table version the copies were made from; `.max` when there are none.
         @exclusivity(unchecked) var version: UInt64 = .max
-        @exclusivity(unchecked) var named: [Notification.Name: ContiguousArray<Registration>] = [:]
+        @exclusivity(unchecked) var named: [Notification.Name: NameCopy] = [:]
         @exclusivity(unchecked) var wildcard: ContiguousArray<Registration> = []
         /// The probes attached at `version`.
         @exclusivity(unchecked) var probes: ProbeSet?
@@ -94,24 +94,25 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
             recent.deallocate()
         }
 
-        /// The copy of `name`'s registrations, if this stripe has one; must be called with `lock` held.
+        /// The copy of `name`'s registrations (and its counter index), if this stripe has one; must
+        /// be called with `lock` held.
         ///
         /// A name whose bits were looked up lately is found by comparing two words. Equal bits mean
         /// an equal name: a small string's bits are its bytes, a large one's point at storage kept
         /// alive by the slot. Equal names with different storage fall back to the dictionary.
         @inline(__always)
-        func copy(for name: Notification.Name) -> ContiguousArray<Registration>? {
+        func copy(for name: Notification.Name) -> NameCopy? {
             let bits = RecentName.bits(of: name)
             let slot = recent + RecentName.slot(of: bits, in: Self.recentCount)
-            if slot.pointee.bits == bits { return slot.pointee.entries }
-            guard let entries = named[name] else { return nil }
-            slot.pointee = RecentName(name: name, bits: bits, entries: entries)
-            return entries
+            if slot.pointee.bits == bits { return slot.pointee.copy }
+            guard let copy = named[name] else { return nil }
+            slot.pointee = RecentName(name: name, bits: bits, copy: copy)
+            return copy
         }
 
         /// Keeps `entries` as the copy of `name`; must be called with `lock` held. Returns the copies
         /// this one pushes out, for the caller to release with no lock held.
-        func store(_ entries: ContiguousArray<Registration>, for name: Notification.Name) -> Copies? {
+        func store(_ copy: NameCopy, for name: Notification.Name) -> Copies? {
             var stale: Copies?
             if named.count >= PostCache.namesPerStripe {
                 stale = (named, [], nil)
@@ -123,7 +124,7 @@ final class PostCache: @unchecked Sendable {  // every stripe's fields are guard
                 forgetRecent()
                 stale = ([name: displaced], [], nil)
             }
-            named[name] = entries
+            named[name] = copy
             return stale
         }
 
@@ -168,16 +169,16 @@ struct RecentName {
     var bits: RecentName.Bits = .zero
     /// Holds the name's storage, so no other string can arrive with these bits while the slot is used.
     var name: Notification.Name?
-    var entries: ContiguousArray<Registration> = []
+    var copy = NameCopy()
 
     typealias Bits = SIMD2<UInt64>
 
     init() {}
 
-    init(name: Notification.Name, bits: Bits, entries: ContiguousArray<Registration>) {
+    init(name: Notification.Name, bits: Bits, copy: NameCopy) {
         self.bits = bits
         self.name = name
-        self.entries = entries
+        self.copy = copy
     }
 
     @inline(__always)
@@ -191,6 +192,13 @@ struct RecentName {
         let mixed = (bits.x ^ (bits.y &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
         return Int(truncatingIfNeeded: mixed >> 58) & (count - 1)
     }
+}
+
+/// A stripe's copy of one name's registrations, with the name's counter index in the center's
+/// history (see ``CenterHistory``), so an unwatched post counts itself without hashing the name.
+struct NameCopy {
+    var entries: ContiguousArray<Registration> = []
+    var counterIndex: UInt32 = 0
 }
 
 extension ContiguousArray {

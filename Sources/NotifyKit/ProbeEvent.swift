@@ -215,6 +215,9 @@ public struct NotifyRegistration: Sendable {
     /// ``MonotonicClock`` nanoseconds when the app made the registration; in a snapshot, earlier
     /// than the event's own timestamp.
     public let registeredAt: UInt64
+    /// In a snapshot, the deliveries made while no probe watched (see ``Registration/deliveries``
+    /// for how exact); 0 otherwise.
+    public internal(set) var deliveries: UInt64 = 0
 }
 
 /// A post as a probe sees it.

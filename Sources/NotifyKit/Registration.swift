@@ -35,6 +35,12 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     let registeredAt: UInt64
     /// The `Hashable` value the registration filters on, matched by `==`; nil for none or an instance.
     let valueFilter: ValueFilter?
+    /// ``NotifyThread/id`` of the thread that made it.
+    let registeringThread: UInt64
+    /// Deliveries no probe saw. Each delivering thread adds with a load and a store, not an atomic
+    /// add (which would cost the post path several nanoseconds): exact while one thread at a time
+    /// delivers it; deliveries on two threads at the same instant may count once.
+    let deliveries = Atomic<UInt64>(0)
 
     /// The object key of a value, posted or filtered on: no object lives at address 1.
     static let valueKey: UInt = 1
@@ -56,6 +62,13 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
         self.line = UInt32(truncatingIfNeeded: line)
         self.tokenState = Atomic(hasToken ? TokenState.held : TokenState.none)
         self.registeredAt = MonotonicClock.now()
+        self.registeringThread = ThreadContext.currentID
+    }
+
+    /// Counts one delivery no probe saw.
+    @inline(__always)
+    final func countDelivery() {
+        deliveries.store(deliveries.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
     }
 
     /// True when the registration filters on an object (an instance or a value).
@@ -111,7 +124,8 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
             object: objectRef,
             target: target.kind, targetLabel: target.label, callsite: callsite,
             preexisting: preexisting, capturesObserverStrongly: capturesObserverStrongly,
-            mainThreadOnly: mainThreadOnly, tokenDropped: tokenReleased, registeredAt: registeredAt)
+            mainThreadOnly: mainThreadOnly, tokenDropped: tokenReleased, registeredAt: registeredAt,
+            deliveries: deliveries.load(ordering: .relaxed))
     }
 
     /// The object filter as events report it: an instance, or a value as its type with no address.

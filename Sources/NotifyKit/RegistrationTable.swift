@@ -69,6 +69,8 @@ struct RegistrationTable {
     var liveCount = 0
     var lastID: UInt64 = 0
     var serials = ObjectSerials()
+    /// Each (name, callsite) pair's live count after its latest changes.
+    var sites = SiteCountLog()
     /// What the table let go of while locked. A registration's closure may own tokens or objects
     /// whose deinit calls back into the center, so nothing may be released under the lock.
     var garbage = Garbage()
@@ -139,6 +141,15 @@ struct RegistrationTable {
             byObserver[key, default: [:]][registration.id] = registration
         }
         liveCount += 1
+        noteSiteChange(of: registration, by: 1, at: registration.registeredAt)
+    }
+
+    private mutating func noteSiteChange(of registration: Registration, by delta: Int, at timestamp: UInt64) {
+        let slot = registration.slot
+        let name = name(ofSlot: slot)?.rawValue
+        sites.note(
+            nameKey: UInt(slot), name: { name }, file: registration.file,
+            line: UInt(registration.line), delta: delta, at: timestamp)
     }
 
     /// Where a registration sits: its slot and index in that slot's bucket.
@@ -214,6 +225,7 @@ struct RegistrationTable {
         for slot in buckets.indices where buckets[slot].entries.isEmpty {
             guard let name = buckets[slot].name else { continue }
             slots[name] = nil
+            sites.forget(nameKey: UInt(slot))
             // Keeps no array capacity: the slot may stay free for a long time.
             buckets[slot] = Bucket()
             freeSlots.append(UInt32(slot))
@@ -223,6 +235,7 @@ struct RegistrationTable {
 
     private mutating func forget(_ registration: Registration) {
         liveCount -= 1
+        noteSiteChange(of: registration, by: -1, at: MonotonicClock.now())
         if let key = registration.observerKey {
             byObserver[key]?[registration.id] = nil
             if byObserver[key]?.isEmpty == true { byObserver[key] = nil }

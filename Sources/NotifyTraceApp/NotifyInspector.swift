@@ -17,7 +17,9 @@ public import NotifySystem
 /// The socket is `$XDG_RUNTIME_DIR/notifytop/<pid>.sock` (else `/tmp/notifytop-<uid>/<pid>.sock`),
 /// mode 0600 in a 0700 directory, removed when the inspector stops or the process exits. Several
 /// viewers may attach (up to ``ViewerLimits/maximumViewers``); each first receives a header and a snapshot of every live registration and
-/// thread, then the live events. The app is never blocked by a viewer: while none is attached the
+/// thread, with the process's history (posts and deliveries per thread and name since the center
+/// was made, each registration's deliveries, recent checkpoints and each site's growth), then the
+/// live events. The app is never blocked by a viewer: while none is attached the
 /// center runs unprobed; while one is, each posting thread writes its events into a bounded ring
 /// of its own (``EventRing``), which a background exporter drains, and anything a slow viewer cannot take is counted and reported to it as a `gap`.
 /// ``ViewerLimits`` bounds how many viewers attach and the memory they may hold.

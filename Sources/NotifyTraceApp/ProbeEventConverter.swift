@@ -69,7 +69,8 @@ struct ProbeEventConverter {
                 target: TraceTargetKind(rawValue: registration.target.rawValue) ?? .posting,
                 targetLabel: registration.targetLabel, callsite: site, preexisting: registration.preexisting,
                 capturesObserverStrongly: registration.capturesObserverStrongly,
-                mainThreadOnly: registration.mainThreadOnly, registeredAt: registration.registeredAt)
+                mainThreadOnly: registration.mainThreadOnly, registeredAt: registration.registeredAt,
+                deliveries: registration.preexisting ? registration.deliveries : nil)
             live[registration.id] = value
             lines.append(.registered(value))
             if registration.tokenDropped {
@@ -152,17 +153,22 @@ struct ProbeEventConverter {
     }
 
     /// Everything a viewer attaching now must see before live lines: every known thread and
-    /// definition, then each live registration marked `preexisting`.
+    /// definition, the history (introduced before, see ``introduce(_:at:into:)``), then each live
+    /// registration marked `preexisting`, with the deliveries before now (those the center counted
+    /// unwatched plus those in `totals`).
     ///
     /// Snapshot lines describe state the stream already numbered, so they take no new numbers:
     /// they are numbered up to the last one used, and the viewers already attached see no hole.
     /// Only when fewer numbers were ever used than the snapshot has lines are new ones drawn.
-    mutating func snapshot() -> [TraceEvent] {
+    mutating func snapshot(history: ViewerHistory? = nil, totals: WatchedTotals? = nil, at now: UInt64 = 0)
+        -> [TraceEvent]
+    {
         let threadLines = threads.values.sorted(by: { $0.id < $1.id })
         let registrations = live.values.sorted(by: { $0.id < $1.id })
         let numbered =
             UInt64(threadLines.count + registrations.count)
             + UInt64(registrations.count { droppedTokens.contains($0.id) })
+            + UInt64(history?.checkpoints.count ?? 0)
         var next: UInt64
         if numbered <= lastSequence {
             next = lastSequence - numbered + 1
@@ -182,9 +188,13 @@ struct ProbeEventConverter {
         lines.append(contentsOf: types.values.sorted { $0.id < $1.id }.map { .type($0) })
         lines.append(contentsOf: objects.values.sorted { $0.id < $1.id }.map { .object($0) })
         lines.append(contentsOf: callsites.values.sorted { $0.id < $1.id }.map { .callsite($0) })
+        if let history { lines += historyLines(history, at: now, number: number) }
         for var registration in registrations {
             registration.preexisting = true
             registration.seq = number()
+            if let totals {
+                registration.deliveries = (registration.deliveries ?? 0) + totals.deliveries(of: registration.id)
+            }
             lines.append(.registered(registration))
             if droppedTokens.contains(registration.id) {
                 lines.append(
@@ -213,14 +223,18 @@ struct ProbeEventConverter {
         }
     }
 
-    mutating func introduceThread(_ id: UInt64, at timestamp: UInt64, into lines: inout [TraceEvent]) -> UInt64 {
+    /// Introduces thread `id` if it is new; `known` names it when the process no longer knows it
+    /// (a thread that has exited).
+    mutating func introduceThread(
+        _ id: UInt64, at timestamp: UInt64, known exited: NotifyThread? = nil, into lines: inout [TraceEvent]
+    ) -> UInt64 {
         let slot = Int(id % UInt64(Self.knownThreadSlots))
         if knownThreads[slot] == id { return id }
         guard threads[id] == nil else {
             knownThreads[slot] = id
             return id
         }
-        let known = NotifyThread.lookup(id)
+        let known = NotifyThread.lookup(id) ?? exited
         let thread = TraceThread(
             seq: nextSequence(), timestamp: timestamp, id: id, systemID: known?.systemID ?? 0,
             name: known?.name ?? "thread-\(id)", isMain: known?.isMain ?? false)

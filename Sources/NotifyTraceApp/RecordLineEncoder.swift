@@ -15,6 +15,8 @@ struct RecordLineEncoder: ProbeRecordVisitor {
     /// A chunk this big is handed to `send` before the next record.
     let chunkBytes: Int
     let send: (inout EncodedChunk) -> Void
+    /// Where drained posts and deliveries are added up for viewers that attach later.
+    let totals: WatchedTotals?
     /// Events drained so far.
     private(set) var count = 0
     /// ``NotifyThread/renameCount`` as the drain began: renames during it come after its records.
@@ -22,8 +24,9 @@ struct RecordLineEncoder: ProbeRecordVisitor {
 
     init(
         converter: ProbeEventConverter, chunk: EncodedChunk, lines: [TraceEvent], names: QuotedNameCache,
-        chunkBytes: Int, send: @escaping (inout EncodedChunk) -> Void
+        chunkBytes: Int, totals: WatchedTotals? = nil, send: @escaping (inout EncodedChunk) -> Void
     ) {
+        self.totals = totals
         self.converter = converter
         self.chunk = chunk
         self.lines = lines
@@ -46,7 +49,24 @@ struct RecordLineEncoder: ProbeRecordVisitor {
     mutating func visit(_ event: ProbeEvent) {
         count += 1
         converter.translate(event, into: &lines)
+        if let totals {
+            totals.count(event)
+            if case .registered(let registration) = event.kind, registration.preexisting {
+                addWatchedDeliveries(of: registration.id)
+            }
+        }
         appendLines()
+    }
+
+    /// A snapshot registration's deliveries: the center's count covers only unwatched ones, the
+    /// totals hold those drained while earlier viewers watched.
+    private mutating func addWatchedDeliveries(of id: UInt64) {
+        guard let watched = totals?.deliveries(of: id), watched > 0 else { return }
+        for index in lines.indices {
+            guard case .registered(var registration) = lines[index], registration.id == id else { continue }
+            registration.deliveries = (registration.deliveries ?? 0) + watched
+            lines[index] = .registered(registration)
+        }
     }
 
     mutating func visit(_ record: ProbeDrainedRecord) {
@@ -58,6 +78,8 @@ struct RecordLineEncoder: ProbeRecordVisitor {
         let thread = converter.introduceThread(record.thread, at: t, into: &lines)
         switch record.kind {
         case .posted:
+            totals?.countPost(
+                thread: record.thread, serial: record.nameSerial, name: { record.name }, unheard: record.matched == 0)
             let object = record.object.map { converter.introduceObject($0, into: &lines) }
             let site = converter.introduceCallsite(file: record.callsiteFile, line: record.callsiteLine, into: &lines)
             appendLines()
@@ -73,6 +95,9 @@ struct RecordLineEncoder: ProbeRecordVisitor {
                     parentPostID: record.parentPostID, callsite: site, message: message, to: start)
             }
         case .delivered:
+            totals?.countDelivery(
+                thread: record.thread, serial: record.nameSerial, name: { record.name },
+                registration: record.registration)
             let posting = converter.introduceThread(record.postingThread, at: t, into: &lines)
             appendLines()
             let seq = converter.nextSequence()

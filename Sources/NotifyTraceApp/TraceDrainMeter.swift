@@ -15,6 +15,7 @@ public struct TraceDrainMeter {
 
     public let path: Path
     private var converter = ProbeEventConverter()
+    private let totals = WatchedTotals()
     private var chunk = EncodedChunk()
     private var lines: [TraceEvent] = []
     private var events: [ProbeEvent] = []
@@ -33,7 +34,7 @@ public struct TraceDrainMeter {
         case .records:
             var encoder = RecordLineEncoder(
                 converter: ProbeEventConverter(), chunk: EncodedChunk(), lines: [], names: names,
-                chunkBytes: chunkBytes,
+                chunkBytes: chunkBytes, totals: totals,
                 send: { chunk in
                     bytes += chunk.byteCount
                     chunk.removeAll()

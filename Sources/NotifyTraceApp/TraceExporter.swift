@@ -58,6 +58,14 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private var viewerMissNoted = false
     private var admissions = Double.infinity
     private var admissionsRefilledAt: UInt64 = 0
+    /// What viewers drained while probed, for viewers that attach later.
+    private let totals = WatchedTotals()
+    /// The center's unwatched counts as the viewers attached now last received them.
+    private var lastSentUnwatched: [NotifyHistory.Key: HistoryCounts] = [:]
+    private var historyPolledAt: UInt64 = 0
+    /// How often the unwatched counts are read while viewers are attached: posts that found no
+    /// probe just before one attached count there after the snapshot.
+    private static let historyPollInterval: UInt64 = 100_000_000
 
     /// - Parameter accept: Takes one connection from the listener (replaceable in tests).
     init(
@@ -113,6 +121,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             }
             acceptViewers()
             let moved = pump()
+            pollHistoryIfDue()
             sendClockLineIfQuiet(moved: moved)
             noteViewerFigures()
             viewers.forEach { $0.flush() }
@@ -170,12 +179,25 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
                     lastSequence: translator.lastSequence)
                 translator.introduceLiveThreads(at: MonotonicClock.now(), into: &lines)
                 attachment = center.attach(ring)
+                // Read after attaching: what posts still count unwatched from here on, polling sends.
+                let history = center.history()
+                lastSentUnwatched = history.counts
+                historyPolledAt = MonotonicClock.now()
+                let past = ViewerHistory(unwatched: lastSentUnwatched, history: history, totals: totals)
+                let now = MonotonicClock.now()
+                translator.introduce(past, at: now, into: &lines)
+                lines += translator.historyLines(past, at: now)
             } else {
                 _ = pump()
+                // The viewers attached now get the unwatched counts' growth first.
+                let history = pollHistory()
+                let past = ViewerHistory(unwatched: lastSentUnwatched, history: history, totals: totals)
                 var threads: [TraceEvent] = []
-                translator.introduceLiveThreads(at: MonotonicClock.now(), into: &threads)
+                let now = MonotonicClock.now()
+                translator.introduceLiveThreads(at: now, into: &threads)
+                translator.introduce(past, at: now, into: &threads)
                 broadcast(threads)
-                lines += translator.snapshot()
+                lines += translator.snapshot(history: past, totals: totals, at: now)
             }
             let now = MonotonicClock.now()
             var bytes: [UInt8] = []
@@ -267,17 +289,43 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         }
     }
 
-    /// Moves events from the ring to the viewers, a chunk at a time; returns whether there were any.
-    private func pump() -> Bool {
-        guard attachment != nil else {
-            lastDrainCount = 0
-            let lost = ring.drain(swappingWith: &spare)
-            return lost > 0 || !spare.isEmpty
+    /// Reads the center's unwatched counts and sends their growth since the last reading to every
+    /// viewer as history lines; returns the reading.
+    @discardableResult
+    private func pollHistory() -> NotifyHistory {
+        let history = center.history()
+        let now = MonotonicClock.now()
+        historyPolledAt = now
+        var lines: [TraceEvent] = []
+        let keys = history.counts.keys.sorted { ($0.thread, $0.name ?? "") < ($1.thread, $1.name ?? "") }
+        for key in keys {
+            let growth = history.counts[key]!.since(lastSentUnwatched[key] ?? HistoryCounts())
+            guard !growth.isZero else { continue }
+            _ = translator.introduceThread(key.thread, at: now, known: history.exitedThreads[key.thread], into: &lines)
+            lines.append(
+                .history(
+                    TraceHistory(
+                        timestamp: now, thread: key.thread, name: key.name, posts: growth.posts,
+                        deliveries: growth.deliveries, unheard: growth.unheard)))
         }
+        lastSentUnwatched = history.counts
+        broadcast(lines)
+        return history
+    }
+
+    private func pollHistoryIfDue() {
+        guard attachment != nil, !viewers.isEmpty, MonotonicClock.now() &- historyPolledAt >= Self.historyPollInterval
+        else { return }
+        pollHistory()
+    }
+
+    /// Moves events from the ring to the viewers, a chunk at a time; returns whether there were any.
+    /// With no viewer (or no probe attached) what is drained still adds to the totals and the numbering.
+    private func pump() -> Bool {
         // Encodes on locals: no exclusivity check per line on the exporter's properties.
         var encoder = RecordLineEncoder(
             converter: ProbeEventConverter(), chunk: EncodedChunk(), lines: [], names: names, chunkBytes: chunkBytes,
-            send: { [unowned self] chunk in send(&chunk) })
+            totals: totals, send: { [unowned self] chunk in send(&chunk) })
         swap(&encoder.converter, &translator)
         swap(&encoder.chunk, &chunk)
         swap(&encoder.lines, &lines)
@@ -321,7 +369,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         if count == 0, let attachment {
             attachment.detach()
             self.attachment = nil
-            _ = ring.drain(swappingWith: &spare)
+            // What the probe recorded until it detached is watched work: it goes to the totals.
+            _ = pump()
         }
     }
 
@@ -394,7 +443,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         return TraceHeader(
             pid: getpid(), process: processName, center: center.label,
             clockMono: mono, clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec),
-            producer: "NotifyKit \(NotifyTraceVersion.producer)")
+            producer: "NotifyKit \(NotifyTraceVersion.producer)", since: center.historySince)
     }
 }
 

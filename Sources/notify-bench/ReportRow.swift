@@ -15,6 +15,8 @@ enum Cell {
     case rate(Double)
     /// A ratio with the measurements it came from.
     case factorOf(Double, numerator: Double, denominator: Double)
+    /// What a change adds to a duration, with the durations with and without it.
+    case addedTo(Double, with: Double, without: Double)
     /// Percent of one core, with the conditions it was measured under.
     case percentOf(Double, conditions: String)
     /// A count of things, with the conditions it was measured under.
@@ -30,6 +32,8 @@ enum Cell {
         case .rate(let perSecond): "\(Self.decimal(perSecond / 1e6, places: 2))M/s"
         case .factorOf(let factor, let numerator, let denominator):
             "\(Self.decimal(factor, places: 2))× (\(Self.duration(numerator)) / \(Self.duration(denominator)))"
+        case .addedTo(let added, let with, let without):
+            "\(added < 0 ? "" : "+")\(Self.duration(added)) (\(Self.duration(with)) / \(Self.duration(without)))"
         case .percentOf(let percent, let conditions): "\(Self.decimal(percent, places: 1))% (\(conditions))"
         case .countOf(let count, let conditions): "\(count) (\(conditions))"
         }
@@ -39,7 +43,7 @@ enum Cell {
     var measurement: Double? {
         switch self {
         case .nanoseconds(let value), .allocations(let value), .bytes(let value): value
-        case .none, .factor, .factorOf, .rate, .percentOf, .countOf: nil
+        case .none, .factor, .factorOf, .addedTo, .rate, .percentOf, .countOf: nil
         }
     }
 

@@ -22,6 +22,7 @@ let workloads: [any Workload] = [
     AddRemoveWorkload(measurer: measurer),
     ContentionWorkload(profile: profile),
     AllocationWorkload(profile: profile),
+    UnwatchedCountingWorkload(measurer: measurer, profile: profile),
     ProbeWorkload(measurer: measurer),
     RecordWorkload(measurer: measurer, profile: profile),
     MetricsProbeWorkload(measurer: measurer, profile: profile),

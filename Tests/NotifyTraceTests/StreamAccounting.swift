@@ -37,7 +37,7 @@ struct StreamAccount {
             default: break
             }
             switch event {
-            case .thread, .gap, .end, .tick, .header, .type, .object, .callsite, .unknown: break
+            case .thread, .gap, .end, .tick, .header, .type, .object, .callsite, .history, .siteCount, .unknown: break
             default: events += 1
             }
             guard let seq = event.seq else { continue }
@@ -71,6 +71,9 @@ final class BackgroundViewer: @unchecked Sendable {  // `state` is locked; `read
     }
 
     var postCount: Int { state.withLock { $0.events.lazy.filter { $0.postName != nil }.count } }
+
+    /// Every event read so far.
+    var events: [TraceEvent] { state.withLock { $0.events } }
 
     /// Waits (at most `seconds`) for the stream to end; returns every event read.
     func finish(seconds: Double = 60) -> [TraceEvent] {

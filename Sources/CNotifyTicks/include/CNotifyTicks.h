@@ -54,4 +54,23 @@ static inline void notify_set_thread_context(void *context) {
     notify_thread_context_slot = context;
 }
 
+/// A counter only the calling thread writes, which other threads read: a relaxed store (a plain
+/// store on x86-64 and AArch64) that readers' relaxed loads see whole. No read-modify-write.
+static inline void notify_counter_store(uint64_t *counter, uint64_t value) {
+    __atomic_store_n(counter, value, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t notify_counter_load(const uint64_t *counter) {
+    return __atomic_load_n(counter, __ATOMIC_RELAXED);
+}
+
+/// A page of counters published by its one writer (release) and found by readers (acquire).
+static inline void notify_page_publish(void **slot, void *page) {
+    __atomic_store_n(slot, page, __ATOMIC_RELEASE);
+}
+
+static inline void *notify_page_load(void *const *slot) {
+    return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+}
+
 #endif

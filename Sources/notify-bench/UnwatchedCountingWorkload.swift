@@ -1,0 +1,114 @@
+import CAllocationCounter
+import NotifyKit
+
+/// What the always-on history counters cost an unwatched post: the post of ``PostWorkload`` timed
+/// with the center's counting on and off in turns, on one center in one run, and the allocations
+/// per post with counting on.
+struct UnwatchedCountingWorkload: Workload {
+    static let observerCounts = [1, 10]
+    /// The most the counters may add to a post.
+    static let addedLimit = 2.0
+
+    let measurer: Measurer
+    let profile: Profile
+
+    static func rowName(observers: Int) -> String {
+        "unwatched post, history counters on vs off, \(observers) observer\(observers == 1 ? "" : "s")"
+    }
+
+    static func allocationRowName(observers: Int) -> String {
+        "allocations per unwatched post, history counters on, \(observers) observer\(observers == 1 ? "" : "s")"
+    }
+
+    var rowNames: [String] {
+        Self.observerCounts.map(Self.rowName) + Self.observerCounts.map(Self.allocationRowName)
+    }
+
+    func run(_ options: BenchOptions) throws -> [Row] {
+        var rows: [Row] = []
+        for observers in Self.observerCounts {
+            let name = Self.rowName(observers: observers)
+            guard options.selects(name) else { continue }
+            progress(name)
+            rows.append(try timedRow(name, observers: observers))
+        }
+        for observers in Self.observerCounts {
+            let name = Self.allocationRowName(observers: observers)
+            guard options.selects(name) else { continue }
+            progress(name)
+            var row = Row(name)
+            let count = try allocations(observers: observers, name)
+            row.notifyKit = .allocations(count)
+            row.expectDeterministic("0", count == 0)
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Times rounds of posts with counting off and on in turns (off, on, on, off, …), so both sides
+    /// see the same machine and drift cancels; the row shows the median of the per-pair differences
+    /// and the medians of each side.
+    private func timedRow(_ name: String, observers: Int) throws -> Row {
+        let fixture = PostFixture<NotifyKitCenter>(observers: observers)
+        let center = fixture.center.center
+        // Calibrates the round and warms up both paths.
+        let calibration = measurer.measure { n in
+            for _ in 0..<n { fixture.post() }
+        }
+        var posts = calibration.operations
+        let n = max(1, Int(Double(profile.roundNanos) / max(calibration.nsPerOp, 0.1)))
+        func round(counting: Bool) -> Double {
+            center.countsUnwatched = counting
+            let start = MonotonicClock.now()
+            for _ in 0..<n { fixture.post() }
+            posts += n
+            return Double(MonotonicClock.now() &- start) / Double(n)
+        }
+        var with: [Double] = []
+        var without: [Double] = []
+        var differences: [Double] = []
+        for pair in 0..<Self.pairs(profile) {
+            let off: Double
+            let on: Double
+            if pair % 2 == 0 {
+                off = round(counting: false)
+                on = round(counting: true)
+            } else {
+                on = round(counting: true)
+                off = round(counting: false)
+            }
+            with.append(on)
+            without.append(off)
+            differences.append(on - off)
+        }
+        center.countsUnwatched = true
+        try fixture.verify(posts: posts, name)
+        let added = differences.median
+        var row = Row(name)
+        row.notifyKit = .addedTo(added, with: with.median, without: without.median)
+        row.expect("≤ \(Cell.decimal(Self.addedLimit, places: 0)) ns added", added <= Self.addedLimit)
+        return row
+    }
+
+    /// On/off pairs of rounds timed.
+    private static func pairs(_ profile: Profile) -> Int { 4 * profile.rounds + 1 }
+
+    private func allocations(observers: Int, _ name: String) throws -> Double {
+        let fixture = PostFixture<NotifyKitCenter>(observers: observers)
+        fixture.center.center.countsUnwatched = true
+        let warmup = 100
+        for _ in 0..<warmup { fixture.post() }
+        let posts = profile.allocationPosts
+        let before = notify_thread_allocation_count()
+        for _ in 0..<posts { fixture.post() }
+        let after = notify_thread_allocation_count()
+        try fixture.verify(posts: warmup + posts, name)
+        let counted = fixture.center.center.history().counts.values.reduce(0) { $0 + $1.posts }
+        guard counted == UInt64(warmup + posts) else {
+            throw DeliveryMismatch(
+                benchmark: name, center: "NotifyKitCenter",
+                detail: "history counted \(counted) of \(warmup + posts) posts")
+        }
+        return Double(after - before) / Double(posts)
+    }
+}
