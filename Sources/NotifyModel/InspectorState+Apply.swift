@@ -50,7 +50,7 @@ extension InspectorState {
         case .header(let header):
             self.header = header
             if stream == .waiting { stream = .live }
-        case .tick:
+        case .tick, .history, .siteCount:
             break
         case .unknown:
             loss.unknownLines &+= 1

@@ -141,9 +141,14 @@ struct CanonicalLineDecoder {
             key(.preexisting), let preexisting = bool(),
             key(.capturesObserverStrongly), let strongly = bool(),
             key(.mainThreadOnly), let mainThreadOnly = bool(),
-            key(.registeredAt), let registeredAt = optionalUnsigned(),
-            closed()
+            key(.registeredAt), let registeredAt = optionalUnsigned()
         else { return false }
+        var deliveries: UInt64?
+        if key(.deliveries) {
+            guard let count = unsigned() else { return false }
+            deliveries = count
+        }
+        guard closed() else { return false }
         summary = TraceEventSummary(kind: .registered, seq: seq, timestamp: t)
         events.append(
             .registered(
@@ -151,7 +156,8 @@ struct CanonicalLineDecoder {
                     seq: seq, timestamp: t, thread: thread, id: id, name: name, kind: kind, observer: observer,
                     object: object, target: target, targetLabel: targetLabel, callsite: callsite,
                     preexisting: preexisting,
-                    capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly, registeredAt: registeredAt)))
+                    capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly, registeredAt: registeredAt,
+                    deliveries: deliveries)))
         return true
     }
 

@@ -73,6 +73,11 @@ public enum TraceEncoder {
             buffer.appendJSONString(checkpoint.label)
             buffer.appendKey(.callsite)
             buffer.appendDecimal(checkpoint.callsite)
+            if checkpoint.preexisting {
+                // Written only when true, so a checkpoint the stream saw reads as in 1.3.
+                buffer.appendKey(.preexisting)
+                buffer.appendBool(true)
+            }
         case .gap(let gap):
             stamp(.gap, gap.seq, gap.timestamp, nil, into: &buffer)
             buffer.appendKey(.count)
@@ -97,6 +102,34 @@ public enum TraceEncoder {
                     registration: enqueue.registration, pending: enqueue.pending,
                     droppedOldest: enqueue.droppedOldest, into: &line)
             }
+        case .history(let history):
+            buffer.appendKind(.history)
+            buffer.appendKey(.t)
+            buffer.appendDecimal(history.timestamp)
+            buffer.appendKey(.thread)
+            buffer.appendDecimal(history.thread)
+            if let name = history.name {
+                buffer.appendKey(.name)
+                buffer.appendJSONString(name)
+            }
+            buffer.appendKey(.posts)
+            buffer.appendDecimal(history.posts)
+            buffer.appendKey(.deliveries)
+            buffer.appendDecimal(history.deliveries)
+            buffer.appendKey(.unheard)
+            buffer.appendDecimal(history.unheard)
+        case .siteCount(let count):
+            buffer.appendKind(.siteCount)
+            buffer.appendKey(.t)
+            buffer.appendDecimal(count.timestamp)
+            if let name = count.name {
+                buffer.appendKey(.name)
+                buffer.appendJSONString(name)
+            }
+            buffer.appendKey(.callsite)
+            buffer.appendDecimal(count.callsite)
+            buffer.appendKey(.live)
+            buffer.appendDecimal(count.live)
         case .unknown(let unknown):
             // Kept verbatim. A raw newline can only be JSON whitespace, so a space replaces it and
             // the line stays one line.
@@ -178,6 +211,10 @@ public enum TraceEncoder {
         buffer.appendDecimal(header.clockWall)
         buffer.appendKey(.producer)
         buffer.appendJSONString(header.producer)
+        if let since = header.since {
+            buffer.appendKey(.since)
+            buffer.appendDecimal(since)
+        }
     }
 
     private static func encode(_ thread: TraceThread, into buffer: inout [UInt8]) {
@@ -225,6 +262,11 @@ public enum TraceEncoder {
             buffer.appendBool(registration.mainThreadOnly)
             buffer.appendKey(.registeredAt)
             buffer.appendOptionalDecimal(registration.registeredAt)
+            if let deliveries = registration.deliveries {
+                // Only a snapshot's registrations carry it, so other lines read as in 1.3.
+                buffer.appendKey(.deliveries)
+                buffer.appendDecimal(deliveries)
+            }
             buffer.appendLiteral("}\n")
         }
     }

@@ -52,6 +52,12 @@ public enum TraceEvent: Sendable, Hashable {
     case tick(TraceTick)
     /// A typed message was queued for one observer's mailbox or sequence buffer (format 1.2).
     case enqueued(TraceMessageEnqueue)
+    /// Posts and deliveries of one thread and name that the stream does not carry as events; a
+    /// reader adds them up (format 1.4).
+    case history(TraceHistory)
+    /// A call site's live registration count after one of its changes before the stream began
+    /// (format 1.4).
+    case siteCount(TraceSiteCount)
     /// A line of a kind this version does not know (a newer minor version's addition), kept so
     /// a caller can count or skip it and a re-encoder can pass it through unchanged.
     case unknown(TraceUnknownLine)
@@ -76,15 +82,17 @@ public enum TraceEvent: Sendable, Hashable {
         case .end: .end
         case .tick: .tick
         case .enqueued: .enqueued
+        case .history: .history
+        case .siteCount: .siteCount
         case .unknown: nil
         }
     }
 
-    /// The per-process sequence number; nil for the header, definitions and unknown lines, which
-    /// are not events.
+    /// The per-process sequence number; nil for the header, definitions, history, site counts and
+    /// unknown lines, which are not events.
     public var seq: UInt64? {
         switch self {
-        case .header, .type, .object, .callsite, .unknown: nil
+        case .header, .type, .object, .callsite, .history, .siteCount, .unknown: nil
         case .thread(let value): value.seq
         case .registered(let value): value.seq
         case .posted(let value): value.seq
@@ -101,10 +109,11 @@ public enum TraceEvent: Sendable, Hashable {
         }
     }
 
-    /// Monotonic nanoseconds when the event happened; nil where ``seq`` is nil.
+    /// Monotonic nanoseconds when the event happened; nil where ``seq`` is nil (a history or site
+    /// count line's own time tells of the past, not of the stream's progress).
     public var timestamp: UInt64? {
         switch self {
-        case .header, .type, .object, .callsite, .unknown: nil
+        case .header, .type, .object, .callsite, .history, .siteCount, .unknown: nil
         case .thread(let value): value.timestamp
         case .registered(let value): value.timestamp
         case .posted(let value): value.timestamp
@@ -180,6 +189,10 @@ public enum TraceLineKind: String, Sendable, Hashable, CaseIterable {
     case tick
     /// `"enqueue"`: see ``TraceMessageEnqueue`` (format 1.2).
     case enqueued = "enqueue"
+    /// `"history"`: see ``TraceHistory`` (format 1.4).
+    case history
+    /// `"site-count"`: see ``TraceSiteCount`` (format 1.4).
+    case siteCount = "site-count"
     /// `"gap"`: see ``TraceGap``.
     case gap
     /// `"end"`: see ``TraceEnd``.

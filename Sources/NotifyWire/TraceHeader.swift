@@ -19,12 +19,17 @@ public struct TraceHeader: Sendable, Hashable {
     public var clockWall: UInt64
     /// The producing library and its version, such as `"NotifyKit 0.1.0"`: for bug reports.
     public var producer: String
+    /// Monotonic nanoseconds when the center began keeping the history a late viewer receives
+    /// (``TraceHistory``): the start of what the stream's figures cover. Nil when the producer
+    /// keeps none (before format 1.4): then the figures cover the stream alone.
+    public var since: UInt64?
 
     /// Creates a header; ``version`` defaults to the version this module writes.
     public init(
         version: TraceFormatVersion = .current, pid: Int32, process: String, center: String,
-        clockMono: UInt64, clockWall: UInt64, producer: String
+        clockMono: UInt64, clockWall: UInt64, producer: String, since: UInt64? = nil
     ) {
+        self.since = since
         self.version = version
         self.pid = pid
         self.process = process
@@ -56,7 +61,7 @@ public struct TraceFormatVersion: Sendable, Hashable, Comparable, CustomStringCo
     }
 
     /// The version this module writes, and the newest it fully understands.
-    public static let current = TraceFormatVersion(major: 1, minor: 3)
+    public static let current = TraceFormatVersion(major: 1, minor: 4)
 
     /// Whether a reader of ``current`` can read a stream of this version: same major, any minor.
     public var isReadable: Bool { major == Self.current.major }

@@ -121,7 +121,8 @@ enum TraceLineDecoder {
                     preexisting: try reader.bool(.preexisting),
                     capturesObserverStrongly: try reader.bool(.capturesObserverStrongly),
                     mainThreadOnly: try reader.optionalBool(.mainThreadOnly) ?? false,
-                    registeredAt: try reader.optionalUInt64(.registeredAt)))
+                    registeredAt: try reader.optionalUInt64(.registeredAt),
+                    deliveries: try reader.optionalUInt64(.deliveries)))
         case .removed:
             return .removed(
                 TraceRemoval(
@@ -149,7 +150,8 @@ enum TraceLineDecoder {
             return .checkpoint(
                 TraceCheckpoint(
                     seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
-                    label: try reader.string(.label), callsite: try reader.uint64(.callsite)))
+                    label: try reader.string(.label), callsite: try reader.uint64(.callsite),
+                    preexisting: try reader.optionalBool(.preexisting) ?? false))
         case .thread:
             return .thread(
                 TraceThread(
@@ -195,6 +197,19 @@ enum TraceLineDecoder {
                     seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
                     postID: try reader.uint64(.postID), registration: try reader.uint64(.registration),
                     pending: try reader.integer(.pending), droppedOldest: try reader.bool(.droppedOldest)))
+        case .history:
+            // Zero counts may be left out: history lines are added up.
+            return .history(
+                TraceHistory(
+                    timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    name: try reader.optionalString(.name), posts: try reader.optionalUInt64(.posts) ?? 0,
+                    deliveries: try reader.optionalUInt64(.deliveries) ?? 0,
+                    unheard: try reader.optionalUInt64(.unheard) ?? 0))
+        case .siteCount:
+            return .siteCount(
+                TraceSiteCount(
+                    timestamp: try reader.uint64(.t), name: try reader.optionalString(.name),
+                    callsite: try reader.uint64(.callsite), live: try reader.uint64(.live)))
         case .header:
             return .header(try header(&reader))
         }
@@ -220,7 +235,8 @@ enum TraceLineDecoder {
         return TraceHeader(
             version: version, pid: try reader.integer(.pid), process: try reader.string(.process),
             center: try reader.string(.center), clockMono: try reader.uint64(.clockMono),
-            clockWall: try reader.uint64(.clockWall), producer: try reader.string(.producer))
+            clockWall: try reader.uint64(.clockWall), producer: try reader.string(.producer),
+            since: try reader.optionalUInt64(.since))
     }
 
     /// Matches the kind's bytes against the known names, most frequent first.
@@ -234,7 +250,7 @@ enum TraceLineDecoder {
     private static let kindsByFrequency: [TraceLineKind] = [
         .delivered, .posted, .enqueued, .registered, .removed, .queue, .object, .type, .callsite, .thread,
         .tokenDropped,
-        .removeMissed, .gap, .end, .tick, .checkpoint, .header,
+        .removeMissed, .gap, .end, .tick, .checkpoint, .history, .siteCount, .header,
     ]
 
     @inline(__always)

@@ -37,6 +37,10 @@ public struct TraceRegistration: Sendable, Hashable {
     /// when unknown (then ``timestamp`` is the best known). A snapshot's ``timestamp`` is the
     /// moment of the snapshot, this is the registration's real time.
     public var registeredAt: UInt64?
+    /// Handlers the registration ran before the snapshot a late viewer receives; nil when not
+    /// told (a registration the stream saw begin, or a producer before format 1.4). Only
+    /// ``preexisting`` registrations carry it.
+    public var deliveries: UInt64?
 
     /// When the registration was made: ``registeredAt`` when known, else ``timestamp``.
     public var registrationTime: UInt64 { registeredAt ?? timestamp }
@@ -46,8 +50,9 @@ public struct TraceRegistration: Sendable, Hashable {
         seq: UInt64, timestamp: UInt64, thread: UInt64, id: UInt64, name: String?,
         kind: TraceRegistrationKind, observer: UInt64?, object: UInt64?, target: TraceTargetKind,
         targetLabel: String?, callsite: UInt64, preexisting: Bool, capturesObserverStrongly: Bool,
-        mainThreadOnly: Bool = false, registeredAt: UInt64? = nil
+        mainThreadOnly: Bool = false, registeredAt: UInt64? = nil, deliveries: UInt64? = nil
     ) {
+        self.deliveries = deliveries
         self.mainThreadOnly = mainThreadOnly
         self.registeredAt = registeredAt
         self.seq = seq

@@ -114,9 +114,15 @@ public struct TraceCheckpoint: Sendable, Hashable {
     public var label: String
     /// `site` of the call.
     public var callsite: UInt64
+    /// True when the checkpoint was taken before the stream started: one of the app's recent
+    /// checkpoints, sent in the snapshot a viewer receives on attach, at its true time (format 1.4).
+    public var preexisting: Bool
 
     /// Creates a checkpoint event.
-    public init(seq: UInt64, timestamp: UInt64, thread: UInt64, label: String, callsite: UInt64) {
+    public init(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, label: String, callsite: UInt64, preexisting: Bool = false
+    ) {
+        self.preexisting = preexisting
         self.seq = seq
         self.timestamp = timestamp
         self.thread = thread

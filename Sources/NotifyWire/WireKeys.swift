@@ -51,6 +51,8 @@ struct WireKind {
     static var enqueued: WireKind { WireKind(#"{"k":"enqueue""#) }
     static var gap: WireKind { WireKind(#"{"k":"gap""#) }
     static var end: WireKind { WireKind(#"{"k":"end""#) }
+    static var history: WireKind { WireKind(#"{"k":"history""#) }
+    static var siteCount: WireKind { WireKind(#"{"k":"site-count""#) }
 }
 
 extension TraceLineKind {
@@ -74,6 +76,8 @@ extension TraceLineKind {
         case .enqueued: .enqueued
         case .gap: .gap
         case .end: .end
+        case .history: .history
+        case .siteCount: .siteCount
         }
     }
 }
@@ -118,6 +122,8 @@ struct WireKey {
     static var clockMono: WireKey { WireKey(#","clockMono":"#) }
     static var clockWall: WireKey { WireKey(#","clockWall":"#) }
     static var producer: WireKey { WireKey(#","producer":"#) }
+    /// Written only when the producer keeps history (1.4).
+    static var since: WireKey { WireKey(#","since":"#) }
 
     // thread, type
     static var id: WireKey { WireKey(#","id":"#) }
@@ -144,6 +150,8 @@ struct WireKey {
     static var capturesObserverStrongly: WireKey { WireKey(#","capturesObserverStrongly":"#) }
     static var mainThreadOnly: WireKey { WireKey(#","mainThreadOnly":"#) }
     static var registeredAt: WireKey { WireKey(#","registeredAt":"#) }
+    /// Written last, and only for a snapshot's registration whose deliveries the producer counted (1.4).
+    static var deliveries: WireKey { WireKey(#","deliveries":"#) }
 
     // post
     static var postID: WireKey { WireKey(#","postID":"#) }
@@ -177,8 +185,15 @@ struct WireKey {
     // enqueue (after postID, registration and pending)
     static var droppedOldest: WireKey { WireKey(#","droppedOldest":"#) }
 
-    // checkpoint
+    // checkpoint (then `preexisting`, written only when true)
     static var label: WireKey { WireKey(#","label":"#) }
+
+    // history (then `deliveries`)
+    static var posts: WireKey { WireKey(#","posts":"#) }
+    static var unheard: WireKey { WireKey(#","unheard":"#) }
+
+    // site-count
+    static var live: WireKey { WireKey(#","live":"#) }
 }
 
 extension Array where Element == UInt8 {

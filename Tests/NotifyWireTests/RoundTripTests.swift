@@ -110,11 +110,11 @@ import NotifyWire
     }
 
     @Test(
-        "seq and timestamp are exposed for events and nil for the header and definitions",
+        "seq and timestamp are exposed for events and nil for the header, definitions and history",
         arguments: TraceLineKind.allCases)
     func stampAccessors(kind: TraceLineKind) {
         let event = TraceSamples.event(kind)
-        let isEvent = ![.header, .type, .object, .callsite].contains(kind)
+        let isEvent = ![.header, .type, .object, .callsite, .history, .siteCount].contains(kind)
         #expect((event.seq != nil) == isEvent)
         #expect((event.timestamp != nil) == isEvent)
         #expect(event.kind == kind)

@@ -67,6 +67,13 @@ enum TraceSamples {
                 TraceMessageEnqueue(
                     seq: 11, timestamp: 1_000_600_000, thread: 1, postID: 12, registration: 8, pending: 3,
                     droppedOldest: false))
+        case .history:
+            .history(
+                TraceHistory(
+                    timestamp: 1_000_010_000, thread: 1, name: "cartDidChange", posts: 552, deliveries: 1_104,
+                    unheard: 3))
+        case .siteCount:
+            .siteCount(TraceSiteCount(timestamp: 999_500_000, name: "cartDidChange", callsite: 2, live: 3))
         case .gap:
             .gap(TraceGap(seq: 130, timestamp: 1_000_900_000, count: 120, reason: .bufferFull))
         case .end:
@@ -77,7 +84,7 @@ enum TraceSamples {
     static func line(_ kind: TraceLineKind) -> String {
         switch kind {
         case .header:
-            #"{"k":"header","format":"notifytop-trace","version":"1.3","pid":4242,"process":"notify-demo","center":"default","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"NotifyKit 0.1.0"}"#
+            #"{"k":"header","format":"notifytop-trace","version":"1.4","pid":4242,"process":"notify-demo","center":"default","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"NotifyKit 0.1.0"}"#
         case .thread:
             #"{"k":"thread","seq":1,"t":1000000500,"id":1,"systemID":4242,"name":"notify-demo","isMain":true}"#
         case .type:
@@ -106,6 +113,10 @@ enum TraceSamples {
             #"{"k":"tick","seq":10,"t":1000500000}"#
         case .enqueued:
             #"{"k":"enqueue","seq":11,"t":1000600000,"thread":1,"postID":12,"registration":8,"pending":3,"droppedOldest":false}"#
+        case .history:
+            #"{"k":"history","t":1000010000,"thread":1,"name":"cartDidChange","posts":552,"deliveries":1104,"unheard":3}"#
+        case .siteCount:
+            #"{"k":"site-count","t":999500000,"name":"cartDidChange","callsite":2,"live":3}"#
         case .gap:
             #"{"k":"gap","seq":130,"t":1000900000,"count":120,"reason":"buffer-full"}"#
         case .end:

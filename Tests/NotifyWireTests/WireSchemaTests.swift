@@ -19,6 +19,21 @@ import Testing
                     observer: 7,
                     object: 8, target: .operationQueue, targetLabel: "sync queue", callsite: 3, preexisting: true,
                     capturesObserverStrongly: true, mainThreadOnly: true, registeredAt: 999_000_000)),
+            // A snapshot's registration with the deliveries it ran before (1.4).
+            .registered(
+                TraceRegistration(
+                    seq: 14, timestamp: 1_000_012_000, thread: 2, id: 10, name: nil, kind: .target, observer: 7,
+                    object: nil, target: .main, targetLabel: nil, callsite: 3, preexisting: true,
+                    capturesObserverStrongly: false, registeredAt: 990_000_000, deliveries: 41)),
+            // 1.4's optional fields and name-less history lines.
+            .header(
+                TraceHeader(
+                    pid: 1, process: "p", center: "c", clockMono: 5, clockWall: 6, producer: "x", since: 4)),
+            .checkpoint(
+                TraceCheckpoint(
+                    seq: 15, timestamp: 990_500_000, thread: 1, label: "screen closed", callsite: 2, preexisting: true)),
+            .history(TraceHistory(timestamp: 1_000_013_000, thread: 2, name: nil, posts: 7)),
+            .siteCount(TraceSiteCount(timestamp: 990_100_000, name: nil, callsite: 3, live: 1)),
             // A typed message's post (1.2), whose optional last field only messages carry.
             .posted(
                 TracePost(
