@@ -160,6 +160,19 @@ public struct InspectorState: Sendable {
         return [nameRows[0]] + named
     }
 
+    /// The history's posts and deliveries of names the app could not keep apart, as one row named
+    /// ``otherNamesLabel``; nil when there were none.
+    public var otherNames: NameRow? {
+        guard totals.otherNamePosts > 0 || totals.otherNameDeliveries > 0 else { return nil }
+        var row = NameRow(name: Self.otherNamesLabel, isWildcard: false, threadCapacity: 0)
+        row.posts = totals.otherNamePosts
+        row.deliveries = totals.otherNameDeliveries
+        return row
+    }
+
+    /// The name of the ``otherNames`` row.
+    public static let otherNamesLabel = "(other names)"
+
     /// One name's row; `"*"` is the wildcard row (a name literally spelled `*` is not reachable here).
     public func name(_ name: String) -> NameRow? {
         if name == "*" { return nameRows[0] }

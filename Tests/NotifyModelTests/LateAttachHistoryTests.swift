@@ -215,6 +215,7 @@ import Testing
         #expect(state.totals.posts == 6 && state.totals.deliveries == 9)
         #expect(state.totals.otherNamePosts == 6 && state.totals.otherNameDeliveries == 9)
         #expect(state.names.map(\.name) == ["*"])
+        #expect(state.otherNames.map { ($0.name, $0.posts, $0.deliveries) } ?? ("", 0, 0) == ("(other names)", 6, 9))
         #expect(state.names.first?.posts == 6)
         #expect(state.thread(2).map { ($0.posts, $0.deliveries) } ?? (0, 0) == (6, 9))
     }

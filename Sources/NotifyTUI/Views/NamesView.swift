@@ -59,6 +59,7 @@ enum NamesView {
         if let first = rows.first, first.isWildcard, first.liveObservers == 0, first.deliveries == 0 {
             rows.removeFirst()
         }
+        if let other = data.model.otherNames { rows.append(other) }
         return rows
     }
 
