@@ -36,7 +36,7 @@ extension InspectorState {
         if !wasPosted { neverPostedFirstPost(slot) }
         let onMain = threadRows[threadSlot].isMain
         if onMain ? !nameRows[slot].postedOnMain : !nameRows[slot].postedOffMain {
-            mixedThreadPosted(name, callsite: nil, nameSlot: slot, onMain: onMain)
+            mixedThreadInHistory(nameSlot: slot, onMain: onMain)
         }
         if history.unheard > 0 {
             unheardInHistory(name, nameSlot: slot, count: min(history.unheard, history.posts), thread: history.thread)
@@ -92,6 +92,7 @@ extension InspectorState {
     /// Runs once, at the first checkpoint after a snapshot told of the time before the stream.
     mutating func catchUpPastCheckpoints() {
         ruleState.pastPending = false
+        mixedThreadCatchUp()
         // Only a producer that keeps history says since when; without it the names' posts before
         // the stream are unknown, so the checkpoints before it cannot be judged.
         if header?.since != nil {

@@ -39,13 +39,39 @@ extension InspectorState {
         }
     }
 
-    /// A post of `name` (or a history line's posts) on the main thread or off it.
+    /// A post of `name` on the main thread or off it.
     mutating func mixedThreadPosted(_ name: String, callsite: UInt64?, nameSlot: Int, onMain: Bool) {
         if onMain {
             nameRows[nameSlot].postedOnMain = true
         } else {
             nameRows[nameSlot].postedOffMain = true
         }
+        mixedThreadJudge(name, callsite: callsite, nameSlot: nameSlot)
+    }
+
+    /// History's posts of `name` on the main thread or off it. A snapshot may state them before
+    /// the registration that declares a requirement, so the name is judged at the next
+    /// checkpoint, when the snapshot is whole.
+    mutating func mixedThreadInHistory(nameSlot: Int, onMain: Bool) {
+        if onMain {
+            nameRows[nameSlot].postedOnMain = true
+        } else {
+            nameRows[nameSlot].postedOffMain = true
+        }
+        guard nameRows[nameSlot].postedOnMain, nameRows[nameSlot].postedOffMain else { return }
+        ruleState.mixedInHistory.insert(nameSlot)
+        ruleState.pastPending = true
+    }
+
+    /// Judges the names history showed posted both on and off the main thread.
+    mutating func mixedThreadCatchUp() {
+        for slot in ruleState.mixedInHistory.sorted() where nameRows[slot].occupied {
+            mixedThreadJudge(nameRows[slot].name, callsite: nil, nameSlot: slot)
+        }
+        ruleState.mixedInHistory = []
+    }
+
+    private mutating func mixedThreadJudge(_ name: String, callsite: UInt64?, nameSlot: Int) {
         let row = nameRows[nameSlot]
         guard row.postedOnMain, row.postedOffMain, !row.declaresMainOnly else { return }
         let site = callsite.map { definitions.callsite($0) }

@@ -29,6 +29,8 @@ struct RuleState: Sendable {
     var pastPending = false
     /// R6: each (name, callsite) pair's recent live counts before the stream, from `site-count`.
     var pastSiteCounts: [SiteKey: [SiteChange]] = [:]
+    /// R8: names history showed posted on and off the main thread, judged at the next checkpoint.
+    var mixedInHistory: Set<Int> = []
     /// The app's explicit checkpoints before the stream, by time.
     var pastCheckpoints: [UInt64] = []
     /// Checkpoints taken.

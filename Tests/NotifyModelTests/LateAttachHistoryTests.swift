@@ -26,6 +26,9 @@ import Testing
         s.register(6, "sessionDidChange", site: 106)
         s.register(7, "mixed", site: 107)
         s.register(8, "drop", site: 108)
+        // Declares cart main-thread-only, so cart posted on main and on "early" is no mixed-thread
+        // name; it never runs, so no delivery breaks the declaration.
+        s.register(9, "cart", site: 109, mainOnly: true)
         s.advance(100 * ms)
         s.register(4, "never", site: 104)
         s.register(5, "quiet", site: 105, thread: 2)
@@ -106,13 +109,14 @@ import Testing
 
     @Test(
         "a trace cut in two, its first part sent as a snapshot with history, folds like the whole trace",
-        arguments: [2_300 * ms, 4_200 * ms, 5_800 * ms])
-    func cutTraceFoldsLikeWhole(at offset: UInt64) {
+        arguments: [2_300 * ms, 4_200 * ms, 5_800 * ms], [true, false])
+    func cutTraceFoldsLikeWhole(at offset: UInt64, historyFirst: Bool) {
         let events = Self.app.events
         let whole = Self.fold(LateAttachSnapshot.whole(events, since: TraceScript.start))
         let late = Self.fold(
             LateAttachSnapshot.late(
-                events, cut: Self.cut(events, at: offset), since: TraceScript.start, unusedThread: 7))
+                events, cut: Self.cut(events, at: offset), since: TraceScript.start, unusedThread: 7,
+                historyFirst: historyFirst))
         #expect(Self.names(late) == Self.names(whole))
         #expect(Self.threads(late) == Self.threads(whole))
         #expect(late.totals.posts == whole.totals.posts)

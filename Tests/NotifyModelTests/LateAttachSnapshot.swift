@@ -24,9 +24,10 @@ enum LateAttachSnapshot {
     }
 
     /// The trace as a viewer attached at `cut` reads it; `unusedThread` is introduced in the
-    /// snapshot and never used, as the thread that accepted the viewer would be.
+    /// snapshot and never used, as the thread that accepted the viewer would be. The history
+    /// lines come before the registrations (as NotifyTraceApp sends them) or after.
     static func late(
-        _ events: [TraceEvent], cut: Int, since: UInt64, unusedThread: UInt64? = nil
+        _ events: [TraceEvent], cut: Int, since: UInt64, unusedThread: UInt64? = nil, historyFirst: Bool = true
     ) -> [TraceEvent] {
         let before = events[..<cut]
         let after = events[cut...]
@@ -101,6 +102,8 @@ enum LateAttachSnapshot {
                         isMain: false)))
         }
         snapshot += definitions
+        let historyLines = historyOrder.map { TraceEvent.history(history[$0]!) }
+        if historyFirst { snapshot += historyLines }
         snapshot += checkpoints
         let livePairs = Set(live.values.map { PairKey(name: $0.name, callsite: $0.callsite) })
         for (key, list) in changes where livePairs.contains(key) {
@@ -119,7 +122,7 @@ enum LateAttachSnapshot {
                         TraceTokenDrop(seq: 0, timestamp: snapshotTime, thread: registration.thread, registration: id)))
             }
         }
-        snapshot += historyOrder.map { .history(history[$0]!) }
+        if !historyFirst { snapshot += historyLines }
         return snapshot + after
     }
 
