@@ -37,8 +37,12 @@ extension InspectorState {
             observe(activity.timestamp)
             totals.queueActions &+= 1
         case .checkpoint(let mark):
-            // The app's own checkpoint ("screen closed") is what the growth rules compare at.
-            checkpoint(now: mark.timestamp)
+            if mark.preexisting {
+                rememberPastCheckpoint(at: mark.timestamp)
+            } else {
+                // The app's own checkpoint ("screen closed") is what the growth rules compare at.
+                checkpoint(now: mark.timestamp)
+            }
         case .gap(let gap):
             observe(gap.timestamp)
             gaps &+= 1
@@ -50,7 +54,9 @@ extension InspectorState {
         case .header(let header):
             self.header = header
             if stream == .waiting { stream = .live }
-        case .tick, .history, .siteCount:
+        case .history(let history): applyHistory(history)
+        case .siteCount(let count): rememberSiteCount(count)
+        case .tick:
             break
         case .unknown:
             loss.unknownLines &+= 1
@@ -113,10 +119,19 @@ extension InspectorState {
             threadRows.reduce(0) { $0 + $1.log.overwritten }
             - keep.reduce(0) { $0 + $1.log.overwritten }
         threadRows = Array(keep)
+        activeThreads = threadRows.count { $0.isActive }
         threadSlots = IDTable()
         for (slot, row) in threadRows.enumerated() { threadSlots.insert(row.id, slot) }
         recountThreadNames()
         lastThreadID = .max
+    }
+
+    /// Marks the thread as one the tables list.
+    @inline(__always)
+    mutating func markActive(_ slot: Int) {
+        guard !threadRows[slot].isActive else { return }
+        threadRows[slot].isActive = true
+        activeThreads += 1
     }
 
     // MARK: Names

@@ -9,6 +9,7 @@ extension InspectorState {
         let threadSlot = threadSlot(for: post.thread)
         threadRows[threadSlot].posts &+= 1
         threadRows[threadSlot].lastActive = time
+        markActive(threadSlot)
         let onMain = threadRows[threadSlot].isMain
         let slot = nameSlot(for: post.name)
         if let message = post.message {
@@ -35,7 +36,7 @@ extension InspectorState {
         if nameRows[slot].recentPosters.last != post.callsite { notePoster(post.callsite, nameSlot: slot) }
         if nameRows[slot].posts == 1 { neverPostedFirstPost(slot) }
         if onMain ? !nameRows[slot].postedOnMain : !nameRows[slot].postedOffMain {
-            mixedThreadPosted(post, nameSlot: slot, onMain: onMain)
+            mixedThreadPosted(post.name, callsite: post.callsite, nameSlot: slot, onMain: onMain)
         }
     }
 
@@ -96,6 +97,7 @@ extension InspectorState {
         threadRows[threadSlot].deliveries &+= 1
         threadRows[threadSlot].timeInHandlers &+= delivery.duration
         threadRows[threadSlot].lastActive = time
+        markActive(threadSlot)
         if delivery.target == .task { threadRows[threadSlot].mailboxWait.record(delivery.wait) }
         threadRows[threadSlot].log.append(
             DeliveryLogEntry(

@@ -43,6 +43,14 @@ extension InspectorState {
         }
         registrationSlots.insert(registration.id, slot)
         liveRegistrations += 1
+        markActive(threadSlot(for: registration.thread))
+        if let delivered = registration.deliveries, delivered > 0 {
+            // A snapshot's count of the runs before it; the names' and threads' come as history.
+            beganLate = true
+            rows[slot].deliveries &+= delivered
+            if nameIndex == 0 { nameRows[0].deliveries &+= delivered }
+        }
+        if registration.preexisting { ruleState.pastPending = true }
 
         growthRegistered(slot, row)
         selfRetainingRegistered(slot, row)
@@ -58,6 +66,7 @@ extension InspectorState {
             return
         }
         totals.removals &+= 1
+        markActive(threadSlot(for: removal.thread))
         rows[slot].removal = RemovalInfo(reason: removal.reason, at: removal.timestamp, thread: removal.thread)
         if removal.reason == .tokenCancelled { rows[slot].token = .cancelled(at: removal.timestamp) }
         rows[slot].pendingMessages = 0

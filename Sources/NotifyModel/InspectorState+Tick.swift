@@ -29,6 +29,7 @@ extension InspectorState {
     public var checkpoints: UInt64 { ruleState.checkpoints }
 
     private mutating func takeCheckpoint() {
+        if ruleState.pastPending { catchUpPastCheckpoints() }
         ruleState.checkpoints += 1
         expireRemovalGaps()
         growthCheckpoint()
@@ -48,6 +49,7 @@ extension InspectorState {
         guard var nextCheckpoint = ruleState.nextCheckpoint else {
             closeBuckets(at: time)
             ruleState.nextCheckpoint = Self.gridPoint(after: time, step: interval)
+            ruleState.firstGridCheckpoint = ruleState.nextCheckpoint
             nextClockWork = min(nextBucket, ruleState.nextCheckpoint!)
             return
         }
@@ -73,7 +75,7 @@ extension InspectorState {
         if nextBucket > 0 {
             levelWindows.observers.recordLevel(UInt64(max(0, liveRegistrations)), at: now)
             levelWindows.names.recordLevel(UInt64(nameSlots.count), at: now)
-            levelWindows.threads.recordLevel(UInt64(threadRows.count), at: now)
+            levelWindows.threads.recordLevel(UInt64(activeThreads), at: now)
             levelWindows.findings.recordLevel(UInt64(openFindingCounts.values.reduce(0, +)), at: now)
         }
         postRate.advance(to: time)

@@ -37,6 +37,10 @@ public struct InspectorState: Sendable {
     public internal(set) var eventsLostBehind: UInt64 = 0
     /// Gap lines seen.
     public internal(set) var gaps: UInt64 = 0
+    /// True once the stream brought history: posts or deliveries made before it began (or not
+    /// sent as events), counted in the tables' totals. Figures only events can give (handler
+    /// durations and latencies, the slowest handler) then cover the time since the stream began.
+    public internal(set) var beganLate = false
     /// Viewers the producer streamed to (this one included), as its latest clock line said; nil
     /// until one said (producers before format 1.3 never do).
     public internal(set) var viewers: Int?
@@ -82,6 +86,8 @@ public struct InspectorState: Sendable {
     var threadNameCounts: [String: Int] = [:]
     var lastThreadID: UInt64 = .max
     var lastThreadSlot = 0
+    /// Threads whose ``ThreadRow/isActive`` is set: the ones the tables list.
+    var activeThreads = 0
 
     var recentPosts: RecentPosts
     var findingStore: LeakFindingStore
@@ -127,7 +133,7 @@ public struct InspectorState: Sendable {
             slowestHandlerHistory: slowestHandlerWindow.recentBuckets,
             observerHistory: levelWindows.observers.recentBuckets, nameHistory: levelWindows.names.recentBuckets,
             threadHistory: levelWindows.threads.recentBuckets, findingHistory: levelWindows.findings.recentBuckets,
-            liveRegistrations: liveRegistrations, names: nameSlots.count, threads: threadRows.count,
+            liveRegistrations: liveRegistrations, names: nameSlots.count, threads: activeThreads,
             openFindings: open, eventsLost: eventsLost, gaps: gaps, stream: stream, totals: totals, now: now,
             detailLoss: detailLoss, viewers: viewers)
     }
@@ -153,6 +159,19 @@ public struct InspectorState: Sendable {
         let named = nameRows.dropFirst().filter(\.occupied).sorted { $0.name < $1.name }
         return [nameRows[0]] + named
     }
+
+    /// The history's posts and deliveries of names the app could not keep apart, as one row named
+    /// ``otherNamesLabel``; nil when there were none.
+    public var otherNames: NameRow? {
+        guard totals.otherNamePosts > 0 || totals.otherNameDeliveries > 0 else { return nil }
+        var row = NameRow(name: Self.otherNamesLabel, isWildcard: false, threadCapacity: 0)
+        row.posts = totals.otherNamePosts
+        row.deliveries = totals.otherNameDeliveries
+        return row
+    }
+
+    /// The name of the ``otherNames`` row.
+    public static let otherNamesLabel = "(other names)"
 
     /// One name's row; `"*"` is the wildcard row (a name literally spelled `*` is not reachable here).
     public func name(_ name: String) -> NameRow? {
@@ -180,10 +199,10 @@ public struct InspectorState: Sendable {
         registrationSlots[id].map { rows[$0] }
     }
 
-    /// The per-thread table, by id.
-    public var threads: [ThreadRow] { threadRows.sorted { $0.id < $1.id } }
+    /// The per-thread table, by id: the threads that posted, delivered, registered or removed.
+    public var threads: [ThreadRow] { threadRows.filter(\.isActive).sorted { $0.id < $1.id } }
 
-    /// One thread's row.
+    /// One thread's row, whether or not it was active (for its name).
     public func thread(_ id: UInt64) -> ThreadRow? {
         threadSlots[id].map { threadRows[$0] }
     }

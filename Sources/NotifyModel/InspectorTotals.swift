@@ -6,6 +6,11 @@ public struct InspectorTotals: Sendable, Hashable {
     public internal(set) var posts: UInt64 = 0
     /// Handler runs.
     public internal(set) var deliveries: UInt64 = 0
+    /// The part of ``posts`` whose names the app could not keep apart (its history's "other
+    /// names"): counted, but in no name's row.
+    public internal(set) var otherNamePosts: UInt64 = 0
+    /// The part of ``deliveries`` for those other names.
+    public internal(set) var otherNameDeliveries: UInt64 = 0
     /// Registrations seen (preexisting included).
     public internal(set) var registrations: UInt64 = 0
     /// Registrations ended.

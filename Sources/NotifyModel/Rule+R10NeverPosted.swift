@@ -25,6 +25,18 @@ extension InspectorState {
         }
     }
 
+    /// Counts the checkpoints that passed before the stream while a name never posted (history
+    /// included) had observers, from its oldest live registration's true time.
+    mutating func neverPostedCatchUp() {
+        guard configuration.rules.runs(.neverPosted) else { return }
+        for slot in nameRows.indices {
+            let row = nameRows[slot]
+            guard row.occupied, !row.isWildcard, row.liveObservers > 0, row.posts == 0, let since = row.liveSince
+            else { continue }
+            nameRows[slot].checkpointsWaiting += pastCheckpoints(from: since, to: .max)
+        }
+    }
+
     private mutating func raiseNeverPosted(_ slot: Int, waited: UInt64, checkpoints: Int) {
         let name = nameRows[slot].name
         let key = LeakFindingKey(rule: .neverPosted, subject: .name(name))

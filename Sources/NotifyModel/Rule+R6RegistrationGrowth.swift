@@ -81,6 +81,32 @@ extension InspectorState {
         }
     }
 
+    /// Fills each live pair's series with the counts it had at the checkpoints before the stream,
+    /// from its recent changes (`site-count`), as a viewer from the start recorded them; the
+    /// checkpoint running now then judges. A checkpoint older than the oldest change known adds
+    /// nothing: the series only starts later, so growth can be missed but never made up.
+    mutating func growthCatchUp() {
+        let span = max(1, configuration.rules.growthCheckpoints) + 1
+        for (key, changes) in ruleState.pastSiteCounts {
+            guard let index = ruleState.tallies.index(forKey: key), ruleState.tallies.values[index].series.isEmpty
+            else { continue }
+            let ordered = changes.sorted { $0.at < $1.at }
+            var series: [Int] = []
+            for (position, change) in ordered.enumerated() {
+                guard change.live > 0 else {
+                    // The pair had no registration left: a viewer's tally started again after it.
+                    series = []
+                    continue
+                }
+                let next = position + 1 < ordered.count ? ordered[position + 1].at : .max
+                guard pastCheckpoints(from: change.at, to: next) > 0, series.last != change.live else { continue }
+                series.append(change.live)
+                if series.count > span { series.removeFirst() }
+            }
+            ruleState.tallies.values[index].series = series
+        }
+    }
+
     private mutating func raiseGrowth(_ key: SiteKey, live: Int, series: [Int]) {
         let site = definitions.callsite(key.callsite)
         let name = key.nameSlot == 0 ? "*" : nameRows[key.nameSlot].name

@@ -39,23 +39,50 @@ extension InspectorState {
         }
     }
 
-    mutating func mixedThreadPosted(_ post: TracePost, nameSlot: Int, onMain: Bool) {
+    /// A post of `name` on the main thread or off it.
+    mutating func mixedThreadPosted(_ name: String, callsite: UInt64?, nameSlot: Int, onMain: Bool) {
         if onMain {
             nameRows[nameSlot].postedOnMain = true
         } else {
             nameRows[nameSlot].postedOffMain = true
         }
+        mixedThreadJudge(name, callsite: callsite, nameSlot: nameSlot)
+    }
+
+    /// History's posts of `name` on the main thread or off it. A snapshot may state them before
+    /// the registration that declares a requirement, so the name is judged at the next
+    /// checkpoint, when the snapshot is whole.
+    mutating func mixedThreadInHistory(nameSlot: Int, onMain: Bool) {
+        if onMain {
+            nameRows[nameSlot].postedOnMain = true
+        } else {
+            nameRows[nameSlot].postedOffMain = true
+        }
+        guard nameRows[nameSlot].postedOnMain, nameRows[nameSlot].postedOffMain else { return }
+        ruleState.mixedInHistory.insert(nameSlot)
+        ruleState.pastPending = true
+    }
+
+    /// Judges the names history showed posted both on and off the main thread.
+    mutating func mixedThreadCatchUp() {
+        for slot in ruleState.mixedInHistory.sorted() where nameRows[slot].occupied {
+            mixedThreadJudge(nameRows[slot].name, callsite: nil, nameSlot: slot)
+        }
+        ruleState.mixedInHistory = []
+    }
+
+    private mutating func mixedThreadJudge(_ name: String, callsite: UInt64?, nameSlot: Int) {
         let row = nameRows[nameSlot]
         guard row.postedOnMain, row.postedOffMain, !row.declaresMainOnly else { return }
-        let site = definitions.callsite(post.callsite)
-        guard allows(.threadMismatch, callsite: site, name: post.name) else { return }
+        let site = callsite.map { definitions.callsite($0) }
+        guard allows(.threadMismatch, callsite: site, name: name) else { return }
         let threads = row.postingThreads.ids
         findingStore.raise(
-            LeakFindingKey(rule: .threadMismatch, subject: .name(post.name)), severity: .info,
-            summary: "\"\(post.name)\" is posted from both the main thread and other threads", at: now
+            LeakFindingKey(rule: .threadMismatch, subject: .name(name)), severity: .info,
+            summary: "\"\(name)\" is posted from both the main thread and other threads", at: now
         ) { finding in
-            finding.evidence.name = post.name
-            finding.evidence.callsite = site
+            finding.evidence.name = name
+            if let site { finding.evidence.callsite = site }
             for thread in threads { finding.evidence.addThread(thread) }
             finding.evidence.count += 1
             finding.evidence.detail = "mixed-thread name: handlers run on whichever thread posts"

@@ -51,6 +51,29 @@ extension InspectorState {
         raiseUnheard(post.name, near: near, count: count, site: site, thread: post.thread)
     }
 
+    /// Posts of the name that matched no registration, from history: they add to an open finding,
+    /// and raise one when a registered name is near (a typo). Whether observers had gone away
+    /// before them (the abandoned case) history does not tell, so that case is left unjudged.
+    mutating func unheardInHistory(_ name: String, nameSlot: Int, count: UInt64, thread: UInt64) {
+        let rules = configuration.rules
+        guard rules.runs(.unheardPost), !rules.unheardAllowlist.contains(name) else { return }
+        let key = LeakFindingKey(rule: .unheardPost, subject: .name(name))
+        if findingStore.isOpen(key) {
+            let time = now
+            findingStore.update(key) { finding in
+                finding.occurrences += 1
+                finding.lastSeen = time
+                finding.evidence.count += count
+                finding.evidence.addThread(thread)
+            }
+            return
+        }
+        guard !nameRows[nameSlot].isMessage, let near = nearestRegistered(to: name),
+            allows(.unheardPost, callsite: nil, name: name)
+        else { return }
+        raiseUnheard(name, near: near, count: count, site: nil, thread: thread)
+    }
+
     /// A post of the name was heard: the abandoned run ends, and an open finding counts toward
     /// resolving.
     mutating func unheardPostHeard(_ post: TracePost, nameSlot: Int) {

@@ -22,6 +22,17 @@ struct RuleState: Sendable {
     var registeredNames: UInt64 = 0
     /// Stream time of the next automatic checkpoint.
     var nextCheckpoint: UInt64?
+    /// The first automatic checkpoint of this stream: the grid's earlier points passed before it.
+    var firstGridCheckpoint: UInt64?
+    /// A snapshot told of the time before the stream: the next checkpoint first catches the rules
+    /// up with the checkpoints that passed then (R6, R10).
+    var pastPending = false
+    /// R6: each (name, callsite) pair's recent live counts before the stream, from `site-count`.
+    var pastSiteCounts: [SiteKey: [SiteChange]] = [:]
+    /// R8: names history showed posted on and off the main thread, judged at the next checkpoint.
+    var mixedInHistory: Set<Int> = []
+    /// The app's explicit checkpoints before the stream, by time.
+    var pastCheckpoints: [UInt64] = []
     /// Checkpoints taken.
     var checkpoints: UInt64 = 0
 }
@@ -57,6 +68,12 @@ struct DuplicateGroup: Sendable {
 struct SiteKey: Hashable, Sendable {
     var nameSlot: Int
     var callsite: UInt64
+}
+
+/// A (name, callsite) pair's live count just after one of its changes.
+struct SiteChange: Sendable {
+    var at: UInt64
+    var live: Int
 }
 
 struct SiteTally: Sendable {

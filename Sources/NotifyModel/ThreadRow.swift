@@ -20,6 +20,9 @@ public struct ThreadRow: Sendable, Hashable, Identifiable {
     public internal(set) var timeInHandlers: UInt64 = 0
     /// Posts made on this thread.
     public internal(set) var posts: UInt64 = 0
+    /// True once the thread posted, delivered, registered or removed, in the stream or in the
+    /// history it carries; a thread only introduced (say, the one that accepted the viewer) is not.
+    public internal(set) var isActive = false
     /// How long the async messages this thread ran had waited in their observers' mailboxes
     /// (enqueue to start; deliveries with target task). Other queued deliveries' waits are in the
     /// log.

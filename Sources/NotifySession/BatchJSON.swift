@@ -54,7 +54,9 @@ package enum BatchJSON {
         var isMain: Bool
         var deliveries: UInt64
         var posts: UInt64
-        var handlerNs: UInt64
+        /// Time in handlers; `handlerNsSinceAttach` instead when the stream began late.
+        var handlerNs: UInt64?
+        var handlerNsSinceAttach: UInt64?
         /// Async messages run here: their mailbox wait (p99 and worst); absent when none ran.
         var mailboxWaitP99Ns: UInt64?
         var mailboxWaitMaxNs: UInt64?
@@ -84,9 +86,14 @@ package enum BatchJSON {
         var posts: UInt64
         var deliveries: UInt64
         var postsWithNoObserver: UInt64
-        var avgHandlerNs: UInt64
-        var p99HandlerNs: UInt64
-        var maxHandlerNs: UInt64
+        /// Handler times; when the stream began late (it carried history) they cover only its
+        /// events, and are named `…SinceAttach` instead.
+        var avgHandlerNs: UInt64?
+        var p99HandlerNs: UInt64?
+        var maxHandlerNs: UInt64?
+        var avgHandlerNsSinceAttach: UInt64?
+        var p99HandlerNsSinceAttach: UInt64?
+        var maxHandlerNsSinceAttach: UInt64?
         var handlingThreads: Int
         var lastPostAgeNs: UInt64?
         /// For a typed message's type: `"main"`, `"async"`, or `"unknown"` (seen only through
@@ -215,13 +222,19 @@ package enum BatchJSON {
         func age(_ time: UInt64) -> UInt64 { now >= time ? now - time : 0 }
         switch ViewRows.ordered(data, view: view) {
         case .names(let rows):
+            let late = model.beganLate
             return Section(
                 rows: Rows(
                     value: rows.map { row in
                         NameItem(
                             name: row.name, observers: row.liveObservers, posts: row.posts, deliveries: row.deliveries,
-                            postsWithNoObserver: row.postsWithNoObserver, avgHandlerNs: row.averageHandlerTime,
-                            p99HandlerNs: row.p99HandlerTime, maxHandlerNs: row.maximumHandlerTime,
+                            postsWithNoObserver: row.postsWithNoObserver,
+                            avgHandlerNs: late ? nil : row.averageHandlerTime,
+                            p99HandlerNs: late ? nil : row.p99HandlerTime,
+                            maxHandlerNs: late ? nil : row.maximumHandlerTime,
+                            avgHandlerNsSinceAttach: late ? row.averageHandlerTime : nil,
+                            p99HandlerNsSinceAttach: late ? row.p99HandlerTime : nil,
+                            maxHandlerNsSinceAttach: late ? row.maximumHandlerTime : nil,
                             handlingThreads: row.handlingThreads.count, lastPostAgeNs: row.lastPostAt.map(age),
                             message: row.isMessage ? row.messageKind?.rawValue ?? "unknown" : nil)
                     }))
@@ -250,7 +263,9 @@ package enum BatchJSON {
             let threads = model.threads.map { thread in
                 ThreadItem(
                     id: thread.id, name: thread.name, systemId: thread.systemID, isMain: thread.isMain,
-                    deliveries: thread.deliveries, posts: thread.posts, handlerNs: thread.timeInHandlers,
+                    deliveries: thread.deliveries, posts: thread.posts,
+                    handlerNs: model.beganLate ? nil : thread.timeInHandlers,
+                    handlerNsSinceAttach: model.beganLate ? thread.timeInHandlers : nil,
                     mailboxWaitP99Ns: thread.mailboxWait.count > 0 ? thread.mailboxWait.p99 : nil,
                     mailboxWaitMaxNs: thread.mailboxWait.count > 0 ? thread.mailboxWait.max : nil)
             }

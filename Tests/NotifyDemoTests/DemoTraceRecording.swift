@@ -32,8 +32,12 @@ struct RecordedDemoTrace: Sendable {
     ///     the same seed (it is still fixed by the seed and the chunk size).
     ///   - recordingPath: Also writes the bytes the viewer received to this file, exactly as
     ///     `notifytop --record` does, for a replay with `TraceReader.open(file:)`.
+    ///   - attachAfter: The viewer attaches once this many steps have run (at a chunk's end when
+    ///     `markEvery` is given): a late viewer, which sees what came before only through the
+    ///     snapshot's history.
     static func record(
-        _ configuration: DemoConfiguration, steps: Int, markEvery: Int? = nil, recordingPath: String? = nil
+        _ configuration: DemoConfiguration, steps: Int, markEvery: Int? = nil, recordingPath: String? = nil,
+        attachAfter: Int = 0
     ) throws -> RecordedDemoTrace {
         try onDedicatedThread { () -> Result<RecordedDemoTrace, TraceError> in
             let unique = "\(getpid())-\(UInt32.random(in: 0...9_999_999))"
@@ -44,9 +48,13 @@ struct RecordedDemoTrace: Sendable {
                 var recorder: TraceRecorder?
                 if let recordingPath { recorder = try TraceRecorder(path: recordingPath) }
                 let inspector = try NotifyInspector.start(center: center, directory: directory)
-                let viewer = Viewer(socketPath: inspector.socketPath, recorder: recorder)
-                let deadline = Date(timeIntervalSinceNow: 5)
-                while inspector.viewerCount == 0, Date() < deadline { usleep(1_000) }
+                var viewer: Viewer?
+                func attach() {
+                    viewer = Viewer(socketPath: inspector.socketPath, recorder: recorder)
+                    let deadline = Date(timeIntervalSinceNow: 5)
+                    while inspector.viewerCount == 0, Date() < deadline { usleep(1_000) }
+                }
+                if attachAfter <= 0 { attach() }
                 let simulation = DemoSimulation(configuration: configuration, center: center)
                 var marks: [UInt64] = []
                 if let chunk = markEvery, chunk > 0 {
@@ -56,13 +64,19 @@ struct RecordedDemoTrace: Sendable {
                         simulation.run(steps: count)
                         done += count
                         marks.append(MonotonicClock.now())
+                        if viewer == nil, done >= attachAfter { attach() }
                     }
+                } else if attachAfter > 0 {
+                    simulation.run(steps: min(attachAfter, steps))
+                    attach()
+                    simulation.run(steps: max(0, steps - attachAfter))
                 } else {
                     simulation.run(steps: steps)
                 }
+                if viewer == nil { attach() }
                 let truth = simulation.groundTruth()
                 inspector.stop()
-                let (events, end) = viewer.finish()
+                let (events, end) = viewer!.finish()
                 return .success(RecordedDemoTrace(events: events, truth: truth, end: end, marks: marks))
             } catch {
                 return .failure(error)

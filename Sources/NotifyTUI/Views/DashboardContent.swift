@@ -31,7 +31,8 @@ extension Dashboard {
             switch view.view {
             case .names:
                 return TableWidget.content(
-                    NamesView.rows(data), spec: NamesView.spec(now: data.model.now, ascii: ascii),
+                    NamesView.rows(data),
+                    spec: NamesView.spec(now: data.model.now, ascii: ascii, sinceAttach: data.model.beganLate),
                     state: state, view: name)
             case .observers:
                 return TableWidget.content(

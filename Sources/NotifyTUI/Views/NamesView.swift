@@ -4,11 +4,15 @@ import NotifyModel
 /// View 1: one row per notification name (and the `*` wildcard row): observers, posts,
 /// deliveries, handler time and threads. Enter opens the name's observers.
 enum NamesView {
-    static func spec(now: UInt64, ascii: Bool) -> TableSpec<NameRow> {
-        // A name whose handlers never ran has no handler times: "-", not a measured 0.
+    /// - Parameter sinceAttach: The stream began late (``InspectorState/beganLate``): handler times
+    ///   cover only its events, and the columns' titles say so.
+    static func spec(now: UInt64, ascii: Bool, sinceAttach: Bool = false) -> TableSpec<NameRow> {
+        // A name with no handler run timed has no handler times: "-", not a measured 0.
         let duration: @Sendable (NameRow, UInt64) -> String = { row, value in
-            row.deliveries == 0 ? "-" : Format.duration(value, ascii: ascii)
+            row.handlerTime.count == 0 ? "-" : Format.duration(value, ascii: ascii)
         }
+        let timing = { (title: String) in sinceAttach ? "ATTACH \(title)" : title }
+        let timingWidth = sinceAttach ? 10 : 6
         return TableSpec(
             columns: [
                 TableColumn(
@@ -29,13 +33,13 @@ enum NamesView {
                     "DELIV", .fixed(7), alignRight: true, text: { Format.count($0.deliveries) },
                     sortKey: { .number(Double($0.deliveries)) }),
                 TableColumn(
-                    "AVG", .fixed(6), alignRight: true, text: { duration($0, $0.averageHandlerTime) },
+                    timing("AVG"), .fixed(timingWidth), alignRight: true, text: { duration($0, $0.averageHandlerTime) },
                     sortKey: { .number(Double($0.averageHandlerTime)) }),
                 TableColumn(
-                    "P99", .fixed(6), alignRight: true, text: { duration($0, $0.p99HandlerTime) },
+                    timing("P99"), .fixed(timingWidth), alignRight: true, text: { duration($0, $0.p99HandlerTime) },
                     sortKey: { .number(Double($0.p99HandlerTime)) }),
                 TableColumn(
-                    "MAX", .fixed(6), alignRight: true, text: { duration($0, $0.maximumHandlerTime) },
+                    timing("MAX"), .fixed(timingWidth), alignRight: true, text: { duration($0, $0.maximumHandlerTime) },
                     sortKey: { .number(Double($0.maximumHandlerTime)) }),
                 TableColumn(
                     "THR", .fixed(4), alignRight: true, text: { "\($0.handlingThreads.count)" },
@@ -55,6 +59,7 @@ enum NamesView {
         if let first = rows.first, first.isWildcard, first.liveObservers == 0, first.deliveries == 0 {
             rows.removeFirst()
         }
+        if let other = data.model.otherNames { rows.append(other) }
         return rows
     }
 
@@ -62,7 +67,8 @@ enum NamesView {
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
         TableWidget.render(
-            rows(data), spec: spec(now: data.model.now, ascii: glyphs == .ascii), state: state,
+            rows(data), spec: spec(now: data.model.now, ascii: glyphs == .ascii, sinceAttach: data.model.beganLate),
+            state: state,
             into: &canvas, rect: rect, glyphs: glyphs)
     }
 }

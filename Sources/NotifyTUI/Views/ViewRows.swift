@@ -48,7 +48,8 @@ public enum ViewRows: Sendable {
         case .names:
             return .names(
                 TableWidget.order(
-                    NamesView.rows(data), spec: NamesView.spec(now: data.model.now, ascii: false),
+                    NamesView.rows(data),
+                    spec: NamesView.spec(now: data.model.now, ascii: false, sinceAttach: data.model.beganLate),
                     state: state))
         case .observers:
             return .observers(
