@@ -113,7 +113,8 @@ let package = Package(
         .testTarget(
             name: "NotifyTraceTests",
             dependencies: [
-                "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire", "NotifyKit", "NotifyTestSupport",
+                "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire", "NotifyKit", "NotifyModel",
+                "NotifyTestSupport",
             ]
         ),
         .testTarget(
