@@ -6,23 +6,37 @@
 /// `kReachabilityChanged…`, Reachability#163). Cheap rejections come first: most pairs never
 /// reach the edit-distance computation.
 enum NameSimilarity {
+    /// Names longer than this many scalars are near another only when equal ignoring case: a
+    /// typo is a slip in a name someone types, and comparing longer ones would cost the fold.
+    static let maximumComparedLength = 256
+    /// The most a reported distance says exactly; farther is reported as one more than this.
+    static let maximumReportedDistance = 64
+
     /// The edit distance between `a` and `b` when they are near; nil otherwise (or when equal).
+    ///
+    /// - Complexity: O(n · k) for names of n scalars and `maximumDistance` k (bands, never the
+    ///   whole n × m table), and O(n) for names over ``maximumComparedLength``.
     static func nearness(_ a: String, _ b: String, maximumDistance: Int) -> Int? {
         guard a != b else { return nil }
         let lowerA = Array(a.lowercased().unicodeScalars)
         let lowerB = Array(b.lowercased().unicodeScalars)
-        if lowerA == lowerB { return distance(Array(a.unicodeScalars), Array(b.unicodeScalars)) }
-        if abs(lowerA.count - lowerB.count) <= maximumDistance, distance(lowerA, lowerB) <= maximumDistance {
-            return distance(Array(a.unicodeScalars), Array(b.unicodeScalars))
-        }
+        if lowerA == lowerB { return reported(a, b) }
+        guard lowerA.count <= maximumComparedLength, lowerB.count <= maximumComparedLength else { return nil }
+        if distance(lowerA, lowerB, atMost: maximumDistance) != nil { return reported(a, b) }
         let coreA = core(lowerA)
         let coreB = core(lowerB)
         let (short, long) = coreA.count <= coreB.count ? (coreA, coreB) : (coreB, coreA)
         let near =
             short == long
-            || (long.count - short.count <= maximumDistance && distance(short, long) <= maximumDistance)
+            || distance(short, long, atMost: maximumDistance) != nil
             || (short.count >= 8 && (long.starts(with: short) || long.reversed().starts(with: short.reversed())))
-        return near ? distance(Array(a.unicodeScalars), Array(b.unicodeScalars)) : nil
+        return near ? reported(a, b) : nil
+    }
+
+    /// The distance a finding reports: exact up to ``maximumReportedDistance``.
+    private static func reported(_ a: String, _ b: String) -> Int {
+        distance(Array(a.unicodeScalars), Array(b.unicodeScalars), atMost: maximumReportedDistance)
+            ?? maximumReportedDistance + 1
     }
 
     /// The nearest of `candidates` to `name`, with its distance; ties go to the first.
@@ -55,18 +69,39 @@ enum NameSimilarity {
 
     /// Levenshtein distance over Unicode scalars, in two rows of memory.
     static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        distance(a, b, atMost: max(a.count, b.count))!
+    }
+
+    /// Levenshtein distance over Unicode scalars when it is at most `limit`; nil when farther.
+    /// Only the band of cells within `limit` of the diagonal is computed (Ukkonen), so the cost
+    /// is O(n · limit), not O(n · m).
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost limit: Int) -> Int? {
+        guard abs(a.count - b.count) <= limit else { return nil }
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = Array(repeating: 0, count: b.count + 1)
+        let far = limit + 1
+        var previous = [Int](repeating: far, count: b.count + 1)
+        var current = [Int](repeating: far, count: b.count + 1)
+        for j in 0...min(b.count, limit) { previous[j] = j }
         for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            let low = max(1, i - limit)
+            let high = min(b.count, i + limit)
+            current[0] = i <= limit ? i : far
+            if low > 1 { current[low - 1] = far }
+            var best = current[0]
+            if low <= high {
+                for j in low...high {
+                    let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                    let value = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                    current[j] = min(value, far)
+                    best = min(best, current[j])
+                }
             }
+            if high < b.count { current[high + 1] = far }
+            // Every path through this row is already farther than the limit.
+            if best > limit { return nil }
             swap(&previous, &current)
         }
-        return previous[b.count]
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
 }
