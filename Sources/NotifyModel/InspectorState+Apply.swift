@@ -123,7 +123,7 @@ extension InspectorState {
         threadSlots = IDTable()
         for (slot, row) in threadRows.enumerated() { threadSlots.insert(row.id, slot) }
         recountThreadNames()
-        lastThreadID = .max
+        lastThreadID = nil
     }
 
     /// Marks the thread as one the tables list.

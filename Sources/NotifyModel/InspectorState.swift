@@ -84,7 +84,8 @@ public struct InspectorState: Sendable {
     var threadRows: [ThreadRow] = []
     /// How many tracked threads carry each name, so a view can tell same-named threads apart.
     var threadNameCounts: [String: Int] = [:]
-    var lastThreadID: UInt64 = .max
+    /// The thread looked up last and its row: nil before any (every id, 2^64 − 1 too, is a thread's).
+    var lastThreadID: UInt64?
     var lastThreadSlot = 0
     /// Threads whose ``ThreadRow/isActive`` is set: the ones the tables list.
     var activeThreads = 0

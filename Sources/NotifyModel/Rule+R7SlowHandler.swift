@@ -103,7 +103,7 @@ extension InspectorState {
 
     /// `"120.0 ms"`.
     static func milliseconds(_ nanoseconds: UInt64) -> String {
-        let tenths = (nanoseconds + 50_000) / 100_000
+        let tenths = nanoseconds / 100_000 + (nanoseconds % 100_000 >= 50_000 ? 1 : 0)
         return "\(tenths / 10).\(tenths % 10) ms"
     }
 }
