@@ -38,6 +38,18 @@ struct SinceAttachLabelTests {
         #expect(late.contains("ATTACH AVG") && late.contains("ATTACH P99") && late.contains("ATTACH MAX"))
     }
 
+    @Test("the header's slowest handler says since attach only when the stream began late")
+    func headerLabel() {
+        let size = Size(width: 140, height: 30)
+        let whole = Dashboard.render(Fixture.data(), view: ViewState(view: .names), size: size, glyphs: .unicode).canvas
+            .lines[1]
+        let late = Dashboard.render(
+            Fixture.data(Self.lateEvents), view: ViewState(view: .names), size: size, glyphs: .unicode
+        ).canvas.lines[1]
+        #expect(whole.contains("slowest") && !whole.contains("since attach"), "\(whole)")
+        #expect(late.contains("slowest since attach"), "\(late)")
+    }
+
     @Test("--json names handler times …_since_attach when the stream began late")
     func jsonFields() throws {
         let whole = try names(Fixture.data())

@@ -46,10 +46,12 @@ enum HeaderView {
             processes != nil
             ? overview.slowestHandlerHistory.max() ?? 0
             : model.names.reduce(UInt64(0)) { max($0, $1.isWildcard ? 0 : $1.maximumHandlerTime) }
+        // A viewer attached late timed only the handlers it saw: the label says so.
+        let slowestLabel = processes == nil && model.beganLate ? "slowest since attach" : "slowest"
         let cpu = data.status.selfCPU
         let meters = cpu == nil ? 3 : 4
         // A meter is its label, a 6-wide figure and the sparkline; "posts/s" is 7 wide.
-        let cpuExtra = cpu == nil ? 0 : selfCPULabel.count - 7
+        let cpuExtra = (cpu == nil ? 0 : selfCPULabel.count - 7) + slowestLabel.count - 7
         let room = min(30, (width - 4 - meters * 17 - cpuExtra) / meters)
         // Where four meters leave no room for useful sparklines, the figures all stay, bare.
         let sparkWidth = cpu == nil ? max(4, room) : (room < 3 ? 0 : room)
@@ -64,7 +66,7 @@ enum HeaderView {
             history: overview.deliveryHistory.map { Double($0) }, rateFloor: rateFloor, sparkWidth: sparkWidth, x: x,
             y: y1, glyphs: glyphs, into: &canvas)
         x += meter(
-            "slowest", Format.duration(slowest, ascii: glyphs == .ascii),
+            slowestLabel, Format.duration(slowest, ascii: glyphs == .ascii),
             history: overview.slowestHandlerHistory.map { Double($0) }, sparkWidth: sparkWidth, x: x, y: y1,
             glyphs: glyphs, into: &canvas)
         let cpuWidth = selfCPULabel.count + 10
