@@ -51,11 +51,14 @@ public struct RateWindow: Sendable, Hashable {
         guard let start = bucketStart else {
             let aligned = time - time % bucketWidth
             bucketStart = aligned
-            bucketEnd = aligned &+ bucketWidth
+            bucketEnd = end(of: aligned)
             return
         }
-        guard time >= bucketEnd else { return }
+        // A bucket that would end past the clock's range ends at its last value, and a time
+        // before the open bucket (a clock that went back) closes nothing.
+        guard time >= bucketEnd, time > start else { return }
         let elapsed = (time - start) / bucketWidth
+        guard elapsed > 0 else { return }
         let pushes = min(elapsed, UInt64(history.capacity))
         history.append(current)
         current = filler
@@ -66,7 +69,13 @@ public struct RateWindow: Sendable, Hashable {
         }
         let newStart = start + elapsed * bucketWidth
         bucketStart = newStart
-        bucketEnd = newStart &+ bucketWidth
+        bucketEnd = end(of: newStart)
+    }
+
+    /// Where the bucket starting at `start` ends; the clock's last value when that is past it.
+    private func end(of start: UInt64) -> UInt64 {
+        let (end, overflow) = start.addingReportingOverflow(bucketWidth)
+        return overflow ? .max : end
     }
 
     /// Events per second over the last ``windowBuckets`` complete buckets (fewer at the start of
