@@ -72,9 +72,15 @@ struct ViewExporter {
         repeat {
             number += 1
             paths = extensions.map { (directory.isEmpty ? "" : directory + "/") + "\(stem)-\(number).\($0)" }
-        } while paths.contains { FileManager.default.fileExists(atPath: $0) }
+        } while paths.contains(where: Self.isTaken)
         counters[counter] = number
         return paths
+    }
+
+    /// Whether something is at `path`: a link counts, even one pointing nowhere.
+    private static func isTaken(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 
     private func write(_ text: String, to path: String) throws {

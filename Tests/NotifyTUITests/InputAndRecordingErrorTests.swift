@@ -293,4 +293,22 @@ struct InputAndRecordingErrorTests {
         #expect(frames.last?.contains("inspector-stopped") == true, "\(String(describing: frames.last))")
         #expect(frames.filter { $0.contains("inspector-stopped") }.count == 1, "the ended frame is printed once")
     }
+
+    @Test("Ctrl-S passes over a link planted at its next name, dangling or not, leaving its target as it was")
+    func exportPassesOverPlantedLinks() throws {
+        let directory = Self.temporaryPath("planted-saves")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let target = directory + "/someone-else.txt"
+        try Data("someone else's file\n".utf8).write(to: URL(fileURLWithPath: target))
+        #expect(symlink(target, directory + "/notifytop-names-1.txt") == 0)
+        #expect(symlink(directory + "/nowhere", directory + "/notifytop-names-2.txt") == 0)
+        var exporter = ViewExporter()
+        exporter.directory = directory
+        let content = TableContent(view: "names", columns: ["NAME"], rows: [["cart"]])
+        let path = try exporter.export(content, as: .text)
+        #expect(path == directory + "/notifytop-names-3.txt")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "someone else's file\n")
+        #expect(access(directory + "/nowhere", F_OK) != 0, "a dangling link is not followed into a new file")
+    }
 }
