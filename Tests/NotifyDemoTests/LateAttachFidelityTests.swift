@@ -64,7 +64,8 @@ struct LateAttachFidelityTests {
             let truthDeliveries = truth.threads.filter { $0.deliveries > 0 }.map { ($0.id, $0.deliveries) }
             #expect(threadPosts == Dictionary(uniqueKeysWithValues: truthPosts), "\(label): posts per thread")
             #expect(
-                threadDeliveries == Dictionary(uniqueKeysWithValues: truthDeliveries), "\(label): deliveries per thread")
+                threadDeliveries == Dictionary(uniqueKeysWithValues: truthDeliveries), "\(label): deliveries per thread"
+            )
             // Only threads the app has: none listed for having accepted the viewer.
             let known = Set(truth.threads.map(\.id))
             let idle = state.threads.filter { $0.posts == 0 && $0.deliveries == 0 && !known.contains($0.id) }
@@ -82,7 +83,8 @@ struct LateAttachFidelityTests {
             }
             let neverPosted = Set(state.findings.filter { $0.rule == .neverPosted }.compactMap(\.evidence.name))
             #expect(
-                neverPosted.isDisjoint(with: truth.postsByName.keys), "\(label): R10 for names posted before the attach")
+                neverPosted.isDisjoint(with: truth.postsByName.keys), "\(label): R10 for names posted before the attach"
+            )
         }
     }
 }
