@@ -42,45 +42,12 @@ struct LateAttachFidelityTests {
             #expect(state.totals.deliveries == UInt64(truth.deliveries), "\(label): deliveries")
             #expect(state.liveRegistrations == truth.registrationsLive, "\(label): live registrations")
 
-            var posts: [String: Int] = [:]
-            var deliveries: [String: Int] = [:]
-            var liveByName: [String: Int] = [:]
-            for row in state.names where !row.isWildcard {
-                if row.posts > 0 { posts[row.name] = Int(row.posts) }
-                if row.deliveries > 0 { deliveries[row.name] = Int(row.deliveries) }
-                if row.liveObservers > 0 { liveByName[row.name] = row.liveObservers }
-            }
-            #expect(posts == truth.postsByName, "\(label): posts per name")
-            #expect(deliveries == truth.deliveriesByName, "\(label): deliveries per name")
-            #expect(liveByName == truth.liveRegistrationsByName, "\(label): live registrations per name")
-
-            var threadPosts: [UInt64: Int] = [:]
-            var threadDeliveries: [UInt64: Int] = [:]
-            for row in state.threads {
-                if row.posts > 0 { threadPosts[row.id] = Int(row.posts) }
-                if row.deliveries > 0 { threadDeliveries[row.id] = Int(row.deliveries) }
-            }
-            let truthPosts = truth.threads.filter { $0.posts > 0 }.map { ($0.id, $0.posts) }
-            let truthDeliveries = truth.threads.filter { $0.deliveries > 0 }.map { ($0.id, $0.deliveries) }
-            #expect(threadPosts == Dictionary(uniqueKeysWithValues: truthPosts), "\(label): posts per thread")
-            #expect(
-                threadDeliveries == Dictionary(uniqueKeysWithValues: truthDeliveries), "\(label): deliveries per thread"
-            )
+            #expect(TruthComparison.figureMismatches(state, truth) == [], "\(label)")
             // Only threads the app has: none listed for having accepted the viewer.
             let known = Set(truth.threads.map(\.id))
             let idle = state.threads.filter { $0.posts == 0 && $0.deliveries == 0 && !known.contains($0.id) }
             #expect(idle.isEmpty, "\(label): threads the app never used: \(idle.map(\.name))")
-
-            for bug in truth.bugs {
-                let rule = try #require(LeakRule(demoRule: bug.rule), "\(bug.bug): no rule \(bug.rule)")
-                let onName = state.findings.filter { $0.rule == rule && $0.evidence.name == bug.name }
-                #expect(!onName.isEmpty, "\(label): \(bug.bug) has no \(rule.code) about \(bug.name)")
-            }
-            for rule in [LeakRule.duplicateRegistration, .unheardPost] {
-                let planted = Set(truth.bugs.filter { LeakRule(demoRule: $0.rule) == rule }.map(\.name))
-                let reported = Set(state.findings.filter { $0.rule == rule }.compactMap(\.evidence.name))
-                #expect(reported == planted, "\(label): \(rule.code) findings")
-            }
+            #expect(TruthComparison.bugMismatches(state, truth, exactRules: true) == [], "\(label)")
             let neverPosted = Set(state.findings.filter { $0.rule == .neverPosted }.compactMap(\.evidence.name))
             #expect(
                 neverPosted.isDisjoint(with: truth.postsByName.keys), "\(label): R10 for names posted before the attach"
