@@ -43,6 +43,13 @@ package final class DemoProcess {
         return nil
     }
 
+    /// `arguments` with the demo asked to wait (up to 10 s) for its viewer before it starts, so
+    /// `--demo` watches it from its first event, unless the user chose the wait themselves.
+    package static func watchedFromTheStart(_ arguments: [String]) -> [String] {
+        arguments.contains { $0 == "--wait-for-viewer" || $0.hasPrefix("--wait-for-viewer=") }
+            ? arguments : ["--wait-for-viewer", "10"] + arguments
+    }
+
     /// Starts the demo with `arguments`, its output going to a log file.
     package init(arguments: [String]) throws(Failure) {
         guard let path = Self.locate() else { throw .notFound }

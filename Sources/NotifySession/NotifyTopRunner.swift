@@ -85,7 +85,7 @@ package enum NotifyTopRunner {
             } else {
                 let reader: TraceReader
                 if options.demo {
-                    let child = try DemoProcess(arguments: options.demoArguments)
+                    let child = try DemoProcess(arguments: DemoProcess.watchedFromTheStart(options.demoArguments))
                     demo = child
                     reader = try child.attach()
                     // The demo ends with notifytop: only a cut-off is followed, to the same child.
