@@ -284,6 +284,43 @@ extension NotifyCenter {
         let postID = context.takePostID(of: self)
         // Count what will be delivered; while probed, also end registrations whose object filter
         // has died, so the dashboard learns of a dead sender without waiting for address reuse.
+        let matched = countMatched(notification, objectKey: objectKey, named: named, wildcard: wildcard)
+        let name = notification.name
+        probes.prepareRings(context)
+        var clock = context.now()
+        let hasUserInfo = notification.userInfo != nil
+        let depth = context.postDepth + 1
+        let parentPostID = context.currentPostID
+        Self.emitPosted(
+            probes, name: name, context: context, at: clock, postID: postID, object: object,
+            hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parentPostID, file: file,
+            line: line)
+        context.withinPost(postID) {
+            inRegistrationOrder(named, wildcard) { registration in
+                guard accepts(registration, objectKey: objectKey, of: notification) else { return }
+                if registration.deliversInline {
+                    guard registration.invoke(notification) else {
+                        purge(registration, reason: .observerDeallocated)
+                        return
+                    }
+                    clock = Self.emitDelivered(
+                        probes, name: name, context: context, postID: postID, registration: registration.id,
+                        postingThread: thread, start: clock)
+                } else {
+                    handOffProbed(notification, to: registration, probes: probes, postID: postID, postingThread: thread)
+                    // A hand-off to an operation queue waits; the next handler starts now, not before.
+                    clock = context.now()
+                }
+            }
+        }
+    }
+
+    /// The registrations a probed post will reach; those whose object filter died are ended.
+    @inline(never)
+    private func countMatched(
+        _ notification: Notification, objectKey: UInt, named: ContiguousArray<Registration>,
+        wildcard: ContiguousArray<Registration>
+    ) -> Int {
         var matched = 0
         inRegistrationOrder(named, wildcard) { registration in
             guard registration.isActive.load(ordering: .acquiring) else { return }
@@ -293,42 +330,49 @@ extension NotifyCenter {
             }
             if registration.matchesObject(objectKey, of: notification) { matched += 1 }
         }
-        let name = notification.name
-        probes.prepareRings(context)
-        var clock = context.now()
-        let hasUserInfo = notification.userInfo != nil
-        let depth = context.postDepth + 1
-        let parentPostID = context.currentPostID
+        return matched
+    }
+
+    @inline(never)
+    private func handOffProbed(
+        _ notification: Notification, to registration: Registration, probes: ProbeSet, postID: UInt64,
+        postingThread: UInt64
+    ) {
+        let trace = DeliveryTrace(
+            probes: probes, postID: postID, name: notification.name, postingThread: postingThread)
+        handOff(notification, to: registration, trace: trace)
+    }
+
+    // The records are built in frames of their own, gone before the next handler runs: inlined
+    // into the post, they would stay on the stack under every post a handler makes in turn.
+
+    @inline(never)
+    private static func emitPosted(
+        _ probes: ProbeSet, name: Notification.Name, context: ThreadContext, at clock: UInt64, postID: UInt64,
+        object: NotifyObjectRef?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64,
+        file: StaticString, line: UInt
+    ) {
         probes.emit(named: name, context: context) { slot in
             .posted(
                 at: clock, postID: postID, object: object, hasUserInfo: hasUserInfo, matched: matched, depth: depth,
                 parentPostID: parentPostID, file: file, line: line, message: nil, nameSlot: slot)
         }
-        context.withinPost(postID) {
-            inRegistrationOrder(named, wildcard) { registration in
-                guard accepts(registration, objectKey: objectKey, of: notification) else { return }
-                if registration.deliversInline {
-                    guard registration.invoke(notification) else {
-                        purge(registration, reason: .observerDeallocated)
-                        return
-                    }
-                    let end = context.now()
-                    let start = clock
-                    let depth = context.postDepth
-                    probes.emit(named: name, context: context) { slot in
-                        .delivered(
-                            at: end, postID: postID, registration: registration.id, postingThread: thread,
-                            target: .posting, start: start, wait: 0, depth: depth, nameSlot: slot)
-                    }
-                    clock = end
-                } else {
-                    let trace = DeliveryTrace(probes: probes, postID: postID, name: name, postingThread: thread)
-                    handOff(notification, to: registration, trace: trace)
-                    // A hand-off to an operation queue waits; the next handler starts now, not before.
-                    clock = context.now()
-                }
-            }
+    }
+
+    /// Emits the delivery of a handler that ran from `start` until now; returns now.
+    @inline(never)
+    private static func emitDelivered(
+        _ probes: ProbeSet, name: Notification.Name, context: ThreadContext, postID: UInt64, registration: UInt64,
+        postingThread: UInt64, start: UInt64
+    ) -> UInt64 {
+        let end = context.now()
+        let depth = context.postDepth
+        probes.emit(named: name, context: context) { slot in
+            .delivered(
+                at: end, postID: postID, registration: registration, postingThread: postingThread,
+                target: .posting, start: start, wait: 0, depth: depth, nameSlot: slot)
         }
+        return end
     }
 }
 

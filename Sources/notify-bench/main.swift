@@ -25,6 +25,7 @@ let workloads: [any Workload] = [
     UnwatchedCountingWorkload(measurer: measurer, profile: profile),
     ProbeWorkload(measurer: measurer),
     RecordWorkload(measurer: measurer, profile: profile),
+    NestedPostStackWorkload(),
     MetricsProbeWorkload(measurer: measurer, profile: profile),
     MemoryWorkload(profile: profile),
     TraceWorkload(profile: profile),
