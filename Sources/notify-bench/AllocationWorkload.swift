@@ -1,5 +1,3 @@
-import CAllocationCounter
-
 /// Benchmark 5: heap allocations per post (no probe attached), counted by the executable's malloc
 /// override on the posting thread over many posts, after a warm-up.
 struct AllocationWorkload: Workload {
@@ -33,14 +31,7 @@ struct AllocationWorkload: Workload {
         _: Center.Type, _ observers: Int, _ benchmark: String,
         unrelated: Int = PostFixture<Center>.unrelatedNames
     ) throws -> Double {
-        let fixture = PostFixture<Center>(observers: observers, unrelated: unrelated)
-        let warmup = 100
-        for _ in 0..<warmup { fixture.post() }
-        let posts = profile.allocationPosts
-        let before = notify_thread_allocation_count()
-        for _ in 0..<posts { fixture.post() }
-        let after = notify_thread_allocation_count()
-        try fixture.verify(posts: warmup + posts, benchmark)
-        return Double(after - before) / Double(posts)
+        try PostFixture<Center>(observers: observers, unrelated: unrelated)
+            .allocationsPerPost(profile.allocationPosts, benchmark)
     }
 }

@@ -1,4 +1,3 @@
-import CAllocationCounter
 import Foundation
 import Metrics
 import NotifyKit
@@ -80,14 +79,7 @@ struct MetricsProbeWorkload: Workload {
         let fixture = PostFixture<NotifyKitCenter>(observers: 1)
         let attachment = fixture.center.center.attach(probe)
         defer { attachment.detach() }
-        let warmup = 100
-        for _ in 0..<warmup { fixture.post() }
-        let posts = profile.allocationPosts
-        let before = notify_thread_allocation_count()
-        for _ in 0..<posts { fixture.post() }
-        let after = notify_thread_allocation_count()
-        try fixture.verify(posts: warmup + posts, benchmark)
-        return Double(after - before) / Double(posts)
+        return try fixture.allocationsPerPost(profile.allocationPosts, benchmark)
     }
 }
 

@@ -1,3 +1,4 @@
+import CAllocationCounter
 import Foundation
 
 /// A fresh center with `observers` counting handlers on ``BenchNames/target``, registered after
@@ -55,4 +56,21 @@ struct DeliveryMismatch: Error, CustomStringConvertible {
     let detail: String
 
     var description: String { "\(benchmark): \(center): \(detail)" }
+}
+
+extension PostFixture {
+    /// Posts made before allocations are counted.
+    static var allocationWarmup: Int { 100 }
+
+    /// Heap allocations per post on the calling thread, over `posts` posts after
+    /// ``allocationWarmup`` of warm-up; every delivery is checked afterwards.
+    func allocationsPerPost(_ posts: Int, _ benchmark: String) throws -> Double {
+        let warmup = Self.allocationWarmup
+        for _ in 0..<warmup { post() }
+        let before = notify_thread_allocation_count()
+        for _ in 0..<posts { post() }
+        let after = notify_thread_allocation_count()
+        try verify(posts: warmup + posts, benchmark)
+        return Double(after - before) / Double(posts)
+    }
 }

@@ -1,4 +1,3 @@
-import CAllocationCounter
 import NotifyKit
 
 /// What the always-on history counters cost an unwatched post: the post of ``PostWorkload`` timed
@@ -96,19 +95,15 @@ struct UnwatchedCountingWorkload: Workload {
     private func allocations(observers: Int, _ name: String) throws -> Double {
         let fixture = PostFixture<NotifyKitCenter>(observers: observers)
         fixture.center.center.countsUnwatched = true
-        let warmup = 100
-        for _ in 0..<warmup { fixture.post() }
         let posts = profile.allocationPosts
-        let before = notify_thread_allocation_count()
-        for _ in 0..<posts { fixture.post() }
-        let after = notify_thread_allocation_count()
-        try fixture.verify(posts: warmup + posts, name)
+        let warmup = PostFixture<NotifyKitCenter>.allocationWarmup
+        let perPost = try fixture.allocationsPerPost(posts, name)
         let counted = fixture.center.center.history().counts.values.reduce(0) { $0 + $1.posts }
         guard counted == UInt64(warmup + posts) else {
             throw DeliveryMismatch(
                 benchmark: name, center: "NotifyKitCenter",
                 detail: "history counted \(counted) of \(warmup + posts) posts")
         }
-        return Double(after - before) / Double(posts)
+        return perPost
     }
 }
