@@ -45,8 +45,12 @@ extension InspectorState {
         ].join(row.id, at: row.callsite)
         guard let group = joined else { return }
         let crossed = group.members.count == 2
-        for member in crossed ? Array(group.members) : [row.id] {
-            if let memberSlot = registrationSlots[member] { rows.markDuplicated(memberSlot) }
+        if crossed {
+            for member in group.members {
+                if let memberSlot = registrationSlots[member] { rows.markDuplicated(memberSlot) }
+            }
+        } else {
+            rows.markDuplicated(slot)
         }
         let sites = group.sites
         var folded = group.foldedIntoSelfRetaining
