@@ -52,7 +52,7 @@ class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomi
 
     var hasSubjectFilter: Bool { subjectKey != 0 }
 
-    var target: NotifyTargetKind { kind == .asyncMessage ? .task : .posting }
+    var target: NotifyTargetKind { kind == .asyncMessage || kind == .messageSequence ? .task : .posting }
 
     var callsite: NotifyCallsite { NotifyCallsite(file: file, line: line) }
 

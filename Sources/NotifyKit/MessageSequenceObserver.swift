@@ -5,10 +5,18 @@ import NotifySystem
 /// The registration of one `messages(of:for:bufferSize:)` iterator: a bounded, drop-oldest buffer
 /// filled on the posting thread and read by one consumer.
 final class MessageSequenceObserver<Message: NotifyCenter.AsyncMessage>: MessageRegistration, @unchecked Sendable {
+    /// A buffered message and what its delivery reports when the consumer takes it: a message the
+    /// full buffer drops was never delivered, so nothing is reported at the push.
+    struct Letter {
+        let message: Message
+        let trace: MessageHandOffTrace?
+        let counted: UnwatchedDelivery?
+    }
+
     // `buffer`, `waiter` and `finished` are guarded by `lock`.
     private let lock = Lock()
-    @exclusivity(unchecked) private var buffer = MessageFIFO<Message>()
-    @exclusivity(unchecked) private var waiter: UnsafeContinuation<Message?, Never>?
+    @exclusivity(unchecked) private var buffer = MessageFIFO<Letter>()
+    @exclusivity(unchecked) private var waiter: UnsafeContinuation<Letter?, Never>?
     @exclusivity(unchecked) private var finished = false
     private let capacity: Int
 
@@ -17,34 +25,52 @@ final class MessageSequenceObserver<Message: NotifyCenter.AsyncMessage>: Message
         super.init(id: id, messageType: Message.self, subject: subject, kind: .messageSequence, file: file, line: line)
     }
 
-    /// Hands `message` to a waiting consumer or buffers it. Returns how many wait afterwards (0 when
-    /// a consumer took it or the sequence ended) and whether the oldest was dropped to make room.
-    func push(_ message: Message) -> (pending: Int, droppedOldest: Bool) {
+    /// Hands `message` to a waiting consumer or buffers it, dropping the oldest when full; reports
+    /// the enqueue to `post`'s probes. Returns false when the sequence has ended.
+    @discardableResult
+    func push(_ message: Message, trace post: MessagePostTrace?, counted: UnwatchedDelivery?) -> Bool {
+        let letter = Letter(message: message, trace: post?.handOff, counted: counted)
         lock.lock()
         if finished {
             lock.unlock()
-            return (0, false)
+            return false
         }
         if let waiter {
             self.waiter = nil
+            // Reported before the consumer runs, so it precedes the delivery the consumer reports.
+            post?.emitEnqueued(registration: self, pending: 0, droppedOldest: false)
             lock.unlock()
-            waiter.resume(returning: message)
-            return (0, false)
+            waiter.resume(returning: letter)
+            return true
         }
-        var dropped: Message?
+        var dropped: Letter?
         if buffer.count >= capacity { dropped = buffer.popFirst() }
-        buffer.append(message)
-        let pending = buffer.count
+        buffer.append(letter)
+        post?.emitEnqueued(registration: self, pending: buffer.count, droppedOldest: dropped != nil)
         lock.unlock()
-        return (pending, dropped != nil)
+        withExtendedLifetime(dropped) {}
+        return true
     }
 
+    /// The next message, reported as delivered on the consumer's thread as it is taken.
     func next() async -> Message? {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Message?, Never>) in
+        guard let letter = await nextLetter() else { return nil }
+        if let trace = letter.trace {
+            let now = MonotonicClock.now()
+            trace.emitDelivered(registration: id, start: now, end: now)
+        } else if let counted = letter.counted {
+            countDelivery()
+            counted.center?.countHandedOffMessage(counterIndex: counted.counterIndex)
+        }
+        return letter.message
+    }
+
+    private func nextLetter() async -> Letter? {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Letter?, Never>) in
             lock.lock()
-            if let message = buffer.popFirst() {
+            if let letter = buffer.popFirst() {
                 lock.unlock()
-                continuation.resume(returning: message)
+                continuation.resume(returning: letter)
             } else if finished {
                 lock.unlock()
                 continuation.resume(returning: nil)

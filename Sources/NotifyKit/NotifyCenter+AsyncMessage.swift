@@ -71,45 +71,37 @@ extension NotifyCenter {
             postAsyncProbed(message, subject: subject, bucket: found, probes: probes, file: file, line: line)
             return
         }
-        // A sequence's delivery is its push, on this thread (as probes report it); an observer's
-        // counts where its call runs.
-        var pushed: UInt64 = 0
+        // Every delivery counts where it happens: an observer's call, a sequence consumer's take.
         var reached = false
         if let bucket = found {
             forEachReceiver(in: bucket, subject: subject) { registration in
-                switch handOff(message, to: registration, counterIndex: counterIndex) {
-                case .some(true):
-                    pushed &+= 1
-                    reached = true
-                case .some(false): reached = true
-                case nil: break
-                }
+                if handOff(message, to: registration, counterIndex: counterIndex) { reached = true }
             }
         }
-        countUnwatchedMessage(Message.self, counterIndex: counterIndex, deliveries: pushed, reached: reached)
+        countUnwatchedMessage(Message.self, counterIndex: counterIndex, deliveries: 0, reached: reached)
     }
 
-    /// Queues the message for one registration; true when it was pushed to a sequence, false when
-    /// queued for an observer, nil when the registration takes no such message.
+    /// Queues the message for one registration's observer or sequence; false when the
+    /// registration takes no such message.
     @inline(__always)
     private func handOff<Message: AsyncMessage>(
         _ message: Message, to registration: MessageRegistration, counterIndex: UInt32
-    ) -> Bool? {
+    ) -> Bool {
+        let counted =
+            countingUnwatched.load(ordering: .relaxed)
+            ? UnwatchedDelivery(center: self, counterIndex: counterIndex) : nil
         switch registration.kind {
         case .asyncMessage:
-            let counted =
-                countingUnwatched.load(ordering: .relaxed)
-                ? UnwatchedDelivery(center: self, counterIndex: counterIndex) : nil
             unsafeDowncast(registration, to: AsyncMessageObserver<Message>.self).enqueue(
                 message, trace: nil, counted: counted)
-            return false
+            return true
         case .messageSequence:
-            _ = unsafeDowncast(registration, to: MessageSequenceObserver<Message>.self).push(message)
-            if countingUnwatched.load(ordering: .relaxed) { registration.countDelivery() }
+            unsafeDowncast(registration, to: MessageSequenceObserver<Message>.self).push(
+                message, trace: nil, counted: counted)
             return true
         default:
             // A type conforming to both protocols could have observers of the other kind.
-            return nil
+            return false
         }
     }
 
@@ -126,11 +118,8 @@ extension NotifyCenter {
                 if registration.kind == .asyncMessage {
                     unsafeDowncast(registration, to: AsyncMessageObserver<Message>.self).enqueue(message, trace: post)
                 } else if registration.kind == .messageSequence {
-                    let start = post.context.now()
-                    let queued = unsafeDowncast(registration, to: MessageSequenceObserver<Message>.self).push(message)
-                    post.emitEnqueued(
-                        registration: registration, pending: queued.pending, droppedOldest: queued.droppedOldest)
-                    _ = emitMessageDelivered(post, registration: registration, start: start)
+                    unsafeDowncast(registration, to: MessageSequenceObserver<Message>.self).push(
+                        message, trace: post, counted: nil)
                 }
             }
         }

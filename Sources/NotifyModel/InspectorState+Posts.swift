@@ -64,9 +64,10 @@ extension InspectorState {
             rows[rowSlot].lastDeliveringThread = delivery.thread
             observerType = rows[rowSlot].observer?.typeName
             registrationKind = rows[rowSlot].kind
-            // An async observer's run took one message out of its mailbox. A sequence's delivery is
-            // the hand-off into its buffer, and its iterator's reads are not traced.
-            if rows[rowSlot].pendingMessages > 0, rows[rowSlot].kind == .asyncMessage {
+            // An async observer's run or a sequence consumer's read took one message out of its
+            // mailbox or buffer.
+            let queues = rows[rowSlot].kind == .asyncMessage || rows[rowSlot].kind == .messageSequence
+            if queues, rows[rowSlot].pendingMessages > 0 {
                 rows[rowSlot].pendingMessages -= 1
             }
             let own = rows[rowSlot].nameSlot

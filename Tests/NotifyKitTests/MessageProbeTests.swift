@@ -93,13 +93,31 @@ import NotifyTestSupport
         }
         let registration = try #require(probe.registrations.first)
         #expect(registration.kind == .messageSequence)
-        #expect(registration.target == .posting)
+        #expect(registration.target == .task)
         let enqueues = probe.events.compactMap { event -> NotifyMessageEnqueue? in
             if case .messageEnqueued(let enqueue) = event.kind { enqueue } else { nil }
         }
         #expect(enqueues.map(\.pending) == [1, 2, 2])
         #expect(enqueues.map(\.droppedOldest) == [false, false, true])
         #expect(probe.removalReasons(of: registration.id) == [.sequenceEnded])
+    }
+
+    @Test func aSequenceReportsADeliveryWhenItsConsumerTakesAMessageAndNoneForADroppedOne() async throws {
+        let center = NotifyCenter()
+        let probe = InMemoryProbe()
+        let attachment = center.attach(probe)
+        defer { attachment.detach() }
+        var iterator = center.messages(for: Synced.self, bufferSize: 2).makeAsyncIterator()
+        for value in 0..<5 { center.post(Synced(value: value)) }
+        #expect(probe.deliveries.isEmpty, "nothing is delivered before the consumer reads")
+        let first = await iterator.next(isolation: nil)
+        let second = await iterator.next(isolation: nil)
+        #expect([first?.value, second?.value] == [3, 4])
+        let posts = probe.posts.map(\.postID)
+        let deliveries = probe.deliveries.map(\.delivery)
+        #expect(deliveries.map(\.postID) == Array(posts.suffix(2)), "the three dropped posts have no delivery")
+        #expect(deliveries.allSatisfy { $0.target == .task && $0.duration == 0 })
+        withExtendedLifetime(iterator) {}
     }
 
     @Test func aLateProbeSeesLiveMessageRegistrationsInItsSnapshot() {

@@ -41,4 +41,19 @@ import NotifyTestSupport
         #expect(Self.counts(center, typeNamed: "Synced")[poster]?.posts == 1)
         center.removeObserver(token)
     }
+
+    @Test func aSequenceCountsOnlyTheMessagesItsConsumerTook() async {
+        let center = NotifyCenter(label: "history")
+        var iterator = center.messages(for: Synced.self, bufferSize: 2).makeAsyncIterator()
+        for value in 0..<5 { center.post(Synced(value: value)) }
+        func deliveries() -> UInt64 {
+            Self.counts(center, typeNamed: "Synced").values.reduce(0) { $0 + $1.deliveries }
+        }
+        #expect(deliveries() == 0, "a buffered message is not delivered yet")
+        _ = await iterator.next(isolation: nil)
+        _ = await iterator.next(isolation: nil)
+        #expect(deliveries() == 2, "the three the full buffer dropped were never delivered")
+        #expect(Self.counts(center, typeNamed: "Synced").values.reduce(0) { $0 + $1.posts } == 5)
+        withExtendedLifetime(iterator) {}
+    }
 }

@@ -70,16 +70,22 @@ import Testing
     func sequenceDrops() throws {
         var s = TraceScript()
         s.register(1, Self.cart, kind: .messageSequence)
+        var posts: [UInt64] = []
         for index in 1...5 {
             let post = s.post(Self.cart, matched: 1, message: .async)
             s.enqueue(post, for: 1, pending: min(index, 2), droppedOldest: index > 2)
-            // The hand-off into the buffer, not a read by the iterator: the depth stays.
-            s.deliver(post, to: 1, name: Self.cart)
+            posts.append(post)
         }
-        let state = s.fold()
-        let row = try #require(state.registration(1))
+        var state = s.fold()
+        var row = try #require(state.registration(1))
         #expect(row.droppedMessages == 3)
         #expect(row.pendingMessages == 2)
+        #expect(row.maximumPendingMessages == 2)
+        // The consumer reads the two the buffer kept: each read is a delivery that empties it by one.
+        for post in posts.suffix(2) { s.deliver(post, to: 1, name: Self.cart) }
+        state = s.fold()
+        row = try #require(state.registration(1))
+        #expect(row.deliveries == 2 && row.pendingMessages == 0)
         #expect(row.maximumPendingMessages == 2)
         #expect(state.totals.messagesDropped == 3)
     }
