@@ -12,7 +12,8 @@ import NotifyTUI
 /// CI gate prints, is a plain table (``leaksTable(_:view:)``) rather than the screen.
 enum BatchPrinter {
     /// Prints `iterations` frames, one redraw delay apart (the first after one delay of collecting,
-    /// or after a whole replay has been read when it plays at full speed), and no more once a live
+    /// after what precedes `--from` has been folded, or after a whole replay has been read when it
+    /// plays at full speed), and no more once a live
     /// target has ended for good (`--no-reattach`, or a demo child).
     static func run(
         _ session: DashboardSession, iterations: Int, size: Size, glyphs: Glyphs, isReplay: Bool,
@@ -25,8 +26,11 @@ enum BatchPrinter {
                 session.poll(now: CPUMeter.wallNanoseconds())
                 if session.isEnded { break }
                 if let signal = session.pendingSignal() { return .signal(signal) }
-                usleep(20_000)
-            } while CPUMeter.wallNanoseconds() < deadline || (isReplay && session.isFastReplay && !session.isEnded)
+                // A fold under way (`--from`, or full speed) goes on without a pause.
+                let folding = session.isSeeking || (isReplay && session.isFastReplay)
+                if !folding { usleep(20_000) }
+            } while CPUMeter.wallNanoseconds() < deadline || session.isSeeking
+                || (isReplay && session.isFastReplay && !session.isEnded)
             let text =
                 json && session.view.showsOverview && session.overview != nil
                 ? BatchJSON.overviewLine(session.data, view: session.view, iteration: iteration + 1) + "\n"

@@ -72,9 +72,16 @@ extension DashboardSession {
     }
 
     /// Plays the replay on by the wall-clock time since the last pass.
+    /// At full speed it folds slices for at most ``seekPassNanoseconds``, so keys are answered.
     func advance(_ feed: ReplayFeed, now: UInt64) {
         let elapsed = now - min(now, lastAdvance)
-        ingest(feed.advance(elapsedNanoseconds: elapsed))
+        let deadline = CPUMeter.wallNanoseconds() + seekPassNanoseconds
+        var batch = feed.advance(elapsedNanoseconds: elapsed, limit: seekChunk)
+        ingest(batch)
+        while batch.count == seekChunk, CPUMeter.wallNanoseconds() < deadline {
+            batch = feed.advance(elapsedNanoseconds: 0, limit: seekChunk)
+            ingest(batch)
+        }
         replayTick(feed)
     }
 

@@ -91,6 +91,8 @@ package final class DashboardSession {
     var pendingSeek: PendingSeek?
     /// Events a seek folds between two looks at the clock.
     package var seekChunk = 2_000
+    /// Whether a replay's first pass has been made (and its `--from` seek begun).
+    var startedReplay = false
     /// How long one pass of the run loop may fold a seek before the screen and keys get a turn.
     package var seekPassNanoseconds: UInt64 = 50_000_000
     /// Whether a recording (`--record` or `r`) stopped on a write error.
@@ -239,6 +241,14 @@ package final class DashboardSession {
             checkRecording()
             if waitingForRestart != nil { lookForRestart(now: now) }
         case .replay(let feed):
+            if !startedReplay {
+                startedReplay = true
+                // What precedes `--from` folds as a seek: a slice per pass, keys answered meanwhile.
+                if feed.from > 0 {
+                    seek(feed, to: .time(feed.from))
+                    break
+                }
+            }
             if isSeeking { continueSeek(feed) } else { advance(feed, now: now) }
         case .fixed:
             break

@@ -23,6 +23,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     }
     private let control = LockedValue(Control())
     private let finished = DispatchSemaphore(value: 0)
+    /// Signalled once every viewer has its `end` line queued (or was closed).
+    private let endQueued = DispatchSemaphore(value: 0)
 
     // Exporter-thread state.
     private var viewers: [ViewerConnection] = []
@@ -92,6 +94,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     func start() {
         let thread = Thread { [self] in
             run()
+            endQueued.signal()
             finished.signal()
         }
         thread.name = "notifytop-export"
@@ -107,6 +110,11 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             return true
         }
         guard first else { return }
+        // Two waits: the end line is queued after work bounded by the rings' capacity, which a
+        // slow build (ThreadSanitizer) or a busy machine stretches past any viewer allowance;
+        // only then the viewers' allowances start. An exit that gave up during the first would
+        // lose the end line the viewer needs.
+        _ = endQueued.wait(timeout: .now() + .nanoseconds(Int(min(limits.endQueuedNanoseconds, UInt64(Int.max)))))
         let patience = limits.endFlushNanoseconds + limits.endLastNanoseconds + 1_000_000_000
         _ = finished.wait(timeout: .now() + .nanoseconds(Int(min(patience, UInt64(Int.max)))))
         unlink(socketPath)
@@ -377,9 +385,16 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     /// Ends every stream: what fits within half a second is delivered; a viewer still behind then
     /// gives up the lines it has not started, and gets a gap counting their events and the end.
     private func finish(reason: TraceEndReason) {
+        // No new records from here: what the app's threads still post (an exit runs beside them)
+        // would otherwise keep the rings filling behind the end line.
+        attachment?.detach()
+        attachment = nil
+        _ = pump()
+        // Records stamped before the first drain's limit but published after it.
         _ = pump()
         let end = TraceEnd(seq: translator.nextSequence(), timestamp: MonotonicClock.now(), reason: reason)
         for viewer in viewers where !viewer.isEnding { viewer.finish(with: end) }
+        endQueued.signal()
         drain(for: limits.endFlushNanoseconds)
         // A viewer cut off before keeps the end line that says why.
         for viewer in viewers
@@ -392,8 +407,6 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         viewers.forEach { $0.close() }
         viewers.removeAll()
         departing.closeAll()
-        attachment?.detach()
-        attachment = nil
         listener.close()
         control.withLock { $0.viewerCount = 0 }
     }

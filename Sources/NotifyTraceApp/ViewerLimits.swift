@@ -20,6 +20,8 @@ public struct ViewerLimits: Sendable, Equatable {
     /// At the end of a stream: how long what is queued may take to reach viewers, then how long
     /// a viewer still behind has to take the final gap and `end` line.
     var endFlushNanoseconds: UInt64 = 500_000_000
+    /// How long stopping waits for the `end` line to be queued: the final drain of the rings.
+    var endQueuedNanoseconds: UInt64 = 10_000_000_000
     var endLastNanoseconds: UInt64 = 200_000_000
 
     public init(

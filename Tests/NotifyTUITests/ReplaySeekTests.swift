@@ -183,9 +183,9 @@ struct ReplaySeekTests {
     /// A paused replay folding seeks `chunk` events per pass of the run loop; `scripts` are typed
     /// one after another, each once the seek before it has ended.
     static func slicedSession(
-        _ path: String, chunk: Int = 5, scripts: [[Key]]
+        _ path: String, chunk: Int = 5, from: UInt64 = 0, scripts: [[Key]]
     ) throws -> (DashboardSession, InMemoryTerminal) {
-        let feed = try ReplayFeed(path: path, speed: 1)
+        let feed = try ReplayFeed(path: path, speed: 1, from: from)
         feed.paused = true
         let session = DashboardSession(source: .replay(feed))
         session.seekChunk = chunk
@@ -218,6 +218,25 @@ struct ReplaySeekTests {
         #expect(session.model.totals.posts == 12)
         #expect(session.status.progress == nil)
         #expect(terminal.frames.last?.lines[4].contains("going") == false)
+    }
+
+    @Test("--from folds what precedes it in slices, answering keys meanwhile; it ends where one fold would")
+    func fromFoldsInSlices() throws {
+        let path = try Self.recording()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (session, terminal) = try Self.slicedSession(path, from: 3_000_000_000, scripts: [])
+        let crumbs = terminal.frames.map { $0.lines[4] }
+        #expect(crumbs.contains { $0.contains("going to @3.000s: ") }, "\(crumbs)")
+        #expect(session.model.totals.posts == 30)
+        #expect(!session.isSeeking)
+        // A key during that fold is answered at once: Esc leaves the replay where the fold got to.
+        let feed = try ReplayFeed(path: path, speed: 1, from: 3_000_000_000)
+        feed.paused = true
+        let stopped = DashboardSession(source: .replay(feed))
+        stopped.seekChunk = 5
+        stopped.seekPassNanoseconds = 0
+        _ = stopped.run(on: InMemoryTerminal(size: Size(width: 100, height: 30), keys: [.escape, .char("q")]))
+        #expect(stopped.model.totals.posts > 0 && stopped.model.totals.posts < 30, "\(stopped.model.totals.posts)")
     }
 
     @Test("Esc stops a seek where its fold has got to; q quits during one")

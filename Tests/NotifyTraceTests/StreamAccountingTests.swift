@@ -154,4 +154,50 @@ struct StreamAccountingTests {
         #expect(account.decreasingSeq == 0)
         if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
     }
+
+    @Test(
+        "stopped while eight threads post and observers are deallocated mid-post: the stream still ends with its end line, every number accounted"
+    )
+    func stopDuringConcurrentDeallocation() throws {
+        let temporary = TemporarySocketDirectory()
+        let center = NotifyCenter()
+        let inspector = try start(center, temporary, limits: ViewerLimits(stalledViewerSeconds: 60))
+        let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
+        #expect(eventually { inspector.viewerCount == 1 })
+        let running = LockedValue(true)
+        let rounds = LockedValue(0)
+        let group = DispatchGroup()
+        for thread in 0..<8 {
+            DispatchQueue.global().async(group: group) {
+                let name = Notification.Name("accounting.dealloc.\(thread)")
+                let holder = LockedValue<DeallocatedMidPost?>(nil)
+                // Registered first, so it runs first and frees the next observer's target mid-post.
+                let killer = center.addObserver(forName: name, object: nil, queue: nil) { _ in
+                    holder.withLock { $0 = nil }
+                }
+                while running.withLock({ $0 }) {
+                    let victim = DeallocatedMidPost()
+                    center.addObserver(victim, action: DeallocatedMidPost.handle, name: name, object: nil)
+                    holder.withLock { $0 = victim }
+                    center.post(name: name)
+                    rounds.withLock { $0 += 1 }
+                }
+                killer.cancel()
+            }
+        }
+        #expect(eventually { rounds.withLock { $0 } > 2_000 })
+        // Stopped as an exit does: beside threads that go on posting.
+        inspector.stop()
+        running.withLock { $0 = false }
+        group.wait()
+        let account = StreamAccount(viewer.finish())
+        #expect(account.end?.reason == .inspectorStopped)
+        #expect(account.posts > 0)
+        #expect(account.decreasingSeq == 0)
+        if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
+    }
+}
+
+private final class DeallocatedMidPost: NSObject {
+    func handle(_ note: Notification) {}
 }
