@@ -49,7 +49,7 @@ flags=(-sanitize=fuzzer,address -O -g -package-name notifytop -swift-version 6
 echo "fuzz: building $out/decoder-fuzz"
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
     -module-name NotifyWireFuzz -package-name notifytop \
-    Sources/NotifyWire/*.swift Tests/Fuzz/DecoderFuzz.swift \
+    $(find Sources/NotifyWire -name "*.swift" | sort) Tests/Fuzz/DecoderFuzz.swift \
     -o "$out/decoder-fuzz"
 
 echo "fuzz: building $out/read-path-fuzz"

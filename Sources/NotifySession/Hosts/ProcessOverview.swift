@@ -1,5 +1,5 @@
 package import NotifyModel
-package import NotifySystem
+import NotifySystem
 package import NotifyTUI
 import NotifyWire
 import NotifyTraceViewer

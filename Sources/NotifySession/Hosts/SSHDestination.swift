@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// `--ssh [user@]host[:port]`: where ssh logs in, checked once when the command line is parsed.
 /// An IPv6 address takes brackets when it has a port (`[::1]:2222`); a bare one (`::1`) has none.

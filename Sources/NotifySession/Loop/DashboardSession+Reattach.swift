@@ -1,6 +1,6 @@
 import NotifyModel
 import NotifySystem
-package import NotifyTraceViewer
+import NotifyTraceViewer
 import NotifyTUI
 import NotifyWire
 
