@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import NotifySession
 import NotifySystem
@@ -46,8 +47,7 @@ struct AttachErrorTests {
 
     @Test("notifytop --pid of a dead process says 'no such process'")
     func runnerSaysNoSuchProcess() throws {
-        var options = NotifyTopOptions()
-        options.pid = try Self.deadPid()
+        let options = try NotifyTopOptions.parse(["--pid", String(try Self.deadPid())])
         var errors: [String] = []
         #expect(NotifyTopRunner.run(options) { errors.append($0) } == 1)
         #expect(errors.first?.hasPrefix("notifytop: no such process \(options.pid!)") == true, "\(errors)")

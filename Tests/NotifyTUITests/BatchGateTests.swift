@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import NotifyModel
 @testable import NotifySession
@@ -78,13 +79,9 @@ extension InputAndRecordingErrorTests {
     func gateNamesFailingFindings() throws {
         let path = try EventClockSessionTests.write(BatchGateTests.events())
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var options = NotifyTopOptions()
-        options.replay = path
-        options.batch = true
-        options.view = .leaks
-        options.failOn = .error
-        options.iterations = 1
-        options.size = Size(width: 120, height: 40)
+        let options = try NotifyTopOptions.parse([
+            "--replay", path, "--batch", "--view", "leaks", "--fail-on", "error", "-n", "1", "--size", "120x40",
+        ])
         let (status, errors) = Self.runCapturingErrors(options)
         #expect(status == NotifyTopRunner.leaksFound)
         let lines = errors.split(separator: "\n").map(String.init)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import NotifyWire
 import NotifyModel
@@ -102,16 +103,13 @@ struct BatchJSONTests {
 
     @Test("options start the view with the filter and sort asked for")
     func initialViewState() throws {
-        var options = NotifyTopOptions()
-        options.view = .names
-        options.filter = "user"
-        options.sortColumn = "deliv"
-        options.sortDescending = false
+        var options = try NotifyTopOptions.parse(["--view", "names", "--filter", "user", "--sort", "deliv:asc"])
         let state = try #require(options.initialViewState)
         #expect(state.table.filter == "user")
         #expect(state.table.sortColumn == 3)
         #expect(state.table.inverted)
-        options.sortColumn = "nope"
+        options.sort = SortOption(argument: "nope")
         #expect(options.initialViewState == nil)
+        #expect(throws: (any Error).self) { try NotifyTopOptions.parse(["--sort", "nope"]) }
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Glibc
 import NotifyWire
@@ -127,13 +128,9 @@ struct EventClockSessionTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let errors = Self.live(Self.events()).findings.filter { $0.isOpen && $0.severity == .error }
         #expect(errors.map(\.rule) == [.registrationGrowth])
-        var options = NotifyTopOptions()
-        options.replay = path
-        options.batch = true
-        options.json = true
-        options.view = .leaks
-        options.failOn = .error
-        options.iterations = 1
+        let options = try NotifyTopOptions.parse([
+            "--replay", path, "--batch", "--json", "--view", "leaks", "--fail-on", "error", "-n", "1",
+        ])
         #expect(NotifyTopRunner.run(options) == NotifyTopRunner.leaksFound)
     }
 

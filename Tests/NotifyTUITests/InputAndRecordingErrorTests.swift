@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import NotifyWire
 import NotifyKit
@@ -66,11 +67,8 @@ struct InputAndRecordingErrorTests {
         defer { for path in [garbage, empty, text, v2] { unlink(path) } }
         for path in [garbage, empty, text, v2, directory, "/dev/null"] {
             for batch in [true, false] {
-                var options = NotifyTopOptions()
-                options.replay = path
-                options.batch = batch
-                options.view = .leaks
-                options.failOn = .error
+                let options = try NotifyTopOptions.parse(
+                    ["--replay", path, "--view", "leaks", "--fail-on", "error"] + (batch ? ["--batch"] : []))
                 let (status, errors) = Self.runCapturingErrors(options)
                 #expect(status == NotifyTopRunner.unreadableInput, "\(path) batch \(batch)")
                 #expect(
@@ -91,9 +89,7 @@ struct InputAndRecordingErrorTests {
         #expect(session.actions.entries.contains { $0.text == "\(path): \(summary)" })
         #expect(session.model.names == DashboardSession(source: .fixed(Fixture.events())).model.names)
 
-        var options = NotifyTopOptions()
-        options.replay = path
-        options.json = true
+        let options = try NotifyTopOptions.parse(["--replay", path, "--json"])
         let (status, errors) = Self.runCapturingErrors(options)
         #expect(status == 0)
         #expect(errors.contains("notifytop: \(path): \(summary)"), "\(errors)")
@@ -169,12 +165,9 @@ struct InputAndRecordingErrorTests {
             inspector.stop()
             try? FileManager.default.removeItem(atPath: temporary)
         }
-        var options = NotifyTopOptions()
-        options.socket = inspector.socketPath
-        options.record = "/dev/full"
-        options.batch = true
-        options.noReattach = true
-        options.delayMilliseconds = 50
+        let options = try NotifyTopOptions.parse([
+            "--socket", inspector.socketPath, "--record", "/dev/full", "--batch", "--no-reattach", "--delay", "50ms",
+        ])
         let (status, errors) = Self.runCapturingErrors(options)
         #expect(status == NotifyTopRunner.recordingFailed)
         #expect(errors.contains("recording stopped at 0 bytes, the file is incomplete"), "\(errors)")
@@ -246,11 +239,9 @@ struct InputAndRecordingErrorTests {
         }
         #expect(symlink(target, link) == 0)
         for path in [existing, link] {
-            var options = NotifyTopOptions()
-            options.socket = inspector.socketPath
-            options.record = path
-            options.batch = true
-            options.noReattach = true
+            let options = try NotifyTopOptions.parse([
+                "--socket", inspector.socketPath, "--record", path, "--batch", "--no-reattach",
+            ])
             let (status, errors) = Self.runCapturingErrors(options)
             #expect(status != 0, "\(path)")
             #expect(errors.contains("\(path) exists"), "\(errors)")
@@ -274,13 +265,9 @@ struct InputAndRecordingErrorTests {
             inspector.stop()
         }
         stopper.start()
-        var options = NotifyTopOptions()
-        options.socket = inspector.socketPath
-        options.batch = true
-        options.json = true
-        options.noReattach = true
-        options.iterations = 400
-        options.delayMilliseconds = 50
+        let options = try NotifyTopOptions.parse([
+            "--socket", inspector.socketPath, "--batch", "--json", "--no-reattach", "-n", "400", "--delay", "50ms",
+        ])
         let file = open(output, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         let savedOutput = dup(STDOUT_FILENO)
         dup2(file, STDOUT_FILENO)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import NotifyModel
 @testable import NotifySession
@@ -26,8 +27,8 @@ struct ProcessOverviewStartTests {
     }
 
     @Test("no target: the overview is the start screen, whatever the number of processes")
-    func noTargetStartsOnTheOverview() {
-        var options = NotifyTopOptions()
+    func noTargetStartsOnTheOverview() throws {
+        var options = try NotifyTopOptions.parse([])
         #expect(options.startsOnOverview)
         options.batch = true
         options.json = true
@@ -40,7 +41,7 @@ struct ProcessOverviewStartTests {
             { (o: inout NotifyTopOptions) in o.pid = 7 }, { $0.socket = "/tmp/x.sock" }, { $0.demo = true },
             { $0.replay = "trace.ndjson" }, { $0.record = "out.ndjson" },
         ] {
-            var options = NotifyTopOptions()
+            var options = try NotifyTopOptions.parse([])
             direct(&options)
             #expect(!options.startsOnOverview)
         }

@@ -29,149 +29,113 @@ package enum NotifyTopRunner {
         if options.relay {
             return options.list ? Relay.list() : Relay.stream(pid: options.pid, socket: options.socket)
         }
-        let host: any InspectionHost =
-            options.ssh.map { destination in
-                var configuration = SSHHost.Configuration(destination: destination)
-                configuration.options = options.sshOptions
-                configuration.configFile = options.sshConfig
-                configuration.controlPath = SSHHost.privateControlPath()
-                configuration.remoteNotifytop = options.remoteNotifytop
-                return SSHHost(configuration)
-            } ?? LocalHost()
+        let host = makeHost(options)
         defer { host.close() }
-        if options.list {
-            let listing: HostListing
-            do {
-                listing = try host.inspectableProcesses()
-            } catch {
-                reportError("notifytop: \(error)")
-                return 1
-            }
-            print(
-                PrintableText.lines(
-                    listing.processes.isEmpty
-                        ? "no inspectable processes in \(listing.directory)"
-                        : AttachTarget.table(listing.processes)))
-            return 0
-        }
-        var demo: DemoProcess?
-        var live: LiveFeed?
-        defer {
-            live?.stop()
-            demo?.terminate()
-        }
-        let source: DashboardSession.Source
-        var uptime: Double?
-        var reattacher: Reattacher?
-        var attached: String?
-        var recording: TraceRecorder?
-        var processOverview: ProcessOverview?
-        defer { processOverview?.stop() }
+        if options.list { return list(host, reportError: reportError) }
+        let opened: OpenedSource
         do {
-            if let path = options.replay {
-                let speed = options.speed ?? (options.batch || options.json ? 0 : 1)
-                do {
-                    source = .replay(try ReplayFeed(path: path, speed: speed, from: options.from, to: options.to))
-                } catch {
-                    reportError("notifytop: \(error)")
-                    return unreadableInput
-                }
-            } else if options.startsOnOverview {
-                // No target: start on the overview of every process, however many (none yet, one or
-                // several). A host that cannot be listed (unreachable, a bad socket directory) is an error.
-                _ = try host.inspectableProcesses()
-                processOverview = ProcessOverview(host: host)
-                source = .fixed([])
-            } else {
-                let reader: TraceReader
-                if options.demo {
-                    let child = try DemoProcess(arguments: DemoProcess.watchedFromTheStart(options.demoArguments))
-                    demo = child
-                    reader = try child.attach()
-                    // The demo ends with notifytop: only a cut-off is followed, to the same child.
-                    reattacher = Reattacher(
-                        match: .socket(SocketDirectory.standard.socketPath(for: child.pid)), lastPid: child.pid,
-                        followsRestarts: false)
-                } else if options.ssh != nil {
-                    let listing = try host.inspectableProcesses()
-                    if listing.processes.isEmpty {
-                        throw HostFailure(
-                            "no inspectable process in \(listing.directory): start the app there with NOTIFYTOP=1")
-                    }
-                    let process = try AttachTarget.choose(pid: options.pid, from: listing)
-                    uptime = process.uptimeSeconds
-                    reader = try host.open(process)
-                    attached = "attached to pid \(process.pid) (\(process.name)) on \(host.name) through ssh"
-                    reattacher = Reattacher(
-                        match: .processName(process.name), lastPid: process.pid, recordPath: options.record,
-                        host: host, followsRestarts: !options.noReattach)
-                } else {
-                    let target = try AttachTarget.resolve(pid: options.pid, socket: options.socket)
-                    uptime = target.process?.uptimeSeconds
-                    reader = try TraceReader.connect(socketPath: target.socket)
-                    attached = "attached to " + (target.process.map { "pid \($0.pid) (\($0.name))" } ?? target.socket)
-                    let match: Reattacher.Match =
-                        target.process.map { .processName($0.name) } ?? .socket(target.socket)
-                    reattacher = Reattacher(
-                        match: match, lastPid: target.process?.pid, recordPath: options.record,
-                        followsRestarts: !options.noReattach)
-                }
-                if let path = options.record {
-                    recording = try TraceRecorder(path: path)
-                    reader.recorder = recording
-                }
-                let feed = LiveFeed(reader: reader)
-                live = feed
-                source = .live(feed)
-            }
+            opened = try OpenedSource(options, host: host)
+        } catch let failure as ReplayOpenFailure {
+            reportError("notifytop: \(failure.error)")
+            return unreadableInput
         } catch {
             reportError("notifytop: \(error)")
             return 1
         }
-        var view = options.initialViewState ?? ViewState(view: options.view)
+        defer { opened.close() }
+        let session = makeSession(options, opened: opened, host: host)
+        defer { session.stopFeed() }
+        TerminalSignals.installForBatch()
+        session.pendingSignal = { TerminalSignals.received }
+        let exit = present(session, options: options, reportError: reportError)
+        return finish(session, exit: exit, options: options, opened: opened, host: host, reportError: reportError)
+    }
+
+    /// This host, or the `--ssh` one.
+    private static func makeHost(_ options: NotifyTopOptions) -> any InspectionHost {
+        guard let destination = options.ssh else { return LocalHost() }
+        var configuration = SSHHost.Configuration(destination: destination)
+        configuration.options = options.sshOptions
+        configuration.configFile = options.sshConfig
+        configuration.controlPath = SSHHost.privateControlPath()
+        configuration.remoteNotifytop = options.remoteNotifytop ?? "notifytop"
+        return SSHHost(configuration)
+    }
+
+    /// `--list`: the host's inspectable processes as a table.
+    private static func list(_ host: any InspectionHost, reportError: (String) -> Void) -> Int32 {
+        let listing: HostListing
+        do {
+            listing = try host.inspectableProcesses()
+        } catch {
+            reportError("notifytop: \(error)")
+            return 1
+        }
+        print(
+            PrintableText.lines(
+                listing.processes.isEmpty
+                    ? "no inspectable processes in \(listing.directory)"
+                    : AttachTarget.table(listing.processes)))
+        return 0
+    }
+
+    /// The session on `opened`, in its first view, with what it attached to in its log.
+    private static func makeSession(
+        _ options: NotifyTopOptions, opened: OpenedSource, host: any InspectionHost
+    ) -> DashboardSession {
+        var view = options.initialViewState ?? ViewState(view: options.firstView)
         view.theme = options.theme
         let session = DashboardSession(
-            source: source, view: view, delayMilliseconds: options.delayMilliseconds,
-            processUptime: uptime, recordingPath: options.record)
-        session.reattacher = reattacher
+            source: opened.source, view: view, delayMilliseconds: options.delay.milliseconds,
+            processUptime: opened.uptime, recordingPath: options.record)
+        session.reattacher = opened.reattacher
         if options.ssh != nil { session.status.host = host.name }
-        if let processOverview {
+        if let processOverview = opened.processOverview {
             session.overview = processOverview
             processOverview.refresh()
             session.view.showsOverview = true
             session.status.source = "processes on \(host.name)"
             session.logAction(.attach, "watching \(processOverview.pids.count) processes on \(host.name)")
         }
-        if let attached {
+        if let attached = opened.attached {
             session.logAction(.attach, attached)
-        } else if processOverview == nil, case .live(let feed) = source {
+        } else if opened.processOverview == nil, case .live(let feed) = opened.source {
             session.logAction(.attach, "attached to \(feed.origin)")
         }
-        defer { session.stopFeed() }
-        TerminalSignals.installForBatch()
-        session.pendingSignal = { TerminalSignals.received }
+        return session
+    }
 
-        var exit: DashboardSession.Exit
+    /// Batch frames, or the terminal (one plain-text frame when it cannot be opened).
+    private static func present(
+        _ session: DashboardSession, options: NotifyTopOptions, reportError: (String) -> Void
+    ) -> DashboardSession.Exit {
         if options.batch || options.json {
-            exit = BatchPrinter.run(
+            return BatchPrinter.run(
                 session, iterations: options.iterations, size: batchSize(options), glyphs: batchGlyphs(options),
                 isReplay: options.replay != nil, json: options.json, moreViews: options.moreViews)
-        } else {
-            do {
-                let terminal = try NcursesTerminal.open(
-                    options: NcursesTerminal.Options(
-                        monochrome: options.monochrome, asciiOnly: options.ascii,
-                        mouse: options.mouse))
-                exit = session.run(on: terminal)
-                terminal.shutdown()
-            } catch {
-                reportError("notifytop: \(error); printing one plain-text frame instead (see --batch)")
-                exit = BatchPrinter.run(
-                    session, iterations: 1, size: batchSize(options), glyphs: batchGlyphs(options),
-                    isReplay: options.replay != nil)
-            }
         }
-        if let message = session.status.message ?? session.lastMessage, !options.batch && !options.json {
+        do {
+            let terminal = try NcursesTerminal.open(
+                options: NcursesTerminal.Options(
+                    monochrome: options.noColor, asciiOnly: options.ascii, mouse: !options.noMouse))
+            let exit = session.run(on: terminal)
+            terminal.shutdown()
+            return exit
+        } catch {
+            reportError("notifytop: \(error); printing one plain-text frame instead (see --batch)")
+            return BatchPrinter.run(
+                session, iterations: 1, size: batchSize(options), glyphs: batchGlyphs(options),
+                isReplay: options.replay != nil)
+        }
+    }
+
+    /// What the run leaves on standard error, and its exit status.
+    private static func finish(
+        _ session: DashboardSession, exit: DashboardSession.Exit, options: NotifyTopOptions, opened: OpenedSource,
+        host: any InspectionHost, reportError: (String) -> Void
+    ) -> Int32 {
+        let batch = options.batch || options.json
+        if let message = session.status.message ?? session.lastMessage, !batch {
             reportError("notifytop: \(message)")
         }
         // The reader thread writes the recording's last bytes as it stops.
@@ -180,8 +144,8 @@ package enum NotifyTopRunner {
             reportError("notifytop: \(why)")
         }
         session.checkRecording()
-        if let recording { reportError("notifytop: " + recording.outcome) }
-        if options.batch || options.json, case .replay(let feed) = source, let skipped = feed.skippedLines {
+        if let recording = opened.recording { reportError("notifytop: " + recording.outcome) }
+        if batch, case .replay(let feed) = opened.source, let skipped = feed.skippedLines {
             reportError("notifytop: \(feed.origin): \(skipped)")
         }
         if case .signal(let number) = exit { return 128 + number }

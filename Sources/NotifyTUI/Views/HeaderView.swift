@@ -8,10 +8,18 @@ enum HeaderView {
     static func draw(
         _ data: DashboardData, processes: [OverviewRow]? = nil, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) {
+        let overview = processes.map { InspectorOverview.combined($0.map(\.summary)) } ?? data.model.overview
+        drawTitle(data, processes: processes, rect: rect, glyphs: glyphs, into: &canvas)
+        drawRates(data, processes: processes, overview: overview, rect: rect, glyphs: glyphs, into: &canvas)
+        drawCounts(data, overview: overview, rect: rect, glyphs: glyphs, into: &canvas)
+    }
+
+    /// Row 0: who is inspected, for how long, and the badges at the right.
+    private static func drawTitle(
+        _ data: DashboardData, processes: [OverviewRow]?, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) {
         let model = data.model
-        let overview = processes.map { InspectorOverview.combined($0.map(\.summary)) } ?? model.overview
         let width = rect.width
-        // Row 0: title and badges.
         canvas.fill(Rect(x: rect.x, y: rect.y, width: width, height: 1), style: .title)
         var title = " notifytop"
         let onHost = data.status.host.map { " on " + $0 } ?? ""
@@ -37,9 +45,16 @@ enum HeaderView {
         for badge in badges {
             x += canvas.write(badge.text, x: x, y: rect.y, style: badge.style) + 1
         }
+    }
 
-        // Row 1: rates, the slowest handler (figure: ever; sparkline: per second) and notifytop's
-        // own CPU (labelled so, as it is not the app's), each with a sparkline.
+    /// Row 1: rates, the slowest handler (figure: ever; sparkline: per second) and notifytop's
+    /// own CPU (labelled so, as it is not the app's), each with a sparkline.
+    private static func drawRates(
+        _ data: DashboardData, processes: [OverviewRow]?, overview: InspectorOverview, rect: Rect, glyphs: Glyphs,
+        into canvas: inout Canvas
+    ) {
+        let model = data.model
+        let width = rect.width
         let y1 = rect.y + 1
         // Over the overview: the slowest handler any process ran within the rate history.
         let slowest =
@@ -57,7 +72,7 @@ enum HeaderView {
         let sparkWidth = cpu == nil ? max(4, room) : (room < 3 ? 0 : room)
         // Over the overview the totals' rates read on the rows' scale, so steady traffic is not a full bar.
         let rateFloor = processes != nil ? OverviewView.sparkFloor : nil
-        x = rect.x
+        var x = rect.x
         x += meter(
             "posts/s", Format.rate(overview.postsPerSecond), history: overview.postHistory.map { Double($0) },
             rateFloor: rateFloor, sparkWidth: sparkWidth, x: x, y: y1, glyphs: glyphs, into: &canvas)
@@ -75,19 +90,25 @@ enum HeaderView {
                 selfCPULabel, Format.one(cpu) + "%", history: data.status.selfCPUHistory,
                 sparkWidth: min(sparkWidth, rect.x + width - x - cpuWidth), x: x, y: y1, glyphs: glyphs, into: &canvas)
         }
+    }
 
-        // Row 2: counts (each with a short sparkline when the row has room), warnings, loss, delay.
-        let y2 = rect.y + 2
-        let lost = Format.count(overview.eventsLost)
-        let viewers = overview.viewers.map { Format.count(UInt64(max(0, $0))) }
-        let delay = Format.delay(milliseconds: data.status.delayMilliseconds)
-        let open = overview.openFindings
-        // Full words when they fit, else short forms (`obs`, `thr`, `2E 1W`), so no figure is cut.
-        func layout(short: Bool) -> (
-            counts: [(label: String, value: String, history: [UInt64])],
-            warningsLabel: String, warnings: [(text: String, style: Style)], width: Int
-        ) {
-            let counts: [(label: String, value: String, history: [UInt64])] = [
+    /// Row 2's parts, in full words or short forms.
+    private struct CountsRow {
+        var counts: [(label: String, value: String, history: [UInt64])]
+        var warningsLabel: String
+        var warnings: [(text: String, style: Style)]
+        var lost: String
+        var viewers: String?
+        var delay: String
+        /// The row's width without sparklines.
+        var width: Int
+
+        /// Full words (`observers`, `2 errors`) or short forms (`obs`, `thr`, `2E 1W`).
+        init(_ overview: InspectorOverview, delayMilliseconds: Int, short: Bool) {
+            lost = Format.count(overview.eventsLost)
+            viewers = overview.viewers.map { Format.count(UInt64(max(0, $0))) }
+            delay = Format.delay(milliseconds: delayMilliseconds)
+            counts = [
                 (
                     short ? "obs" : "observers", Format.count(UInt64(max(0, overview.liveRegistrations))),
                     overview.observerHistory
@@ -95,7 +116,8 @@ enum HeaderView {
                 ("names", Format.count(UInt64(overview.names)), overview.nameHistory),
                 (short ? "thr" : "threads", Format.count(UInt64(overview.threads)), overview.threadHistory),
             ]
-            var warnings: [(text: String, style: Style)] = []
+            warnings = []
+            let open = overview.openFindings
             if open.values.reduce(0, +) == 0 {
                 warnings = [("OK ", .ok)]
             } else {
@@ -110,44 +132,50 @@ enum HeaderView {
                         short ? ("\(count)\(word.prefix(1).uppercased()) ", style) : ("\(count) \(plural) ", style))
                 }
             }
-            let warningsLabel = short ? "leaks " : "leaks: "
-            let width =
+            warningsLabel = short ? "leaks " : "leaks: "
+            width =
                 counts.reduce(0) { $0 + $1.label.count + 1 + DisplayWidth.of($1.value) + 2 }
                 + warningsLabel.count + warnings.reduce(0) { $0 + DisplayWidth.of($1.text) } + 1
                 + "lost ".count + lost.count + 2 + "delay ".count + delay.count
                 + (viewers.map { "viewers ".count + $0.count + 2 } ?? 0)
-            return (counts, warningsLabel, warnings, width)
         }
-        var row = layout(short: false)
-        if row.width > width { row = layout(short: true) }
-        let (counts, warningsLabel, warnings, textWidth) = row
-        var spark = min(8, (width - textWidth) / 4 - 1)
+    }
+
+    /// Row 2: counts (each with a short sparkline when the row has room), warnings, loss, delay.
+    private static func drawCounts(
+        _ data: DashboardData, overview: InspectorOverview, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
+    ) {
+        let y2 = rect.y + 2
+        let delayMilliseconds = data.status.delayMilliseconds
+        var row = CountsRow(overview, delayMilliseconds: delayMilliseconds, short: false)
+        if row.width > rect.width { row = CountsRow(overview, delayMilliseconds: delayMilliseconds, short: true) }
+        var spark = min(8, (rect.width - row.width) / 4 - 1)
         if spark < 3 { spark = 0 }
+        var x = rect.x
         func sparkline(_ history: [UInt64]) {
             guard spark > 0 else { return }
             Sparkline.draw(
                 history.map { Double($0) }, x: x, y: y2, width: spark, glyphs: glyphs, level: true, into: &canvas)
             x += spark + 1
         }
-        x = rect.x
-        for count in counts {
+        for count in row.counts {
             x += canvas.write(count.label + " ", x: x, y: y2, style: .label)
             x += canvas.write(count.value + " ", x: x, y: y2, style: .value)
             sparkline(count.history)
             x += 1
         }
-        x += canvas.write(warningsLabel, x: x, y: y2, style: .label)
-        for warning in warnings { x += canvas.write(warning.text, x: x, y: y2, style: warning.style) }
+        x += canvas.write(row.warningsLabel, x: x, y: y2, style: .label)
+        for warning in row.warnings { x += canvas.write(warning.text, x: x, y: y2, style: warning.style) }
         sparkline(overview.findingHistory)
         x += 1
         x += canvas.write("lost ", x: x, y: y2, style: .label)
-        x += canvas.write(lost + "  ", x: x, y: y2, style: overview.eventsLost > 0 ? .warning : .value)
-        if let viewers {
+        x += canvas.write(row.lost + "  ", x: x, y: y2, style: overview.eventsLost > 0 ? .warning : .value)
+        if let viewers = row.viewers {
             x += canvas.write("viewers ", x: x, y: y2, style: .label)
             x += canvas.write(viewers + "  ", x: x, y: y2, style: .value)
         }
         x += canvas.write("delay ", x: x, y: y2, style: .label)
-        canvas.write(delay, x: x, y: y2, style: .value)
+        canvas.write(row.delay, x: x, y: y2, style: .value)
     }
 
     /// The label of notifytop's own CPU use, so it does not read as the inspected app's.
