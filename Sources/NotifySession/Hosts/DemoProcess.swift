@@ -31,14 +31,21 @@ package final class DemoProcess {
     /// The child's process id.
     package var pid: Int32 { process.processIdentifier }
 
-    /// Finds `notify-demo`: beside the running executable first, then on PATH.
+    /// Finds `notify-demo`: beside the running executable first, then on PATH; a notifytop run
+    /// from a package's build directory with no demo beside it (`swift run notifytop --demo` on a
+    /// fresh clone: SwiftPM builds only notifytop) builds it there first.
     package static func locate() -> String? {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let sibling = executable.deletingLastPathComponent().appendingPathComponent("notify-demo").path
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let sibling = (executable as NSString).deletingLastPathComponent + "/notify-demo"
         if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
             let candidate = "\(directory)/notify-demo"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        if let build = PackageBuild(executable: executable), build.buildDemo(),
+            FileManager.default.isExecutableFile(atPath: sibling)
+        {
+            return sibling
         }
         return nil
     }
