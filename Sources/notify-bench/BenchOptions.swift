@@ -20,7 +20,7 @@ struct BenchOptions: ParsableCommand {
             valueName: "substring"))
     var filter: String?
 
-    @Flag(help: "Print the table as Markdown, for the README.")
+    @Flag(help: "Print the table as Markdown, for docs/benchmarks.md.")
     var markdown = false
 
     @Flag(help: "Print the benchmark names and exit.")
