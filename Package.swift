@@ -12,7 +12,6 @@ let package = Package(
         .library(name: "NotifyModel", targets: ["NotifyModel"]),
         .executable(name: "notify-bench", targets: ["notify-bench"]),
         .executable(name: "notify-demo", targets: ["notify-demo"]),
-        .library(name: "NotifyTUI", targets: ["NotifyTUI"]),
         .executable(name: "notifytop", targets: ["notifytop"]),
         .library(name: "NotifyMetrics", targets: ["NotifyMetrics"]),
     ],
