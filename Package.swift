@@ -14,6 +14,9 @@ let package = Package(
         .executable(name: "notify-demo", targets: ["notify-demo"]),
         .executable(name: "notifytop", targets: ["notifytop"]),
         .library(name: "NotifyMetrics", targets: ["NotifyMetrics"]),
+        // What the app side and the viewer side both name: the socket directory and trace errors
+        // (NotifyTraceApp and NotifyTraceViewer re-export it).
+        .library(name: "NotifySystem", targets: ["NotifySystem"]),
     ],
     dependencies: [
         // Command lines of notifytop and notify-demo.

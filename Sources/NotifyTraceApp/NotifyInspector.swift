@@ -1,7 +1,7 @@
 import Foundation
 import NotifyWire
 public import NotifyKit
-public import NotifySystem
+@_exported public import NotifySystem
 
 /// Makes a process inspectable: notifytop attaches over a Unix socket and receives the center's
 /// events as JSON Lines.
