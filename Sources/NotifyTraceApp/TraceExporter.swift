@@ -1,5 +1,5 @@
 import Foundation
-public import NotifyWire
+import NotifyWire
 import NotifyKit
 import NotifySystem
 
