@@ -1,4 +1,4 @@
-public import NotifyWire
+import NotifyWire
 
 /// Counts events known missing from a stream: numbers skipped in `seq` beyond what gap lines
 /// account for.

@@ -88,7 +88,7 @@ public final class TraceReader {
     /// before it is given up as not JSON Lines: far above the decoder's longest line, which it
     /// already skips. A recording goes on past such a stretch (a crash can leave a run of NUL
     /// bytes): the decoder drops it as it streams past and reading resumes at the next line end.
-    public static let maximumBytesWithoutNewline = 16 * TraceDecoder.defaultMaximumLineLength
+    package static let maximumBytesWithoutNewline = 16 * TraceDecoder.defaultMaximumLineLength
 
     /// Opens a recording: a regular file whose first line is a trace header.
     ///
