@@ -2,7 +2,7 @@ import NotifySystem
 
 /// A probe that keeps every event in memory: for tests, and for looking at a center from a debugger.
 ///
-/// Events are recorded as probed posts record them for any viewer (see ``ProbeRecorder``) and
+/// Events are recorded as probed posts record them for any viewer (in a ring per thread) and
 /// gathered when ``events`` is read.
 public final class InMemoryProbe: RecordingProbe, @unchecked Sendable {  // `lock` guards `storage`
     private let lock = Lock()
