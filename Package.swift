@@ -12,9 +12,11 @@ let package = Package(
         .library(name: "NotifyModel", targets: ["NotifyModel"]),
         .executable(name: "notify-bench", targets: ["notify-bench"]),
         .executable(name: "notify-demo", targets: ["notify-demo"]),
-        .library(name: "NotifyTUI", targets: ["NotifyTUI"]),
         .executable(name: "notifytop", targets: ["notifytop"]),
         .library(name: "NotifyMetrics", targets: ["NotifyMetrics"]),
+        // What the app side and the viewer side both name: the socket directory and trace errors
+        // (NotifyTraceApp and NotifyTraceViewer re-export it).
+        .library(name: "NotifySystem", targets: ["NotifySystem"]),
     ],
     dependencies: [
         // Command lines of notifytop and notify-demo.

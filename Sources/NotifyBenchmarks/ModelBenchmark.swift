@@ -1,5 +1,5 @@
-public import NotifyModel
-public import NotifyWire
+package import NotifyModel
+package import NotifyWire
 
 /// Fold throughput and memory of the model, for the shared benchmark (`notify-bench`) to call.
 ///
@@ -15,27 +15,27 @@ public import NotifyWire
 /// let memory = ModelBenchmark.measureMemory(eventCount: 10_000_000, heapBytes: HeapUsage.bytesInUse)
 /// print(memory)
 /// ```
-public enum ModelBenchmark {
+package enum ModelBenchmark {
     /// One timed fold.
-    public struct FoldMeasurement: Sendable, CustomStringConvertible {
+    package struct FoldMeasurement: Sendable, CustomStringConvertible {
         /// Events folded.
-        public var events: Int
+        package var events: Int
         /// Wall time of the fold, from the injected clock.
-        public var nanoseconds: UInt64
+        package var nanoseconds: UInt64
 
         /// Creates a measurement.
-        public init(events: Int, nanoseconds: UInt64) {
+        package init(events: Int, nanoseconds: UInt64) {
             self.events = events
             self.nanoseconds = nanoseconds
         }
 
         /// Events per second: the figure the fold target is stated in.
-        public var eventsPerSecond: Double {
+        package var eventsPerSecond: Double {
             nanoseconds == 0 ? 0 : Double(events) * 1e9 / Double(nanoseconds)
         }
 
         /// `"2000000 events in 0.512 s: 3.91M events/s"`.
-        public var description: String {
+        package var description: String {
             "\(events) events in \(Self.fixed(Double(nanoseconds) / 1e9, 3)) s: "
                 + "\(Self.fixed(eventsPerSecond / 1e6, 2))M events/s"
         }
@@ -50,22 +50,22 @@ public enum ModelBenchmark {
     }
 
     /// The model's size at points along a long fold.
-    public struct MemoryMeasurement: Sendable, CustomStringConvertible {
+    package struct MemoryMeasurement: Sendable, CustomStringConvertible {
         /// One reading.
-        public struct Sample: Sendable {
+        package struct Sample: Sendable {
             /// Events folded so far.
-            public var events: Int
+            package var events: Int
             /// The model's own accounting.
-            public var footprint: ModelFootprint
+            package var footprint: ModelFootprint
             /// The process's heap in use, if the caller could read it.
-            public var heapBytes: Int?
+            package var heapBytes: Int?
         }
 
         /// Readings, in order.
-        public var samples: [Sample]
+        package var samples: [Sample]
 
         /// Heap growth from the second reading (after warm-up) to the last; nil without readings.
-        public var heapGrowthAfterWarmUp: Int? {
+        package var heapGrowthAfterWarmUp: Int? {
             guard samples.count >= 2, let first = samples[1].heapBytes, let last = samples.last?.heapBytes else {
                 return nil
             }
@@ -73,13 +73,13 @@ public enum ModelBenchmark {
         }
 
         /// Estimated model growth over the same span.
-        public var footprintGrowthAfterWarmUp: Int {
+        package var footprintGrowthAfterWarmUp: Int {
             guard samples.count >= 2, let last = samples.last else { return 0 }
             return last.footprint.estimatedBytes - samples[1].footprint.estimatedBytes
         }
 
         /// One line per reading, then the growth.
-        public var description: String {
+        package var description: String {
             var lines = samples.map { sample in
                 "\(sample.events) events: " + (sample.heapBytes.map { "heap \($0 / 1024) KiB, " } ?? "")
                     + "model \(sample.footprint)"
@@ -92,7 +92,7 @@ public enum ModelBenchmark {
     }
 
     /// The first `count` events of the steady workload.
-    public static func steadyEvents(count: Int) -> [TraceEvent] {
+    package static func steadyEvents(count: Int) -> [TraceEvent] {
         var workload = SteadyWorkload()
         var events: [TraceEvent] = []
         events.reserveCapacity(count)
@@ -104,7 +104,7 @@ public enum ModelBenchmark {
     /// with a tick every 1,024 events as a viewer's loop does; the events are built before timing.
     ///
     /// - Parameter now: A monotonic clock in nanoseconds, such as NotifyKit's `MonotonicClock.now`.
-    public static func measureFold(
+    package static func measureFold(
         eventCount: Int = 2_000_000, configuration: InspectorConfiguration = InspectorConfiguration(),
         now: () -> UInt64
     ) -> FoldMeasurement {
@@ -130,7 +130,7 @@ public enum ModelBenchmark {
     ///
     /// - Parameter heapBytes: Bytes the process has in use, such as `mallinfo2` reports; return
     ///   nil where it cannot be read.
-    public static func measureMemory(
+    package static func measureMemory(
         eventCount: Int = 10_000_000, sampleEvery: Int = 1_000_000,
         configuration: InspectorConfiguration = InspectorConfiguration(), heapBytes: () -> Int? = { nil }
     ) -> MemoryMeasurement {

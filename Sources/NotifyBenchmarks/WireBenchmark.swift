@@ -1,4 +1,4 @@
-public import NotifyWire
+package import NotifyWire
 
 /// Encode and decode throughput of the codec, for the shared benchmark (`notify-bench`) to call.
 ///
@@ -12,35 +12,35 @@ public import NotifyWire
 /// let encode = WireBenchmark.measureEncode(eventCount: 1_000_000, now: MonotonicClock.now)
 /// print(encode)  // "1000000 events, 171.3 MB in 0.412 s: 2.43M events/s, 415.8 MB/s"
 /// ```
-public enum WireBenchmark {
+package enum WireBenchmark {
     /// One timed run.
-    public struct Measurement: Sendable, CustomStringConvertible {
+    package struct Measurement: Sendable, CustomStringConvertible {
         /// Events encoded or decoded.
-        public var events: Int
+        package var events: Int
         /// Bytes of JSON Lines produced or consumed.
-        public var bytes: Int
+        package var bytes: Int
         /// Wall time of the timed part, from the injected clock.
-        public var nanoseconds: UInt64
+        package var nanoseconds: UInt64
 
         /// Creates a measurement.
-        public init(events: Int, bytes: Int, nanoseconds: UInt64) {
+        package init(events: Int, bytes: Int, nanoseconds: UInt64) {
             self.events = events
             self.bytes = bytes
             self.nanoseconds = nanoseconds
         }
 
         /// Events per second: the number the codec target is stated in.
-        public var eventsPerSecond: Double {
+        package var eventsPerSecond: Double {
             nanoseconds == 0 ? 0 : Double(events) * 1e9 / Double(nanoseconds)
         }
 
         /// Megabytes (10⁶ bytes) per second, to compare with a socket's or a disk's bandwidth.
-        public var megabytesPerSecond: Double {
+        package var megabytesPerSecond: Double {
             nanoseconds == 0 ? 0 : Double(bytes) * 1e3 / Double(nanoseconds)
         }
 
         /// `"1000000 events, 171.3 MB in 0.412 s: 2.43M events/s, 415.8 MB/s"`.
-        public var description: String {
+        package var description: String {
             "\(events) events, \(Self.fixed(Double(bytes) / 1e6, 1)) MB in "
                 + "\(Self.fixed(Double(nanoseconds) / 1e9, 3)) s: \(Self.fixed(eventsPerSecond / 1e6, 2))M events/s, "
                 + "\(Self.fixed(megabytesPerSecond, 1)) MB/s"
@@ -60,7 +60,7 @@ public enum WireBenchmark {
     /// A deterministic stream of `count` events shaped like a busy app's: per ten events, two
     /// posts, five deliveries (one handed off to a dispatch queue), a registration, a removal and
     /// a queue action.
-    public static func sampleEvents(count: Int) -> [TraceEvent] {
+    package static func sampleEvents(count: Int) -> [TraceEvent] {
         let names = ["CartDidChangeNotification", "themeDidChange", "DownloadProgressNotification", "userDidLogIn"]
         var events: [TraceEvent] = []
         events.reserveCapacity(count)
@@ -120,7 +120,7 @@ public enum WireBenchmark {
     /// exporter does after each write.
     ///
     /// - Parameter now: A monotonic clock in nanoseconds, such as NotifyKit's `MonotonicClock.now`.
-    public static func measureEncode(eventCount: Int = 1_000_000, now: () -> UInt64) -> Measurement {
+    package static func measureEncode(eventCount: Int = 1_000_000, now: () -> UInt64) -> Measurement {
         let events = sampleEvents(count: eventCount)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(128 * 1024)
@@ -141,7 +141,7 @@ public enum WireBenchmark {
     /// Times decoding `eventCount` events fed in `chunkSize` pieces, as a viewer reading a socket.
     ///
     /// - Parameter now: A monotonic clock in nanoseconds, such as NotifyKit's `MonotonicClock.now`.
-    public static func measureDecode(
+    package static func measureDecode(
         eventCount: Int = 1_000_000, chunkSize: Int = 64 * 1024,
         now: () -> UInt64
     ) -> Measurement {

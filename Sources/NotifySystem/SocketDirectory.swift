@@ -32,7 +32,7 @@ public struct SocketDirectory: Sendable, Equatable {
     /// of this user (a symbolic link, not a directory, another user's, or open to others), since
     /// then another user could read the traces or plant sockets. A directory that already existed
     /// is never changed.
-    public func prepare() throws(TraceError) {
+    package func prepare() throws(TraceError) {
         if mkdir(path, 0o700) == 0 {
             // Created now, so it is ours: make sure the umask left it 0700, without following a link.
             let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -47,7 +47,7 @@ public struct SocketDirectory: Sendable, Equatable {
 
     /// Why the directory must not be used, or nil when it is a private directory of this user
     /// (or does not exist yet).
-    public var problem: TraceError? {
+    package var problem: TraceError? {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             return errno == ENOENT ? nil : .system("cannot inspect \(path)", errno)

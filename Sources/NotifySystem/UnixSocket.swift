@@ -5,9 +5,9 @@ import Musl
 #endif
 
 /// A Unix stream socket file descriptor, closed when released.
-public final class UnixSocket: @unchecked Sendable {  // the descriptor is immutable; the kernel synchronises I/O
+package final class UnixSocket: @unchecked Sendable {  // the descriptor is immutable; the kernel synchronises I/O
     /// The file descriptor, -1 once closed.
-    public private(set) var descriptor: Int32
+    package private(set) var descriptor: Int32
 
     package init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -16,7 +16,7 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
     deinit { close() }
 
     /// Closes the descriptor; later calls do nothing.
-    public func close() {
+    package func close() {
         if descriptor >= 0 {
             _ = Glibc.close(descriptor)
             descriptor = -1
@@ -24,7 +24,7 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
     }
 
     /// Listens at `path`, replacing a stale socket file there, with permissions 0600.
-    public static func listen(at path: String, backlog: Int32 = 16) throws(TraceError) -> UnixSocket {
+    package static func listen(at path: String, backlog: Int32 = 16) throws(TraceError) -> UnixSocket {
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .system("socket", errno) }
@@ -44,7 +44,7 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
 
     /// Connects to the socket at `path`, giving up after `timeoutMilliseconds` when the listener
     /// does not take the connection (its backlog is full), and leaves the socket blocking.
-    public static func connect(to path: String, timeoutMilliseconds: Int32 = 3_000) throws(TraceError) -> UnixSocket {
+    package static func connect(to path: String, timeoutMilliseconds: Int32 = 3_000) throws(TraceError) -> UnixSocket {
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .system("socket", errno) }
@@ -93,7 +93,7 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
     }
 
     /// Accepts one pending connection, nil when none is waiting or it cannot be taken.
-    public func accept() -> UnixSocket? {
+    package func accept() -> UnixSocket? {
         if case .accepted(let socket) = acceptConnection() { return socket }
         return nil
     }
@@ -114,7 +114,7 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
 
     /// Writes what it can without blocking; returns the byte count, 0 when the peer is full, or
     /// nil when the peer has gone.
-    public func writeSome(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    package func writeSome(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard !bytes.isEmpty else { return 0 }
         let written = send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
         if written >= 0 { return written }
@@ -124,7 +124,7 @@ public final class UnixSocket: @unchecked Sendable {  // the descriptor is immut
 
     /// Reads into `buffer`, waiting at most `timeoutMilliseconds` (-1: forever). Returns the byte
     /// count, 0 on timeout, or nil at end of stream or on error.
-    public func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) -> Int? {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) -> Int? {
         // Bytes already waiting are taken at once: a busy stream costs one system call per read,
         // not a poll and a read.
         let waiting = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))

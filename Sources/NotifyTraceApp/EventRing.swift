@@ -1,4 +1,4 @@
-public import NotifyKit
+package import NotifyKit
 import NotifySystem
 
 /// The probe an inspected app attaches: each posting thread writes its events as binary records
@@ -7,21 +7,21 @@ import NotifySystem
 /// The posting thread does no encoding, takes no lock and makes no system call. When the exporter
 /// falls behind, a full ring counts its thread's events instead of storing them, and the count
 /// reaches viewers as a `gap`.
-public final class EventRing: NotifyProbe, @unchecked Sendable {  // drained from one thread
+package final class EventRing: RecordingProbe, @unchecked Sendable {  // drained from one thread
     /// How many events each thread's ring holds between two drains.
-    public let capacity: Int
+    package let capacity: Int
     private let rings: ProbeRecorder
 
     /// - Parameter capacity: Events a thread's ring keeps between drains; the exporter drains
     ///   every few milliseconds.
-    public init(capacity: Int = 1 << 14) {
+    package init(capacity: Int = 1 << 14) {
         self.capacity = max(2, capacity)
         rings = ProbeRecorder(capacityPerThread: self.capacity)
     }
 
-    public var recorder: ProbeRecorder? { rings }
+    package var recorder: ProbeRecorder { rings }
 
-    public func receive(_ event: ProbeEvent) {
+    package func receive(_ event: ProbeEvent) {
         rings.receive(event)
     }
 

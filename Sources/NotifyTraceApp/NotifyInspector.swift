@@ -1,7 +1,7 @@
 import Foundation
 import NotifyWire
 public import NotifyKit
-public import NotifySystem
+@_exported public import NotifySystem
 
 /// Makes a process inspectable: notifytop attaches over a Unix socket and receives the center's
 /// events as JSON Lines.
@@ -21,7 +21,7 @@ public import NotifySystem
 /// was made, each registration's deliveries, recent checkpoints and each site's growth), then the
 /// live events. The app is never blocked by a viewer: while none is attached the
 /// center runs unprobed; while one is, each posting thread writes its events into a bounded ring
-/// of its own (``EventRing``), which a background exporter drains, and anything a slow viewer cannot take is counted and reported to it as a `gap`.
+/// of its own, which a background exporter drains, and anything a slow viewer cannot take is counted and reported to it as a `gap`.
 /// ``ViewerLimits`` bounds how many viewers attach and the memory they may hold.
 public final class NotifyInspector: Sendable {
     /// Where viewers connect.

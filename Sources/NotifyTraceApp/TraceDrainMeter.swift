@@ -3,9 +3,9 @@ import NotifyWire
 
 /// Drains an ``EventRing`` into encoded lines as the exporter does, for no viewer: what the
 /// exporter's thread spends per event, apart from writing to sockets. For benchmarks.
-public struct TraceDrainMeter {
+package struct TraceDrainMeter {
     /// How the lines are made.
-    public enum Path: Sendable {
+    package enum Path: Sendable {
         /// Straight from the records, as the exporter encodes.
         case records
         /// Through a ``ProbeEvent`` and a ``TraceEvent`` per event, then ``TraceEncoder``: the
@@ -13,7 +13,7 @@ public struct TraceDrainMeter {
         case events
     }
 
-    public let path: Path
+    package let path: Path
     private var converter = ProbeEventConverter()
     private let totals = WatchedTotals()
     private var chunk = EncodedChunk()
@@ -22,13 +22,13 @@ public struct TraceDrainMeter {
     private let names = QuotedNameCache()
     private let chunkBytes: Int
 
-    public init(path: Path, chunkBytes: Int = 1 << 16) {
+    package init(path: Path, chunkBytes: Int = 1 << 16) {
         self.path = path
         self.chunkBytes = chunkBytes
     }
 
     /// Drains `ring` and encodes what it held; returns the events drained and the bytes encoded.
-    public mutating func drain(_ ring: EventRing) -> (events: Int, bytes: Int) {
+    package mutating func drain(_ ring: EventRing) -> (events: Int, bytes: Int) {
         var bytes = 0
         switch path {
         case .records:

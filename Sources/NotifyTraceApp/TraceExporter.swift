@@ -1,5 +1,5 @@
 import Foundation
-public import NotifyWire
+import NotifyWire
 import NotifyKit
 import NotifySystem
 
@@ -461,11 +461,6 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 }
 
 /// The version this library writes into trace headers.
-public enum NotifyTraceVersion {
-    public static let producer = "0.1.0"
-}
-
-extension TraceEndReason {
-    /// The app already has as many viewers as it allows.
-    public static let viewerLimit: TraceEndReason = "viewer-limit"
+enum NotifyTraceVersion {
+    static let producer = "0.1.0"
 }

@@ -1,10 +1,4 @@
-public import NotifyWire
-
-extension TraceGapReason {
-    /// Synthesized by a reader, not sent: numbers missing from `seq` that no gap line counted
-    /// (a stream cut off before its producer could report a loss).
-    public static let unaccounted: TraceGapReason = "unaccounted"
-}
+import NotifyWire
 
 /// Counts events known missing from a stream: numbers skipped in `seq` beyond what gap lines
 /// account for.

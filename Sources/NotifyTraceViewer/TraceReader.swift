@@ -1,6 +1,6 @@
 import Foundation
 public import NotifyWire
-public import NotifySystem
+@_exported public import NotifySystem
 
 /// Reads trace events from a live socket or a recorded file: one code path for both, so a replay
 /// reproduces what a live session showed.
@@ -13,7 +13,7 @@ public import NotifySystem
 /// no gap line reported arrive, at the end, as one synthesized gap (``TraceGapReason/unaccounted``).
 public final class TraceReader {
     /// Where the bytes come from.
-    public enum Source {
+    package enum Source {
         /// A connected viewer socket.
         case socket(UnixSocket)
         /// A readable file descriptor (a recording); closed with the reader.
@@ -74,7 +74,7 @@ public final class TraceReader {
     /// Bytes since the last newline, to give up on input that has no lines at all.
     private var bytesSinceNewline = 0
 
-    public init(source: Source, origin: String, strict: Bool = false) {
+    package init(source: Source, origin: String, strict: Bool = false) {
         self.source = source
         self.origin = origin
         self.strict = strict
@@ -88,7 +88,7 @@ public final class TraceReader {
     /// before it is given up as not JSON Lines: far above the decoder's longest line, which it
     /// already skips. A recording goes on past such a stretch (a crash can leave a run of NUL
     /// bytes): the decoder drops it as it streams past and reading resumes at the next line end.
-    public static let maximumBytesWithoutNewline = 16 * TraceDecoder.defaultMaximumLineLength
+    package static let maximumBytesWithoutNewline = 16 * TraceDecoder.defaultMaximumLineLength
 
     /// Opens a recording: a regular file whose first line is a trace header.
     ///

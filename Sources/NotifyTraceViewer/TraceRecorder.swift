@@ -13,7 +13,7 @@ public final class TraceRecorder: @unchecked Sendable {  // `state` is locked; t
     /// The file being written.
     public let path: String
     /// The longest bytes wait in memory before they are written.
-    public static let flushInterval: UInt64 = 1_000_000_000
+    package static let flushInterval: UInt64 = 1_000_000_000
 
     private struct State {
         var written = 0
@@ -73,7 +73,7 @@ public final class TraceRecorder: @unchecked Sendable {  // `state` is locked; t
     ///
     /// - Throws: the error of a name that exists for another reason than being taken, or after
     ///   `attempts` names were all taken.
-    public static func firstFree(
+    package static func firstFree(
         from first: Int, attempts: Int = 10_000, _ name: (Int) -> String
     ) throws(TraceError) -> TraceRecorder {
         var number = first

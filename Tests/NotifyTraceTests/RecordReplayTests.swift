@@ -126,32 +126,3 @@ struct RecordReplayTests {
         }
     }
 }
-
-@Suite("Replay schedule")
-struct ReplayScheduleTests {
-    @Test(
-        "pacing by speed",
-        arguments: [
-            (speed: 1.0, offset: UInt64(2_000_000_000), expected: ReplaySchedule.Decision.at(2_000_000_000)),
-            (speed: 2.0, offset: UInt64(2_000_000_000), expected: .at(1_000_000_000)),
-            (speed: 0.5, offset: UInt64(1_000_000_000), expected: .at(2_000_000_000)),
-            (speed: 0.0, offset: UInt64(9_000_000_000), expected: .now),
-        ])
-    func pacing(speed: Double, offset: UInt64, expected: ReplaySchedule.Decision) {
-        #expect(ReplaySchedule(speed: speed).decision(forOffset: offset) == expected)
-    }
-
-    @Test("events before `from` are applied at once and pacing starts there")
-    func fromBound() {
-        let schedule = ReplaySchedule(speed: 1, from: 5)
-        #expect(schedule.decision(forOffset: 4_000_000_000) == .now)
-        #expect(schedule.decision(forOffset: 6_000_000_000) == .at(1_000_000_000))
-    }
-
-    @Test("events after `until` stop the replay")
-    func untilBound() {
-        let schedule = ReplaySchedule(speed: 1, until: 3)
-        #expect(schedule.decision(forOffset: 3_000_000_000) == .at(3_000_000_000))
-        #expect(schedule.decision(forOffset: 3_000_000_001) == .stop)
-    }
-}

@@ -41,6 +41,20 @@ import NotifyWire
         #expect(line == #"{"k":"type","id":1,"name":"\"\\/\b\f\n\r\t\u0001\u001fé🛒"}"#)
     }
 
+    @Test("a long name is escaped alike on every line, wherever its escapes and multi-byte characters fall")
+    func longNameEscapedAlike() {
+        let name = String((0..<400).map { $0 % 61 == 0 ? "\"" : $0 % 64 == 63 ? "é" : $0 % 37 == 0 ? "\u{1}" : "a" })
+        let typeLine = TraceEncoder.line(for: .type(TraceType(id: 1, name: name)))
+        let post = TracePost(
+            seq: 1, timestamp: 1, thread: 1, postID: 1, name: name, object: nil, hasUserInfo: false, matched: 0,
+            depth: 1, parentPostID: 0, callsite: 1)
+        let postLine = TraceEncoder.line(for: .posted(post))
+        let quoted = typeLine.dropFirst(#"{"k":"type","id":1,"name":"#.count).dropLast()
+        #expect(quoted.count > name.count, "the name has characters to escape")
+        #expect(postLine.contains(#""name":"# + quoted + ","), "a type line and a post line spell a name alike")
+        #expect(decodeAll(Array((typeLine + "\n").utf8)) == [.event(.type(TraceType(id: 1, name: name)))])
+    }
+
     struct EscapedInput: CustomTestStringConvertible, Sendable {
         let json: String
         let text: String

@@ -2,9 +2,9 @@ import NotifySystem
 
 /// A probe that keeps every event in memory: for tests, and for looking at a center from a debugger.
 ///
-/// Events are recorded as probed posts record them for any viewer (see ``ProbeRecorder``) and
+/// Events are recorded as probed posts record them for any viewer (in a ring per thread) and
 /// gathered when ``events`` is read.
-public final class InMemoryProbe: NotifyProbe, @unchecked Sendable {  // `lock` guards `storage`
+public final class InMemoryProbe: RecordingProbe, @unchecked Sendable {  // `lock` guards `storage`
     private let lock = Lock()
     private let rings: ProbeRecorder
     @exclusivity(unchecked) private var storage: [ProbeEvent] = []
@@ -16,7 +16,7 @@ public final class InMemoryProbe: NotifyProbe, @unchecked Sendable {  // `lock` 
         rings = ProbeRecorder(capacityPerThread: capacityPerThread)
     }
 
-    public var recorder: ProbeRecorder? { rings }
+    package var recorder: ProbeRecorder { rings }
 
     public func receive(_ event: ProbeEvent) {
         rings.receive(event)

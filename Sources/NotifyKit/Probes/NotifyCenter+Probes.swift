@@ -19,11 +19,11 @@ final class ProbeSet: Sendable {
         guard let first = entries.first else { return nil }
         self.entries = entries
         self.first = first.probe
-        let recorders = entries.compactMap { $0.probe.recorder }
+        let recorders = entries.compactMap { ($0.probe as? any RecordingProbe)?.recorder }
         recorder = recorders.first.map { Unmanaged.passUnretained($0) }
         recorderID = recorders.first?.id ?? 0
         otherRecorders = Array(recorders.dropFirst())
-        receivers = entries.filter { $0.probe.recorder == nil }.map(\.probe)
+        receivers = entries.filter { !($0.probe is any RecordingProbe) }.map(\.probe)
         recorderOnly = recorders.count == 1 && receivers.isEmpty
     }
 

@@ -8,9 +8,13 @@ import NotifySystem
 public protocol NotifyProbe: AnyObject, Sendable {
     /// Called once per event, in the order events happened on that thread.
     func receive(_ event: ProbeEvent)
+}
 
-    /// See the default implementation.
-    var recorder: ProbeRecorder? { get }
+/// A probe whose posts and deliveries a center writes as binary records on each posting thread,
+/// into ``recorder``, instead of calling ``NotifyProbe/receive(_:)``. Read once, when the probe
+/// is attached.
+package protocol RecordingProbe: NotifyProbe {
+    var recorder: ProbeRecorder { get }
 }
 
 /// Detaches a probe when cancelled or released.
@@ -31,11 +35,4 @@ public final class NotifyProbeAttachment: Sendable {
     }
 
     deinit { detach() }
-}
-
-extension NotifyProbe {
-    /// The recorder a center writes this probe's posts and deliveries into, as binary records on
-    /// each posting thread, instead of calling ``receive(_:)``; nil (the default) for a probe that
-    /// takes every event as a ``ProbeEvent``. Read once, when the probe is attached.
-    public var recorder: ProbeRecorder? { nil }
 }

@@ -5,7 +5,7 @@
 /// changing when anything in the app deallocates. Objects appear as an address (display text only:
 /// addresses are reused) and a type.
 public struct ProbeEvent: Sendable {
-    /// ``MonotonicClock`` nanoseconds when the event happened (for a delivery: when it ended).
+    /// `CLOCK_MONOTONIC` nanoseconds when the event happened (for a delivery: when it ended).
     public var timestamp: UInt64
     /// ``NotifyThread/id`` of the thread the event happened on.
     public var thread: UInt64
@@ -212,7 +212,7 @@ public struct NotifyRegistration: Sendable {
     /// where the `tokenDropped` event itself happened before the probe attached). For an
     /// owner-bound registration this is by design: it ends with its owner.
     public let tokenDropped: Bool
-    /// ``MonotonicClock`` nanoseconds when the app made the registration; in a snapshot, earlier
+    /// `CLOCK_MONOTONIC` nanoseconds when the app made the registration; in a snapshot, earlier
     /// than the event's own timestamp.
     public let registeredAt: UInt64
     /// In a snapshot, the deliveries made while no probe watched (see ``Registration/deliveries``

@@ -136,16 +136,16 @@ final class ProbeNameBox {
 /// read in place, with no ``ProbeEvent`` built, for a drainer that encodes straight from them.
 ///
 /// Read it during the visit it is handed to: ``name`` reads the ring the record came from.
-public struct ProbeDrainedRecord {
-    public enum Kind { case posted, delivered, messageEnqueued }
+package struct ProbeDrainedRecord {
+    package enum Kind { case posted, delivered, messageEnqueued }
 
     @usableFromInline let record: ProbeRecord
     private unowned(unsafe) let ring: ProbeRecordRing
     /// ``NotifyThread/id`` of the thread that wrote it.
-    public let thread: UInt64
+    package let thread: UInt64
     /// Stands for ``name``: equal serials, equal names, across every ring and drain of the
     /// process; 0 for an enqueue. A key for a cache of names that compares no strings.
-    public let nameSerial: UInt64
+    package let nameSerial: UInt64
 
     init(_ record: ProbeRecord, ring: ProbeRecordRing) {
         self.record = record
@@ -155,50 +155,50 @@ public struct ProbeDrainedRecord {
     }
 
     /// The notification's name (posted and delivered); empty for an enqueue.
-    public var name: String { nameSerial == 0 ? "" : ring.slotNames[Int(record.nameSlot)] }
+    package var name: String { nameSerial == 0 ? "" : ring.slotNames[Int(record.nameSlot)] }
 
-    @inlinable public var kind: Kind {
+    @inlinable package var kind: Kind {
         switch record.kind {
         case .posted: .posted
         case .delivered: .delivered
         default: .messageEnqueued
         }
     }
-    @inlinable public var timestamp: UInt64 { record.timestamp }
-    @inlinable public var postID: UInt64 { record.postID }
+    @inlinable package var timestamp: UInt64 { record.timestamp }
+    @inlinable package var postID: UInt64 { record.postID }
 
     // Posted.
-    @inlinable public var object: NotifyObjectRef? {
+    @inlinable package var object: NotifyObjectRef? {
         record.pointer.map {
             NotifyObjectRef(
                 address: UInt(record.objectAddress), type: unsafeBitCast($0, to: (any AnyObject.Type).self),
                 serial: record.objectSerial)
         }
     }
-    @inlinable public var hasUserInfo: Bool { record.hasUserInfo }
-    @inlinable public var matched: Int { Int(record.matched) }
-    @inlinable public var depth: Int { Int(record.depth) }
-    @inlinable public var parentPostID: UInt64 { record.parentPostID }
-    @inlinable public var callsite: NotifyCallsite { NotifyCallsite(file: record.file, line: UInt(record.line)) }
+    @inlinable package var hasUserInfo: Bool { record.hasUserInfo }
+    @inlinable package var matched: Int { Int(record.matched) }
+    @inlinable package var depth: Int { Int(record.depth) }
+    @inlinable package var parentPostID: UInt64 { record.parentPostID }
+    @inlinable package var callsite: NotifyCallsite { NotifyCallsite(file: record.file, line: UInt(record.line)) }
     /// The callsite's file as written (`#fileID`), and its line: a key for a cache of callsites.
-    @inlinable public var callsiteFile: StaticString { record.file }
-    @inlinable public var callsiteLine: UInt { UInt(record.line) }
-    @inlinable public var message: NotifyMessageKind? { record.message }
+    @inlinable package var callsiteFile: StaticString { record.file }
+    @inlinable package var callsiteLine: UInt { UInt(record.line) }
+    @inlinable package var message: NotifyMessageKind? { record.message }
 
     // Delivered.
-    @inlinable public var registration: UInt64 { record.parentPostID }
-    @inlinable public var postingThread: UInt64 { record.matched }
-    @inlinable public var target: NotifyTargetKind { record.target }
-    @inlinable public var start: UInt64 { record.objectAddress }
-    @inlinable public var duration: UInt64 {
+    @inlinable package var registration: UInt64 { record.parentPostID }
+    @inlinable package var postingThread: UInt64 { record.matched }
+    @inlinable package var target: NotifyTargetKind { record.target }
+    @inlinable package var start: UInt64 { record.objectAddress }
+    @inlinable package var duration: UInt64 {
         record.timestamp > record.objectAddress ? record.timestamp - record.objectAddress : 0
     }
-    @inlinable public var wait: UInt64 { record.objectSerial }
+    @inlinable package var wait: UInt64 { record.objectSerial }
 
     // Enqueued.
-    @inlinable public var pending: Int { Int(record.matched) }
-    @inlinable public var droppedOldest: Bool { record.hasUserInfo }
+    @inlinable package var pending: Int { Int(record.matched) }
+    @inlinable package var droppedOldest: Bool { record.hasUserInfo }
 
     /// The event the record stands for, as ``ProbeRecorder/drain(into:)`` builds it.
-    public var event: ProbeEvent { record.event(thread: thread, name: name) }
+    package var event: ProbeEvent { record.event(thread: thread, name: name) }
 }

@@ -9,13 +9,13 @@ import Synchronization
 /// time) merges the rings by time, keeping each thread's order, and builds the events. When a
 /// thread's ring is full, its events are counted, not kept, and ``drain(into:)`` returns the count.
 ///
-/// Expose a recorder from another probe with ``NotifyProbe/recorder``; ``InMemoryProbe`` and the
+/// Expose a recorder from another probe with ``RecordingProbe/recorder``; ``InMemoryProbe`` and the
 /// inspector's ring are recorders underneath.
-public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings` under its lock; the rest: drainer
+package final class ProbeRecorder: RecordingProbe, @unchecked Sendable {  // `rings` under its lock; the rest: drainer
     private static let lastID = Atomic<UInt64>(0)
 
     /// Records each thread's ring holds between two drains.
-    public let capacityPerThread: Int
+    package let capacityPerThread: Int
     let id: UInt64
     private let rings = LockedValue<[ProbeRecordRing]>([])
     /// The rings as the drainer last listed them.
@@ -36,7 +36,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     static let settleNanoseconds: UInt64 = 2_000
 
     /// - Parameter capacityPerThread: Records a thread's ring holds; rounded up to a power of two.
-    public init(capacityPerThread: Int = 1 << 14) {
+    package init(capacityPerThread: Int = 1 << 14) {
         self.capacityPerThread = max(2, capacityPerThread)
         id = Self.lastID.add(1, ordering: .relaxed).newValue
     }
@@ -47,10 +47,10 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
         }
     }
 
-    public var recorder: ProbeRecorder? { self }
+    package var recorder: ProbeRecorder { self }
 
     /// Writes `event` whole into the calling thread's ring, after the events that thread wrote before.
-    public func receive(_ event: ProbeEvent) {
+    package func receive(_ event: ProbeEvent) {
         ThreadContext.current.withRing(for: self) { $0.appendBoxed(event) }
     }
 
@@ -65,7 +65,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     /// ``settleNanoseconds`` may wait for the next drain: by then, everything that happened before
     /// it on other threads has been written too, so no event is drained before its cause.
     @discardableResult
-    public func drain(into events: inout [ProbeEvent]) -> UInt64 {
+    package func drain(into events: inout [ProbeEvent]) -> UInt64 {
         var collector = EventCollector(events: [])
         swap(&collector.events, &events)
         defer { swap(&collector.events, &events) }
@@ -76,7 +76,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     /// events, and returns how many events were dropped since the last drain. Posts, deliveries and
     /// enqueues come as records read in place; the rare events, whole.
     @discardableResult
-    public func drain<Visitor: ProbeRecordVisitor>(to visitor: inout Visitor) -> UInt64 {
+    package func drain<Visitor: ProbeRecordVisitor>(to visitor: inout Visitor) -> UInt64 {
         let limit = MonotonicClock.now() &+ Self.settleNanoseconds
         while MonotonicClock.now() < limit &+ Self.settleNanoseconds {}
         draining = rings.withLock { $0 }
@@ -183,7 +183,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
     var ringCount: Int { rings.withLock { $0.count } }
 
     /// Every event dropped so far, drained or not: what the rings' drop counts add up to.
-    public var droppedTotal: UInt64 {
+    package var droppedTotal: UInt64 {
         rings.withLock { rings in
             rings.reduce(releasedDrops.load(ordering: .relaxed)) { $0 &+ $1.dropped.load(ordering: .acquiring) }
         }
@@ -191,7 +191,7 @@ public final class ProbeRecorder: NotifyProbe, @unchecked Sendable {  // `rings`
 }
 
 /// What ``ProbeRecorder/drain(to:)`` hands each drained event to.
-public protocol ProbeRecordVisitor {
+package protocol ProbeRecordVisitor {
     /// A post, delivery or enqueue, read in place.
     mutating func visit(_ record: ProbeDrainedRecord)
     /// Any other event, carried whole.
@@ -201,7 +201,7 @@ public protocol ProbeRecordVisitor {
 }
 
 extension ProbeRecordVisitor {
-    public mutating func visitDropped(_ count: UInt64) {}
+    package mutating func visitDropped(_ count: UInt64) {}
 }
 
 /// Builds the events ``ProbeRecorder/drain(into:)`` returns.

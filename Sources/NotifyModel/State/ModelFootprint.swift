@@ -3,28 +3,28 @@
 ///
 /// Why: bounded memory is a promise of the model, so it is measurable from the outside (the
 /// benchmark checks the footprint stays flat over ten million events) without malloc statistics.
-public struct ModelFootprint: Sendable, Hashable, CustomStringConvertible {
+package struct ModelFootprint: Sendable, Hashable, CustomStringConvertible {
     /// Registration rows, live and removed-not-yet-retired.
-    public var registrations: Int
+    package var registrations: Int
     /// Removed rows waiting to retire.
-    public var removedRegistrations: Int
+    package var removedRegistrations: Int
     /// Name rows, the `*` row included.
-    public var names: Int
+    package var names: Int
     /// Thread rows.
-    public var threads: Int
+    package var threads: Int
     /// Entries across the thread logs.
-    public var logEntries: Int
+    package var logEntries: Int
     /// Findings, open and resolved.
-    public var findings: Int
+    package var findings: Int
     /// Object, type and callsite definitions.
-    public var definitions: Int
+    package var definitions: Int
     /// Entries of the rules' indexes.
-    public var ruleIndexEntries: Int
+    package var ruleIndexEntries: Int
     /// A rough byte estimate (element sizes times counts, plus per-row histograms).
-    public var estimatedBytes: Int
+    package var estimatedBytes: Int
 
     /// One line for a benchmark report.
-    public var description: String {
+    package var description: String {
         "\(registrations) registrations (\(removedRegistrations) removed), \(names) names, \(threads) threads, "
             + "\(logEntries) log entries, \(findings) findings, \(definitions) definitions, "
             + "\(ruleIndexEntries) rule entries, ~\(estimatedBytes / 1024) KiB"
@@ -33,7 +33,7 @@ public struct ModelFootprint: Sendable, Hashable, CustomStringConvertible {
 
 extension InspectorState {
     /// The model's current size; O(threads + names) to compute.
-    public var footprint: ModelFootprint {
+    package var footprint: ModelFootprint {
         let logEntries = threadRows.reduce(0) { $0 + $1.log.count }
         let histograms = nameRows.reduce(0) { $0 + ($1.handlerTime.count > 0 ? 1 : 0) }
         let ruleEntries =

@@ -2,29 +2,29 @@
 /// model, so an endless stream never grows them.
 ///
 /// Storage is an array, so copying a ring (as copying the model does) is a retain, not a copy.
-/// Public for the dashboard's own bounded logs.
-public struct RingBuffer<Element: Sendable>: Sendable {
+/// Package-wide for the dashboard's own bounded logs.
+package struct RingBuffer<Element: Sendable>: Sendable {
     private var storage: [Element] = []
     /// Index of the oldest element once the ring is full.
     private var head = 0
     /// The most elements kept.
-    public let capacity: Int
+    package let capacity: Int
     /// Elements overwritten since the ring was made: detail the model dropped.
-    public private(set) var overwritten: UInt64 = 0
+    package private(set) var overwritten: UInt64 = 0
 
     /// Creates an empty ring that keeps at most `capacity` elements.
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
     /// Elements kept now.
-    public var count: Int { storage.count }
+    package var count: Int { storage.count }
     /// Whether nothing is kept.
-    public var isEmpty: Bool { storage.isEmpty }
+    package var isEmpty: Bool { storage.isEmpty }
 
     /// Appends, overwriting the oldest element when full.
     @inline(__always)
-    public mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         if storage.count < capacity {
             if storage.isEmpty { storage.reserveCapacity(min(capacity, 64)) }
             storage.append(element)
@@ -37,13 +37,13 @@ public struct RingBuffer<Element: Sendable>: Sendable {
     }
 
     /// The newest element.
-    public var last: Element? {
+    package var last: Element? {
         guard !storage.isEmpty else { return nil }
         return storage.count < capacity ? storage[storage.count - 1] : storage[(head + capacity - 1) % capacity]
     }
 
     /// Oldest first.
-    public var elements: [Element] {
+    package var elements: [Element] {
         guard storage.count == capacity, head != 0 else { return storage }
         return Array(storage[head...] + storage[..<head])
     }
@@ -51,13 +51,13 @@ public struct RingBuffer<Element: Sendable>: Sendable {
 
 extension RingBuffer: Equatable where Element: Equatable {
     /// Equal when they hold the same elements in the same order and dropped as many.
-    public static func == (lhs: RingBuffer, rhs: RingBuffer) -> Bool {
+    package static func == (lhs: RingBuffer, rhs: RingBuffer) -> Bool {
         lhs.capacity == rhs.capacity && lhs.overwritten == rhs.overwritten && lhs.elements == rhs.elements
     }
 }
 
 extension RingBuffer: Hashable where Element: Hashable {
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(capacity)
         hasher.combine(overwritten)
         hasher.combine(elements)

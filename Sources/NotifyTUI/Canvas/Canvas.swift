@@ -10,29 +10,29 @@
 /// canvas.write("通知 ok", x: 0, y: 0, style: .title)
 /// canvas.lines[0]  // "通知 ok             "
 /// ```
-public struct Canvas: Sendable, Equatable {
+package struct Canvas: Sendable, Equatable {
     /// The frame's size in cells.
-    public let size: Size
+    package let size: Size
     /// Row-major cells, `size.width * size.height` of them.
-    public private(set) var cells: [Cell]
+    package private(set) var cells: [Cell]
 
     /// A blank canvas.
-    public init(size: Size) {
+    package init(size: Size) {
         self.size = size
         cells = Array(repeating: .blank(), count: size.width * size.height)
     }
 
     /// The whole canvas as a rectangle.
-    public var bounds: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
+    package var bounds: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
 
     /// The cell at a position; positions outside the canvas read as blank.
-    public subscript(x: Int, y: Int) -> Cell {
+    package subscript(x: Int, y: Int) -> Cell {
         guard x >= 0, y >= 0, x < size.width, y < size.height else { return .blank() }
         return cells[y * size.width + x]
     }
 
     /// One row's cells.
-    public func row(_ y: Int) -> ArraySlice<Cell> {
+    package func row(_ y: Int) -> ArraySlice<Cell> {
         let start = y * size.width
         return cells[start..<(start + size.width)]
     }
@@ -45,7 +45,7 @@ public struct Canvas: Sendable, Equatable {
     /// A wide character that does not fit in the remaining space is replaced by a space.
     /// - Returns: The number of cells written.
     @discardableResult
-    public mutating func write(
+    package mutating func write(
         _ text: some StringProtocol, x: Int, y: Int, maxWidth: Int? = nil, style: Style = .normal
     ) -> Int {
         guard y >= 0, y < size.height else { return 0 }
@@ -82,7 +82,7 @@ public struct Canvas: Sendable, Equatable {
     }
 
     /// Writes text padded with spaces (or cut) to exactly `width` cells.
-    public mutating func write(
+    package mutating func write(
         _ text: String, x: Int, y: Int, width: Int, alignRight: Bool = false, style: Style = .normal,
         ellipsis: String = "…"
     ) {
@@ -92,7 +92,7 @@ public struct Canvas: Sendable, Equatable {
     }
 
     /// Blanks a rectangle with the given role.
-    public mutating func fill(_ rect: Rect, style: Style = .normal) {
+    package mutating func fill(_ rect: Rect, style: Style = .normal) {
         for y in max(0, rect.y)..<min(size.height, rect.maxY) {
             for x in max(0, rect.x)..<min(size.width, rect.x + rect.width) {
                 cells[y * size.width + x] = .blank(style)
@@ -101,7 +101,7 @@ public struct Canvas: Sendable, Equatable {
     }
 
     /// Changes the role of every cell in a rectangle, keeping the text (a selection highlight).
-    public mutating func restyle(_ rect: Rect, style: Style) {
+    package mutating func restyle(_ rect: Rect, style: Style) {
         for y in max(0, rect.y)..<min(size.height, rect.maxY) {
             for x in max(0, rect.x)..<min(size.width, rect.x + rect.width) {
                 cells[y * size.width + x].style = style
@@ -110,7 +110,7 @@ public struct Canvas: Sendable, Equatable {
     }
 
     /// One row as text, continuation cells skipped, so wide characters appear once.
-    public func line(_ y: Int) -> String {
+    package func line(_ y: Int) -> String {
         var text = ""
         text.reserveCapacity(size.width)
         for cell in row(y) where !cell.isContinuation {
@@ -120,15 +120,15 @@ public struct Canvas: Sendable, Equatable {
     }
 
     /// Every row as text: what tests compare and batch mode prints.
-    public var lines: [String] { (0..<size.height).map(line) }
+    package var lines: [String] { (0..<size.height).map(line) }
 
     /// Every row's roles as one letter per cell (``Style/code``): the attribute layer tests check.
-    public var styleLines: [String] {
+    package var styleLines: [String] {
         (0..<size.height).map { y in String(row(y).map(\.style.code)) }
     }
 
     /// The frame as text with trailing spaces removed: `top -b`-style output.
-    public var plainText: String {
+    package var plainText: String {
         lines.map { line in
             var trimmed = Substring(line)
             while trimmed.last == " " { trimmed.removeLast() }

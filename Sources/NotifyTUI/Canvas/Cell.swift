@@ -3,24 +3,24 @@
 /// A wide character occupies two cells: the first holds it with `width == 2`, the second is a
 /// continuation with `width == 0` that backends skip. Keeping both makes the grid's columns equal
 /// the terminal's columns, so diffing and tests index by screen position.
-public struct Cell: Sendable, Hashable {
+package struct Cell: Sendable, Hashable {
     /// What is drawn; a space for blank cells and continuations.
-    public var character: Character
+    package var character: Character
     /// 1 for a normal cell, 2 for the left half of a wide character, 0 for its right half.
-    public var width: UInt8
+    package var width: UInt8
     /// The semantic role the backend turns into colours and attributes.
-    public var style: Style
+    package var style: Style
 
     /// Creates a cell.
-    public init(_ character: Character, width: UInt8 = 1, style: Style = .normal) {
+    package init(_ character: Character, width: UInt8 = 1, style: Style = .normal) {
         self.character = character
         self.width = width
         self.style = style
     }
 
     /// A blank cell of the given role.
-    public static func blank(_ style: Style = .normal) -> Cell { Cell(" ", width: 1, style: style) }
+    package static func blank(_ style: Style = .normal) -> Cell { Cell(" ", width: 1, style: style) }
 
     /// Whether this is the right half of a wide character.
-    public var isContinuation: Bool { width == 0 }
+    package var isContinuation: Bool { width == 0 }
 }

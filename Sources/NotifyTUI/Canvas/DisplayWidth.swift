@@ -11,22 +11,22 @@ import CDisplayWidth
 /// missing. What cannot be shown safely is shown as `?`: controls, noncharacters, unassigned
 /// scalars, and the invisible format characters that reorder or hide text (bidi embeddings,
 /// overrides and isolates, U+061C, zero-width spaces, word joiners, U+FEFF).
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// One cell's worth of a grapheme cluster: a spacing scalar with the zero-width ones after it.
-    public struct Piece: Sendable, Equatable {
+    package struct Piece: Sendable, Equatable {
         /// What the cell shows.
-        public var glyph: Character
+        package var glyph: Character
         /// 1 or 2.
-        public var cells: Int
+        package var cells: Int
     }
 
     /// The glyph shown for a scalar that must not reach the terminal as it is.
-    public static let placeholder: Character = "?"
+    package static let placeholder: Character = "?"
 
     /// How the terminal lays out one grapheme cluster, one piece per spacing scalar; a scalar that
     /// cannot be shown is a `?` piece of its own, and zero-width scalars before any spacing one
     /// are dropped (the terminal would draw them over the previous cell).
-    public static func pieces(of character: Character) -> [Piece] {
+    package static func pieces(of character: Character) -> [Piece] {
         let scalars = character.unicodeScalars
         if scalars.count == 1, let only = scalars.first, only.value < 0x7F {
             return [Piece(glyph: only.value < 0x20 ? placeholder : character, cells: 1)]
@@ -59,7 +59,7 @@ public enum DisplayWidth {
     }
 
     /// Cells of one grapheme cluster: the sum of its pieces' (see ``pieces(of:)``).
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         if scalars.count == 1, let only = scalars.first {
             if only.value < 0x7F { return 1 }
@@ -69,7 +69,7 @@ public enum DisplayWidth {
     }
 
     /// Cells of a string: the sum over its grapheme clusters.
-    public static func of(_ text: some StringProtocol) -> Int {
+    package static func of(_ text: some StringProtocol) -> Int {
         var total = 0
         for character in text {
             total += of(character)
@@ -79,7 +79,7 @@ public enum DisplayWidth {
 
     /// `text` with every scalar the terminal must not receive as it is replaced by `?` (see the
     /// type's summary): what exports write, so a name cannot move a cursor or split a row there.
-    public static func visible(_ text: some StringProtocol) -> String {
+    package static func visible(_ text: some StringProtocol) -> String {
         var result = ""
         for character in text {
             let pieces = pieces(of: character)
@@ -94,7 +94,7 @@ public enum DisplayWidth {
 
     /// Cells of one scalar as the terminal counts them: 0 (drawn on the previous cell), 1 or 2;
     /// nil when it is not printable or must be shown visibly (then it takes one `?` cell).
-    public static func cells(of scalar: Unicode.Scalar) -> Int? {
+    package static func cells(of scalar: Unicode.Scalar) -> Int? {
         let value = scalar.value
         if value < 0x20 || (value >= 0x7F && value < 0xA0) { return nil }
         if value < 0x300 { return 1 }
@@ -106,7 +106,7 @@ public enum DisplayWidth {
     }
 
     /// Cells of one scalar from the range tables below (used where C.UTF-8 is missing).
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x20 || (value >= 0x7F && value < 0xA0) { return 0 }
         if value < 0x300 { return 1 }
@@ -129,7 +129,7 @@ public enum DisplayWidth {
     ///
     /// A wide character that would straddle the limit is dropped rather than split, so the result
     /// may be one cell narrower than `width`.
-    public static func truncate(_ text: String, to width: Int, ellipsis: String = "…") -> String {
+    package static func truncate(_ text: String, to width: Int, ellipsis: String = "…") -> String {
         guard width > 0 else { return "" }
         if of(text) <= width { return text }
         let ellipsisWidth = of(ellipsis)
@@ -146,7 +146,7 @@ public enum DisplayWidth {
     }
 
     /// `text` cut or right-padded with spaces to exactly `width` cells.
-    public static func fit(_ text: String, to width: Int, alignRight: Bool = false, ellipsis: String = "…") -> String {
+    package static func fit(_ text: String, to width: Int, alignRight: Bool = false, ellipsis: String = "…") -> String {
         let cut = truncate(text, to: width, ellipsis: ellipsis)
         let pad = String(repeating: " ", count: max(0, width - of(cut)))
         return alignRight ? pad + cut : cut + pad
@@ -154,7 +154,7 @@ public enum DisplayWidth {
 
     /// Breaks text into lines of at most `width` cells at spaces (a word longer than a line is cut),
     /// so long summaries stay readable instead of ending in an ellipsis.
-    public static func wrap(_ text: String, to width: Int) -> [String] {
+    package static func wrap(_ text: String, to width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         var line = ""

@@ -3,7 +3,7 @@
 /// Views say *what* a cell is (a column header, a selected row, an error); each backend decides
 /// once how that looks at its colour depth (256, 16, 8 or mono), in the manner of htop's
 /// `ColorElements`. Tests can assert on roles without caring about palettes.
-public enum Style: UInt8, Sendable, Hashable, CaseIterable {
+package enum Style: UInt8, Sendable, Hashable, CaseIterable {
     /// Ordinary text.
     case normal
     /// Secondary text: units, ages, ids.
@@ -58,7 +58,7 @@ public enum Style: UInt8, Sendable, Hashable, CaseIterable {
     case match
 
     /// One letter per role, for the attribute layer that tests print beside the text.
-    public var code: Character {
+    package var code: Character {
         switch self {
         case .normal: " "
         case .dim: "d"

@@ -1,6 +1,6 @@
 /// A colour scheme the backend maps ``Style`` roles with (htop's colour schemes, btop's themes).
 /// Views never see it: they name roles, and the theme decides how roles look.
-public enum Theme: String, Sendable, Hashable, CaseIterable {
+package enum Theme: String, Sendable, Hashable, CaseIterable {
     /// Light text on the terminal's own (usually dark) background.
     case standard = "default"
     /// Dark text on light backgrounds, for light terminals and projectors.
@@ -9,7 +9,7 @@ public enum Theme: String, Sendable, Hashable, CaseIterable {
     case mono
 
     /// Parses `--theme` and `:theme`: a theme's name, any case.
-    public init?(name: String) {
+    package init?(name: String) {
         self.init(rawValue: name.lowercased())
     }
 }

@@ -1,5 +1,5 @@
 /// The formats Ctrl-S saves a view in; `export FORMAT` in the palette picks one.
-public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
+package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     /// Aligned columns, as on screen but never cut.
     case text
     /// RFC 4180 comma-separated values.
@@ -8,38 +8,38 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case json
 
     /// The file extension.
-    public var fileExtension: String { rawValue == "text" ? "txt" : rawValue }
+    package var fileExtension: String { rawValue == "text" ? "txt" : rawValue }
 }
 
 /// Every row of the table on screen, after filter and sort, as full cell texts: what Ctrl-S
 /// saves. The screen cuts cells to fit; this never does.
-public struct TableContent: Sendable, Hashable {
+package struct TableContent: Sendable, Hashable {
     /// The view's name for file names: `names`, `observers`, `log`.
-    public var view: String
+    package var view: String
     /// Column titles.
-    public var columns: [String]
+    package var columns: [String]
     /// Cell texts, one array per row, in display order.
-    public var rows: [[String]]
+    package var rows: [[String]]
     /// Lines between rows that are not rows (a log's marks): the text export shows them, while
     /// ``rows`` holds only rows, so row counts and CSV stay data.
-    public var notes: [Note] = []
+    package var notes: [Note] = []
 
     /// A line shown before row ``beforeRow`` (``rows.count`` puts it after the last row).
-    public struct Note: Sendable, Hashable {
+    package struct Note: Sendable, Hashable {
         /// The row it precedes.
-        public var beforeRow: Int
+        package var beforeRow: Int
         /// The whole line: `── mark 1 · 3.120 ──`.
-        public var text: String
+        package var text: String
 
         /// Creates a note.
-        public init(beforeRow: Int, text: String) {
+        package init(beforeRow: Int, text: String) {
             self.beforeRow = beforeRow
             self.text = text
         }
     }
 
     /// Creates content.
-    public init(view: String, columns: [String], rows: [[String]], notes: [Note] = []) {
+    package init(view: String, columns: [String], rows: [[String]], notes: [Note] = []) {
         self.view = view
         self.columns = columns
         self.rows = rows
@@ -50,7 +50,7 @@ public struct TableContent: Sendable, Hashable {
     /// in terminal cells so CJK names line up. Cells show what the screen shows: controls and
     /// invisible format characters as `?` (``DisplayWidth/visible(_:)``), so a name cannot split
     /// a row or send an escape sequence to whoever reads the file in a terminal.
-    public var text: String {
+    package var text: String {
         let columns = columns.map(DisplayWidth.visible)
         let rows = rows.map { $0.map(DisplayWidth.visible) }
         let notes = notes.map { Note(beforeRow: $0.beforeRow, text: DisplayWidth.visible($0.text)) }
@@ -88,7 +88,7 @@ public struct TableContent: Sendable, Hashable {
     /// CSV (RFC 4180): a header row; fields with a comma, quote, CR or LF are quoted, quotes
     /// doubled; lines end in CRLF. Fields are sanitised as the text export's are, except the line
     /// breaks that quoting carries; JSON keeps the exact text.
-    public var csv: String {
+    package var csv: String {
         ([columns] + rows).map { $0.map { Self.csvField(Self.visibleKeepingLineBreaks($0)) }.joined(separator: ",") }
             .joined(separator: "\r\n") + "\r\n"
     }
@@ -100,7 +100,7 @@ public struct TableContent: Sendable, Hashable {
     }
 
     /// One CSV field, quoted when it must be.
-    public static func csvField(_ text: String) -> String {
+    package static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
             return text
         }
@@ -119,7 +119,7 @@ extension TableWidget {
     /// Every row of `items` after the filter and sort of `state`, as full cell texts.
     /// A log's clear leaves rows out and its marks become ``TableContent/notes``; wrapping and
     /// folding are screen matters, so every row is saved whole.
-    public static func content<Item>(
+    package static func content<Item>(
         _ items: [Item], spec: TableSpec<Item>, state: TableState, view: String, extras: TableExtras = TableExtras(),
         glyphs: Glyphs = .unicode
     ) -> TableContent {

@@ -1,7 +1,7 @@
 /// Everything a key can ask for. Keys map to actions through ``Keymap``; actions change only
 /// ``ViewState`` (through ``ViewState/reduce(_:context:)``) or ask the session for an effect
 /// through ``Reaction/command``.
-public enum Action: Sendable, Hashable {
+package enum Action: Sendable, Hashable {
     /// Leave notifytop.
     case quit
     /// Show or hide the key help.
@@ -93,29 +93,29 @@ public enum Action: Sendable, Hashable {
 }
 
 /// What the run loop must do after a key: redraw, quit, or carry out a session command.
-public struct Reaction: Sendable, Hashable {
+package struct Reaction: Sendable, Hashable {
     /// The screen should be rendered again.
-    public var redraw: Bool
+    package var redraw: Bool
     /// The loop should end.
-    public var quit: Bool
+    package var quit: Bool
     /// An effect outside the view state, for the session to carry out.
-    public var command: SessionCommand?
+    package var command: SessionCommand?
 
     /// Creates a reaction.
-    public init(redraw: Bool = false, quit: Bool = false, command: SessionCommand? = nil) {
+    package init(redraw: Bool = false, quit: Bool = false, command: SessionCommand? = nil) {
         self.redraw = redraw
         self.quit = quit
         self.command = command
     }
 
     /// Nothing to do (an unbound key).
-    public static let none = Reaction()
+    package static let none = Reaction()
     /// Render again.
-    public static let redraw = Reaction(redraw: true)
+    package static let redraw = Reaction(redraw: true)
 }
 
 /// Effects a key asks of the session, which owns the event source, the recorder and the clock.
-public enum SessionCommand: Sendable, Hashable {
+package enum SessionCommand: Sendable, Hashable {
     /// Freeze or unfreeze the displayed state (live), or the replay clock (replay).
     case togglePause
     /// Attach the views to the process with this pid (Enter in the overview).

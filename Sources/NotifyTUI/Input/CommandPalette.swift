@@ -1,19 +1,19 @@
 /// The `:` command palette (k9s style): every key's action by name, plus commands that take an
 /// argument (`sort posts`, `filter dur>5ms`, `view leaks`). The list is generated from the
 /// ``Keymap``, so the palette, the keys and the help cannot disagree.
-public enum CommandPalette {
+package enum CommandPalette {
     /// One command as the palette lists it.
-    public struct Command: Sendable, Hashable {
+    package struct Command: Sendable, Hashable {
         /// What is typed: `quit`, `view names`, `sort`.
-        public var name: String
+        package var name: String
         /// What follows the name (`COLUMN`), nil for none; optional arguments are in brackets.
-        public var argument: String?
+        package var argument: String?
         /// One line of help.
-        public var help: String
+        package var help: String
     }
 
     /// What a palette line asks for.
-    public enum Resolution: Sendable, Hashable {
+    package enum Resolution: Sendable, Hashable {
         /// A key's action.
         case action(Action)
         /// Sort by this column (again: invert).
@@ -40,7 +40,7 @@ public enum CommandPalette {
 
     /// Every command for a live session or a replay: the keymap's actions, then the argument
     /// commands not already listed.
-    public static func commands(keymap: Keymap = .standard, isReplay: Bool = false) -> [Command] {
+    package static func commands(keymap: Keymap = .standard, isReplay: Bool = false) -> [Command] {
         var seen: Set<String> = []
         var result: [Command] = []
         for binding in keymap.bindings where keymap.applies(binding, isReplay: isReplay) {
@@ -60,7 +60,7 @@ public enum CommandPalette {
     /// Tab: completes `text` to the longest unambiguous prefix.
     ///
     /// - Returns: The new text and, when several commands fit, the candidates to show.
-    public static func complete(_ text: String, keymap: Keymap = .standard, context: FrameInfo) -> (String, [String]) {
+    package static func complete(_ text: String, keymap: Keymap = .standard, context: FrameInfo) -> (String, [String]) {
         let typed = text.drop { $0 == " " }.lowercased()
         // A command that needs an argument completes with the space after it.
         var words = commands(keymap: keymap, isReplay: context.isReplay).map { command in
@@ -89,7 +89,7 @@ public enum CommandPalette {
     }
 
     /// Reads a palette line.
-    public static func resolve(
+    package static func resolve(
         _ text: String, keymap: Keymap = .standard, context: FrameInfo
     ) -> Result<Resolution, PaletteError> {
         let line = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
@@ -144,9 +144,9 @@ public enum CommandPalette {
 }
 
 /// Why a palette line cannot run, in one line.
-public struct PaletteError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PaletteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The message.
-    public var description: String
+    package var description: String
 
     init(_ description: String) {
         self.description = description
@@ -155,7 +155,7 @@ public struct PaletteError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension Action {
     /// The action's name in the `:` palette; nil for the palette itself.
-    public var commandName: String? {
+    package var commandName: String? {
         switch self {
         case .quit: "quit"
         case .toggleHelp: "help"

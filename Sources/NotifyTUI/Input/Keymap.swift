@@ -1,5 +1,5 @@
 /// Where a binding applies.
-public enum KeyContext: String, Sendable, Hashable, CaseIterable {
+package enum KeyContext: String, Sendable, Hashable, CaseIterable {
     /// Everywhere.
     case global = "General"
     /// Moving in tables and logs.
@@ -15,22 +15,22 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One row of the key table: keys, what they do, and how help and the footer describe it.
-public struct KeyBinding: Sendable, Hashable {
+package struct KeyBinding: Sendable, Hashable {
     /// Every key that triggers the action; the first is the one the footer shows.
-    public var keys: [Key]
+    package var keys: [Key]
     /// What happens.
-    public var action: Action
+    package var action: Action
     /// A short label for the footer ("Sort").
-    public var label: String
+    package var label: String
     /// One line for the help overlay.
-    public var help: String
+    package var help: String
     /// Where it applies.
-    public var context: KeyContext
+    package var context: KeyContext
     /// Position in the footer bar, if it appears there.
-    public var footerOrder: Int?
+    package var footerOrder: Int?
 
     /// Creates a binding.
-    public init(
+    package init(
         _ keys: [Key], _ action: Action, label: String, help: String, context: KeyContext, footer: Int? = nil
     ) {
         self.keys = keys
@@ -44,15 +44,15 @@ public struct KeyBinding: Sendable, Hashable {
 
 /// The one key table: it dispatches keys, and the footer bar, the help overlay and
 /// `--help-keys` are generated from it, so they cannot disagree (lazygit's approach).
-public struct Keymap: Sendable {
+package struct Keymap: Sendable {
     /// Every binding, in help order.
-    public var bindings: [KeyBinding]
+    package var bindings: [KeyBinding]
     private var index: [Key: Int] = [:]
     private var replayIndex: [Key: Int] = [:]
 
     /// Builds a keymap; a key bound twice keeps its first binding, except that a replay binding
     /// wins in replays over a binding for every session (`g` is Top live, go-to-time in replays).
-    public init(bindings: [KeyBinding]) {
+    package init(bindings: [KeyBinding]) {
         self.bindings = bindings
         for (position, binding) in bindings.enumerated() {
             for key in binding.keys {
@@ -67,7 +67,7 @@ public struct Keymap: Sendable {
 
     /// The action for a key; nil when the key is unbound, or bound only for replays and
     /// `isReplay` is false (or only for live sessions and it is true).
-    public func action(for key: Key, isReplay: Bool = false) -> Action? {
+    package func action(for key: Key, isReplay: Bool = false) -> Action? {
         if isReplay, let position = replayIndex[key] { return bindings[position].action }
         guard let position = index[key] else { return nil }
         let binding = bindings[position]
@@ -77,12 +77,12 @@ public struct Keymap: Sendable {
     }
 
     /// Whether a binding works in a live session (`isReplay` false) or a replay.
-    public func applies(_ binding: KeyBinding, isReplay: Bool) -> Bool {
+    package func applies(_ binding: KeyBinding, isReplay: Bool) -> Bool {
         (binding.context != .replay || isReplay) && (binding.context != .live || !isReplay)
     }
 
     /// The bindings shown in the footer, in order, for a live session or a replay.
-    public func footer(isReplay: Bool) -> [KeyBinding] {
+    package func footer(isReplay: Bool) -> [KeyBinding] {
         bindings.filter { binding in
             binding.footerOrder != nil && (binding.context != .replay || isReplay)
                 && (binding.context != .live || !isReplay)
@@ -90,7 +90,7 @@ public struct Keymap: Sendable {
     }
 
     /// The help text: one section per context, one line per binding (`q F10 ^C  Quit notifytop`).
-    public func helpLines(isReplay: Bool? = nil) -> [String] {
+    package func helpLines(isReplay: Bool? = nil) -> [String] {
         var lines: [String] = []
         for context in KeyContext.allCases {
             if let isReplay, context == .replay && !isReplay || context == .live && isReplay { continue }
@@ -107,7 +107,7 @@ public struct Keymap: Sendable {
     }
 
     /// notifytop's keys.
-    public static let standard = Keymap(bindings: [
+    package static let standard = Keymap(bindings: [
         KeyBinding(
             [.function(1), .char("?"), .char("h")], .toggleHelp, label: "Help",
             help: "show or hide this help", context: .global, footer: 1),

@@ -1,8 +1,8 @@
 /// A one-line prompt typed in the breadcrumb line: the filter (`/`), the search (F3), the
 /// command palette (`:`) or a replay's go-to-time (`g`). One prompt at a time, so every key goes to exactly one place.
-public struct Prompt: Sendable, Hashable {
+package struct Prompt: Sendable, Hashable {
     /// What the prompt edits.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The table's filter, applied as it is typed.
         case filter
         /// The table's search, highlighted as it is typed; Enter jumps to the first match.
@@ -14,19 +14,19 @@ public struct Prompt: Sendable, Hashable {
     }
 
     /// What the prompt edits.
-    public var kind: Kind
+    package var kind: Kind
     /// The text typed so far.
-    public var text: String
+    package var text: String
     /// Why the text cannot be used, shown after it; nil when it can.
-    public var error: String?
+    package var error: String?
     /// Palette: the candidates the last Tab found, shown after the text.
-    public var candidates: [String] = []
+    package var candidates: [String] = []
     /// The filter or search in effect when the prompt opened: what stays in effect when Enter
     /// finds the new text malformed.
-    public var original: String
+    package var original: String
 
     /// Opens a prompt with `text` already typed.
-    public init(kind: Kind, text: String = "") {
+    package init(kind: Kind, text: String = "") {
         self.kind = kind
         self.text = text
         self.original = text
@@ -34,13 +34,13 @@ public struct Prompt: Sendable, Hashable {
 
     /// Opens a filter or search prompt empty, like k9s's `/`: typing replaces `previous`, which
     /// stays in effect until the new text parses, and ↑ on the empty prompt recalls it to edit.
-    public init(kind: Kind, replacing previous: String) {
+    package init(kind: Kind, replacing previous: String) {
         self.init(kind: kind)
         original = previous
     }
 
     /// What precedes the text on screen.
-    public var label: String {
+    package var label: String {
         switch kind {
         case .filter: "Filter: "
         case .search: "Search: "
@@ -51,14 +51,14 @@ public struct Prompt: Sendable, Hashable {
 }
 
 /// A one-line message a key leaves for the next frame.
-public struct Notice: Sendable, Hashable {
+package struct Notice: Sendable, Hashable {
     /// The text.
-    public var text: String
+    package var text: String
     /// Shown as an error rather than information.
-    public var isError: Bool
+    package var isError: Bool
 
     /// Creates a notice.
-    public init(_ text: String, isError: Bool = false) {
+    package init(_ text: String, isError: Bool = false) {
         self.text = text
         self.isError = isError
     }
@@ -66,7 +66,7 @@ public struct Notice: Sendable, Hashable {
 
 extension ViewState {
     /// Whether the filter prompt is open (setting it opens one on the current filter, or closes it).
-    public var editingFilter: Bool {
+    package var editingFilter: Bool {
         get { prompt?.kind == .filter }
         set { prompt = newValue ? Prompt(kind: .filter, replacing: table.filter) : nil }
     }

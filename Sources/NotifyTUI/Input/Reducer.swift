@@ -2,7 +2,7 @@ extension ViewState {
     /// Handles one key: help and filter typing first, then the keymap.
     ///
     /// Pure: the result depends only on the state, the key, the keymap and the last frame.
-    public mutating func handle(_ key: Key, keymap: Keymap = .standard, context: FrameInfo) -> Reaction {
+    package mutating func handle(_ key: Key, keymap: Keymap = .standard, context: FrameInfo) -> Reaction {
         if key == .resize { return .redraw }
         let hadNotice = notice != nil
         notice = nil
@@ -34,7 +34,7 @@ extension ViewState {
     }
 
     /// Applies one action.
-    public mutating func reduce(_ action: Action, context: FrameInfo) -> Reaction {
+    package mutating func reduce(_ action: Action, context: FrameInfo) -> Reaction {
         switch action {
         case .quit: return Reaction(quit: true)
         case .toggleHelp: showHelp.toggle()

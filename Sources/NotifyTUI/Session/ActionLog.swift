@@ -5,9 +5,9 @@ import NotifyModel
 /// says can be trusted (lazygit's command log).
 ///
 /// A fixed ring like ``EventTail``: the oldest entries drop out, and ``dropped`` counts them.
-public struct ActionLog: Sendable, Hashable {
+package struct ActionLog: Sendable, Hashable {
     /// What kind of thing happened.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// Attached to a process or opened a recording.
         case attach
         /// The stream said something about itself: header, end.
@@ -27,16 +27,16 @@ public struct ActionLog: Sendable, Hashable {
     }
 
     /// One thing notifytop did.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// Wall-clock time, nanoseconds since 1970 (UTC).
-        public var time: UInt64
+        package var time: UInt64
         /// What kind of thing.
-        public var kind: Kind
+        package var kind: Kind
         /// One line.
-        public var text: String
+        package var text: String
 
         /// Creates an entry.
-        public init(time: UInt64, kind: Kind, text: String) {
+        package init(time: UInt64, kind: Kind, text: String) {
             self.time = time
             self.kind = kind
             self.text = text
@@ -44,26 +44,26 @@ public struct ActionLog: Sendable, Hashable {
     }
 
     /// How many entries are kept.
-    public var capacity: Int { ring.capacity }
+    package var capacity: Int { ring.capacity }
     /// Entries pushed out of the ring so far.
-    public var dropped: UInt64 { ring.overwritten }
+    package var dropped: UInt64 { ring.overwritten }
     /// Seconds east of UTC for showing times in local time; the session sets it.
-    public var utcOffsetSeconds = 0
+    package var utcOffsetSeconds = 0
     private var ring: RingBuffer<Entry>
 
     /// Creates an empty log.
-    public init(capacity: Int = 500) {
+    package init(capacity: Int = 500) {
         ring = RingBuffer(capacity: capacity)
     }
 
     /// Adds an entry, dropping the oldest when full.
-    public mutating func append(_ kind: Kind, _ text: String, at time: UInt64) {
+    package mutating func append(_ kind: Kind, _ text: String, at time: UInt64) {
         ring.append(Entry(time: time, kind: kind, text: text))
     }
 
     /// The kept entries, oldest first.
-    public var entries: [Entry] { ring.elements }
+    package var entries: [Entry] { ring.elements }
 
     /// How many entries are kept now.
-    public var count: Int { ring.count }
+    package var count: Int { ring.count }
 }

@@ -1,24 +1,24 @@
-public import NotifyWire
+package import NotifyWire
 
 /// The last raw trace events, for the Events view: a fixed ring, so a fast stream costs no memory
 /// growth (k9s#1188 is what an unbounded log view does).
-public struct EventTail: Sendable {
+package struct EventTail: Sendable {
     /// How many events are kept.
-    public let capacity: Int
+    package let capacity: Int
     private var storage: [TraceEvent] = []
     private var head = 0
     /// Events pushed out of the ring so far.
-    public private(set) var dropped: UInt64 = 0
+    package private(set) var dropped: UInt64 = 0
 
     /// Creates an empty tail.
-    public init(capacity: Int = 1_000) {
+    package init(capacity: Int = 1_000) {
         self.capacity = max(1, capacity)
         storage.reserveCapacity(self.capacity)
     }
 
     /// Adds an event, dropping the oldest when full. Definitions and headers are skipped: they
     /// are not events.
-    public mutating func append(_ event: TraceEvent) {
+    package mutating func append(_ event: TraceEvent) {
         guard event.seq != nil else { return }
         if storage.count < capacity {
             storage.append(event)
@@ -31,7 +31,7 @@ public struct EventTail: Sendable {
 
     /// Adds a batch. When the batch alone fills the ring, only its newest `capacity` events are
     /// copied in; the rest count as dropped without being copied, as if pushed through.
-    public mutating func append(contentsOf batch: [TraceEvent]) {
+    package mutating func append(contentsOf batch: [TraceEvent]) {
         var events = 0
         for index in batch.indices where batch[index].seq != nil { events += 1 }
         guard events >= capacity else {
@@ -52,15 +52,15 @@ public struct EventTail: Sendable {
 
     /// Counts a batch's events as pushed through without keeping them: for a caller that appends
     /// at least ``capacity`` newer events next, which would push these out anyway.
-    public mutating func pass(over batch: [TraceEvent]) {
+    package mutating func pass(over batch: [TraceEvent]) {
         for index in batch.indices where batch[index].seq != nil { dropped += 1 }
     }
 
     /// The kept events, oldest first.
-    public var events: [TraceEvent] {
+    package var events: [TraceEvent] {
         Array(storage[head...] + storage[..<head])
     }
 
     /// How many events are kept now.
-    public var count: Int { storage.count }
+    package var count: Int { storage.count }
 }

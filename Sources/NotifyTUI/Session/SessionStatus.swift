@@ -1,8 +1,8 @@
 /// Where the dashboard's data comes from and what the session is doing: the parts of the
 /// header the model cannot know (pause, recording, replay speed, redraw delay, own CPU).
-public struct SessionStatus: Sendable, Hashable {
+package struct SessionStatus: Sendable, Hashable {
     /// How events arrive.
-    public enum Mode: Sendable, Hashable {
+    package enum Mode: Sendable, Hashable {
         /// Not attached yet (waiting for the demo's socket, or for the header).
         case connecting(String)
         /// Live from a process.
@@ -14,39 +14,39 @@ public struct SessionStatus: Sendable, Hashable {
     }
 
     /// The mode.
-    public var mode: Mode
+    package var mode: Mode
     /// Events folded since the screen was frozen; nil when not paused.
-    public var eventsWhilePaused: UInt64?
+    package var eventsWhilePaused: UInt64?
     /// The recording's path while recording.
-    public var recordingPath: String?
+    package var recordingPath: String?
     /// How a recording that stopped on a write error ended (bytes written, file incomplete).
-    public var recordingFailure: String?
+    package var recordingFailure: String?
     /// The redraw delay.
-    public var delayMilliseconds: Int
+    package var delayMilliseconds: Int
     /// notifytop's own CPU use, in percent of one core; nil until measured.
-    public var selfCPU: Double?
+    package var selfCPU: Double?
     /// Recent ``selfCPU`` readings (one a second), oldest first: the header's sparkline.
-    public var selfCPUHistory: [Double] = []
+    package var selfCPUHistory: [Double] = []
     /// The host the inspected process runs on (`--ssh`); nil for this machine.
-    public var host: String?
+    package var host: String?
     /// Seconds the inspected process has been running, when known (live only).
-    public var processUptime: Double?
+    package var processUptime: Double?
     /// The stream time `@t` counts from, when not the header's clock base: a replay's first
     /// timed event, so a recording made mid-session counts from its own start.
-    public var clockBase: UInt64?
+    package var clockBase: UInt64?
     /// A replay's own clock (nanoseconds since the recording's start), which `@t` shows: it
     /// reaches a `g` target or `--to` even where no event lies exactly there. Nil when live.
-    public var replayPosition: UInt64?
+    package var replayPosition: UInt64?
     /// Work under way that holds the screen's data back (a replay folding again to a seek's
     /// target), with how far it has got; shown until it ends.
-    public var progress: String?
+    package var progress: String?
     /// A transient one-line message (recording started, cannot record, …).
-    public var message: String?
+    package var message: String?
     /// The source: a socket path or a recording's path.
-    public var source: String
+    package var source: String
 
     /// Creates a status.
-    public init(
+    package init(
         mode: Mode, source: String = "", delayMilliseconds: Int = 500, eventsWhilePaused: UInt64? = nil,
         recordingPath: String? = nil, selfCPU: Double? = nil, processUptime: Double? = nil, message: String? = nil
     ) {
@@ -62,10 +62,10 @@ public struct SessionStatus: Sendable, Hashable {
 
     /// Whether the events come from a recording, even once it has ended (so `,`, `[` and `g`
     /// can still go back from the end).
-    public var isRecording = false
+    package var isRecording = false
 
     /// Whether replay keys apply.
-    public var isReplay: Bool {
+    package var isReplay: Bool {
         if case .replay = mode { return true }
         return isRecording
     }

@@ -3,52 +3,52 @@
 ///
 /// Rendering is pure and returns this alongside the canvas; the run loop hands it to
 /// ``ViewState/reduce(_:context:)`` with the next key.
-public struct FrameInfo: Sendable, Hashable {
+package struct FrameInfo: Sendable, Hashable {
     /// The keys of the table's rows in display order (after filter and sort).
-    public var rowKeys: [RowKey]
+    package var rowKeys: [RowKey]
     /// Rows visible at once.
-    public var pageSize: Int
+    package var pageSize: Int
     /// The columns the table can be sorted by.
-    public var sortableColumns: [Int]
+    package var sortableColumns: [Int]
     /// The sort column in effect (the table's default when none was chosen).
-    public var sortColumn: Int?
+    package var sortColumn: Int?
     /// The selected row's position in ``rowKeys``.
-    public var selectedIndex: Int
+    package var selectedIndex: Int
     /// The first visible row.
-    public var scroll: Int
+    package var scroll: Int
     /// Whether the table is a log (follow mode applies).
-    public var isLog: Bool
+    package var isLog: Bool
     /// Whether the session is a replay (replay keys apply).
-    public var isReplay: Bool
+    package var isReplay: Bool
     /// The table's column titles: the fields a filter query may name.
-    public var fields: [String] = []
+    package var fields: [String] = []
     /// Positions in ``rowKeys`` of the rows matching the search, ascending.
-    public var matchIndices: [Int] = []
+    package var matchIndices: [Int] = []
     /// What clicks on the frame do: column headers, rows, tabs, footer keys.
-    public var regions: [HitRegion] = []
+    package var regions: [HitRegion] = []
     /// Log views: the log's clock, where `m` marks and `C` clears; nil where those keys do nothing.
-    public var logClock: LogClock?
+    package var logClock: LogClock?
     /// Rows a clear (`C`) hides.
-    public var hiddenRows = 0
+    package var hiddenRows = 0
     /// Foldable grouped tables: the group of the selected row, which `o` folds or unfolds.
-    public var selectedGroup: String?
+    package var selectedGroup: String?
     /// Whether the session has a process overview (view 0) to show.
-    public var hasOverview = false
+    package var hasOverview = false
     /// The table's position for the breadcrumb: the selected row's ordinal (1-based, 0 when empty)
     /// and the rows shown (folded groups count once; marks and wrapped lines not at all).
-    public var rowPosition = 0
+    package var rowPosition = 0
     /// Rows shown; see ``rowPosition``.
-    public var shownRows = 0
+    package var shownRows = 0
     /// The table's items before the filter; nil for frames without a table.
-    public var totalRows: Int?
+    package var totalRows: Int?
     /// Whether a filter is narrowing the table, so the breadcrumb says `shown of total`.
-    public var isFiltered = false
+    package var isFiltered = false
     /// What the table cannot show and how to see it (lanes off screen, deliveries older than the
     /// logs keep), for the breadcrumb; nil when it shows everything.
-    public var omitted: String?
+    package var omitted: String?
 
     /// Creates frame info.
-    public init(
+    package init(
         rowKeys: [RowKey] = [], pageSize: Int = 1, sortableColumns: [Int] = [], sortColumn: Int? = nil,
         selectedIndex: Int = 0, scroll: Int = 0, isLog: Bool = false, isReplay: Bool = false
     ) {

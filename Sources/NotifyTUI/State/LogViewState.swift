@@ -1,15 +1,15 @@
 /// A mark dropped with `m` in a log (k9s): a separator line between what came before and after.
-public struct LogMark: Sendable, Hashable {
+package struct LogMark: Sendable, Hashable {
     /// Counts up from 1 in each log view, so "mark 3" can be talked about.
-    public var number: Int
+    package var number: Int
     /// The log's clock when the mark was dropped (stream nanoseconds, or wall clock in view 6):
     /// rows at or before it are drawn above the mark, later rows below.
-    public var time: UInt64
+    package var time: UInt64
     /// The time as the log's TIME column writes it, for the separator and the title line.
-    public var label: String
+    package var label: String
 
     /// Creates a mark.
-    public init(number: Int, time: UInt64, label: String) {
+    package init(number: Int, time: UInt64, label: String) {
         self.number = number
         self.time = time
         self.label = label
@@ -20,14 +20,14 @@ public struct LogMark: Sendable, Hashable {
 ///
 /// Why a frame value: the reducer is pure and never reads a clock, so the view that drew the log
 /// says what its clock read, which also makes marks land on the paused or replayed time.
-public struct LogClock: Sendable, Hashable {
+package struct LogClock: Sendable, Hashable {
     /// The newest time the log knows, in its own clock.
-    public var now: UInt64
+    package var now: UInt64
     /// `now` as the log's TIME column writes it.
-    public var label: String
+    package var label: String
 
     /// Creates a clock reading.
-    public init(now: UInt64, label: String) {
+    package init(now: UInt64, label: String) {
         self.now = now
         self.label = label
     }
@@ -36,32 +36,32 @@ public struct LogClock: Sendable, Hashable {
 /// What `m`, `C` and `w` changed in one log view (Threads, Events, Log): marks, a clear and line
 /// wrapping. Kept in ``ViewState`` rather than in the data, so it survives pause and replay seeks
 /// and the model stays a pure fold of events.
-public struct LogViewState: Sendable, Hashable {
+package struct LogViewState: Sendable, Hashable {
     /// Marks, oldest first.
-    public var marks: [LogMark] = []
+    package var marks: [LogMark] = []
     /// Rows (and marks) at or before this time are hidden (`C`); nil shows everything.
-    public var clearedThrough: UInt64?
+    package var clearedThrough: UInt64?
     /// Whether long cells wrap onto continuation lines instead of ending in an ellipsis (`w`).
-    public var wrap = false
+    package var wrap = false
     /// The last mark number the clear hides (marks dropped after `C` show, even at the same time).
-    public var clearedMarks = 0
+    package var clearedMarks = 0
 
     /// Creates an empty log state.
-    public init() {}
+    package init() {}
 
     /// Marks not hidden by a clear, oldest first.
-    public var visibleMarks: [LogMark] {
+    package var visibleMarks: [LogMark] {
         guard clearedThrough != nil else { return marks }
         return marks.filter { $0.number > clearedMarks }
     }
 
     /// Adds a mark at the clock's time.
-    public mutating func mark(at clock: LogClock) {
+    package mutating func mark(at clock: LogClock) {
         marks.append(LogMark(number: (marks.last?.number ?? 0) + 1, time: clock.now, label: clock.label))
     }
 
     /// `C`: hides everything up to the clock's time; a second `C` shows it all again.
-    public mutating func toggleClear(at clock: LogClock) {
+    package mutating func toggleClear(at clock: LogClock) {
         clearedThrough = clearedThrough == nil ? clock.now : nil
         clearedMarks = marks.last?.number ?? 0
     }
@@ -70,28 +70,28 @@ public struct LogViewState: Sendable, Hashable {
 /// Which groups of the grouped Observers view are folded to one summary row (`o`, `O`).
 ///
 /// Stored as a default plus exceptions, so "collapse all" also folds groups that appear later.
-public struct GroupFolding: Sendable, Hashable {
+package struct GroupFolding: Sendable, Hashable {
     /// Whether groups start collapsed (`O` flips it).
-    public var collapsedByDefault = false
+    package var collapsedByDefault = false
     /// Groups, by their first-column text, folded the other way from the default.
-    public var toggled: Set<String> = []
+    package var toggled: Set<String> = []
 
     /// Creates folding with every group open.
-    public init() {}
+    package init() {}
 
     /// Whether `group` shows as one summary row.
-    public func isCollapsed(_ group: String) -> Bool { collapsedByDefault != toggled.contains(group) }
+    package func isCollapsed(_ group: String) -> Bool { collapsedByDefault != toggled.contains(group) }
 
     /// Whether any group could be folded at all, so the table can skip the work when none is.
-    public var foldsAny: Bool { collapsedByDefault || !toggled.isEmpty }
+    package var foldsAny: Bool { collapsedByDefault || !toggled.isEmpty }
 
     /// `o`: folds or unfolds one group.
-    public mutating func toggle(_ group: String) {
+    package mutating func toggle(_ group: String) {
         if toggled.contains(group) { toggled.remove(group) } else { toggled.insert(group) }
     }
 
     /// `O`: folds every group, or opens every group when all were folded.
-    public mutating func toggleAll() {
+    package mutating func toggleAll() {
         collapsedByDefault = !(collapsedByDefault && toggled.isEmpty)
         toggled = []
     }

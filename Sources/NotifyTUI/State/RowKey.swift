@@ -1,7 +1,7 @@
 /// What a table row stands for. The selection follows a row by its key when the sort order
 /// changes, and Enter opens the row's ``drillTarget``, so the reducer can drill from a row it only
 /// knows by key, without asking the model.
-public indirect enum RowKey: Sendable, Hashable, CustomStringConvertible {
+package indirect enum RowKey: Sendable, Hashable, CustomStringConvertible {
     /// A notification name (Names).
     case name(String)
     /// A registration (Observers, a warning's registrations).
@@ -29,7 +29,7 @@ public indirect enum RowKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Where Enter on this row goes; nil for rows that open nothing. A continuation line opens
     /// what its row opens.
-    public var drillTarget: DrillLevel? {
+    package var drillTarget: DrillLevel? {
         switch self {
         case .name(let name): .name(name)
         case .registration(let id), .delivery(let id, _): .registration(id)
@@ -42,14 +42,14 @@ public indirect enum RowKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether this is a folded group's summary row.
-    public var isGroup: Bool {
+    package var isGroup: Bool {
         if case .group = self { return true }
         return false
     }
 
     /// A readable spelling for logs and test failures, such as `name:cartDidChange`, `reg:4#5`,
     /// `reg:4#e12` or `act:1~1`; never parsed back.
-    public var description: String {
+    package var description: String {
         switch self {
         case .name(let name): "name:" + name
         case .registration(let id): "reg:\(id)"

@@ -2,9 +2,9 @@
 ///
 /// Why one parser: `--from`, `--to` and the `g` prompt take the same spellings, so what works on
 /// the command line works at the prompt.
-public enum TimeOffset {
+package enum TimeOffset {
     /// Nanoseconds for `text`; nil when it is not a non-negative time in one of those spellings.
-    public static func nanoseconds(_ text: String) -> UInt64? {
+    package static func nanoseconds(_ text: String) -> UInt64? {
         let trimmed = text.trimmingSpaces().lowercased()
         let units: [(suffix: String, scale: Double)] = [("ms", 1e6), ("s", 1e9), ("m", 60e9)]
         var number = trimmed

@@ -1,5 +1,5 @@
 /// The dashboard's top-level views, toggled with 1–6 and Tab (btop's numbered boxes).
-public enum ViewID: Int, Sendable, Hashable, CaseIterable {
+package enum ViewID: Int, Sendable, Hashable, CaseIterable {
     /// Per-name table.
     case names = 1
     /// Every registration.
@@ -14,7 +14,7 @@ public enum ViewID: Int, Sendable, Hashable, CaseIterable {
     case log
 
     /// The tab title.
-    public var title: String {
+    package var title: String {
         switch self {
         case .names: "Names"
         case .observers: "Observers"
@@ -26,7 +26,7 @@ public enum ViewID: Int, Sendable, Hashable, CaseIterable {
     }
 
     /// Parses a `--view` argument: a number or a title, case-insensitive.
-    public init?(argument: String) {
+    package init?(argument: String) {
         let lowered = argument.lowercased()
         if let number = Int(lowered), let view = ViewID(rawValue: number) {
             self = view
@@ -37,9 +37,9 @@ public enum ViewID: Int, Sendable, Hashable, CaseIterable {
     }
 
     /// The next view, wrapping (Tab).
-    public var next: ViewID { ViewID(rawValue: rawValue % Self.allCases.count + 1)! }
+    package var next: ViewID { ViewID(rawValue: rawValue % Self.allCases.count + 1)! }
     /// The previous view, wrapping (Shift-Tab).
-    public var previous: ViewID {
+    package var previous: ViewID {
         ViewID(rawValue: (rawValue + Self.allCases.count - 2) % Self.allCases.count + 1)!
     }
 }
@@ -47,7 +47,7 @@ public enum ViewID: Int, Sendable, Hashable, CaseIterable {
 /// One step of a drill-down: what Enter opened, and what Esc closes.
 ///
 /// Rows name their drill target through their ``RowKey`` (``RowKey/drillTarget``).
-public enum DrillLevel: Sendable, Hashable {
+package enum DrillLevel: Sendable, Hashable {
     /// The observers of one notification name.
     case name(String)
     /// One registration's deliveries.
@@ -58,7 +58,7 @@ public enum DrillLevel: Sendable, Hashable {
     case thread(UInt64)
 
     /// The key of the row that drills here.
-    public var rowKey: RowKey {
+    package var rowKey: RowKey {
         switch self {
         case .name(let name): .name(name)
         case .registration(let id): .registration(id)

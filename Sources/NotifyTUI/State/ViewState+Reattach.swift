@@ -4,7 +4,7 @@ extension ViewState {
     /// goes; each view returns to its top table, scrolled to the start. Filters, sorts, groupings,
     /// folds and layouts are the user's choices about any process and stay. Marks and clears read the
     /// old stream's clock, so they go too. The Log view (the session's own actions) keeps its state.
-    public mutating func forgetProcess() {
+    package mutating func forgetProcess() {
         drill = [:]
         let log = "\(ViewID.log.rawValue)"
         for key in tables.keys where key != log && !key.hasPrefix(log + "/") {

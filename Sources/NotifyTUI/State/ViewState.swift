@@ -1,5 +1,5 @@
 /// How the Observers view groups its rows.
-public enum ObserverGrouping: String, Sendable, Hashable, CaseIterable {
+package enum ObserverGrouping: String, Sendable, Hashable, CaseIterable {
     /// Grouped under notification names.
     case name
     /// Grouped under observer objects.
@@ -8,14 +8,14 @@ public enum ObserverGrouping: String, Sendable, Hashable, CaseIterable {
     case thread
 
     /// The next grouping (F5).
-    public var next: ObserverGrouping {
+    package var next: ObserverGrouping {
         let all = Self.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]
     }
 }
 
 /// How the Threads view lays out deliveries.
-public enum ThreadLayout: String, Sendable, Hashable {
+package enum ThreadLayout: String, Sendable, Hashable {
     /// One log with a thread column.
     case merged
     /// One column (lane) per thread, side by side.
@@ -24,26 +24,26 @@ public enum ThreadLayout: String, Sendable, Hashable {
 
 /// Sort, filter, selection and scroll of one table: one per view and drill-down level, so going
 /// back restores where you were.
-public struct TableState: Sendable, Hashable {
+package struct TableState: Sendable, Hashable {
     /// The column sorted by.
-    public var sortColumn: Int?
+    package var sortColumn: Int?
     /// Whether the sort is inverted (`I`).
-    public var inverted = false
+    package var inverted = false
     /// The filter (a ``FilterQuery``); empty shows everything.
-    public var filter = ""
+    package var filter = ""
     /// The F3 search (a ``FilterQuery``): matching rows are highlighted and `n`/`N` visit them.
-    public var search = ""
+    package var search = ""
     /// The selected row's key: selection follows the row when the sort order changes.
-    public var selectedKey: RowKey?
+    package var selectedKey: RowKey?
     /// The selected row's position, used when the selected row disappears.
-    public var selectedIndex = 0
+    package var selectedIndex = 0
     /// The first visible row.
-    public var scroll = 0
+    package var scroll = 0
     /// Logs: keep the newest line selected and in view.
-    public var follow = true
+    package var follow = true
 
     /// Creates a table state.
-    public init(sortColumn: Int? = nil) {
+    package init(sortColumn: Int? = nil) {
         self.sortColumn = sortColumn
     }
 }
@@ -51,54 +51,54 @@ public struct TableState: Sendable, Hashable {
 /// Everything about what the screen shows that is not data: the view, drill-down path, tables,
 /// help, pause. Keys change only this (through ``reduce(_:context:)``); the model is never
 /// touched by a key, so recording and replay stay deterministic.
-public struct ViewState: Sendable, Hashable {
+package struct ViewState: Sendable, Hashable {
     /// The view shown.
-    public var view: ViewID = .names
+    package var view: ViewID = .names
     /// The drill-down path in each view, outermost first.
-    public var drill: [ViewID: [DrillLevel]] = [:]
+    package var drill: [ViewID: [DrillLevel]] = [:]
     /// Table states keyed by ``tableKey``.
-    public var tables: [String: TableState] = [:]
+    package var tables: [String: TableState] = [:]
     /// The one-line prompt being typed (filter, search or command), if any.
-    public var prompt: Prompt?
+    package var prompt: Prompt?
     /// A one-line message from the last key (an unknown command, no search match); the next key
     /// clears it.
-    public var notice: Notice?
+    package var notice: Notice?
     /// Whether the help overlay is shown.
-    public var showHelp = false
+    package var showHelp = false
     /// The first help line shown, when the help is taller than the screen.
-    public var helpScroll = 0
+    package var helpScroll = 0
     /// Whether the screen is frozen (live) or the replay clock stopped (replay).
-    public var paused = false
+    package var paused = false
     /// Observers view grouping.
-    public var grouping: ObserverGrouping = .name
+    package var grouping: ObserverGrouping = .name
     /// Threads view layout.
-    public var threadLayout: ThreadLayout = .merged
+    package var threadLayout: ThreadLayout = .merged
     /// Whether the table has the whole screen (`e`): header, tabs and footer are hidden.
-    public var expanded = false
+    package var expanded = false
     /// The format Ctrl-S saves in: the last one chosen with `export FORMAT`.
-    public var exportFormat: ExportFormat = .text
+    package var exportFormat: ExportFormat = .text
     /// The colour scheme (`--theme`, `:theme`); the session hands it to the terminal.
-    public var theme: Theme = .standard
+    package var theme: Theme = .standard
     /// Marks, clear and wrapping of each log view (`m`, `C`, `w`), shared by its layouts and
     /// drill-downs because they read the same clock.
-    public var logs: [ViewID: LogViewState] = [:]
+    package var logs: [ViewID: LogViewState] = [:]
     /// Folded groups of the Observers view, per grouping (`o`, `O`).
-    public var folding: [ObserverGrouping: GroupFolding] = [:]
+    package var folding: [ObserverGrouping: GroupFolding] = [:]
 
     /// Whether the process overview (view 0) is shown instead of ``view``.
-    public var showsOverview = false
+    package var showsOverview = false
 
     /// Creates the initial state, showing `view`.
-    public init(view: ViewID = .names) {
+    package init(view: ViewID = .names) {
         self.view = view
     }
 
     /// The drill-down path of the view shown.
-    public var path: [DrillLevel] { showsOverview ? [] : drill[view] ?? [] }
+    package var path: [DrillLevel] { showsOverview ? [] : drill[view] ?? [] }
 
     /// Identifies the table on screen: the view plus its drill-down path (and grouping or layout,
     /// which change the rows).
-    public var tableKey: String {
+    package var tableKey: String {
         if showsOverview { return "0" }
         var key = "\(view.rawValue)"
         if view == .observers && path.isEmpty { key += "/" + grouping.rawValue }
@@ -108,13 +108,13 @@ public struct ViewState: Sendable, Hashable {
     }
 
     /// The log state of the view shown.
-    public var log: LogViewState {
+    package var log: LogViewState {
         get { logs[view] ?? LogViewState() }
         set { logs[view] = newValue }
     }
 
     /// The table on screen.
-    public var table: TableState {
+    package var table: TableState {
         get { tables[tableKey] ?? TableState() }
         set { tables[tableKey] = newValue }
     }

@@ -9,31 +9,31 @@
 /// // run the loop against `terminal`, then:
 /// terminal.frames.last?.lines
 /// ```
-public final class InMemoryTerminal: TerminalBackend {
+package final class InMemoryTerminal: TerminalBackend {
     /// The size frames are rendered at; tests may change it and script a ``Key/resize``.
-    public var size: Size
+    package var size: Size
     /// Glyphs to render with.
-    public var glyphs: Glyphs
+    package var glyphs: Glyphs
     /// The colour depth reported to the renderer.
-    public var colorDepth: ColorDepth
+    package var colorDepth: ColorDepth
     /// The theme last set; frames are recorded as roles, so it changes no frame.
-    public private(set) var theme: Theme = .standard
+    package private(set) var theme: Theme = .standard
     /// Keys still to be returned, first first.
-    public var pendingKeys: [Key]
+    package var pendingKeys: [Key]
     /// Every frame that differed from the one before, in order.
-    public private(set) var frames: [Canvas] = []
+    package private(set) var frames: [Canvas] = []
     /// How many times ``present(_:)`` was called, changed or not.
-    public private(set) var presentCalls = 0
+    package private(set) var presentCalls = 0
     /// How many rows were rewritten over all presents: the diffing a real backend would do.
-    public private(set) var rowsWritten = 0
+    package private(set) var rowsWritten = 0
     /// Whether ``shutdown()`` ran.
-    public private(set) var isShutDown = false
+    package private(set) var isShutDown = false
     /// Called when the script runs out of keys; return nil to keep timing out.
-    public var onKeysExhausted: (() -> Key?)?
+    package var onKeysExhausted: (() -> Key?)?
     private var forceFull = false
 
     /// Creates a terminal of the given size with a script of keys.
-    public init(size: Size, keys: [Key] = [], glyphs: Glyphs = .unicode, colorDepth: ColorDepth = .full) {
+    package init(size: Size, keys: [Key] = [], glyphs: Glyphs = .unicode, colorDepth: ColorDepth = .full) {
         self.size = size
         self.pendingKeys = keys
         self.glyphs = glyphs
@@ -41,10 +41,10 @@ public final class InMemoryTerminal: TerminalBackend {
     }
 
     /// The last frame presented.
-    public var lastFrame: Canvas? { frames.last }
+    package var lastFrame: Canvas? { frames.last }
 
     /// Records the frame if it differs from the previous one, counting changed rows.
-    public func present(_ canvas: Canvas) {
+    package func present(_ canvas: Canvas) {
         presentCalls += 1
         guard let previous = frames.last, previous.size == canvas.size, !forceFull else {
             forceFull = false
@@ -63,22 +63,22 @@ public final class InMemoryTerminal: TerminalBackend {
     }
 
     /// Pops the next scripted key; never sleeps.
-    public func readKey(timeoutMilliseconds: Int) -> Key? {
+    package func readKey(timeoutMilliseconds: Int) -> Key? {
         if pendingKeys.isEmpty { return onKeysExhausted?() }
         return pendingKeys.removeFirst()
     }
 
     /// Makes the next present count as a full repaint.
-    public func invalidate() {
+    package func invalidate() {
         forceFull = true
     }
 
     /// Records the theme and, like a real backend, repaints everything next time.
-    public func setTheme(_ theme: Theme) {
+    package func setTheme(_ theme: Theme) {
         self.theme = theme
         forceFull = true
     }
 
     /// Marks the terminal as restored.
-    public func shutdown() { isShutDown = true }
+    package func shutdown() { isShutDown = true }
 }

@@ -2,7 +2,7 @@
 ///
 /// Keeping our own enum means the keymap, the reducer and their tests know nothing about
 /// ncurses, and ``InMemoryTerminal`` can script keys by name.
-public enum Key: Sendable, Hashable, CustomStringConvertible {
+package enum Key: Sendable, Hashable, CustomStringConvertible {
     /// A printable character.
     case character(Character)
     /// Ctrl plus a letter, given in lower case (`.control("l")` is Ctrl-L).
@@ -43,7 +43,7 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     case mouse(MouseEvent)
 
     /// How help and the footer spell the key: `q`, `F10`, `Space`, `PgDn`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .character(" "): "Space"
         case .character(let character): String(character)
@@ -69,5 +69,5 @@ public enum Key: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Shorthand for a printable key.
-    public static func char(_ character: Character) -> Key { .character(character) }
+    package static func char(_ character: Character) -> Key { .character(character) }
 }

@@ -1,8 +1,8 @@
 /// A mouse action at a cell, decoded by the backend (curses' `getmouse`) like a key, so the
 /// reducer handles clicks and scrolls without knowing any terminal.
-public struct MouseEvent: Sendable, Hashable {
+package struct MouseEvent: Sendable, Hashable {
     /// What the mouse did.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Button 1 pressed and released.
         case click
         /// Button 1 clicked twice in quick succession.
@@ -14,14 +14,14 @@ public struct MouseEvent: Sendable, Hashable {
     }
 
     /// What the mouse did.
-    public var kind: Kind
+    package var kind: Kind
     /// The cell's column.
-    public var x: Int
+    package var x: Int
     /// The cell's row.
-    public var y: Int
+    package var y: Int
 
     /// Creates an event.
-    public init(_ kind: Kind, x: Int, y: Int) {
+    package init(_ kind: Kind, x: Int, y: Int) {
         self.kind = kind
         self.x = x
         self.y = y
@@ -29,7 +29,7 @@ public struct MouseEvent: Sendable, Hashable {
 }
 
 /// What a click on part of the screen means: the last frame lists these regions.
-public enum HitTarget: Sendable, Hashable {
+package enum HitTarget: Sendable, Hashable {
     /// Run an action (a footer key, a view tab).
     case action(Action)
     /// Sort by this table column; a second click inverts.
@@ -39,20 +39,20 @@ public enum HitTarget: Sendable, Hashable {
 }
 
 /// A clickable rectangle of the last frame.
-public struct HitRegion: Sendable, Hashable {
+package struct HitRegion: Sendable, Hashable {
     /// Where.
-    public var rect: Rect
+    package var rect: Rect
     /// What a click there does.
-    public var target: HitTarget
+    package var target: HitTarget
 
     /// Creates a region.
-    public init(_ rect: Rect, _ target: HitTarget) {
+    package init(_ rect: Rect, _ target: HitTarget) {
         self.rect = rect
         self.target = target
     }
 
     /// Whether the cell at (x, y) is inside.
-    public func contains(x: Int, y: Int) -> Bool {
+    package func contains(x: Int, y: Int) -> Bool {
         x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.maxY
     }
 }

@@ -1,5 +1,5 @@
 /// How many colours a terminal can show; views never see this, only backends map ``Style``s.
-public enum ColorDepth: Int, Sendable, Hashable, Comparable {
+package enum ColorDepth: Int, Sendable, Hashable, Comparable {
     /// Attributes only (bold, reverse, underline): NO_COLOR, `-C`, or a terminal without colour.
     case mono = 0
     /// The eight ANSI colours.
@@ -10,7 +10,7 @@ public enum ColorDepth: Int, Sendable, Hashable, Comparable {
     case full = 256
 
     /// Orders by how many colours are available.
-    public static func < (lhs: ColorDepth, rhs: ColorDepth) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: ColorDepth, rhs: ColorDepth) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// The little a renderer needs from a terminal: its size, a way to show a frame, and keys.
@@ -20,7 +20,7 @@ public enum ColorDepth: Int, Sendable, Hashable, Comparable {
 /// written against this protocol, so it runs the same in tests, batch mode and a real terminal.
 ///
 /// - Warning: Call a backend from one thread only; curses is not thread-safe.
-public protocol TerminalBackend: AnyObject {
+package protocol TerminalBackend: AnyObject {
     /// The current size in cells.
     var size: Size { get }
     /// Which glyphs the terminal and locale can show.

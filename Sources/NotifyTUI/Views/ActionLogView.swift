@@ -49,7 +49,7 @@ enum ActionLogView {
 
 extension Format {
     /// A wall-clock time of day with milliseconds: `14:03:07.123`.
-    public static func clock(_ nanosecondsSince1970: UInt64, utcOffsetSeconds: Int = 0) -> String {
+    package static func clock(_ nanosecondsSince1970: UInt64, utcOffsetSeconds: Int = 0) -> String {
         let millis = Int64(nanosecondsSince1970 / 1_000_000) + Int64(utcOffsetSeconds) * 1_000
         let day = (millis % 86_400_000 + 86_400_000) % 86_400_000
         let seconds = day / 1_000

@@ -5,14 +5,14 @@ import NotifyModel
 ///
 /// Pure: the same data, view state and size always give the same canvas, which is what the frame
 /// tests, batch mode and the screenshots rely on.
-public enum Dashboard {
+package enum Dashboard {
     /// Below this size the dashboard shows a message instead of a cramped, misleading layout.
-    public static let minimumSize = Size(width: 40, height: 10)
+    package static let minimumSize = Size(width: 40, height: 10)
 
     /// Renders one frame.
     ///
     /// - Returns: The canvas and what its table showed, for the reducer's next key.
-    public static func render(
+    package static func render(
         _ data: DashboardData, view: ViewState, size: Size, glyphs: Glyphs, keymap: Keymap = .standard
     ) -> (canvas: Canvas, info: FrameInfo) {
         var canvas = Canvas(size: size)

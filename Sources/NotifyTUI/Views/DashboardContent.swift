@@ -4,7 +4,7 @@ extension Dashboard {
     /// Every row of the table on screen (after filter and sort), for Ctrl-S: the same rows and
     /// columns ``render(_:view:size:glyphs:keymap:)`` draws, uncut. The lanes layout saves the
     /// merged log, which holds the same deliveries with a thread column.
-    public static func content(_ data: DashboardData, view: ViewState, glyphs: Glyphs) -> TableContent {
+    package static func content(_ data: DashboardData, view: ViewState, glyphs: Glyphs) -> TableContent {
         let state = view.table
         let ascii = glyphs == .ascii
         let name = view.view.title.lowercased()

@@ -1,29 +1,29 @@
 import NotifyWire
-public import NotifyModel
+package import NotifyModel
 
 /// Everything one frame is rendered from: the model's fold, the raw event tail and the session's
 /// status. A plain value, so a paused screen is a saved copy and a test builds one by hand.
-public struct DashboardData: Sendable {
+package struct DashboardData: Sendable {
     /// The fold of every event so far.
-    public var model: InspectorState
+    package var model: InspectorState
     /// The last raw events, for the Events view.
-    public var tail: EventTail
+    package var tail: EventTail
     /// Pause, recording, replay, delay, own CPU.
-    public var status: SessionStatus
+    package var status: SessionStatus
     /// What notifytop itself did (view 6).
-    public var actions: ActionLog
+    package var actions: ActionLog
     /// Every inspectable process (view 0); nil when the session watches one target only.
-    public var overview: [OverviewRow]?
+    package var overview: [OverviewRow]?
     /// Where the overview's processes put their sockets, as messages name it; nil before a listing.
-    public var overviewDirectory: String?
+    package var overviewDirectory: String?
     /// Processes the overview's listing names but does not follow, ``overviewLimit`` being
     /// followed already.
-    public var overviewNotShown = 0
+    package var overviewNotShown = 0
     /// The most processes the overview follows.
-    public var overviewLimit = 0
+    package var overviewLimit = 0
 
     /// Creates frame data.
-    public init(
+    package init(
         model: InspectorState, tail: EventTail = EventTail(), status: SessionStatus, actions: ActionLog = ActionLog()
     ) {
         self.model = model

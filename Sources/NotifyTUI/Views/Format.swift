@@ -1,9 +1,9 @@
 /// Short, fixed-width renderings of numbers for table cells and the header.
 ///
 /// Pure and locale-free, so frames are identical on every machine and in every test.
-public enum Format {
+package enum Format {
     /// Nanoseconds as `850ns`, `12µs`, `1.2ms`, `340ms`, `2.1s`, `3m05s`.
-    public static func duration(_ nanoseconds: UInt64, ascii: Bool = false) -> String {
+    package static func duration(_ nanoseconds: UInt64, ascii: Bool = false) -> String {
         let ns = Double(nanoseconds)
         switch nanoseconds {
         case 0: return "0"
@@ -18,7 +18,7 @@ public enum Format {
     }
 
     /// An age: `0s`, `42s`, `3m05s`, `2h10m`, `3d4h`.
-    public static func age(_ nanoseconds: UInt64) -> String {
+    package static func age(_ nanoseconds: UInt64) -> String {
         let seconds = nanoseconds / 1_000_000_000
         switch seconds {
         case ..<60: return "\(seconds)s"
@@ -29,7 +29,7 @@ public enum Format {
     }
 
     /// A count: `999`, `12.3k`, `123k`, `4.5M`, `1.2G`.
-    public static func count(_ value: UInt64) -> String {
+    package static func count(_ value: UInt64) -> String {
         let number = Double(value)
         switch value {
         case ..<10_000: return "\(value)"
@@ -42,25 +42,25 @@ public enum Format {
     }
 
     /// A rate per second, like ``count(_:)`` but from a Double.
-    public static func rate(_ value: Double) -> String {
+    package static func rate(_ value: Double) -> String {
         guard value.isFinite, value > 0 else { return "0" }
         if value < 10 { return one(value) }
         return count(UInt64(value.rounded()))
     }
 
     /// Seconds since the stream's start with millisecond precision: `12.345`.
-    public static func streamTime(_ nanoseconds: UInt64) -> String {
+    package static func streamTime(_ nanoseconds: UInt64) -> String {
         let millis = nanoseconds / 1_000_000
         return "\(millis / 1_000)." + three(millis % 1_000)
     }
 
     /// A delay in milliseconds: `500ms`, `1.5s`.
-    public static func delay(milliseconds: Int) -> String {
+    package static func delay(milliseconds: Int) -> String {
         milliseconds < 1_000 ? "\(milliseconds)ms" : one(Double(milliseconds) / 1_000) + "s"
     }
 
     /// A replay speed: `×0.25`, `×1`, `×16`.
-    public static func speed(_ value: Double, times: String) -> String {
+    package static func speed(_ value: Double, times: String) -> String {
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return times + "\(Int(rounded))" }
         var text = "\(rounded)"

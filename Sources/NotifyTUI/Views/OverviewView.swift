@@ -1,24 +1,24 @@
-public import NotifyModel
+package import NotifyModel
 
 /// One inspectable process in the overview (view 0): who it is and the summary of its own fold.
-public struct OverviewRow: Sendable {
+package struct OverviewRow: Sendable {
     /// The process id.
-    public var pid: Int32
+    package var pid: Int32
     /// The process name, from the socket directory.
-    public var name: String
+    package var name: String
     /// The notification center's label, once the stream's header said it.
-    public var center: String
+    package var center: String
     /// Seconds the process has run, when known.
-    public var uptimeSeconds: Double?
+    package var uptimeSeconds: Double?
     /// The summary of the process's fold: the figures its own views show.
-    public var summary: InspectorOverview
+    package var summary: InspectorOverview
     /// Why its stream ended, if it did.
-    public var ended: String?
+    package var ended: String?
     /// Whether the session's views 1–6 show this process.
-    public var isAttached: Bool
+    package var isAttached: Bool
 
     /// Creates a row.
-    public init(
+    package init(
         pid: Int32, name: String, center: String = "", uptimeSeconds: Double? = nil,
         summary: InspectorOverview, ended: String? = nil, isAttached: Bool = false
     ) {
@@ -32,7 +32,7 @@ public struct OverviewRow: Sendable {
     }
 
     /// Open warnings of `severity`.
-    public func warnings(_ severity: LeakSeverity) -> Int { summary.openFindings[severity] ?? 0 }
+    package func warnings(_ severity: LeakSeverity) -> Int { summary.openFindings[severity] ?? 0 }
 }
 
 /// View 0: every inspectable process of this user on the host, one row each, live. Enter
@@ -41,7 +41,7 @@ public struct OverviewRow: Sendable {
 ///
 /// Every title and figure reads whole from 100 columns: the rate sparklines yield first (8 cells
 /// from 126 columns, 5 at 120, 3 at 116, none below), then CENTER (below 112); the figures stay.
-public enum OverviewView {
+package enum OverviewView {
     /// Cells of each sparkline at most.
     static let sparkWidth = 8
     /// Cells of every column but the two rates at their least, and the gaps of all 15 columns.
@@ -137,7 +137,7 @@ public enum OverviewView {
     }
 
     /// "6 more processes not shown: …" while the listing names more than the overview follows.
-    public static func omittedText(_ data: DashboardData) -> String? {
+    package static func omittedText(_ data: DashboardData) -> String? {
         let count = data.overviewNotShown
         guard count > 0 else { return nil }
         return
@@ -157,7 +157,7 @@ public enum OverviewView {
     }
 
     /// The rows after the overview table's filter and sort (batch JSON, exports).
-    public static func ordered(_ rows: [OverviewRow], state: TableState) -> [OverviewRow] {
+    package static func ordered(_ rows: [OverviewRow], state: TableState) -> [OverviewRow] {
         TableWidget.order(rows, spec: spec(glyphs: .ascii), state: state)
     }
 }

@@ -1,11 +1,11 @@
-public import NotifyWire
-public import NotifyModel
+package import NotifyWire
+package import NotifyModel
 
 /// The rows a top-level view shows, after its filter and sort, as data rather than cells.
 ///
 /// Why: batch JSON output and exports must list exactly what the screen lists, so they go
 /// through the same items, filter and sort as the views instead of re-implementing them.
-public enum ViewRows: Sendable {
+package enum ViewRows: Sendable {
     /// View 1: names.
     case names([NameRow])
     /// View 2: registrations (grouped as the view groups them).
@@ -20,29 +20,29 @@ public enum ViewRows: Sendable {
     case actions([ActionLog.Entry])
 
     /// One delivery of the Threads log, with thread names resolved as the screen shows them.
-    public struct DeliveryLine: Sendable {
+    package struct DeliveryLine: Sendable {
         /// The delivery.
-        public var entry: DeliveryLogEntry
+        package var entry: DeliveryLogEntry
         /// The thread the handler ran on.
-        public var thread: String
+        package var thread: String
         /// The thread that posted.
-        public var postedOn: String
+        package var postedOn: String
     }
 
     /// One line of the Events view: the event and its screen text.
-    public struct EventLine: Sendable {
+    package struct EventLine: Sendable {
         /// The raw event.
-        public var event: TraceEvent
+        package var event: TraceEvent
         /// The thread's display name, empty when the event has none.
-        public var thread: String
+        package var thread: String
         /// The event kind (`post`, `deliver`, …).
-        public var kind: String
+        package var kind: String
         /// The DETAIL column's text.
-        public var detail: String
+        package var detail: String
     }
 
     /// The rows of `view`'s top-level table, filtered and sorted by its table state.
-    public static func ordered(_ data: DashboardData, view: ViewState) -> ViewRows {
+    package static func ordered(_ data: DashboardData, view: ViewState) -> ViewRows {
         let state = view.table
         switch view.view {
         case .names:
@@ -78,14 +78,14 @@ public enum ViewRows: Sendable {
     }
 
     /// The titles of the columns `view` can be sorted by, lower-cased, in column order.
-    public static func sortableColumns(of view: ViewID, grouping: ObserverGrouping = .name) -> [String] {
+    package static func sortableColumns(of view: ViewID, grouping: ObserverGrouping = .name) -> [String] {
         columns(of: view, grouping: grouping).filter(\.sortable).map(\.title)
     }
 
     /// The table state that sorts `view` by the column titled `title` (case-insensitive), biggest
     /// first when `descending`, else in the column's natural order; nil when there is no such
     /// sortable column.
-    public static func sorting(
+    package static func sorting(
         _ view: ViewID, byColumn title: String, descending: Bool? = nil, grouping: ObserverGrouping = .name
     ) -> TableState? {
         let all = columns(of: view, grouping: grouping)

@@ -1,6 +1,6 @@
 /// How a cell too wide for its column is shortened: free text loses its end, identifiers keep the
 /// part a user needs (a callsite its file and line, an object its type and its address's tail).
-public enum CellShortening: Sendable, Hashable {
+package enum CellShortening: Sendable, Hashable {
     /// Cut at the end with an ellipsis.
     case end
     /// A path: leading directories go first (`…/CartScreen.swift:42`), then the start of the file.
@@ -15,7 +15,7 @@ public enum CellShortening: Sendable, Hashable {
     static let addressTail = 6
 
     /// `text` in at most `width` cells, shortened this way.
-    public func apply(_ text: String, width: Int, ellipsis: String) -> String {
+    package func apply(_ text: String, width: Int, ellipsis: String) -> String {
         guard width > 0, DisplayWidth.of(text) > width else { return text }
         switch self {
         case .end: return DisplayWidth.truncate(text, to: width, ellipsis: ellipsis)

@@ -12,11 +12,11 @@
 ///
 /// Parsing happens when the filter is typed, so a malformed query is reported there (one line)
 /// and never reaches a frame.
-public struct FilterQuery: Sendable {
+package struct FilterQuery: Sendable {
     /// Why a query cannot be used, in one line.
-    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The message shown in the filter line.
-        public var description: String
+        package var description: String
     }
 
     enum Operator: String, Sendable, CaseIterable {
@@ -40,10 +40,10 @@ public struct FilterQuery: Sendable {
     let terms: [Term]
 
     /// Whether the query keeps every row.
-    public var isEmpty: Bool { terms.isEmpty }
+    package var isEmpty: Bool { terms.isEmpty }
 
     /// Parses `text` for a table whose columns are titled `fields`.
-    public init(_ text: String, fields: [String]) throws(ParseError) {
+    package init(_ text: String, fields: [String]) throws(ParseError) {
         var terms: [Term] = []
         for token in try Self.tokens(text) {
             terms.append(try Self.term(token, fields: fields))
@@ -53,7 +53,7 @@ public struct FilterQuery: Sendable {
 
     /// A query matching `text` as one plain substring: the fallback for a filter that no longer
     /// parses (its table lost the column it named).
-    public init(substring text: String) {
+    package init(substring text: String) {
         terms = text.isEmpty ? [] : [Term(matcher: .substring(text.lowercased()), inverted: false)]
     }
 
@@ -63,7 +63,7 @@ public struct FilterQuery: Sendable {
     ///   - columns: How many columns the row has.
     ///   - text: A column's cell text.
     ///   - value: A column's comparable value (numbers for counts and durations), if any.
-    public func matches(columns: Int, text: (Int) -> String, value: (Int) -> SortKey?) -> Bool {
+    package func matches(columns: Int, text: (Int) -> String, value: (Int) -> SortKey?) -> Bool {
         for term in terms where evaluate(term.matcher, columns: columns, text: text, value: value) == term.inverted {
             return false
         }
@@ -194,7 +194,7 @@ public struct FilterQuery: Sendable {
     }
 
     /// How a column title is typed as a field: `POSTED ON` → `postedon`.
-    public static func normalizedField(_ title: String) -> String {
+    package static func normalizedField(_ title: String) -> String {
         String(title.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "_" })
     }
 

@@ -1,11 +1,11 @@
 /// The bottom function-key bar, htop style: `F1Help  F4Filter …`, each with its letter alias
 /// when there is room (`F1Help?`). Generated from the ``Keymap``.
-public enum FooterBar {
+package enum FooterBar {
     /// Draws the bar on row `y`.
     ///
     /// - Returns: Where each key is, so a click on it runs its action.
     @discardableResult
-    public static func draw(keymap: Keymap, isReplay: Bool, y: Int, into canvas: inout Canvas) -> [HitRegion] {
+    package static func draw(keymap: Keymap, isReplay: Bool, y: Int, into canvas: inout Canvas) -> [HitRegion] {
         var regions: [HitRegion] = []
         let width = canvas.size.width
         canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: .footerLabel)
@@ -46,16 +46,16 @@ public enum FooterBar {
 /// The help overlay: a framed box listing the keymap, generated from the same table that
 /// dispatches keys, so it cannot drift from what the keys do. Taller than the screen, it scrolls
 /// with ↑/↓/PgUp/PgDn (the only keys it does not close on).
-public enum HelpOverlay {
+package enum HelpOverlay {
     /// The overlay's title, which says how to leave it.
-    public static func title(_ glyphs: Glyphs) -> String {
+    package static func title(_ glyphs: Glyphs) -> String {
         glyphs == .ascii
             ? "Keys (up/down PgUp PgDn scroll, any other key closes)"
             : "Keys (↑↓ PgUp PgDn scroll, any other key closes)"
     }
 
     /// Draws the overlay centred on the canvas, from line `scroll` of the help.
-    public static func draw(keymap: Keymap, isReplay: Bool, glyphs: Glyphs, scroll: Int = 0, into canvas: inout Canvas)
+    package static func draw(keymap: Keymap, isReplay: Bool, glyphs: Glyphs, scroll: Int = 0, into canvas: inout Canvas)
     {
         let lines = keymap.helpLines(isReplay: isReplay)
         let title = title(glyphs)
@@ -83,9 +83,9 @@ public enum HelpOverlay {
 }
 
 /// A box outline with a title: used by the help overlay and the threads view's lanes.
-public enum Frame {
+package enum Frame {
     /// Draws the frame and blanks its inside in `style`.
-    public static func draw(_ rect: Rect, title: String, glyphs: Glyphs, style: Style, into canvas: inout Canvas) {
+    package static func draw(_ rect: Rect, title: String, glyphs: Glyphs, style: Style, into canvas: inout Canvas) {
         guard rect.width >= 2, rect.height >= 2 else { return }
         canvas.fill(rect, style: style)
         let horizontal = String(repeating: glyphs.horizontal, count: rect.width - 2)

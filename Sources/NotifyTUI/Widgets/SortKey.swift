@@ -1,5 +1,5 @@
 /// A value a table column sorts by: numbers compare as numbers, text case-insensitively.
-public enum SortKey: Sendable, Hashable, Comparable {
+package enum SortKey: Sendable, Hashable, Comparable {
     /// A number (counts, durations, ages).
     case number(Double)
     /// Text, compared without regard to ASCII case.
@@ -9,7 +9,7 @@ public enum SortKey: Sendable, Hashable, Comparable {
     /// without case, then exactly, so the order is total and stable.
     ///
     /// Folding byte by byte allocates nothing, which matters when 10k rows sort every frame.
-    public static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+    package static func < (lhs: SortKey, rhs: SortKey) -> Bool {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): a < b
         case (.number, .text): true
@@ -36,7 +36,7 @@ public enum SortKey: Sendable, Hashable, Comparable {
 }
 
 /// How wide a column is.
-public enum ColumnWidth: Sendable, Hashable {
+package enum ColumnWidth: Sendable, Hashable {
     /// Exactly this many cells.
     case fixed(Int)
     /// At least this many cells, sharing whatever is left over with other flexible columns.
@@ -44,39 +44,39 @@ public enum ColumnWidth: Sendable, Hashable {
 }
 
 /// One column of a ``TableSpec``: its header, width, how to show and sort an item.
-public struct TableColumn<Item>: Sendable {
+package struct TableColumn<Item>: Sendable {
     /// Header text.
-    public var title: String
+    package var title: String
     /// Width rule.
-    public var width: ColumnWidth
+    package var width: ColumnWidth
     /// Right-align (numbers).
-    public var alignRight: Bool
+    package var alignRight: Bool
     /// Cell text for an item.
-    public var text: @Sendable (Item) -> String
+    package var text: @Sendable (Item) -> String
     /// The sort key for an item; nil makes the column unsortable.
-    public var sortKey: (@Sendable (Item) -> SortKey)?
+    package var sortKey: (@Sendable (Item) -> SortKey)?
     /// ``sortKey`` of every item at once, in order; when set, the sort uses it instead of calling
     /// ``sortKey`` per row, which (stored in a generic column) copies each row it is handed.
-    public var sortKeys: (@Sendable ([Item]) -> [SortKey])? = nil
+    package var sortKeys: (@Sendable ([Item]) -> [SortKey])? = nil
     /// A role for the cell (a severity colour); nil uses the row's role.
-    public var style: (@Sendable (Item) -> Style?)?
+    package var style: (@Sendable (Item) -> Style?)?
     /// Whether a descending sort is the natural first choice (counts: biggest first).
-    public var descendingFirst: Bool
+    package var descendingFirst: Bool
     /// What filter field queries (`dur>5ms`) compare: the sort key, or a value given for columns
     /// that must not be sortable (a log keeps its order) but should still be filterable by number.
-    public var value: (@Sendable (Item) -> SortKey)?
+    package var value: (@Sendable (Item) -> SortKey)?
     /// Identifying columns (a callsite, an object): the width they get from the spare cells before
     /// free-text flexible columns share the rest; nil for free text.
-    public var ideal: Int? = nil
+    package var ideal: Int? = nil
     /// How a cell wider than the column is shortened.
-    public var shortening: CellShortening = .end
+    package var shortening: CellShortening = .end
     /// Free text that yields: when the columns' widths do not all fit, a column gives up cells down
     /// to this many, so the identifying column after it (a callsite's file and line) and the figures
     /// after that are drawn whole; nil keeps its width.
-    public var floor: Int? = nil
+    package var floor: Int? = nil
 
     /// Creates a column.
-    public init(
+    package init(
         _ title: String, _ width: ColumnWidth, alignRight: Bool = false, descendingFirst: Bool? = nil,
         text: @escaping @Sendable (Item) -> String, sortKey: (@Sendable (Item) -> SortKey)? = nil,
         style: (@Sendable (Item) -> Style?)? = nil, value: (@Sendable (Item) -> SortKey)? = nil
@@ -93,39 +93,39 @@ public struct TableColumn<Item>: Sendable {
 
     /// Makes this an identifying column: it grows to `ideal` cells before free text, and a value
     /// still too wide is shortened `shortening`'s way.
-    public mutating func identifies(ideal: Int, _ shortening: CellShortening) {
+    package mutating func identifies(ideal: Int, _ shortening: CellShortening) {
         self.ideal = ideal
         self.shortening = shortening
     }
 }
 
 /// A table's definition: columns, row identity and default sort. Views build one per frame.
-public struct TableSpec<Item>: Sendable {
+package struct TableSpec<Item>: Sendable {
     /// The columns, left to right.
-    public var columns: [TableColumn<Item>]
+    package var columns: [TableColumn<Item>]
     /// A stable key per row: selection follows it, and Enter opens its ``RowKey/drillTarget``.
-    public var key: @Sendable (Item) -> RowKey
+    package var key: @Sendable (Item) -> RowKey
     /// The column sorted by until the user picks one; nil keeps the items' order (logs).
-    public var defaultSort: Int?
+    package var defaultSort: Int?
     /// Whether the table is a log: newest last, follow mode.
-    public var isLog: Bool
+    package var isLog: Bool
     /// What to say when there are no rows.
-    public var emptyMessage: String
+    package var emptyMessage: String
     /// Keeps rows with equal group keys together (sorted by group, then by the sort column), and
     /// shows the first column's text only on a group's first row, like a tree.
-    public var groupBy: (@Sendable (Item) -> SortKey)?
+    package var groupBy: (@Sendable (Item) -> SortKey)?
     /// ``groupBy`` of every item at once, in order; when set, the sort uses it instead of calling
     /// ``groupBy`` per row, which (stored in a generic spec) copies each row it is handed.
-    public var groupKeys: (@Sendable ([Item]) -> [SortKey])?
+    package var groupKeys: (@Sendable ([Item]) -> [SortKey])?
     /// Logs: a row's time in the log's clock, so marks fall between the right rows and a clear
     /// hides the right ones; nil for a row without one (it goes with the row before it).
-    public var time: (@Sendable (Item) -> UInt64?)?
+    package var time: (@Sendable (Item) -> UInt64?)?
     /// Grouped tables: the cells of a folded group's one summary row (the first is replaced by the
     /// group); nil makes the groups unfoldable.
-    public var summary: (@Sendable ([Item]) -> [String])?
+    package var summary: (@Sendable ([Item]) -> [String])?
 
     /// Creates a spec.
-    public init(
+    package init(
         columns: [TableColumn<Item>], key: @escaping @Sendable (Item) -> RowKey, defaultSort: Int? = nil,
         isLog: Bool = false, emptyMessage: String = "nothing yet", groupBy: (@Sendable (Item) -> SortKey)? = nil
     ) {

@@ -1,12 +1,12 @@
 /// A one-row chart of recent values in block glyphs (`▁▂▃▅▇`), or ASCII (`_.-=+*#@`) when the
 /// terminal cannot show blocks.
-public enum Sparkline {
+package enum Sparkline {
     /// The glyphs for the last `width` values, scaled so the largest is the tallest glyph.
     ///
     /// Zero stays at the lowest glyph and any non-zero value gets at least the second, so a
     /// trickle of events is visible next to a burst. Fewer values than `width` are right-aligned
     /// on a baseline of the lowest glyph, so the meter's extent is visible from the first second.
-    public static func text(_ values: [Double], width: Int, glyphs: Glyphs) -> String {
+    package static func text(_ values: [Double], width: Int, glyphs: Glyphs) -> String {
         guard width > 0 else { return "" }
         let recent = values.suffix(width)
         return bars(recent, width: width, top: recent.max() ?? 0, rounding: .up, glyphs: glyphs)
@@ -17,7 +17,7 @@ public enum Sparkline {
     /// the cells shown), twice their mean, and `floor`. So a constant rate is a flat line at half
     /// height, a burst over a calm baseline reaches the top, and a trickle under `floor` stays low.
     /// Zero stays at the lowest glyph and any non-zero value gets at least the second.
-    public static func rateText(_ values: [Double], width: Int, floor: Double = 1, glyphs: Glyphs) -> String {
+    package static func rateText(_ values: [Double], width: Int, floor: Double = 1, glyphs: Glyphs) -> String {
         guard width > 0 else { return "" }
         let mean = values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
         let top = max(values.max() ?? 0, 2 * mean, floor)
@@ -45,7 +45,7 @@ public enum Sparkline {
     /// The glyphs for the last `width` values of a level (live observers, open warnings), scaled
     /// from the smallest shown to the largest: a count that sits at 57 and then reaches 60 should
     /// show the step, not a solid bar. A flat level is a low line.
-    public static func levelText(_ values: [Double], width: Int, glyphs: Glyphs) -> String {
+    package static func levelText(_ values: [Double], width: Int, glyphs: Glyphs) -> String {
         guard width > 0 else { return "" }
         let recent = values.suffix(width)
         let levels = glyphs.sparks
@@ -65,7 +65,7 @@ public enum Sparkline {
 
     /// Draws the sparkline at a position in the ``Style/sparkline`` role; `level` scales it as
     /// ``levelText(_:width:glyphs:)`` does.
-    public static func draw(
+    package static func draw(
         _ values: [Double], x: Int, y: Int, width: Int, glyphs: Glyphs, level: Bool = false, into canvas: inout Canvas
     ) {
         let text = level ? levelText(values, width: width, glyphs: glyphs) : text(values, width: width, glyphs: glyphs)

@@ -1,15 +1,15 @@
 /// What a table draws besides its rows, decided by keys rather than data: a log's marks, clear
 /// and wrapping (`m`, `C`, `w`), and folded groups of a grouped table (`o`, `O`).
-public struct TableExtras: Sendable, Hashable {
+package struct TableExtras: Sendable, Hashable {
     /// The log's marks, clear and wrapping; nil for tables that are not logs.
-    public var log: LogViewState?
+    package var log: LogViewState?
     /// The log's newest time: marks after it are not drawn (a replay went back before them).
-    public var now: UInt64?
+    package var now: UInt64?
     /// Which groups show as one summary row; nil or none folded shows every row.
-    public var folding: GroupFolding?
+    package var folding: GroupFolding?
 
     /// Creates extras.
-    public init(log: LogViewState? = nil, now: UInt64? = nil, folding: GroupFolding? = nil) {
+    package init(log: LogViewState? = nil, now: UInt64? = nil, folding: GroupFolding? = nil) {
         self.log = log
         self.now = now
         self.folding = folding

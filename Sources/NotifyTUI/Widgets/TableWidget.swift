@@ -2,11 +2,11 @@
 ///
 /// Only the visible rows are formatted: with 10k registrations a frame sorts 10k precomputed keys
 /// and formats about 40 rows, which is what keeps a frame within a few milliseconds.
-public enum TableWidget {
+package enum TableWidget {
     /// Filters, sorts and draws `items` into `rect`, returning what the reducer needs next.
     ///
     /// - Complexity: O(n log n) in the number of items for the sort; O(visible rows) formatting.
-    public static func render<Item>(
+    package static func render<Item>(
         _ items: [Item], spec: TableSpec<Item>, state: TableState, into canvas: inout Canvas, rect: Rect,
         glyphs: Glyphs, isReplay: Bool = false, extras: TableExtras = TableExtras()
     ) -> FrameInfo {
@@ -61,12 +61,12 @@ public enum TableWidget {
     }
 
     /// Applies the filter (a ``FilterQuery`` over the columns) and the sort.
-    public static func order<Item>(_ items: [Item], spec: TableSpec<Item>, state: TableState) -> [Item] {
+    package static func order<Item>(_ items: [Item], spec: TableSpec<Item>, state: TableState) -> [Item] {
         orderIndices(items, spec: spec, state: state).map { items[$0] }
     }
 
     /// ``order(_:spec:state:)`` as positions in `items`, so large rows are never copied.
-    public static func orderIndices<Item>(_ items: [Item], spec: TableSpec<Item>, state: TableState) -> [Int] {
+    package static func orderIndices<Item>(_ items: [Item], spec: TableSpec<Item>, state: TableState) -> [Int] {
         var rows = Array(items.indices)
         if !state.filter.isEmpty {
             let query = spec.query(state.filter)
@@ -142,7 +142,7 @@ public enum TableWidget {
     /// by the flexible columns without one (free text yields first); columns that do not fit at all
     /// get 0 and are not drawn. When the minimums do not all fit, columns with a floor first give
     /// up cells toward it, the one with the most to spare first.
-    public static func columnWidths(
+    package static func columnWidths(
         _ rules: [ColumnWidth], total: Int, ideals: [Int?] = [], floors: [Int?] = []
     ) -> [Int] {
         let rules = yielding(rules, total: total, ideals: ideals, floors: floors)

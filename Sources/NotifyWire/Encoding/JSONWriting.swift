@@ -1,5 +1,8 @@
 /// The byte-level pieces of the encoder: literals, integers and escaped strings appended straight
 /// into a `[UInt8]`, with no intermediate `String` and no Foundation.
+///
+/// Each JSON value is written by one ``LineWriter`` method; these append what it writes, so a
+/// line built piece by piece and a line written at once have the same bytes.
 extension Array where Element == UInt8 {
     /// Appends a literal fragment such as `,"seq":`; the bytes are copied with one `memcpy`.
     @inline(__always)
@@ -10,50 +13,24 @@ extension Array where Element == UInt8 {
     /// Appends `value` in decimal.
     @inline(__always)
     mutating func appendDecimal(_ value: UInt64) {
-        if value < 10 {
-            append(0x30 &+ UInt8(truncatingIfNeeded: value))
-            return
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var remaining = value
-            var index = 20
-            repeat {
-                index -= 1
-                let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
-                digits[index] = 0x30 &+ UInt8(truncatingIfNeeded: digit)
-                remaining = quotient
-            } while remaining > 0
-            append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
-        }
+        appendLine(bound: LineWriter.decimalBound) { $0.appendDecimal(value) }
     }
 
     /// Appends a signed `value` in decimal.
     @inline(__always)
     mutating func appendDecimal(_ value: Int) {
-        if value < 0 {
-            append(0x2D)
-            appendDecimal(value.magnitude.toUInt64)
-        } else {
-            appendDecimal(UInt64(truncatingIfNeeded: value))
-        }
+        appendLine(bound: LineWriter.decimalBound) { $0.appendDecimal(value) }
     }
 
     /// Appends `value` as a JSON string of lowercase hex, `"0x7f3a…"`.
     mutating func appendHexString(_ value: UInt64) {
-        appendLiteral("\"0x")
-        let digitCount = value == 0 ? 1 : (67 - value.leadingZeroBitCount) / 4
-        var shift = (digitCount - 1) * 4
-        while shift >= 0 {
-            append(Self.hexDigits[Int(truncatingIfNeeded: (value >> UInt64(shift)) & 0xF)])
-            shift -= 4
-        }
-        append(0x22)
+        appendLine(bound: LineWriter.hexStringBound) { $0.appendHexString(value) }
     }
 
     /// Appends `true` or `false`.
     @inline(__always)
     mutating func appendBool(_ value: Bool) {
-        if value { appendLiteral("true") } else { appendLiteral("false") }
+        appendLine(bound: LineWriter.boolBound) { $0.appendBool(value) }
     }
 
     /// Appends `value` as a JSON integer, or `null`.
@@ -68,8 +45,7 @@ extension Array where Element == UInt8 {
         if let value { appendJSONString(value) } else { appendLiteral("null") }
     }
 
-    /// Appends `string` quoted, escaping `"`, `\` and control characters; everything else,
-    /// non-ASCII included, passes through as UTF-8.
+    /// Appends `string` quoted, escaped as ``LineWriter/appendJSONString(_:)`` escapes it.
     mutating func appendJSONString(_ string: String) {
         append(0x22)
         if string.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
@@ -79,52 +55,18 @@ extension Array where Element == UInt8 {
         append(0x22)
     }
 
-    /// Copies runs that need no escaping with one `append(contentsOf:)` each.
+    /// Escapes `bytes` in pieces whose worst case fits scratch memory on the stack: escaping goes
+    /// byte by byte, so where a piece ends changes nothing.
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte >= 0x20 && byte != 0x22 && byte != 0x5C {
-                index += 1
-                continue
-            }
-            if runStart < index {
-                append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            }
-            switch byte {
-            case 0x22: appendLiteral("\\\"")
-            case 0x5C: appendLiteral("\\\\")
-            case 0x0A: appendLiteral("\\n")
-            case 0x0D: appendLiteral("\\r")
-            case 0x09: appendLiteral("\\t")
-            case 0x08: appendLiteral("\\b")
-            case 0x0C: appendLiteral("\\f")
-            default:
-                appendLiteral("\\u00")
-                append(Self.hexDigits[Int(byte >> 4)])
-                append(Self.hexDigits[Int(byte & 0xF)])
-            }
-            index += 1
-            runStart = index
-        }
-        if runStart < bytes.count {
-            append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        let piece = 128
+        var start = 0
+        while start < bytes.count {
+            let end = Swift.min(start + piece, bytes.count)
+            let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            appendLine(bound: LineWriter.bound(fixed: 0, stringBytes: part.count)) { $0.appendEscaped(part) }
+            start = end
         }
     }
-
-    private static var hexDigits: StaticString { "0123456789abcdef" }
-}
-
-extension StaticString {
-    /// The byte at `index`; for the small digit tables above.
-    @inline(__always)
-    fileprivate subscript(index: Int) -> UInt8 { utf8Start[index] }
-}
-
-extension UInt {
-    @inline(__always)
-    fileprivate var toUInt64: UInt64 { UInt64(truncatingIfNeeded: self) }
 }
 
 /// Writes one line into memory the caller reserved, through a pointer: the encoder's hot lines
@@ -148,6 +90,13 @@ struct LineWriter {
     /// strings' `stringBytes` escaped at worst (six bytes a byte).
     @inline(__always)
     static func bound(fixed: Int, stringBytes: Int) -> Int { fixed + 6 * stringBytes }
+
+    /// The most ``appendDecimal(_:)-(UInt64)`` writes: a sign and 19 digits, or 20 digits.
+    static var decimalBound: Int { 20 }
+    /// The most ``appendHexString(_:)`` writes: quotes, `0x` and 16 digits.
+    static var hexStringBound: Int { 20 }
+    /// The most ``appendBool(_:)`` writes.
+    static var boolBound: Int { 5 }
 
     @inline(__always)
     mutating func appendByte(_ byte: UInt8) {
@@ -269,6 +218,18 @@ struct LineWriter {
         if value { appendLiteral("true") } else { appendLiteral("false") }
     }
 
+    /// Appends `value` as a JSON string of lowercase hex, `"0x7f3a…"`.
+    mutating func appendHexString(_ value: UInt64) {
+        appendLiteral("\"0x")
+        let digitCount = value == 0 ? 1 : (67 - value.leadingZeroBitCount) / 4
+        var shift = (digitCount - 1) * 4
+        while shift >= 0 {
+            appendByte(LineWriter.hexDigits.utf8Start[Int(truncatingIfNeeded: (value >> UInt64(shift)) & 0xF)])
+            shift -= 4
+        }
+        appendByte(0x22)
+    }
+
     @inline(__always)
     mutating func appendOptionalDecimal(_ value: UInt64?) {
         if let value { appendDecimal(value) } else { appendLiteral("null") }
@@ -279,7 +240,8 @@ struct LineWriter {
         if let value { appendJSONString(value) } else { appendLiteral("null") }
     }
 
-    /// Appends `string` quoted and escaped exactly as `Array.appendJSONString` does.
+    /// Appends `string` quoted, escaping `"`, `\` and control characters; everything else,
+    /// non-ASCII included, passes through as UTF-8.
     mutating func appendJSONString(_ string: String) {
         appendByte(0x22)
         if string.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
@@ -289,7 +251,8 @@ struct LineWriter {
         appendByte(0x22)
     }
 
-    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Appends `bytes` escaped, without quotes; runs that need no escaping are copied whole.
+    mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         var runStart = 0
         var index = 0

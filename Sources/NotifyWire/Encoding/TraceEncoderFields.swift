@@ -4,19 +4,19 @@
 extension TraceEncoder {
     /// Appends `string` quoted and escaped as a line writes it: a name's bytes, kept by a caller
     /// that writes the same name again and again.
-    public static func appendQuoted(_ string: String, into buffer: inout [UInt8]) {
+    package static func appendQuoted(_ string: String, into buffer: inout [UInt8]) {
         buffer.appendJSONString(string)
     }
 
     /// The most bytes a `posted`, `delivered` or `enqueued` line written from its fields takes,
     /// with a quoted name of `quotedNameBytes`.
     @inline(__always)
-    public static func hotLineBound(quotedNameBytes: Int) -> Int { hotLineFixedBytes + quotedNameBytes }
+    package static func hotLineBound(quotedNameBytes: Int) -> Int { hotLineFixedBytes + quotedNameBytes }
 
     /// Writes a `posted` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
     /// bytes, and returns the bytes written.
     @inline(__always)
-    public static func writePosted(
+    package static func writePosted(
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, quotedName: UnsafeBufferPointer<UInt8>,
         object: UInt64?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
         message: TraceMessageKind?, to start: UnsafeMutablePointer<UInt8>
@@ -32,7 +32,7 @@ extension TraceEncoder {
     /// Writes a `delivered` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
     /// bytes, and returns the bytes written.
     @inline(__always)
-    public static func writeDelivered(
+    package static func writeDelivered(
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64,
         quotedName: UnsafeBufferPointer<UInt8>, postingThread: UInt64, target: TraceTargetKind, start: UInt64,
         duration: UInt64, wait: UInt64, depth: Int, to lineStart: UnsafeMutablePointer<UInt8>
@@ -48,7 +48,7 @@ extension TraceEncoder {
     /// Writes an `enqueued` line at `start`, which has room for ``hotLineBound(quotedNameBytes:)``
     /// bytes (no name), and returns the bytes written.
     @inline(__always)
-    public static func writeEnqueued(
+    package static func writeEnqueued(
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, registration: UInt64, pending: Int,
         droppedOldest: Bool, to start: UnsafeMutablePointer<UInt8>
     ) -> Int {

@@ -41,6 +41,9 @@ public struct TraceGapReason: RawRepresentable, Sendable, Hashable, ExpressibleB
     public static let bufferFull: TraceGapReason = "buffer-full"
     /// This viewer read too slowly and its own send queue overflowed; other viewers may have them.
     public static let viewerBehind: TraceGapReason = "viewer-behind"
+    /// Synthesized by a reader, not sent: numbers missing from `seq` that no gap line counted
+    /// (a stream cut off before its producer could report a loss).
+    public static let unaccounted: TraceGapReason = "unaccounted"
 }
 
 /// The producer ended the stream on purpose; a stream that stops without one was cut off.
@@ -101,6 +104,8 @@ public struct TraceEndReason: RawRepresentable, Sendable, Hashable, ExpressibleB
     public static let disconnected: TraceEndReason = "disconnected"
     /// The user stopped a recording (`r` again, or quitting notifytop); the recorded process went on.
     public static let recordingStopped: TraceEndReason = "recording-stopped"
+    /// The app already has as many viewers as it allows; sent to a viewer refused on arrival.
+    public static let viewerLimit: TraceEndReason = "viewer-limit"
 }
 
 /// A line whose kind this version does not know, kept whole.
