@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NotifyDemo
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 import NotifySystem
@@ -40,8 +41,7 @@ struct RecordedDemoTrace: Sendable {
         attachAfter: Int = 0
     ) throws -> RecordedDemoTrace {
         try onDedicatedThread { () -> Result<RecordedDemoTrace, TraceError> in
-            let unique = "\(getpid())-\(UInt32.random(in: 0...9_999_999))"
-            let directory = SocketDirectory(path: "/tmp/notify-demo-test-\(unique)")
+            let directory = SocketDirectory(path: temporaryPath("demo-test"))
             defer { rmdir(directory.path) }
             let center = NotifyCenter(label: "demo-trace-test")
             do throws(TraceError) {
@@ -51,8 +51,7 @@ struct RecordedDemoTrace: Sendable {
                 var viewer: Viewer?
                 func attach() {
                     viewer = Viewer(socketPath: inspector.socketPath, recorder: recorder)
-                    let deadline = Date(timeIntervalSinceNow: 5)
-                    while inspector.viewerCount == 0, Date() < deadline { usleep(1_000) }
+                    _ = eventually(seconds: 5) { inspector.viewerCount > 0 }  // a missed attach fails the comparison
                 }
                 if attachAfter <= 0 { attach() }
                 let simulation = DemoSimulation(configuration: configuration, center: center)

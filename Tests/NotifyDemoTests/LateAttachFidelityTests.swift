@@ -1,6 +1,7 @@
 import Foundation
 import NotifyDemo
 import NotifyModel
+import NotifyTestSupport
 import NotifyTraceViewer
 import NotifyWire
 import Testing
@@ -17,7 +18,7 @@ struct LateAttachFidelityTests {
 
     @Test("figures, threads and planted bugs of a viewer attached 150 steps in", arguments: [UInt64(21), 22, 23])
     func lateViewerMatchesTruth(seed: UInt64) throws {
-        let path = "/tmp/notify-demo-late-\(getpid())-\(seed)-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+        let path = temporaryPath("demo-late-\(seed)", suffix: ".jsonl")
         defer { unlink(path) }
         let run = try RecordedDemoTrace.record(
             DemoConfiguration(scenario: .steady, seed: seed, slowHandlerMilliseconds: 110), steps: Self.steps,

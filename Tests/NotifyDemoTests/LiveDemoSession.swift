@@ -5,6 +5,7 @@ import NotifyKit
 import NotifyModel
 @testable import NotifySession
 import NotifySystem
+import NotifyTestSupport
 import NotifyTraceApp
 import NotifyTraceViewer
 import NotifyTUI
@@ -72,8 +73,7 @@ private final class DemoApp: @unchecked Sendable {  // fields are written before
     init(_ configuration: DemoConfiguration, steps: Int) {
         let thread = Thread { [self] in
             defer { done.signal() }
-            let unique = "\(getpid())-\(UInt32.random(in: 0...9_999_999))"
-            let directory = SocketDirectory(path: "/tmp/notify-demo-session-\(unique)")
+            let directory = SocketDirectory(path: temporaryPath("demo-session"))
             defer { rmdir(directory.path) }
             let center = NotifyCenter(label: "demo-session-test")
             let inspector: NotifyInspector
@@ -87,8 +87,7 @@ private final class DemoApp: @unchecked Sendable {  // fields are written before
             }
             path = inspector.socketPath
             ready.signal()
-            let deadline = Date(timeIntervalSinceNow: 10)
-            while inspector.viewerCount == 0, Date() < deadline { usleep(1_000) }
+            _ = eventually(seconds: 10) { inspector.viewerCount > 0 }  // a missed attach fails the comparison
             let simulation = DemoSimulation(configuration: configuration, center: center)
             simulation.run(steps: steps / 2)
             halfway.signal()

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyDemo
+import NotifyTestSupport
 import NotifyWire
 import NotifyModel
 import NotifyTraceViewer
@@ -14,7 +15,7 @@ struct ModelFidelityTests {
         "posts and deliveries per name and per thread, and live registrations, equal the ground truth",
         arguments: [DemoScenario.steady, .leaky, .quiet])
     func modelEqualsGroundTruth(scenario: DemoScenario) throws {
-        let path = "/tmp/notify-demo-model-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+        let path = temporaryPath("demo-model", suffix: ".jsonl")
         defer { unlink(path) }
         let run = try RecordedDemoTrace.record(
             DemoConfiguration(scenario: scenario, seed: 4, slowHandlerMilliseconds: 0), steps: 400,

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyDemo
+import NotifyTestSupport
 import NotifyWire
 import NotifyModel
 @testable import NotifySession
@@ -25,9 +26,8 @@ struct SessionFidelityTests {
         "live model = truth; --record and r replays at speeds 0, 1, 64, batch and paced = live model",
         arguments: [UInt64(31), 32, 33])
     func liveAndReplaysAgree(seed: UInt64) throws {
-        let unique = "\(getpid())-\(seed)-\(UInt32.random(in: 0...UInt32.max))"
-        let recordPath = NSTemporaryDirectory() + "notifytop-fidelity-record-\(unique).ndjson"
-        let sessionPath = NSTemporaryDirectory() + "notifytop-fidelity-r-\(unique).ndjson"
+        let recordPath = temporaryPath("fidelity-record-\(seed)", suffix: ".ndjson")
+        let sessionPath = temporaryPath("fidelity-r-\(seed)", suffix: ".ndjson")
         defer {
             unlink(recordPath)
             unlink(sessionPath)

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyDemo
+import NotifyTestSupport
 import NotifyWire
 import NotifyModel
 import NotifyTraceViewer
@@ -17,7 +18,7 @@ struct TruthFidelityTests {
         "counts, live registrations per name, per-thread posts, totals and planted bugs' names",
         arguments: [UInt64(21), 22, 23])
     func endStateEqualsTruth(seed: UInt64) throws {
-        let path = "/tmp/notify-demo-truth-\(getpid())-\(seed)-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+        let path = temporaryPath("demo-truth-\(seed)", suffix: ".jsonl")
         defer { unlink(path) }
         let run = try RecordedDemoTrace.record(
             DemoConfiguration(scenario: .steady, seed: seed, slowHandlerMilliseconds: 110), steps: Self.steps,

@@ -1,17 +1,5 @@
 public import Foundation
 
-/// Waits, suspending, until `condition` holds; false when it did not within `budget` seconds of
-/// the task pool's attention (see ``PoolAttention``).
-public func eventually(budget: TimeInterval = PoolAttention.defaultBudget, _ condition: @Sendable () -> Bool) async
-    -> Bool
-{
-    var attention = PoolAttention(budget: budget)
-    while !condition() {
-        guard await attention.sleep() else { return false }
-    }
-    return true
-}
-
 /// Time that counts against a wait for async observers: only the time in which the task pool ran
 /// the waiter promptly.
 ///

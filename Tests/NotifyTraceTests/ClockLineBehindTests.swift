@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import NotifyTraceApp
 import NotifyTraceViewer
 import NotifyWire
@@ -13,11 +14,11 @@ private let ping = Notification.Name("clock.behind.ping")
 struct ClockLineBehindTests {
     @Test("a clock line sent while one viewer still has lines queued reaches it too: no hole, no loss")
     func clockLineReachesViewerBehind() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let reading = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         let behind = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 2 })

@@ -1,4 +1,5 @@
 import Foundation
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 import NotifyTraceApp
@@ -9,9 +10,9 @@ import Testing
 struct ClockLineExportTests {
     @Test("a quiet stream carries tick lines, numbered after the events and stamped later than them")
     func quietStreamTicks() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter(label: "quiet")
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         #expect(reader.header == nil || reader.header?.version == .current)

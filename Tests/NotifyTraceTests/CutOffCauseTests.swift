@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import NotifyWire
 @testable import NotifySystem
 @testable import NotifyTraceApp
@@ -65,17 +66,17 @@ struct CutOffCauseTests {
         "a viewer process stopped with SIGSTOP past the cut-off reads, once continued, a gap and an end line with the cause"
     )
     func stoppedPastCutOff() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
         let limits = ViewerLimits(viewerBufferBytes: 256 * 1024, stalledViewerSeconds: 0.5)
         let inspector = try NotifyInspector.start(
-            center: center, directory: temporary.directory, ringCapacity: 1 << 16, limits: limits,
+            center: center, directory: temporary.socketDirectory, ringCapacity: 1 << 16, limits: limits,
             accept: { $0.acceptConnection() })
         defer { inspector.stop() }
         // The viewer is `cat`, reading the socket and writing what it gets to a file.
-        let output = temporary.directory.path + "/viewer.jsonl"
+        let output = temporary.socketDirectory.path + "/viewer.jsonl"
         try #require(FileManager.default.createFile(atPath: output, contents: Data()))
         let socket = try UnixSocket.connect(to: inspector.socketPath)
         let viewer = Process()

@@ -1,6 +1,7 @@
 import Foundation
 import NotifyKit
 import NotifySystem
+import NotifyTestSupport
 @testable import NotifyTraceApp
 @testable import NotifyTraceViewer
 import NotifyWire
@@ -44,7 +45,7 @@ private struct StreamTotals {
 struct LateViewerHistoryTests {
     @Test("a viewer attached after posts gets history lines that sum to them, true registering threads and deliveries")
     func lateViewerGetsTheHistory() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         // Registered on a thread of its own, which then exits.
         let made = LockedValue<(tokens: [NotifyToken], thread: UInt64)?>(nil)
@@ -66,7 +67,7 @@ struct LateViewerHistoryTests {
         for _ in 0..<30 { center.post(name: nobody) }
         center.checkpoint("before the viewer")
 
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
         for _ in 0..<100 { center.post(name: ping) }
@@ -114,11 +115,11 @@ struct LateViewerHistoryTests {
 
     @Test("a second viewer joining while the first is attached gets the first's watched totals")
     func secondViewerGetsWatchedTotals() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         for _ in 0..<120 { center.post(name: ping) }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let first = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
         for _ in 0..<300 { center.post(name: ping) }
@@ -142,10 +143,10 @@ struct LateViewerHistoryTests {
 
     @Test("posts racing an attach on 4 threads count once across history and events")
     func postsRacingAnAttachCountOnce() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let posted = LockedValue(0)
         let running = LockedValue(true)
         let group = DispatchGroup()
@@ -185,10 +186,10 @@ struct LateViewerHistoryTests {
 
     @Test("a viewer attaching after every earlier viewer left still gets what they watched")
     func watchedTotalsOutliveTheViewers() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         do {
             let reader = try TraceReader.connect(socketPath: inspector.socketPath)
             #expect(eventually { inspector.viewerCount == 1 })

@@ -1,4 +1,5 @@
 import Foundation
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 @testable import NotifySystem
@@ -12,17 +13,17 @@ private let ping = Notification.Name("accounting.ping")
 /// stream, and `seq` accounts for every number.
 @Suite("Stream accounting", .serialized)
 struct StreamAccountingTests {
-    private func start(_ center: NotifyCenter, _ directory: TemporarySocketDirectory, limits: ViewerLimits)
+    private func start(_ center: NotifyCenter, _ directory: TemporaryDirectory, limits: ViewerLimits)
         throws -> NotifyInspector
     {
         try NotifyInspector.start(
-            center: center, directory: directory.directory, ringCapacity: 1 << 16,
+            center: center, directory: directory.socketDirectory, ringCapacity: 1 << 16,
             limits: limits, accept: { $0.acceptConnection() })
     }
 
     @Test("a stream that ends while its viewer lags ends with a gap counting every post it did not get, then end")
     func endWhileLagging() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         var limits = ViewerLimits(viewerBufferBytes: 1 << 20, stalledViewerSeconds: 60)
         limits.endFlushNanoseconds = 0  // the viewer is still behind when the stream ends
@@ -57,7 +58,7 @@ struct StreamAccountingTests {
         "a viewer that stops reading for seconds while several threads post: its gaps count exactly what it missed, and seq only grows"
     )
     func pausedViewerUnderConcurrentPosting() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
@@ -102,14 +103,14 @@ struct StreamAccountingTests {
         "a viewer process stopped with SIGSTOP while the app posts, then continued: its gaps count exactly the events it did not receive"
     )
     func stoppedViewerProcess() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
         let limits = ViewerLimits(viewerBufferBytes: 256 * 1024, stalledViewerSeconds: 60)
         let inspector = try start(center, temporary, limits: limits)
         // The viewer is `cat`, reading the socket and writing what it gets to a file.
-        let output = temporary.directory.path + "/viewer.jsonl"
+        let output = temporary.socketDirectory.path + "/viewer.jsonl"
         try #require(FileManager.default.createFile(atPath: output, contents: Data()))
         let socket = try UnixSocket.connect(to: inspector.socketPath)
         let viewer = Process()
@@ -159,7 +160,7 @@ struct StreamAccountingTests {
         "stopped while eight threads post and observers are deallocated mid-post: the stream still ends with its end line, every number accounted"
     )
     func stopDuringConcurrentDeallocation() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let inspector = try start(center, temporary, limits: ViewerLimits(stalledViewerSeconds: 60))
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
