@@ -10,7 +10,8 @@ import Testing
 /// The whole path, end to end: the demo through center → socket → a live session's model equals
 /// the demo's truth; its `--record` file and its mid-run `r` recording, replayed at speeds 0, 1
 /// and 64, in one batch and paced on a simulated wall clock, end in the live model's state.
-@Suite("A live session equals the truth, and every replay of its recordings ends where it ended")
+@Suite(
+    "A live session equals the truth, and every replay of its recordings ends where it ended", .timeLimit(.minutes(3)))
 struct SessionFidelityTests {
     static let steps = 400
 

@@ -9,7 +9,8 @@ import Testing
 /// The demo's ground truth against the model's end state, over several seeds, through a real
 /// center → inspector socket → reader → model; and the session's recording refolded in one batch
 /// and event by event, which must end in the same state.
-@Suite("The model's end state equals the demo's truth, and batch and incremental refolds agree")
+@Suite(
+    "The model's end state equals the demo's truth, and batch and incremental refolds agree", .timeLimit(.minutes(1)))
 struct TruthFidelityTests {
     static let steps = 400
     static let stepsPerCheckpoint = 50
