@@ -92,18 +92,8 @@ struct CutOffCauseTests {
             }
         }
         #expect(eventually { inspector.viewerCount == 1 })
-        let running = LockedValue(true)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            while running.withLock({ $0 }) {
-                for _ in 0..<100 { center.post(name: ping) }
-                usleep(200)
-            }
-        }
-        defer {
-            running.withLock { $0 = false }
-            group.wait()
-        }
+        let posters = Posters(center, ping, threads: 1, pause: 200)
+        defer { posters.stop() }
         kill(viewer.processIdentifier, SIGSTOP)
         // Stopped well past the cut-off and the time a cut-off viewer has to take its last lines.
         #expect(eventually(seconds: 30) { inspector.viewerHasMissed })

@@ -147,26 +147,13 @@ struct LateViewerHistoryTests {
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
-        let posted = LockedValue(0)
-        let running = LockedValue(true)
-        let group = DispatchGroup()
         // Paced below what the exporter drains, so no event is lost to a full ring.
-        for _ in 0..<4 {
-            DispatchQueue.global().async(group: group) {
-                while running.withLock({ $0 }) {
-                    for _ in 0..<20 { center.post(name: ping) }
-                    posted.withLock { $0 += 20 }
-                    usleep(200)
-                }
-            }
-        }
-        #expect(eventually { posted.withLock { $0 } > 5_000 })
+        let posters = Posters(center, ping, threads: 4, batch: 20, pause: 200)
+        #expect(eventually { posters.posted > 5_000 })
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
         #expect(eventually { viewer.postCount > 2_000 })
-        running.withLock { $0 = false }
-        group.wait()
-        let total = UInt64(posted.withLock { $0 })
+        let total = UInt64(posters.stop())
         // Every post and delivery counts once: in history, as an event, or in a gap that says it was
         // lost (a loaded host may fill a ring). Posts that found no probe just before it attached
         // reach the viewer at the next reading of the counts.

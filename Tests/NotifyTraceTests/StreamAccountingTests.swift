@@ -69,29 +69,18 @@ struct StreamAccountingTests {
                 stalledViewerSeconds: 60))
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
-        let posted = LockedValue(0)
-        let running = LockedValue(true)
-        let group = DispatchGroup()
-        for _ in 0..<4 {
-            DispatchQueue.global().async(group: group) {
-                while running.withLock({ $0 }) {
-                    for _ in 0..<100 { center.post(name: ping) }
-                    posted.withLock { $0 += 100 }
-                }
-            }
-        }
+        let posters = Posters(center, ping, threads: 4)
         #expect(eventually { viewer.postCount > 1_000 })
         viewer.paused = true
-        let pausedAt = posted.withLock { $0 }
+        let pausedAt = posters.posted
         // The viewer stands still while the app goes on posting well past its buffer.
-        #expect(eventually { posted.withLock { $0 } > pausedAt + 40_000 })
+        #expect(eventually { posters.posted > pausedAt + 40_000 })
         viewer.paused = false
-        #expect(eventually { posted.withLock { $0 } > pausedAt + 60_000 })
-        running.withLock { $0 = false }
-        group.wait()
+        #expect(eventually { posters.posted > pausedAt + 60_000 })
+        let posted = posters.stop()
         inspector.stop()
         let account = StreamAccount(viewer.finish())
-        let produced = UInt64(posted.withLock { $0 }) * 2 + 1  // posts, deliveries, the registration
+        let produced = UInt64(posted) * 2 + 1  // posts, deliveries, the registration
         #expect(account.end?.reason == .inspectorStopped)
         #expect(account.viewerBehindGaps.count >= 1)
         #expect(UInt64(account.events) + account.lost == produced)
@@ -121,37 +110,28 @@ struct StreamAccountingTests {
         socket.close()
         defer { if viewer.isRunning { viewer.terminate() } }
         #expect(eventually { inspector.viewerCount == 1 })
-        let posted = LockedValue(0)
-        let running = LockedValue(true)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            while running.withLock({ $0 }) {
-                for _ in 0..<100 { center.post(name: ping) }
-                posted.withLock { $0 += 100 }
-            }
-        }
-        #expect(eventually { posted.withLock { $0 } > 5_000 })
+        let posters = Posters(center, ping, threads: 1)
+        #expect(eventually { posters.posted > 5_000 })
         kill(viewer.processIdentifier, SIGSTOP)
-        let stoppedAt = posted.withLock { $0 }
-        #expect(eventually { posted.withLock { $0 } > stoppedAt + 50_000 })
+        let stoppedAt = posters.posted
+        #expect(eventually { posters.posted > stoppedAt + 50_000 })
         // On a loaded machine the exporter may get so little CPU that the app's ring, not this
         // viewer, drops what it cannot send: go on until the stopped viewer has missed lines too,
         // then post some more.
         #expect(eventually(seconds: 30) { inspector.viewerHasMissed })
-        let filledAt = posted.withLock { $0 }
-        #expect(eventually { posted.withLock { $0 } > filledAt + 5_000 })
+        let filledAt = posters.posted
+        #expect(eventually { posters.posted > filledAt + 5_000 })
         kill(viewer.processIdentifier, SIGCONT)
-        let continuedAt = posted.withLock { $0 }
-        #expect(eventually { posted.withLock { $0 } > continuedAt + 5_000 })
-        running.withLock { $0 = false }
-        group.wait()
+        let continuedAt = posters.posted
+        #expect(eventually { posters.posted > continuedAt + 5_000 })
+        let posted = posters.stop()
         inspector.stop()
         #expect(eventually(seconds: 30) { !viewer.isRunning })
         let (stream, _) = try TraceReader.open(file: output).readToEnd(seconds: 30)
         let account = StreamAccount(stream)
         #expect(account.end?.reason == .inspectorStopped)
         #expect(account.viewerBehindGaps.count >= 1)
-        #expect(UInt64(account.events) + account.lost == UInt64(posted.withLock { $0 }) * 2 + 1)
+        #expect(UInt64(account.events) + account.lost == UInt64(posted) * 2 + 1)
         #expect(account.decreasingSeq == 0)
         if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
     }
