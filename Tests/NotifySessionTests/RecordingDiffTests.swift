@@ -123,36 +123,17 @@ struct RecordingDiffTests {
     private func recordedMidSession(perSecond: Int, before: Int, after: Int) throws -> String {
         let second: UInt64 = 1_000_000_000
         let start: UInt64 = 500 * second
-        var seq: UInt64 = 0
-        func next() -> UInt64 { seq += 1; return seq }
-        var events: [TraceEvent] = [
-            .header(
-                TraceHeader(
-                    pid: 31, process: "Steady", center: "default", clockMono: start - 60 * second, clockWall: 0,
-                    producer: "test")),
-            .thread(TraceThread(seq: next(), timestamp: 1, id: 1, systemID: 31, name: "main", isMain: true)),
-            .callsite(TraceCallsite(id: 5, file: "App/Session.swift", line: 5)),
-            .registered(
-                TraceRegistration(
-                    seq: next(), timestamp: start, thread: 1, id: 1, name: "SessionDidChange", kind: .block,
-                    observer: nil, object: nil, target: .posting, targetLabel: nil, callsite: 5, preexisting: false,
-                    capturesObserverStrongly: false)),
-        ]
+        var script = TraceScript(
+            header: TraceHeader(
+                pid: 31, process: "Steady", center: "default", clockMono: start - 60 * second, clockWall: 0,
+                producer: "test"),
+            time: start)
+        script.register(1, "SessionDidChange", site: 5)
         for tick in 1...(before + after) * perSecond {
-            let time = start + UInt64(tick) * second / UInt64(perSecond)
-            let post = next()
-            events.append(
-                .posted(
-                    TracePost(
-                        seq: post, timestamp: time, thread: 1, postID: post, name: "SessionDidChange", object: nil,
-                        hasUserInfo: false, matched: 1, depth: 1, parentPostID: 0, callsite: 5)))
-            events.append(
-                .delivered(
-                    TraceDelivery(
-                        seq: next(), timestamp: time + 1_000, thread: 1, postID: post, registration: 1,
-                        name: "SessionDidChange", postingThread: 1, target: .posting, start: time, duration: 1_000,
-                        wait: 0, depth: 1)))
+            script.advance(start + UInt64(tick) * second / UInt64(perSecond) - script.time)
+            script.postAndDeliver("SessionDidChange", to: [1], site: 5, duration: 1_000)
         }
+        let events = script.events
         let split = events.firstIndex {
             guard case .posted(let post) = $0 else { return false }
             return post.timestamp > start + UInt64(before) * second

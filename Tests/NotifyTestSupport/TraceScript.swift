@@ -22,6 +22,14 @@ public struct TraceScript: Sendable {
         thread(2, name: "worker")
     }
 
+    /// A stream's lines from its start: `header`, then the same two threads, the clock at `time`.
+    public init(header: TraceHeader, time: UInt64) {
+        events = [.header(header)]
+        self.time = time
+        thread(1, name: "main", isMain: true)
+        thread(2, name: "worker")
+    }
+
     private mutating func nextSeq() -> UInt64 {
         seq += 1
         return seq
