@@ -20,49 +20,27 @@ struct EventClockSessionTests {
     /// (never removed: R6, an error past 100 live), an observer of a name nobody posts (R10), a
     /// post every 250 ms, then 10 quiet seconds carried by clock lines.
     static func events(clockBase: UInt64 = 1_000 * second, first: UInt64 = 1_100 * second) -> [TraceEvent] {
-        var events: [TraceEvent] = [
-            .header(
-                TraceHeader(
-                    pid: 9, process: "Steady", center: "default", clockMono: clockBase, clockWall: 0,
-                    producer: "test")),
-            .callsite(TraceCallsite(id: 50, file: "App/Feed.swift", line: 50)),
-            .callsite(TraceCallsite(id: 60, file: "App/Quiet.swift", line: 60)),
-        ]
-        var seq: UInt64 = 0
-        var time = first
-        func next() -> UInt64 { seq += 1; return seq }
-        func register(_ id: UInt64, _ name: String, site: UInt64) {
-            events.append(
-                .registered(
-                    TraceRegistration(
-                        seq: next(), timestamp: time, thread: 1, id: id, name: name, kind: .block, observer: nil,
-                        object: nil,
-                        target: .posting, targetLabel: nil, callsite: site, preexisting: false,
-                        capturesObserverStrongly: false)))
-        }
-        events.append(
-            .thread(TraceThread(seq: next(), timestamp: time, id: 1, systemID: 9, name: "main", isMain: true)))
-        register(1, "neverSent", site: 60)
+        var script = TraceScript(
+            header: TraceHeader(
+                pid: 9, process: "Steady", center: "default", clockMono: clockBase, clockWall: 0, producer: "test"),
+            time: first)
+        script.site(50, file: "App/Feed.swift")
+        script.site(60, file: "App/Quiet.swift")
+        script.register(1, "neverSent", site: 60)
         var id: UInt64 = 10
         for _ in 0..<30 {
             for quarter in 0..<4 {
-                register(id, "grows", site: 50)
+                script.register(id, "grows", site: 50)
                 id += 1
-                time += second / 4
-                if quarter % 2 == 0 {
-                    events.append(
-                        .posted(
-                            TracePost(
-                                seq: next(), timestamp: time, thread: 1, postID: seq, name: "other", object: nil,
-                                hasUserInfo: false, matched: 0, depth: 1, parentPostID: 0, callsite: 60)))
-                }
+                script.advance(second / 4)
+                if quarter % 2 == 0 { script.post("other", matched: 0, site: 60) }
             }
         }
         for _ in 0..<10 {
-            time += second
-            events.append(.tick(TraceTick(seq: next(), timestamp: time)))
+            script.advance(second)
+            script.tick()
         }
-        return events
+        return script.events
     }
 
     static func write(_ events: [TraceEvent]) throws -> String {

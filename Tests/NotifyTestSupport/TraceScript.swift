@@ -51,10 +51,10 @@ public struct TraceScript: Sendable {
                     isMain: isMain)))
     }
 
-    /// Introduces callsite `id` as `File.swift:<id>` once.
-    public mutating func site(_ id: UInt64) {
+    /// Introduces callsite `id` as `<file>:<id>` once.
+    public mutating func site(_ id: UInt64, file: String = "App/File.swift") {
         guard sites.insert(id).inserted else { return }
-        events.append(.callsite(TraceCallsite(id: id, file: "App/File.swift", line: UInt(id))))
+        events.append(.callsite(TraceCallsite(id: id, file: file, line: UInt(id))))
     }
 
     /// Introduces object `id` of type `type` once.
