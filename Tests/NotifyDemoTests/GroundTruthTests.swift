@@ -5,7 +5,7 @@ import NotifyWire
 import NotifyKit
 import Testing
 
-@Suite("Ground truth equals what a probe counted", .timeLimit(.minutes(1)))
+@Suite("Ground truth equals what a probe counted", .timeLimit(.minutes(5)))
 struct GroundTruthTests {
     @Test(
         "posts and deliveries per name and per thread, and live registrations, match the probe",
@@ -56,7 +56,7 @@ struct GroundTruthTests {
     }
 }
 
-@Suite("Ground truth equals what a viewer receives", .serialized, .timeLimit(.minutes(1)))
+@Suite("Ground truth equals what a viewer receives", .serialized, .timeLimit(.minutes(5)))
 struct TraceFidelityTests {
     @Test("a viewer attached from the start counts exactly the demo's posts, deliveries and registrations")
     func traceMatchesTruth() throws {

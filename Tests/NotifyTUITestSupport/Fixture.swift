@@ -1,13 +1,13 @@
 import NotifyModel
-public import NotifyTUI
-public import NotifyWire
+package import NotifyTUI
+package import NotifyWire
 
 /// A small, deterministic trace: three threads, CJK and ASCII names, a dropped token, a slow
 /// handler, a typo'd post and a removal, so every view has real content.
-public enum Fixture {
-    public static let base: UInt64 = 1_000_000_000
+package enum Fixture {
+    package static let base: UInt64 = 1_000_000_000
 
-    public static func events(registrations extra: Int = 0) -> [TraceEvent] {
+    package static func events(registrations extra: Int = 0) -> [TraceEvent] {
         var events: [TraceEvent] = []
         var seq: UInt64 = 0
         var time = base
@@ -98,7 +98,7 @@ public enum Fixture {
     }
 
     /// Frame data from the fixture, as a live session at its last event.
-    public static func data(_ events: [TraceEvent] = events(), paused: Bool = false) -> DashboardData {
+    package static func data(_ events: [TraceEvent] = events(), paused: Bool = false) -> DashboardData {
         var model = InspectorState()
         var tail = EventTail()
         for event in events {
@@ -120,7 +120,7 @@ public enum Fixture {
 /// Feeds keys to the view state, rendering the fixture between keys as the run loop does; returns
 /// the last frame.
 @discardableResult
-public func press(
+package func press(
     _ keys: [Key], _ view: inout ViewState, size: Size = Size(width: 120, height: 40)
 ) -> (Canvas, FrameInfo) {
     let data = Fixture.data()
@@ -133,4 +133,4 @@ public func press(
 }
 
 /// The keys that type `string`.
-public func keystrokes(_ string: String) -> [Key] { string.map { .character($0) } }
+package func keystrokes(_ string: String) -> [Key] { string.map { .character($0) } }

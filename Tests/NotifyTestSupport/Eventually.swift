@@ -1,13 +1,13 @@
-public import Foundation
+package import Foundation
 
 /// How long a synchronous wait may take before the test counts as failed rather than hung. Every
 /// wait ends as soon as what it waits for happens, so only a failing test waits this long; a slow
 /// host under ThreadSanitizer must not fail a passing one.
-public let patience: TimeInterval = 20
+package let patience: TimeInterval = 20
 
 /// Polls `condition`, blocking the thread, until it holds or `seconds` pass; true when it held.
 /// Callers record the failure: `#expect(eventually { … })` or `try #require(eventually { … })`.
-public func eventually(seconds: TimeInterval = patience, _ condition: () -> Bool) -> Bool {
+package func eventually(seconds: TimeInterval = patience, _ condition: () -> Bool) -> Bool {
     let deadline = Date(timeIntervalSinceNow: seconds)
     while !condition() {
         if Date() >= deadline { return false }
@@ -18,7 +18,7 @@ public func eventually(seconds: TimeInterval = patience, _ condition: () -> Bool
 
 /// Waits, suspending, until `condition` holds; false when it did not within `budget` seconds of
 /// the task pool's attention (see ``PoolAttention``).
-public func eventually(budget: TimeInterval = PoolAttention.defaultBudget, _ condition: @Sendable () -> Bool) async
+package func eventually(budget: TimeInterval = PoolAttention.defaultBudget, _ condition: @Sendable () -> Bool) async
     -> Bool
 {
     var attention = PoolAttention(budget: budget)

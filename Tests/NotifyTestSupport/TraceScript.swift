@@ -1,14 +1,14 @@
-public import NotifyWire
+package import NotifyWire
 
 /// Builds trace lines the way a producer would: increasing `seq`, a clock that moves only when
 /// told, definitions introduced once. Tests describe a scenario with it and fold the result.
-public struct TraceScript: Sendable {
-    public static let start: UInt64 = 1_000_000_000
-    public static let ms: UInt64 = 1_000_000
-    public static let second: UInt64 = 1_000_000_000
+package struct TraceScript: Sendable {
+    package static let start: UInt64 = 1_000_000_000
+    package static let ms: UInt64 = 1_000_000
+    package static let second: UInt64 = 1_000_000_000
 
-    public private(set) var events: [TraceEvent] = []
-    public private(set) var time: UInt64 = start
+    package private(set) var events: [TraceEvent] = []
+    package private(set) var time: UInt64 = start
     private var seq: UInt64 = 0
     private var lastPostID: UInt64 = 0
     private var threads: Set<UInt64> = []
@@ -17,13 +17,13 @@ public struct TraceScript: Sendable {
     private var types: [String: UInt64] = [:]
 
     /// A script whose thread 1 is the main thread and thread 2 a worker.
-    public init() {
+    package init() {
         thread(1, name: "main", isMain: true)
         thread(2, name: "worker")
     }
 
     /// A stream's lines from its start: `header`, then the same two threads, the clock at `time`.
-    public init(header: TraceHeader, time: UInt64) {
+    package init(header: TraceHeader, time: UInt64) {
         events = [.header(header)]
         self.time = time
         thread(1, name: "main", isMain: true)
@@ -35,14 +35,14 @@ public struct TraceScript: Sendable {
         return seq
     }
 
-    public mutating func advance(_ nanoseconds: UInt64) { time += nanoseconds }
+    package mutating func advance(_ nanoseconds: UInt64) { time += nanoseconds }
 
     /// A clock line at the current time: stream time moves on with nothing happening.
-    public mutating func tick(viewers: UInt64? = nil) {
+    package mutating func tick(viewers: UInt64? = nil) {
         events.append(.tick(TraceTick(seq: nextSeq(), timestamp: time, viewers: viewers)))
     }
 
-    public mutating func thread(_ id: UInt64, name: String? = nil, isMain: Bool = false) {
+    package mutating func thread(_ id: UInt64, name: String? = nil, isMain: Bool = false) {
         threads.insert(id)
         events.append(
             .thread(
@@ -52,13 +52,13 @@ public struct TraceScript: Sendable {
     }
 
     /// Introduces callsite `id` as `<file>:<id>` once.
-    public mutating func site(_ id: UInt64, file: String = "App/File.swift") {
+    package mutating func site(_ id: UInt64, file: String = "App/File.swift") {
         guard sites.insert(id).inserted else { return }
         events.append(.callsite(TraceCallsite(id: id, file: file, line: UInt(id))))
     }
 
     /// Introduces object `id` of type `type` once.
-    public mutating func object(_ id: UInt64, type: String = "App.Screen") {
+    package mutating func object(_ id: UInt64, type: String = "App.Screen") {
         guard objects.insert(id).inserted else { return }
         let typeID: UInt64
         if let known = types[type] {
@@ -71,7 +71,7 @@ public struct TraceScript: Sendable {
         events.append(.object(TraceObject(id: id, type: typeID, address: 0x1000 + id * 16)))
     }
 
-    public mutating func register(
+    package mutating func register(
         _ id: UInt64, _ name: String?, kind: TraceRegistrationKind = .block, observer: UInt64? = nil,
         object: UInt64? = nil, target: TraceTargetKind = .posting, site: UInt64 = 100, thread: UInt64 = 1,
         captures: Bool = false, mainOnly: Bool = false, preexisting: Bool = false, ownerType: String = "App.Screen"
@@ -89,7 +89,7 @@ public struct TraceScript: Sendable {
 
     /// Posts `name`; returns the post id.
     @discardableResult
-    public mutating func post(
+    package mutating func post(
         _ name: String, matched: Int, thread: UInt64 = 1, site: UInt64 = 200, depth: Int = 1,
         message: TraceMessageKind? = nil
     ) -> UInt64 {
@@ -105,7 +105,7 @@ public struct TraceScript: Sendable {
     }
 
     /// A typed message of `post` queued for `registration`, leaving `pending` waiting for it.
-    public mutating func enqueue(
+    package mutating func enqueue(
         _ post: UInt64, for registration: UInt64, pending: Int, droppedOldest: Bool = false, thread: UInt64 = 1
     ) {
         events.append(
@@ -116,7 +116,7 @@ public struct TraceScript: Sendable {
     }
 
     /// One handler run of `registration` for `post`, lasting `duration`; the clock moves past it.
-    public mutating func deliver(
+    package mutating func deliver(
         _ post: UInt64, to registration: UInt64, name: String, thread: UInt64 = 1, postingThread: UInt64 = 1,
         duration: UInt64 = 1_000, wait: UInt64 = 0, depth: Int = 1, target: TraceTargetKind = .posting
     ) {
@@ -133,7 +133,7 @@ public struct TraceScript: Sendable {
 
     /// Posts `name` and delivers it to each of `registrations` (inline, on the posting thread).
     @discardableResult
-    public mutating func postAndDeliver(
+    package mutating func postAndDeliver(
         _ name: String, to registrations: [UInt64], thread: UInt64 = 1, site: UInt64 = 200, duration: UInt64 = 1_000
     ) -> UInt64 {
         let id = post(name, matched: registrations.count, thread: thread, site: site)
@@ -143,7 +143,7 @@ public struct TraceScript: Sendable {
         return id
     }
 
-    public mutating func remove(_ id: UInt64, reason: TraceRemovalReason = .tokenCancelled, thread: UInt64 = 1) {
+    package mutating func remove(_ id: UInt64, reason: TraceRemovalReason = .tokenCancelled, thread: UInt64 = 1) {
         events.append(
             .removed(
                 TraceRemoval(
@@ -151,11 +151,11 @@ public struct TraceScript: Sendable {
                     reason: reason)))
     }
 
-    public mutating func dropToken(_ id: UInt64) {
+    package mutating func dropToken(_ id: UInt64) {
         events.append(.tokenDropped(TraceTokenDrop(seq: nextSeq(), timestamp: time, thread: 1, registration: id)))
     }
 
-    public mutating func missRemoval(observer: UInt64, name: String?, site: UInt64 = 300) {
+    package mutating func missRemoval(observer: UInt64, name: String?, site: UInt64 = 300) {
         self.site(site)
         object(observer)
         events.append(
@@ -165,17 +165,17 @@ public struct TraceScript: Sendable {
     }
 
     /// The app's `center.checkpoint(label)`.
-    public mutating func checkpoint(_ label: String, site: UInt64 = 400) {
+    package mutating func checkpoint(_ label: String, site: UInt64 = 400) {
         self.site(site)
         events.append(
             .checkpoint(TraceCheckpoint(seq: nextSeq(), timestamp: time, thread: 1, label: label, callsite: site)))
     }
 
-    public mutating func gap(_ count: UInt64) {
+    package mutating func gap(_ count: UInt64) {
         events.append(.gap(TraceGap(seq: nextSeq(), timestamp: time, count: count, reason: .bufferFull)))
     }
 
-    public mutating func end(_ reason: TraceEndReason = .processExit) {
+    package mutating func end(_ reason: TraceEndReason = .processExit) {
         events.append(.end(TraceEnd(seq: nextSeq(), timestamp: time, reason: reason)))
     }
 }
