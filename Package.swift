@@ -130,12 +130,13 @@ let package = Package(
             name: "NotifyModelTests",
             dependencies: ["NotifyModel", "NotifyWire", "NotifyBenchmarks", "NotifyTestSupport"]
         ),
-        // End to end: a NotifyKit center through the inspector's socket into the model, live against replayed.
+        // End to end: a NotifyKit center or the demo through the inspector's socket into the model and a
+        // session, against the truth the app kept, live and replayed.
         .testTarget(
             name: "NotifyFidelityTests",
             dependencies: [
-                "NotifyKit", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire",
-                "NotifyTestSupport",
+                "NotifyKit", "NotifyDemo", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
+                "NotifyWire", "NotifySession", "NotifyTUI", "NotifyTestSupport",
             ]
         ),
         .testTarget(
@@ -151,13 +152,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(
-            name: "NotifyDemoTests",
-            dependencies: [
-                "NotifyDemo", "NotifyKit", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire",
-                "NotifyModel", "NotifySession", "NotifyTUI", "NotifyTestSupport",
-            ]
-        ),
+        // The demo's workload, scenarios and planted bugs, seen by a probe in the demo's own process.
+        .testTarget(name: "NotifyDemoTests", dependencies: ["NotifyDemo", "NotifyKit", "NotifyTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

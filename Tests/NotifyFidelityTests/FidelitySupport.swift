@@ -7,7 +7,7 @@ import NotifySystem
 import NotifyTraceViewer
 
 /// What really happened in the fidelity workload, recorded by the posters and the handlers.
-final class GroundTruth: @unchecked Sendable {  // `lock` guards every field
+final class CenterTruth: @unchecked Sendable {  // `lock` guards every field
     private let lock = NSLock()
     private(set) var postsByName: [String: UInt64] = [:]
     private(set) var deliveriesByName: [String: UInt64] = [:]
@@ -45,8 +45,8 @@ final class GroundTruth: @unchecked Sendable {  // `lock` guards every field
 
 /// An observer object of the workload: a screen, a sync service, a sender.
 final class Screen: @unchecked Sendable {  // immutable after init
-    let truth: GroundTruth
-    init(_ truth: GroundTruth) { self.truth = truth }
+    let truth: CenterTruth
+    init(_ truth: CenterTruth) { self.truth = truth }
     /// A target–action method.
     func receive(_ note: Notification) { truth.delivered(note.name) }
     func touch() {}
@@ -55,7 +55,7 @@ final class Screen: @unchecked Sendable {  // immutable after init
 /// Allocates screens, all kept alive, until one lands at `address` (a dead object's identity),
 /// right after `release` drops the last reference to the object there.
 func allocateScreens(
-    untilReusing address: ObjectIdentifier, truth: GroundTruth, afterReleasing release: () -> Void,
+    untilReusing address: ObjectIdentifier, truth: CenterTruth, afterReleasing release: () -> Void,
     limit: Int = 5_000
 ) -> (screens: [Screen], reused: Bool) {
     release()

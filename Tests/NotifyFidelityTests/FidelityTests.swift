@@ -60,7 +60,7 @@ private extension Notification.Name {
     @Test("center → socket → reader → model equals the ground truth, and so does the replayed recording")
     func fidelity() throws {
         let temporary = TemporaryDirectory()
-        let truth = GroundTruth()
+        let truth = CenterTruth()
         let center = NotifyCenter(label: "fidelity")
         let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
@@ -92,7 +92,7 @@ private extension Notification.Name {
     }
 
     /// Runs the scripted workload; returns the live registration count at its end.
-    private func runWorkload(center: NotifyCenter, truth: GroundTruth, keep: inout [AnyObject]) throws -> Int {
+    private func runWorkload(center: NotifyCenter, truth: CenterTruth, keep: inout [AnyObject]) throws -> Int {
         let queue = DispatchQueue(label: "fidelity.sync")
         // Baseline: a block, an owner-bound handler and an async handler, all posted.
         let service = Screen(truth)
@@ -202,7 +202,7 @@ private extension Notification.Name {
         return center.registrationCount
     }
 
-    private func check(_ state: InspectorState, against truth: GroundTruth, liveRegistrations: Int) throws {
+    private func check(_ state: InspectorState, against truth: CenterTruth, liveRegistrations: Int) throws {
         let expected = truth.snapshot
         #expect(state.eventsLost == 0)
         #expect(state.detailLoss.unknownRegistrationEvents == 0)

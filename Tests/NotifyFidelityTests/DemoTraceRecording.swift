@@ -120,3 +120,16 @@ private final class Viewer: @unchecked Sendable {  // `events` and `end` are wri
         return (events, end)
     }
 }
+
+extension RecordedDemoTrace {
+    /// Deliveries the machine stalled (see ``MachineStall``), sparing the handler a planted bug
+    /// makes slow.
+    func stalls(bugs: [DemoBug]) -> [String] {
+        let slow = bugs.contains(.slowMainHandler) ? DemoBug.slowMainHandler.name.string : nil
+        return MachineStall.stalls(
+            events.lazy.compactMap { event -> (name: String, duration: UInt64)? in
+                guard case .delivered(let delivery) = event else { return nil }
+                return (delivery.name, delivery.duration)
+            }, sparing: slow)
+    }
+}

@@ -1,4 +1,5 @@
 import NotifyDemo
+import NotifyTestSupport
 import NotifyTraceViewer
 import NotifyWire
 import NotifyModel
