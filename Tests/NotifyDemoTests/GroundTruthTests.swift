@@ -3,7 +3,7 @@ import NotifyDemo
 import NotifyKit
 import Testing
 
-@Suite("Ground truth equals what a probe counted", .timeLimit(.minutes(5)))
+@Suite("Ground truth equals what a probe counted", .timeLimit(.minutes(10)))
 struct GroundTruthTests {
     @Test(
         "posts and deliveries per name and per thread, and live registrations, match the probe",

@@ -31,7 +31,7 @@ private extension Notification.Name {
 /// A scripted workload with known ground truth runs through a real center, the inspector's
 /// socket and a trace reader into the model; every number must equal the truth, live and after
 /// recording and replaying the session.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct FidelityTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct FidelityTests {
     static var configuration: InspectorConfiguration {
         var configuration = InspectorConfiguration()
         configuration.rules.checkpointInterval = 2_000_000  // 2 ms: the workload's pauses are 10 ms

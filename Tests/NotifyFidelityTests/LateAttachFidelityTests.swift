@@ -9,7 +9,7 @@ import Testing
 /// A viewer that attaches seconds into a run ends with the whole run's truth: every per-name and
 /// per-thread figure, the live registrations and every planted bug, from the snapshot's history
 /// plus the events after it; and the recording of what that viewer received refolds to the same.
-@Suite("A late viewer's final state equals the whole run's truth", .timeLimit(.minutes(5)))
+@Suite("A late viewer's final state equals the whole run's truth", .timeLimit(.minutes(10)))
 struct LateAttachFidelityTests {
     static let steps = 400
     static let stepsPerCheckpoint = 50

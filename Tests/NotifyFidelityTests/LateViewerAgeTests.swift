@@ -9,7 +9,7 @@ import Testing
 
 /// A viewer attached after the app registered sees each registration's real age: the snapshot
 /// carries the app's registration time, and the observer table ages from it.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct LateViewerAgeTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LateViewerAgeTests {
     @Test("AGE of a registration made before attach counts from the registration, not the attach")
     func lateViewerAgeIsTrue() throws {
         let temporary = TemporaryDirectory()

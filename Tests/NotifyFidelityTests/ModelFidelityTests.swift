@@ -9,7 +9,7 @@ import Testing
 /// The fidelity test of the demo: the demo's own ground truth equals the inspector model's
 /// numbers after a run received through a real inspector socket, and again after that session's
 /// recording is replayed from its file into a fresh model.
-@Suite("The inspector model's numbers equal the demo's ground truth, live and replayed", .timeLimit(.minutes(5)))
+@Suite("The inspector model's numbers equal the demo's ground truth, live and replayed", .timeLimit(.minutes(10)))
 struct ModelFidelityTests {
     @Test(
         "posts and deliveries per name and per thread, and live registrations, equal the ground truth",

@@ -8,7 +8,7 @@ import Testing
 /// The demo's planted bugs against the inspector model: the trace a viewer receives over a real
 /// inspector socket, folded into ``InspectorState``, must raise exactly the rule each bug names
 /// (``DemoBug/rule``) and nothing else; the clean app must raise nothing at all.
-@Suite("The inspector model finds each planted bug, and nothing in a clean run", .timeLimit(.minutes(5)))
+@Suite("The inspector model finds each planted bug, and nothing in a clean run", .timeLimit(.minutes(10)))
 struct ModelFindingTests {
     /// Long enough for every bug to be planted (the crash reporter starts at main-lane step 100)
     /// and for R6 and R10 to see their checkpoints.

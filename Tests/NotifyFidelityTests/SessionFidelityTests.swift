@@ -11,7 +11,7 @@ import Testing
 /// the demo's truth; its `--record` file and its mid-run `r` recording, replayed at speeds 0, 1
 /// and 64, in one batch and paced on a simulated wall clock, end in the live model's state.
 @Suite(
-    "A live session equals the truth, and every replay of its recordings ends where it ended", .timeLimit(.minutes(5)))
+    "A live session equals the truth, and every replay of its recordings ends where it ended", .timeLimit(.minutes(10)))
 struct SessionFidelityTests {
     static let steps = 400
 

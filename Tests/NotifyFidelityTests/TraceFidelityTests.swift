@@ -5,7 +5,7 @@ import NotifyWire
 import NotifyKit
 import Testing
 
-@Suite("Ground truth equals what a viewer receives", .serialized, .timeLimit(.minutes(5)))
+@Suite("Ground truth equals what a viewer receives", .serialized, .timeLimit(.minutes(10)))
 struct TraceFidelityTests {
     @Test("a viewer attached from the start counts exactly the demo's posts, deliveries and registrations")
     func traceMatchesTruth() throws {

@@ -10,7 +10,7 @@ import Testing
 /// center → inspector socket → reader → model; and the session's recording refolded in one batch
 /// and event by event, which must end in the same state.
 @Suite(
-    "The model's end state equals the demo's truth, and batch and incremental refolds agree", .timeLimit(.minutes(5)))
+    "The model's end state equals the demo's truth, and batch and incremental refolds agree", .timeLimit(.minutes(10)))
 struct TruthFidelityTests {
     static let steps = 400
     static let stepsPerCheckpoint = 50

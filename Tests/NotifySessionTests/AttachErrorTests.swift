@@ -5,7 +5,7 @@ import Testing
 
 /// Errors about the process to attach to: a pid that names no process is called so, and the
 /// list of processes that can be inspected prints as lines, not as one line with `?` for breaks.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct AttachErrorTests {
     static let one = InspectableProcess(pid: 42, socketPath: "/d/42.sock", name: "shop", uptimeSeconds: 3)
 

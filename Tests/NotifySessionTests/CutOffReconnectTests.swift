@@ -16,7 +16,7 @@ private let ping = Notification.Name("cutoff.session.ping")
 /// A viewer the app cuts off for falling behind (here: its reading paused past the cut-off, as a
 /// stopped notifytop's would be) says why, counts what it missed, and connects again to the same,
 /// still running process for a fresh snapshot. Nothing calls the process exited or crashed.
-@Suite("Cut-off reconnect", .serialized, .timeLimit(.minutes(5)))
+@Suite("Cut-off reconnect", .serialized, .timeLimit(.minutes(10)))
 struct CutOffReconnectTests {
     /// Copies the app's stream to the session's socket while not paused: a paused relay leaves the
     /// app's socket full, as a stopped viewer does.
@@ -252,7 +252,7 @@ struct CutOffReconnectTests {
 
 /// A stream that stops without an end line: the process is asked whether it is gone before
 /// anything calls it killed or crashed.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct BareCloseTests {
     /// A live reader on `events` whose connection closes without an end line.
     static func closedStream(_ events: [TraceEvent]) throws -> TraceReader {

@@ -11,7 +11,7 @@ import Testing
 
 /// The session never feeds a wall clock into the model: a replay at any speed, with or without
 /// bounds, ends in the state the live session had at the same event, and stops there.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct EventClockSessionTests {
     static let second: UInt64 = 1_000_000_000
 

@@ -16,7 +16,7 @@ import Testing
 /// notifytop prints carries raw control characters.
 ///
 /// Serialized: some tests point standard error (and output) at a file while the runner runs.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct InputAndRecordingErrorTests {
     static func temporaryPath(_ name: String) -> String {
         NotifyTestSupport.temporaryPath("io", suffix: "-\(name)")

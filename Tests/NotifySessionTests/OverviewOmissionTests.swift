@@ -9,7 +9,7 @@ import Testing
 
 /// The overview never hides what it leaves out: processes beyond its limit are counted on screen,
 /// in the Log view and in JSON, and a socket that never sends a trace is marked, not shown live.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct OverviewOmissionTests {
     @Test("processes beyond the limit are counted on screen, in the Log view and in JSON")
     func processesBeyondTheLimitAreCounted() throws {

@@ -14,7 +14,7 @@ import Testing
 ///
 /// The "processes" are this test process (alive, with a known name) behind a socket file in a
 /// private directory, and the streams are recorded traces read through the live path.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReattachTests {
     final class Scratch {
         let directory = temporaryPath("reattach")

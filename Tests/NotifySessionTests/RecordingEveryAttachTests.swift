@@ -11,7 +11,7 @@ import Testing
 
 /// `r` records whatever the views are attached to, however they got there (the overview, a
 /// switch to another process, a restart), and a recording the user ends says so.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct RecordingEveryAttachTests {
     typealias Overview = ProcessOverviewTests
 

@@ -7,7 +7,7 @@ import Testing
 
 /// `--ssh [user@]host[:port]` as a typed value, the ssh command line built from it, the relay's
 /// listing format and the one-line messages made from how ssh failed.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct SSHCommandLineTests {
     struct Options: ParsableArguments {
         @Option var ssh: SSHDestination?

@@ -10,7 +10,7 @@ import Testing
 /// ``SSHHost`` against a stand-in for `ssh`: a shell script that records its arguments and plays
 /// one part (a relay's listing, a stream, a failure), so the transport's child process, socket
 /// pair and error path run for real without a server.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct SSHHostTests {
     final class FakeSSH {
         let directory = temporaryPath("fake-ssh")

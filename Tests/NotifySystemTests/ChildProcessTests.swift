@@ -4,7 +4,7 @@ import Testing
 
 /// The child processes notifytop starts (ssh): what they write is collected, how they ended is
 /// reported, and one that will not stop on SIGTERM is killed.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct ChildProcessTests {
     @Test func runCollectsBothStreamsAndTheStatus() throws {
         let output = try ChildProcess.run(["sh", "-c", "echo out; echo err >&2; exit 3"], timeoutMilliseconds: 30_000)

@@ -5,7 +5,7 @@ import Testing
 
 /// The socket directory is used only when it is this user's private directory, and only this
 /// user's live sockets are listed or removed.
-@Suite("Socket directory safety", .timeLimit(.minutes(5)))
+@Suite("Socket directory safety", .timeLimit(.minutes(10)))
 struct SocketDirectoryTests {
     final class Scratch {
         let path = temporaryPath("dirtest")

@@ -6,7 +6,7 @@ import NotifyTraceApp
 import NotifyTraceViewer
 import Testing
 
-@Suite("Clock lines from a quiet exporter", .serialized, .timeLimit(.minutes(5)))
+@Suite("Clock lines from a quiet exporter", .serialized, .timeLimit(.minutes(10)))
 struct ClockLineExportTests {
     @Test("a quiet stream carries tick lines, numbered after the events and stamped later than them")
     func quietStreamTicks() throws {

@@ -12,7 +12,7 @@ private let ping = Notification.Name("cutoff.ping")
 /// A viewer the app cuts off for falling behind learns why: its stream ends with gaps counting
 /// what it lost and an `end` line saying how long it was behind, how many events the cut-off lost
 /// it and how many bytes were queued, even when it was stopped past the cut-off.
-@Suite("Cut-off cause", .serialized, .timeLimit(.minutes(5)))
+@Suite("Cut-off cause", .serialized, .timeLimit(.minutes(10)))
 struct CutOffCauseTests {
     @Test("cutting off a viewer that fell behind writes how long, how many events and how many bytes into its end line")
     func endLineSaysHowFarBehind() throws {

@@ -10,7 +10,7 @@ import Testing
 private let ping = Notification.Name("trace.ping")
 private let pong = Notification.Name("trace.pong")
 
-@Suite("Inspector over a Unix socket", .serialized, .timeLimit(.minutes(5)))
+@Suite("Inspector over a Unix socket", .serialized, .timeLimit(.minutes(10)))
 struct InspectorTests {
     @Test("the socket is private, named after the pid, and removed when the inspector stops")
     func socketLifecycle() throws {
@@ -165,7 +165,7 @@ struct InspectorTests {
     }
 }
 
-@Suite("Inspector snapshots", .serialized, .timeLimit(.minutes(5)))
+@Suite("Inspector snapshots", .serialized, .timeLimit(.minutes(10)))
 struct InspectorSnapshotTests {
     @Test("a late viewer learns which live registrations lost their token, and sequence numbers only grow")
     func lateViewerSeesDroppedTokens() throws {

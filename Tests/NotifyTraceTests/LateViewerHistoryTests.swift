@@ -41,7 +41,7 @@ private struct StreamTotals {
 
 /// A viewer that attaches late receives the process's history: every post and delivery counts
 /// once, as an event of its stream or inside a history line.
-@Suite("Late viewer history", .serialized, .timeLimit(.minutes(5)))
+@Suite("Late viewer history", .serialized, .timeLimit(.minutes(10)))
 struct LateViewerHistoryTests {
     @Test("a viewer attached after posts gets history lines that sum to them, true registering threads and deliveries")
     func lateViewerGetsTheHistory() throws {

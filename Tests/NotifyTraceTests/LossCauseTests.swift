@@ -52,7 +52,7 @@ private final class ExporterHold: @unchecked Sendable {  // `state` is locked
 /// Every lost event is labelled with its cause: `buffer-full` when the app's ring overflowed (the
 /// exporter or the app was too busy), `viewer-behind` only when this viewer's socket stopped
 /// taking lines.
-@Suite("Loss causes", .serialized, .timeLimit(.minutes(5)))
+@Suite("Loss causes", .serialized, .timeLimit(.minutes(10)))
 struct LossCauseTests {
     private func start(
         _ center: NotifyCenter, _ directory: TemporaryDirectory, ringCapacity: Int, hold: ExporterHold

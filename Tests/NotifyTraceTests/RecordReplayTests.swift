@@ -35,7 +35,7 @@ private let header = TraceEncoder.line(
 )
 .trimmingCharacters(in: .newlines)
 
-@Suite("Recording and replay", .timeLimit(.minutes(5)))
+@Suite("Recording and replay", .timeLimit(.minutes(10)))
 struct RecordReplayTests {
     @Test("a recorded live session replays to exactly the events the viewer received")
     func recordThenReplay() throws {

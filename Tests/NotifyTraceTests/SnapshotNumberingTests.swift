@@ -10,7 +10,7 @@ private let tick = Notification.Name("numbering.tick")
 
 /// A late viewer's snapshot describes state the stream already numbered: it must not take numbers
 /// that viewers already attached would then see as holes (and count as lost).
-@Suite("Snapshot numbering", .serialized, .timeLimit(.minutes(5)))
+@Suite("Snapshot numbering", .serialized, .timeLimit(.minutes(10)))
 struct SnapshotNumberingTests {
     @Test("viewers attached while others attach see no hole in seq and no loss; each late stream still only grows")
     func lateViewersTakeNoNumbers() throws {

@@ -11,7 +11,7 @@ private let ping = Notification.Name("accounting.ping")
 
 /// Every event produced for a viewer is either received or counted by a gap, to the end of the
 /// stream, and `seq` accounts for every number.
-@Suite("Stream accounting", .serialized, .timeLimit(.minutes(5)))
+@Suite("Stream accounting", .serialized, .timeLimit(.minutes(10)))
 struct StreamAccountingTests {
     private func start(_ center: NotifyCenter, _ directory: TemporaryDirectory, limits: ViewerLimits)
         throws -> NotifyInspector

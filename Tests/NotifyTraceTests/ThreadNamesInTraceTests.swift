@@ -8,7 +8,7 @@ import NotifyKit
 import Testing
 
 /// The trace names threads as the app knows them, and says so again when a name changes.
-@Suite("Thread names in the trace", .serialized, .timeLimit(.minutes(5)))
+@Suite("Thread names in the trace", .serialized, .timeLimit(.minutes(10)))
 struct ThreadNamesInTraceTests {
     @Test("a labelled dispatch queue, a named operation queue and a delivery thread each name their deliveries' thread")
     func deliveringThreadsNamed() throws {

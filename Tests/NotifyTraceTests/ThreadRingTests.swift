@@ -13,7 +13,7 @@ private let beat = Notification.Name("thread-rings.beat")
 /// What the per-thread rings of the app side promise a viewer: every event dropped by a full ring
 /// arrives as a `buffer-full` gap of exactly that size, and threads posting at once lose nothing
 /// that is not counted.
-@Suite("Thread rings", .serialized, .timeLimit(.minutes(5)))
+@Suite("Thread rings", .serialized, .timeLimit(.minutes(10)))
 struct ThreadRingTests {
     private func start(_ center: NotifyCenter, _ directory: TemporaryDirectory, ringCapacity: Int)
         throws -> NotifyInspector

@@ -11,7 +11,7 @@ private let tick = Notification.Name("recorder.tick")
 
 /// A recording states what it wrote: write errors are caught and bytes reach the disk within about
 /// a second, not only every 64 KiB.
-@Suite("Trace recorder", .timeLimit(.minutes(5)))
+@Suite("Trace recorder", .timeLimit(.minutes(10)))
 struct TraceRecorderTests {
     static func fileSize(_ path: String) -> Int {
         var info = stat()

@@ -6,7 +6,7 @@ import NotifyTraceApp
 import NotifyTraceViewer
 import Testing
 
-@Suite("Viewer counts from the exporter", .serialized, .timeLimit(.minutes(5)))
+@Suite("Viewer counts from the exporter", .serialized, .timeLimit(.minutes(10)))
 struct ViewerCountExportTests {
     static func isTick(viewers: UInt64) -> (TraceEvent) -> Bool {
         { event in

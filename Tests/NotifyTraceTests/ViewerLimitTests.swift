@@ -10,7 +10,7 @@ import Testing
 private let ping = Notification.Name("limits.ping")
 
 /// Viewers cannot exhaust the app: their number, their memory and their descriptors are bounded.
-@Suite("Viewer limits", .serialized, .timeLimit(.minutes(5)))
+@Suite("Viewer limits", .serialized, .timeLimit(.minutes(10)))
 struct ViewerLimitTests {
     /// Everything a socket yields until its peer closes it, or nil after `seconds`.
     private func readUntilClosed(_ socket: UnixSocket, seconds: Double = 10) -> String? {
