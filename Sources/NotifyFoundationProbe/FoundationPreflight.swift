@@ -28,13 +28,13 @@ package enum FoundationPreflight {
             throw FoundationAttachError("cannot read /proc/\(pid)/maps: the process ended or is not yours")
         }
         if let library = maps.path(named: FoundationSymbols.libraryName) {
-            try checkSymbols(in: library, statically: false)
+            try checkSymbols(in: library, pid: pid, statically: false)
             return library
         }
         guard let executable = maps.executable else {
             throw FoundationAttachError("pid \(pid) maps no file: not a Swift program")
         }
-        try checkSymbols(in: executable, statically: true)
+        try checkSymbols(in: executable, pid: pid, statically: true)
         return executable
     }
 
@@ -52,7 +52,7 @@ package enum FoundationPreflight {
         }
     }
 
-    private static func checkSymbols(in path: String, statically: Bool) throws(FoundationAttachError) {
+    private static func checkSymbols(in path: String, pid: Int32, statically: Bool) throws(FoundationAttachError) {
         guard let bytes = SystemFiles.bytes(path) else { throw FoundationAttachError("cannot read \(path)") }
         guard let symbols = ELFSymbols(bytes: bytes, looking: Set(FoundationSymbols.required)) else {
             throw FoundationAttachError("\(path) is not a 64-bit ELF file")
@@ -60,11 +60,12 @@ package enum FoundationPreflight {
         let missing = missing(found: symbols.found)
         if missing.isEmpty { return }
         if statically && symbols.found.isEmpty {
+            let library = FoundationSymbols.libraryName
             throw FoundationAttachError(
                 symbols.hasSymbolTable
-                    ? "\(path) maps no \(FoundationSymbols.libraryName) and does not contain Foundation's NotificationCenter"
-                    : "\(path) is stripped and maps no \(FoundationSymbols.libraryName): a statically linked "
-                        + "Foundation needs its symbols (build without -Xlinker -s / strip)")
+                    ? "pid \(pid) does not use Foundation: it maps no \(library) and \(path) has no NotificationCenter"
+                    : "pid \(pid) maps no \(library) and \(path) is stripped: it does not use Foundation, "
+                        + "or links it statically without symbols (link it without stripping)")
         }
         throw FoundationAttachError(
             "\(path): this Foundation's NotificationCenter differs from the one the probes know (Swift 6.3): "
