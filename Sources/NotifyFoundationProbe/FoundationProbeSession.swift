@@ -74,9 +74,11 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
 
     deinit { bpftrace.terminate(graceMilliseconds: 500) }
 
-    /// Stops bpftrace; the stream ends with `end` (`inspector-stopped`) soon after.
+    /// Stops bpftrace now, so that no probe outlives notifytop (bpftrace runs in a session of its
+    /// own); the stream ends with `end` (`inspector-stopped`) soon after.
     package func stop() {
         stopped.withLock { stopRequested = true }
+        bpftrace.terminate(graceMilliseconds: 500)
     }
 
     /// The header: this process, the probes as producer, the clocks read now.
