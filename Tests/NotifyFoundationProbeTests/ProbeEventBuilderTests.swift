@@ -68,20 +68,27 @@ import Testing
             "a 1 110 0",
             "A 1 120 c0 0 0 f2 0 fa 13 S 62 e100000000000000",
             "a 1 130 0",
+            "A 1 140 c0 0 0 f3 0 fa 14 S 61 e100000000000000",
+            "a 1 150 1",
             "P 1 200 c0 0 0 fa 20 S 61 e100000000000000",
             "D 1 210 aaa f1 0",
             "P 1 220 c0 0 0 fa 21 S 62 e100000000000000",
             "D 1 230 bbb f2 0",
             "d 1 240",
             "d 1 250",
+            // The outer post's second observer runs after the inner post is over.
+            "D 1 260 ccc f3 0",
+            "d 1 270",
         ])
         let posts = events.compactMap { if case .posted(let p) = $0 { p } else { nil } }
         #expect(posts.map(\.depth) == [1, 2])
         #expect(posts[1].parentPostID == posts[0].postID)
         let deliveries = events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }
-        #expect(deliveries.map(\.postID) == [posts[1].postID, posts[0].postID])
-        #expect(deliveries.map(\.name) == ["b", "a"])
-        #expect(deliveries.map(\.duration) == [10, 40])
+        #expect(deliveries.map(\.postID) == [posts[1].postID, posts[0].postID, posts[0].postID])
+        #expect(deliveries.map(\.name) == ["b", "a", "a"])
+        #expect(deliveries.map(\.registration) == [2, 1, 3])
+        #expect(deliveries.map(\.depth) == [2, 1, 1])
+        #expect(deliveries.map(\.duration) == [10, 40, 10])
     }
 
     @Test func aRegistrationMadeBeforeAttachingIsIntroducedAsFoundLive() {
