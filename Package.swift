@@ -64,7 +64,7 @@ let package = Package(
                 "NotifyKit", "NotifyWire", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
                 "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "NotifyMetrics", .product(name: "Metrics", package: "swift-metrics"),
+                "NotifyMetrics", .product(name: "Metrics", package: "swift-metrics"), "NotifyFoundationProbe",
             ],
             path: "Sources/notify-bench"
         ),
