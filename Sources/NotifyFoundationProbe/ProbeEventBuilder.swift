@@ -34,6 +34,11 @@ package struct ProbeEventBuilder {
         var token: UInt64
     }
 
+    private struct NameKey: Hashable {
+        var center: UInt64
+        var name: String?
+    }
+
     private struct ClosureKey: Hashable {
         var function: UInt64
         var context: UInt64
@@ -79,6 +84,8 @@ package struct ProbeEventBuilder {
     private var pendingAdds: [Int32: PendingAdd] = [:]
     private var registrations: [UInt64: Registration] = [:]
     private var byKey: [RegistrationKey: UInt64] = [:]
+    /// Live registrations by center and name (nil: every name), for a post's `matched`.
+    private var byName: [NameKey: Set<UInt64>] = [:]
     private var unbound: [ClosureKey: [UInt64]] = [:]
     private var byContext: [UInt64: UInt64] = [:]
     private var currentPost: [Int32: PostInProgress] = [:]
@@ -146,6 +153,7 @@ package struct ProbeEventBuilder {
         let key = RegistrationKey(center: call.center, name: pending.name, token: token)
         registrations[id] = Registration(key: key, closure: pending.closure, objectWord: pending.object?.word)
         byKey[key] = id
+        byName[NameKey(center: call.center, name: pending.name), default: []].insert(id)
         unbound[pending.closure, default: []].append(id)
         events.append(
             .registered(
@@ -163,9 +171,15 @@ package struct ProbeEventBuilder {
         let id = nextPost
         nextPost += 1
         let depth = (running[call.thread]?.count ?? 0) + 1
-        let matched = registrations.values.count {
-            guard let key = $0.key, key.center == call.center else { return false }
-            return (key.name == nil || key.name == name) && ($0.objectWord == nil || $0.objectWord == object?.word)
+        var matched = 0
+        for names in [NameKey(center: call.center, name: name), NameKey(center: call.center, name: nil)] {
+            for id in byName[names] ?? [] {
+                guard let filter = registrations[id]?.objectWord else {
+                    matched += 1
+                    continue
+                }
+                if filter == object?.word { matched += 1 }
+            }
         }
         currentPost[call.thread] = PostInProgress(id: id, name: name, thread: thread, depth: depth)
         events.append(
@@ -181,6 +195,7 @@ package struct ProbeEventBuilder {
             return
         }
         if let closure = registration.closure { unbound[closure]?.removeAll { $0 == id } }
+        byName[NameKey(center: key.center, name: key.name)]?.remove(id)
         if let context = registration.boundContext { byContext[context] = nil }
         let thread = threadID(call.thread, time: call.time, events: &events)
         events.append(
@@ -193,13 +208,20 @@ package struct ProbeEventBuilder {
         thread: Int32, time: UInt64, context: UInt64, closure: ClosureKey, events: inout [TraceEvent]
     ) {
         var id = byContext[context]
-        if id == nil, let first = unbound[closure]?.first {
-            unbound[closure]?.removeFirst()
+        let post = currentPost[thread]
+        // The oldest unbound registration of this closure for the running post's name: one
+        // closure may observe several names.
+        if id == nil,
+            let index = unbound[closure]?.firstIndex(where: {
+                guard let key = registrations[$0]?.key else { return false }
+                return key.name == nil || key.name == post?.name
+            })
+        {
+            let first = unbound[closure]!.remove(at: index)
             registrations[first]?.boundContext = context
             byContext[context] = first
             id = first
         }
-        let post = currentPost[thread]
         if id == nil {
             // Registered before the probes attached: introduced now, as found live.
             let registering = threadID(thread, time: time, events: &events)

@@ -91,6 +91,36 @@ import Testing
         #expect(deliveries.map(\.duration) == [10, 40, 10])
     }
 
+    @Test func matchedCountsTheNameTheEveryNameAndTheObjectFilterOfTheCenter() {
+        let events = events([
+            // "a" on any object, "a" on object 7f00 only, every name; and "a" on another center.
+            "A 1 100 c0 0 0 f1 0 fa 12 S 61 e100000000000000", "a 1 101 0",
+            "A 1 110 c0 7f00 5500 f2 0 fa 13 S 61 e100000000000000", "a 1 111 1",
+            "A 1 120 c0 0 0 f3 0 fa 14 N", "a 1 121 0",
+            "A 1 130 c1 0 0 f4 0 fa 15 S 61 e100000000000000", "a 1 131 0",
+            "P 1 200 c0 7f00 5500 fa 20 S 61 e100000000000000",
+            "P 1 210 c0 7e00 5500 fa 20 S 61 e100000000000000",
+            "P 1 220 c0 0 0 fa 20 S 62 e100000000000000",
+            "R 1 300 c0 0 fa 30 N",
+            "P 1 310 c0 0 0 fa 20 S 62 e100000000000000",
+        ])
+        let posts = events.compactMap { if case .posted(let p) = $0 { p } else { nil } }
+        #expect(posts.map(\.matched) == [3, 2, 1, 0])
+        let removals = events.compactMap { if case .removed(let r) = $0 { r.registration } else { nil } }
+        #expect(removals == [3])
+    }
+
+    @Test func oneClosureObservingTwoNamesIsToldApartByThePostsName() {
+        let events = events([
+            "A 1 100 c0 0 0 f1 0 fa 12 S 61 e100000000000000", "a 1 101 0",
+            "A 1 110 c0 0 0 f1 0 fa 13 S 62 e100000000000000", "a 1 111 0",
+            "P 1 200 c0 0 0 fa 20 S 62 e100000000000000", "D 1 210 bbb f1 0", "d 1 220",
+            "P 1 300 c0 0 0 fa 20 S 61 e100000000000000", "D 1 310 aaa f1 0", "d 1 320",
+        ])
+        let deliveries = events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }
+        #expect(deliveries.map(\.registration) == [2, 1])
+    }
+
     @Test func aRegistrationMadeBeforeAttachingIsIntroducedAsFoundLive() {
         let events = events([
             "P 1 200 c0 7f00 5500 fa 20 S 61 e100000000000000",
