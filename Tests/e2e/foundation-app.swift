@@ -54,7 +54,9 @@ center.post(name: sync, object: nil)
 lock.lock()
 let syncPosts = 2 * ((postsPerThread + 99) / 100) + 1
 print("posts CartDidChange \(2 * postsPerThread) SyncFinishedWithAVeryLongName \(syncPosts)")
-print("deliveries CartDidChange \(delivered["CartDidChange"] ?? 0) SyncFinishedWithAVeryLongName \(delivered["SyncFinishedWithAVeryLongName"] ?? 0)")
+print(
+    "deliveries CartDidChange \(delivered["CartDidChange"] ?? 0) SyncFinishedWithAVeryLongName \(delivered["SyncFinishedWithAVeryLongName"] ?? 0)"
+)
 print("live 3 removed 1")
 lock.unlock()
 fflush(stdout)
