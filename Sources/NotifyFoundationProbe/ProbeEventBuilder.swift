@@ -106,6 +106,12 @@ package struct ProbeEventBuilder {
         case .lost(let count):
             events.append(
                 .gap(TraceGap(seq: nextSeq(), timestamp: lastTime, count: count, reason: "probe-buffer-full")))
+            // Which starts and ends were lost is unknown: the running handlers and posts are
+            // forgotten rather than paired wrongly (a handler then running is not reported).
+            unmatched += running.values.reduce(0) { $0 + $1.count }
+            running.removeAll()
+            currentPost.removeAll()
+            pendingAdds.removeAll()
         case .add(let call, let object, let function, let context, let name):
             lastTime = call.time
             pendingAdds[call.thread] = PendingAdd(

@@ -126,8 +126,13 @@ import Testing
             "P 1 200 c0 7f00 5500 fa 20 S 61 e100000000000000",
             "D 1 210 aaa f9 0",
             "d 1 240",
+            "D 1 250 aaa f9 0",
             "Lost 3 events",
+            // After a loss, ends cannot be paired with starts: nothing is made up.
             "d 1 300",
+            "P 1 400 c0 0 0 fa 20 S 61 e100000000000000",
+            "D 1 410 aaa f9 0",
+            "d 1 430",
         ])
         let registrations = events.compactMap { if case .registered(let r) = $0 { r } else { nil } }
         #expect(registrations.count == 1)
@@ -137,6 +142,8 @@ import Testing
         #expect(objects == [0x7f00])
         let gaps = events.compactMap { if case .gap(let g) = $0 { g.count } else { nil } }
         #expect(gaps == [3])
+        let durations = events.compactMap { if case .delivered(let d) = $0 { d.duration } else { nil } }
+        #expect(durations == [30, 20])
     }
 }
 
