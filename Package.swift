@@ -46,6 +46,10 @@ let package = Package(
         // The viewer side: the client reading a stream, recordings and replay. No NotifyKit.
         .target(name: "NotifyTraceViewer", dependencies: ["NotifyWire", "NotifySystem"]),
 
+        // Foundation's own NotificationCenter in a running process, seen through bpftrace's probes and
+        // turned into trace lines: the viewer side of `notifytop --foundation`. No NotifyKit.
+        .target(name: "NotifyFoundationProbe", dependencies: ["NotifyWire", "NotifySystem"]),
+
         // The inspector model: a pure fold of trace events into tables and leak findings.
         .target(name: "NotifyModel", dependencies: ["NotifyWire"]),
 
@@ -60,7 +64,7 @@ let package = Package(
                 "NotifyKit", "NotifyWire", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
                 "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "NotifyMetrics", .product(name: "Metrics", package: "swift-metrics"),
+                "NotifyMetrics", .product(name: "Metrics", package: "swift-metrics"), "NotifyFoundationProbe",
             ],
             path: "Sources/notify-bench"
         ),
@@ -79,7 +83,7 @@ let package = Package(
             name: "NotifySession",
             dependencies: [
                 "NotifyTUI", "NotifyCurses", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NotifyFoundationProbe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // notifytop: the thin command line. `--demo` starts the notify-demo binary built beside it.
@@ -120,6 +124,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks", "NotifyTestSupport"]),
+        .testTarget(name: "NotifyFoundationProbeTests", dependencies: ["NotifyFoundationProbe", "NotifyWire"]),
         .testTarget(
             name: "NotifyTraceTests",
             dependencies: [

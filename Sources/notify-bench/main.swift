@@ -24,6 +24,7 @@ let workloads: [any Workload] = [
     AllocationWorkload(profile: profile),
     UnwatchedCountingWorkload(measurer: measurer, profile: profile),
     ProbeWorkload(measurer: measurer),
+    FoundationProbeWorkload(measurer: measurer),
     RecordWorkload(measurer: measurer, profile: profile),
     NestedPostStackWorkload(),
     MetricsProbeWorkload(measurer: measurer, profile: profile),

@@ -51,6 +51,12 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
     @Flag(help: .hidden)
     package var relay = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "With --pid: watch an unmodified process's Foundation NotificationCenter through eBPF probes "
+                + "(bpftrace; root). See docs/foundation.md."))
+    package var foundation = false
+
     @Flag(help: "Start notify-demo (with any options notifytop does not know) and attach to it.")
     package var demo = false
 
@@ -170,6 +176,16 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
         {
             throw ValidationError("\(flag) is for --ssh HOST")
         }
+        if foundation,
+            let flag = demo
+                ? "--demo"
+                : replay != nil
+                    ? "--replay"
+                    : socket != nil ? "--socket" : ssh != nil ? "--ssh" : relay ? "--relay" : list ? "--list" : nil
+        {
+            throw ValidationError(
+                "--foundation probes a process on this host by --pid; it cannot be combined with \(flag)")
+        }
         if relay && (ssh != nil || demo || replay != nil) {
             throw ValidationError("--relay serves a viewer's --ssh; it takes only --list, --pid or --socket")
         }
@@ -194,7 +210,7 @@ extension NotifyTopOptions {
     /// `--pid`, `--socket`, `--demo`, `--replay` and `--record` (which records one stream) attach to
     /// one target directly; `--ssh` alone shows the overview of that host.
     package var startsOnOverview: Bool {
-        pid == nil && socket == nil && !demo && replay == nil && record == nil && !list && !relay
+        pid == nil && socket == nil && !demo && replay == nil && record == nil && !list && !relay && !foundation
     }
 
     /// The view state to start with: the first view, its filter and its sort. Nil when `--sort`

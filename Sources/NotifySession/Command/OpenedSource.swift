@@ -1,4 +1,6 @@
+import NotifyFoundationProbe
 import NotifySystem
+import NotifyWire
 import NotifyTraceViewer
 
 /// A replay file that cannot be read or is not a trace: its own exit status.
@@ -19,6 +21,7 @@ struct OpenedSource {
     var processOverview: ProcessOverview?
     private var demo: DemoProcess?
     private var live: LiveFeed?
+    private var probes: FoundationProbeSession?
 
     init(_ options: NotifyTopOptions, host: any InspectionHost) throws {
         source = .fixed([])
@@ -49,6 +52,8 @@ struct OpenedSource {
             reattacher = Reattacher(
                 match: .socket(SocketDirectory.standard.socketPath(for: child.pid)), lastPid: child.pid,
                 followsRestarts: false)
+        } else if options.foundation {
+            reader = try attachProbes(pid: options.pid)
         } else if options.ssh != nil {
             reader = try attachOverSSH(options, host: host)
         } else {
@@ -86,8 +91,28 @@ struct OpenedSource {
         return reader
     }
 
+    /// `--foundation --pid P`: Foundation's own center in that process, through bpftrace's probes.
+    /// Not followed across restarts: a new process needs probes of its own.
+    private mutating func attachProbes(pid: Int32?) throws -> TraceReader {
+        guard let pid else {
+            let found = FoundationProcesses.list()
+            throw HostFailure(
+                "--foundation needs --pid: "
+                    + (found.isEmpty
+                        ? "no process maps \(FoundationSymbols.libraryName)"
+                        : "processes that map Foundation: "
+                            + found.map { "\($0.pid) (\($0.name))" }.joined(separator: ", ")))
+        }
+        let session = try FoundationProbeSession(pid: pid)
+        probes = session
+        attached =
+            "attached probes to pid \(pid) (\(FoundationProbeSession.header(pid: pid).process)): Foundation's NotificationCenter"
+        return TraceReader(source: .socket(session.stream), origin: "probes of pid \(pid)")
+    }
+
     /// Stops what was started: the feed's reader, the demo child, the overview's polling.
     func close() {
+        probes?.stop()
         live?.stop()
         demo?.terminate()
         processOverview?.stop()

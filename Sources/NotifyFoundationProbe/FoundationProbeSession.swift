@@ -1,0 +1,198 @@
+import Foundation
+package import NotifySystem
+package import NotifyWire
+
+/// Watches a running process's Foundation `NotificationCenter` through bpftrace and writes what
+/// it sees as a notifytop trace (JSON Lines) into a socket, whose other end a `TraceReader`
+/// reads like an inspector's.
+///
+/// bpftrace runs ``ProbeProgram``; a thread of its own turns each output line into trace events
+/// (``ProbeEventBuilder``) and writes them. While nothing happens it writes a `tick` each second;
+/// when the process exits it writes `end` (`process-exit`) and stops bpftrace. A viewer that stops
+/// reading slows only this thread: bpftrace's buffer then fills, and what the kernel drops
+/// arrives as `gap` lines (`probe-buffer-full`). The app is never waited on.
+package final class FoundationProbeSession: @unchecked Sendable {  // its state is the thread's alone
+    /// What the probes cannot see, said in the header's producer text and in docs/foundation.md.
+    package static let producer =
+        "notifytop Foundation probes (bpftrace); not available: token release (R1), object deaths (R3), "
+        + "userInfo, queue targets, main-thread-only declarations"
+
+    package let pid: Int32
+    /// The viewer's end of the stream.
+    package let stream: UnixSocket
+    private let writer: Int32
+    private let bpftrace: ChildProcess
+    private var lines: LineReader
+    private var builder: ProbeEventBuilder
+    private let symbolizer: Symbolizer
+    private let maps: ProcessMaps
+    private let stopped = Lock()
+    private var stopRequested = false
+
+    /// Checks what attaching needs, starts bpftrace and waits until its probes are attached (at
+    /// most `timeoutSeconds`). The header is the stream's first line.
+    package init(pid: Int32, timeoutSeconds: Int = 60) throws(FoundationAttachError) {
+        let library = try FoundationPreflight.check(pid: pid)
+        self.pid = pid
+        guard let maps = ProcessMaps.read(pid: pid) else { throw FoundationAttachError("no process \(pid)") }
+        self.maps = maps
+        var pair: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+            throw FoundationAttachError("socketpair: \(String(cString: strerror(errno)))")
+        }
+        stream = UnixSocket(descriptor: pair[0])
+        writer = pair[1]
+        let program = ProbeProgram(pid: pid, library: library)
+        let errors = Self.temporaryFile()
+        do {
+            let output = try ChildProcess.makePipe()
+            let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            bpftrace = try ChildProcess(
+                ["bpftrace", "-e", program.text], input: null, output: output[1], error: errors)
+            close(null)
+            close(output[1])
+            lines = LineReader(descriptor: output[0])
+        } catch {
+            close(errors)
+            close(writer)
+            throw FoundationAttachError("cannot start bpftrace: \(error)")
+        }
+        let symbolizer = Symbolizer()
+        self.symbolizer = symbolizer
+        builder = ProbeEventBuilder(
+            pid: pid,
+            lookups: Self.lookups(pid: pid, maps: maps, symbolizer: symbolizer))
+        try waitUntilAttached(timeoutSeconds: timeoutSeconds, errors: errors)
+        close(errors)
+        var header: [UInt8] = []
+        TraceEncoder.encode(.header(Self.header(pid: pid)), into: &header)
+        guard writeAll(header) else { throw FoundationAttachError("the viewer closed the stream") }
+        let thread = Thread { [self] in run() }
+        thread.name = "notifytop-probes"
+        thread.start()
+    }
+
+    deinit { bpftrace.terminate(graceMilliseconds: 500) }
+
+    /// Stops bpftrace now, so that no probe outlives notifytop (bpftrace runs in a session of its
+    /// own); the stream ends with `end` (`inspector-stopped`) soon after.
+    package func stop() {
+        stopped.withLock { stopRequested = true }
+        bpftrace.terminate(graceMilliseconds: 500)
+    }
+
+    /// The header: this process, the probes as producer, the clocks read now.
+    package static func header(pid: Int32) -> TraceHeader {
+        var mono = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &mono)
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        return TraceHeader(
+            pid: pid, process: threadName(pid: pid, tid: pid), center: "Foundation NotificationCenter",
+            clockMono: UInt64(mono.tv_sec) * 1_000_000_000 + UInt64(mono.tv_nsec),
+            clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec), producer: producer)
+    }
+
+    private func waitUntilAttached(timeoutSeconds: Int, errors: Int32) throws(FoundationAttachError) {
+        for _ in 0..<timeoutSeconds {
+            while let line = lines.next(timeoutMilliseconds: 1_000) {
+                if line == "READY" { return }
+            }
+            if lines.ended || bpftrace.termination() != nil { break }
+        }
+        bpftrace.terminate(graceMilliseconds: 500)
+        close(writer)
+        let text = Self.contents(of: errors)
+        let reason =
+            text.split(separator: "\n").first { $0.hasPrefix("ERROR") && !$0.contains("RLIMIT_MEMLOCK") }
+            .map(String.init) ?? "no probe attached within \(timeoutSeconds) s"
+        throw FoundationAttachError("bpftrace could not attach to pid \(pid): \(reason)")
+    }
+
+    private func run() {
+        var events: [TraceEvent] = []
+        var bytes: [UInt8] = []
+        var reason: TraceEndReason = "inspector-stopped"
+        while !stopped.withLock({ stopRequested }) {
+            events.removeAll(keepingCapacity: true)
+            if let line = lines.next(timeoutMilliseconds: 1_000) {
+                if let probe = ProbeLine(line[...]) { builder.add(probe, to: &events) }
+            } else if lines.ended {
+                reason = "probes-ended"
+                break
+            } else if kill(pid, 0) != 0 && errno == ESRCH {
+                reason = .processExit
+                break
+            } else {
+                events.append(.tick(TraceTick(seq: builder.nextSeq(), timestamp: Self.monotonicNow())))
+            }
+            guard !events.isEmpty else { continue }
+            bytes.removeAll(keepingCapacity: true)
+            TraceEncoder.encode(events, into: &bytes)
+            guard writeAll(bytes) else { break }
+        }
+        bpftrace.terminate(graceMilliseconds: 500)
+        bytes.removeAll()
+        let end = TraceEnd(seq: builder.nextSeq(), timestamp: Self.monotonicNow(), reason: reason)
+        TraceEncoder.encode(.end(end), into: &bytes)
+        _ = writeAll(bytes)
+        close(writer)
+    }
+
+    /// Writes everything, waiting for the viewer as long as it takes; false once it has gone.
+    private func writeAll(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                send(writer, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+
+    private static func lookups(pid: Int32, maps: ProcessMaps, symbolizer: Symbolizer) -> ProbeEventBuilder.Lookups {
+        ProbeEventBuilder.Lookups(
+            threadName: { threadName(pid: pid, tid: $0) },
+            site: { callers in
+                let address = callers.first { !maps.isFoundation($0) } ?? callers.last ?? 0
+                guard let place = maps.locate(address) else { return .unknown }
+                return symbolizer.site(path: place.path, address: place.address)
+            },
+            typeName: { metadata in
+                guard let place = maps.locate(metadata),
+                    let symbol = symbolizer.dataSymbol(path: place.path, address: place.address)
+                else { return "unknown type (metadata 0x\(String(metadata, radix: 16)))" }
+                return symbol.hasPrefix("type metadata for ") ? String(symbol.dropFirst(18)) : symbol
+            })
+    }
+
+    /// The kernel's name of a thread (`comm`), "thread TID" when it is gone.
+    static func threadName(pid: Int32, tid: Int32) -> String {
+        guard let text = SystemFiles.text("/proc/\(pid)/task/\(tid)/comm") else { return "thread \(tid)" }
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
+
+    private static func monotonicNow() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    private static func temporaryFile() -> Int32 {
+        var template = Array("/tmp/notifytop-bpftrace-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
+        return fd
+    }
+
+    private static func contents(of fd: Int32) -> String {
+        guard fd >= 0 else { return "" }
+        lseek(fd, 0, SEEK_SET)
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
+    }
+}

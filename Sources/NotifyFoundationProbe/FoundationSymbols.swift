@@ -1,0 +1,29 @@
+/// The functions of Foundation's `NotificationCenter` the probes attach to, by their mangled names
+/// in `libFoundationEssentials.so` (Swift 6.3's Foundation). Every public add, post and removal,
+/// notifications and typed messages alike, goes through the first three; the fourth is the
+/// closure that calls one observer, so its entry and return time one delivery.
+package enum FoundationSymbols {
+    /// `NotificationCenter._addObserver(_:object:using:)`: name in rdi:rsi, object filter (`Any?`,
+    /// indirect) at rdx, the observer's closure in rcx:r8, the center in r13; returns the token's
+    /// number (rax), unique among the center's registrations of one name.
+    package static let addObserver =
+        "$s20FoundationEssentials18NotificationCenterC12_addObserver_6object5usingAC01_cF5TokenVSSSg_ypSgyxYbctlF"
+    /// `NotificationCenter._post(_:subject:message:)`: name in rdi:rsi, subject (`Any?`, indirect)
+    /// at rdx, the center in r13.
+    package static let post = "$s20FoundationEssentials18NotificationCenterC5_post_7subject7messageySSSg_ypSgxtlF"
+    /// `NotificationCenter._removeObserver(_:)`: the token (number in rdi, name in rsi:rdx).
+    package static let removeObserver =
+        "$s20FoundationEssentials18NotificationCenterC15_removeObserveryyAC01_cF5TokenVF"
+    /// `closure #1 in closure #2 in _addObserver`: runs one observer; its context (r13) holds the
+    /// observer's closure at +24 (function) and +32 (context).
+    package static let delivery =
+        "$s20FoundationEssentials18NotificationCenterC12_addObserver_6object5usingAC01_cF5TokenVSSSg_ypSgyxYbctlF"
+        + "s6UInt64VSDyAISDySOSgAA14AutoDictionary33_D7F0FBD11A4908D9351EC62B4910EBB5LLVyyAA10MessageBoxAOLLVYbcGGGzYuYT"
+        + "XEfU0_yARYbcfU_"
+
+    /// Every symbol the probes need, checked in the target's own mapping before attaching.
+    package static let required = [addObserver, post, removeObserver, delivery]
+
+    /// The library that holds them, as it appears in `/proc/PID/maps`.
+    package static let libraryName = "libFoundationEssentials.so"
+}

@@ -1,0 +1,332 @@
+package import NotifyWire
+
+/// Turns ``ProbeLine``s into the trace events NotifyKit's inspector would send, so the model and
+/// the views read a probed process like any other: threads, sites, objects and types are
+/// introduced before the first line that names them.
+///
+/// Foundation's calls are matched up here: an add's return gives the token's number (a
+/// registration is its center, name and number, as `_removeObserver` gets them); a delivery's
+/// closure is tied to its registration the first time it runs, by the observer's closure both
+/// carry; the running post of a thread is the one its deliveries belong to.
+package struct ProbeEventBuilder {
+    /// What the builder asks the system: names and places it cannot see in the lines.
+    package struct Lookups {
+        /// The kernel's name of a thread of the target.
+        package var threadName: (Int32) -> String
+        /// The call site for a call's return addresses (the first outside Foundation).
+        package var site: ([UInt64]) -> ProbeSite
+        /// A Swift type's name for its metadata address.
+        package var typeName: (UInt64) -> String
+
+        package init(
+            threadName: @escaping (Int32) -> String, site: @escaping ([UInt64]) -> ProbeSite,
+            typeName: @escaping (UInt64) -> String
+        ) {
+            self.threadName = threadName
+            self.site = site
+            self.typeName = typeName
+        }
+    }
+
+    private struct RegistrationKey: Hashable {
+        var center: UInt64
+        var name: String?
+        var token: UInt64
+    }
+
+    private struct NameKey: Hashable {
+        var center: UInt64
+        var name: String?
+    }
+
+    private struct ClosureKey: Hashable {
+        var function: UInt64
+        var context: UInt64
+    }
+
+    private struct Registration {
+        var key: RegistrationKey?
+        var closure: ClosureKey?
+        var objectWord: UInt64?
+        var boundContext: UInt64?
+    }
+
+    private struct PendingAdd {
+        var line: ProbeCall
+        var object: ProbeObject?
+        var closure: ClosureKey
+        var name: String?
+    }
+
+    private struct RunningDelivery {
+        var start: UInt64
+        var registration: UInt64
+        var post: PostInProgress?
+    }
+
+    private struct PostInProgress {
+        var id: UInt64
+        var name: String
+        var thread: UInt64
+        var depth: Int
+    }
+
+    private let pid: Int32
+    private let lookups: Lookups
+    private var seq: UInt64 = 0
+    private var threads: [Int32: UInt64] = [:]
+    private var sites: [ProbeSite: UInt64] = [:]
+    private var types: [UInt64: UInt64] = [:]
+    private var objects: [UInt64: UInt64] = [:]
+    private var nextDefinition: UInt64 = 1
+    private var nextRegistration: UInt64 = 1
+    private var nextPost: UInt64 = 1
+    private var pendingAdds: [Int32: PendingAdd] = [:]
+    private var registrations: [UInt64: Registration] = [:]
+    private var byKey: [RegistrationKey: UInt64] = [:]
+    /// Live registrations by center and name (nil: every name), for a post's `matched`.
+    private var byName: [NameKey: Set<UInt64>] = [:]
+    private var unbound: [ClosureKey: [UInt64]] = [:]
+    private var byContext: [UInt64: UInt64] = [:]
+    private var currentPost: [Int32: PostInProgress] = [:]
+    private var running: [Int32: [RunningDelivery]] = [:]
+    /// Lines that could not be tied to what they belong to (a delivery's end with no start, a
+    /// removal of a registration made before the probes attached).
+    package private(set) var unmatched = 0
+
+    package init(pid: Int32, lookups: Lookups) {
+        self.pid = pid
+        self.lookups = lookups
+    }
+
+    /// The events one line makes, appended to `events`.
+    package mutating func add(_ line: ProbeLine, to events: inout [TraceEvent]) {
+        switch line {
+        case .ready: break
+        case .lost(let count):
+            events.append(
+                .gap(TraceGap(seq: nextSeq(), timestamp: lastTime, count: count, reason: "probe-buffer-full")))
+            // Which starts and ends were lost is unknown: the running handlers and posts are
+            // forgotten rather than paired wrongly (a handler then running is not reported).
+            unmatched += running.values.reduce(0) { $0 + $1.count }
+            running.removeAll()
+            currentPost.removeAll()
+            pendingAdds.removeAll()
+        case .add(let call, let object, let function, let context, let name):
+            lastTime = call.time
+            pendingAdds[call.thread] = PendingAdd(
+                line: call, object: object, closure: ClosureKey(function: function, context: context), name: name.text)
+        case .added(let thread, let time, let token):
+            lastTime = time
+            guard let pending = pendingAdds.removeValue(forKey: thread) else {
+                unmatched += 1
+                return
+            }
+            register(pending, token: token, events: &events)
+        case .post(let call, let object, let name):
+            lastTime = call.time
+            post(call, object: object, name: name.text ?? "", events: &events)
+        case .remove(let call, let token, let name):
+            lastTime = call.time
+            remove(call, key: RegistrationKey(center: call.center, name: name.text, token: token), events: &events)
+        case .deliveryStart(let thread, let time, let context, let function, let closureContext):
+            lastTime = time
+            startDelivery(
+                thread: thread, time: time, context: context,
+                closure: ClosureKey(function: function, context: closureContext), events: &events)
+        case .deliveryEnd(let thread, let time):
+            lastTime = time
+            endDelivery(thread: thread, time: time, events: &events)
+        }
+    }
+
+    /// The time of the latest line, for lines the probes do not time (gaps, ticks).
+    package private(set) var lastTime: UInt64 = 0
+
+    /// The next event number, for lines the caller adds (ticks, the end).
+    package mutating func nextSeq() -> UInt64 {
+        seq += 1
+        return seq
+    }
+
+    private mutating func register(_ pending: PendingAdd, token: UInt64, events: inout [TraceEvent]) {
+        let call = pending.line
+        let thread = threadID(call.thread, time: call.time, events: &events)
+        let object = pending.object.map { objectID($0, events: &events) }
+        let site = siteID(lookups.site(call.callers), events: &events)
+        let id = nextRegistration
+        nextRegistration += 1
+        let key = RegistrationKey(center: call.center, name: pending.name, token: token)
+        registrations[id] = Registration(key: key, closure: pending.closure, objectWord: pending.object?.word)
+        byKey[key] = id
+        byName[NameKey(center: call.center, name: pending.name), default: []].insert(id)
+        unbound[pending.closure, default: []].append(id)
+        events.append(
+            .registered(
+                TraceRegistration(
+                    seq: nextSeq(), timestamp: call.time, thread: thread, id: id, name: pending.name, kind: .block,
+                    observer: nil, object: object, target: .posting, targetLabel: nil, callsite: site,
+                    preexisting: false, capturesObserverStrongly: false)))
+    }
+
+    private mutating func post(_ call: ProbeCall, object: ProbeObject?, name: String, events: inout [TraceEvent]) {
+        let thread = threadID(call.thread, time: call.time, events: &events)
+        let objectID = object.map { self.objectID($0, events: &events) }
+        let site = siteID(lookups.site(call.callers), events: &events)
+        let outer = running[call.thread]?.last?.post
+        let id = nextPost
+        nextPost += 1
+        let depth = (running[call.thread]?.count ?? 0) + 1
+        var matched = 0
+        for names in [NameKey(center: call.center, name: name), NameKey(center: call.center, name: nil)] {
+            for id in byName[names] ?? [] {
+                guard let filter = registrations[id]?.objectWord else {
+                    matched += 1
+                    continue
+                }
+                if filter == object?.word { matched += 1 }
+            }
+        }
+        currentPost[call.thread] = PostInProgress(id: id, name: name, thread: thread, depth: depth)
+        events.append(
+            .posted(
+                TracePost(
+                    seq: nextSeq(), timestamp: call.time, thread: thread, postID: id, name: name, object: objectID,
+                    hasUserInfo: false, matched: matched, depth: depth, parentPostID: outer?.id ?? 0, callsite: site)))
+    }
+
+    private mutating func remove(_ call: ProbeCall, key: RegistrationKey, events: inout [TraceEvent]) {
+        guard let id = byKey.removeValue(forKey: key), let registration = registrations.removeValue(forKey: id) else {
+            unmatched += 1
+            return
+        }
+        if let closure = registration.closure { unbound[closure]?.removeAll { $0 == id } }
+        byName[NameKey(center: key.center, name: key.name)]?.remove(id)
+        if let context = registration.boundContext { byContext[context] = nil }
+        let thread = threadID(call.thread, time: call.time, events: &events)
+        events.append(
+            .removed(
+                TraceRemoval(seq: nextSeq(), timestamp: call.time, thread: thread, registration: id, reason: .explicit))
+        )
+    }
+
+    private mutating func startDelivery(
+        thread: Int32, time: UInt64, context: UInt64, closure: ClosureKey, events: inout [TraceEvent]
+    ) {
+        var id = byContext[context]
+        let post = currentPost[thread]
+        // The oldest unbound registration of this closure for the running post's name: one
+        // closure may observe several names.
+        if id == nil,
+            let index = unbound[closure]?.firstIndex(where: {
+                guard let key = registrations[$0]?.key else { return false }
+                return key.name == nil || key.name == post?.name
+            })
+        {
+            let first = unbound[closure]!.remove(at: index)
+            registrations[first]?.boundContext = context
+            byContext[context] = first
+            id = first
+        }
+        if id == nil {
+            // Registered before the probes attached: introduced now, as found live.
+            let registering = threadID(thread, time: time, events: &events)
+            let site = siteID(ProbeSite.unknown, events: &events)
+            let found = nextRegistration
+            nextRegistration += 1
+            registrations[found] = Registration(boundContext: context)
+            byContext[context] = found
+            id = found
+            events.append(
+                .registered(
+                    TraceRegistration(
+                        seq: nextSeq(), timestamp: time, thread: registering, id: found, name: post?.name, kind: .block,
+                        observer: nil, object: nil, target: .posting, targetLabel: nil, callsite: site,
+                        preexisting: true, capturesObserverStrongly: false)))
+        }
+        running[thread, default: []].append(RunningDelivery(start: time, registration: id!, post: post))
+    }
+
+    private mutating func endDelivery(thread: Int32, time: UInt64, events: inout [TraceEvent]) {
+        guard let delivery = running[thread]?.popLast() else {
+            unmatched += 1
+            return
+        }
+        // Back in the post whose handler this was.
+        currentPost[thread] = delivery.post
+        guard let post = delivery.post else {
+            unmatched += 1
+            return
+        }
+        let delivering = threadID(thread, time: time, events: &events)
+        events.append(
+            .delivered(
+                TraceDelivery(
+                    seq: nextSeq(), timestamp: time, thread: delivering, postID: post.id,
+                    registration: delivery.registration, name: post.name, postingThread: post.thread, target: .posting,
+                    start: delivery.start, duration: time &- delivery.start, wait: 0, depth: post.depth)))
+    }
+
+    private mutating func threadID(_ tid: Int32, time: UInt64, events: inout [TraceEvent]) -> UInt64 {
+        if let id = threads[tid] { return id }
+        let id = UInt64(threads.count + 1)
+        threads[tid] = id
+        events.append(
+            .thread(
+                TraceThread(
+                    seq: nextSeq(), timestamp: time, id: id, systemID: tid, name: lookups.threadName(tid),
+                    isMain: tid == pid)))
+        return id
+    }
+
+    private mutating func siteID(_ site: ProbeSite, events: inout [TraceEvent]) -> UInt64 {
+        if let id = sites[site] { return id }
+        let id = newDefinition()
+        sites[site] = id
+        events.append(.callsite(TraceCallsite(id: id, file: site.file, line: site.line)))
+        return id
+    }
+
+    private mutating func objectID(_ object: ProbeObject, events: inout [TraceEvent]) -> UInt64 {
+        if let id = objects[object.word] { return id }
+        let type: UInt64
+        if let known = types[object.type] {
+            type = known
+        } else {
+            type = newDefinition()
+            types[object.type] = type
+            events.append(.type(TraceType(id: type, name: lookups.typeName(object.type))))
+        }
+        let id = newDefinition()
+        objects[object.word] = id
+        events.append(.object(TraceObject(id: id, type: type, address: object.word)))
+        return id
+    }
+
+    private mutating func newDefinition() -> UInt64 {
+        defer { nextDefinition += 1 }
+        return nextDefinition
+    }
+}
+
+extension ProbeName {
+    /// The name, nil for none.
+    package var text: String? {
+        if case .text(let text, _) = self { return text }
+        return nil
+    }
+}
+
+/// A call site as the trace names it: `File.swift` and line, or a function's name with line 0.
+package struct ProbeSite: Sendable, Hashable {
+    package var file: String
+    package var line: UInt
+
+    package init(file: String, line: UInt) {
+        self.file = file
+        self.line = line
+    }
+
+    /// No symbol and no line: the address was outside any file the symbolizer could read.
+    package static let unknown = ProbeSite(file: "unknown", line: 0)
+}

@@ -1,0 +1,161 @@
+/// One line of ``ProbeProgram``'s output, parsed; nil for what is not an event line.
+package enum ProbeLine: Sendable, Equatable {
+    /// `_addObserver` was entered: `function` and `context` are the observer's closure.
+    case add(ProbeCall, object: ProbeObject?, function: UInt64, context: UInt64, name: ProbeName)
+    /// `_addObserver` returned the token's number.
+    case added(thread: Int32, time: UInt64, token: UInt64)
+    /// `_post` was entered.
+    case post(ProbeCall, object: ProbeObject?, name: ProbeName)
+    /// `_removeObserver` was entered with the token `token` of name `name`.
+    case remove(ProbeCall, token: UInt64, name: ProbeName)
+    /// An observer's closure started: `context` is the delivery closure's own context, `function`
+    /// and `closureContext` the observer's closure it calls.
+    case deliveryStart(thread: Int32, time: UInt64, context: UInt64, function: UInt64, closureContext: UInt64)
+    /// The innermost running observer's closure on `thread` returned.
+    case deliveryEnd(thread: Int32, time: UInt64)
+    /// Every probe is attached.
+    case ready
+    /// bpftrace lost `count` lines: its buffer was full.
+    case lost(count: UInt64)
+
+    /// Parses one line (without its newline).
+    package init?(_ line: Substring) {
+        if line == "READY" {
+            self = .ready
+            return
+        }
+        // bpftrace's own report: "Lost 123 events".
+        if line.hasPrefix("Lost ") {
+            let words = line.split(separator: " ")
+            guard words.count >= 2, let count = UInt64(words[1]) else { return nil }
+            self = .lost(count: count)
+            return
+        }
+        var fields = ProbeFields(line)
+        guard let tag = fields.word(), let thread = fields.decimal().map(Int32.init(truncatingIfNeeded:)),
+            let time = fields.decimal()
+        else { return nil }
+        switch tag {
+        case "A":
+            guard let center = fields.hex(), let object = fields.object(), let function = fields.hex(),
+                let context = fields.hex(), let callers = fields.callers(), let name = fields.name()
+            else { return nil }
+            self = .add(
+                ProbeCall(thread: thread, time: time, center: center, callers: callers), object: object,
+                function: function, context: context, name: name)
+        case "a":
+            guard let token = fields.hex() else { return nil }
+            self = .added(thread: thread, time: time, token: token)
+        case "P":
+            guard let center = fields.hex(), let object = fields.object(), let callers = fields.callers(),
+                let name = fields.name()
+            else { return nil }
+            self = .post(
+                ProbeCall(thread: thread, time: time, center: center, callers: callers), object: object, name: name)
+        case "R":
+            guard let center = fields.hex(), let token = fields.hex(), let callers = fields.callers(),
+                let name = fields.name()
+            else { return nil }
+            self = .remove(
+                ProbeCall(thread: thread, time: time, center: center, callers: callers), token: token, name: name)
+        case "D":
+            guard let context = fields.hex(), let function = fields.hex(), let closureContext = fields.hex() else {
+                return nil
+            }
+            self = .deliveryStart(
+                thread: thread, time: time, context: context, function: function, closureContext: closureContext)
+        case "d":
+            self = .deliveryEnd(thread: thread, time: time)
+        default:
+            return nil
+        }
+    }
+}
+
+/// What every probed call carries: who called, when, on which center, from where.
+package struct ProbeCall: Sendable, Equatable {
+    package var thread: Int32
+    package var time: UInt64
+    /// The `NotificationCenter` instance.
+    package var center: UInt64
+    /// The probed function's return address, then its caller's: the first outside Foundation is
+    /// the app's call site.
+    package var callers: [UInt64]
+
+    package init(thread: Int32, time: UInt64, center: UInt64, callers: [UInt64]) {
+        self.thread = thread
+        self.time = time
+        self.center = center
+        self.callers = callers
+    }
+}
+
+/// An `Any?` object argument that held something: its first word (an object's address) and its
+/// type metadata.
+package struct ProbeObject: Sendable, Equatable {
+    package var word: UInt64
+    package var type: UInt64
+
+    package init(word: UInt64, type: UInt64) {
+        self.word = word
+        self.type = type
+    }
+}
+
+/// A notification name as the probes saw it.
+package enum ProbeName: Sendable, Equatable {
+    /// `nil`: every name.
+    case none
+    /// The name's text; `truncated` when it was longer than the probes read.
+    case text(String, truncated: Bool)
+}
+
+/// Splits a line into words, the last field (a large name) taking the rest of the line.
+private struct ProbeFields {
+    private var rest: Substring
+
+    init(_ line: Substring) { rest = line }
+
+    mutating func word() -> Substring? {
+        guard !rest.isEmpty else { return nil }
+        if let space = rest.firstIndex(of: " ") {
+            let word = rest[..<space]
+            rest = rest[rest.index(after: space)...]
+            return word
+        }
+        defer { rest = rest[rest.endIndex...] }
+        return rest
+    }
+
+    mutating func decimal() -> UInt64? { word().flatMap { UInt64($0) } }
+    mutating func hex() -> UInt64? { word().flatMap { UInt64($0, radix: 16) } }
+
+    /// Two words: the first word and the metadata of an `Any?`; nil metadata means none.
+    mutating func object() -> ProbeObject?? {
+        guard let word = hex(), let type = hex() else { return nil }
+        return .some(type == 0 ? nil : ProbeObject(word: word, type: type))
+    }
+
+    mutating func callers() -> [UInt64]? {
+        guard let first = hex(), let second = hex() else { return nil }
+        return [first, second]
+    }
+
+    mutating func name() -> ProbeName? {
+        switch word() {
+        case "N": return ProbeName.none
+        case "S":
+            guard let low = hex(), let high = hex(), let text = SwiftStringWords.smallString(low: low, high: high)
+            else {
+                return nil
+            }
+            return .text(text, truncated: false)
+        case "L":
+            guard let count = decimal() else { return nil }
+            let text = String(rest)
+            rest = rest[rest.endIndex...]
+            return .text(text, truncated: UInt64(text.utf8.count) < count)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// The bpftrace program that watches one process's Foundation `NotificationCenter`: one output
+/// line per add, post, removal and delivery, parsed by ``ProbeLine``.
+///
+/// Lines (numbers in hex unless said): `A tid ns center object type function context ra ra2 NAME`
+/// (an add), `a tid ns token` (its return: the token's number), `P tid ns center object type ra ra2
+/// NAME` (a post), `R tid ns center token ra ra2 NAME` (a removal), `D tid ns context function
+/// closureContext` and `d tid ns` (a delivery's start and end), with `tid` and `ns` in decimal.
+/// NAME is `S word word` (a small string held in its two words), `L count text` (a large
+/// string's length and bytes, at most ``nameLimit``: native strings end in a NUL) or `N` (no name). `ra` is the probed function's return address
+/// and `ra2` its caller's (read through the frame pointer), for the call site. `READY` comes once
+/// every probe is attached.
+package struct ProbeProgram: Sendable, Equatable {
+    /// The target process.
+    package var pid: Int32
+    /// The file holding Foundation's functions: `libFoundationEssentials.so`, or the executable of
+    /// a statically linked app.
+    package var library: String
+
+    /// Longest name read from a large string; bpftrace's default string size less its NUL.
+    package static let nameLimit = 63
+
+    package init(pid: Int32, library: String) {
+        self.pid = pid
+        self.library = library
+    }
+
+    /// The program's text, for `bpftrace -e`.
+    package var text: String {
+        let filter = "/pid == \(pid)/"
+        let object = #"*(uint64 *)reg("dx"), *(uint64 *)(reg("dx") + 24)"#
+        let callers = #"*(uint64 *)reg("sp"), *(uint64 *)(reg("bp") + 8)"#
+        return [
+            "BEGIN { printf(\"READY\\n\"); }",
+            probe(
+                "uprobe", FoundationSymbols.addObserver, filter,
+                nameLines(
+                    prefix: "A %d %llu %lx %lx %lx %lx %lx %lx %lx",
+                    arguments: #"tid, nsecs, reg("r13"), \#(object), reg("cx"), reg("r8"), \#(callers)"#,
+                    low: "di", high: "si")),
+            probe(
+                "uretprobe", FoundationSymbols.addObserver, filter,
+                #"printf("a %d %llu %lx\n", tid, nsecs, reg("ax"));"#),
+            probe(
+                "uprobe", FoundationSymbols.post, filter,
+                nameLines(
+                    prefix: "P %d %llu %lx %lx %lx %lx %lx",
+                    arguments: #"tid, nsecs, reg("r13"), \#(object), \#(callers)"#, low: "di", high: "si")),
+            probe(
+                "uprobe", FoundationSymbols.removeObserver, filter,
+                nameLines(
+                    prefix: "R %d %llu %lx %lx %lx %lx",
+                    arguments: #"tid, nsecs, reg("r13"), reg("di"), \#(callers)"#, low: "si", high: "dx")),
+            probe(
+                "uprobe", FoundationSymbols.delivery, filter,
+                #"printf("D %d %llu %lx %lx %lx\n", tid, nsecs, reg("r13"), *(uint64 *)(reg("r13") + 24), "#
+                    + #"*(uint64 *)(reg("r13") + 32));"#),
+            probe("uretprobe", FoundationSymbols.delivery, filter, #"printf("d %d %llu\n", tid, nsecs);"#),
+        ].joined(separator: "\n") + "\n"
+    }
+
+    private func probe(_ kind: String, _ symbol: String, _ filter: String, _ body: String) -> String {
+        "\(kind):\(library):\"\(symbol)\" \(filter) { \(body) }"
+    }
+
+    /// Prints one line whose NAME is the `String?` held in registers `low:high`: bit 61 of the
+    /// high word marks a small string, 0 means nil, else the low 56 bits point 32 bytes before
+    /// the UTF-8 bytes (NUL-terminated) and the low 48 bits of the low word count them.
+    private func nameLines(prefix: String, arguments: String, low: String, high: String) -> String {
+        let highWord = "reg(\"\(high)\")"
+        let lowWord = "reg(\"\(low)\")"
+        return
+            "if ((\(highWord) >> 61) & 1) { printf(\"\(prefix) S %lx %lx\\n\", \(arguments), \(lowWord), \(highWord)); } "
+            + "else if (\(highWord) == 0) { printf(\"\(prefix) N\\n\", \(arguments)); } "
+            + "else { printf(\"\(prefix) L %d %s\\n\", \(arguments), \(lowWord) & 0xffffffffffff, "
+            + "str((\(highWord) & 0xffffffffffffff) + 32)); }"
+    }
+}

@@ -1,0 +1,65 @@
+// A Foundation-only app for foundation-e2e.sh: it knows nothing of notifytop. It waits until the
+// file named by its first argument exists (the probes are attached), then registers block
+// observers (one block twice from one line: a duplicate), a slow handler, posts from two named
+// threads, removes one registration, and prints its own counts for the checker.
+import Foundation
+
+let center = NotificationCenter.default
+let cart = Notification.Name("CartDidChange")
+let sync = Notification.Name("SyncFinishedWithAVeryLongName")
+let lock = NSLock()
+var delivered: [String: Int] = [:]
+func count(_ name: String) {
+    lock.lock()
+    delivered[name, default: 0] += 1
+    lock.unlock()
+}
+
+let arguments = CommandLine.arguments
+let goFile = arguments.count > 1 ? arguments[1] : "/nonexistent"
+let postsPerThread = arguments.count > 2 ? Int(arguments[2])! : 500
+print("pid \(getpid())")
+fflush(stdout)
+for _ in 0..<600 where !FileManager.default.fileExists(atPath: goFile) { usleep(50_000) }
+
+var tokens: [NSObjectProtocol] = []
+for _ in 0..<2 {
+    tokens.append(center.addObserver(forName: cart, object: nil, queue: nil) { _ in count("CartDidChange") })
+}
+tokens.append(
+    center.addObserver(forName: sync, object: nil, queue: nil) { _ in
+        count("SyncFinishedWithAVeryLongName")
+        usleep(30_000)
+    })
+let temporary = center.addObserver(forName: sync, object: nil, queue: nil) { _ in
+    count("SyncFinishedWithAVeryLongName")
+}
+
+let group = DispatchGroup()
+for worker in 0..<2 {
+    let thread = Thread {
+        for index in 0..<postsPerThread {
+            center.post(name: cart, object: nil)
+            if index % 100 == 0 { center.post(name: sync, object: nil) }
+        }
+        group.leave()
+    }
+    thread.name = "poster-\(worker)"
+    group.enter()
+    thread.start()
+}
+group.wait()
+center.removeObserver(temporary)
+center.post(name: sync, object: nil)
+lock.lock()
+let syncPosts = 2 * ((postsPerThread + 99) / 100) + 1
+print("posts CartDidChange \(2 * postsPerThread) SyncFinishedWithAVeryLongName \(syncPosts)")
+print(
+    "deliveries CartDidChange \(delivered["CartDidChange"] ?? 0) SyncFinishedWithAVeryLongName \(delivered["SyncFinishedWithAVeryLongName"] ?? 0)"
+)
+print("live 3 removed 1")
+lock.unlock()
+fflush(stdout)
+// Stay alive (with the tokens) until the viewer is done.
+for _ in 0..<600 where FileManager.default.fileExists(atPath: goFile) { usleep(50_000) }
+withExtendedLifetime(tokens) {}

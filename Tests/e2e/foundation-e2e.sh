@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# End-to-end test of `notifytop --foundation`: a small Foundation-only app (foundation-app.swift,
+# built here with swiftc -g) knows nothing of notifytop; notifytop attaches bpftrace's probes to
+# it by pid and the app's own counts are checked against what notifytop shows: per-name posts and
+# deliveries, live observers, threads, a duplicate registration (R5) and a slow handler (R7); the
+# recording replays to the same figures and --fail-on gates on it; attach errors are one line.
+#
+# Needs root (or CAP_BPF and CAP_PERFMON), bpftrace and a kernel with uprobes; it mounts tracefs
+# when it is not mounted. Skips, with one line, only where uprobes cannot be used.
+#
+# Usage: Tests/e2e/foundation-e2e.sh            (builds notifytop first)
+#        BIN_DIR=.build/debug Tests/e2e/foundation-e2e.sh   (uses binaries already built)
+# Env:   SCRATCH=<scratch path for swift build> (default .build), KEEP=1 keeps the temp dir.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ "$(id -u)" != 0 ]; then
+    echo "foundation e2e: skipped: uprobes need root (or CAP_BPF and CAP_PERFMON)"
+    exit 0
+fi
+if [ ! -e /sys/kernel/tracing/uprobe_events ] && [ ! -e /sys/kernel/debug/tracing/uprobe_events ]; then
+    mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+fi
+if [ ! -e /sys/kernel/tracing/uprobe_events ] && [ ! -e /sys/kernel/debug/tracing/uprobe_events ]; then
+    echo "foundation e2e: skipped: this kernel has no uprobes (no uprobe_events in tracefs)"
+    exit 0
+fi
+
+SCRATCH=${SCRATCH:-.build}
+if [ -z "${BIN_DIR:-}" ]; then
+    swift build --scratch-path "$SCRATCH" --product notifytop >/dev/null || { echo "e2e: build of notifytop failed"; exit 1; }
+    BIN_DIR=$(swift build --scratch-path "$SCRATCH" --show-bin-path)
+fi
+TOP="$BIN_DIR/notifytop"
+[ -x "$TOP" ] || { echo "e2e: notifytop missing in $BIN_DIR"; exit 1; }
+command -v bpftrace >/dev/null || { echo "e2e: bpftrace is not installed (.ci/setup installs it)"; exit 1; }
+command -v jq >/dev/null || { echo "e2e: jq is not installed"; exit 1; }
+SWIFTC=$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/notifytop-foundation.XXXXXX")
+passed=0
+failed=0
+app=""
+cleanup() {
+    rm -f "$WORK/go"
+    [ -n "$app" ] && kill "$app" 2>/dev/null
+    wait 2>/dev/null
+    [ "${KEEP:-0}" = 1 ] && echo "e2e: kept $WORK" || rm -rf "$WORK"
+}
+trap cleanup EXIT
+check() {
+    local name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1)); echo "ok   $name"
+    else
+        failed=$((failed + 1)); echo "FAIL $name"
+    fi
+}
+# wait_until SECONDS COMMAND...: true once COMMAND succeeds, false after SECONDS.
+wait_until() {
+    local limit=$1
+    shift
+    for _ in $(seq $((limit * 10))); do
+        "$@" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+"$SWIFTC" -g Tests/e2e/foundation-app.swift -o "$WORK/app" >"$WORK/swiftc.log" 2>&1 ||
+    { echo "e2e: swiftc failed:"; cat "$WORK/swiftc.log"; exit 1; }
+
+"$WORK/app" "$WORK/go" 300 >"$WORK/app.out" &
+app=$!
+wait_until 20 grep -q '^pid' "$WORK/app.out" || { echo "e2e: the app did not start"; exit 1; }
+
+timeout 30 "$TOP" --foundation > "$WORK/nopid.txt" 2>&1
+check "--foundation without --pid lists the processes that map Foundation, the app among them" \
+    grep -q "needs --pid: processes that map Foundation: .*$app (app)" "$WORK/nopid.txt"
+timeout 30 "$TOP" --foundation --pid $$ > "$WORK/notswift.txt" 2>&1
+status=$?
+check "a process without Foundation is refused with one line, exit 1" \
+    sh -c "[ $status = 1 ] && [ \$(wc -l < '$WORK/notswift.txt') = 1 ] && grep -q 'maps no libFoundationEssentials.so' '$WORK/notswift.txt'"
+
+# Live: frames each second until the app exits (the stream then ends), recorded.
+timeout 120 "$TOP" --foundation --pid "$app" --batch --json -n 60 -d 1s --view names,observers,leaks \
+    --record "$WORK/rec.jsonl" > "$WORK/live.jsonl" 2> "$WORK/live.err" &
+top=$!
+# The header is written once every probe is attached: then the app may start.
+wait_until 60 grep -q '"k":"header"' "$WORK/rec.jsonl" 2>/dev/null ||
+    { echo "e2e: the probes did not attach:"; cat "$WORK/live.err"; exit 1; }
+touch "$WORK/go"
+wait_until 60 grep -q '^live' "$WORK/app.out" || { echo "e2e: the app did not finish"; exit 1; }
+sleep 2
+rm -f "$WORK/go"
+wait "$top"
+check "notifytop ends when the app exits" sh -c "! kill -0 $app 2>/dev/null"
+app=""
+
+read -r _ _ cart_posts _ sync_posts < <(grep '^posts' "$WORK/app.out")
+read -r _ _ cart_deliveries _ sync_deliveries < <(grep '^deliveries' "$WORK/app.out")
+frame=$(tail -n 1 "$WORK/live.jsonl")
+# frame_has FILTER: the last frame satisfies the jq FILTER.
+frame_has() { jq -e "$1" <<<"$frame" >/dev/null; }
+name_field() { jq -r --arg n "$1" ".views.names.rows[] | select(.name == \$n) | .$2" <<<"$frame"; }
+check "CartDidChange: $cart_posts posts and $cart_deliveries deliveries, as the app counted" \
+    test "$(name_field CartDidChange posts) $(name_field CartDidChange deliveries)" = "$cart_posts $cart_deliveries"
+check "SyncFinishedWithAVeryLongName (a large string): $sync_posts posts and $sync_deliveries deliveries" \
+    test "$(name_field SyncFinishedWithAVeryLongName posts) $(name_field SyncFinishedWithAVeryLongName deliveries)" = \
+    "$sync_posts $sync_deliveries"
+check "3 live observers and 1 removed" \
+    frame_has '.summary.observers == 3 and ([.views.observers.rows[] | select(.state == "explicit")] | length) == 1'
+check "main thread and both posting threads seen, nothing lost" \
+    frame_has '.summary.threads >= 3 and .summary.lost == 0'
+check "the duplicate registration (R5) is found at its line" \
+    frame_has '[.views.leaks.rows[] | select(.rule == "R5" and .name == "CartDidChange" and (.site | test("foundation-app.swift:[0-9]+")))] | length == 1'
+check "the slow handler (R7) is found" \
+    frame_has '[.views.leaks.rows[] | select(.rule == "R7" and .name == "SyncFinishedWithAVeryLongName")] | length == 1'
+check "the header says what the probes cannot see" grep -q '"producer":"notifytop Foundation probes.*not available' "$WORK/rec.jsonl"
+
+timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --json --view names > "$WORK/replay.jsonl" 2>&1
+check "the recording replays to the same figures" \
+    test "$(jq -c '.summary | {posts, deliveries, observers}' "$WORK/replay.jsonl" | tail -n 1)" = \
+    "$(jq -c '.summary | {posts, deliveries, observers}' <<<"$frame")"
+timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --fail-on warning > /dev/null 2>&1
+status=$?
+check "--fail-on warning exits 3 on the duplicate registration" test "$status" = 3
+
+echo
+echo "foundation e2e: $passed passed, $failed failed"
+[ "$failed" = 0 ]
