@@ -9,9 +9,11 @@ package import NotifyWire
 ///   posting thread from the post to the end of its last delivery on that thread (at least 1 ns).
 ///   Slices on one track nest (``SliceNesting``): a slice that would partly overlap another is
 ///   moved and counted in ``Counts/adjusted``.
-/// - A flow arrow (`"s"` at the post, `"f"` with `"bp":"e"` at the handler's start, the delivery's
-///   `seq` as id) joins a post to each delivery, on any thread: its length is the wait, which the
-///   delivery's `wait_ns` argument also gives.
+/// - A flow arrow joins a post to each of its deliveries, on any thread: its length is the wait,
+///   which the delivery's `wait_ns` argument also gives. The arrow is bound to the slices
+///   themselves (`"bind_id"`, the post id, with `"flow_out"` on the post and `"flow_in"` on each
+///   delivery), not found by time as `"s"`/`"f"` events are: an inline handler starts at the very
+///   nanosecond of its post, and an `"s"` there would bind to the handler instead of the post.
 /// - Checkpoints, gaps and the leak findings (the same events folded through ``InspectorState``,
 ///   at the time each finding opened) are instants on a track of their own, named `notifytop`.
 /// - Thread and process names are metadata records. Times are the trace's monotonic clock in
@@ -46,7 +48,6 @@ package struct PerfettoTraceWriter {
     private struct OpenPost {
         var post: TracePost
         var end: UInt64
-        var flows: [UInt64] = []
     }
 
     private var output: [UInt8] = []
@@ -56,8 +57,8 @@ package struct PerfettoTraceWriter {
     private var tracks: [UInt64: SliceNesting] = [:]
     /// Per thread, its posts still open, outermost first.
     private var openPosts: [UInt64: [OpenPost]] = [:]
-    /// Where recent posts' slices start, for the arrows of deliveries that come after they closed.
-    private var postStarts: [UInt64: (thread: UInt64, start: UInt64)] = [:]
+    /// Recent posts whose slices are written, for the arrows of deliveries that come after.
+    private var recentPosts: Set<UInt64> = []
     private var postOrder: [UInt64] = []
     private var postOrderHead = 0
     /// Instants for the notifytop track, written once every thread id is known; bounded.
@@ -158,33 +159,23 @@ package struct PerfettoTraceWriter {
         let inline =
             openPosts[delivery.thread]?.last { $0.post.depth == delivery.depth }?.post.postID == delivery.postID
         closePosts(on: delivery.thread, atDepth: inline ? delivery.depth + 1 : delivery.depth)
+        var hasPost = recentPosts.contains(delivery.postID)
         if let index = openPosts[delivery.postingThread]?.lastIndex(where: { $0.post.postID == delivery.postID }) {
-            openPosts[delivery.postingThread]![index].flows.append(delivery.seq)
+            hasPost = true
             if delivery.thread == delivery.postingThread {
                 openPosts[delivery.thread]![index].end = max(openPosts[delivery.thread]![index].end, delivery.timestamp)
             }
-        } else if let start = postStarts[delivery.postID] {
-            flowStart(id: delivery.seq, tid: start.thread, at: start.start)
-        } else {
-            counts.deliveriesWithoutPost += 1
         }
+        if hasPost { counts.flows += 1 } else { counts.deliveriesWithoutPost += 1 }
         let placed = place(on: delivery.thread, start: delivery.start, end: delivery.start &+ delivery.duration)
         var args = #","args":{"post":\#(delivery.postID),"registration":\#(delivery.registration)"#
         args += #","target":"# + quoted(delivery.target.rawValue)
         args += #","wait_ns":\#(delivery.wait),"depth":\#(delivery.depth),"posting_thread":\#(delivery.postingThread)"#
         if placed.adjusted { args += #","recorded_start_us":"# + Self.microseconds(delivery.start) }
         args += "}"
-        slice(tid: delivery.thread, category: "delivery", name: delivery.name, placed: placed, args: args)
+        let flow = hasPost ? #","bind_id":\#(delivery.postID),"flow_in":true"# : ""
+        slice(tid: delivery.thread, category: "delivery", name: delivery.name, placed: placed, flow: flow, args: args)
         counts.deliveries += 1
-        if postStarts[delivery.postID] != nil
-            || openPosts[delivery.postingThread]?.contains(where: {
-                $0.post.postID == delivery.postID
-            }) == true
-        {
-            event(
-                #""ph":"f","bp":"e","cat":"flow","name":"post","id":\#(delivery.seq)"#, tid: delivery.thread,
-                at: placed.start)
-        }
     }
 
     /// Writes and forgets the open posts of `thread` at `depth` or deeper, innermost first.
@@ -198,23 +189,23 @@ package struct PerfettoTraceWriter {
             if let message = post.message { args += #","message":"# + quoted(message.rawValue) }
             if placed.adjusted { args += #","recorded_start_us":"# + Self.microseconds(post.timestamp) }
             args += "}"
-            slice(tid: thread, category: "post", name: post.name, placed: placed, args: args)
+            let flow = #","bind_id":\#(post.postID),"flow_out":true"#
+            slice(tid: thread, category: "post", name: post.name, placed: placed, flow: flow, args: args)
             counts.posts += 1
-            for id in last.flows { flowStart(id: id, tid: thread, at: placed.start) }
-            remember(post.postID, thread: thread, start: placed.start)
+            remember(post.postID)
         }
         if openPosts[thread]?.isEmpty == true { openPosts[thread] = nil }
     }
 
-    private mutating func remember(_ postID: UInt64, thread: UInt64, start: UInt64) {
+    private mutating func remember(_ postID: UInt64) {
         if postOrder.count < Self.rememberedPosts {
             postOrder.append(postID)
         } else {
-            postStarts[postOrder[postOrderHead]] = nil
+            recentPosts.remove(postOrder[postOrderHead])
             postOrder[postOrderHead] = postID
             postOrderHead = (postOrderHead + 1) % Self.rememberedPosts
         }
-        postStarts[postID] = (thread, start)
+        recentPosts.insert(postID)
     }
 
     private mutating func place(on thread: UInt64, start: UInt64, end: UInt64) -> (
@@ -232,19 +223,14 @@ package struct PerfettoTraceWriter {
         notes.append((time, name, args))
     }
 
-    private mutating func flowStart(id: UInt64, tid: UInt64, at time: UInt64) {
-        event(#""ph":"s","cat":"flow","name":"post","id":\#(id)"#, tid: tid, at: time)
-        counts.flows += 1
-    }
-
     private mutating func slice(
         tid: UInt64, category: StaticString, name: String, placed: (start: UInt64, end: UInt64, adjusted: Bool),
-        args: String
+        flow: String, args: String
     ) {
         let fields =
             #""ph":"X","cat":"\#(category)","name":"# + quoted(name) + #","dur":"#
             + Self.duration(placed.end - placed.start)
-        event(fields + args, tid: tid, at: placed.start)
+        event(fields + flow + args, tid: tid, at: placed.start)
     }
 
     private mutating func instant(tid: UInt64, at time: UInt64, name: String, args: String) {
