@@ -97,13 +97,14 @@ package struct CaptureFilter {
             kind, name, threadNames[thread] ?? "thread \(thread)", site.flatMap { sites[$0] } ?? "", "\(duration)",
             "\(wait)",
         ]
-        return query.matches(columns: texts.count, text: { texts[$0] }) { column in
+        func value(_ column: Int) -> SortKey {
             switch column {
             case 4: .number(Double(duration))
             case 5: .number(Double(wait))
             default: .text(texts[column])
             }
         }
+        return query.matches(columns: texts.count, text: { texts[$0] }, value: value)
     }
 
     private mutating func remember(_ postID: UInt64) {
