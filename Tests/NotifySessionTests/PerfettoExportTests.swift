@@ -334,4 +334,19 @@ struct PerfettoExportTests {
         #expect(FileManager.default.fileExists(atPath: directory.path + "/notifytop-names-1.txt"))
         #expect(session.actions.entries.contains { $0.text.contains("every event since the stream began") })
     }
+
+    @Test("a track keeps a bounded number of slices, yet a slice around all of them or crossing old ones still nests")
+    func boundedTrack() {
+        var track = SliceNesting()
+        let count = UInt64(3 * SliceNesting.maximumRoots)
+        for index in 0..<count {
+            #expect(track.place(start: index * 10, end: index * 10 + 5).adjusted == false)
+        }
+        // Starts inside a slice the track no longer holds: moved past everything dropped.
+        let crossing = track.place(start: 12, end: count * 10)
+        #expect(crossing.adjusted && crossing.start == 10 * UInt64(SliceNesting.maximumRoots - 1) + 5)
+        // Around everything, the dropped ones included: nothing to move.
+        let around = track.place(start: 0, end: count * 10 + 1)
+        #expect(around == (0, count * 10 + 1, false))
+    }
 }

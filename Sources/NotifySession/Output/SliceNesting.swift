@@ -8,17 +8,20 @@
 /// root it starts inside, whose end then becomes its start. A slice that arrives out of that order
 /// and overlaps what is placed cannot be checked against the children it may cross: it shrinks to
 /// an instant at the end of the last root. Either way the slice counts as adjusted.
-struct SliceNesting {
-    /// Placed slices no other placed slice contains, in time order; bounded by ``maximumRoots``.
+package struct SliceNesting {
+    /// Placed slices no other placed slice contains, in time order; at most twice ``maximumRoots``.
     private var roots: [(start: UInt64, end: UInt64)] = []
     /// The span of roots dropped to stay bounded, which a new slice must contain whole or follow.
     private var dropped: (start: UInt64, end: UInt64)?
+
+    /// A track with nothing placed.
+    package init() {}
     /// Roots kept per track.
-    static let maximumRoots = 1_024
+    package static let maximumRoots = 1_024
 
     /// Where a slice from `start` to `end` (`end >= start`) may go: the same span, or one moved so
     /// that it nests. `adjusted` says which.
-    mutating func place(start: UInt64, end: UInt64) -> (start: UInt64, end: UInt64, adjusted: Bool) {
+    package mutating func place(start: UInt64, end: UInt64) -> (start: UInt64, end: UInt64, adjusted: Bool) {
         var start = start
         var end = max(start, end)
         var adjusted = false
@@ -46,9 +49,10 @@ struct SliceNesting {
         roots.removeSubrange(first...)
         if first == 0, let span = dropped, start <= span.start { dropped = nil }
         roots.append((start, end))
-        if roots.count > Self.maximumRoots {
-            let oldest = roots.removeFirst()
-            dropped = (dropped?.start ?? oldest.start, oldest.end)
+        if roots.count > 2 * Self.maximumRoots {
+            // Half at a time, so keeping the bound costs no more than appending.
+            dropped = (dropped?.start ?? roots[0].start, roots[Self.maximumRoots - 1].end)
+            roots.removeFirst(Self.maximumRoots)
         }
         return (start, end, adjusted)
     }
