@@ -23,6 +23,16 @@ private struct Lines {
         return seq
     }
 
+    /// A second process's stream in the same file, as a recording that followed a restart holds.
+    mutating func restart(pid: Int32) {
+        seq = 0
+        events.append(
+            .header(
+                TraceHeader(
+                    pid: pid, process: "app", center: "default", clockMono: 1_000_000_000,
+                    clockWall: 1_700_000_000_000_000_000, producer: "test")))
+    }
+
     mutating func thread(_ id: UInt64, _ name: String, at time: UInt64 = 1_000_000_000) {
         events.append(
             .thread(
@@ -72,6 +82,7 @@ private struct Lines {
 /// One slice or instant of the exported file, times in nanoseconds.
 private struct Exported {
     var phase: String
+    var pid: Int
     var name: String
     var category: String
     var tid: UInt64
@@ -103,7 +114,8 @@ private struct Timeline {
             let start = nanoseconds(item["ts"])
             events.append(
                 Exported(
-                    phase: phase, name: item["name"] as? String ?? "", category: item["cat"] as? String ?? "",
+                    phase: phase, pid: item["pid"] as? Int ?? 0, name: item["name"] as? String ?? "",
+                    category: item["cat"] as? String ?? "",
                     tid: (item["tid"] as? NSNumber)?.uint64Value ?? 0, start: start,
                     // What Perfetto reads: the digits of `dur` as a double times 1000, truncated.
                     end: start + UInt64(((item["dur"] as? Double) ?? 0) * 1_000),
@@ -348,5 +360,23 @@ struct PerfettoExportTests {
         // Around everything, the dropped ones included: nothing to move.
         let around = track.place(start: 0, end: count * 10 + 1)
         #expect(around == (0, count * 10 + 1, false))
+    }
+
+    @Test("a recording that followed a restart gives each process its own slices; the first one's open post closes")
+    func restartedProcess() throws {
+        var lines = Lines()
+        lines.thread(1, "main")
+        lines.post(1, "Before", thread: 1, at: Self.t0 + 50 * Self.ms)
+        lines.deliver(1, "Before", thread: 1, postingThread: 1, start: Self.t0 + 50 * Self.ms, duration: Self.ms)
+        lines.restart(pid: 5000)
+        lines.thread(1, "main")
+        // The new process's clock reads earlier: its thread 1 is another track.
+        lines.post(1, "After", thread: 1, at: Self.t0 + 10 * Self.ms)
+        lines.deliver(1, "After", thread: 1, postingThread: 1, start: Self.t0 + 10 * Self.ms, duration: Self.ms)
+        let (timeline, counts) = try export(lines.events)
+        #expect(counts.adjusted == 0 && counts.flows == 2 && counts.posts == 2)
+        #expect(timeline.slices.filter { $0.name == "Before" }.allSatisfy { $0.pid == 4242 })
+        #expect(timeline.slices.filter { $0.name == "After" }.allSatisfy { $0.pid == 5000 })
+        #expect(timeline.slices.count == 4)
     }
 }

@@ -65,6 +65,7 @@ package struct PerfettoTraceWriter {
     private var notes: [(time: UInt64, name: String, args: String)] = []
     private var highestThread: UInt64 = 0
     private var finished = false
+    private var sawHeader = false
 
     /// Posts remembered for the arrows of late deliveries (an async message waiting in a mailbox).
     static let rememberedPosts = 65_536
@@ -97,6 +98,9 @@ package struct PerfettoTraceWriter {
         }
         switch event {
         case .header(let header):
+            // A recording that followed a restart holds several processes: each has its own tracks.
+            if sawHeader { startProcess() }
+            sawHeader = true
             pid = header.pid > 0 ? header.pid : 1
             metadata("process_name", tid: nil, name: header.process + " (" + header.center + ")")
         case .thread(let thread):
@@ -140,6 +144,15 @@ package struct PerfettoTraceWriter {
         }
         output.append(contentsOf: "]}\n".utf8)
         finished = true
+    }
+
+    /// Ends the previous process's slices before a new header's.
+    private mutating func startProcess() {
+        for thread in openPosts.keys.sorted() { closePosts(on: thread, atDepth: 0) }
+        tracks = [:]
+        recentPosts = []
+        postOrder = []
+        postOrderHead = 0
     }
 
     // MARK: - Posts and deliveries

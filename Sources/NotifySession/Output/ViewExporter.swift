@@ -46,6 +46,14 @@ struct ViewExporter {
         return (path, try PerfettoExport.export(events: events, to: path))
     }
 
+    /// Saves the recording at `recording` as a Perfetto timeline; returns the file name and what it holds.
+    mutating func timeline(recording: String) throws(PerfettoExport.Failure) -> (
+        path: String, counts: PerfettoTraceWriter.Counts
+    ) {
+        let path = nextPath(stem: "notifytop-timeline", extensions: ["json"])[0]
+        return (path, try PerfettoExport.export(recording: recording, to: path).counts)
+    }
+
     /// Saves a frame as plain text and as ANSI; returns both file names.
     mutating func dump(_ canvas: Canvas, depth: ColorDepth, theme: Theme) throws -> [String] {
         let paths = nextPath(stem: "notifytop-screen", extensions: ["txt", "ans"])
