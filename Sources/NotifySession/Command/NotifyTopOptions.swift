@@ -63,6 +63,19 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Save the raw trace to a file (replay it with --replay).", valueName: "file"))
     package var record: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --record: record only events this filter query matches (fields kind, name, thread, site, dur, "
+                + "wait), without the dashboard.", valueName: "query"))
+    package var match: String?
+
+    @Option(help: ArgumentHelp("With --record: stop after this many events, without the dashboard.", valueName: "N"))
+    package var limit: Int?
+
+    @Option(
+        help: ArgumentHelp("With --record: stop after this long (30s, 2m), without the dashboard.", valueName: "time"))
+    package var timeout: ReplayTime?
+
     @Option(help: ArgumentHelp("Replay a recorded trace instead of attaching.", valueName: "file"))
     package var replay: String?
 
@@ -151,6 +164,25 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
                         ? " (it is a log, always in time order)" : "; columns: " + columns.joined(separator: ", ")))
         }
         try validateTargets()
+        try validateCapture()
+    }
+
+    /// `--match`, `--limit` and `--timeout` bound a `--record` capture.
+    private func validateCapture() throws {
+        guard let flag = match != nil ? "--match" : limit != nil ? "--limit" : timeout != nil ? "--timeout" : nil
+        else { return }
+        if record == nil || replay != nil {
+            throw ValidationError("\(flag) bounds a capture; use it with --record FILE (and a process, not --replay)")
+        }
+        if let limit, limit < 1 { throw ValidationError("--limit takes the number of events to record, at least 1") }
+        if let timeout, timeout.nanoseconds == 0 {
+            throw ValidationError("--timeout takes a time above zero, such as 30s")
+        }
+        do {
+            _ = try CaptureFilter(query: match)
+        } catch {
+            throw ValidationError("--match: \(error)")
+        }
     }
 
     /// Which targets and replay bounds go together.
@@ -198,6 +230,9 @@ extension NotifyTopOptions {
 
     /// `--from` in nanoseconds after the recording's clock base (0: from its start).
     package var fromNanoseconds: UInt64 { from?.nanoseconds ?? 0 }
+
+    /// Whether `--record` is a bounded capture (`--match`, `--limit`, `--timeout`), run without the dashboard.
+    package var isBoundedCapture: Bool { record != nil && (match != nil || limit != nil || timeout != nil) }
 
     /// The view to show first (and print, in batch mode).
     package var firstView: ViewID { view.first }

@@ -43,12 +43,36 @@ package enum NotifyTopRunner {
             return 1
         }
         defer { opened.close() }
+        if options.isBoundedCapture, case .live(let feed) = opened.source, let recording = opened.recording {
+            return capture(feed, into: recording, options: options, reportError: reportError)
+        }
         let session = makeSession(options, opened: opened, host: host)
         defer { session.stopFeed() }
         TerminalSignals.installForBatch()
         session.pendingSignal = { TerminalSignals.received }
         let exit = present(session, options: options, reportError: reportError)
         return finish(session, exit: exit, options: options, opened: opened, host: host, reportError: reportError)
+    }
+
+    /// `--record` with `--match`, `--limit` or `--timeout`: records until a bound, without the dashboard.
+    private static func capture(
+        _ feed: LiveFeed, into recording: TraceRecorder, options: NotifyTopOptions, reportError: (String) -> Void
+    ) -> Int32 {
+        guard let filter = try? CaptureFilter(query: options.match) else { return 1 }  // validated already
+        var capture = BoundedCapture(filter: filter, limit: options.limit, timeout: options.timeout?.nanoseconds)
+        TerminalSignals.installForBatch()
+        let outcome = capture.run(feed, into: recording) { TerminalSignals.received }
+        feed.stop()
+        if recording.failure != nil {
+            reportError("notifytop: " + recording.outcome)
+            return recordingFailed
+        }
+        reportError(
+            "notifytop: "
+                + BoundedCapture.summary(
+                    outcome, path: recording.path, limit: options.limit, timeout: options.timeout?.text))
+        if case .signal(let number) = outcome.stop { return 128 + number }
+        return 0
     }
 
     /// This host, or the `--ssh` one.

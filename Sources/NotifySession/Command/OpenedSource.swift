@@ -68,7 +68,8 @@ struct OpenedSource {
         }
         if let path = options.record {
             recording = try TraceRecorder(path: path)
-            reader.recorder = recording
+            // A bounded capture writes the lines it keeps itself.
+            if !options.isBoundedCapture { reader.recorder = recording }
         }
         let feed = LiveFeed(reader: reader)
         live = feed

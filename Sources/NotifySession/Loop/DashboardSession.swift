@@ -83,7 +83,7 @@ package final class DashboardSession {
     private var shownMessage: (text: String, since: UInt64)?
     /// The newest status message, even once it has left the screen.
     package private(set) var lastMessage: String?
-    private var exporter = ViewExporter()
+    var exporter = ViewExporter()
     /// The recorder whose failure was last reported, so each is reported once.
     var reportedRecorder: ObjectIdentifier?
     var reportedSkippedLines = false
@@ -335,6 +335,7 @@ package final class DashboardSession {
 
     /// Ctrl-S: every row of the table on screen (after filter and sort) to a file.
     func export(_ format: ExportFormat, glyphs: Glyphs) {
+        guard format.isTable else { return exportTimeline() }
         let content = Dashboard.content(data, view: view, glyphs: glyphs)
         do {
             let path = try exporter.export(content, as: format)

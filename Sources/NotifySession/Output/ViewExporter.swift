@@ -2,6 +2,7 @@ import Foundation
 import NotifyCurses
 import NotifySystem
 import NotifyTUI
+import NotifyWire
 
 /// Writes what Ctrl-S and the screen dump save: files named `notifytop-<view>-<n>.<ext>` in a
 /// directory (the working directory by default), never overwriting one that exists.
@@ -30,11 +31,27 @@ struct ViewExporter {
         switch format {
         case .text: text = content.text
         case .csv: text = content.csv
-        case .json: text = try Self.json(content)
+        case .json, .perfetto: text = try Self.json(content)
         }
         let path = nextPath(stem: "notifytop-" + content.view, extensions: [format.fileExtension])[0]
         try write(text, to: path)
         return path
+    }
+
+    /// Saves `events` as a Perfetto timeline (``PerfettoExport``); returns the file name and what it holds.
+    mutating func timeline(_ events: some Sequence<TraceEvent>) throws(PerfettoExport.Failure) -> (
+        path: String, counts: PerfettoTraceWriter.Counts
+    ) {
+        let path = nextPath(stem: "notifytop-timeline", extensions: ["json"])[0]
+        return (path, try PerfettoExport.export(events: events, to: path))
+    }
+
+    /// Saves the recording at `recording` as a Perfetto timeline; returns the file name and what it holds.
+    mutating func timeline(recording: String) throws(PerfettoExport.Failure) -> (
+        path: String, counts: PerfettoTraceWriter.Counts
+    ) {
+        let path = nextPath(stem: "notifytop-timeline", extensions: ["json"])[0]
+        return (path, try PerfettoExport.export(recording: recording, to: path).counts)
     }
 
     /// Saves a frame as plain text and as ANSI; returns both file names.

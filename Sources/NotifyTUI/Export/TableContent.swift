@@ -1,4 +1,5 @@
-/// The formats Ctrl-S saves a view in; `export FORMAT` in the palette picks one.
+/// The formats Ctrl-S saves a view in; `export FORMAT` in the palette picks one. `perfetto` is
+/// not a table: it saves the session's events as a timeline, and Ctrl-S keeps its format.
 package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     /// Aligned columns, as on screen but never cut.
     case text
@@ -6,9 +7,20 @@ package enum ExportFormat: String, Sendable, Hashable, CaseIterable {
     case csv
     /// One JSON object: the columns and one object per row.
     case json
+    /// The events so far as a Chrome Trace Event Format timeline, for ui.perfetto.dev.
+    case perfetto
 
     /// The file extension.
-    package var fileExtension: String { rawValue == "text" ? "txt" : rawValue }
+    package var fileExtension: String {
+        switch self {
+        case .text: "txt"
+        case .csv, .json: rawValue
+        case .perfetto: "json"
+        }
+    }
+
+    /// Whether the format saves the table on screen (and so may become Ctrl-S's).
+    package var isTable: Bool { self != .perfetto }
 }
 
 /// Every row of the table on screen, after filter and sort, as full cell texts: what Ctrl-S

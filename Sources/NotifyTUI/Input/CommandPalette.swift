@@ -34,7 +34,9 @@ package enum CommandPalette {
         Command(name: "filter", argument: "[QUERY]", help: "set the filter; without a query, type one"),
         Command(name: "search", argument: "[QUERY]", help: "set the search; without a query, type one"),
         Command(name: "view", argument: "NAME", help: "show a view by name or number"),
-        Command(name: "export", argument: "FORMAT", help: "save every row of the table: text, csv or json"),
+        Command(
+            name: "export", argument: "FORMAT",
+            help: "save every row of the table (text, csv, json) or the events as a timeline (perfetto)"),
         Command(name: "theme", argument: "NAME", help: "colours: default, light or mono"),
     ]
 
@@ -121,7 +123,8 @@ package enum CommandPalette {
             return .success(.theme(theme))
         case "export":
             guard let format = ExportFormat(rawValue: String(argument).lowercased()) else {
-                return .failure(PaletteError("export takes text, csv or json"))
+                return .failure(
+                    PaletteError("export takes " + ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")))
             }
             return .success(.export(format))
         case "view":

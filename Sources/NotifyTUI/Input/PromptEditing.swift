@@ -142,7 +142,7 @@ extension ViewState {
             self.theme = theme
             return Reaction(redraw: true, command: .setTheme(theme))
         case .success(.export(let format)):
-            exportFormat = format
+            if format.isTable { exportFormat = format }
             return Reaction(redraw: true, command: .export(format))
         case .success(.search(let query)):
             if let error = Self.queryError(query, context: context) {
