@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NotifyModel
 @testable import NotifySession
+import NotifyTUI
 import Testing
 
 /// `notifytop baseline REC > known.json`, then `--fail-on S --baseline known.json`: only findings
@@ -107,5 +108,23 @@ struct LeakBaselineTests {
         let (status, lines) = try Self.gate(path, baseline: "/nonexistent/known.json")
         #expect(status == NotifyTopRunner.unreadableInput)
         #expect(lines == ["notifytop: /nonexistent/known.json: cannot read the baseline file"])
+    }
+
+    @Test("with a baseline the Leaks table marks NEW each finding whose signature it lacks, and only then")
+    func leaksViewMarksNew() throws {
+        let session = BatchGateTests.session()
+        let findings = session.model.findings
+        let growth = try #require(findings.first { $0.rule == .registrationGrowth })
+        try #require(findings.count >= 2)
+        let size = Size(width: 120, height: 40)
+        let plain = BatchPrinter.frames(session, moreViews: [], size: size, glyphs: .ascii)
+        #expect(!plain.contains("NEW"), "\(plain)")
+        session.status.knownFindings = Set(findings.filter { $0.rule != .registrationGrowth }.map(\.signature))
+        let text = BatchPrinter.frames(session, moreViews: [], size: size, glyphs: .ascii)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[1].hasPrefix("NEW  SEV"), "\(text)")
+        let marked = lines.filter { $0.hasPrefix("NEW ") && !$0.hasPrefix("NEW  SEV") }
+        #expect(marked.count == 1, "\(text)")
+        #expect(marked.first?.contains(growth.rule.code) == true, "\(text)")
     }
 }

@@ -53,6 +53,7 @@ package enum NotifyTopRunner {
         }
         defer { opened.close() }
         let session = makeSession(options, opened: opened, host: host)
+        session.status.knownFindings = baseline?.signatures
         defer { session.stopFeed() }
         TerminalSignals.installForBatch()
         session.pendingSignal = { TerminalSignals.received }

@@ -87,12 +87,18 @@ package struct LeakBaseline: Sendable, Equatable {
         switch error {
         case .keyNotFound(let key, let context): text = "missing \"\(key.stringValue)\"" + path(context)
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            text = context.debugDescription + path(context)
+            text = String(context.debugDescription.trimmingSuffix(".")) + path(context)
         case .dataCorrupted(let context):
             let underlying = context.codingPath.isEmpty ? "not JSON" : context.debugDescription
             text = underlying + path(context)
         @unknown default: text = "\(error)"
         }
         return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> Substring {
+        hasSuffix(suffix) ? dropLast(suffix.count) : self[...]
     }
 }

@@ -13,9 +13,16 @@ enum LeaksView {
         }
     }
 
-    static func spec(now: UInt64) -> TableSpec<LeakFinding> {
-        TableSpec(
-            columns: [
+    /// The table; with `known` signatures (a baseline), a first column marks `NEW` each finding
+    /// whose signature is not among them.
+    static func spec(now: UInt64, known: Set<LeakSignature>? = nil) -> TableSpec<LeakFinding> {
+        let newColumn = known.map { known in
+            TableColumn<LeakFinding>(
+                "NEW", .fixed(4), descendingFirst: true, text: { known.contains($0.signature) ? "" : "NEW" },
+                sortKey: { .number(known.contains($0.signature) ? 0 : 1) }, style: severityStyle)
+        }
+        return TableSpec(
+            columns: (newColumn.map { [$0] } ?? []) + [
                 TableColumn(
                     "SEV", .fixed(7), descendingFirst: true,
                     text: { $0.isOpen ? $0.severity.description : "fixed" },
@@ -36,7 +43,7 @@ enum LeaksView {
                     "SITE", .fixed(30), text: { $0.evidence.callsite?.description ?? "-" },
                     sortKey: { .text($0.evidence.callsite?.description ?? "") }),
             ],
-            key: { .warning($0.key.description) }, defaultSort: 0,
+            key: { .warning($0.key.description) }, defaultSort: newColumn == nil ? 0 : 1,
             emptyMessage: "no leak warnings: every observer looks healthy")
     }
 
@@ -44,7 +51,8 @@ enum LeaksView {
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
         TableWidget.render(
-            data.model.findings, spec: spec(now: data.model.now), state: state, into: &canvas,
+            data.model.findings, spec: spec(now: data.model.now, known: data.status.knownFindings), state: state,
+            into: &canvas,
             rect: rect, glyphs: glyphs)
     }
 }
