@@ -151,7 +151,7 @@ let package = Package(
             name: "NotifyLeakCheckTests",
             dependencies: [
                 "NotifyLeakCheck", "NotifyKit", "NotifyModel", "NotifyTraceApp", "NotifyTraceViewer", "NotifySession",
-                "NotifyDemo",
+                "NotifyDemo", "NotifyTestSupport",
             ]
         ),
         .testTarget(

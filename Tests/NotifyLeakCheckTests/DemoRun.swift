@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 import NotifyDemo
 import NotifyKit
 import NotifyLeakCheck
@@ -23,22 +21,4 @@ func runDemo(on center: NotifyCenter, seed: UInt64, steps: Int = 300, checkpoint
         center.checkpoint("step \(done)")
     }
     return simulation
-}
-
-/// Runs `body` on a new thread with a large stack (the demo's lanes nest deeply) and waits for it.
-func onDedicatedThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
-    let box = ResultBox<Result>()
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        box.value = body()
-        done.signal()
-    }
-    thread.stackSize = 8 << 20
-    thread.start()
-    done.wait()
-    return box.value!
-}
-
-private final class ResultBox<Value>: @unchecked Sendable {  // written before the semaphore, read after
-    var value: Value?
 }

@@ -3,6 +3,7 @@ import Foundation
 import NotifyKit
 import NotifyLeakCheck
 import NotifySession
+import NotifyTestSupport
 import NotifyTraceApp
 import NotifyTraceViewer
 import Testing
@@ -33,15 +34,10 @@ struct LeakCheckFidelityTests {
 
     @Test("the demo with its planted bugs: a leak check and a recording replayed by notifytop find the same")
     func sameFindingsAsRecording() throws {
-        let directory = "/tmp/notifytop-leakcheck-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let recording = directory + ".ndjson"
-        defer {
-            if let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) {
-                for entry in entries { unlink(directory + "/" + entry) }
-            }
-            rmdir(directory)
-            unlink(recording)
-        }
+        let sockets = TemporaryDirectory("leakcheck")
+        let directory = sockets.path
+        let recording = temporaryPath("leakcheck", suffix: ".ndjson")
+        defer { unlink(recording) }
         let center = NotifyCenter(label: "leakcheck-fidelity")
         let inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: directory))
         let viewer = RecordingViewer(socketPath: inspector.socketPath, recordingPath: recording)

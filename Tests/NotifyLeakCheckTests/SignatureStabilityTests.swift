@@ -1,6 +1,7 @@
 import NotifyDemo
 import NotifyKit
 import NotifyLeakCheck
+import NotifyTestSupport
 import Testing
 
 /// A finding's signature names what the code says (rule, name, site, owner type), so two runs of

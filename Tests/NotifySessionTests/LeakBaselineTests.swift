@@ -8,7 +8,7 @@ import Testing
 /// `notifytop baseline REC > known.json`, then `--fail-on S --baseline known.json`: only findings
 /// whose signature the baseline lacks fail the run; the known ones are listed apart.
 struct LeakBaselineTests {
-    /// The gate fixture (an R6 error and an R10 warning) as a recording; returns its path.
+    /// The gate fixture (an R6 error, R10 and others below error) as a recording; returns its path.
     static func recording() throws -> String {
         try EventClockSessionTests.write(BatchGateTests.events())
     }
