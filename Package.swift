@@ -17,6 +17,8 @@ let package = Package(
         // What the app side and the viewer side both name: the socket directory and trace errors
         // (NotifyTraceApp and NotifyTraceViewer re-export it).
         .library(name: "NotifySystem", targets: ["NotifySystem"]),
+        // notifytop's leak rules run in a test process: LeakCheck.run(on:) { … } (notifytop does not link it).
+        .library(name: "NotifyLeakCheck", targets: ["NotifyLeakCheck"]),
     ],
     dependencies: [
         // Command lines of notifytop and notify-demo.
@@ -52,6 +54,10 @@ let package = Package(
 
         // The inspector model: a pure fold of trace events into tables and leak findings.
         .target(name: "NotifyModel", dependencies: ["NotifyWire"]),
+
+        // Leak checks in tests: a probe on the center for a block, folded through NotifyModel's rules.
+        // NotifyTraceApp turns probe events into trace lines exactly as notifytop receives them.
+        .target(name: "NotifyLeakCheck", dependencies: ["NotifyKit", "NotifyModel", "NotifyTraceApp", "NotifyWire"]),
 
         // The codec's and the model's benchmarks and their workloads, called by notify-bench and tests.
         .target(name: "NotifyBenchmarks", dependencies: ["NotifyWire", "NotifyModel"]),
@@ -144,6 +150,13 @@ let package = Package(
             dependencies: [
                 "NotifyKit", "NotifyDemo", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
                 "NotifyWire", "NotifySession", "NotifyTUI", "NotifyTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "NotifyLeakCheckTests",
+            dependencies: [
+                "NotifyLeakCheck", "NotifyKit", "NotifyModel", "NotifyTraceApp", "NotifyTraceViewer", "NotifySession",
+                "NotifyDemo", "NotifyTestSupport",
             ]
         ),
         .testTarget(

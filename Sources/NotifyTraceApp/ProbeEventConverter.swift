@@ -1,12 +1,12 @@
-import NotifyWire
-import NotifyKit
+package import NotifyWire
+package import NotifyKit
 
 /// Turns a center's events into trace lines: assigns sequence numbers, introduces threads, types,
 /// objects and callsites once, and keeps what a viewer attaching later needs (the live
 /// registrations and every definition they refer to).
 ///
-/// Only the exporter thread uses it.
-struct ProbeEventConverter {
+/// Only the exporter thread uses it (a leak check, its own).
+package struct ProbeEventConverter {
     private(set) var lastSequence: UInt64 = 0
     private var threads: [UInt64: TraceThread] = [:]
     /// Threads already introduced, by `id % knownThreadSlots`: most events skip the table above.
@@ -40,7 +40,7 @@ struct ProbeEventConverter {
     private(set) var seenRenames: UInt64 = 0
 
     /// - Parameter lastSequence: The last sequence number already used: a stream's numbers never repeat.
-    init(maximumObjects: Int = 1 << 16, lastSequence: UInt64 = 0) {
+    package init(maximumObjects: Int = 1 << 16, lastSequence: UInt64 = 0) {
         self.maximumObjects = maximumObjects
         self.lastSequence = lastSequence
     }
@@ -51,7 +51,7 @@ struct ProbeEventConverter {
     }
 
     /// Appends the lines for `event` (definitions first, then the event) to `lines`.
-    mutating func translate(_ event: ProbeEvent, into lines: inout [TraceEvent]) {
+    package mutating func translate(_ event: ProbeEvent, into lines: inout [TraceEvent]) {
         if NotifyThread.renameCount != seenRenames {
             reintroduceRenamedThreads(at: event.timestamp, into: &lines)
         }

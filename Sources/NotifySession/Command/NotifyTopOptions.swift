@@ -122,6 +122,12 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("fail-on"), help: "Exit 3 when open findings of this severity or worse exist.")
     package var failOn: LeakSeverity?
 
+    @Option(
+        help: ArgumentHelp(
+            "Known findings (written by notifytop baseline): --fail-on fails only on others and lists these apart.",
+            valueName: "known.json"))
+    package var baseline: String?
+
     @Flag(name: [.customShort("C"), .customLong("no-color")], help: "No colours (as with NO_COLOR).")
     package var noColor = false
 

@@ -32,6 +32,15 @@ package enum NotifyTopRunner {
         let host = makeHost(options)
         defer { host.close() }
         if options.list { return list(host, reportError: reportError) }
+        let baseline: LeakBaseline?
+        do {
+            baseline = try options.baseline.map { path throws(LeakBaseline.Failure) in
+                try LeakBaseline(contentsOf: path)
+            }
+        } catch {
+            reportError("notifytop: \(error)")
+            return unreadableInput
+        }
         let opened: OpenedSource
         do {
             opened = try OpenedSource(options, host: host)
@@ -47,11 +56,14 @@ package enum NotifyTopRunner {
             return capture(feed, into: recording, options: options, reportError: reportError)
         }
         let session = makeSession(options, opened: opened, host: host)
+        session.status.knownFindings = baseline?.signatures
         defer { session.stopFeed() }
         TerminalSignals.installForBatch()
         session.pendingSignal = { TerminalSignals.received }
         let exit = present(session, options: options, reportError: reportError)
-        return finish(session, exit: exit, options: options, opened: opened, host: host, reportError: reportError)
+        return finish(
+            session, exit: exit, options: options, baseline: baseline, opened: opened, host: host,
+            reportError: reportError)
     }
 
     /// `--record` with `--match`, `--limit` or `--timeout`: records until a bound, without the dashboard.
@@ -155,8 +167,8 @@ package enum NotifyTopRunner {
 
     /// What the run leaves on standard error, and its exit status.
     private static func finish(
-        _ session: DashboardSession, exit: DashboardSession.Exit, options: NotifyTopOptions, opened: OpenedSource,
-        host: any InspectionHost, reportError: (String) -> Void
+        _ session: DashboardSession, exit: DashboardSession.Exit, options: NotifyTopOptions, baseline: LeakBaseline?,
+        opened: OpenedSource, host: any InspectionHost, reportError: (String) -> Void
     ) -> Int32 {
         let batch = options.batch || options.json
         if let message = session.status.message ?? session.lastMessage, !batch {
@@ -174,13 +186,10 @@ package enum NotifyTopRunner {
         }
         if case .signal(let number) = exit { return 128 + number }
         if session.recordingFailed { return recordingFailed }
-        if let severity = options.failOn, BatchPrinter.hasFindings(session.model, atLeast: severity) {
-            let failing = BatchPrinter.failingFindings(session.model, atLeast: severity)
-            for line in failing { reportError("notifytop: --fail-on \(severity): " + line) }
-            reportError(
-                "notifytop: \(failing.count) open finding\(failing.count == 1 ? "" : "s") of severity \(severity) or worse"
-            )
-            return leaksFound
+        if let severity = options.failOn {
+            let gate = LeakGate(session.model, atLeast: severity, baseline: baseline)
+            for line in gate.messages { reportError("notifytop: " + line) }
+            if gate.fails { return leaksFound }
         }
         return 0
     }

@@ -104,11 +104,14 @@ enum BatchPrinter {
     static func failingFindings(_ model: InspectorState, atLeast severity: LeakSeverity) -> [String] {
         model.findings.filter { $0.isOpen && $0.severity >= severity }
             .sorted { ($1.severity, $0.ordinal) < ($0.severity, $1.ordinal) }
-            .map { finding in
-                let name = finding.evidence.name.map { $0.contains(" ") || $0.isEmpty ? "\"\($0)\"" : $0 } ?? "-"
-                let site = finding.evidence.callsite?.description ?? "-"
-                return "\(finding.rule.code) \(finding.severity) name=\(name) site=\(site) count=\(finding.occurrences)"
-            }
+            .map(failingLine)
+    }
+
+    /// `R1 error name=cartDidChange site=Shop/Cart.swift:42 count=3`: a finding as `--fail-on` names it.
+    static func failingLine(_ finding: LeakFinding) -> String {
+        let name = finding.evidence.name.map { $0.contains(" ") || $0.isEmpty ? "\"\($0)\"" : $0 } ?? "-"
+        let site = finding.evidence.callsite?.description ?? "-"
+        return "\(finding.rule.code) \(finding.severity) name=\(name) site=\(site) count=\(finding.occurrences)"
     }
 
     /// True when open findings of `severity` or worse exist.

@@ -1,3 +1,5 @@
+package import NotifyModel
+
 /// Where the dashboard's data comes from and what the session is doing: the parts of the
 /// header the model cannot know (pause, recording, replay speed, redraw delay, own CPU).
 package struct SessionStatus: Sendable, Hashable {
@@ -23,6 +25,9 @@ package struct SessionStatus: Sendable, Hashable {
     package var recordingFailure: String?
     /// The redraw delay.
     package var delayMilliseconds: Int
+    /// The signatures of known findings (`--baseline`): the Leaks view marks the others `NEW`.
+    /// Nil without a baseline.
+    package var knownFindings: Set<LeakSignature>?
     /// notifytop's own CPU use, in percent of one core; nil until measured.
     package var selfCPU: Double?
     /// Recent ``selfCPU`` readings (one a second), oldest first: the header's sparkline.

@@ -13,9 +13,16 @@ enum LeaksView {
         }
     }
 
-    static func spec(now: UInt64) -> TableSpec<LeakFinding> {
-        TableSpec(
-            columns: [
+    /// The table; with `known` signatures (a baseline), a first column marks `NEW` each finding
+    /// whose signature is not among them.
+    static func spec(now: UInt64, known: Set<LeakSignature>? = nil) -> TableSpec<LeakFinding> {
+        let newColumn = known.map { known in
+            TableColumn<LeakFinding>(
+                "NEW", .fixed(4), descendingFirst: true, text: { known.contains($0.signature) ? "" : "NEW" },
+                sortKey: { .number(known.contains($0.signature) ? 0 : 1) }, style: severityStyle)
+        }
+        return TableSpec(
+            columns: (newColumn.map { [$0] } ?? []) + [
                 TableColumn(
                     "SEV", .fixed(7), descendingFirst: true,
                     text: { $0.isOpen ? $0.severity.description : "fixed" },
@@ -36,7 +43,7 @@ enum LeaksView {
                     "SITE", .fixed(30), text: { $0.evidence.callsite?.description ?? "-" },
                     sortKey: { .text($0.evidence.callsite?.description ?? "") }),
             ],
-            key: { .warning($0.key.description) }, defaultSort: 0,
+            key: { .warning($0.key.description) }, defaultSort: newColumn == nil ? 0 : 1,
             emptyMessage: "no leak warnings: every observer looks healthy")
     }
 
@@ -44,7 +51,8 @@ enum LeaksView {
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
         TableWidget.render(
-            data.model.findings, spec: spec(now: data.model.now), state: state, into: &canvas,
+            data.model.findings, spec: spec(now: data.model.now, known: data.status.knownFindings), state: state,
+            into: &canvas,
             rect: rect, glyphs: glyphs)
     }
 }
@@ -109,40 +117,11 @@ enum LeakDetailView {
         for line in DisplayWidth.wrap(finding.summary, to: max(10, width - 1)) { items.append((line, .value, nil)) }
         items.append(("", .normal, nil))
         items.append(("Evidence", .label, nil))
-        func add(_ label: String, _ value: String?) {
-            guard let value, !value.isEmpty else { return }
+        let fields = evidence.fields(
+            duration: { Format.duration($0, ascii: ascii) }, thread: data.threadName, arrow: ascii ? " -> " : " → ")
+        for (label, value) in fields {
             items.append(("  " + DisplayWidth.fit(label, to: 18) + value, .normal, nil))
         }
-        add("name", evidence.name)
-        add("callsite", evidence.callsite?.description)
-        add("observer", evidence.observer?.description)
-        add("object filter", evidence.objectFilter?.description)
-        add("count", evidence.count > 0 ? "\(evidence.count)" : nil)
-        add("still live", evidence.liveCount > 0 ? "\(evidence.liveCount)" : nil)
-        add("deliveries after", evidence.deliveriesAfter > 0 ? "\(evidence.deliveriesAfter)" : nil)
-        add("one post ran", evidence.fanOut > 0 ? "\(evidence.fanOut) handlers" : nil)
-        add(
-            "growth",
-            evidence.series.isEmpty ? nil : evidence.series.map(String.init).joined(separator: ascii ? " -> " : " → "))
-        add("duration", evidence.duration.map { Format.duration($0, ascii: ascii) })
-        if let histogram = evidence.durations, histogram.count > 0 {
-            add(
-                "p50 / p95",
-                Format.duration(histogram.percentile(0.5), ascii: ascii) + " / "
-                    + Format.duration(histogram.percentile(0.95), ascii: ascii))
-        }
-        add("posted on main", evidence.postingThreadIsMain.map { $0 ? "yes" : "no" })
-        add("observers in post", evidence.observersInPost.map(String.init))
-        add("threads", evidence.threads.isEmpty ? nil : evidence.threads.map(data.threadName).joined(separator: ", "))
-        add(
-            "nearest name",
-            evidence.nearestName.map { name in name + (evidence.nearestDistance.map { " (distance \($0))" } ?? "") })
-        add("posts in session", evidence.sessionPosts.map(String.init))
-        add(
-            "also", evidence.foldedRules.isEmpty ? nil : evidence.foldedRules.map(\.description).joined(separator: ", ")
-        )
-        add("note", evidence.detail)
-        for site in evidence.relatedCallsites { add("related site", site.description) }
         items.append(("", .normal, nil))
         items.append(("Fix", .label, nil))
         for line in DisplayWidth.wrap(finding.fix, to: max(10, width - 3)) { items.append(("  " + line, .ok, nil)) }

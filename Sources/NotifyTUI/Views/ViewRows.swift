@@ -64,7 +64,9 @@ package enum ViewRows: Sendable {
             return .deliveries(entries.map { DeliveryLine(entry: $0.entry, thread: $0.thread, postedOn: $0.poster) })
         case .leaks:
             return .leaks(
-                TableWidget.order(data.model.findings, spec: LeaksView.spec(now: data.model.now), state: state))
+                TableWidget.order(
+                    data.model.findings, spec: LeaksView.spec(now: data.model.now, known: data.status.knownFindings),
+                    state: state))
         case .events:
             let rows = TableWidget.order(
                 data.tail.events.map { EventsView.row($0, data) }, spec: EventsView.spec,

@@ -1,0 +1,40 @@
+import ArgumentParser
+import NotifySession
+
+/// `notifytop baseline REC`: prints the signatures of a recording's leak findings, the file
+/// `--baseline` reads. Parsing only; the work happens in NotifySession's ``LeakBaseline``.
+struct BaselineCommand: ParsableCommand {
+    /// The word after `notifytop` that selects this command.
+    static let name = "baseline"
+
+    static let configuration = CommandConfiguration(
+        commandName: "notifytop baseline",
+        abstract: "Print the signatures of a recording's leak findings: the known.json that --baseline reads.",
+        discussion: """
+            The recording is folded through the same model as --replay. A signature is a finding's rule, \
+            notification name, registration site (file:line) and owner type: no ids or addresses, so it \
+            matches the same finding in another run. Every finding counts, open or resolved.
+
+            Typical use: notifytop baseline main.ndjson > known.json, commit known.json, then in CI \
+            notifytop --replay run.ndjson --batch --fail-on error --baseline known.json.
+
+            Exit status: 0 written, 2 the file cannot be read or is not a trace.
+            """)
+
+    @Argument(help: ArgumentHelp("The recording.", valueName: "REC.ndjson"))
+    var recording: String
+
+    func run() throws {
+        let fold: RecordingFold
+        do {
+            fold = try RecordingFold(path: recording)
+        } catch {
+            NotifyTopRunner.printError("notifytop baseline: \(error)")
+            throw ExitCode(NotifyTopRunner.unreadableInput)
+        }
+        if let skipped = fold.skippedLines {
+            NotifyTopRunner.printError("notifytop baseline: \(fold.path): \(skipped)")
+        }
+        print(LeakBaseline(model: fold.model).json, terminator: "")
+    }
+}
