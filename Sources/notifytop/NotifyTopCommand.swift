@@ -15,6 +15,7 @@ struct NotifyTopCommand: ParsableCommand {
             NOTIFYTOP=1 (its socket appears in $XDG_RUNTIME_DIR/notifytop).
             Try it: notifytop --demo
             Compare two recordings: notifytop diff A.ndjson B.ndjson (see notifytop diff --help).
+            Why an observer did not run: notifytop explain REC.ndjson --name NAME (see notifytop explain --help).
             Exit status: 0 ok (also when the reader of batch output stops early, as head does), 1 cannot attach
             or a recording failed (disk full), 2 the --replay file is not a trace, 3 --fail-on findings exist, \
             128+N killed by signal N.
@@ -28,6 +29,8 @@ struct NotifyTopCommand: ParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == DiffCommand.name {
             DiffCommand.main(Array(arguments.dropFirst()))
+        } else if arguments.first == ExplainCommand.name {
+            ExplainCommand.main(Array(arguments.dropFirst()))
         } else {
             main(arguments)
         }

@@ -91,6 +91,8 @@ public struct InspectorState: Sendable {
     var activeThreads = 0
 
     var recentPosts: RecentPosts
+    /// Each name's recent posts with their deliveries: what ``explain(name:object:registration:post:)`` reads.
+    var explainIndex = ExplainIndex()
     var findingStore: LeakFindingStore
     var ruleState = RuleState()
     var missedRemovals: RingBuffer<MissedRemoval> = RingBuffer(capacity: 32)
