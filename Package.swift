@@ -101,9 +101,17 @@ let package = Package(
             path: "Demo/notify-demo"
         ),
 
-        // What several test targets share: waiting for the task pool's attention.
-        .target(name: "NotifyTestSupport", path: "Tests/NotifyTestSupport"),
-        .testTarget(name: "NotifyKitTests", dependencies: ["NotifyKit", "NotifyTestSupport"]),
+        // The tests' shared vocabulary: a seeded generator, waits with a deadline, temporary paths, a trace
+        // builder. Generic: it sees NotifyWire only, so the model's tests link no app side.
+        .target(name: "NotifyTestSupport", dependencies: ["NotifyWire"], path: "Tests/NotifyTestSupport"),
+        // The viewer's test fixture: a small trace with every view's content, folded into frame data.
+        .target(
+            name: "NotifyTUITestSupport", dependencies: ["NotifyTUI", "NotifyModel", "NotifyWire"],
+            path: "Tests/NotifyTUITestSupport"),
+
+        // One test target per module; each declares exactly the modules its files import.
+        .testTarget(name: "NotifySystemTests", dependencies: ["NotifySystem", "NotifyTestSupport"]),
+        .testTarget(name: "NotifyKitTests", dependencies: ["NotifyKit", "NotifySystem", "NotifyTestSupport"]),
         .testTarget(
             name: "NotifyMetricsTests",
             dependencies: [
@@ -111,7 +119,7 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
-        .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks"]),
+        .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks", "NotifyTestSupport"]),
         .testTarget(
             name: "NotifyTraceTests",
             dependencies: [
@@ -119,28 +127,35 @@ let package = Package(
                 "NotifyTestSupport",
             ]
         ),
+        // The pure fold's tests: no app side, no sockets.
         .testTarget(
             name: "NotifyModelTests",
+            dependencies: ["NotifyModel", "NotifyWire", "NotifyBenchmarks", "NotifyTestSupport"]
+        ),
+        // End to end: a NotifyKit center or the demo through the inspector's socket into the model and a
+        // session, against the truth the app kept, live and replayed.
+        .testTarget(
+            name: "NotifyFidelityTests",
             dependencies: [
-                "NotifyModel", "NotifyWire", "NotifyBenchmarks", "NotifyTraceApp", "NotifyTraceViewer", "NotifyKit",
+                "NotifyKit", "NotifyDemo", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
+                "NotifyWire", "NotifySession", "NotifyTUI", "NotifyTestSupport",
             ]
         ),
         .testTarget(
             name: "NotifyTUITests",
-            dependencies: [
-                "NotifyTUI", "NotifySession", "NotifyCurses", "NotifyModel", "NotifyWire",
-                "NotifyTraceViewer", "NotifyTraceApp", "NotifySystem", "NotifyKit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: ["NotifyTUI", "NotifyCurses", "NotifyModel", "NotifyWire", "NotifyTUITestSupport"],
             exclude: ["Snapshots"]
         ),
         .testTarget(
-            name: "NotifyDemoTests",
+            name: "NotifySessionTests",
             dependencies: [
-                "NotifyDemo", "NotifyKit", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire",
-                "NotifyModel", "NotifySession", "NotifyTUI",
+                "NotifySession", "NotifyTUI", "NotifyCurses", "NotifyModel", "NotifyWire", "NotifyTraceViewer",
+                "NotifyTraceApp", "NotifySystem", "NotifyKit", "NotifyTUITestSupport", "NotifyTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The demo's workload, scenarios and planted bugs, seen by a probe in the demo's own process.
+        .testTarget(name: "NotifyDemoTests", dependencies: ["NotifyDemo", "NotifyKit", "NotifyTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

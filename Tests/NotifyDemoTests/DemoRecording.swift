@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import NotifyDemo
 import NotifyKit
+import NotifyTestSupport
 
 /// One deterministic run of the demo with an ``InMemoryProbe`` attached from the start: what the
 /// center reported, what the demo counted itself, and the threads involved.
@@ -65,20 +66,15 @@ extension ProbeEvent.Kind {
     }
 }
 
-/// Runs `body` on a new thread and waits for its result.
-func onDedicatedThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
-    let box = ResultBox<Result>()
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        box.value = body()
-        done.signal()
+extension RecordedDemoRun {
+    /// Deliveries the machine stalled (see ``MachineStall``), sparing the handler a planted bug
+    /// makes slow.
+    var stalls: [String] {
+        let slow = configuration.bugs.contains(.slowMainHandler) ? DemoBug.slowMainHandler.name.string : nil
+        return MachineStall.stalls(
+            events.lazy.compactMap { event -> (name: String, duration: UInt64)? in
+                guard case .delivered(let delivery) = event.kind else { return nil }
+                return (delivery.name, delivery.duration)
+            }, sparing: slow)
     }
-    thread.stackSize = 8 << 20
-    thread.start()
-    done.wait()
-    return box.value!
-}
-
-private final class ResultBox<Value>: @unchecked Sendable {  // written before the semaphore, read after
-    var value: Value?
 }

@@ -1,5 +1,6 @@
 import NotifyDemo
 import NotifyKit
+import NotifyTestSupport
 import Testing
 
 @Suite("Planted bugs and the facts their rules need")

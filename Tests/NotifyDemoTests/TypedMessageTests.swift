@@ -1,5 +1,6 @@
 import Foundation
 import NotifyDemo
+import NotifyTestSupport
 import Testing
 
 @Suite("The demo's typed messages")
@@ -27,7 +28,7 @@ struct TypedMessageTests {
         let demo = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("notify-demo")
         try #require(FileManager.default.isExecutableFile(atPath: demo.path), "notify-demo is built beside the tests")
-        let truthPath = "/tmp/notify-demo-messages-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).json"
+        let truthPath = temporaryPath("demo-messages", suffix: ".json")
         defer { unlink(truthPath) }
         let process = Process()
         process.executableURL = demo

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import Testing
 
 /// Where handlers run: operation queues (synchronous) and the asynchronous hand-off targets.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import Testing
 
 /// `DeliveryThread`: a named thread with a run loop that handlers can be delivered on.

@@ -69,16 +69,16 @@ import Testing
     @Test func anObserverRemovedDuringAPostIsNotCalledAndOneAddedIsNotCalledForIt() {
         let center = NotifyCenter()
         var log: [String] = []
-        var second: NotifyCenter.ObservationToken?
+        let second = Later<NotifyCenter.ObservationToken>()
         var added: NotifyCenter.ObservationToken?
         let first = center.addObserver(for: Tapped.self) { message in
             log.append("first\(message.value)")
             guard message.value == 1 else { return }
-            center.removeObserver(second!)
+            center.removeObserver(second.value!)
             added = center.addObserver(for: Tapped.self) { message in log.append("added\(message.value)") }
             center.post(Tapped(value: 2))
         }
-        second = center.addObserver(for: Tapped.self) { message in log.append("second\(message.value)") }
+        second.value = center.addObserver(for: Tapped.self) { message in log.append("second\(message.value)") }
         center.post(Tapped(value: 1))
         // The nested post is delivered at once, depth first; the removed observer gets nothing.
         #expect(log == ["first1", "first2", "added2"])

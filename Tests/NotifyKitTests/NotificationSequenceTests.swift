@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import Testing
 
 private let ping = Notification.Name("ping")
@@ -88,7 +89,7 @@ struct NotificationSequenceTests {
             for await _ in center.notifications(named: ping) { count += 1 }
             return count
         }
-        while center.registrationCount == 0 { await Task.yield() }
+        #expect(await eventually { center.registrationCount > 0 }, "the consumer never registered")
         center.post(name: ping)
         consumer.cancel()
         let count = await consumer.value

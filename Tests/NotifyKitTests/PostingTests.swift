@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import Testing
 
 /// Synchronous delivery on the posting thread, duplicates, and global registration order.
@@ -118,7 +119,7 @@ import Testing
         let a = Subject(1)
         let b = Subject(2)
         let log = Recorder<Int>()
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         // label → (name, object) filter, kept alongside the token so the expectation can be computed.
         var live: [(label: Int, name: Notification.Name?, object: Subject?, token: NotifyToken)] = []
         func add(_ label: Int) {

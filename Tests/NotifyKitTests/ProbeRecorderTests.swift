@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import NotifyKit
 import NotifySystem
+import NotifyTestSupport
 import Synchronization
 import Testing
 

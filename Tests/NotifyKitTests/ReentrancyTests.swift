@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import Testing
 
 /// What handlers may do to the center while a post is delivering: no lock is held during callouts.

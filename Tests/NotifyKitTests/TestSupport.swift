@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -190,35 +191,7 @@ final class Later<Value>: @unchecked Sendable {  // `lock` guards `stored`
     }
 }
 
-/// A small deterministic generator, so randomised scenarios replay identically.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 // MARK: - Waiting and threads
-
-/// How long any wait in this suite may take before the test counts as failed rather than hung.
-/// Every wait ends as soon as what it waits for happens, so only a failing test waits this long;
-/// a slow host under ThreadSanitizer must not fail a passing one.
-let patience: TimeInterval = 10
-
-/// Polls `condition` until it holds or `timeout` passes; true when it held.
-func eventually(timeout: TimeInterval = patience, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while !condition() {
-        if Date() > deadline { return false }
-        usleep(500)
-    }
-    return true
-}
 
 /// Waits on `semaphore` for at most `timeout`; true when it was signalled.
 func wait(_ semaphore: DispatchSemaphore, timeout: TimeInterval = patience) -> Bool {

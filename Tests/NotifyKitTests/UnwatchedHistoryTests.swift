@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import NotifyBenchmarks
+import NotifyTestSupport
 import NotifyWire
 import NotifyModel
 import Testing

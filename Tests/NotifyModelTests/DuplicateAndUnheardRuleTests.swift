@@ -1,3 +1,4 @@
+import NotifyTestSupport
 import NotifyWire
 import NotifyModel
 import Testing

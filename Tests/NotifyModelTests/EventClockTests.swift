@@ -1,3 +1,4 @@
+import NotifyTestSupport
 import NotifyWire
 @testable import NotifyModel
 import Testing
@@ -81,7 +82,7 @@ struct EventClockTests {
 
         // Ticks at arbitrary times, never ahead of the next event, as a replay's clock or a
         // redraw might bring them.
-        var random = SplitMix(seed: 7)
+        var random = SeededRandom(seed: 7)
         var jittered = InspectorState()
         var latest: UInt64?
         for event in events {
@@ -154,18 +155,5 @@ struct EventClockTests {
         s.tick()
         let state = Self.oneByOne(s.events)
         #expect(state.levelWindows.observers.recentBuckets == [1, 2, 3])
-    }
-}
-
-/// A seeded generator, so the "random" ticks are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import NotifyModel
+import NotifyTestSupport
 import NotifyWire
 import Testing
 

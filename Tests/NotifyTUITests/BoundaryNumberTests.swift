@@ -1,6 +1,7 @@
 import Foundation
 import NotifyModel
 import NotifyTUI
+import NotifyTUITestSupport
 import NotifyWire
 import Testing
 

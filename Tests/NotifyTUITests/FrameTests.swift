@@ -1,6 +1,6 @@
+import NotifyTUITestSupport
 import NotifyWire
 import NotifyModel
-import NotifySession
 import NotifyTUI
 import Testing
 

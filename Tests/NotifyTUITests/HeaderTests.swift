@@ -1,5 +1,6 @@
 import NotifyModel
 import NotifyTUI
+import NotifyTUITestSupport
 import Testing
 
 struct HeaderTests {

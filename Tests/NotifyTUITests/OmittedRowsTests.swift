@@ -1,3 +1,4 @@
+import NotifyTUITestSupport
 import NotifyWire
 import NotifyModel
 import NotifyTUI

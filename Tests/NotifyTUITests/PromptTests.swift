@@ -1,4 +1,5 @@
 import NotifyTUI
+import NotifyTUITestSupport
 import Testing
 
 struct SearchTests {

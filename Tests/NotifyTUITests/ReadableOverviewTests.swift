@@ -1,5 +1,6 @@
 import NotifyModel
 import NotifyTUI
+import NotifyTUITestSupport
 import NotifyWire
 import Testing
 

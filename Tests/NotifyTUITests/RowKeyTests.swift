@@ -1,4 +1,5 @@
 import NotifyTUI
+import NotifyTUITestSupport
 import Testing
 
 /// Rows carry typed keys: the selection follows them and Enter opens what they name.

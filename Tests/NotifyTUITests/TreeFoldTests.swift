@@ -1,4 +1,5 @@
 import NotifyTUI
+import NotifyTUITestSupport
 import Testing
 
 /// The grouped Observers view as a collapsible tree: `o` folds the selected group, `O` all.

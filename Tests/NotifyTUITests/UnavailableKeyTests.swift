@@ -1,5 +1,6 @@
 import NotifyModel
 import NotifyTUI
+import NotifyTUITestSupport
 import Testing
 
 /// A key that does nothing where it is pressed says why in the breadcrumb line, as the help lists

@@ -1,6 +1,7 @@
 import NotifyCurses
 import NotifyModel
 import NotifyTUI
+import NotifyTUITestSupport
 import Testing
 
 /// What a hands-on trial found hard to read: header counts, table positions, the filter editor,

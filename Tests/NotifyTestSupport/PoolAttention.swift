@@ -1,16 +1,4 @@
-public import Foundation
-
-/// Waits, suspending, until `condition` holds; false when it did not within `budget` seconds of
-/// the task pool's attention (see ``PoolAttention``).
-public func eventually(budget: TimeInterval = PoolAttention.defaultBudget, _ condition: @Sendable () -> Bool) async
-    -> Bool
-{
-    var attention = PoolAttention(budget: budget)
-    while !condition() {
-        guard await attention.sleep() else { return false }
-    }
-    return true
-}
+package import Foundation
 
 /// Time that counts against a wait for async observers: only the time in which the task pool ran
 /// the waiter promptly.
@@ -22,20 +10,20 @@ public func eventually(budget: TimeInterval = PoolAttention.defaultBudget, _ con
 /// queued behind nothing much, and neither was the observer's job, queued earlier at the same
 /// priority; so only such intervals are counted. A hard limit keeps a hung observer from hanging
 /// the run.
-public struct PoolAttention {
-    public static let defaultBudget: TimeInterval = 30
-    public static let hardLimit: TimeInterval = 900
-    public static let promptWake: TimeInterval = 0.05
+package struct PoolAttention {
+    package static let defaultBudget: TimeInterval = 30
+    package static let hardLimit: TimeInterval = 900
+    package static let promptWake: TimeInterval = 0.05
 
-    public let budget: TimeInterval
-    public private(set) var attended: TimeInterval = 0
+    package let budget: TimeInterval
+    package private(set) var attended: TimeInterval = 0
     private var last = Date()
     private let started = Date()
 
-    public init(budget: TimeInterval = Self.defaultBudget) { self.budget = budget }
+    package init(budget: TimeInterval = Self.defaultBudget) { self.budget = budget }
 
     /// Sleeps a millisecond; false once the budget or the hard limit is spent.
-    public mutating func sleep() async -> Bool {
+    package mutating func sleep() async -> Bool {
         try? await Task.sleep(for: .milliseconds(1))
         let now = Date()
         let interval = now.timeIntervalSince(last)

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import NotifyTraceApp
 import NotifyTraceViewer
 import NotifyWire
@@ -9,15 +10,15 @@ private let ping = Notification.Name("clock.behind.ping")
 
 /// A clock line is numbered like an event, so every viewer must receive it, even one that is
 /// behind when it is sent: otherwise that viewer sees a hole in `seq` and counts a loss.
-@Suite("Clock lines and viewers behind", .serialized)
+@Suite("Clock lines and viewers behind", .serialized, .timeLimit(.minutes(10)))
 struct ClockLineBehindTests {
     @Test("a clock line sent while one viewer still has lines queued reaches it too: no hole, no loss")
     func clockLineReachesViewerBehind() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let reading = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         let behind = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 2 })

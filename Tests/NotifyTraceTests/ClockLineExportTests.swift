@@ -1,17 +1,18 @@
 import Foundation
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 import NotifyTraceApp
 import NotifyTraceViewer
 import Testing
 
-@Suite("Clock lines from a quiet exporter", .serialized)
+@Suite("Clock lines from a quiet exporter", .serialized, .timeLimit(.minutes(10)))
 struct ClockLineExportTests {
     @Test("a quiet stream carries tick lines, numbered after the events and stamped later than them")
     func quietStreamTicks() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter(label: "quiet")
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         #expect(reader.header == nil || reader.header?.version == .current)

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import NotifyWire
 @testable import NotifySystem
 @testable import NotifyTraceApp
@@ -11,7 +12,7 @@ private let ping = Notification.Name("cutoff.ping")
 /// A viewer the app cuts off for falling behind learns why: its stream ends with gaps counting
 /// what it lost and an `end` line saying how long it was behind, how many events the cut-off lost
 /// it and how many bytes were queued, even when it was stopped past the cut-off.
-@Suite("Cut-off cause", .serialized)
+@Suite("Cut-off cause", .serialized, .timeLimit(.minutes(10)))
 struct CutOffCauseTests {
     @Test("cutting off a viewer that fell behind writes how long, how many events and how many bytes into its end line")
     func endLineSaysHowFarBehind() throws {
@@ -65,17 +66,17 @@ struct CutOffCauseTests {
         "a viewer process stopped with SIGSTOP past the cut-off reads, once continued, a gap and an end line with the cause"
     )
     func stoppedPastCutOff() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
         let limits = ViewerLimits(viewerBufferBytes: 256 * 1024, stalledViewerSeconds: 0.5)
         let inspector = try NotifyInspector.start(
-            center: center, directory: temporary.directory, ringCapacity: 1 << 16, limits: limits,
+            center: center, directory: temporary.socketDirectory, ringCapacity: 1 << 16, limits: limits,
             accept: { $0.acceptConnection() })
         defer { inspector.stop() }
         // The viewer is `cat`, reading the socket and writing what it gets to a file.
-        let output = temporary.directory.path + "/viewer.jsonl"
+        let output = temporary.socketDirectory.path + "/viewer.jsonl"
         try #require(FileManager.default.createFile(atPath: output, contents: Data()))
         let socket = try UnixSocket.connect(to: inspector.socketPath)
         let viewer = Process()
@@ -91,18 +92,8 @@ struct CutOffCauseTests {
             }
         }
         #expect(eventually { inspector.viewerCount == 1 })
-        let running = LockedValue(true)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            while running.withLock({ $0 }) {
-                for _ in 0..<100 { center.post(name: ping) }
-                usleep(200)
-            }
-        }
-        defer {
-            running.withLock { $0 = false }
-            group.wait()
-        }
+        let posters = Posters(center, ping, threads: 1, pause: 200)
+        defer { posters.stop() }
         kill(viewer.processIdentifier, SIGSTOP)
         // Stopped well past the cut-off and the time a cut-off viewer has to take its last lines.
         #expect(eventually(seconds: 30) { inspector.viewerHasMissed })

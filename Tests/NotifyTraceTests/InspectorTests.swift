@@ -1,5 +1,6 @@
 import Foundation
 import NotifySystem
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 @testable import NotifyTraceApp
@@ -9,29 +10,29 @@ import Testing
 private let ping = Notification.Name("trace.ping")
 private let pong = Notification.Name("trace.pong")
 
-@Suite("Inspector over a Unix socket", .serialized)
+@Suite("Inspector over a Unix socket", .serialized, .timeLimit(.minutes(10)))
 struct InspectorTests {
     @Test("the socket is private, named after the pid, and removed when the inspector stops")
     func socketLifecycle() throws {
-        let temporary = TemporarySocketDirectory()
-        let inspector = try NotifyInspector.start(center: NotifyCenter(), directory: temporary.directory)
-        #expect(inspector.socketPath == temporary.directory.socketPath(for: getpid()))
+        let temporary = TemporaryDirectory()
+        let inspector = try NotifyInspector.start(center: NotifyCenter(), directory: temporary.socketDirectory)
+        #expect(inspector.socketPath == temporary.socketDirectory.socketPath(for: getpid()))
         var info = stat()
         #expect(stat(inspector.socketPath, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
-        #expect(stat(temporary.directory.path, &info) == 0)
+        #expect(stat(temporary.socketDirectory.path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o700)
-        #expect(temporary.directory.inspectableProcesses().map(\.pid) == [getpid()])
+        #expect(temporary.socketDirectory.inspectableProcesses().map(\.pid) == [getpid()])
         inspector.stop()
         #expect(stat(inspector.socketPath, &info) != 0)
     }
 
     @Test("a viewer receives the header, then live posts and deliveries in order")
     func liveEvents() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter(label: "live")
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         let first = reader.read(until: { $0.registration != nil })
@@ -51,9 +52,9 @@ struct InspectorTests {
 
     @Test("a viewer attached late first sees every live registration and thread")
     func lateAttachSeesSnapshot() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let early = try TraceReader.connect(socketPath: inspector.socketPath)
         _ = early.read(until: { _ in false }, seconds: 0.1)
@@ -75,13 +76,13 @@ struct InspectorTests {
 
     @Test("two viewers receive the same posts")
     func twoViewers() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let a = try TraceReader.connect(socketPath: inspector.socketPath)
         let b = try TraceReader.connect(socketPath: inspector.socketPath)
-        while inspector.viewerCount < 2 { usleep(1_000) }
+        try #require(eventually { inspector.viewerCount >= 2 }, "the viewers never attached")
         for _ in 0..<10 { center.post(name: pong) }
         let isLast: (TraceEvent) -> Bool = { event in
             if case .posted(let post) = event { return post.postID == 10 }
@@ -93,13 +94,13 @@ struct InspectorTests {
 
     @Test("a viewer that disconnects mid-stream does not disturb the app or other viewers")
     func viewerKilledMidStream() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         var doomed: TraceReader? = try TraceReader.connect(socketPath: inspector.socketPath)
         let survivor = try TraceReader.connect(socketPath: inspector.socketPath)
-        while inspector.viewerCount < 2 { usleep(1_000) }
+        try #require(eventually { inspector.viewerCount >= 2 }, "the viewers never attached")
         for _ in 0..<100 { center.post(name: ping) }
         doomed = nil
         for _ in 0..<100 { center.post(name: ping) }
@@ -109,21 +110,19 @@ struct InspectorTests {
         })
         #expect(events.compactMap(\.postName).count == 200)
         #expect(doomed == nil)
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while inspector.viewerCount != 1 && Date() < deadline { usleep(1_000) }
-        #expect(inspector.viewerCount == 1)
+        #expect(eventually { inspector.viewerCount == 1 }, "the closed viewer is still counted")
     }
 
     @Test("a viewer that never reads gets a gap with the exact count of lines it missed")
     func slowViewerGetsExactGap() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let inspector = try NotifyInspector.start(
-            center: center, directory: temporary.directory,
+            center: center, directory: temporary.socketDirectory,
             viewerBufferBytes: 64 * 1024)
         defer { inspector.stop() }
         let slow = try TraceReader.connect(socketPath: inspector.socketPath)
-        while inspector.viewerCount < 1 { usleep(1_000) }
+        try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")
         let posts = 20_000
         for _ in 0..<posts { center.post(name: ping) }
         // The viewer that is not reading has missed events: it is behind.
@@ -153,11 +152,11 @@ struct InspectorTests {
 
     @Test("when the inspector stops, viewers see a clean end of stream")
     func cleanEnd() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
-        while inspector.viewerCount < 1 { usleep(1_000) }
+        try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")
         center.post(name: ping)
         inspector.stop()
         let (events, end) = reader.readToEnd()
@@ -166,16 +165,16 @@ struct InspectorTests {
     }
 }
 
-@Suite("Inspector snapshots", .serialized)
+@Suite("Inspector snapshots", .serialized, .timeLimit(.minutes(10)))
 struct InspectorSnapshotTests {
     @Test("a late viewer learns which live registrations lost their token, and sequence numbers only grow")
     func lateViewerSeesDroppedTokens() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let early = try TraceReader.connect(socketPath: inspector.socketPath)
-        while inspector.viewerCount < 1 { usleep(1_000) }
+        try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")
         var kept: NotifyToken? = center.addObserver(forName: Notification.Name("kept"), object: nil, queue: nil) { _ in
         }
         _ = center.addObserver(forName: Notification.Name("orphan"), object: nil, queue: nil) { _ in }
@@ -201,12 +200,12 @@ struct InspectorSnapshotTests {
 
     @Test("objects at a recycled address get a new trace object id")
     func recycledAddressIsANewObject() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
-        while inspector.viewerCount < 1 { usleep(1_000) }
+        try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")
         final class Owner {}
         var observerIDs: [UInt64] = []
         var addresses: Set<UInt64> = []

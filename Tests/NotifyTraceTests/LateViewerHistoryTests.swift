@@ -1,6 +1,7 @@
 import Foundation
 import NotifyKit
 import NotifySystem
+import NotifyTestSupport
 @testable import NotifyTraceApp
 @testable import NotifyTraceViewer
 import NotifyWire
@@ -40,11 +41,11 @@ private struct StreamTotals {
 
 /// A viewer that attaches late receives the process's history: every post and delivery counts
 /// once, as an event of its stream or inside a history line.
-@Suite("Late viewer history", .serialized)
+@Suite("Late viewer history", .serialized, .timeLimit(.minutes(10)))
 struct LateViewerHistoryTests {
     @Test("a viewer attached after posts gets history lines that sum to them, true registering threads and deliveries")
     func lateViewerGetsTheHistory() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         // Registered on a thread of its own, which then exits.
         let made = LockedValue<(tokens: [NotifyToken], thread: UInt64)?>(nil)
@@ -66,7 +67,7 @@ struct LateViewerHistoryTests {
         for _ in 0..<30 { center.post(name: nobody) }
         center.checkpoint("before the viewer")
 
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
         for _ in 0..<100 { center.post(name: ping) }
@@ -114,11 +115,11 @@ struct LateViewerHistoryTests {
 
     @Test("a second viewer joining while the first is attached gets the first's watched totals")
     func secondViewerGetsWatchedTotals() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         for _ in 0..<120 { center.post(name: ping) }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let first = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
         for _ in 0..<300 { center.post(name: ping) }
@@ -142,30 +143,17 @@ struct LateViewerHistoryTests {
 
     @Test("posts racing an attach on 4 threads count once across history and events")
     func postsRacingAnAttachCountOnce() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
-        let posted = LockedValue(0)
-        let running = LockedValue(true)
-        let group = DispatchGroup()
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         // Paced below what the exporter drains, so no event is lost to a full ring.
-        for _ in 0..<4 {
-            DispatchQueue.global().async(group: group) {
-                while running.withLock({ $0 }) {
-                    for _ in 0..<20 { center.post(name: ping) }
-                    posted.withLock { $0 += 20 }
-                    usleep(200)
-                }
-            }
-        }
-        #expect(eventually { posted.withLock { $0 } > 5_000 })
+        let posters = Posters(center, ping, threads: 4, batch: 20, pause: 200)
+        #expect(eventually { posters.posted > 5_000 })
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
         #expect(eventually { viewer.postCount > 2_000 })
-        running.withLock { $0 = false }
-        group.wait()
-        let total = UInt64(posted.withLock { $0 })
+        let total = UInt64(posters.stop())
         // Every post and delivery counts once: in history, as an event, or in a gap that says it was
         // lost (a loaded host may fill a ring). Posts that found no probe just before it attached
         // reach the viewer at the next reading of the counts.
@@ -185,10 +173,10 @@ struct LateViewerHistoryTests {
 
     @Test("a viewer attaching after every earlier viewer left still gets what they watched")
     func watchedTotalsOutliveTheViewers() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         do {
             let reader = try TraceReader.connect(socketPath: inspector.socketPath)
             #expect(eventually { inspector.viewerCount == 1 })

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import NotifyWire
 @testable import NotifySystem
 @testable import NotifyTraceApp
@@ -19,7 +20,8 @@ private final class ExporterHold: @unchecked Sendable {  // `state` is locked
                 $0.waiting = true
                 $0.entries += 1
             }
-            while state.withLock({ $0.held }) { usleep(1_000) }
+            // Held until released, or until the wait gives up and the test's counts fail.
+            _ = eventually { !state.withLock { $0.held } }
             state.withLock { $0.waiting = false }
         }
         return listener.acceptConnection()
@@ -50,15 +52,15 @@ private final class ExporterHold: @unchecked Sendable {  // `state` is locked
 /// Every lost event is labelled with its cause: `buffer-full` when the app's ring overflowed (the
 /// exporter or the app was too busy), `viewer-behind` only when this viewer's socket stopped
 /// taking lines.
-@Suite("Loss causes", .serialized)
+@Suite("Loss causes", .serialized, .timeLimit(.minutes(10)))
 struct LossCauseTests {
     private func start(
-        _ center: NotifyCenter, _ directory: TemporarySocketDirectory, ringCapacity: Int, hold: ExporterHold
+        _ center: NotifyCenter, _ directory: TemporaryDirectory, ringCapacity: Int, hold: ExporterHold
     )
         throws -> NotifyInspector
     {
         try NotifyInspector.start(
-            center: center, directory: directory.directory, ringCapacity: ringCapacity,
+            center: center, directory: directory.socketDirectory, ringCapacity: ringCapacity,
             limits: ViewerLimits(viewerBufferBytes: 4096, stalledViewerSeconds: 60), accept: hold.accept)
     }
 
@@ -66,7 +68,7 @@ struct LossCauseTests {
         "a burst the exporter drains at once, larger than a viewer's queue but not than its socket, reaches the viewer whole"
     )
     func burstLargerThanQueueReachesViewer() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let hold = ExporterHold()
         let inspector = try start(center, temporary, ringCapacity: 1 << 16, hold: hold)
@@ -88,7 +90,7 @@ struct LossCauseTests {
 
     @Test("events the ring drops while a viewer is behind are counted as buffer-full, not as that viewer's loss")
     func ringLossWhileViewerBehindKeepsItsCause() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let hold = ExporterHold()
         let ringCapacity = 256

@@ -1,4 +1,5 @@
 import Foundation
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 import NotifySystem
@@ -9,7 +10,7 @@ import Testing
 private let tick = Notification.Name("record.tick")
 
 private func temporaryFile(_ name: String) -> String {
-    "/tmp/notifytop-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+    temporaryPath("record", suffix: "-\(name)")
 }
 
 private func write(_ text: String, to path: String) {
@@ -34,19 +35,19 @@ private let header = TraceEncoder.line(
 )
 .trimmingCharacters(in: .newlines)
 
-@Suite("Recording and replay")
+@Suite("Recording and replay", .timeLimit(.minutes(10)))
 struct RecordReplayTests {
     @Test("a recorded live session replays to exactly the events the viewer received")
     func recordThenReplay() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: tick, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let path = temporaryFile("session.jsonl")
         defer { unlink(path) }
         let live = try TraceReader.connect(socketPath: inspector.socketPath)
         live.recorder = try TraceRecorder(path: path)
-        while inspector.viewerCount < 1 { usleep(1_000) }
+        try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")
         for _ in 0..<50 { center.post(name: tick) }
         inspector.stop()
         let (liveEvents, liveEnd) = live.readToEnd()

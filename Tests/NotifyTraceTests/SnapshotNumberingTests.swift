@@ -1,4 +1,5 @@
 import Foundation
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 @testable import NotifyTraceApp
@@ -9,13 +10,13 @@ private let tick = Notification.Name("numbering.tick")
 
 /// A late viewer's snapshot describes state the stream already numbered: it must not take numbers
 /// that viewers already attached would then see as holes (and count as lost).
-@Suite("Snapshot numbering", .serialized)
+@Suite("Snapshot numbering", .serialized, .timeLimit(.minutes(10)))
 struct SnapshotNumberingTests {
     @Test("viewers attached while others attach see no hole in seq and no loss; each late stream still only grows")
     func lateViewersTakeNoNumbers() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         let tokens = (0..<6).map { index in
             center.addObserver(forName: Notification.Name("numbering.\(index)"), object: nil, queue: nil) { _ in }
         }

@@ -98,13 +98,3 @@ final class BackgroundViewer: @unchecked Sendable {  // `state` is locked; `read
         }
     }
 }
-
-/// Waits (at most `seconds`) until `condition` holds; returns whether it did.
-func eventually(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: seconds)
-    while !condition() {
-        if Date() >= deadline { return false }
-        usleep(2_000)
-    }
-    return true
-}

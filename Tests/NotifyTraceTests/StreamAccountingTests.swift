@@ -1,4 +1,5 @@
 import Foundation
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 @testable import NotifySystem
@@ -10,19 +11,19 @@ private let ping = Notification.Name("accounting.ping")
 
 /// Every event produced for a viewer is either received or counted by a gap, to the end of the
 /// stream, and `seq` accounts for every number.
-@Suite("Stream accounting", .serialized)
+@Suite("Stream accounting", .serialized, .timeLimit(.minutes(10)))
 struct StreamAccountingTests {
-    private func start(_ center: NotifyCenter, _ directory: TemporarySocketDirectory, limits: ViewerLimits)
+    private func start(_ center: NotifyCenter, _ directory: TemporaryDirectory, limits: ViewerLimits)
         throws -> NotifyInspector
     {
         try NotifyInspector.start(
-            center: center, directory: directory.directory, ringCapacity: 1 << 16,
+            center: center, directory: directory.socketDirectory, ringCapacity: 1 << 16,
             limits: limits, accept: { $0.acceptConnection() })
     }
 
     @Test("a stream that ends while its viewer lags ends with a gap counting every post it did not get, then end")
     func endWhileLagging() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         var limits = ViewerLimits(viewerBufferBytes: 1 << 20, stalledViewerSeconds: 60)
         limits.endFlushNanoseconds = 0  // the viewer is still behind when the stream ends
@@ -57,7 +58,7 @@ struct StreamAccountingTests {
         "a viewer that stops reading for seconds while several threads post: its gaps count exactly what it missed, and seq only grows"
     )
     func pausedViewerUnderConcurrentPosting() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
@@ -68,29 +69,18 @@ struct StreamAccountingTests {
                 stalledViewerSeconds: 60))
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
-        let posted = LockedValue(0)
-        let running = LockedValue(true)
-        let group = DispatchGroup()
-        for _ in 0..<4 {
-            DispatchQueue.global().async(group: group) {
-                while running.withLock({ $0 }) {
-                    for _ in 0..<100 { center.post(name: ping) }
-                    posted.withLock { $0 += 100 }
-                }
-            }
-        }
+        let posters = Posters(center, ping, threads: 4)
         #expect(eventually { viewer.postCount > 1_000 })
         viewer.paused = true
-        let pausedAt = posted.withLock { $0 }
+        let pausedAt = posters.posted
         // The viewer stands still while the app goes on posting well past its buffer.
-        #expect(eventually { posted.withLock { $0 } > pausedAt + 40_000 })
+        #expect(eventually { posters.posted > pausedAt + 40_000 })
         viewer.paused = false
-        #expect(eventually { posted.withLock { $0 } > pausedAt + 60_000 })
-        running.withLock { $0 = false }
-        group.wait()
+        #expect(eventually { posters.posted > pausedAt + 60_000 })
+        let posted = posters.stop()
         inspector.stop()
         let account = StreamAccount(viewer.finish())
-        let produced = UInt64(posted.withLock { $0 }) * 2 + 1  // posts, deliveries, the registration
+        let produced = UInt64(posted) * 2 + 1  // posts, deliveries, the registration
         #expect(account.end?.reason == .inspectorStopped)
         #expect(account.viewerBehindGaps.count >= 1)
         #expect(UInt64(account.events) + account.lost == produced)
@@ -102,14 +92,14 @@ struct StreamAccountingTests {
         "a viewer process stopped with SIGSTOP while the app posts, then continued: its gaps count exactly the events it did not receive"
     )
     func stoppedViewerProcess() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
         let limits = ViewerLimits(viewerBufferBytes: 256 * 1024, stalledViewerSeconds: 60)
         let inspector = try start(center, temporary, limits: limits)
         // The viewer is `cat`, reading the socket and writing what it gets to a file.
-        let output = temporary.directory.path + "/viewer.jsonl"
+        let output = temporary.socketDirectory.path + "/viewer.jsonl"
         try #require(FileManager.default.createFile(atPath: output, contents: Data()))
         let socket = try UnixSocket.connect(to: inspector.socketPath)
         let viewer = Process()
@@ -120,37 +110,28 @@ struct StreamAccountingTests {
         socket.close()
         defer { if viewer.isRunning { viewer.terminate() } }
         #expect(eventually { inspector.viewerCount == 1 })
-        let posted = LockedValue(0)
-        let running = LockedValue(true)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            while running.withLock({ $0 }) {
-                for _ in 0..<100 { center.post(name: ping) }
-                posted.withLock { $0 += 100 }
-            }
-        }
-        #expect(eventually { posted.withLock { $0 } > 5_000 })
+        let posters = Posters(center, ping, threads: 1)
+        #expect(eventually { posters.posted > 5_000 })
         kill(viewer.processIdentifier, SIGSTOP)
-        let stoppedAt = posted.withLock { $0 }
-        #expect(eventually { posted.withLock { $0 } > stoppedAt + 50_000 })
+        let stoppedAt = posters.posted
+        #expect(eventually { posters.posted > stoppedAt + 50_000 })
         // On a loaded machine the exporter may get so little CPU that the app's ring, not this
         // viewer, drops what it cannot send: go on until the stopped viewer has missed lines too,
         // then post some more.
         #expect(eventually(seconds: 30) { inspector.viewerHasMissed })
-        let filledAt = posted.withLock { $0 }
-        #expect(eventually { posted.withLock { $0 } > filledAt + 5_000 })
+        let filledAt = posters.posted
+        #expect(eventually { posters.posted > filledAt + 5_000 })
         kill(viewer.processIdentifier, SIGCONT)
-        let continuedAt = posted.withLock { $0 }
-        #expect(eventually { posted.withLock { $0 } > continuedAt + 5_000 })
-        running.withLock { $0 = false }
-        group.wait()
+        let continuedAt = posters.posted
+        #expect(eventually { posters.posted > continuedAt + 5_000 })
+        let posted = posters.stop()
         inspector.stop()
         #expect(eventually(seconds: 30) { !viewer.isRunning })
         let (stream, _) = try TraceReader.open(file: output).readToEnd(seconds: 30)
         let account = StreamAccount(stream)
         #expect(account.end?.reason == .inspectorStopped)
         #expect(account.viewerBehindGaps.count >= 1)
-        #expect(UInt64(account.events) + account.lost == UInt64(posted.withLock { $0 }) * 2 + 1)
+        #expect(UInt64(account.events) + account.lost == UInt64(posted) * 2 + 1)
         #expect(account.decreasingSeq == 0)
         if account.lostInRing == 0 { #expect(account.unaccountedSeq == []) }
     }
@@ -159,7 +140,7 @@ struct StreamAccountingTests {
         "stopped while eight threads post and observers are deallocated mid-post: the stream still ends with its end line, every number accounted"
     )
     func stopDuringConcurrentDeallocation() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let inspector = try start(center, temporary, limits: ViewerLimits(stalledViewerSeconds: 60))
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 @testable import NotifyTraceApp
@@ -7,7 +8,7 @@ import NotifyKit
 import Testing
 
 /// The trace names threads as the app knows them, and says so again when a name changes.
-@Suite("Thread names in the trace", .serialized)
+@Suite("Thread names in the trace", .serialized, .timeLimit(.minutes(10)))
 struct ThreadNamesInTraceTests {
     @Test("a labelled dispatch queue, a named operation queue and a delivery thread each name their deliveries' thread")
     func deliveringThreadsNamed() throws {
@@ -26,12 +27,12 @@ struct ThreadNamesInTraceTests {
     /// thread the trace did not call by the target's name, and those of them whose thread has been
     /// renamed for another queue since.
     private static func nameDeliveringThreads() throws -> (misnamed: [String], renamedElsewhere: [String]) {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
-        while inspector.viewerCount < 1 { usleep(1_000) }
+        try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")
 
         // A pool worker another test's queue used first keeps that queue's name (a thread is named
         // for the queue it first worked for): only threads new to NotifyKit must carry these labels.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NotifyKit
+import NotifyTestSupport
 import NotifyWire
 @testable import NotifySystem
 @testable import NotifyTraceApp
@@ -12,20 +13,20 @@ private let beat = Notification.Name("thread-rings.beat")
 /// What the per-thread rings of the app side promise a viewer: every event dropped by a full ring
 /// arrives as a `buffer-full` gap of exactly that size, and threads posting at once lose nothing
 /// that is not counted.
-@Suite("Thread rings", .serialized)
+@Suite("Thread rings", .serialized, .timeLimit(.minutes(10)))
 struct ThreadRingTests {
-    private func start(_ center: NotifyCenter, _ directory: TemporarySocketDirectory, ringCapacity: Int)
+    private func start(_ center: NotifyCenter, _ directory: TemporaryDirectory, ringCapacity: Int)
         throws -> NotifyInspector
     {
         try NotifyInspector.start(
-            center: center, directory: directory.directory, ringCapacity: ringCapacity,
+            center: center, directory: directory.socketDirectory, ringCapacity: ringCapacity,
             limits: ViewerLimits(viewerBufferBytes: 64 << 20, stalledViewerSeconds: 60),
             accept: { $0.acceptConnection() })
     }
 
     @Test("a thread that fills its ring: the viewer gets a buffer-full gap of exactly the events dropped")
     func fullRingReachesViewerAsGap() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: beat, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
@@ -47,7 +48,7 @@ struct ThreadRingTests {
 
     @Test("eight threads posting with a viewer attached: every post and delivery arrives, each delivery after its post")
     func eightThreadsWithViewer() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: beat, object: nil, queue: nil) { _ in }
         defer { token.cancel() }

@@ -1,5 +1,6 @@
 import Foundation
 import NotifySystem
+import NotifyTestSupport
 import NotifyWire
 import NotifyTraceViewer
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @Suite("Trace input")
 struct TraceInputTests {
     static func temporaryPath(_ name: String) -> String {
-        "/tmp/notifytop-input-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+        NotifyTestSupport.temporaryPath("input", suffix: "-\(name)")
     }
 
     static func write(_ bytes: [UInt8], _ name: String) -> String {

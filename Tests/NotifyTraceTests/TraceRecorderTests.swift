@@ -1,5 +1,6 @@
 import Foundation
 import NotifySystem
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 import NotifyTraceApp
@@ -10,7 +11,7 @@ private let tick = Notification.Name("recorder.tick")
 
 /// A recording states what it wrote: write errors are caught and bytes reach the disk within about
 /// a second, not only every 64 KiB.
-@Suite("Trace recorder")
+@Suite("Trace recorder", .timeLimit(.minutes(10)))
 struct TraceRecorderTests {
     static func fileSize(_ path: String) -> Int {
         var info = stat()
@@ -47,17 +48,17 @@ struct TraceRecorderTests {
 
     @Test("a live recording reaches the disk about a second after an event, without closing or 64 KiB")
     func flushCadence() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: tick, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let path = TraceInputTests.temporaryPath("cadence.jsonl")
         defer { unlink(path) }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         reader.recorder = try TraceRecorder(path: path)
-        while inspector.viewerCount < 1 { usleep(1_000) }
+        try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")
         center.post(name: tick)
         // The reader loop, as LiveFeed runs it: read until the post arrives, then idle.
         _ = reader.read { $0.postName == tick.rawValue }
@@ -81,8 +82,8 @@ struct TraceRecorderTests {
         let link = TraceInputTests.temporaryPath("planted.ndjson")
         let dangling = TraceInputTests.temporaryPath("dangling.ndjson")
         defer { for path in [existing, target, link, dangling, dangling + ".target"] { unlink(path) } }
-        FileManager.default.createFile(atPath: existing, contents: Data("earlier recording\n".utf8))
-        FileManager.default.createFile(atPath: target, contents: Data("someone else's file\n".utf8))
+        #expect(FileManager.default.createFile(atPath: existing, contents: Data("earlier recording\n".utf8)))
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("someone else's file\n".utf8)))
         #expect(symlink(target, link) == 0)
         #expect(symlink(dangling + ".target", dangling) == 0)
         for path in [existing, link, dangling] {
@@ -107,8 +108,8 @@ struct TraceRecorderTests {
         func name(_ number: Int) -> String { "\(stem)-\(number).ndjson" }
         let target = stem + "-target"
         defer { for path in [name(1), name(2), name(3), target] { unlink(path) } }
-        FileManager.default.createFile(atPath: name(1), contents: Data("one\n".utf8))
-        FileManager.default.createFile(atPath: target, contents: Data("target\n".utf8))
+        #expect(FileManager.default.createFile(atPath: name(1), contents: Data("one\n".utf8)))
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("target\n".utf8)))
         #expect(symlink(target, name(2)) == 0)
         let recorder = try TraceRecorder.firstFree(from: 1, name)
         #expect(recorder.path == name(3))

@@ -1,24 +1,13 @@
 import Foundation
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 import NotifySystem
 import NotifyTraceViewer
 
-/// A fresh private socket directory under /tmp, removed when released.
-final class TemporarySocketDirectory {
-    let directory: SocketDirectory
-
-    init() {
-        let path = "/tmp/notifytop-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        directory = SocketDirectory(path: path)
-    }
-
-    deinit {
-        if let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            for entry in entries { unlink(directory.path + "/" + entry) }
-        }
-        rmdir(directory.path)
-    }
+extension TemporaryDirectory {
+    /// The temporary path as the inspector's private socket directory, which the inspector creates.
+    var socketDirectory: SocketDirectory { SocketDirectory(path: path) }
 }
 
 extension TraceReader {

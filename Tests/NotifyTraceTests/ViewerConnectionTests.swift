@@ -5,7 +5,7 @@ import NotifyWire
 import Testing
 
 /// A viewer's queue on its own, over a socket pair: what it sends, misses and reports.
-@Suite("Viewer connection queue")
+@Suite("Viewer connection queue", .timeLimit(.minutes(10)))
 struct ViewerConnectionTests {
     private func pair() throws -> (app: UnixSocket, viewer: UnixSocket) {
         var fds: [Int32] = [0, 0]

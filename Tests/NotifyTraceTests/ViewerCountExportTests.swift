@@ -1,11 +1,12 @@
 import Foundation
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 import NotifyTraceApp
 import NotifyTraceViewer
 import Testing
 
-@Suite("Viewer counts from the exporter", .serialized)
+@Suite("Viewer counts from the exporter", .serialized, .timeLimit(.minutes(10)))
 struct ViewerCountExportTests {
     static func isTick(viewers: UInt64) -> (TraceEvent) -> Bool {
         { event in
@@ -16,9 +17,9 @@ struct ViewerCountExportTests {
 
     @Test("every viewer is told how many viewers there are, when one joins and when one leaves")
     func countFollowsViewers() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter(label: "viewers")
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.directory)
+        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let first = try TraceReader.connect(socketPath: inspector.socketPath)
         #expect(first.read(until: Self.isTick(viewers: 1), seconds: 30).last.map(Self.isTick(viewers: 1)) == true)

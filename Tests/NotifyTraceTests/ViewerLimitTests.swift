@@ -1,4 +1,5 @@
 import Foundation
+import NotifyTestSupport
 import NotifyWire
 import NotifyKit
 @testable import NotifySystem
@@ -9,7 +10,7 @@ import Testing
 private let ping = Notification.Name("limits.ping")
 
 /// Viewers cannot exhaust the app: their number, their memory and their descriptors are bounded.
-@Suite("Viewer limits", .serialized)
+@Suite("Viewer limits", .serialized, .timeLimit(.minutes(10)))
 struct ViewerLimitTests {
     /// Everything a socket yields until its peer closes it, or nil after `seconds`.
     private func readUntilClosed(_ socket: UnixSocket, seconds: Double = 10) -> String? {
@@ -29,13 +30,13 @@ struct ViewerLimitTests {
         "300 viewers that never read: extra ones refused with an end line, memory stays under the cap, stalled ones cut off, a reading viewer loses nothing"
     )
     func hostileViewers() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let limits = ViewerLimits(
             maximumViewers: 8, viewerBufferBytes: 1 << 20, totalBufferBytes: 4 << 20,
             stalledViewerSeconds: 0.5)
         let inspector = try NotifyInspector.start(
-            center: center, directory: temporary.directory, ringCapacity: 1 << 16,
+            center: center, directory: temporary.socketDirectory, ringCapacity: 1 << 16,
             limits: limits, accept: { $0.acceptConnection() })
         let healthy = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
@@ -64,11 +65,11 @@ struct ViewerLimitTests {
 
     @Test("when accept finds no free descriptor the exporter backs off instead of spinning, then attaches the viewer")
     func acceptBacksOffOnEMFILE() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let calls = LockedValue(0)
         let failing = LockedValue(true)
         let inspector = try NotifyInspector.start(
-            center: NotifyCenter(), directory: temporary.directory, ringCapacity: 1024, limits: ViewerLimits(),
+            center: NotifyCenter(), directory: temporary.socketDirectory, ringCapacity: 1024, limits: ViewerLimits(),
             accept: { listener in
                 calls.withLock { $0 += 1 }
                 return failing.withLock { $0 } ? .failed(EMFILE) : listener.acceptConnection()
@@ -89,9 +90,9 @@ struct ViewerLimitTests {
 
     @Test("connecting to a socket whose process never accepts fails after the timeout with one line")
     func connectTimesOut() throws {
-        let temporary = TemporarySocketDirectory()
-        try temporary.directory.prepare()
-        let path = temporary.directory.socketPath(for: 1)
+        let temporary = TemporaryDirectory()
+        try temporary.socketDirectory.prepare()
+        let path = temporary.socketDirectory.socketPath(for: 1)
         let listener = try UnixSocket.listen(at: path, backlog: 0)
         var waiting: [UnixSocket] = []
         var failure: TraceError?
@@ -110,9 +111,9 @@ struct ViewerLimitTests {
 
     @Test("viewers admitted faster than the admission rate are turned away with an end line")
     func admissionRate() throws {
-        let temporary = TemporarySocketDirectory()
+        let temporary = TemporaryDirectory()
         let inspector = try NotifyInspector.start(
-            center: NotifyCenter(), directory: temporary.directory, ringCapacity: 1024,
+            center: NotifyCenter(), directory: temporary.socketDirectory, ringCapacity: 1024,
             limits: ViewerLimits(maximumViewers: 100, admissionsPerSecond: 2), accept: { $0.acceptConnection() })
         defer { inspector.stop() }
         let clients = try (0..<12).map { _ in try UnixSocket.connect(to: inspector.socketPath) }

@@ -1,3 +1,4 @@
+import NotifyTestSupport
 import NotifyWire
 
 /// What a decoder produced for one line: an event or an error, in stream order.
@@ -40,7 +41,7 @@ enum Chunking: Hashable, CustomStringConvertible, Sendable {
         case .oneByteAtATime:
             return bytes.indices.map { bytes[$0...$0] }
         case .random(let seed, let maximum):
-            var random = SplitMix64(seed: seed)
+            var random = SeededRandom(seed: seed)
             var chunks: [ArraySlice<UInt8>] = []
             var offset = 0
             while offset < bytes.count {
@@ -51,21 +52,6 @@ enum Chunking: Hashable, CustomStringConvertible, Sendable {
             }
             return chunks
         }
-    }
-}
-
-/// A seeded generator, so "random" chunkings are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
