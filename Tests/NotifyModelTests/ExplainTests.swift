@@ -85,6 +85,18 @@ struct ExplainTests {
         #expect(verdict(state, "tick", 5)?.reason == .removedBefore)
     }
 
+    @Test("An owner found dead by the post itself is owner-dead, though its end is reported after the post")
+    func ownerFoundDeadByThePost() {
+        var script = TraceScript()
+        script.register(1, "appear", kind: .target, observer: 60)
+        script.post("appear", matched: 0)
+        script.advance(50_000)
+        script.remove(1, reason: .observerDeallocated)
+        let state = script.fold()
+        #expect(verdict(state, "appear", 1)?.reason == .ownerDead)
+        #expect(verdict(state, "appear", 1)?.detail.contains("50 µs after the post") == true)
+    }
+
     @Test("Handed to a queue that never ran it, or queued in a mailbox: still-queued; a full buffer: buffer-dropped")
     func queuedAndDropped() {
         var script = TraceScript()

@@ -38,6 +38,18 @@ extension InspectorState {
             let posted = post.object.map { ExplainText.object(definitions.object($0)) } ?? "no object"
             return make(.objectDiffers, "filters on \(ExplainText.object(filter)), posted \(posted)")
         }
+        if let removal = row.removal, removal.reason == .observerDeallocated || removal.reason == .objectDeallocated {
+            // The center finds a dead owner or filter object when a post reaches it, skips it and
+            // ends the registration then: the end is reported after the post it missed.
+            let who =
+                removal.reason == .observerDeallocated
+                ? row.observer.map { ExplainText.object($0) } ?? "its owner"
+                : "its object filter " + (row.objectFilter.map { ExplainText.object($0) } ?? "?")
+            return make(
+                removal.reason == .observerDeallocated ? .ownerDead : .objectDead,
+                "\(who) was found dead and the registration ended \(ExplainText.duration(removal.at - post.time)) "
+                    + "after the post, without running for it")
+        }
         if let queued = own.last {
             if bufferDropped(post, registration: row.id) {
                 return make(.bufferDropped, "its full sequence buffer dropped this message to take a newer one")
