@@ -97,11 +97,12 @@ extension InspectorState {
         var verdicts: [ExplanationVerdict] = []
         var seen = Set<UInt64>()
         var delivered: [Int] = []
+        var nameNotes: [String: String] = [:]
         for slot in candidates {
             let row = rows[slot]
             seen.insert(row.id)
             guard only == nil || only == row.id else { continue }
-            let verdict = self.verdict(post, row: row, links: links, complete: complete)
+            let verdict = self.verdict(post, row: row, links: links, complete: complete, nameNotes: &nameNotes)
             if verdict.delivered { delivered.append(slot) }
             verdicts.append(verdict)
         }

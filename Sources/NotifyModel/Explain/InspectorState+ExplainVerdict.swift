@@ -4,7 +4,8 @@ extension InspectorState {
     /// Why `row` did or did not run for `post`: the first cause that applies, in the order a
     /// center decides (name, lifetime, object filter), then what happened after matching.
     func verdict(
-        _ post: ExplainIndex.Post, row: ObserverRow, links: [ExplainIndex.Link], complete: Bool
+        _ post: ExplainIndex.Post, row: ObserverRow, links: [ExplainIndex.Link], complete: Bool,
+        nameNotes: inout [String: String]
     ) -> ExplanationVerdict {
         func make(_ reason: ExplanationReason, _ detail: String) -> ExplanationVerdict {
             ExplanationVerdict(
@@ -20,11 +21,14 @@ extension InspectorState {
             return make(.delivered, detail)
         }
         if let observed = row.name, observed != post.name {
+            if let note = nameNotes[observed] { return make(.nameDiffers, note) }
             let how =
                 observed.lowercased() == post.name.lowercased()
                 ? "differs only in case"
                 : "edit distance \(NameSimilarity.distance(Array(observed.unicodeScalars), Array(post.name.unicodeScalars)))"
-            return make(.nameDiffers, "observes \"\(observed)\", posted \"\(post.name)\" (\(how))")
+            let note = "observes \"\(observed)\", posted \"\(post.name)\" (\(how))"
+            nameNotes[observed] = note
+            return make(.nameDiffers, note)
         }
         if row.registeredAt > post.time {
             return make(
