@@ -31,6 +31,29 @@ package struct ExplanationReport: Sendable, Encodable {
         var coalesced: Int?
         var considered: [Considered]
         var notes: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case seq, postID, name, object, thread, threadName, site, timeNs, depth, parentPostID, coalesced
+            case considered, notes
+        }
+
+        /// As synthesized, except that a post with no object says `"object": null`.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(seq, forKey: .seq)
+            try container.encode(postID, forKey: .postID)
+            try container.encode(name, forKey: .name)
+            try container.encode(object, forKey: .object)
+            try container.encode(thread, forKey: .thread)
+            try container.encode(threadName, forKey: .threadName)
+            try container.encode(site, forKey: .site)
+            try container.encode(timeNs, forKey: .timeNs)
+            try container.encode(depth, forKey: .depth)
+            try container.encode(parentPostID, forKey: .parentPostID)
+            try container.encodeIfPresent(coalesced, forKey: .coalesced)
+            try container.encode(considered, forKey: .considered)
+            try container.encode(notes, forKey: .notes)
+        }
     }
 
     var name: String
