@@ -189,6 +189,21 @@ struct ExplainTests {
             explanation.posts.map { $0.considered.first?.reason } == [.registeredAfter, .delivered, .removedBefore])
     }
 
+    @Test("Deliveries older than the link ring are said to be overwritten, not claimed missed")
+    func overwrittenLinks() {
+        var script = TraceScript()
+        script.register(1, "fan")
+        script.register(2, "fan")
+        script.register(3, "fan")
+        script.postAndDeliver("fan", to: [1, 2, 3])
+        var configuration = InspectorConfiguration()
+        configuration.explainLinkCapacity = 2
+        let post = script.fold(configuration).explain(name: "fan").posts.first
+        #expect(post?.considered.first { $0.registration == 1 }?.reason == .unknown)
+        #expect(post?.considered.filter(\.delivered).map(\.registration) == [2, 3])
+        #expect(post?.notes.first?.contains("overwritten") == true)
+    }
+
     @Test("The same events give the same explanation however they are batched or ticked")
     func batchingDoesNotMatter() {
         var script = TraceScript()

@@ -13,8 +13,9 @@ import NotifyWire
 struct ExplainIndex: Sendable {
     /// Posts kept per name.
     static let postsPerName = 32
-    /// Deliveries and enqueues kept, all posts together.
-    static let linkCapacity = 1 << 16
+    /// Deliveries and enqueues kept, all posts together
+    /// (``InspectorConfiguration/explainLinkCapacity``).
+    let linkCapacity: Int
     /// Posts a delivery can find by id (direct-mapped, as ``RecentPosts``).
     static let locationCapacity = 1 << 14
 
@@ -79,6 +80,10 @@ struct ExplainIndex: Sendable {
         var ordinal = 0
     }
 
+    init(linkCapacity: Int) {
+        self.linkCapacity = max(1, linkCapacity)
+    }
+
     var logs: [PostLog] = []
     var locations: [Location] = []
     var links: [Link] = []
@@ -139,8 +144,8 @@ struct ExplainIndex: Sendable {
         var link = link
         link.previous = logs[location.nameSlot].posts[position].newestLink
         link.ordinal = linksAppended
-        let index = linksAppended % Self.linkCapacity
-        if links.count < Self.linkCapacity { links.append(link) } else { links[index] = link }
+        let index = linksAppended % linkCapacity
+        if links.count < linkCapacity { links.append(link) } else { links[index] = link }
         linksAppended += 1
         logs[location.nameSlot].posts[position].newestLink = index
     }
@@ -166,6 +171,12 @@ struct ExplainIndex: Sendable {
             index = link.previous
         }
         return (found.reversed(), true)
+    }
+
+    /// Bytes the index holds, roughly.
+    var estimatedBytes: Int {
+        logs.reduce(0) { $0 + $1.posts.count } * MemoryLayout<Post>.stride + links.count * MemoryLayout<Link>.stride
+            + locations.count * MemoryLayout<Location>.stride + pendingCoalesced.count * 64
     }
 
     /// The kept posts of the name in `nameSlot`, oldest first.

@@ -119,7 +119,9 @@ extension InspectorState {
         verdicts.sort { ($0.delivered ? 0 : 1, $0.registration) < ($1.delivered ? 0 : 1, $1.registration) }
         var notes: [String] = []
         if !complete {
-            notes.append("older deliveries of this post were overwritten: the explain history keeps the last 65,536")
+            notes.append(
+                "older deliveries of this post were overwritten: explanations keep the last "
+                    + "\(configuration.explainLinkCapacity) deliveries and enqueues")
         }
         if eventsLost > 0 {
             notes.append("\(eventsLost) events were lost in gaps: a missing delivery may be among them")
