@@ -218,7 +218,13 @@ public final class TraceReader {
                     // From the decoder's summary: the event itself is read only for the rare
                     // lines whose fields matter (gaps, snapshots, the end).
                     holes.observe(summary) { events[index] }
-                    if summary.kind == .end, case .end(let end) = events[index] { sawEndLine = end }
+                    if summary.kind == .end, case .end(let end) = events[index] {
+                        sawEndLine = end
+                        // The producer closes the connection after its end line, maybe much later
+                        // (it flushes other viewers first): the stream is over now. A file is read
+                        // to its end, so nothing after the line goes unreported.
+                        if case .socket = source { finishedInput = true }
+                    }
                     appended += 1
                     continue
                 }

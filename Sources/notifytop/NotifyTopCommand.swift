@@ -17,6 +17,7 @@ struct NotifyTopCommand: ParsableCommand {
             Compare two recordings: notifytop diff A.ndjson B.ndjson (see notifytop diff --help).
             A recording as a Perfetto timeline: notifytop export REC --perfetto OUT.json.
             Known findings for --baseline: notifytop baseline REC.ndjson > known.json.
+            Why an observer did not run: notifytop explain REC.ndjson --name NAME (see notifytop explain --help).
             Exit status: 0 ok (also when the reader of batch output stops early, as head does), 1 cannot attach
             or a recording failed (disk full), 2 the --replay file is not a trace, 3 --fail-on findings exist, \
             128+N killed by signal N.
@@ -34,6 +35,8 @@ struct NotifyTopCommand: ParsableCommand {
             ExportCommand.main(Array(arguments.dropFirst()))
         } else if arguments.first == BaselineCommand.name {
             BaselineCommand.main(Array(arguments.dropFirst()))
+        } else if arguments.first == ExplainCommand.name {
+            ExplainCommand.main(Array(arguments.dropFirst()))
         } else {
             main(arguments)
         }

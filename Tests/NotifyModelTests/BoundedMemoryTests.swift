@@ -90,6 +90,7 @@ import Testing
         configuration.maximumObjects = 200
         configuration.maximumRemovalGaps = 200
         configuration.maximumFindings = 64
+        configuration.explainLinkCapacity = 4_096
         let measurement = ModelBenchmark.measureMemory(
             eventCount: 100_000, sampleEvery: 10_000, configuration: configuration)
         let sizes = measurement.samples.map(\.footprint.estimatedBytes)

@@ -58,7 +58,8 @@ package struct TraceScript: Sendable {
     }
 
     /// Introduces object `id` of type `type` once.
-    package mutating func object(_ id: UInt64, type: String = "App.Screen") {
+    /// Introduces object `id` of type `type` once, at `address` (default: one no other object has).
+    package mutating func object(_ id: UInt64, type: String = "App.Screen", address: UInt64? = nil) {
         guard objects.insert(id).inserted else { return }
         let typeID: UInt64
         if let known = types[type] {
@@ -68,7 +69,7 @@ package struct TraceScript: Sendable {
             types[type] = typeID
             events.append(.type(TraceType(id: typeID, name: type)))
         }
-        events.append(.object(TraceObject(id: id, type: typeID, address: 0x1000 + id * 16)))
+        events.append(.object(TraceObject(id: id, type: typeID, address: address ?? 0x1000 + id * 16)))
     }
 
     package mutating func register(
@@ -91,14 +92,15 @@ package struct TraceScript: Sendable {
     @discardableResult
     package mutating func post(
         _ name: String, matched: Int, thread: UInt64 = 1, site: UInt64 = 200, depth: Int = 1,
-        message: TraceMessageKind? = nil
+        message: TraceMessageKind? = nil, object: UInt64? = nil
     ) -> UInt64 {
         self.site(site)
+        if let object { self.object(object, type: "App.Sender") }
         lastPostID += 1
         events.append(
             .posted(
                 TracePost(
-                    seq: nextSeq(), timestamp: time, thread: thread, postID: lastPostID, name: name, object: nil,
+                    seq: nextSeq(), timestamp: time, thread: thread, postID: lastPostID, name: name, object: object,
                     hasUserInfo: false, matched: matched, depth: depth, parentPostID: 0, callsite: site,
                     message: message)))
         return lastPostID
@@ -149,6 +151,15 @@ package struct TraceScript: Sendable {
                 TraceRemoval(
                     seq: nextSeq(), timestamp: time, thread: thread, registration: id,
                     reason: reason)))
+    }
+
+    /// A notification queue merged `count` enqueues of `name` into a pending one.
+    package mutating func coalesce(_ name: String, count: Int, queue: UInt64 = 1) {
+        events.append(
+            .queue(
+                TraceQueueActivity(
+                    seq: nextSeq(), timestamp: time, thread: 1, queueID: queue, action: .coalesced, name: name,
+                    style: nil, count: count, pending: 1)))
     }
 
     package mutating func dropToken(_ id: UInt64) {

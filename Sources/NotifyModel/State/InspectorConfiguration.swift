@@ -36,6 +36,9 @@ public struct InspectorConfiguration: Sendable, Hashable {
     /// Recent posts remembered for their callsite, thread and blocking time (default 4,096; a
     /// power of two).
     public var recentPostCapacity: Int = 4_096
+    /// Deliveries and enqueues explanations keep, all posts together (default 65,536, about 5 MB
+    /// when full).
+    public var explainLinkCapacity: Int = 65_536
     /// The leak rules' thresholds.
     public var rules = LeakRuleConfiguration()
 

@@ -36,6 +36,9 @@ extension InspectorState {
         case .queue(let activity):
             observe(activity.timestamp)
             totals.queueActions &+= 1
+            if activity.action == .coalesced, let name = activity.name {
+                explainIndex.coalesced(count: activity.count, name: name)
+            }
         case .checkpoint(let mark):
             if mark.preexisting {
                 rememberPastCheckpoint(at: mark.timestamp)

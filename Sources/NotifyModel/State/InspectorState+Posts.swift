@@ -26,6 +26,7 @@ extension InspectorState {
             RecentPosts.Entry(
                 postID: post.postID, nameSlot: slot, callsite: post.callsite, thread: post.thread, threadIsMain: onMain,
                 matched: post.matched))
+        explainIndex.posted(post, nameSlot: slot)
 
         if post.matched == 0 {
             nameRows[slot].postsWithNoObserver &+= 1
@@ -53,6 +54,7 @@ extension InspectorState {
         deliveryRate.record(at: time)
         slowestHandlerWindow.recordMaximum(delivery.duration, at: time)
         let threadSlot = threadSlot(for: delivery.thread)
+        explainIndex.delivered(delivery)
 
         var observerType: String?
         var registrationKind: TraceRegistrationKind?

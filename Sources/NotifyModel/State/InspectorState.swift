@@ -91,6 +91,8 @@ public struct InspectorState: Sendable {
     var activeThreads = 0
 
     var recentPosts: RecentPosts
+    /// Each name's recent posts with their deliveries: what ``explain(name:object:registration:post:)`` reads.
+    var explainIndex: ExplainIndex
     var findingStore: LeakFindingStore
     var ruleState = RuleState()
     var missedRemovals: RingBuffer<MissedRemoval> = RingBuffer(capacity: 32)
@@ -112,6 +114,7 @@ public struct InspectorState: Sendable {
         nameTrimAt = configuration.maximumNames
         nameRows = [NameRow(name: "*", isWildcard: true, threadCapacity: configuration.threadsPerName)]
         recentPosts = RecentPosts(capacity: configuration.recentPostCapacity)
+        explainIndex = ExplainIndex(linkCapacity: configuration.explainLinkCapacity)
         findingStore = LeakFindingStore(maximum: configuration.maximumFindings)
         let rules = configuration.rules
         slowHandlerFloor = rules.runs(.slowHandler) ? rules.slowHandler.lowest : .max

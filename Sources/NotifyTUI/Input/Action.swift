@@ -90,6 +90,8 @@ package enum Action: Sendable, Hashable {
     case speedDown
     /// Repaint the whole screen (Ctrl-L).
     case redraw
+    /// Explain the selected post (Events) or registration (Observers): why each observer ran or not.
+    case explain
 }
 
 /// What the run loop must do after a key: redraw, quit, or carry out a session command.

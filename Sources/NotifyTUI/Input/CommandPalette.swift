@@ -189,6 +189,7 @@ extension Action {
         case .dropMark: "mark"
         case .toggleClear: "clear"
         case .toggleWrap: "wrap"
+        case .explain: "explain"
         case .toggleGroup: "fold"
         case .toggleAllGroups: "fold-all"
         case .togglePause: "pause"

@@ -191,6 +191,10 @@ package struct Keymap: Sendable {
         KeyBinding(
             [.char("<")], .sortPrevious, label: "SortPrev", help: "sort by the previous column",
             context: .table),
+        KeyBinding(
+            [.char("x")], .explain, label: "Why",
+            help: "why observers ran or not: selected post or registration",
+            context: .table),
         KeyBinding([.char("I")], .invertSort, label: "Invert", help: "invert the sort order", context: .table),
         KeyBinding(
             [.char("o")], .toggleGroup, label: "Fold",

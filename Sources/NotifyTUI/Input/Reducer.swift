@@ -116,6 +116,15 @@ extension ViewState {
                 return .none
             }
         case .toggleFollow: table.follow.toggle()
+        case .explain:
+            guard !showsOverview, context.rowKeys.indices.contains(context.selectedIndex),
+                let level = Self.explainTarget(context.rowKeys[context.selectedIndex])
+            else {
+                notice = Notice("x explains a post or event (Events) or a registration (Observers)", isError: true)
+                return .redraw
+            }
+            if path.last == level { return .none }
+            drill[view, default: []].append(level)
         case .dropMark, .toggleClear, .toggleWrap: return reduceLog(action, context: context)
         case .toggleGroup, .toggleAllGroups: return reduceFolding(action, context: context)
         case .togglePause:
@@ -164,5 +173,15 @@ extension ViewState {
         if clamped >= scroll + context.pageSize { scroll = clamped - context.pageSize + 1 }
         state.scroll = max(0, scroll)
         table = state
+    }
+
+    /// What `x` explains on a row: an event (a post, or the registration it is about) or a registration.
+    static func explainTarget(_ key: RowKey) -> DrillLevel? {
+        switch key {
+        case .event(let seq, _): .explainEvent(seq)
+        case .registration(let id), .delivery(let id, _): .explainRegistration(id)
+        case .continuation(let row, _): explainTarget(row)
+        default: nil
+        }
     }
 }

@@ -24,6 +24,8 @@ package indirect enum RowKey: Sendable, Hashable, CustomStringConvertible {
     case group(String)
     /// An inspectable process, by pid (the overview).
     case process(Int32)
+    /// An explanation pane, by what it explains (it is reached with `x`, never from a row).
+    case why(String)
     /// A wrapped row's continuation line `part` (1 is the first line after the row).
     case continuation(RowKey, part: Int)
 
@@ -36,7 +38,7 @@ package indirect enum RowKey: Sendable, Hashable, CustomStringConvertible {
         case .event(_, let registration): registration.map { .registration($0) }
         case .warning(let key): .warning(key)
         case .thread(let id): .thread(id)
-        case .action, .line, .mark, .group, .process: nil
+        case .action, .line, .mark, .group, .process, .why: nil
         case .continuation(let row, _): row.drillTarget
         }
     }
@@ -63,6 +65,7 @@ package indirect enum RowKey: Sendable, Hashable, CustomStringConvertible {
         case .mark(let number): "mark:\(number)"
         case .group(let group): "group:" + group
         case .process(let pid): "pid:\(pid)"
+        case .why(let subject): "why:" + subject
         case .continuation(let row, let part): row.description + "~\(part)"
         }
     }

@@ -56,6 +56,10 @@ package enum DrillLevel: Sendable, Hashable {
     case warning(String)
     /// One thread's deliveries.
     case thread(UInt64)
+    /// Why each registration did or did not run: for a post event, or the event's registration.
+    case explainEvent(UInt64)
+    /// Why one registration did or did not run for its name's posts.
+    case explainRegistration(UInt64)
 
     /// The key of the row that drills here.
     package var rowKey: RowKey {
@@ -64,6 +68,8 @@ package enum DrillLevel: Sendable, Hashable {
         case .registration(let id): .registration(id)
         case .warning(let id): .warning(id)
         case .thread(let id): .thread(id)
+        case .explainEvent(let seq): .why("evt:\(seq)")
+        case .explainRegistration(let id): .why("reg:\(id)")
         }
     }
 }

@@ -72,6 +72,9 @@ package enum Dashboard {
             return ThreadsView.drawLog(
                 data, threads: [id], state: state, rect: rect, glyphs: glyphs, extras: extras,
                 into: &canvas)
+        case .explainEvent?, .explainRegistration?:
+            let level = view.path.last!
+            return ExplainView.draw(data, level: level, state: state, rect: rect, glyphs: glyphs, into: &canvas)
         case nil:
             switch view.view {
             case .names: return NamesView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
@@ -154,6 +157,7 @@ package enum Dashboard {
                 parts.append("#\(id) \(observer)")
             case .warning(let key): parts.append(LeakDetailView.crumb(data, key: key))
             case .thread(let id): parts.append(data.threadName(id))
+            case .explainEvent, .explainRegistration: parts.append(ExplainView.crumb(level))
             }
         }
         var crumb = parts.joined(separator: glyphs.crumbSeparator)

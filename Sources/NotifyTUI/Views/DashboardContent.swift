@@ -27,6 +27,10 @@ extension Dashboard {
                 ThreadsView.entries(data, threads: [id]),
                 spec: ThreadsView.logSpec(data, showThread: false, ascii: ascii), state: state,
                 view: name, extras: extras, glyphs: glyphs)
+        case .explainEvent?, .explainRegistration?:
+            let level = view.path.last!
+            return TableWidget.content(
+                ExplainView.rows(data, level), spec: ExplainView.spec, state: state, view: name)
         case nil:
             switch view.view {
             case .names:

@@ -2,15 +2,16 @@ import NotifyBenchmarks
 import NotifyKit
 import NotifyModel
 
-/// The inspector model's benchmarks: events folded per second on one core, and whether the heap
-/// stays flat over a long steady stream.
+/// The inspector model's benchmarks: events folded per second on one core, whether the heap
+/// stays flat over a long steady stream, and how long explaining a post takes.
 struct ModelWorkload: Workload {
     static let foldRow = "model fold (events/s, one core)"
     static let memoryRow = "model heap growth over a long steady stream"
+    static let explainRow = "explain one post after 1M events"
 
     let profile: Profile
 
-    var rowNames: [String] { [Self.foldRow, Self.memoryRow] }
+    var rowNames: [String] { [Self.foldRow, Self.memoryRow, Self.explainRow] }
 
     func run(_ options: BenchOptions) throws -> [Row] {
         var rows: [Row] = []
@@ -34,6 +35,14 @@ struct ModelWorkload: Workload {
                 row.notifyKit = .bytes(growth)
                 row.expectDeterministic("flat (≤ 1 MiB after the first 10%)", growth <= 1_048_576)
             }
+            rows.append(row)
+        }
+        if options.selects(Self.explainRow) {
+            progress(Self.explainRow)
+            let measured = ModelBenchmark.measureExplain(eventCount: 1_000_000, now: MonotonicClock.now)
+            var row = Row(Self.explainRow + " (\(measured.verdicts) verdicts)")
+            row.notifyKit = .nanoseconds(Double(measured.nanoseconds))
+            row.expect("≤ 100 ms", measured.nanoseconds <= 100_000_000)
             rows.append(row)
         }
         return rows

@@ -1,0 +1,187 @@
+import NotifyWire
+
+/// What explaining a post needs that the tables do not keep: each name's recent posts, and each
+/// post's deliveries and enqueues, folded with every event.
+///
+/// Bounded: the last ``postsPerName`` posts of each name the model tracks (a forgotten name's
+/// slot starts a fresh log), and the last ``linkCapacity`` deliveries and enqueues of all posts
+/// together. A post finds its deliveries through a chain of links, newest first; a link older
+/// than the ring is gone, and the post says its deliveries may be incomplete. With the default
+/// 4,096 names that is at most about 15 MB of posts and 5 MB of links.
+///
+/// - Complexity: O(1) per post, delivery and enqueue; no allocation once a name's log exists.
+struct ExplainIndex: Sendable {
+    /// Posts kept per name.
+    static let postsPerName = 32
+    /// Deliveries and enqueues kept, all posts together
+    /// (``InspectorConfiguration/explainLinkCapacity``).
+    let linkCapacity: Int
+    /// Posts a delivery can find by id (direct-mapped, as ``RecentPosts``).
+    static let locationCapacity = 1 << 14
+
+    /// One post as explaining it needs it.
+    struct Post: Sendable {
+        var seq: UInt64 = 0
+        var postID: UInt64 = 0
+        var time: UInt64 = 0
+        var name = ""
+        var thread: UInt64 = 0
+        var object: UInt64?
+        var callsite: UInt64 = 0
+        var matched = 0
+        var depth = 0
+        var parentPostID: UInt64 = 0
+        var isMessage = false
+        /// Coalesces of this name a notification queue reported since the name's previous post.
+        var coalesced = 0
+        /// Index of the newest link of this post in ``links`` (-1: none).
+        var newestLink = -1
+    }
+
+    /// A delivery or an enqueue of one post to one registration.
+    struct Link: Sendable {
+        enum Kind: Sendable { case delivered, enqueued, enqueuedDroppingOldest }
+        var kind = Kind.delivered
+        var seq: UInt64 = 0
+        var postID: UInt64 = 0
+        var registration: UInt64 = 0
+        var thread: UInt64 = 0
+        var time: UInt64 = 0
+        var wait: UInt64 = 0
+        /// Index of this post's previous link (-1: none).
+        var previous = -1
+        /// Links appended before this one: tells a reused index from the one a chain meant.
+        var ordinal = 0
+    }
+
+    /// One name's posts, oldest overwritten first.
+    struct PostLog: Sendable {
+        var posts: [Post] = []
+        /// Posts appended since the log was made.
+        var appended = 0
+
+        /// The post at `ordinal`, while kept.
+        func index(of ordinal: Int) -> Int? {
+            guard ordinal < appended, ordinal >= appended - posts.count else { return nil }
+            return ordinal % ExplainIndex.postsPerName
+        }
+
+        /// Oldest first.
+        var ordered: [Post] {
+            guard posts.count == ExplainIndex.postsPerName else { return posts }
+            let head = appended % ExplainIndex.postsPerName
+            return Array(posts[head...] + posts[..<head])
+        }
+    }
+
+    struct Location: Sendable {
+        var postID: UInt64 = 0
+        var nameSlot = 0
+        var ordinal = 0
+    }
+
+    init(linkCapacity: Int) {
+        self.linkCapacity = max(1, linkCapacity)
+    }
+
+    var logs: [PostLog] = []
+    var locations: [Location] = []
+    var links: [Link] = []
+    var linksAppended = 0
+    /// Coalesces reported per name since its last post (at most ``maximumPendingCoalesces`` names).
+    var pendingCoalesced: [String: Int] = [:]
+    static let maximumPendingCoalesces = 1_024
+
+    mutating func posted(_ post: TracePost, nameSlot: Int) {
+        if nameSlot >= logs.count {
+            logs.append(contentsOf: repeatElement(PostLog(), count: nameSlot + 1 - logs.count))
+        }
+        // A slot the model reused for another name starts a fresh log.
+        if let last = logs[nameSlot].posts.last, last.name != post.name { logs[nameSlot] = PostLog() }
+        let coalesced = pendingCoalesced.isEmpty ? 0 : pendingCoalesced.removeValue(forKey: post.name) ?? 0
+        let record = Post(
+            seq: post.seq, postID: post.postID, time: post.timestamp, name: post.name, thread: post.thread,
+            object: post.object, callsite: post.callsite, matched: post.matched, depth: post.depth,
+            parentPostID: post.parentPostID, isMessage: post.message != nil, coalesced: coalesced)
+        let ordinal = logs[nameSlot].appended
+        if logs[nameSlot].posts.count < Self.postsPerName {
+            logs[nameSlot].posts.append(record)
+        } else {
+            logs[nameSlot].posts[ordinal % Self.postsPerName] = record
+        }
+        logs[nameSlot].appended += 1
+        if locations.isEmpty { locations = Array(repeating: Location(), count: Self.locationCapacity) }
+        locations[Self.locationIndex(post.postID)] = Location(postID: post.postID, nameSlot: nameSlot, ordinal: ordinal)
+    }
+
+    mutating func delivered(_ delivery: TraceDelivery) {
+        link(
+            Link(
+                kind: .delivered, seq: delivery.seq, postID: delivery.postID, registration: delivery.registration,
+                thread: delivery.thread, time: delivery.timestamp, wait: delivery.wait))
+    }
+
+    mutating func enqueued(_ enqueue: TraceMessageEnqueue) {
+        link(
+            Link(
+                kind: enqueue.droppedOldest ? .enqueuedDroppingOldest : .enqueued, seq: enqueue.seq,
+                postID: enqueue.postID, registration: enqueue.registration, thread: enqueue.thread,
+                time: enqueue.timestamp))
+    }
+
+    /// A notification queue merged enqueues of a name: the name's next post carries the count.
+    mutating func coalesced(count: Int, name: String) {
+        guard pendingCoalesced[name] != nil || pendingCoalesced.count < Self.maximumPendingCoalesces else { return }
+        pendingCoalesced[name, default: 0] += max(0, count)
+    }
+
+    private mutating func link(_ link: Link) {
+        let location = locations.isEmpty ? Location() : locations[Self.locationIndex(link.postID)]
+        guard location.postID == link.postID, link.postID != 0,
+            let position = logs[location.nameSlot].index(of: location.ordinal),
+            logs[location.nameSlot].posts[position].postID == link.postID
+        else { return }
+        var link = link
+        link.previous = logs[location.nameSlot].posts[position].newestLink
+        link.ordinal = linksAppended
+        let index = linksAppended % linkCapacity
+        if links.count < linkCapacity { links.append(link) } else { links[index] = link }
+        linksAppended += 1
+        logs[location.nameSlot].posts[position].newestLink = index
+    }
+
+    @inline(__always)
+    private static func locationIndex(_ postID: UInt64) -> Int {
+        Int(truncatingIfNeeded: postID & UInt64(locationCapacity - 1))
+    }
+
+    /// A post's links, oldest first, and whether older ones were overwritten.
+    func links(of post: Post) -> (links: [Link], complete: Bool) {
+        var found: [Link] = []
+        var index = post.newestLink
+        var expectedBelow = Int.max
+        while index >= 0, index < links.count {
+            let link = links[index]
+            // Overwritten, or a reused index that no longer belongs to this chain.
+            guard link.postID == post.postID, link.ordinal < expectedBelow,
+                link.ordinal >= linksAppended - links.count
+            else { return (found.reversed(), false) }
+            found.append(link)
+            expectedBelow = link.ordinal
+            index = link.previous
+        }
+        return (found.reversed(), true)
+    }
+
+    /// Bytes the index holds, roughly.
+    var estimatedBytes: Int {
+        logs.reduce(0) { $0 + $1.posts.count } * MemoryLayout<Post>.stride + links.count * MemoryLayout<Link>.stride
+            + locations.count * MemoryLayout<Location>.stride + pendingCoalesced.count * 64
+    }
+
+    /// The kept posts of the name in `nameSlot`, oldest first.
+    func posts(nameSlot: Int, name: String) -> [Post] {
+        guard nameSlot < logs.count else { return [] }
+        return logs[nameSlot].ordered.filter { $0.name == name }
+    }
+}

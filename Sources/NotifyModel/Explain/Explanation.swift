@@ -1,0 +1,105 @@
+/// Why a registration did or did not run for a post.
+public enum ExplanationReason: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Its handler ran for the post.
+    case delivered
+    /// It filters on another object than the one posted.
+    case objectDiffers = "object-differs"
+    /// It observes a near name: a typo, or a difference in case.
+    case nameDiffers = "name-differs"
+    /// It began after the post.
+    case registeredAfter = "registered-after"
+    /// It was removed (or cancelled through its token) before the post.
+    case removedBefore = "removed-before"
+    /// Its owner died before the post, which ended it.
+    case ownerDead = "owner-dead"
+    /// The object it filters on died before the post, which ended it.
+    case objectDead = "object-dead"
+    /// Its token (a sequence's iterator) was released, which ended it before the post.
+    case tokenDropped = "token-dropped"
+    /// The post was handed to its queue, run loop or mailbox and has not run by the trace's end.
+    case stillQueued = "still-queued"
+    /// Its full sequence buffer dropped the message to take a newer one.
+    case bufferDropped = "buffer-dropped"
+    /// The trace does not say: the detail says what it lacks.
+    case unknown
+
+    public var description: String { rawValue }
+}
+
+/// One registration weighed for one post.
+public struct ExplanationVerdict: Sendable, Hashable {
+    /// The registration id.
+    public let registration: UInt64
+    /// Where it registered; nil when the model no longer tracks it.
+    public let site: CallsiteInfo?
+    /// The name it observes, `*` for every name (`?` when no longer tracked).
+    public let name: String
+    /// Whether its handler ran for the post (or, for a typed message, its consumer took it).
+    public var delivered: Bool { reason == .delivered }
+    /// Why.
+    public let reason: ExplanationReason
+    /// The evidence, for a person.
+    public let detail: String
+}
+
+/// One post, and every registration that could have received it.
+public struct PostExplanation: Sendable, Hashable {
+    /// The post line's sequence number.
+    public let seq: UInt64
+    /// The post id.
+    public let postID: UInt64
+    /// The name posted.
+    public let name: String
+    /// The object posted; nil for none.
+    public let object: ObjectInfo?
+    /// The posting thread's id.
+    public let thread: UInt64
+    /// The posting thread's name.
+    public let threadName: String
+    /// The `post` call.
+    public let site: CallsiteInfo
+    /// Stream time of the post.
+    public let time: UInt64
+    /// 1 outside any handler, 2 inside one, and so on.
+    public let depth: Int
+    /// The post whose handler made this one; 0 for none.
+    public let parentPostID: UInt64
+    /// Enqueues a notification queue merged away before this post, as its queue lines counted
+    /// them; nil when none.
+    public let coalesced: Int?
+    /// Registrations weighed, delivered first, then by id.
+    public let considered: [ExplanationVerdict]
+    /// What the trace could not say about this post (deliveries overwritten, events lost).
+    public let notes: [String]
+}
+
+/// The answer to "why did (or didn't) this name's observers run?".
+public struct Explanation: Sendable, Hashable {
+    /// The name asked about.
+    public let name: String
+    /// Names near it (typos, case) that registrations observe or posts use.
+    public let nearNames: [String]
+    /// The posts explained, oldest first.
+    public let posts: [PostExplanation]
+    /// Whole-answer notes: a name nobody posted, what the trace does not carry.
+    public let notes: [String]
+
+    /// An explanation of these posts.
+    public init(name: String, nearNames: [String], posts: [PostExplanation], notes: [String]) {
+        self.name = name
+        self.nearNames = nearNames
+        self.posts = posts
+        self.notes = notes
+    }
+}
+
+/// One registration's posts: those it received, and those it missed with the reason.
+public struct RegistrationExplanation: Sendable, Hashable {
+    /// The registration.
+    public let registration: ObserverRow
+    /// The kept posts of its name (every name for `*`), oldest first, each with this
+    /// registration's verdict as its only ``PostExplanation/considered`` entry.
+    public let posts: [PostExplanation]
+    /// What the trace could not say.
+    public let notes: [String]
+}

@@ -1,0 +1,172 @@
+extension InspectorState {
+    /// The edit distance within which another name counts as a near miss of the one asked.
+    public static let explainNameDistance = 2
+
+    /// Explains the kept posts of `name`: for each, every registration that could have received
+    /// it (its name's, every-name ones, near names' ones, live or ended within the model's
+    /// retirement window) with a verdict and a reason. A name nobody posted explains its near
+    /// names' posts instead.
+    ///
+    /// Pure: the same events give the same answer however they were batched. Reads only what the
+    /// fold keeps: each name's last ``ExplainIndex/postsPerName`` posts and the registrations the
+    /// observer table still holds.
+    ///
+    /// - Parameters:
+    ///   - object: only posts of this object id.
+    ///   - registration: only this registration's verdicts.
+    ///   - post: only the post with this sequence number.
+    /// - Complexity: O(names + registrations) to find the candidates, then O(candidates) per post.
+    public func explain(
+        name: String, object: UInt64? = nil, registration: UInt64? = nil, post seq: UInt64? = nil
+    ) -> Explanation {
+        let near = nearNames(to: name)
+        var notes: [String] = []
+        var posts = keptPosts(named: name)
+        if posts.isEmpty {
+            let posted = near.filter { !keptPosts(named: $0).isEmpty }
+            if posted.isEmpty {
+                notes.append("nobody posted \"\(name)\" (or its posts are no longer kept), nor a near name")
+            } else {
+                let list = posted.map { "\"\($0)\"" }.joined(separator: ", ")
+                notes.append("nobody posted \"\(name)\": explaining the posts of \(list)")
+                posts = posted.flatMap { keptPosts(named: $0) }.sorted { $0.seq < $1.seq }
+            }
+        }
+        if let object { posts.removeAll { $0.object != object } }
+        if let seq { posts.removeAll { $0.seq != seq } }
+        var candidatesByName: [String: [Int]] = [:]
+        let explained = posts.map { post in
+            let candidates = candidatesByName[post.name] ?? candidateSlots(for: post.name)
+            candidatesByName[post.name] = candidates
+            return explainPost(post, candidates: candidates, only: registration)
+        }
+        return Explanation(name: name, nearNames: near, posts: explained, notes: notes)
+    }
+
+    /// Explains one registration: the kept posts of its name, received or missed, with reasons.
+    /// Nil when the model no longer tracks it.
+    public func explain(registration id: UInt64) -> RegistrationExplanation? {
+        guard let slot = registrationSlots[id] else { return nil }
+        let row = rows[slot]
+        let posts: [ExplainIndex.Post]
+        if let name = row.name {
+            posts = keptPosts(named: name)
+        } else {
+            posts = nameSlots.keys.flatMap { keptPosts(named: $0) }.sorted { $0.seq < $1.seq }
+        }
+        var notes: [String] = []
+        if posts.isEmpty { notes.append("no post of \"\(row.displayName)\" is kept") }
+        return RegistrationExplanation(
+            registration: row, posts: posts.map { explainPost($0, candidates: [slot], only: id) }, notes: notes)
+    }
+
+    /// Names registrations observe or posts use that are near `name` (not `name` itself), sorted.
+    func nearNames(to name: String) -> [String] {
+        nameSlots.keys.filter {
+            NameSimilarity.nearness(name, $0, maximumDistance: Self.explainNameDistance) != nil
+        }.sorted()
+    }
+
+    func keptPosts(named name: String) -> [ExplainIndex.Post] {
+        guard let slot = nameSlots[name] else { return [] }
+        return explainIndex.posts(nameSlot: slot, name: name)
+    }
+
+    /// Row slots of registrations that could receive a post of `name`: its own, `*`, near names'.
+    func candidateSlots(for name: String) -> [Int] {
+        var nearness: [String: Bool] = [:]
+        var slots: [Int] = []
+        for (slot, row) in rows.enumerated() where row.occupied {
+            guard let observed = row.name, observed != name else {
+                slots.append(slot)
+                continue
+            }
+            if let near = nearness[observed] {
+                if near { slots.append(slot) }
+                continue
+            }
+            let near = NameSimilarity.nearness(name, observed, maximumDistance: Self.explainNameDistance) != nil
+            nearness[observed] = near
+            if near { slots.append(slot) }
+        }
+        return slots
+    }
+
+    func explainPost(_ post: ExplainIndex.Post, candidates: [Int], only: UInt64?) -> PostExplanation {
+        let (links, complete) = explainIndex.links(of: post)
+        var verdicts: [ExplanationVerdict] = []
+        var seen = Set<UInt64>()
+        var delivered: [Int] = []
+        var nameNotes: [String: String] = [:]
+        for slot in candidates {
+            let row = rows[slot]
+            seen.insert(row.id)
+            guard only == nil || only == row.id else { continue }
+            let verdict = self.verdict(post, row: row, links: links, complete: complete, nameNotes: &nameNotes)
+            if verdict.delivered { delivered.append(slot) }
+            verdicts.append(verdict)
+        }
+        // Deliveries to registrations the table no longer holds.
+        for link in links where link.kind == .delivered && !seen.contains(link.registration) {
+            guard only == nil || only == link.registration else { continue }
+            seen.insert(link.registration)
+            verdicts.append(
+                ExplanationVerdict(
+                    registration: link.registration, site: nil, name: "?", reason: .delivered,
+                    detail: "ran on \(threadLabel(link.thread)); the registration has since retired from the model"))
+        }
+        verdicts = markDuplicates(verdicts, delivered: delivered)
+        verdicts.sort { ($0.delivered ? 0 : 1, $0.registration) < ($1.delivered ? 0 : 1, $1.registration) }
+        var notes: [String] = []
+        if !complete {
+            notes.append(
+                "older deliveries of this post were overwritten: explanations keep the last "
+                    + "\(configuration.explainLinkCapacity) deliveries and enqueues")
+        }
+        if eventsLost > 0 {
+            notes.append("\(eventsLost) events were lost in gaps: a missing delivery may be among them")
+        }
+        return PostExplanation(
+            seq: post.seq, postID: post.postID, name: post.name, object: post.object.map { definitions.object($0) },
+            thread: post.thread, threadName: threadLabel(post.thread), site: definitions.callsite(post.callsite),
+            time: post.time, depth: post.depth, parentPostID: post.parentPostID,
+            coalesced: post.coalesced > 0 ? post.coalesced : nil, considered: verdicts, notes: notes)
+    }
+
+    /// A delivered registration that shares its observer (or, for blocks, its site), name and
+    /// object filter with another delivered one ran twice for one post: say which is the other.
+    private func markDuplicates(_ verdicts: [ExplanationVerdict], delivered: [Int]) -> [ExplanationVerdict] {
+        guard delivered.count > 1 else { return verdicts }
+        struct Key: Hashable {
+            let observer: UInt64?
+            let site: UInt64?
+            let name: String?
+            let object: UInt64?
+        }
+        var groups: [Key: [Int]] = [:]
+        for slot in delivered {
+            let row = rows[slot]
+            let key = Key(
+                observer: row.observer?.id, site: row.observer == nil ? row.callsite.id : nil, name: row.name,
+                object: row.objectFilter?.id)
+            groups[key, default: []].append(slot)
+        }
+        var others: [UInt64: [ObserverRow]] = [:]
+        for group in groups.values where group.count > 1 {
+            for slot in group { others[rows[slot].id] = group.filter { $0 != slot }.map { rows[$0] } }
+        }
+        guard !others.isEmpty else { return verdicts }
+        return verdicts.map { verdict in
+            guard let twins = others[verdict.registration] else { return verdict }
+            let list = twins.map { "#\($0.id) at \($0.callsite)" }.joined(separator: ", ")
+            let subject = rows[registrationSlots[verdict.registration]!].observer.map { "observer \($0)" } ?? "block"
+            return ExplanationVerdict(
+                registration: verdict.registration, site: verdict.site, name: verdict.name, reason: .delivered,
+                detail: verdict.detail + "; duplicate: the same \(subject) ran again for this post through \(list)")
+        }
+    }
+
+    func threadLabel(_ id: UInt64) -> String {
+        thread(id).map { "\($0.name) (\(id))" } ?? "thread \(id)"
+    }
+}

@@ -1,0 +1,132 @@
+package import NotifyModel
+
+/// `notifytop explain`'s output: an ``Explanation`` as text a person reads, or as one JSON object.
+package struct ExplanationReport: Sendable, Encodable {
+    struct Object: Sendable, Encodable {
+        var id: UInt64
+        var type: String
+        var address: String
+    }
+
+    struct Considered: Sendable, Encodable {
+        var registration: UInt64
+        var site: String?
+        var name: String
+        var delivered: Bool
+        var reason: String
+        var detail: String
+    }
+
+    struct Post: Sendable, Encodable {
+        var seq: UInt64
+        var postID: UInt64
+        var name: String
+        var object: Object?
+        var thread: UInt64
+        var threadName: String
+        var site: String
+        var timeNs: UInt64
+        var depth: Int
+        var parentPostID: UInt64
+        var coalesced: Int?
+        var considered: [Considered]
+        var notes: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case seq, postID, name, object, thread, threadName, site, timeNs, depth, parentPostID, coalesced
+            case considered, notes
+        }
+
+        /// As synthesized, except that a post with no object says `"object": null`.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(seq, forKey: .seq)
+            try container.encode(postID, forKey: .postID)
+            try container.encode(name, forKey: .name)
+            try container.encode(object, forKey: .object)
+            try container.encode(thread, forKey: .thread)
+            try container.encode(threadName, forKey: .threadName)
+            try container.encode(site, forKey: .site)
+            try container.encode(timeNs, forKey: .timeNs)
+            try container.encode(depth, forKey: .depth)
+            try container.encode(parentPostID, forKey: .parentPostID)
+            try container.encodeIfPresent(coalesced, forKey: .coalesced)
+            try container.encode(considered, forKey: .considered)
+            try container.encode(notes, forKey: .notes)
+        }
+    }
+
+    var name: String
+    var nearNames: [String]
+    var posts: [Post]
+    var notes: [String]
+
+    /// The report of `explanation`.
+    package init(_ explanation: Explanation) {
+        name = explanation.name
+        nearNames = explanation.nearNames
+        notes = explanation.notes
+        posts = explanation.posts.map { post in
+            Post(
+                seq: post.seq, postID: post.postID, name: post.name,
+                object: post.object.map {
+                    Object(id: $0.id, type: $0.typeName, address: "0x" + String($0.address, radix: 16))
+                },
+                thread: post.thread, threadName: post.threadName, site: post.site.description, timeNs: post.time,
+                depth: post.depth, parentPostID: post.parentPostID, coalesced: post.coalesced,
+                considered: post.considered.map {
+                    Considered(
+                        registration: $0.registration, site: $0.site?.description, name: $0.name,
+                        delivered: $0.delivered, reason: $0.reason.rawValue, detail: $0.detail)
+                },
+                notes: post.notes)
+        }
+    }
+
+    /// The report of one registration's posts.
+    package init(_ explanation: RegistrationExplanation) {
+        self.init(
+            Explanation(
+                name: explanation.registration.displayName, nearNames: [], posts: explanation.posts,
+                notes: explanation.notes))
+    }
+
+    /// Keeps only the posts of object id `object` and of sequence number `post`, when given.
+    package mutating func keep(object: UInt64?, post: UInt64?) {
+        if let object { posts.removeAll { $0.object?.id != object } }
+        if let post { posts.removeAll { $0.seq != post } }
+    }
+
+    /// One JSON object, sorted snake_case keys.
+    package var json: String { BatchJSON.encode(self) }
+
+    /// Lines a person reads: each post, then each registration weighed, delivered first.
+    package var text: String {
+        var lines: [String] = notes.map { "note: \($0)" }
+        if !nearNames.isEmpty {
+            lines.append("near names: " + nearNames.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        if posts.isEmpty { lines.append("no post to explain") }
+        for post in posts {
+            let object = post.object.map { "\($0.type) #\($0.id) @\($0.address)" } ?? "no object"
+            lines.append("")
+            lines.append(
+                "post seq \(post.seq) \"\(post.name)\" with \(object), on \(post.threadName) at \(post.site)"
+                    + (post.depth > 1 ? ", inside post \(post.parentPostID) (depth \(post.depth))" : ""))
+            if let coalesced = post.coalesced {
+                lines.append(
+                    "  coalesced: a queue merged \(coalesced) earlier enqueue(s) of this name; the trace does not "
+                        + "carry their sites")
+            }
+            for note in post.notes { lines.append("  note: \(note)") }
+            if post.considered.isEmpty { lines.append("  no registration could have received it") }
+            for entry in post.considered {
+                let mark = entry.delivered ? "ran   " : "missed"
+                lines.append(
+                    "  \(mark) #\(entry.registration) \"\(entry.name)\" at \(entry.site ?? "?")  \(entry.reason): "
+                        + entry.detail)
+            }
+        }
+        return PrintableText.lines(lines.joined(separator: "\n"))
+    }
+}
