@@ -52,7 +52,8 @@ extension Dashboard {
                     state: merged.table, view: name, extras: extras, glyphs: glyphs)
             case .leaks:
                 return TableWidget.content(
-                    data.model.findings, spec: LeaksView.spec(now: data.model.now, known: data.status.knownFindings),
+                    LeakGroup.groups(data.model.findings),
+                    spec: LeaksView.spec(now: data.model.now, known: data.status.knownFindings),
                     state: state,
                     view: name)
             case .log:
