@@ -36,7 +36,9 @@ extension Dashboard {
             case .names:
                 return TableWidget.content(
                     NamesView.rows(data),
-                    spec: NamesView.spec(now: data.model.now, ascii: ascii, sinceAttach: data.model.beganLate),
+                    spec: NamesView.spec(
+                        now: data.model.now, ascii: ascii, sinceAttach: data.model.beganLate,
+                        since: data.status.registrationMark?.changes(data.model)),
                     state: state, view: name)
             case .observers:
                 return TableWidget.content(

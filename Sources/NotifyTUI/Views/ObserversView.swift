@@ -207,6 +207,13 @@ enum ObserversView {
                     style: { $0.droppedMessages > 0 ? .warning : rowStyle($0) }),
             ]
         }
+        if let mark = data.status.registrationMark {
+            // Last, as PEND and DROP: `+` added since the `b` mark, `−` live then and gone now.
+            columns.append(
+                TableColumn(
+                    "MARK", .fixed(4), text: { mark.marker($0, ascii: ascii) },
+                    sortKey: { .text(mark.marker($0, ascii: ascii)) }, style: rowStyle))
+        }
         var spec = TableSpec(
             columns: columns, key: { .registration($0.id) }, defaultSort: grouping == nil ? 0 : 1,
             emptyMessage: "no registrations yet")

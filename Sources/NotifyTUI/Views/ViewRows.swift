@@ -49,7 +49,9 @@ package enum ViewRows: Sendable {
             return .names(
                 TableWidget.order(
                     NamesView.rows(data),
-                    spec: NamesView.spec(now: data.model.now, ascii: false, sinceAttach: data.model.beganLate),
+                    spec: NamesView.spec(
+                        now: data.model.now, ascii: false, sinceAttach: data.model.beganLate,
+                        since: data.status.registrationMark?.changes(data.model)),
                     state: state))
         case .observers:
             return .observers(
