@@ -55,7 +55,7 @@ struct RegistrationMarkTests {
         #expect(lines.contains { $0.hasPrefix("b ") && $0.hasSuffix("+0/-1") }, "\(lines)")
     }
 
-    @Test("Observers marks rows added since the mark with + and rows gone since with −")
+    @Test("Observers marks the ID of rows added since the mark with + and of rows gone since with −")
     func observersMarker() {
         let (marked, now) = Self.fold(after: Self.twoAddedOneRemoved)
         let mark = RegistrationMark(marked)
@@ -64,8 +64,11 @@ struct RegistrationMarkTests {
         var data = Fixture.data([])
         data = DashboardData(model: now, status: data.status)
         data.status.registrationMark = mark
-        let text = Dashboard.content(data, view: ViewState(view: .observers), glyphs: .ascii).text
-        #expect(text.split(separator: "\n").first?.hasSuffix("MARK") == true, "\(text)")
+        let lines = Dashboard.content(data, view: ViewState(view: .observers), glyphs: .ascii).text.split(
+            separator: "\n")
+        #expect(lines.contains { $0.contains("-#3 ") }, "\(lines)")
+        #expect(lines.contains { $0.contains("+#4 ") } && lines.contains { $0.contains("+#5 ") }, "\(lines)")
+        #expect(lines.contains { $0.contains(" #1 ") } && !lines.contains { $0.contains("+#1 ") }, "\(lines)")
     }
 
     @Test("b asks the session to mark the registration set, in any table view")
