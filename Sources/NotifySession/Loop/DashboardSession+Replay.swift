@@ -24,7 +24,8 @@ extension DashboardSession {
             case .stepBackEvents(let count): self = .stepBackEvents(count)
             case .stepBackSeconds(let seconds): self = .stepBackSeconds(seconds)
             case .goToTime(let nanoseconds): self = .goToTime(nanoseconds)
-            case .toggleRecording, .scaleDelay, .repaint, .export, .dumpScreen, .setTheme, .logAction, .attach:
+            case .toggleRecording, .markRegistrations, .scaleDelay, .repaint, .export, .dumpScreen, .setTheme,
+                .logAction, .attach:
                 return nil
             }
         }

@@ -148,6 +148,10 @@ package enum BatchJSON {
         var count: UInt64
         var ageNs: UInt64
         var site: String?
+        /// What the row's findings share: rule, name, site and owner type.
+        var signature: LeakSignature
+        /// How many findings share the signature (the row shows the most pressing one).
+        var signatureCount: Int
     }
 
     struct ActionItem: Encodable {
@@ -273,12 +277,14 @@ package enum BatchJSON {
         case .leaks(let rows):
             return Section(
                 rows: Rows(
-                    value: rows.map { finding in
-                        LeakItem(
+                    value: rows.map { group in
+                        let finding = group.finding
+                        return LeakItem(
                             key: finding.key.description, rule: finding.rule.code, name: finding.evidence.name,
                             title: finding.rule.title, severity: finding.severity.description, open: finding.isOpen,
-                            summary: finding.summary, occurrences: finding.occurrences, count: finding.evidence.count,
-                            ageNs: age(finding.firstSeen), site: finding.evidence.callsite?.description)
+                            summary: finding.summary, occurrences: group.occurrences, count: finding.evidence.count,
+                            ageNs: age(finding.firstSeen), site: finding.evidence.callsite?.description,
+                            signature: group.signature, signatureCount: group.count)
                     }))
         case .events(let rows):
             return Section(

@@ -56,6 +56,8 @@ package enum Action: Sendable, Hashable {
     case regroup
     /// Logs: keep the newest line in view.
     case toggleFollow
+    /// Mark the registration set now: Names and Observers show what came and went since.
+    case markRegistrations
     /// Logs: drop a numbered mark at the log's current time (k9s `m`).
     case dropMark
     /// Logs: hide everything up to now, or show it again (k9s Shift-C, undoable).
@@ -124,6 +126,8 @@ package enum SessionCommand: Sendable, Hashable {
     case attach(Int32)
     /// Start or stop recording.
     case toggleRecording
+    /// Mark the live registration set now.
+    case markRegistrations
     /// Multiply the redraw delay by this factor.
     case scaleDelay(Double)
     /// Replay: apply this many events at once.

@@ -187,6 +187,7 @@ extension Action {
         case .regroup: "group"
         case .toggleFollow: "follow"
         case .dropMark: "mark"
+        case .markRegistrations: "mark-set"
         case .toggleClear: "clear"
         case .toggleWrap: "wrap"
         case .explain: "explain"

@@ -204,6 +204,9 @@ package struct Keymap: Sendable {
             [.char("O"), .char("*")], .toggleAllGroups, label: "FoldAll",
             help: "grouped Observers: fold every group, or unfold all", context: .table),
         KeyBinding(
+            [.char("b")], .markRegistrations, label: "MarkSet",
+            help: "mark the registration set now: Names and Observers show +N/−M since", context: .table),
+        KeyBinding(
             [.char("f"), .char("F")], .toggleFollow, label: "Follow",
             help: "logs: keep the newest line in view (tables always keep the selected row)",
             context: .log),

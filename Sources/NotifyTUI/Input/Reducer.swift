@@ -131,6 +131,7 @@ extension ViewState {
             paused.toggle()
             return Reaction(redraw: true, command: .togglePause)
         case .toggleRecording: return Reaction(redraw: true, command: .toggleRecording)
+        case .markRegistrations: return Reaction(redraw: true, command: .markRegistrations)
         case .faster: return Reaction(redraw: true, command: .scaleDelay(0.5))
         case .slower: return Reaction(redraw: true, command: .scaleDelay(2))
         case .stepEvent: return Reaction(redraw: true, command: .stepEvents(1))

@@ -28,6 +28,8 @@ package struct SessionStatus: Sendable, Hashable {
     /// The signatures of known findings (`--baseline`): the Leaks view marks the others `NEW`.
     /// Nil without a baseline.
     package var knownFindings: Set<LeakSignature>?
+    /// The registration set marked with `b`; nil before the first mark.
+    package var registrationMark: RegistrationMark?
     /// notifytop's own CPU use, in percent of one core; nil until measured.
     package var selfCPU: Double?
     /// Recent ``selfCPU`` readings (one a second), oldest first: the header's sparkline.

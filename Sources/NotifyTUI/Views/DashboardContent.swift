@@ -36,7 +36,9 @@ extension Dashboard {
             case .names:
                 return TableWidget.content(
                     NamesView.rows(data),
-                    spec: NamesView.spec(now: data.model.now, ascii: ascii, sinceAttach: data.model.beganLate),
+                    spec: NamesView.spec(
+                        now: data.model.now, ascii: ascii, sinceAttach: data.model.beganLate,
+                        since: data.status.registrationMark?.changes(data.model)),
                     state: state, view: name)
             case .observers:
                 return TableWidget.content(
@@ -52,7 +54,8 @@ extension Dashboard {
                     state: merged.table, view: name, extras: extras, glyphs: glyphs)
             case .leaks:
                 return TableWidget.content(
-                    data.model.findings, spec: LeaksView.spec(now: data.model.now, known: data.status.knownFindings),
+                    LeakGroup.groups(data.model.findings),
+                    spec: LeaksView.spec(now: data.model.now, known: data.status.knownFindings),
                     state: state,
                     view: name)
             case .log:

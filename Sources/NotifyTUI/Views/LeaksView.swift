@@ -13,47 +13,58 @@ enum LeaksView {
         }
     }
 
-    /// The table; with `known` signatures (a baseline), a first column marks `NEW` each finding
-    /// whose signature is not among them.
-    static func spec(now: UInt64, known: Set<LeakSignature>? = nil) -> TableSpec<LeakFinding> {
+    /// The table, one row per signature; with `known` signatures (a baseline), a first column
+    /// marks `NEW` each row whose signature is not among them.
+    static func spec(now: UInt64, known: Set<LeakSignature>? = nil) -> TableSpec<LeakGroup> {
         let newColumn = known.map { known in
-            TableColumn<LeakFinding>(
+            TableColumn<LeakGroup>(
                 "NEW", .fixed(4), descendingFirst: true, text: { known.contains($0.signature) ? "" : "NEW" },
-                sortKey: { .number(known.contains($0.signature) ? 0 : 1) }, style: severityStyle)
+                sortKey: { .number(known.contains($0.signature) ? 0 : 1) }, style: { severityStyle($0.finding) })
         }
         return TableSpec(
             columns: (newColumn.map { [$0] } ?? []) + [
                 TableColumn(
                     "SEV", .fixed(7), descendingFirst: true,
-                    text: { $0.isOpen ? $0.severity.description : "fixed" },
-                    sortKey: { .number(Double($0.isOpen ? $0.severity.rawValue + 1 : 0)) },
-                    style: severityStyle),
+                    text: { $0.finding.isOpen ? $0.finding.severity.description : "fixed" },
+                    sortKey: { .number(severityRank($0.finding)) },
+                    style: { severityStyle($0.finding) }),
                 TableColumn(
-                    "RULE", .fixed(25), text: { "\($0.rule.code) \($0.rule.title)" },
-                    sortKey: { .number(Double($0.rule.number)) }, style: severityStyle),
-                TableColumn("WHAT", .flexible(min: 20), text: { $0.summary }, sortKey: { .text($0.summary) }),
+                    "RULE", .fixed(25), text: { "\($0.finding.rule.code) \($0.finding.rule.title)" },
+                    sortKey: { .number(Double($0.finding.rule.number)) }, style: { severityStyle($0.finding) }),
+                TableColumn(
+                    "WHAT", .flexible(min: 20), text: { $0.finding.summary }, sortKey: { .text($0.finding.summary) }),
+                TableColumn(
+                    "N", .fixed(3), alignRight: true, text: { "\($0.count)" },
+                    sortKey: { .number(Double($0.count)) }),
                 TableColumn(
                     "COUNT", .fixed(6), alignRight: true, text: { Format.count($0.occurrences) },
                     sortKey: { .number(Double($0.occurrences)) }),
                 TableColumn(
-                    "AGE", .fixed(6), alignRight: true,
-                    text: { Format.age(now >= $0.firstSeen ? now - $0.firstSeen : 0) },
-                    sortKey: { .number(Double(now >= $0.firstSeen ? now - $0.firstSeen : 0)) }),
+                    "AGE", .fixed(6), alignRight: true, text: { Format.age(age($0.finding, now: now)) },
+                    sortKey: { .number(Double(age($0.finding, now: now))) }),
                 TableColumn(
-                    "SITE", .fixed(30), text: { $0.evidence.callsite?.description ?? "-" },
-                    sortKey: { .text($0.evidence.callsite?.description ?? "") }),
+                    "SITE", .fixed(30), text: { $0.finding.evidence.callsite?.description ?? "-" },
+                    sortKey: { .text($0.finding.evidence.callsite?.description ?? "") }),
             ],
-            key: { .warning($0.key.description) }, defaultSort: newColumn == nil ? 0 : 1,
+            key: { .warning($0.finding.key.description) }, defaultSort: newColumn == nil ? 0 : 1,
             emptyMessage: "no leak warnings: every observer looks healthy")
+    }
+
+    /// Fixed below info, then by severity.
+    private static func severityRank(_ finding: LeakFinding) -> Double {
+        finding.isOpen ? Double(finding.severity.rawValue + 1) : 0
+    }
+
+    private static func age(_ finding: LeakFinding, now: UInt64) -> UInt64 {
+        now >= finding.firstSeen ? now - finding.firstSeen : 0
     }
 
     static func draw(
         _ data: DashboardData, state: TableState, rect: Rect, glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
         TableWidget.render(
-            data.model.findings, spec: spec(now: data.model.now, known: data.status.knownFindings), state: state,
-            into: &canvas,
-            rect: rect, glyphs: glyphs)
+            LeakGroup.groups(data.model.findings), spec: spec(now: data.model.now, known: data.status.knownFindings),
+            state: state, into: &canvas, rect: rect, glyphs: glyphs)
     }
 }
 

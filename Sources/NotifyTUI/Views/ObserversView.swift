@@ -139,8 +139,11 @@ enum ObserversView {
             if figuresFollow, grouping == .thread { group.floor = runsOnFloor }
             columns.append(group)
         }
+        // After the `b` mark, ID leads with `+` (added since) or `−` (live then, ended since).
+        let mark = data.status.registrationMark
         var id = TableColumn<ObserverRow>(
-            "ID", .fixed(6), alignRight: true, descendingFirst: false, text: { "#\($0.id)" },
+            "ID", .fixed(mark == nil ? 6 : 7), alignRight: true, descendingFirst: false,
+            text: { row in (mark?.marker(row, ascii: ascii) ?? "") + "#\(row.id)" },
             sortKey: { .number(Double($0.id)) }, style: rowStyle)
         // The grouped view's default sort: keys for all rows in one pass, with no copy per row.
         id.sortKeys = { rows in rows.map { .number(Double($0.id)) } }

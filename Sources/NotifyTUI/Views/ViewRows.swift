@@ -12,8 +12,8 @@ package enum ViewRows: Sendable {
     case observers([ObserverRow])
     /// View 3: the merged delivery log, oldest first.
     case deliveries([DeliveryLine])
-    /// View 4: findings.
-    case leaks([LeakFinding])
+    /// View 4: findings, one per signature.
+    case leaks([LeakGroup])
     /// View 5: the raw event tail, oldest first.
     case events([EventLine])
     /// View 6: what notifytop did, oldest first.
@@ -49,7 +49,9 @@ package enum ViewRows: Sendable {
             return .names(
                 TableWidget.order(
                     NamesView.rows(data),
-                    spec: NamesView.spec(now: data.model.now, ascii: false, sinceAttach: data.model.beganLate),
+                    spec: NamesView.spec(
+                        now: data.model.now, ascii: false, sinceAttach: data.model.beganLate,
+                        since: data.status.registrationMark?.changes(data.model)),
                     state: state))
         case .observers:
             return .observers(
@@ -65,7 +67,8 @@ package enum ViewRows: Sendable {
         case .leaks:
             return .leaks(
                 TableWidget.order(
-                    data.model.findings, spec: LeaksView.spec(now: data.model.now, known: data.status.knownFindings),
+                    LeakGroup.groups(data.model.findings),
+                    spec: LeaksView.spec(now: data.model.now, known: data.status.knownFindings),
                     state: state))
         case .events:
             let rows = TableWidget.order(
