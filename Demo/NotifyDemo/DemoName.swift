@@ -52,6 +52,8 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
     case libraryDidRefresh
     /// Posted after its observer's owner was released (owner-dead).
     case purchaseDidComplete
+    /// Posted by a new subscription after the one its observer filters on was released (object-dead).
+    case subscriptionDidRenew
 
     /// The string the notification is posted with.
     package var string: String {
@@ -97,6 +99,7 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .onboardingDidFinish: "OnboardingDidFinish"
         case .libraryDidRefresh: "LibraryDidRefresh"
         case .purchaseDidComplete: "PurchaseDidComplete"
+        case .subscriptionDidRenew: "SubscriptionDidRenew"
         }
     }
 

@@ -13,6 +13,8 @@ package enum SilentBug: String, CaseIterable, Sendable, Codable {
     case removedBefore = "removed-before"
     /// The observer's owner is released before the post.
     case ownerDead = "owner-dead"
+    /// The object the observer filters on is released; a new one of its type posts.
+    case objectDead = "object-dead"
 
     /// The explanation's reason code for the missed post: the bug's own name.
     package var reason: String { rawValue }

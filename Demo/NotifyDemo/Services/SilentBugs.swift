@@ -23,6 +23,9 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
     private let syncBadge = Panel()
     private let tipsController = Panel()
     private let libraryScreen = Panel()
+    private let renewalBanner = Panel()
+    /// The subscription that posts the renewal, made after the watched one was released.
+    private var renewedSubscription: Account?
 
     init(context: DemoContext) {
         self.context = context
@@ -35,6 +38,7 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
         registeredAfter()
         removedBefore()
         ownerDead()
+        objectDead()
     }
 
     /// The panel filters on the account it shows; the app posts the account it loaded.
@@ -98,6 +102,25 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
         }
         context.silentBugs.record(.ownerDead, posted: .purchaseDidComplete, site: site)
         context.post(.purchaseDidComplete)
+    }
+
+    /// A banner watches the subscription it was shown for; that one is released, a new one
+    /// (often at the same address) renews, and the banner's filter no longer matches anything.
+    private func objectDead() {
+        let site = DemoSite()
+        do {
+            let watched = Account(id: 3)
+            context.registered(.subscriptionDidRenew)
+            bag.add(
+                context.center.observe(
+                    DemoName.subscriptionDidRenew.name, object: watched, owner: renewalBanner, file: site.file,
+                    line: site.line
+                ) { [context] _, _ in context.received(.subscriptionDidRenew) })
+        }
+        context.silentBugs.record(.objectDead, posted: .subscriptionDidRenew, site: site)
+        let renewed = Account(id: 4)
+        renewedSubscription = renewed
+        context.post(.subscriptionDidRenew, object: renewed)
     }
 }
 
