@@ -18,6 +18,18 @@ package enum SilentBug: String, CaseIterable, Sendable, Codable {
 
     /// The explanation's reason code for the missed post: the bug's own name.
     package var reason: String { rawValue }
+
+    /// One line on what the app does wrong.
+    package var summary: String {
+        switch self {
+        case .objectDiffers: "an account panel filters AccountDidLoad on its account; the app posts another Account"
+        case .nameDiffers: "a sync badge observes ProfileDidSync; the sync posts \"ProfileDidSynk\""
+        case .registeredAfter: "the tips controller observes OnboardingDidFinish after its only post"
+        case .removedBefore: "the library screen cancels its LibraryDidRefresh observer just before the post"
+        case .ownerDead: "a receipt view observing PurchaseDidComplete is released before the post"
+        case .objectDead: "a banner's SubscriptionDidRenew filter object is released; a new subscription posts"
+        }
+    }
 }
 
 /// One silent bug as the demo planted it: the post its observer missed and where it registered.
