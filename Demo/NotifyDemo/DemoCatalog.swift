@@ -23,7 +23,7 @@ package enum DemoCatalog {
             lines.append("      spot it: " + bug.howToSpot)
         }
         lines.append("")
-        lines.append("Silent bugs (--silent-bugs; no warning, found by notifytop explain with this reason):")
+        lines.append("Silent bugs (--silent-bugs; notifytop explain gives each this reason):")
         for silent in SilentBug.allCases {
             lines.append("  " + silent.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0) + silent.summary)
         }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// An observer that never runs for a post and raises no warning: the mistakes only an explanation
-/// ("why didn't my observer fire?") finds. Each names the reason notifytop's explanation must give.
+/// An observer that never runs for a post: the mistakes an explanation ("why didn't my observer
+/// fire?") answers, most of which raise no warning. Each names the reason the explanation must give.
 package enum SilentBug: String, CaseIterable, Sendable, Codable {
     /// The observer filters on one account; the app posts another instance of the same type.
     case objectDiffers = "object-differs"

@@ -44,7 +44,7 @@ struct NotifyDemoCommand: ParsableCommand {
         transform: { try DemoConfiguration.parseBugs($0) })
     var bugs: [DemoBug]?
 
-    @Flag(help: "Also plant the silent bugs once at launch: observers that miss a post and raise no warning.")
+    @Flag(help: "Also plant the silent bugs once at launch: observers that miss a post, for notifytop explain.")
     var silentBugs = false
 
     @Option(

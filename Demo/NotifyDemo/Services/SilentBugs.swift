@@ -1,8 +1,8 @@
 import Foundation
 import NotifyKit
 
-/// Observers that never run and raise no warning of their own: the mistakes only an explanation
-/// ("why didn't my observer fire?") finds. With `--silent-bugs` the app makes each once at launch,
+/// Observers that never run, most without any warning: the mistakes an explanation ("why didn't
+/// my observer fire?") answers. With `--silent-bugs` the app makes each once at launch,
 /// on the main lane, and records it in ``SilentBugLog`` with the reason notifytop must give.
 final class SilentBugs: @unchecked Sendable {  // main lane only
     /// An account the app loaded; two instances of the same type.
