@@ -49,7 +49,7 @@ final class DemoApp: @unchecked Sendable {  // built on the main lane; lanes are
                 posted: relay.posted),
             queueThread: mainThread, registrationsLive: context.center.registrationCount,
             liveByName: Self.liveRegistrationsByName(context.center), registrationsMade: context.registrations.snapshot,
-            planted: context.planted)
+            planted: context.planted, silentBugs: context.silentBugs.snapshot)
     }
 
     /// The center's live registrations per name, read from its own table (its debug listing: one

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What `notify-demo --list-scenarios` prints: the scenarios, then the bugs with their rules.
+/// What `notify-demo --list-scenarios` prints: the scenarios, then the bugs with their rules and
+/// the silent bugs.
 package enum DemoCatalog {
     /// The catalog as text, generated from ``DemoScenario`` and ``DemoBug`` so it cannot drift.
     package static var text: String {
@@ -20,6 +21,11 @@ package enum DemoCatalog {
             lines.append("  " + bug.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0) + bug.rule)
             lines.append("      " + bug.summary)
             lines.append("      spot it: " + bug.howToSpot)
+        }
+        lines.append("")
+        lines.append("Silent bugs (--silent-bugs; notifytop explain gives each this reason):")
+        for silent in SilentBug.allCases {
+            lines.append("  " + silent.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0) + silent.summary)
         }
         return lines.joined(separator: "\n")
     }

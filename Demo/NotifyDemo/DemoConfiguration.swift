@@ -16,13 +16,17 @@ package struct DemoConfiguration: Sendable, Equatable {
     package var bugs: [DemoBug]
     /// How long the `slow-main-handler` handler blocks the main thread.
     package var slowHandlerMilliseconds: Int
+    /// Plants the silent bugs (``SilentBug``) once at launch: observers that never run and that
+    /// only an explanation finds.
+    package var silentBugs: Bool
 
     /// - Parameters:
     ///   - rate: nil takes the scenario's default rate.
     ///   - bugs: nil takes the scenario's default bugs.
     package init(
         scenario: DemoScenario = .steady, rate: Double? = nil, duration: Double? = nil, seed: UInt64 = 1,
-        threads: Int = 2, bugs: [DemoBug]? = nil, slowHandlerMilliseconds: Int = 120
+        threads: Int = 2, bugs: [DemoBug]? = nil, slowHandlerMilliseconds: Int = 120,
+        silentBugs: Bool = false
     ) {
         self.scenario = scenario
         self.rate = rate ?? scenario.defaultRate
@@ -31,6 +35,7 @@ package struct DemoConfiguration: Sendable, Equatable {
         self.threads = max(0, threads)
         self.bugs = (bugs ?? scenario.defaultBugs).sorted()
         self.slowHandlerMilliseconds = slowHandlerMilliseconds
+        self.silentBugs = silentBugs
     }
 
     /// Parses `--bugs a,b,c`; `all` and `none` are accepted too.

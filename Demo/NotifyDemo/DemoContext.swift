@@ -24,6 +24,8 @@ final class DemoContext: @unchecked Sendable {  // immutable after init; the par
     let tally = TallyBook()
     let targets: DemoTargets
     let planted = PlantedBugs()
+    /// The silent bugs planted, with their expected explanations.
+    let silentBugs = SilentBugLog()
     /// Registrations the app made, per name.
     let registrations = RegistrationTally()
     /// UI observers declare `mainThreadOnly` only when the main lane really is the main thread: in

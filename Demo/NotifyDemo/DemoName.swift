@@ -1,7 +1,7 @@
 package import Foundation
 import NotifyKit
 
-/// The notification names of the demo app: about twenty a real app would have, plus the two that
+/// The notification names of the demo app: about twenty a real app would have, plus those that
 /// exist only because of planted bugs.
 ///
 /// Each clean name is posted from one side only (the main thread, or background threads), always
@@ -39,6 +39,21 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
     case sessionDidChangeTypo
     /// `never-posted`: observed by a leftover paywall listener; nothing posts it any more.
     case premiumStatusDidChange
+    // The silent bugs' names (`--silent-bugs`): each posted once at launch, its observer missing it.
+    /// Posted with another account than the one its observer filters on (object-differs).
+    case accountDidLoad
+    /// Observed, but posted only under the misspelt ``profileDidSyncTypo`` (name-differs).
+    case profileDidSync
+    /// "ProfileDidSynk": the misspelt post ``profileDidSync``'s observer misses.
+    case profileDidSyncTypo
+    /// Posted once, before its observer registers (registered-after).
+    case onboardingDidFinish
+    /// Posted after its observer was cancelled (removed-before).
+    case libraryDidRefresh
+    /// Posted after its observer's owner was released (owner-dead).
+    case purchaseDidComplete
+    /// Posted by a new subscription after the one its observer filters on was released (object-dead).
+    case subscriptionDidRenew
 
     /// The string the notification is posted with.
     package var string: String {
@@ -78,6 +93,13 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .documentSaved: String(reflecting: DocumentSaved.self)
         case .sessionDidChangeTypo: "SesionDidChange"
         case .premiumStatusDidChange: "PremiumStatusDidChange"
+        case .accountDidLoad: "AccountDidLoad"
+        case .profileDidSync: "ProfileDidSync"
+        case .profileDidSyncTypo: "ProfileDidSynk"
+        case .onboardingDidFinish: "OnboardingDidFinish"
+        case .libraryDidRefresh: "LibraryDidRefresh"
+        case .purchaseDidComplete: "PurchaseDidComplete"
+        case .subscriptionDidRenew: "SubscriptionDidRenew"
         }
     }
 

@@ -86,6 +86,9 @@ package struct GroundTruth: Codable, Sendable, Equatable {
     package var progressQueue: ProgressQueue
     /// The planted bugs, in `--list-scenarios` order.
     package var bugs: [PlantedBug]
+    /// The silent bugs planted (`--silent-bugs`), in planting order: for each, the post its
+    /// observer missed, the observer's site and the reason an explanation must give.
+    package var silentBugs: [SilentBugTruth]
 
     /// The JSON `--truth` writes: keys sorted, indented.
     package func jsonData() throws -> Data {
@@ -136,6 +139,12 @@ package struct GroundTruth: Codable, Sendable, Equatable {
                     + bug.rule.padding(toLength: 28, withPad: " ", startingAt: 0)
                     + bug.name.padding(toLength: 24, withPad: " ", startingAt: 0) + "\(bug.instances) instance(s)")
         }
+        if !silentBugs.isEmpty { lines.append("  silent bugs planted:") }
+        for silent in silentBugs {
+            lines.append(
+                "    " + silent.bug.padding(toLength: 24, withPad: " ", startingAt: 0)
+                    + silent.name.padding(toLength: 24, withPad: " ", startingAt: 0) + "observer at \(silent.site)")
+        }
         return lines.joined(separator: "\n")
     }
 }
@@ -146,7 +155,7 @@ extension GroundTruth {
     init(
         configuration: DemoConfiguration, elapsed: Double, tallies: [ThreadTally.Counts], queue: ProgressQueue,
         queueThread: NotifyThread, registrationsLive: Int, liveByName: [String: Int], registrationsMade: [Int],
-        planted: PlantedBugs
+        planted: PlantedBugs, silentBugs: [SilentBugTruth] = []
     ) {
         var byThread: [UInt64: ThreadCounts] = [:]
         var postsByName: [String: Int] = [:]
@@ -195,6 +204,6 @@ extension GroundTruth {
             progressQueue: queue,
             bugs: configuration.bugs.map { bug in
                 PlantedBug(bug: bug.rawValue, rule: bug.rule, instances: planted.count(of: bug), name: bug.name.string)
-            })
+            }, silentBugs: silentBugs)
     }
 }

@@ -44,6 +44,9 @@ struct NotifyDemoCommand: ParsableCommand {
         transform: { try DemoConfiguration.parseBugs($0) })
     var bugs: [DemoBug]?
 
+    @Flag(help: "Also plant the silent bugs once at launch: observers that miss a post, for notifytop explain.")
+    var silentBugs = false
+
     @Option(
         help: ArgumentHelp(
             "Write the ground truth as JSON to this file instead of printing it.",
@@ -73,7 +76,7 @@ struct NotifyDemoCommand: ParsableCommand {
         }
         let configuration = DemoConfiguration(
             scenario: scenario, rate: rate, duration: duration?.seconds, seed: seed, threads: threads,
-            bugs: noBugs ? [] : bugs)
+            bugs: noBugs ? [] : bugs, silentBugs: silentBugs)
         let options = LiveDemo.Options(inspect: !noInspector, truthPath: truth, waitForViewer: waitForViewer)
         LiveDemo(configuration: configuration, options: options).run()
     }

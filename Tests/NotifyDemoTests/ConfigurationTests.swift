@@ -33,10 +33,11 @@ struct ConfigurationTests {
         #expect(DemoScenario.steady.allowance(after: 3) == 3)
     }
 
-    @Test("--list-scenarios names every scenario and every bug")
+    @Test("--list-scenarios names every scenario, every bug and every silent bug")
     func catalogListsEverything() {
         let text = DemoCatalog.text
         for scenario in DemoScenario.allCases { #expect(text.contains(scenario.rawValue)) }
         for bug in DemoBug.allCases { #expect(text.contains(bug.rawValue)) }
+        for silent in SilentBug.allCases { #expect(text.contains(silent.summary)) }
     }
 }

@@ -45,6 +45,7 @@ final class MainLane: @unchecked Sendable {  // main lane only
     private var modals: [any ModalScreen] = []
     private var toasts: [ToastView] = []
     private var banner: WhatsNewBanner?
+    private let silentBugs: SilentBugs?
     private var crashReporter: CrashReporter?
     private var darkTheme = false
     private var signedIn = false
@@ -65,12 +66,14 @@ final class MainLane: @unchecked Sendable {  // main lane only
         profile = ProfileService(context: context)
         tabs = [InboxScreen(context: context), ProfileScreen(context: context)]
         banner = WhatsNewBanner(context: context)
+        silentBugs = context.configuration.silentBugs ? SilentBugs(context: context) : nil
     }
 
     /// What the app does once the UI exists: becomes active and shows its first tab.
     func launch() {
         context.post(.appDidBecomeActive)
         context.post(.screenDidAppear, object: tabs[currentTab])
+        silentBugs?.plant()
     }
 
     /// Performs one action: the tour's next, then a weighted random choice.

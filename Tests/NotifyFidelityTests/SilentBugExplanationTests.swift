@@ -1,0 +1,78 @@
+import Foundation
+import NotifyDemo
+import NotifyKit
+import NotifyModel
+import NotifyTestSupport
+import NotifyTraceViewer
+import NotifyWire
+import Testing
+
+/// The demo's silent bugs against the explanation: for each entry of the truth, explaining the
+/// post its observer missed gives exactly the expected reason for that observer, live (through a
+/// real inspector socket) and replayed from the recording.
+@Suite("Explain gives each silent bug's planted reason, live and replayed", .timeLimit(.minutes(10)))
+struct SilentBugExplanationTests {
+    static let steps = 300
+
+    @Test("every silent bug, with every planted bug on, live and replayed", arguments: [UInt64(31), 32])
+    func explanationsAgreeWithTruth(seed: UInt64) throws {
+        let path = temporaryPath("demo-silent-\(seed)", suffix: ".jsonl")
+        defer { unlink(path) }
+        let run = try RecordedDemoTrace.record(
+            DemoConfiguration(scenario: .steady, seed: seed, slowHandlerMilliseconds: 110, silentBugs: true),
+            steps: Self.steps, markEvery: 50, recordingPath: path)
+        let truth = run.truth
+        #expect(truth.silentBugs.map(\.bug) == SilentBug.allCases.map(\.rawValue), "every silent bug planted once")
+
+        let live = InspectorState.fold(run)
+        #expect(live.eventsLost == 0)
+        #expect(TruthComparison.figureMismatches(live, truth) == [], "the silent bugs' posts are counted")
+
+        let reader = try TraceReader.open(file: path)
+        var recorded: [TraceEvent] = []
+        while case .event(let event) = reader.next() { recorded.append(event) }
+        #expect(reader.malformedLines == 0)
+        var replayed = InspectorState(configuration: InspectorState.demoTestConfiguration)
+        replayed.apply(recorded)
+
+        for (label, state) in [("live", live), ("replayed", replayed)] {
+            #expect(Self.disagreements(state, truth.silentBugs) == [], "seed \(seed), \(label)")
+        }
+    }
+
+    @Test("alone, the silent bugs raise only the rules a misspelt name and a dead filter object trip")
+    func findingsOfTheSilentBugs() throws {
+        let run = try RecordedDemoTrace.record(
+            DemoConfiguration(scenario: .steady, seed: 3, bugs: [], silentBugs: true), steps: 500, markEvery: 50)
+        let state = InspectorState.fold(run)
+        let raised = Set(state.findings.map { "\($0.rule.code) \($0.evidence.name ?? "?")" })
+        #expect(
+            raised == ["R9 ProfileDidSynk", "R10 ProfileDidSync", "R3 SubscriptionDidRenew"], "\(state.findingLines)")
+    }
+
+    @Test("the silent bugs are planted only when asked for")
+    func offByDefault() throws {
+        let simulation = DemoSimulation(
+            configuration: DemoConfiguration(scenario: .steady, seed: 5), center: NotifyCenter(label: "silent-off"))
+        simulation.run(steps: 30)
+        #expect(simulation.groundTruth().silentBugs == [])
+    }
+
+    /// One line per truth entry whose observer the explanation does not give exactly the expected
+    /// reason: no verdict for its site, or a verdict with another reason.
+    static func disagreements(_ state: InspectorState, _ entries: [SilentBugTruth]) -> [String] {
+        var out: [String] = []
+        for entry in entries {
+            let explanation = state.explain(name: entry.name)
+            let verdicts = explanation.posts.flatMap(\.considered).filter { $0.site?.description == entry.site }
+            if verdicts.isEmpty {
+                out.append("\(entry.bug): no verdict for the observer at \(entry.site) on \(entry.name)")
+            }
+            for verdict in verdicts where verdict.reason.rawValue != entry.reason {
+                out.append(
+                    "\(entry.bug) at \(entry.site): \(verdict.reason) (\(verdict.detail)), expected \(entry.reason)")
+            }
+        }
+        return out
+    }
+}
