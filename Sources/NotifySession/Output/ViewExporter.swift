@@ -71,14 +71,9 @@ struct ViewExporter {
         let rows = content.rows.map { cells in
             Dictionary(zip(content.columns, cells).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let marks = content.notes.map { Mark(beforeRow: $0.beforeRow, text: $0.text) }
-        let data = try encoder.encode(
-            Document(
-                view: content.view, columns: content.columns, rows: rows,
-                marks: marks.isEmpty ? nil : marks))
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return try PrettyJSON.text(
+            Document(view: content.view, columns: content.columns, rows: rows, marks: marks.isEmpty ? nil : marks))
     }
 
     /// The first `<stem>-<n>` (n counting up per stem and extension) for which no file exists yet.

@@ -59,12 +59,9 @@ package struct LeakBaseline: Sendable, Equatable {
 
     /// The file's text, signatures sorted, ending with a newline.
     package var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let file = File(notifytopBaseline: Self.version, signatures: signatures.sorted())
         // Encoding strings and integers cannot fail.
-        let data = (try? encoder.encode(file)) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return (try? PrettyJSON.text(file)) ?? "\n"
     }
 
     /// Whether `finding`'s signature is known.
