@@ -127,4 +127,21 @@ struct LeakBaselineTests {
         #expect(marked.count == 1, "\(text)")
         #expect(marked.first?.contains(growth.rule.code) == true, "\(text)")
     }
+
+    @Test("--sort names a column as the Leaks table shows it: after --baseline's NEW column, and NEW itself")
+    func sortWithBaseline() throws {
+        let session = BatchGateTests.session()
+        session.status.knownFindings = []
+        for (sort, sorted) in [("count:desc", "vCOUNT"), ("sev", "SEVv"), ("new", "NEWv")] {
+            let options = try NotifyTopOptions.parse([
+                "--view", "leaks", "--baseline", "known.json", "--sort", sort, "--batch",
+            ])
+            session.view = try #require(options.initialViewState)
+            let screen = session.render(size: Size(width: 160, height: 40), glyphs: .ascii).plainText
+            let header = try #require(
+                screen.split(separator: "\n").first { $0.contains("RULE") && $0.contains("SITE") })
+            #expect(header.split(separator: " ").contains { $0 == sorted }, "--sort \(sort): \(header)")
+        }
+        #expect(throws: (any Error).self) { try NotifyTopOptions.parse(["--view", "leaks", "--sort", "new"]) }
+    }
 }

@@ -162,8 +162,11 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
                 "several views (\(view.defaultValueDescription)) need --batch or --json; "
                     + "the dashboard shows one at a time")
         }
-        if let sort, ViewRows.sorting(view.first, byColumn: sort.column, descending: sort.descending) == nil {
-            let columns = ViewRows.sortableColumns(of: view.first)
+        if let sort,
+            ViewRows.sorting(
+                view.first, byColumn: sort.column, descending: sort.descending, baseline: baseline != nil) == nil
+        {
+            let columns = ViewRows.sortableColumns(of: view.first, baseline: baseline != nil)
             throw ValidationError(
                 "cannot sort the \(view.first.title.lowercased()) view by \"\(sort.defaultValueDescription)\""
                     + (columns.isEmpty
@@ -263,7 +266,7 @@ extension NotifyTopOptions {
             guard
                 let sorted = ViewRows.sorting(
                     firstView, byColumn: sort.column, descending: sort.descending,
-                    grouping: state.grouping)
+                    grouping: state.grouping, baseline: baseline != nil)
             else { return nil }
             table = sorted
         }

@@ -82,36 +82,42 @@ package enum ViewRows: Sendable {
         }
     }
 
-    /// The titles of the columns `view` can be sorted by, lower-cased, in column order.
-    package static func sortableColumns(of view: ViewID, grouping: ObserverGrouping = .name) -> [String] {
-        columns(of: view, grouping: grouping).filter(\.sortable).map(\.title)
+    /// The titles of the columns `view` can be sorted by, lower-cased, in column order. With
+    /// `baseline` (`--baseline`), the Leaks view shows its NEW column first.
+    package static func sortableColumns(
+        of view: ViewID, grouping: ObserverGrouping = .name, baseline: Bool = false
+    ) -> [String] {
+        columns(of: view, grouping: grouping, baseline: baseline).filter(\.sortable).map(\.title)
     }
 
     /// The table state that sorts `view` by the column titled `title` (case-insensitive), biggest
     /// first when `descending`, else in the column's natural order; nil when there is no such
-    /// sortable column.
+    /// sortable column. Columns are numbered as the view shows them (with `baseline`, the Leaks
+    /// view's NEW column is the first).
     package static func sorting(
-        _ view: ViewID, byColumn title: String, descending: Bool? = nil, grouping: ObserverGrouping = .name
+        _ view: ViewID, byColumn title: String, descending: Bool? = nil, grouping: ObserverGrouping = .name,
+        baseline: Bool = false
     ) -> TableState? {
-        let all = columns(of: view, grouping: grouping)
+        let all = columns(of: view, grouping: grouping, baseline: baseline)
         guard let index = all.firstIndex(where: { $0.sortable && $0.title == title.lowercased() }) else { return nil }
         var state = TableState(sortColumn: index)
         if let descending { state.inverted = descending != all[index].descendingFirst }
         return state
     }
 
-    private static func columns(of view: ViewID, grouping: ObserverGrouping) -> [(
+    private static func columns(of view: ViewID, grouping: ObserverGrouping, baseline: Bool) -> [(
         title: String, sortable: Bool, descendingFirst: Bool
     )] {
         func describe<Item>(_ spec: TableSpec<Item>) -> [(title: String, sortable: Bool, descendingFirst: Bool)] {
             spec.columns.map { ($0.title.lowercased(), $0.sortKey != nil, $0.descendingFirst) }
         }
-        let empty = DashboardData(model: InspectorState(), status: SessionStatus(mode: .live))
+        var empty = DashboardData(model: InspectorState(), status: SessionStatus(mode: .live))
+        if baseline { empty.status.knownFindings = [] }
         switch view {
         case .names: return describe(NamesView.spec(now: 0, ascii: false))
         case .observers: return describe(ObserversView.spec(empty, grouping: grouping, ascii: false))
         case .threads: return describe(ThreadsView.logSpec(empty, showThread: true, ascii: false))
-        case .leaks: return describe(LeaksView.spec(now: 0))
+        case .leaks: return describe(LeaksView.spec(now: 0, known: empty.status.knownFindings))
         case .events: return describe(EventsView.spec)
         case .log: return describe(ActionLogView.spec)
         }
