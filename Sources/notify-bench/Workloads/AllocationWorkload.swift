@@ -10,20 +10,15 @@ struct AllocationWorkload: Workload {
     var rowNames: [String] { PostWorkload.observerCounts.map(Self.rowName) }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows: [Row] = []
-        for observers in PostWorkload.observerCounts {
-            let name = Self.rowName(observers: observers)
-            guard options.selects(name) else { continue }
-            progress(name)
+        try observerRows(PostWorkload.observerCounts, named: Self.rowName, options) { observers, name in
             var row = Row(name)
             let notifyKit = try count(NotifyKitCenter.self, observers, name)
             row.notifyKit = .allocations(notifyKit)
             row.foundation = .allocations(try count(FoundationCenter.self, observers, name))
             row.floor = .allocations(try count(FloorCenter.self, observers, name, unrelated: 0))
             row.expectDeterministic("0", notifyKit == 0)
-            rows.append(row)
+            return row
         }
-        return rows
     }
 
     /// Allocations per post on the calling thread.

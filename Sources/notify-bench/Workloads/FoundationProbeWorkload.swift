@@ -18,11 +18,7 @@ struct FoundationProbeWorkload: Workload {
     var rowNames: [String] { Self.observerCounts.map(Self.rowName) }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows: [Row] = []
-        for observers in Self.observerCounts {
-            let name = Self.rowName(observers: observers)
-            guard options.selects(name) else { continue }
-            progress(name)
+        try observerRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
             let fixture = PostFixture<FoundationCenter>(observers: observers)
             let unprobed = measurer.measure { n in
                 for _ in 0..<n { fixture.post() }
@@ -35,8 +31,7 @@ struct FoundationProbeWorkload: Workload {
                 session = try FoundationProbeSession(pid: getpid())
             } catch {
                 row.target = "not measured: \(error)"
-                rows.append(row)
-                continue
+                return row
             }
             let drained = Drain(session.stream)
             let probed = measurer.measure { n in
@@ -51,9 +46,8 @@ struct FoundationProbeWorkload: Workload {
             let factor = probed.nsPerOp / unprobed.nsPerOp
             row.foundation = .factorOf(factor, numerator: probed.nsPerOp, denominator: unprobed.nsPerOp)
             row.expect("≤ \(Cell.decimal(Self.maxFactor, places: 1))×", factor <= Self.maxFactor)
-            rows.append(row)
+            return row
         }
-        return rows
     }
 }
 

@@ -20,15 +20,12 @@ struct MainActorMessageWorkload: Workload {
 
     func run(_ options: BenchOptions) throws -> [Row] {
         try MainActor.assumeIsolated {
-            var rows: [Row] = []
-            for observers in Self.observerCounts where options.selects(Self.postRow(observers: observers)) {
-                let name = Self.postRow(observers: observers)
-                progress(name)
+            var rows = try observerRows(Self.observerCounts, named: Self.postRow, options) { observers, name in
                 var row = Row(name)
                 row.notifyKit = .nanoseconds(try measurePosts(NotifyKitMessageCenter.self, observers, name))
                 row.foundation = .nanoseconds(try measurePosts(FoundationMessageCenter.self, observers, name))
                 if let ratio = row.ratioToFoundation { row.expect("≥ 5× faster than Foundation", ratio <= 0.2) }
-                rows.append(row)
+                return row
             }
             if options.selects(Self.addRemoveRow) {
                 progress(Self.addRemoveRow)

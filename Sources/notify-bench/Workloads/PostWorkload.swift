@@ -14,11 +14,7 @@ struct PostWorkload: Workload {
     var rowNames: [String] { Self.observerCounts.map(Self.rowName) }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows: [Row] = []
-        for observers in Self.observerCounts {
-            let name = Self.rowName(observers: observers)
-            guard options.selects(name) else { continue }
-            progress(name)
+        try observerRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
             var row = Row(name)
             row.notifyKit = .nanoseconds(try measure(NotifyKitCenter.self, observers, name))
             row.foundation = .nanoseconds(try measure(FoundationCenter.self, observers, name))
@@ -32,9 +28,8 @@ struct PostWorkload: Workload {
                 if observers >= 100 { target += ", ≤ 2× floor" }
                 row.expect(target, fastEnough && nearFloor && notifyKit <= foundation)
             }
-            rows.append(row)
+            return row
         }
-        return rows
     }
 
     /// Median ns per post, after checking every observer saw every post.

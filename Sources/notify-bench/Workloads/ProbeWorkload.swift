@@ -17,11 +17,7 @@ struct ProbeWorkload: Workload {
     var rowNames: [String] { Self.observerCounts.map(Self.rowName) }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows: [Row] = []
-        for observers in Self.observerCounts {
-            let name = Self.rowName(observers: observers)
-            guard options.selects(name) else { continue }
-            progress(name)
+        try observerRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
             let fixture = PostFixture<NotifyKitCenter>(observers: observers)
             let unprobed = measurer.measure { n in
                 for _ in 0..<n { fixture.post() }
@@ -48,8 +44,7 @@ struct ProbeWorkload: Workload {
             let factor = probed.nsPerOp / unprobed.nsPerOp
             row.notifyKit = .factorOf(factor, numerator: probed.nsPerOp, denominator: unprobed.nsPerOp)
             row.expect("≤ \(Cell.decimal(Self.maxFactor, places: 0))×", factor <= Self.maxFactor)
-            rows.append(row)
+            return row
         }
-        return rows
     }
 }

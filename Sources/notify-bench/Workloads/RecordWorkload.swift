@@ -26,9 +26,8 @@ struct RecordWorkload: Workload {
     var rowNames: [String] { Self.observerCounts.map(Self.eventRowName) + [Self.allocationRow, Self.scalingRow] }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows: [Row] = []
-        for observers in Self.observerCounts where options.selects(Self.eventRowName(observers: observers)) {
-            rows.append(try eventCost(observers: observers))
+        var rows = try observerRows(Self.observerCounts, named: Self.eventRowName, options) { observers, name in
+            try eventCost(observers: observers, name)
         }
         if options.selects(Self.allocationRow) { rows.append(try allocations()) }
         if options.selects(Self.scalingRow) { rows.append(try scaling()) }
@@ -36,9 +35,7 @@ struct RecordWorkload: Workload {
     }
 
     /// (probed − unprobed) ÷ events per post, measured in the same run.
-    private func eventCost(observers: Int) throws -> Row {
-        let name = Self.eventRowName(observers: observers)
-        progress(name)
+    private func eventCost(observers: Int, _ name: String) throws -> Row {
         let fixture = PostFixture<NotifyKitCenter>(observers: observers)
         /// The fixture's posts timed from fresh counters, then checked to have reached every handler.
         func timedPosts() throws -> Measurement {

@@ -24,24 +24,18 @@ struct UnwatchedCountingWorkload: Workload {
     }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows: [Row] = []
-        for observers in Self.observerCounts {
-            let name = Self.rowName(observers: observers)
-            guard options.selects(name) else { continue }
-            progress(name)
-            rows.append(try timedRow(name, observers: observers))
+        let timed = try observerRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
+            try timedRow(name, observers: observers)
         }
-        for observers in Self.observerCounts {
-            let name = Self.allocationRowName(observers: observers)
-            guard options.selects(name) else { continue }
-            progress(name)
+        let allocated = try observerRows(Self.observerCounts, named: Self.allocationRowName, options) {
+            observers, name in
             var row = Row(name)
             let count = try allocations(observers: observers, name)
             row.notifyKit = .allocations(count)
             row.expectDeterministic("0", count == 0)
-            rows.append(row)
+            return row
         }
-        return rows
+        return timed + allocated
     }
 
     /// Times rounds of posts with counting off and on in turns (off, on, on, off, …), so both sides

@@ -12,6 +12,22 @@ extension Workload {
     func selectsAny(_ options: BenchOptions) -> Bool {
         rowNames.contains(where: options.selects)
     }
+
+    /// One row per observer count whose row name `options` selects, in `counts` order: reports
+    /// progress, then `measure` makes the row from the count and the row's name.
+    func observerRows(
+        _ counts: [Int], named rowName: (_ observers: Int) -> String, _ options: BenchOptions,
+        measure: (_ observers: Int, _ name: String) throws -> Row
+    ) rethrows -> [Row] {
+        var rows: [Row] = []
+        for observers in counts {
+            let name = rowName(observers)
+            guard options.selects(name) else { continue }
+            progress(name)
+            rows.append(try measure(observers, name))
+        }
+        return rows
+    }
 }
 
 /// Progress on standard error, so standard output holds only the report.
