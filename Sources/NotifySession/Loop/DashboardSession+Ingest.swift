@@ -48,6 +48,7 @@ extension DashboardSession {
         }
         for (kind, text) in notes { logAction(kind, text) }
         if frozen != nil && total > 0 { status.eventsWhilePaused = (status.eventsWhilePaused ?? 0) + UInt64(total) }
+        if status.registrationMark != nil { dropRegistrationMarkOfAnotherProcess() }
     }
 
     /// What the action log says about an event the stream sent about itself.

@@ -51,6 +51,7 @@ extension DashboardSession {
         attachedAt = now
         uptimeAtAttach = entry.process.uptimeSeconds
         logAction(.attach, "attached to pid \(pid) (\(entry.process.name))")
+        dropRegistrationMarkOfAnotherProcess()
     }
 
     /// Takes over the attached process's new stream once the overview has opened it again after

@@ -302,10 +302,7 @@ package final class DashboardSession {
         case .togglePause: freeze(view.paused)
         case .stepEvents, .stepSeconds, .scaleSpeed, .stepBackEvents, .stepBackSeconds, .goToTime: break
         case .toggleRecording: toggleRecording()
-        case .markRegistrations:
-            let mark = RegistrationMark(model)
-            status.registrationMark = mark
-            status.message = "marked \(mark.live.count) live registrations: Names and Observers show +N/−M since"
+        case .markRegistrations: markRegistrations()
         case .scaleDelay(let factor):
             status.delayMilliseconds = Self.nextDelay(after: status.delayMilliseconds, faster: factor < 1)
             status.message = "redraw every " + Format.delay(milliseconds: status.delayMilliseconds)

@@ -1,16 +1,43 @@
 package import NotifyModel
+package import NotifyWire
 
 /// The registration set marked with `b`: which registrations were live then, so Names and
 /// Observers can show what came and went since (Redux DevTools' commit, `leaks -diffFrom`).
 package struct RegistrationMark: Sendable, Hashable {
     /// The registrations live at the mark, each with the name it observes (`*` for all names).
     package var live: [UInt64: String]
+    /// The process whose registration ids these are (its stream's header); nil when the stream
+    /// had not said yet.
+    package var process: Process?
+
+    /// A process as its stream's header names it: registration ids are its own.
+    package struct Process: Sendable, Hashable, CustomStringConvertible {
+        package var pid: Int32
+        package var name: String
+        package var center: String
+
+        package init(_ header: TraceHeader) {
+            pid = header.pid
+            name = header.process
+            center = header.center
+        }
+
+        /// `pid 4242 (ShopDemo)`.
+        package var description: String { "pid \(pid) (\(name))" }
+    }
 
     /// The live registrations of `model` now.
     package init(_ model: InspectorState) {
         var live: [UInt64: String] = [:]
         for row in model.registrations where row.isLive { live[row.id] = row.displayName }
         self.live = live
+        process = model.header.map(Process.init)
+    }
+
+    /// Whether the mark's registration ids cannot be compared with those of `header`'s stream:
+    /// it was taken in another process, which numbers its registrations afresh.
+    package func isOfAnotherProcess(than header: TraceHeader) -> Bool {
+        process.map { $0 != Process(header) } ?? false
     }
 
     /// Per name: registrations live now that were not at the mark (`added`), and registrations
