@@ -22,18 +22,15 @@ struct AddRemoveWorkload: Workload {
     var rowNames: [String] { Layout.allCases.map(\.rowName) }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows: [Row] = []
-        for layout in Layout.allCases where options.selects(layout.rowName) {
-            progress(layout.rowName)
-            var row = Row(layout.rowName)
+        try selectedRows(Layout.allCases, named: \.rowName, options) { layout, name in
+            var row = Row(name)
             row.notifyKit = .nanoseconds(try measure(NotifyKitCenter.self, layout))
             row.foundation = .nanoseconds(try measure(FoundationCenter.self, layout))
             if let ratio = row.ratioToFoundation {
                 row.expect("≥ 5× faster than Foundation", ratio <= 0.2)
             }
-            rows.append(row)
+            return row
         }
-        return rows
     }
 
     /// Median ns per add+remove pair, after checking that the pairs left the center as it was.

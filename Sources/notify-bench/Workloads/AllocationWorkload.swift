@@ -10,7 +10,7 @@ struct AllocationWorkload: Workload {
     var rowNames: [String] { PostWorkload.observerCounts.map(Self.rowName) }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        try observerRows(PostWorkload.observerCounts, named: Self.rowName, options) { observers, name in
+        try selectedRows(PostWorkload.observerCounts, named: Self.rowName, options) { observers, name in
             var row = Row(name)
             let notifyKit = try count(NotifyKitCenter.self, observers, name)
             row.notifyKit = .allocations(notifyKit)

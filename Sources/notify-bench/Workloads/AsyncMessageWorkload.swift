@@ -22,19 +22,15 @@ struct AsyncMessageWorkload: Workload {
     var rowNames: [String] { bursts.map(rowName) }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows: [Row] = []
-        for burst in bursts where options.selects(rowName(burst: burst)) {
-            let name = rowName(burst: burst)
-            progress(name)
+        try selectedRows(bursts, named: rowName, options) { burst, name in
             // Small bursts are timed like the other rows; a large one takes seconds on Foundation.
             let repetitions = burst <= 10_000 ? profile.rounds : (profile.name == Profile.quick.name ? 1 : 2)
             var row = Row(name)
             row.notifyKit = .nanoseconds(try measure(NotifyKitMessageCenter.self, burst, repetitions, name))
             row.foundation = .nanoseconds(try measure(FoundationMessageCenter.self, burst, repetitions, name))
             if let ratio = row.ratioToFoundation { row.expect("≥ 5× faster than Foundation", ratio <= 0.2) }
-            rows.append(row)
+            return row
         }
-        return rows
     }
 
     /// Median ns per message over `repetitions` bursts, after a warm-up burst; each burst must

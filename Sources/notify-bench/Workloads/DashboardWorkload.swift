@@ -15,13 +15,10 @@ struct DashboardWorkload: Workload {
     var rowNames: [String] { Self.views.map { Self.rowName($0.1) } }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows: [Row] = []
         let session = DashboardSession(source: .fixed(Self.events(registrations: 10_000)))
-        for (view, title) in Self.views {
-            let name = Self.rowName(title)
-            guard options.selects(name) else { continue }
-            progress(name)
-            session.view = ViewState(view: view)
+        let viewRowName: ((ViewID, String)) -> String = { Self.rowName($0.1) }
+        return selectedRows(Self.views, named: viewRowName, options) { view, name in
+            session.view = ViewState(view: view.0)
             _ = session.render(size: Size(width: 120, height: 40), glyphs: .unicode)
             var samples: [UInt64] = []
             for _ in 0..<(profile.name == "quick" ? 5 : 21) {
@@ -34,9 +31,8 @@ struct DashboardWorkload: Workload {
             let median = Double(samples[samples.count / 2])
             row.notifyKit = .nanoseconds(median)
             row.expect("≤ 5 ms", median <= 5_000_000)
-            rows.append(row)
+            return row
         }
-        return rows
     }
 
     /// A stream with `registrations` block observers over 500 names, each posted once.

@@ -18,7 +18,7 @@ struct FoundationProbeWorkload: Workload {
     var rowNames: [String] { Self.observerCounts.map(Self.rowName) }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        try observerRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
+        try selectedRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
             let fixture = PostFixture<FoundationCenter>(observers: observers)
             let unprobed = measurer.measure { n in
                 for _ in 0..<n { fixture.post() }

@@ -20,7 +20,7 @@ struct MainActorMessageWorkload: Workload {
 
     func run(_ options: BenchOptions) throws -> [Row] {
         try MainActor.assumeIsolated {
-            var rows = try observerRows(Self.observerCounts, named: Self.postRow, options) { observers, name in
+            var rows = try selectedRows(Self.observerCounts, named: Self.postRow, options) { observers, name in
                 var row = Row(name)
                 row.notifyKit = .nanoseconds(try measurePosts(NotifyKitMessageCenter.self, observers, name))
                 row.foundation = .nanoseconds(try measurePosts(FoundationMessageCenter.self, observers, name))

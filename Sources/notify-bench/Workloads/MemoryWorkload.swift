@@ -31,23 +31,19 @@ struct MemoryWorkload: Workload {
     var rowNames: [String] { Layout.allCases.map(\.rowName) }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows: [Row] = []
-        for layout in Layout.allCases where options.selects(layout.rowName) {
-            progress(layout.rowName)
-            var row = Row(layout.rowName)
+        try selectedRows(Layout.allCases, named: \.rowName, options) { layout, name in
+            var row = Row(name)
             guard HeapUsage.selfCheck() else {
                 row.target = "mallinfo2 unavailable or inconsistent here"
-                rows.append(row)
-                continue
+                return row
             }
             row.notifyKit = .bytes(try median(NotifyKitCenter.self, layout))
             row.foundation = .bytes(try median(FoundationCenter.self, layout))
             if let ratio = row.ratioToFoundation {
                 row.expect("≤ Foundation", ratio <= Self.targetRatio)
             }
-            rows.append(row)
+            return row
         }
-        return rows
     }
 
     private func median<Center: BenchCenter>(_: Center.Type, _ layout: Layout) throws -> Double {

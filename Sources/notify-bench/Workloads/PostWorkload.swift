@@ -14,7 +14,7 @@ struct PostWorkload: Workload {
     var rowNames: [String] { Self.observerCounts.map(Self.rowName) }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        try observerRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
+        try selectedRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
             var row = Row(name)
             row.notifyKit = .nanoseconds(try measure(NotifyKitCenter.self, observers, name))
             row.foundation = .nanoseconds(try measure(FoundationCenter.self, observers, name))

@@ -26,7 +26,7 @@ struct RecordWorkload: Workload {
     var rowNames: [String] { Self.observerCounts.map(Self.eventRowName) + [Self.allocationRow, Self.scalingRow] }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        var rows = try observerRows(Self.observerCounts, named: Self.eventRowName, options) { observers, name in
+        var rows = try selectedRows(Self.observerCounts, named: Self.eventRowName, options) { observers, name in
             try eventCost(observers: observers, name)
         }
         if options.selects(Self.allocationRow) { rows.append(try allocations()) }

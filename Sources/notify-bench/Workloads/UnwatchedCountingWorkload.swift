@@ -24,10 +24,10 @@ struct UnwatchedCountingWorkload: Workload {
     }
 
     func run(_ options: BenchOptions) throws -> [Row] {
-        let timed = try observerRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
+        let timed = try selectedRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
             try timedRow(name, observers: observers)
         }
-        let allocated = try observerRows(Self.observerCounts, named: Self.allocationRowName, options) {
+        let allocated = try selectedRows(Self.observerCounts, named: Self.allocationRowName, options) {
             observers, name in
             var row = Row(name)
             let count = try allocations(observers: observers, name)

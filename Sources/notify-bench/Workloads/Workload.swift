@@ -13,18 +13,18 @@ extension Workload {
         rowNames.contains(where: options.selects)
     }
 
-    /// One row per observer count whose row name `options` selects, in `counts` order: reports
-    /// progress, then `measure` makes the row from the count and the row's name.
-    func observerRows(
-        _ counts: [Int], named rowName: (_ observers: Int) -> String, _ options: BenchOptions,
-        measure: (_ observers: Int, _ name: String) throws -> Row
+    /// One row per key whose row name `options` selects, in `keys` order (observer counts,
+    /// layouts, views): reports progress, then `measure` makes the row from the key and its name.
+    func selectedRows<Key>(
+        _ keys: [Key], named rowName: (Key) -> String, _ options: BenchOptions,
+        measure: (_ key: Key, _ name: String) throws -> Row
     ) rethrows -> [Row] {
         var rows: [Row] = []
-        for observers in counts {
-            let name = rowName(observers)
+        for key in keys {
+            let name = rowName(key)
             guard options.selects(name) else { continue }
             progress(name)
-            rows.append(try measure(observers, name))
+            rows.append(try measure(key, name))
         }
         return rows
     }
