@@ -161,44 +161,19 @@ struct RegistrationMarkAcrossStreamsTests {
         #expect(!names.contains("SINCE"), "\(names)")
     }
 
-    /// Processes 10 and 20, each streaming registrations 1–3 from a file.
-    final class TwoProcessHost: InspectionHost, @unchecked Sendable {  // immutable after init
-        let directory = temporaryPath("mark-overview")
-        var name: String { "two" }
-
-        init() throws {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            for pid: Int32 in [10, 20] {
-                var bytes: [UInt8] = []
-                TraceEncoder.encode(registrations([1, 2, 3], pid: pid, process: "app\(pid)"), into: &bytes)
-                try Data(bytes).write(to: URL(fileURLWithPath: directory + "/\(pid).ndjson"))
-            }
-        }
-
-        deinit { try? FileManager.default.removeItem(atPath: directory) }
-
-        func inspectableProcesses() throws(HostFailure) -> HostListing {
-            HostListing(
-                directory: "/d",
-                processes: [10, 20].map {
-                    InspectableProcess(pid: $0, socketPath: "/d/\($0).sock", name: "app\($0)", uptimeSeconds: 2)
-                })
-        }
-
-        func open(_ process: InspectableProcess) throws(HostFailure) -> TraceReader {
-            do {
-                return try TraceReader.open(file: directory + "/\(process.pid).ndjson")
-            } catch {
-                throw HostFailure("\(error)")
-            }
-        }
-
-        func close() {}
-    }
-
     @Test("attaching from the overview to another process clears the mark and says so")
     func clearedByOverviewAttach() throws {
-        let host = try TwoProcessHost()
+        var traces: [Int32: String] = [:]
+        for pid: Int32 in [10, 20] {
+            let path = temporaryPath("mark-overview-\(pid)")
+            var bytes: [UInt8] = []
+            TraceEncoder.encode(Self.registrations([1, 2, 3], pid: pid, process: "app\(pid)"), into: &bytes)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            traces[pid] = path
+        }
+        defer { traces.values.forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        let host = ProcessOverviewTests.ListedHost(traces: traces)
+        host.set([10, 20])
         let session = DashboardSession(source: .fixed([]))
         session.overview = ProcessOverview(host: host)
         defer { session.overview?.stop() }
