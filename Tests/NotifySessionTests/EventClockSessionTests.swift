@@ -52,6 +52,21 @@ struct EventClockSessionTests {
         return path
     }
 
+    /// Writes `events` as a producer would to a viewer's socket, all of them unless the viewer goes.
+    static func send(_ events: [TraceEvent], to producer: UnixSocket) {
+        var bytes: [UInt8] = []
+        TraceEncoder.encode(events, into: &bytes)
+        var sent = 0
+        while sent < bytes.count {
+            guard
+                let count = bytes.withUnsafeBytes({
+                    producer.writeSome(UnsafeRawBufferPointer(rebasing: $0[sent...]))
+                })
+            else { return }
+            sent += count
+        }
+    }
+
     /// The live session's model after every event: the reference a replay must reach.
     static func live(_ events: [TraceEvent]) -> InspectorState {
         var model = InspectorState()
@@ -198,26 +213,13 @@ struct EventClockSessionTests {
             session.stopFeed()
         }
         let prefix = Array(Self.events().prefix(20))
-        func send(_ events: [TraceEvent]) {
-            var bytes: [UInt8] = []
-            TraceEncoder.encode(events, into: &bytes)
-            var sent = 0
-            while sent < bytes.count {
-                guard
-                    let count = bytes.withUnsafeBytes({
-                        producer.writeSome(UnsafeRawBufferPointer(rebasing: $0[sent...]))
-                    })
-                else { return }
-                sent += count
-            }
-        }
         func pollUntil(_ done: () -> Bool) {
             for _ in 0..<2_000 where !done() {
                 session.poll(now: CPUMeter.wallNanoseconds())
                 usleep(5_000)
             }
         }
-        send(prefix)
+        Self.send(prefix, to: producer)
         let count = UInt64(prefix.count)
         pollUntil { session.model.totals.events == count }
         #expect(session.model.totals.events == count)
@@ -230,7 +232,7 @@ struct EventClockSessionTests {
         }
         #expect(session.model.now == now)
         #expect(session.model.checkpoints == checkpoints)
-        send([.tick(TraceTick(seq: 10_000, timestamp: now + 20 * Self.second))])
+        Self.send([.tick(TraceTick(seq: 10_000, timestamp: now + 20 * Self.second))], to: producer)
         pollUntil { session.model.now == now + 20 * Self.second }
         #expect(session.model.now == now + 20 * Self.second)
         #expect(session.model.checkpoints > checkpoints)

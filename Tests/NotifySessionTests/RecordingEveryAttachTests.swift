@@ -242,20 +242,7 @@ extension RecordingEveryAttachTests {
         }
         let producer = try #require(accepted)
         let before = RecordingPreludeTests.before()
-        func send(_ events: [TraceEvent]) {
-            var bytes: [UInt8] = []
-            TraceEncoder.encode(events, into: &bytes)
-            var sent = 0
-            while sent < bytes.count {
-                guard
-                    let count = bytes.withUnsafeBytes({
-                        producer.writeSome(UnsafeRawBufferPointer(rebasing: $0[sent...]))
-                    })
-                else { return }
-                sent += count
-            }
-        }
-        send(before)
+        EventClockSessionTests.send(before, to: producer)
         #expect(Overview.poll(session) { session.model.totals.events == UInt64(before.count) })
         let recording = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: recording) }
@@ -264,12 +251,12 @@ extension RecordingEveryAttachTests {
         #expect(session.status.recordingPath == recording)
         let during = RecordingPreludeTests.during(after: before)
         let last = during.compactMap(\.seq).max() ?? 0
-        send(
+        EventClockSessionTests.send(
             during + [
                 .end(
                     TraceEnd(
                         seq: last + 1, timestamp: RecordingPreludeTests.base + 60_000_000_000, reason: .processExit))
-            ])
+            ], to: producer)
         producer.close()
         #expect(Overview.poll(session) { session.isEnded })
         #expect(session.status.recordingPath == nil)
