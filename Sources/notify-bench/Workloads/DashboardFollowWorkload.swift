@@ -1,8 +1,6 @@
 import Foundation
 import NotifyDemo
 import NotifyKit
-import NotifySystem
-import NotifyTraceApp
 
 /// Whether the exporter keeps up: the demo's stress scenario, paced at rising post rates, behind a
 /// real inspector and socket, with the dashboard (``DashboardChild``, its own process on a
@@ -71,37 +69,26 @@ struct FollowStep {
 /// second while a dashboard child watches.
 enum PacedDemo {
     static func follow(postsPerSecond: Double, measuredFrames: Int) throws -> FollowStep {
-        let center = NotifyCenter(label: "follow-bench")
-        let directory = "/tmp/notify-bench-follow-\(getpid())"
-        let inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: directory))
-        defer {
-            inspector.stop()
-            rmdir(directory)
-        }
-        let simulation = DemoSimulation(configuration: DemoConfiguration(scenario: .stress, seed: 1), center: center)
-        let dashboard = try DashboardProcess(
-            socket: inspector.socketPath, warmUpFrames: 10, measuredFrames: measuredFrames)
-        defer { dashboard.terminate() }
-        let deadline = MonotonicClock.now() + 30_000_000_000
-        while inspector.viewerCount < 1 && dashboard.isRunning && MonotonicClock.now() < deadline { usleep(1_000) }
-        // Paced by the demo's own tallies, read every few steps: a probe counting posts would add its
-        // own cost to every post.
-        let before = simulation.tallied.posts
-        var posted = 0
-        let start = MonotonicClock.now()
-        while dashboard.isRunning && MonotonicClock.now() < deadline {
-            let allowed = Double(MonotonicClock.now() - start) * postsPerSecond / 1e9
-            if Double(posted) >= allowed {
-                usleep(200)
-                continue
+        let (paced, result) = try WatchedDemo.run(label: "follow", warmUpFrames: 10, measuredFrames: measuredFrames) {
+            simulation, watching in
+            // Paced by the demo's own tallies, read every few steps: a probe counting posts would add
+            // its own cost to every post.
+            let before = simulation.tallied.posts
+            var posted = 0
+            let start = MonotonicClock.now()
+            while watching() {
+                let allowed = Double(MonotonicClock.now() - start) * postsPerSecond / 1e9
+                if Double(posted) >= allowed {
+                    usleep(200)
+                    continue
+                }
+                simulation.run(steps: 32)
+                posted = simulation.tallied.posts - before
             }
-            simulation.run(steps: 32)
-            posted = simulation.tallied.posts - before
+            return (posted: posted, elapsed: MonotonicClock.now() - start)
         }
-        let elapsed = MonotonicClock.now() - start
-        let result = try dashboard.wait()
         return FollowStep(
-            dashboard: result, postsPerSecond: Double(posted) * 1e9 / Double(max(elapsed, 1)),
+            dashboard: result, postsPerSecond: Double(paced.posted) * 1e9 / Double(max(paced.elapsed, 1)),
             requested: postsPerSecond)
     }
 }

@@ -1,8 +1,6 @@
 import Foundation
 import NotifyDemo
 import NotifyKit
-import NotifySystem
-import NotifyTraceApp
 import Synchronization
 
 /// notifytop's own cost under load: the dashboard (``DashboardChild``, a process of its own on a
@@ -92,39 +90,27 @@ enum DemoProducer {
     static func measure(eventsPerSecond: Double?, warmUpFrames: Int, measuredFrames: Int) throws
         -> DashboardChild.Result
     {
-        let center = NotifyCenter(label: "dashboard-bench")
-        let directory = "/tmp/notify-bench-dashboard-\(getpid())"
-        let inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: directory))
-        defer {
-            inspector.stop()
-            rmdir(directory)
-        }
-        let simulation = DemoSimulation(configuration: DemoConfiguration(scenario: .stress, seed: 1), center: center)
-        let dashboard = try DashboardProcess(
-            socket: inspector.socketPath, warmUpFrames: warmUpFrames,
-            measuredFrames: measuredFrames)
-        defer { dashboard.terminate() }
-        let deadline = MonotonicClock.now() + 30_000_000_000
-        while inspector.viewerCount < 1 && dashboard.isRunning && MonotonicClock.now() < deadline { usleep(1_000) }
-        // Paced by the demo's own tallies (a post and each handler run it causes are the events),
-        // read every few steps: a probe counting events would add its own cost to every post.
-        let start = MonotonicClock.now()
-        let startEvents = Self.events(simulation)
-        var events = 0
-        while dashboard.isRunning && MonotonicClock.now() < deadline {
-            if let eventsPerSecond {
-                let allowed = Double(MonotonicClock.now() - start) * eventsPerSecond / 1e9
-                if Double(events) >= allowed {
-                    usleep(500)
-                    continue
+        try WatchedDemo.run(label: "dashboard", warmUpFrames: warmUpFrames, measuredFrames: measuredFrames) {
+            simulation, watching in
+            // Paced by the demo's own tallies (a post and each handler run it causes are the events),
+            // read every few steps: a probe counting events would add its own cost to every post.
+            let start = MonotonicClock.now()
+            let startEvents = Self.events(simulation)
+            var events = 0
+            while watching() {
+                if let eventsPerSecond {
+                    let allowed = Double(MonotonicClock.now() - start) * eventsPerSecond / 1e9
+                    if Double(events) >= allowed {
+                        usleep(500)
+                        continue
+                    }
+                    simulation.run(steps: 16)
+                    events = Self.events(simulation) - startEvents
+                } else {
+                    simulation.run(steps: 256)
                 }
-                simulation.run(steps: 16)
-                events = Self.events(simulation) - startEvents
-            } else {
-                simulation.run(steps: 256)
             }
-        }
-        return try dashboard.wait()
+        }.dashboard
     }
 
     private static func events(_ simulation: DemoSimulation) -> Int {
