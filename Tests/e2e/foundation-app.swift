@@ -38,6 +38,11 @@ let temporary = center.addObserver(forName: sync, object: nil, queue: nil) { _ i
 let group = DispatchGroup()
 for worker in 0..<2 {
     let thread = Thread {
+        // Foundation's `Thread.name` does not reach the kernel here: name the thread for Linux too.
+        if let comm = fopen("/proc/thread-self/comm", "w") {
+            fputs("poster-\(worker)", comm)
+            fclose(comm)
+        }
         for index in 0..<postsPerThread {
             center.post(name: cart, object: nil)
             if index % 100 == 0 { center.post(name: sync, object: nil) }

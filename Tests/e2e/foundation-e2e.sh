@@ -41,8 +41,10 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/notifytop-foundation.XXXXXX")
 passed=0
 failed=0
 app=""
+T=(tmux -L "notifytop-foundation-$$" -f /dev/null)
 cleanup() {
     rm -f "$WORK/go"
+    "${T[@]}" kill-server 2>/dev/null
     [ -n "$app" ] && kill "$app" 2>/dev/null
     wait 2>/dev/null
     [ "${KEEP:-0}" = 1 ] && echo "e2e: kept $WORK" || rm -rf "$WORK"
@@ -57,6 +59,9 @@ check() {
         failed=$((failed + 1)); echo "FAIL $name"
     fi
 }
+screen() { "${T[@]}" capture-pane -t e2e -p 2>/dev/null; }
+# on_screen REGEX: the tmux screen matches REGEX.
+on_screen() { screen | grep -Eq -- "$1"; }
 # wait_until SECONDS COMMAND...: true once COMMAND succeeds, false after SECONDS.
 wait_until() {
     local limit=$1
@@ -75,9 +80,11 @@ wait_until() {
 app=$!
 wait_until 20 grep -q '^pid' "$WORK/app.out" || { echo "e2e: the app did not start"; exit 1; }
 
-timeout 30 "$TOP" --foundation > "$WORK/nopid.txt" 2>&1
-check "--foundation without --pid lists the processes that map Foundation, the app among them" \
-    grep -q "needs --pid: processes that map Foundation: .*$app (app)" "$WORK/nopid.txt"
+timeout 30 "$TOP" --foundation --json -n 1 > "$WORK/overview.json" 2>&1
+check "--foundation without --pid: the overview lists the app, attachable, with its threads" \
+    jq -e --argjson pid "$app" '.view == "processes" and ([.processes[] | select(.pid == $pid and .process == "app"
+        and .attached == false and .threads >= 1 and (.not_attached | test("symbols present")))] | length == 1)' \
+    "$WORK/overview.json"
 timeout 30 "$TOP" --foundation --pid $$ > "$WORK/notswift.txt" 2>&1
 status=$?
 check "a process without Foundation is refused with one line, exit 1" \
@@ -126,6 +133,31 @@ check "the recording replays to the same figures" \
 timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --fail-on warning > /dev/null 2>&1
 status=$?
 check "--fail-on warning exits 3 on the duplicate registration" test "$status" = 3
+
+# The dashboard: the overview of Foundation processes; Enter attaches the probes to the app.
+"$WORK/app" "$WORK/go" 100 >"$WORK/app2.out" &
+app=$!
+wait_until 20 grep -q '^pid' "$WORK/app2.out" || { echo "e2e: the app did not start again"; exit 1; }
+"${T[@]}" new-session -d -s e2e -x 150 -y 40 \
+    "env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --foundation -d 300ms; echo EXITED=\$?; sleep 600"
+check "the overview lists the app, not attached: figures unknown, its threads, attachable" \
+    wait_until 20 on_screen "^ +$app +app +[0-9]+s +- +- +- +- +- .*not attached: symbols present, 1 thread"
+"${T[@]}" send-keys -t e2e / "$app" Enter
+wait_until 10 on_screen "Filter: $app"
+"${T[@]}" send-keys -t e2e Enter
+wait_until 60 on_screen "^Names"
+check "Enter attaches the probes: the Names view" on_screen "^Names"
+touch "$WORK/go"
+wait_until 30 grep -q '^live' "$WORK/app2.out"
+read -r _ _ cart_posts _ sync_posts < <(grep '^posts' "$WORK/app2.out")
+check "the attached view shows the app's names as it posts" wait_until 10 on_screen "CartDidChange"
+"${T[@]}" send-keys -t e2e 3
+check "the Threads view names the posting threads as Linux has them" wait_until 10 on_screen "poster-1"
+"${T[@]}" send-keys -t e2e 0
+check "0 returns to the overview: the app's row attached, with its posts" \
+    wait_until 10 on_screen "^ +(\*|●)$app +app +Foundation.* $((cart_posts + sync_posts)) "
+"${T[@]}" kill-server 2>/dev/null
+rm -f "$WORK/go"
 
 echo
 echo "foundation e2e: $passed passed, $failed failed"

@@ -114,9 +114,10 @@ package final class ProcessOverview {
             if pid != attachedPid { entry.feed?.stop() }  // the session stops the attached one
             entries[pid] = nil
         }
+        let onDemand = host is any OnDemandHost
         for process in listing.processes {
             if entries[process.pid] == nil {
-                guard found.opened[process.pid] != nil, entries.count < limit else { continue }
+                guard found.opened[process.pid] != nil || onDemand, entries.count < limit else { continue }
                 entries[process.pid] = Entry(
                     process: process, model: InspectorState(configuration: configuration), tail: EventTail(),
                     memory: SessionRecorder.Memory(historyLimit: historyShare), seenIn: listings)
@@ -191,6 +192,21 @@ package final class ProcessOverview {
         entries[pid] = entry
     }
 
+    /// Opens the stream of a process listed by a host that attaches on request (``OnDemandHost``),
+    /// here and now; nil when it has one now (or the host opens every stream itself), else why not.
+    func openOnRequest(_ pid: Int32) -> HostFailure? {
+        guard host is any OnDemandHost, let entry = entries[pid], entry.feed == nil else { return nil }
+        do {
+            let reader = try host.open(entry.process)
+            entries[pid]?.feed = LiveFeed(reader: reader)
+            entries[pid]?.ended = nil
+            entries[pid]?.openedAt = now
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Whether ``take(_:)`` would hand `pid` over.
     func canTake(_ pid: Int32) -> Bool { entries[pid]?.feed != nil }
 
@@ -247,10 +263,13 @@ package final class ProcessOverview {
             guard let entry = entries[pid] else { return nil }
             let isAttached = pid == attachedPid
             let fold = isAttached ? model : entry.model
+            let waiting = entry.feed == nil ? (host as? any OnDemandHost)?.notAttachedState(of: pid) : nil
             return OverviewRow(
                 pid: pid, name: entry.process.name, center: fold.header?.center ?? "",
                 uptimeSeconds: entry.process.uptimeSeconds, summary: fold.overview,
-                ended: (isAttached ? ended : entry.ended) ?? silence(entry, fold: fold), isAttached: isAttached)
+                ended: (isAttached ? ended : entry.ended) ?? silence(entry, fold: fold), isAttached: isAttached,
+                threads: waiting?.threads ?? (fold.header == nil ? nil : fold.overview.threads),
+                notAttached: waiting?.state)
         }
     }
 

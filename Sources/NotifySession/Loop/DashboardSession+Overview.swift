@@ -29,6 +29,11 @@ extension DashboardSession {
     /// counted twice.
     package func attach(pid: Int32, now: UInt64) {
         guard let overview, attachedProcess?.pid != pid else { return }
+        if let failure = overview.openOnRequest(pid) {
+            view.showsOverview = true
+            status.message = failure.description
+            return
+        }
         guard overview.canTake(pid) else {
             view.showsOverview = true
             status.message = "process \(pid) cannot be attached (it left, or its stream failed)"

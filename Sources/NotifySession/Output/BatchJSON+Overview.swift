@@ -20,6 +20,10 @@ extension BatchJSON {
         var viewers: Int?
         var ended: String?
         var attached: Bool
+        /// Threads of the process: the system's count before it is attached, the fold's after.
+        var threads: Int?
+        /// What a process attached on request says before it is (`--foundation`'s overview).
+        var notAttached: String?
     }
 
     struct OverviewFrame: Encodable {
@@ -50,7 +54,8 @@ extension BatchJSON {
                 postsPerSecond: row.summary.postsPerSecond, deliveriesPerSecond: row.summary.deliveriesPerSecond,
                 posts: row.summary.totals.posts, deliveries: row.summary.totals.deliveries,
                 events: row.summary.totals.events, observers: row.summary.liveRegistrations, warnings: warnings,
-                lost: row.summary.eventsLost, viewers: row.summary.viewers, ended: row.ended, attached: row.isAttached)
+                lost: row.summary.eventsLost, viewers: row.summary.viewers, ended: row.ended, attached: row.isAttached,
+                threads: row.threads, notAttached: row.notAttached)
         }
         return encode(
             OverviewFrame(
