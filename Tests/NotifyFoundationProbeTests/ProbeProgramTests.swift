@@ -16,4 +16,18 @@ import Testing
         let removal = text.split(separator: "\n").first { $0.contains(FoundationSymbols.removeObserver) } ?? ""
         #expect(removal.contains(#"reg("dx") >> 61"#))
     }
+
+    @Test func queueObserversAreProbedInLibFoundationOnlyWhenItHasTheirSymbols() {
+        let without = ProbeProgram(pid: 4242, library: "/lib/libFoundationEssentials.so").text
+        #expect(!without.contains(FoundationSymbols.queueOperation))
+        let text = ProbeProgram(
+            pid: 4242, library: "/lib/libFoundationEssentials.so", queueLibrary: "/lib/libFoundation.so"
+        ).text
+        #expect(
+            text.contains(
+                "uprobe:/lib/libFoundation.so:\"\(FoundationSymbols.queueAddObserver)\" /pid == 4242 && reg(\"cx\") != 0/"
+            ))
+        #expect(text.contains("uprobe:/lib/libFoundation.so:\"\(FoundationSymbols.queueOperation)\" /pid == 4242/"))
+        #expect(text.contains("uretprobe:/lib/libFoundation.so:\"\(FoundationSymbols.queueOperation)\" /pid == 4242/"))
+    }
 }

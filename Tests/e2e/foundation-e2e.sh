@@ -116,14 +116,20 @@ check "CartDidChange: $cart_posts posts and $cart_deliveries deliveries, as the 
 check "SyncFinishedWithAVeryLongName (a large string): $sync_posts posts and $sync_deliveries deliveries" \
     test "$(name_field SyncFinishedWithAVeryLongName posts) $(name_field SyncFinishedWithAVeryLongName deliveries)" = \
     "$sync_posts $sync_deliveries"
-check "3 live observers and 1 removed" \
-    frame_has '.summary.observers == 3 and ([.views.observers.rows[] | select(.state == "explicit")] | length) == 1'
+check "4 live observers and 1 removed" \
+    frame_has '.summary.observers == 4 and ([.views.observers.rows[] | select(.state == "explicit")] | length) == 1'
 check "main thread and both posting threads seen, nothing lost" \
     frame_has '.summary.threads >= 3 and .summary.lost == 0'
 check "the duplicate registration (R5) is found at its line" \
     frame_has '[.views.leaks.rows[] | select(.rule == "R5" and .name == "CartDidChange" and (.site | test("foundation-app.swift:[0-9]+")))] | length == 1'
 check "the slow handler (R7) is found" \
     frame_has '[.views.leaks.rows[] | select(.rule == "R7" and .name == "SyncFinishedWithAVeryLongName")] | length == 1'
+read -r _ _ queued_posts queued_deliveries < <(grep '^queued' "$WORK/app.out")
+check "the queue observer: on its OperationQueue, its $queued_deliveries deliveries on the queue's thread, not the poster's" \
+    jq -se --argjson n "$queued_deliveries" '([.[] | select(.k == "register" and .name == "QueuedWork"
+        and .target == "operation-queue" and (.targetLabel | startswith("OperationQueue 0x")))] | length == 1)
+        and ([.[] | select(.k == "deliver" and .name == "QueuedWork" and .target == "operation-queue"
+        and .thread != .postingThread)] | length == $n)' "$WORK/rec.jsonl"
 check "the header says what the probes cannot see" grep -q '"producer":"notifytop Foundation probes.*not available' "$WORK/rec.jsonl"
 
 timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --json --view names > "$WORK/replay.jsonl" 2>&1
@@ -150,12 +156,13 @@ check "Enter attaches the probes: the Names view" on_screen "^Names"
 touch "$WORK/go"
 wait_until 30 grep -q '^live' "$WORK/app2.out"
 read -r _ _ cart_posts _ sync_posts < <(grep '^posts' "$WORK/app2.out")
+read -r _ _ queued_posts _ < <(grep '^queued' "$WORK/app2.out")
 check "the attached view shows the app's names as it posts" wait_until 10 on_screen "CartDidChange"
-"${T[@]}" send-keys -t e2e 3
-check "the Threads view names the posting threads as Linux has them" wait_until 10 on_screen "poster-1"
+"${T[@]}" send-keys -t e2e 3 / poster-1 Enter
+check "the Threads view names the posting threads as Linux has them" wait_until 10 on_screen "^ +[0-9.]+ poster-1 +CartDidChange"
 "${T[@]}" send-keys -t e2e 0
 check "0 returns to the overview: the app's row attached, with its posts" \
-    wait_until 10 on_screen "^ +(\*|●)$app +app +Foundation.* $((cart_posts + sync_posts)) "
+    wait_until 10 on_screen "^ +(\*|●)$app +app +Foundation.* $((cart_posts + sync_posts + queued_posts)) "
 "${T[@]}" kill-server 2>/dev/null
 rm -f "$WORK/go"
 
