@@ -36,7 +36,9 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
 
     /// Checks what attaching needs, starts bpftrace and waits until its probes are attached (at
     /// most `timeoutSeconds`). The header is the stream's first line.
-    package init(pid: Int32, timeoutSeconds: Int = 60) throws(FoundationAttachError) {
+    package init(
+        pid: Int32, timeoutSeconds: Int = 60, deliveryEnd: ProbeProgram.DeliveryEnd = .nextDeliveryOrPostReturn
+    ) throws(FoundationAttachError) {
         let library = try FoundationPreflight.check(pid: pid)
         self.pid = pid
         guard let maps = ProcessMaps.read(pid: pid) else { throw FoundationAttachError("no process \(pid)") }
@@ -49,7 +51,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         writer = pair[1]
         let queueLibrary = Self.queueLibrary(maps: maps, library: library)
         seesQueues = queueLibrary != nil
-        let program = ProbeProgram(pid: pid, library: library, queueLibrary: queueLibrary)
+        let program = ProbeProgram(pid: pid, library: library, queueLibrary: queueLibrary, deliveryEnd: deliveryEnd)
         let errors = Self.temporaryFile()
         do {
             let output = try ChildProcess.makePipe()

@@ -155,12 +155,22 @@ package struct ProbeEventBuilder {
             remove(call, key: RegistrationKey(center: call.center, name: name.text, token: token), events: &events)
         case .deliveryStart(let thread, let time, let context, let function, let closureContext):
             lastTime = time
+            // Without return probes on the closure, the post's previous delivery ends here.
+            if let post = currentPost[thread], running[thread]?.last?.post?.id == post.id {
+                endDelivery(thread: thread, time: time, events: &events)
+            }
             startDelivery(
                 thread: thread, time: time, context: context,
                 closure: ClosureKey(function: function, context: closureContext), events: &events)
         case .deliveryEnd(let thread, let time):
             lastTime = time
             endDelivery(thread: thread, time: time, events: &events)
+        case .postEnd(let thread, let time):
+            lastTime = time
+            guard let post = currentPost[thread] else { return }
+            if running[thread]?.last?.post?.id == post.id { endDelivery(thread: thread, time: time, events: &events) }
+            // Back in the delivery (and its post) this post was made from, if any.
+            currentPost[thread] = running[thread]?.last?.post
         case .queueAdd(let thread, let time, let queue, let function, let context):
             lastTime = time
             pendingQueues[thread] = PendingQueue(queue: queue, block: ClosureKey(function: function, context: context))

@@ -13,6 +13,8 @@ package enum ProbeLine: Sendable, Equatable {
     case deliveryStart(thread: Int32, time: UInt64, context: UInt64, function: UInt64, closureContext: UInt64)
     /// The innermost running observer's closure on `thread` returned.
     case deliveryEnd(thread: Int32, time: UInt64)
+    /// The innermost running `_post` on `thread` returned: its last delivery is over.
+    case postEnd(thread: Int32, time: UInt64)
     /// `addObserver(forName:object:queue:using:)` was entered with a queue (its address) and the
     /// block `function`/`context`: the thread's next add is this queue observer's.
     case queueAdd(thread: Int32, time: UInt64, queue: UInt64, function: UInt64, context: UInt64)
@@ -73,6 +75,8 @@ package enum ProbeLine: Sendable, Equatable {
                 thread: thread, time: time, context: context, function: function, closureContext: closureContext)
         case "d":
             self = .deliveryEnd(thread: thread, time: time)
+        case "p":
+            self = .postEnd(thread: thread, time: time)
         case "Q":
             guard let queue = fields.hex(), let function = fields.hex(), let context = fields.hex() else { return nil }
             self = .queueAdd(thread: thread, time: time, queue: queue, function: function, context: context)

@@ -8,9 +8,9 @@ import Testing
         for symbol in FoundationSymbols.required {
             #expect(text.contains("uprobe:/lib/libFoundationEssentials.so:\"\(symbol)\" /pid == 4242/"))
         }
-        // Returns: the add's token and each delivery's end.
+        // Returns: the add's token and each post's end (which ends its last delivery).
         #expect(text.contains("uretprobe:/lib/libFoundationEssentials.so:\"\(FoundationSymbols.addObserver)\""))
-        #expect(text.contains("uretprobe:/lib/libFoundationEssentials.so:\"\(FoundationSymbols.delivery)\""))
+        #expect(text.contains("uretprobe:/lib/libFoundationEssentials.so:\"\(FoundationSymbols.post)\""))
         #expect(text.hasPrefix("BEGIN { printf(\"READY\\n\"); }"))
         // The removal's name is the token's second and third words.
         let removal = text.split(separator: "\n").first { $0.contains(FoundationSymbols.removeObserver) } ?? ""

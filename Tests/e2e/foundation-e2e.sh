@@ -59,6 +59,8 @@ check() {
         failed=$((failed + 1)); echo "FAIL $name"
     fi
 }
+# jq_true ARGS...: jq -e, its output dropped.
+jq_true() { jq -e "$@" >/dev/null; }
 screen() { "${T[@]}" capture-pane -t e2e -p 2>/dev/null; }
 # on_screen REGEX: the tmux screen matches REGEX.
 on_screen() { screen | grep -Eq -- "$1"; }
@@ -82,7 +84,7 @@ wait_until 20 grep -q '^pid' "$WORK/app.out" || { echo "e2e: the app did not sta
 
 timeout 30 "$TOP" --foundation --json -n 1 > "$WORK/overview.json" 2>&1
 check "--foundation without --pid: the overview lists the app, attachable, with its threads" \
-    jq -e --argjson pid "$app" '.view == "processes" and ([.processes[] | select(.pid == $pid and .process == "app"
+    jq_true --argjson pid "$app" '.view == "processes" and ([.processes[] | select(.pid == $pid and .process == "app"
         and .attached == false and .threads >= 1 and (.not_attached | test("symbols present")))] | length == 1)' \
     "$WORK/overview.json"
 timeout 30 "$TOP" --foundation --pid $$ > "$WORK/notswift.txt" 2>&1
@@ -126,7 +128,7 @@ check "the slow handler (R7) is found" \
     frame_has '[.views.leaks.rows[] | select(.rule == "R7" and .name == "SyncFinishedWithAVeryLongName")] | length == 1'
 read -r _ _ queued_posts queued_deliveries < <(grep '^queued' "$WORK/app.out")
 check "the queue observer: on its OperationQueue, its $queued_deliveries deliveries on the queue's thread, not the poster's" \
-    jq -se --argjson n "$queued_deliveries" '([.[] | select(.k == "register" and .name == "QueuedWork"
+    jq_true -s --argjson n "$queued_deliveries" '([.[] | select(.k == "register" and .name == "QueuedWork"
         and .target == "operation-queue" and (.targetLabel | startswith("OperationQueue 0x")))] | length == 1)
         and ([.[] | select(.k == "deliver" and .name == "QueuedWork" and .target == "operation-queue"
         and .thread != .postingThread)] | length == $n)' "$WORK/rec.jsonl"
