@@ -34,6 +34,8 @@ struct OnDemandOverviewTests {
             (3, "not attached: symbols present, 3 threads")
         }
 
+        var emptyMessage: String { "nothing to probe yet" }
+
         func close() {}
     }
 
@@ -45,6 +47,11 @@ struct OnDemandOverviewTests {
         let session = ProcessOverviewTests.session(listed)
         session.overview = ProcessOverview(host: host)
         defer { session.overview?.stop() }
+        listed.set([])
+        session.overview?.refresh()
+        let empty = session.render(size: Size(width: 150, height: 20), glyphs: .ascii).plainText
+        #expect(empty.contains("nothing to probe yet") && !empty.contains("NOTIFYTOP=1"), "\(empty)")
+        listed.set([10, 20])
         #expect(ProcessOverviewTests.poll(session) { ProcessOverviewTests.rows(session).count == 2 })
         // Several listings later, still nothing opened.
         for _ in 0..<3 {

@@ -8,6 +8,8 @@ package import NotifyTraceViewer
 package protocol OnDemandHost: InspectionHost {
     /// What a row says while its process is not attached, from the last listing; nil if unknown.
     func notAttachedState(of pid: Int32) -> (threads: Int?, state: String)?
+    /// What the overview says while no process is listed.
+    var emptyMessage: String { get }
 }
 
 /// This machine's processes that map Foundation's library, attached through bpftrace's probes
@@ -26,6 +28,10 @@ package final class FoundationHost: OnDemandHost {
     package init() {}
 
     package var name: String { "this host" }
+
+    package var emptyMessage: String {
+        "no process maps \(FoundationSymbols.libraryName) yet: start a Swift app that uses Foundation; its row appears here"
+    }
 
     /// Every process that maps `libFoundationEssentials.so`, oldest first.
     package func inspectableProcesses() throws(HostFailure) -> HostListing {

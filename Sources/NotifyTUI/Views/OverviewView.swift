@@ -78,7 +78,8 @@ package enum OverviewView {
     /// - Parameter width: The cells the table has; nil lays it out at its widest (JSON, exports).
     /// - Parameter stateMinimum: STATE's least width: what a process not attached yet says reads whole.
     static func spec(
-        glyphs: Glyphs, directory: String? = nil, width: Int? = nil, stateMinimum: Int = stateWidth
+        glyphs: Glyphs, directory: String? = nil, emptyMessage: String? = nil, width: Int? = nil,
+        stateMinimum: Int = stateWidth
     ) -> TableSpec<OverviewRow> {
         let ascii = glyphs == .ascii
         let (spark, showsCenter) = layout(width: width, wideState: stateMinimum - stateWidth)
@@ -146,7 +147,7 @@ package enum OverviewView {
                     sortKey: { .text($0.ended ?? "") }, style: { $0.ended != nil ? .dim : nil }),
             ],
             key: { .process($0.pid) }, defaultSort: 0,
-            emptyMessage: emptyMessage(directory: directory))
+            emptyMessage: emptyMessage ?? Self.emptyMessage(directory: directory))
     }
 
     /// A figure of the process's fold, "-" while it is not attached (nothing is counted yet).
@@ -163,13 +164,13 @@ package enum OverviewView {
     }
 
     static func draw(
-        _ rows: [OverviewRow], directory: String? = nil, state: TableState, rect: Rect, glyphs: Glyphs,
-        into canvas: inout Canvas
+        _ rows: [OverviewRow], directory: String? = nil, emptyMessage: String? = nil, state: TableState, rect: Rect,
+        glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
         var info = TableWidget.render(
             rows,
             spec: spec(
-                glyphs: glyphs, directory: directory, width: rect.width,
+                glyphs: glyphs, directory: directory, emptyMessage: emptyMessage, width: rect.width,
                 stateMinimum: max(
                     stateWidth, min(40, rect.width / 3, rows.map { $0.notAttached?.count ?? 0 }.max() ?? 0))),
             state: state, into: &canvas,
