@@ -70,6 +70,7 @@ struct OnDemandOverviewTests {
         let json = BatchJSON.overviewLine(session.data, view: session.view, iteration: 1)
         #expect(json.contains(#""not_attached":"not attached: symbols present, 3 threads""#), "\(json)")
         #expect(json.contains(#""threads":3"#))
+        #expect(!json.contains(#""posts":"#), "no figure is claimed for a process not attached: \(json)")
 
         session.attach(pid: 20, now: CPUMeter.wallNanoseconds())
         #expect(session.attachedProcess == nil)
