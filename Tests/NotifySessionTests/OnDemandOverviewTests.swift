@@ -39,7 +39,7 @@ struct OnDemandOverviewTests {
         func close() {}
     }
 
-    @Test("processes are listed without a stream; Enter opens one, a refusal is one line, 0 shows its figures")
+    @Test("processes are listed without a stream; Enter opens one off the run loop, a refusal is one line")
     func listsThenAttachesOnRequest() throws {
         let (listed, cleanup) = try ProcessOverviewTests.host()
         defer { cleanup() }
@@ -72,14 +72,18 @@ struct OnDemandOverviewTests {
         #expect(json.contains(#""threads":3"#))
         #expect(!json.contains(#""posts":"#), "no figure is claimed for a process not attached: \(json)")
 
+        // Enter: the opening runs off the run loop; the screen says so and goes on.
         session.attach(pid: 20, now: CPUMeter.wallNanoseconds())
+        #expect(session.status.message == "attaching to pid 20…")
+        #expect(ProcessOverviewTests.poll(session) { session.status.message?.contains("cannot be probed") == true })
         #expect(session.attachedProcess == nil)
         #expect(session.view.showsOverview)
         #expect(session.status.message == "pid 20 cannot be probed: stripped: cannot attach")
 
         session.attach(pid: 10, now: CPUMeter.wallNanoseconds())
+        #expect(ProcessOverviewTests.poll(session) { session.attachedProcess?.pid == 10 })
         #expect(host.openedPids == [20, 10])
-        #expect(session.attachedProcess?.pid == 10)
+        #expect(!session.view.showsOverview, "the views show the process once its stream is open")
         #expect(ProcessOverviewTests.poll(session) { session.model.overview.totals.posts > 0 })
         let posts = session.model.overview.totals.posts
         let attachedRow = ProcessOverviewTests.rows(session).first { $0.pid == 10 }

@@ -153,6 +153,7 @@ check "the overview lists the app, not attached: figures unknown, its threads, a
 "${T[@]}" send-keys -t e2e / "$app" Enter
 wait_until 10 on_screen "Filter: $app"
 "${T[@]}" send-keys -t e2e Enter
+check "Enter starts attaching without freezing the screen, and says so" wait_until 10 on_screen "attaching to pid $app"
 wait_until 60 on_screen "^Names"
 check "Enter attaches the probes: the Names view" on_screen "^Names"
 touch "$WORK/go"

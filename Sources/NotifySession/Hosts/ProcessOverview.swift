@@ -1,3 +1,4 @@
+import Foundation
 package import NotifyModel
 import NotifySystem
 package import NotifyTUI
@@ -61,6 +62,8 @@ package final class ProcessOverview {
     package private(set) var overLimit = 0
     /// The poll's latest clock reading.
     private var now: UInt64 = 0
+    /// The stream being opened on request, and its result once there.
+    private let opening = LockedValue(Opening())
 
     package init(
         host: any InspectionHost, limit: Int = 64, historyBudget: Int = SessionRecorder.Memory.sessionHistoryLimit,
@@ -192,20 +195,62 @@ package final class ProcessOverview {
         entries[pid] = entry
     }
 
-    /// Opens the stream of a process listed by a host that attaches on request (``OnDemandHost``),
-    /// here and now; nil when it has one now (or the host opens every stream itself), else why not.
-    func openOnRequest(_ pid: Int32) -> HostFailure? {
-        guard host is any OnDemandHost, let entry = entries[pid], entry.feed == nil else { return nil }
-        do {
-            let reader = try host.open(entry.process)
+    /// Whether `pid` is listed by a host that attaches on request (``OnDemandHost``) and has no
+    /// stream yet: ``startOpening(_:)`` opens it.
+    func needsOpening(_ pid: Int32) -> Bool {
+        host is any OnDemandHost && entries[pid] != nil && entries[pid]?.feed == nil
+    }
+
+    /// Starts opening `pid`'s stream on a thread of its own (attaching probes takes seconds, which
+    /// the screen must not wait for); ``finishOpening()`` takes the result. False when one is
+    /// being opened already.
+    func startOpening(_ pid: Int32) -> Bool {
+        guard let process = entries[pid]?.process else { return false }
+        let started = opening.withLock { state -> Bool in
+            if state.pid != nil { return false }
+            state = Opening(pid: pid, result: nil)
+            return true
+        }
+        guard started else { return false }
+        Thread.detachNewThread { [host, opening] in
+            let result: Result<TraceReader, HostFailure>
+            do throws(HostFailure) {
+                result = .success(try host.open(process))
+            } catch {
+                result = .failure(error)
+            }
+            opening.withLock { $0.result = result }
+        }
+        return true
+    }
+
+    /// The process whose opening ended, once: its stream is now its entry's (nil failure), or why
+    /// it could not be opened. Nil while it runs or when none was started.
+    func finishOpening() -> (pid: Int32, failure: HostFailure?)? {
+        guard
+            let (pid, result) = opening.withLock({ state -> (Int32, OpeningResult)? in
+                guard let pid = state.pid, let result = state.result else { return nil }
+                state = Opening()
+                return (pid, OpeningResult(result))
+            })
+        else { return nil }
+        switch result.value {
+        case .success(let reader):
+            guard entries[pid] != nil, entries[pid]?.feed == nil else {
+                // Dropped: its stream closes, and with it the probes.
+                return (pid, HostFailure("process \(pid) left the overview while it was being attached"))
+            }
             entries[pid]?.feed = LiveFeed(reader: reader)
             entries[pid]?.ended = nil
             entries[pid]?.openedAt = now
-            return nil
-        } catch {
-            return error
+            return (pid, nil)
+        case .failure(let failure):
+            return (pid, failure)
         }
     }
+
+    /// The pid being opened, if any.
+    var openingPid: Int32? { opening.withLock { $0.pid } }
 
     /// Whether ``take(_:)`` would hand `pid` over.
     func canTake(_ pid: Int32) -> Bool { entries[pid]?.feed != nil }
@@ -277,4 +322,16 @@ package final class ProcessOverview {
     package func stop() {
         for entry in entries.values { entry.feed?.stop() }
     }
+}
+
+/// A stream being opened on request (``ProcessOverview/startOpening(_:)``).
+struct Opening: @unchecked Sendable {  // the reader is used by one thread at a time: made there, taken here
+    var pid: Int32?
+    var result: Result<TraceReader, HostFailure>?
+}
+
+/// An opening's result carried out of the lock.
+private struct OpeningResult: @unchecked Sendable {  // as ``Opening``
+    let value: Result<TraceReader, HostFailure>
+    init(_ value: Result<TraceReader, HostFailure>) { self.value = value }
 }
