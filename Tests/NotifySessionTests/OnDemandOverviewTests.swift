@@ -84,6 +84,7 @@ struct OnDemandOverviewTests {
         #expect(ProcessOverviewTests.poll(session) { session.attachedProcess?.pid == 10 })
         #expect(host.openedPids == [20, 10])
         #expect(!session.view.showsOverview, "the views show the process once its stream is open")
+        #expect(session.status.message == "attached to pid 10")
         #expect(ProcessOverviewTests.poll(session) { session.model.overview.totals.posts > 0 })
         let posts = session.model.overview.totals.posts
         let attachedRow = ProcessOverviewTests.rows(session).first { $0.pid == 10 }

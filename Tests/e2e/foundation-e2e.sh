@@ -149,7 +149,7 @@ wait_until 20 grep -q '^pid' "$WORK/app2.out" || { echo "e2e: the app did not st
 "${T[@]}" new-session -d -s e2e -x 150 -y 40 \
     "env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --foundation -d 300ms; echo EXITED=\$?; sleep 600"
 check "the overview lists the app, not attached: figures unknown, its threads, attachable" \
-    wait_until 20 on_screen "^ +$app +app +[0-9]+s +- +- +- +- +- .*not attached: symbols present, 1 thread"
+    wait_until 20 on_screen "^ +$app +app +[0-9]+s +- +- +- +- +- .*- +symbols present, 1 thread$"
 "${T[@]}" send-keys -t e2e / "$app" Enter
 wait_until 10 on_screen "Filter: $app"
 "${T[@]}" send-keys -t e2e Enter

@@ -76,7 +76,8 @@ package final class FoundationHost: OnDemandHost {
     package func notAttachedState(of pid: Int32) -> (threads: Int?, state: String)? {
         guard let entry = listed.withLock({ $0[pid] }) else { return nil }
         let threads = entry.threads.map { ", \($0) thread\($0 == 1 ? "" : "s")" } ?? ""
-        return (entry.threads, "not attached: \(entry.readiness)\(threads)")
+        // Short enough to read whole at 120 columns; the row's "-" figures say it is not attached.
+        return (entry.threads, "\(entry.readiness)\(threads)")
     }
 
     /// Stops every probe this host attached.

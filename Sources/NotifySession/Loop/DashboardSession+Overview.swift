@@ -15,7 +15,10 @@ extension DashboardSession {
             } else {
                 // What Enter asked for, now that it can be done.
                 attach(pid: pid, now: now)
-                if attachedProcess?.pid == pid { view.showsOverview = false }
+                if attachedProcess?.pid == pid {
+                    view.showsOverview = false
+                    status.message = "attached to pid \(pid)"
+                }
             }
         }
         if overview.overLimit != overviewNotShownLogged {
