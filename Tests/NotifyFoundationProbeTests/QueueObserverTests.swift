@@ -2,8 +2,9 @@ import NotifyFoundationProbe
 import NotifyWire
 import Testing
 
-/// What the probes show of observers beyond a block run by `post`: an `OperationQueue` observer's
-/// queue and the thread its block ran on, and registrations made before attaching, said not seen.
+/// What the probes show beyond a block run by `post`: an `OperationQueue` observer's queue and the
+/// thread its block ran on, threads named as Linux names them, and registrations made before
+/// attaching, said not seen.
 @Suite struct QueueObserverTests {
     let lookups = ProbeEventBuilder.Lookups(
         threadName: { "t\($0)" }, site: { ProbeSite(file: "app.swift", line: UInt($0.last ?? 0)) },
@@ -78,6 +79,29 @@ import Testing
         ])
         let targets = events.compactMap { if case .registered(let r) = $0 { r.target } else { nil } }
         #expect(targets == [.operationQueue, .posting])
+    }
+
+    @Test func aThreadIsNamedAsLinuxNamesItWhenFirstSeenAndAskedOnce() {
+        var asked: [Int32] = []
+        var builder = ProbeEventBuilder(
+            pid: 1,
+            lookups: ProbeEventBuilder.Lookups(
+                threadName: { tid in
+                    asked.append(tid)
+                    return tid == 1 ? "app" : "poster-\(tid)"
+                },
+                site: { _ in ProbeSite(file: "app.swift", line: 1) }, typeName: { "Type\($0)" }))
+        var events: [TraceEvent] = []
+        for line in [
+            "P 1 100 c0 0 0 fa 20 S 61 e100000000000000", "P 7 200 c0 0 0 fa 20 S 61 e100000000000000",
+            "P 7 300 c0 0 0 fa 20 S 61 e100000000000000",
+        ] {
+            builder.add(ProbeLine(line[...])!, to: &events)
+        }
+        let threads = events.compactMap { if case .thread(let t) = $0 { t } else { nil } }
+        #expect(threads.map(\.name) == ["app", "poster-7"])
+        #expect(threads.map(\.isMain) == [true, false])
+        #expect(asked == [1, 7], "read once, on first sight")
     }
 
     @Test func aRegistrationMadeBeforeAttachingSaysItsSiteWasNotSeen() {
