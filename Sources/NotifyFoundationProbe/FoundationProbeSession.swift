@@ -12,10 +12,13 @@ package import NotifyWire
 /// reading slows only this thread: bpftrace's buffer then fills, and what the kernel drops
 /// arrives as `gap` lines (`probe-buffer-full`). The app is never waited on.
 package final class FoundationProbeSession: @unchecked Sendable {  // its state is the thread's alone
-    /// What the probes cannot see, said in the header's producer text and in docs/foundation.md.
-    package static let producer =
+    /// What the probes cannot see, said in the header's producer text and in docs/foundation.md:
+    /// queue targets are seen when the process maps `libFoundation.so` with its symbols.
+    package static func producer(seesQueues: Bool) -> String {
         "notifytop Foundation probes (bpftrace); not available: token release (R1), object deaths (R3), "
-        + "userInfo, queue targets, main-thread-only declarations"
+            + "userInfo, \(seesQueues ? "" : "queue targets, ")main-thread-only declarations, "
+            + "registrations made before attach (their site and object)"
+    }
 
     package let pid: Int32
     /// The viewer's end of the stream.
@@ -27,11 +30,15 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     private let symbolizer: Symbolizer
     private let maps: ProcessMaps
     private let stopped = Lock()
+    /// Whether queue observers' targets and threads are seen (``ProbeProgram/queueLibrary``).
+    package let seesQueues: Bool
     private var stopRequested = false
 
     /// Checks what attaching needs, starts bpftrace and waits until its probes are attached (at
     /// most `timeoutSeconds`). The header is the stream's first line.
-    package init(pid: Int32, timeoutSeconds: Int = 60) throws(FoundationAttachError) {
+    package init(
+        pid: Int32, timeoutSeconds: Int = 60, deliveryEnd: ProbeProgram.DeliveryEnd = .nextDeliveryOrPostReturn
+    ) throws(FoundationAttachError) {
         let library = try FoundationPreflight.check(pid: pid)
         self.pid = pid
         guard let maps = ProcessMaps.read(pid: pid) else { throw FoundationAttachError("no process \(pid)") }
@@ -42,7 +49,9 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         }
         stream = UnixSocket(descriptor: pair[0])
         writer = pair[1]
-        let program = ProbeProgram(pid: pid, library: library)
+        let queueLibrary = Self.queueLibrary(maps: maps, library: library)
+        seesQueues = queueLibrary != nil
+        let program = ProbeProgram(pid: pid, library: library, queueLibrary: queueLibrary, deliveryEnd: deliveryEnd)
         let errors = Self.temporaryFile()
         do {
             let output = try ChildProcess.makePipe()
@@ -65,7 +74,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         try waitUntilAttached(timeoutSeconds: timeoutSeconds, errors: errors)
         close(errors)
         var header: [UInt8] = []
-        TraceEncoder.encode(.header(Self.header(pid: pid)), into: &header)
+        TraceEncoder.encode(.header(Self.header(pid: pid, seesQueues: seesQueues)), into: &header)
         guard writeAll(header) else { throw FoundationAttachError("the viewer closed the stream") }
         let thread = Thread { [self] in run() }
         thread.name = "notifytop-probes"
@@ -82,7 +91,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     }
 
     /// The header: this process, the probes as producer, the clocks read now.
-    package static func header(pid: Int32) -> TraceHeader {
+    package static func header(pid: Int32, seesQueues: Bool) -> TraceHeader {
         var mono = timespec()
         clock_gettime(CLOCK_MONOTONIC, &mono)
         var wall = timespec()
@@ -90,7 +99,19 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         return TraceHeader(
             pid: pid, process: threadName(pid: pid, tid: pid), center: "Foundation NotificationCenter",
             clockMono: UInt64(mono.tv_sec) * 1_000_000_000 + UInt64(mono.tv_nsec),
-            clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec), producer: producer)
+            clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec),
+            producer: producer(seesQueues: seesQueues))
+    }
+
+    /// The file with ``FoundationSymbols/queueSymbols``: the mapped `libFoundation.so`, or the
+    /// executable when Foundation is linked in statically; nil when it lacks them.
+    private static func queueLibrary(maps: ProcessMaps, library: String) -> String? {
+        let file = maps.path(named: FoundationSymbols.queueLibraryName) ?? library
+        guard let bytes = SystemFiles.bytes(file),
+            let symbols = ELFSymbols(bytes: bytes, looking: Set(FoundationSymbols.queueSymbols)),
+            symbols.found.count == FoundationSymbols.queueSymbols.count
+        else { return nil }
+        return file
     }
 
     private func waitUntilAttached(timeoutSeconds: Int, errors: Int32) throws(FoundationAttachError) {
@@ -170,7 +191,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     }
 
     /// The kernel's name of a thread (`comm`), "thread TID" when it is gone.
-    static func threadName(pid: Int32, tid: Int32) -> String {
+    package static func threadName(pid: Int32, tid: Int32) -> String {
         guard let text = SystemFiles.text("/proc/\(pid)/task/\(tid)/comm") else { return "thread \(tid)" }
         return text.hasSuffix("\n") ? String(text.dropLast()) : text
     }

@@ -5,6 +5,8 @@ package enum FoundationProcesses {
     package struct Process: Sendable, Equatable {
         package var pid: Int32
         package var name: String
+        /// The file holding Foundation's functions in it (its `libFoundationEssentials.so`).
+        package var library: String
     }
 
     /// Every process whose `/proc/PID/maps` names `libFoundationEssentials.so`, by pid.
@@ -17,10 +19,23 @@ package enum FoundationProcesses {
                 String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
             }
             guard let pid = Int32(name), pid != getpid(),
-                let maps = SystemFiles.text("/proc/\(pid)/maps"), maps.contains(FoundationSymbols.libraryName)
+                let maps = SystemFiles.text("/proc/\(pid)/maps"), maps.contains(FoundationSymbols.libraryName),
+                let library = ProcessMaps(maps).path(named: FoundationSymbols.libraryName)
             else { continue }
-            found.append(Process(pid: pid, name: FoundationProbeSession.threadName(pid: pid, tid: pid)))
+            found.append(
+                Process(pid: pid, name: FoundationProbeSession.threadName(pid: pid, tid: pid), library: library))
         }
         return found.sorted { $0.pid < $1.pid }
+    }
+
+    /// The threads process `pid` has now (the entries of `/proc/PID/task`); nil when it is gone.
+    package static func threadCount(pid: Int32) -> Int? {
+        guard let directory = opendir("/proc/\(pid)/task") else { return nil }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if entry.pointee.d_name.0 != 0x2E { count += 1 }  // not "." or ".."
+        }
+        return count
     }
 }

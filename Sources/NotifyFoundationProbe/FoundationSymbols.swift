@@ -21,6 +21,22 @@ package enum FoundationSymbols {
         + "s6UInt64VSDyAISDySOSgAA14AutoDictionary33_D7F0FBD11A4908D9351EC62B4910EBB5LLVyyAA10MessageBoxAOLLVYbcGGGzYuYT"
         + "XEfU0_yARYbcfU_"
 
+    /// `NotificationCenter.addObserver(forName:object:queue:using:)` in `libFoundation.so`: the
+    /// queue (`OperationQueue?`) in rcx, the observer's block in r8:r9. With a queue it passes
+    /// `_addObserver` a closure of its own that runs the block as an operation on that queue.
+    package static let queueAddObserver =
+        "$s20FoundationEssentials18NotificationCenterC0A0E11addObserver7forName6object5queue5usingAD16NSObjectProtocol_"
+        + "pAD14NSNotificationC0H0VSg_ypSgAD14OperationQueueCSgyAD0C0VYbctF"
+    /// The operation that runs a queue observer's block on the queue's thread (`{ block(notification) }`,
+    /// its partial application): its context (r13) holds the block at +16 (function) and +24 (context).
+    package static let queueOperation = queueAddObserver + "yAUYbcfU_yyYbcfU_TA"
+
+    /// The symbols that show queue observers; without them queue targets are not visible.
+    package static let queueSymbols = [queueAddObserver, queueOperation]
+
+    /// The library that holds ``queueSymbols`` (swift-corelibs-foundation's `Foundation`).
+    package static let queueLibraryName = "libFoundation.so"
+
     /// Every symbol the probes need, checked in the target's own mapping before attaching.
     package static let required = [addObserver, post, removeObserver, delivery]
 

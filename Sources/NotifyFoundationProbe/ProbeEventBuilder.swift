@@ -49,6 +49,13 @@ package struct ProbeEventBuilder {
         var closure: ClosureKey?
         var objectWord: UInt64?
         var boundContext: UInt64?
+        var queue: PendingQueue?
+    }
+
+    /// An `OperationQueue` observer being added: the queue's address and the app's block.
+    private struct PendingQueue {
+        var queue: UInt64
+        var block: ClosureKey
     }
 
     private struct PendingAdd {
@@ -56,12 +63,21 @@ package struct ProbeEventBuilder {
         var object: ProbeObject?
         var closure: ClosureKey
         var name: String?
+        var queue: PendingQueue?
+    }
+
+    /// Where a queue observer's block ran: the queue's thread, its start and end.
+    private struct Hop {
+        var thread: Int32
+        var start: UInt64
+        var end: UInt64?
     }
 
     private struct RunningDelivery {
         var start: UInt64
         var registration: UInt64
         var post: PostInProgress?
+        var hop: Hop?
     }
 
     private struct PostInProgress {
@@ -90,6 +106,11 @@ package struct ProbeEventBuilder {
     private var byContext: [UInt64: UInt64] = [:]
     private var currentPost: [Int32: PostInProgress] = [:]
     private var running: [Int32: [RunningDelivery]] = [:]
+    private var pendingQueues: [Int32: PendingQueue] = [:]
+    /// Live queue registrations by their block, to tie an operation to its registration.
+    private var byBlock: [ClosureKey: [UInt64]] = [:]
+    /// The queue operations running on each thread: the posting thread and registration of each.
+    private var operations: [Int32: [(postingThread: Int32, registration: UInt64)]] = [:]
     /// Lines that could not be tied to what they belong to (a delivery's end with no start, a
     /// removal of a registration made before the probes attached).
     package private(set) var unmatched = 0
@@ -112,10 +133,13 @@ package struct ProbeEventBuilder {
             running.removeAll()
             currentPost.removeAll()
             pendingAdds.removeAll()
+            pendingQueues.removeAll()
+            operations.removeAll()
         case .add(let call, let object, let function, let context, let name):
             lastTime = call.time
             pendingAdds[call.thread] = PendingAdd(
-                line: call, object: object, closure: ClosureKey(function: function, context: context), name: name.text)
+                line: call, object: object, closure: ClosureKey(function: function, context: context), name: name.text,
+                queue: pendingQueues.removeValue(forKey: call.thread))
         case .added(let thread, let time, let token):
             lastTime = time
             guard let pending = pendingAdds.removeValue(forKey: thread) else {
@@ -131,12 +155,31 @@ package struct ProbeEventBuilder {
             remove(call, key: RegistrationKey(center: call.center, name: name.text, token: token), events: &events)
         case .deliveryStart(let thread, let time, let context, let function, let closureContext):
             lastTime = time
+            // Without return probes on the closure, the post's previous delivery ends here.
+            if let post = currentPost[thread], running[thread]?.last?.post?.id == post.id {
+                endDelivery(thread: thread, time: time, events: &events)
+            }
             startDelivery(
                 thread: thread, time: time, context: context,
                 closure: ClosureKey(function: function, context: closureContext), events: &events)
         case .deliveryEnd(let thread, let time):
             lastTime = time
             endDelivery(thread: thread, time: time, events: &events)
+        case .postEnd(let thread, let time):
+            lastTime = time
+            guard let post = currentPost[thread] else { return }
+            if running[thread]?.last?.post?.id == post.id { endDelivery(thread: thread, time: time, events: &events) }
+            // Back in the delivery (and its post) this post was made from, if any.
+            currentPost[thread] = running[thread]?.last?.post
+        case .queueAdd(let thread, let time, let queue, let function, let context):
+            lastTime = time
+            pendingQueues[thread] = PendingQueue(queue: queue, block: ClosureKey(function: function, context: context))
+        case .operationStart(let thread, let time, let function, let context):
+            lastTime = time
+            startOperation(thread: thread, time: time, block: ClosureKey(function: function, context: context))
+        case .operationEnd(let thread, let time):
+            lastTime = time
+            endOperation(thread: thread, time: time)
         }
     }
 
@@ -157,7 +200,9 @@ package struct ProbeEventBuilder {
         let id = nextRegistration
         nextRegistration += 1
         let key = RegistrationKey(center: call.center, name: pending.name, token: token)
-        registrations[id] = Registration(key: key, closure: pending.closure, objectWord: pending.object?.word)
+        registrations[id] = Registration(
+            key: key, closure: pending.closure, objectWord: pending.object?.word, queue: pending.queue)
+        if let queue = pending.queue { byBlock[queue.block, default: []].append(id) }
         byKey[key] = id
         byName[NameKey(center: call.center, name: pending.name), default: []].insert(id)
         unbound[pending.closure, default: []].append(id)
@@ -165,7 +210,9 @@ package struct ProbeEventBuilder {
             .registered(
                 TraceRegistration(
                     seq: nextSeq(), timestamp: call.time, thread: thread, id: id, name: pending.name, kind: .block,
-                    observer: nil, object: object, target: .posting, targetLabel: nil, callsite: site,
+                    observer: nil, object: object, target: pending.queue == nil ? .posting : .operationQueue,
+                    targetLabel: pending.queue.map { "OperationQueue 0x" + String($0.queue, radix: 16) },
+                    callsite: site,
                     preexisting: false, capturesObserverStrongly: false)))
     }
 
@@ -201,6 +248,7 @@ package struct ProbeEventBuilder {
             return
         }
         if let closure = registration.closure { unbound[closure]?.removeAll { $0 == id } }
+        if let queue = registration.queue { byBlock[queue.block]?.removeAll { $0 == id } }
         byName[NameKey(center: key.center, name: key.name)]?.remove(id)
         if let context = registration.boundContext { byContext[context] = nil }
         let thread = threadID(call.thread, time: call.time, events: &events)
@@ -231,7 +279,7 @@ package struct ProbeEventBuilder {
         if id == nil {
             // Registered before the probes attached: introduced now, as found live.
             let registering = threadID(thread, time: time, events: &events)
-            let site = siteID(ProbeSite.unknown, events: &events)
+            let site = siteID(ProbeSite.beforeAttach, events: &events)
             let found = nextRegistration
             nextRegistration += 1
             registrations[found] = Registration(boundContext: context)
@@ -258,13 +306,50 @@ package struct ProbeEventBuilder {
             unmatched += 1
             return
         }
-        let delivering = threadID(thread, time: time, events: &events)
+        let isQueued = registrations[delivery.registration]?.queue != nil
+        // A queue observer's block ran on the queue's thread while the post waited; when the queue
+        // was the posting thread's own, it ran inline.
+        var ran = (thread: thread, start: delivery.start, end: time)
+        if let hop = delivery.hop, let end = hop.end { ran = (hop.thread, hop.start, end) }
+        let delivering = threadID(ran.thread, time: ran.end, events: &events)
         events.append(
             .delivered(
                 TraceDelivery(
                     seq: nextSeq(), timestamp: time, thread: delivering, postID: post.id,
-                    registration: delivery.registration, name: post.name, postingThread: post.thread, target: .posting,
-                    start: delivery.start, duration: time &- delivery.start, wait: 0, depth: post.depth)))
+                    registration: delivery.registration, name: post.name, postingThread: post.thread,
+                    target: isQueued ? .operationQueue : .posting, start: ran.start, duration: ran.end &- ran.start,
+                    wait: ran.start &- delivery.start, depth: post.depth)))
+    }
+
+    /// A queue observer's block starts on the queue's thread: it belongs to the oldest running
+    /// delivery of a registration with that block that has not started its operation yet.
+    private mutating func startOperation(thread: Int32, time: UInt64, block: ClosureKey) {
+        let ids = byBlock[block] ?? []
+        var found: (thread: Int32, index: Int, start: UInt64)?
+        for (posting, stack) in running {
+            for (index, delivery) in stack.enumerated() where delivery.hop == nil && ids.contains(delivery.registration)
+            {
+                if found.map({ delivery.start < $0.start }) ?? true { found = (posting, index, delivery.start) }
+            }
+        }
+        guard let found else {
+            unmatched += 1
+            return
+        }
+        running[found.thread]![found.index].hop = Hop(thread: thread, start: time)
+        operations[thread, default: []].append((found.thread, running[found.thread]![found.index].registration))
+    }
+
+    private mutating func endOperation(thread: Int32, time: UInt64) {
+        guard let operation = operations[thread]?.popLast(),
+            let index = running[operation.postingThread]?.lastIndex(where: {
+                $0.registration == operation.registration && $0.hop?.thread == thread && $0.hop?.end == nil
+            })
+        else {
+            unmatched += 1
+            return
+        }
+        running[operation.postingThread]![index].hop?.end = time
     }
 
     private mutating func threadID(_ tid: Int32, time: UInt64, events: inout [TraceEvent]) -> UInt64 {
@@ -329,4 +414,7 @@ package struct ProbeSite: Sendable, Hashable {
 
     /// No symbol and no line: the address was outside any file the symbolizer could read.
     package static let unknown = ProbeSite(file: "unknown", line: 0)
+
+    /// A registration made before the probes attached: its call was not seen, only its deliveries.
+    package static let beforeAttach = ProbeSite(file: "not seen: registered before attach", line: 0)
 }

@@ -13,6 +13,15 @@ package enum ProbeLine: Sendable, Equatable {
     case deliveryStart(thread: Int32, time: UInt64, context: UInt64, function: UInt64, closureContext: UInt64)
     /// The innermost running observer's closure on `thread` returned.
     case deliveryEnd(thread: Int32, time: UInt64)
+    /// The innermost running `_post` on `thread` returned: its last delivery is over.
+    case postEnd(thread: Int32, time: UInt64)
+    /// `addObserver(forName:object:queue:using:)` was entered with a queue (its address) and the
+    /// block `function`/`context`: the thread's next add is this queue observer's.
+    case queueAdd(thread: Int32, time: UInt64, queue: UInt64, function: UInt64, context: UInt64)
+    /// A queue observer's block started on the queue's thread.
+    case operationStart(thread: Int32, time: UInt64, function: UInt64, context: UInt64)
+    /// The innermost running queue operation on `thread` ended.
+    case operationEnd(thread: Int32, time: UInt64)
     /// Every probe is attached.
     case ready
     /// bpftrace lost `count` lines: its buffer was full.
@@ -66,6 +75,16 @@ package enum ProbeLine: Sendable, Equatable {
                 thread: thread, time: time, context: context, function: function, closureContext: closureContext)
         case "d":
             self = .deliveryEnd(thread: thread, time: time)
+        case "p":
+            self = .postEnd(thread: thread, time: time)
+        case "Q":
+            guard let queue = fields.hex(), let function = fields.hex(), let context = fields.hex() else { return nil }
+            self = .queueAdd(thread: thread, time: time, queue: queue, function: function, context: context)
+        case "O":
+            guard let function = fields.hex(), let context = fields.hex() else { return nil }
+            self = .operationStart(thread: thread, time: time, function: function, context: context)
+        case "o":
+            self = .operationEnd(thread: thread, time: time)
         default:
             return nil
         }

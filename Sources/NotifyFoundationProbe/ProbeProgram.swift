@@ -4,11 +4,14 @@
 /// Lines (numbers in hex unless said): `A tid ns center object type function context ra ra2 NAME`
 /// (an add), `a tid ns token` (its return: the token's number), `P tid ns center object type ra ra2
 /// NAME` (a post), `R tid ns center token ra ra2 NAME` (a removal), `D tid ns context function
-/// closureContext` and `d tid ns` (a delivery's start and end), with `tid` and `ns` in decimal.
+/// closureContext` and `d tid ns` (a delivery's start and end), with `tid` and `ns` in decimal;
+/// with ``DeliveryEnd/nextDeliveryOrPostReturn`` there is no `d` but `p tid ns` (a post returned).
 /// NAME is `S word word` (a small string held in its two words), `L count text` (a large
-/// string's length and bytes, at most ``nameLimit``: native strings end in a NUL) or `N` (no name). `ra` is the probed function's return address
-/// and `ra2` its caller's (read through the frame pointer), for the call site. `READY` comes once
-/// every probe is attached.
+/// string's length and bytes, at most ``nameLimit``: native strings end in a NUL) or `N` (no
+/// name). `ra` is the probed function's return address and `ra2` its caller's (read through the frame pointer), for the call site. `READY` comes once
+/// every probe is attached. With ``queueLibrary``: `Q tid ns queue function context` (an add with an
+/// `OperationQueue`: the queue's address and the block), `O tid ns function context` and `o tid ns`
+/// (the block's operation starting and ending on the queue's thread).
 package struct ProbeProgram: Sendable, Equatable {
     /// The target process.
     package var pid: Int32
@@ -16,12 +19,42 @@ package struct ProbeProgram: Sendable, Equatable {
     /// a statically linked app.
     package var library: String
 
+    /// How a delivery's end is seen: each costs the app a trap into the kernel.
+    package enum DeliveryEnd: Sendable, Equatable {
+        /// A return probe on the closure that calls one observer: two traps per delivery (its
+        /// entry and its return), exact durations.
+        case closureReturn
+        /// A return probe on `_post`: one trap per delivery and one per post. A delivery ends
+        /// where the post's next one starts (Foundation's step between two observers is in it)
+        /// or where the post returns.
+        case nextDeliveryOrPostReturn
+    }
+
+    /// How deliveries end (``DeliveryEnd``).
+    package var deliveryEnd: DeliveryEnd
+
+    /// Uprobe traps one post with `observers` observers (all run by `post`) costs the app.
+    package static func trapsPerPost(observers: Int, deliveryEnd: DeliveryEnd) -> Int {
+        switch deliveryEnd {
+        case .closureReturn: 1 + 2 * observers
+        case .nextDeliveryOrPostReturn: 2 + observers
+        }
+    }
+
     /// Longest name read from a large string; bpftrace's default string size less its NUL.
     package static let nameLimit = 63
 
-    package init(pid: Int32, library: String) {
+    /// The file holding ``FoundationSymbols/queueSymbols`` (`libFoundation.so`), nil when the
+    /// process has no such file with them: queue observers then look like the others.
+    package var queueLibrary: String?
+
+    package init(
+        pid: Int32, library: String, queueLibrary: String? = nil, deliveryEnd: DeliveryEnd = .nextDeliveryOrPostReturn
+    ) {
         self.pid = pid
         self.library = library
+        self.queueLibrary = queueLibrary
+        self.deliveryEnd = deliveryEnd
     }
 
     /// The program's text, for `bpftrace -e`.
@@ -54,12 +87,32 @@ package struct ProbeProgram: Sendable, Equatable {
                 "uprobe", FoundationSymbols.delivery, filter,
                 #"printf("D %d %llu %lx %lx %lx\n", tid, nsecs, reg("r13"), *(uint64 *)(reg("r13") + 24), "#
                     + #"*(uint64 *)(reg("r13") + 32));"#),
-            probe("uretprobe", FoundationSymbols.delivery, filter, #"printf("d %d %llu\n", tid, nsecs);"#),
+            deliveryEnd == .closureReturn
+                ? probe("uretprobe", FoundationSymbols.delivery, filter, #"printf("d %d %llu\n", tid, nsecs);"#)
+                : probe("uretprobe", FoundationSymbols.post, filter, #"printf("p %d %llu\n", tid, nsecs);"#),
+        ].joined(separator: "\n") + "\n" + queueProbes(filter: filter)
+    }
+
+    private func queueProbes(filter: String) -> String {
+        guard let queueLibrary else { return "" }
+        return [
+            probe(
+                "uprobe", FoundationSymbols.queueAddObserver, "/pid == \(pid) && reg(\"cx\") != 0/",
+                #"printf("Q %d %llu %lx %lx %lx\n", tid, nsecs, reg("cx"), reg("r8"), reg("r9"));"#, in: queueLibrary),
+            probe(
+                "uprobe", FoundationSymbols.queueOperation, filter,
+                #"printf("O %d %llu %lx %lx\n", tid, nsecs, *(uint64 *)(reg("r13") + 16), *(uint64 *)(reg("r13") + 24));"#,
+                in: queueLibrary),
+            probe(
+                "uretprobe", FoundationSymbols.queueOperation, filter, #"printf("o %d %llu\n", tid, nsecs);"#,
+                in: queueLibrary),
         ].joined(separator: "\n") + "\n"
     }
 
-    private func probe(_ kind: String, _ symbol: String, _ filter: String, _ body: String) -> String {
-        "\(kind):\(library):\"\(symbol)\" \(filter) { \(body) }"
+    private func probe(_ kind: String, _ symbol: String, _ filter: String, _ body: String, in file: String? = nil)
+        -> String
+    {
+        "\(kind):\(file ?? library):\"\(symbol)\" \(filter) { \(body) }"
     }
 
     /// Prints one line whose NAME is the `String?` held in registers `low:high`: bit 61 of the

@@ -3,8 +3,8 @@ import Foundation
 import NotifySession
 import Testing
 
-/// `--foundation`: it goes with --pid on this host only, it attaches rather than starting on the
-/// overview, and a process it cannot probe is one line naming why.
+/// `--foundation`: a process of this host only, by --pid or from the overview of Foundation
+/// processes, and a process it cannot probe is one line naming why.
 @Suite(.timeLimit(.minutes(10)))
 struct FoundationOptionTests {
     @Test("--foundation cannot be combined with another kind of target")
@@ -16,9 +16,11 @@ struct FoundationOptionTests {
         }
     }
 
-    @Test("--foundation attaches: it never starts on the overview")
-    func attachesRatherThanListing() throws {
-        #expect(try NotifyTopOptions.parse(["--foundation"]).startsOnOverview == false)
+    @Test("--foundation alone starts on the overview of Foundation processes; with --pid it attaches")
+    func overviewWithoutPid() throws {
+        #expect(try NotifyTopOptions.parse(["--foundation"]).startsOnOverview)
+        #expect(try NotifyTopOptions.parse(["--foundation", "--pid", "7"]).startsOnOverview == false)
+        #expect(try NotifyTopOptions.parse(["--foundation", "--record", "r.jsonl"]).startsOnOverview == false)
         #expect(try NotifyTopOptions.parse(["--foundation", "--pid", "7"]).foundation)
         #expect(try NotifyTopOptions.parse([]).startsOnOverview)
     }

@@ -1,7 +1,7 @@
 // A Foundation-only app for foundation-e2e.sh: it knows nothing of notifytop. It waits until the
 // file named by its first argument exists (the probes are attached), then registers block
-// observers (one block twice from one line: a duplicate), a slow handler, posts from two named
-// threads, removes one registration, and prints its own counts for the checker.
+// observers (one block twice from one line: a duplicate), a slow handler and a queue observer,
+// posts from two named threads, removes one registration, and prints its own counts for the checker.
 import Foundation
 
 let center = NotificationCenter.default
@@ -31,6 +31,10 @@ tokens.append(
         count("SyncFinishedWithAVeryLongName")
         usleep(30_000)
     })
+// A queue observer: its block runs as an operation on the queue's own thread while post waits.
+let queue = OperationQueue()
+let queued = Notification.Name("QueuedWork")
+tokens.append(center.addObserver(forName: queued, object: nil, queue: queue) { _ in count("QueuedWork") })
 let temporary = center.addObserver(forName: sync, object: nil, queue: nil) { _ in
     count("SyncFinishedWithAVeryLongName")
 }
@@ -38,6 +42,11 @@ let temporary = center.addObserver(forName: sync, object: nil, queue: nil) { _ i
 let group = DispatchGroup()
 for worker in 0..<2 {
     let thread = Thread {
+        // Foundation's `Thread.name` does not reach the kernel here: name the thread for Linux too.
+        if let comm = fopen("/proc/thread-self/comm", "w") {
+            fputs("poster-\(worker)", comm)
+            fclose(comm)
+        }
         for index in 0..<postsPerThread {
             center.post(name: cart, object: nil)
             if index % 100 == 0 { center.post(name: sync, object: nil) }
@@ -51,13 +60,15 @@ for worker in 0..<2 {
 group.wait()
 center.removeObserver(temporary)
 center.post(name: sync, object: nil)
+for _ in 0..<5 { center.post(name: queued, object: nil) }
 lock.lock()
 let syncPosts = 2 * ((postsPerThread + 99) / 100) + 1
 print("posts CartDidChange \(2 * postsPerThread) SyncFinishedWithAVeryLongName \(syncPosts)")
 print(
     "deliveries CartDidChange \(delivered["CartDidChange"] ?? 0) SyncFinishedWithAVeryLongName \(delivered["SyncFinishedWithAVeryLongName"] ?? 0)"
 )
-print("live 3 removed 1")
+print("queued QueuedWork 5 \(delivered["QueuedWork"] ?? 0)")
+print("live 4 removed 1")
 lock.unlock()
 fflush(stdout)
 // Stay alive (with the tokens) until the viewer is done.

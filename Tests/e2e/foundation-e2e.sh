@@ -41,8 +41,10 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/notifytop-foundation.XXXXXX")
 passed=0
 failed=0
 app=""
+T=(tmux -L "notifytop-foundation-$$" -f /dev/null)
 cleanup() {
     rm -f "$WORK/go"
+    "${T[@]}" kill-server 2>/dev/null
     [ -n "$app" ] && kill "$app" 2>/dev/null
     wait 2>/dev/null
     [ "${KEEP:-0}" = 1 ] && echo "e2e: kept $WORK" || rm -rf "$WORK"
@@ -57,6 +59,11 @@ check() {
         failed=$((failed + 1)); echo "FAIL $name"
     fi
 }
+# jq_true ARGS...: jq -e, its output dropped.
+jq_true() { jq -e "$@" >/dev/null; }
+screen() { "${T[@]}" capture-pane -t e2e -p 2>/dev/null; }
+# on_screen REGEX: the tmux screen matches REGEX.
+on_screen() { screen | grep -Eq -- "$1"; }
 # wait_until SECONDS COMMAND...: true once COMMAND succeeds, false after SECONDS.
 wait_until() {
     local limit=$1
@@ -75,9 +82,11 @@ wait_until() {
 app=$!
 wait_until 20 grep -q '^pid' "$WORK/app.out" || { echo "e2e: the app did not start"; exit 1; }
 
-timeout 30 "$TOP" --foundation > "$WORK/nopid.txt" 2>&1
-check "--foundation without --pid lists the processes that map Foundation, the app among them" \
-    grep -q "needs --pid: processes that map Foundation: .*$app (app)" "$WORK/nopid.txt"
+timeout 30 "$TOP" --foundation --json -n 1 > "$WORK/overview.json" 2>&1
+check "--foundation without --pid: the overview lists the app, attachable, with its threads" \
+    jq_true --argjson pid "$app" '.view == "processes" and ([.processes[] | select(.pid == $pid and .process == "app"
+        and .attached == false and .threads >= 1 and (.not_attached | test("symbols present")))] | length == 1)' \
+    "$WORK/overview.json"
 timeout 30 "$TOP" --foundation --pid $$ > "$WORK/notswift.txt" 2>&1
 status=$?
 check "a process without Foundation is refused with one line, exit 1" \
@@ -109,14 +118,20 @@ check "CartDidChange: $cart_posts posts and $cart_deliveries deliveries, as the 
 check "SyncFinishedWithAVeryLongName (a large string): $sync_posts posts and $sync_deliveries deliveries" \
     test "$(name_field SyncFinishedWithAVeryLongName posts) $(name_field SyncFinishedWithAVeryLongName deliveries)" = \
     "$sync_posts $sync_deliveries"
-check "3 live observers and 1 removed" \
-    frame_has '.summary.observers == 3 and ([.views.observers.rows[] | select(.state == "explicit")] | length) == 1'
+check "4 live observers and 1 removed" \
+    frame_has '.summary.observers == 4 and ([.views.observers.rows[] | select(.state == "explicit")] | length) == 1'
 check "main thread and both posting threads seen, nothing lost" \
     frame_has '.summary.threads >= 3 and .summary.lost == 0'
 check "the duplicate registration (R5) is found at its line" \
     frame_has '[.views.leaks.rows[] | select(.rule == "R5" and .name == "CartDidChange" and (.site | test("foundation-app.swift:[0-9]+")))] | length == 1'
 check "the slow handler (R7) is found" \
     frame_has '[.views.leaks.rows[] | select(.rule == "R7" and .name == "SyncFinishedWithAVeryLongName")] | length == 1'
+read -r _ _ queued_posts queued_deliveries < <(grep '^queued' "$WORK/app.out")
+check "the queue observer: on its OperationQueue, its $queued_deliveries deliveries on the queue's thread, not the poster's" \
+    jq_true -s --argjson n "$queued_deliveries" '([.[] | select(.k == "register" and .name == "QueuedWork"
+        and .target == "operation-queue" and (.targetLabel | startswith("OperationQueue 0x")))] | length == 1)
+        and ([.[] | select(.k == "deliver" and .name == "QueuedWork" and .target == "operation-queue"
+        and .thread != .postingThread)] | length == $n)' "$WORK/rec.jsonl"
 check "the header says what the probes cannot see" grep -q '"producer":"notifytop Foundation probes.*not available' "$WORK/rec.jsonl"
 
 timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --json --view names > "$WORK/replay.jsonl" 2>&1
@@ -126,6 +141,33 @@ check "the recording replays to the same figures" \
 timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --fail-on warning > /dev/null 2>&1
 status=$?
 check "--fail-on warning exits 3 on the duplicate registration" test "$status" = 3
+
+# The dashboard: the overview of Foundation processes; Enter attaches the probes to the app.
+"$WORK/app" "$WORK/go" 100 >"$WORK/app2.out" &
+app=$!
+wait_until 20 grep -q '^pid' "$WORK/app2.out" || { echo "e2e: the app did not start again"; exit 1; }
+"${T[@]}" new-session -d -s e2e -x 150 -y 40 \
+    "env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --foundation -d 300ms; echo EXITED=\$?; sleep 600"
+check "the overview lists the app, not attached: figures unknown, its threads, attachable" \
+    wait_until 20 on_screen "^ +$app +app +[0-9]+s +- +- +- +- +- .*- +symbols present, 1 thread$"
+"${T[@]}" send-keys -t e2e / "$app" Enter
+wait_until 10 on_screen "Filter: $app"
+"${T[@]}" send-keys -t e2e Enter
+check "Enter starts attaching without freezing the screen, and says so" wait_until 10 on_screen "attaching to pid $app"
+wait_until 60 on_screen "^Names"
+check "Enter attaches the probes: the Names view" on_screen "^Names"
+touch "$WORK/go"
+wait_until 30 grep -q '^live' "$WORK/app2.out"
+read -r _ _ cart_posts _ sync_posts < <(grep '^posts' "$WORK/app2.out")
+read -r _ _ queued_posts _ < <(grep '^queued' "$WORK/app2.out")
+check "the attached view shows the app's names as it posts" wait_until 10 on_screen "CartDidChange"
+"${T[@]}" send-keys -t e2e 3 / poster-1 Enter
+check "the Threads view names the posting threads as Linux has them" wait_until 10 on_screen "^ +[0-9.]+ poster-1 +CartDidChange"
+"${T[@]}" send-keys -t e2e 0
+check "0 returns to the overview: the app's row attached, with its posts" \
+    wait_until 10 on_screen "^ +(\*|●)$app +app +Foundation.* $((cart_posts + sync_posts + queued_posts)) "
+"${T[@]}" kill-server 2>/dev/null
+rm -f "$WORK/go"
 
 echo
 echo "foundation e2e: $passed passed, $failed failed"

@@ -53,8 +53,9 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
 
     @Flag(
         help: ArgumentHelp(
-            "With --pid: watch an unmodified process's Foundation NotificationCenter through eBPF probes "
-                + "(bpftrace; root). See docs/foundation.md."))
+            "Watch an unmodified process's Foundation NotificationCenter through eBPF probes (bpftrace; "
+                + "root): the one --pid names, or choose in the overview of every process that maps "
+                + "Foundation. See docs/foundation.md."))
     package var foundation = false
 
     @Flag(help: "Start notify-demo (with any options notifytop does not know) and attach to it.")
@@ -252,9 +253,10 @@ extension NotifyTopOptions {
     /// Whether the run starts on the process overview (view 0): when no target is given, like
     /// `htop`, whatever the number of processes (none yet, one or several), batch and JSON alike.
     /// `--pid`, `--socket`, `--demo`, `--replay` and `--record` (which records one stream) attach to
-    /// one target directly; `--ssh` alone shows the overview of that host.
+    /// one target directly; `--ssh` alone shows the overview of that host, `--foundation` alone the
+    /// overview of this host's processes that map Foundation.
     package var startsOnOverview: Bool {
-        pid == nil && socket == nil && !demo && replay == nil && record == nil && !list && !relay && !foundation
+        pid == nil && socket == nil && !demo && replay == nil && record == nil && !list && !relay
     }
 
     /// The view state to start with: the first view, its filter and its sort. Nil when `--sort`

@@ -89,6 +89,7 @@ package enum NotifyTopRunner {
 
     /// This host, or the `--ssh` one.
     private static func makeHost(_ options: NotifyTopOptions) -> any InspectionHost {
+        if options.foundation && options.pid == nil { return FoundationHost() }
         guard let destination = options.ssh else { return LocalHost() }
         var configuration = SSHHost.Configuration(destination: destination)
         configuration.options = options.sshOptions

@@ -107,7 +107,7 @@ struct OpenedSource {
         let session = try FoundationProbeSession(pid: pid)
         probes = session
         attached =
-            "attached probes to pid \(pid) (\(FoundationProbeSession.header(pid: pid).process)): Foundation's NotificationCenter"
+            "attached probes to pid \(pid) (\(FoundationProbeSession.threadName(pid: pid, tid: pid))): Foundation's NotificationCenter"
         return TraceReader(source: .socket(session.stream), origin: "probes of pid \(pid)")
     }
 

@@ -46,7 +46,10 @@ final class OverviewLook: Sendable {
         do {
             let listing = try host.inspectableProcesses()
             found.listing = .success(listing)
-            for process in listing.processes where !known.contains(process.pid) && found.opened.count < room {
+            // A host that attaches on request opens nothing until asked.
+            let opens = !(host is any OnDemandHost)
+            for process in listing.processes
+            where opens && !known.contains(process.pid) && found.opened.count < room {
                 do {
                     found.opened[process.pid] = .success(try host.open(process))
                 } catch {

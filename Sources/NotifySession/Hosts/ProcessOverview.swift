@@ -1,3 +1,4 @@
+import Foundation
 package import NotifyModel
 import NotifySystem
 package import NotifyTUI
@@ -61,6 +62,8 @@ package final class ProcessOverview {
     package private(set) var overLimit = 0
     /// The poll's latest clock reading.
     private var now: UInt64 = 0
+    /// The stream being opened on request, and its result once there.
+    private let opening = LockedValue(Opening())
 
     package init(
         host: any InspectionHost, limit: Int = 64, historyBudget: Int = SessionRecorder.Memory.sessionHistoryLimit,
@@ -114,9 +117,10 @@ package final class ProcessOverview {
             if pid != attachedPid { entry.feed?.stop() }  // the session stops the attached one
             entries[pid] = nil
         }
+        let onDemand = host is any OnDemandHost
         for process in listing.processes {
             if entries[process.pid] == nil {
-                guard found.opened[process.pid] != nil, entries.count < limit else { continue }
+                guard found.opened[process.pid] != nil || onDemand, entries.count < limit else { continue }
                 entries[process.pid] = Entry(
                     process: process, model: InspectorState(configuration: configuration), tail: EventTail(),
                     memory: SessionRecorder.Memory(historyLimit: historyShare), seenIn: listings)
@@ -191,6 +195,63 @@ package final class ProcessOverview {
         entries[pid] = entry
     }
 
+    /// Whether `pid` is listed by a host that attaches on request (``OnDemandHost``) and has no
+    /// stream yet: ``startOpening(_:)`` opens it.
+    func needsOpening(_ pid: Int32) -> Bool {
+        host is any OnDemandHost && entries[pid] != nil && entries[pid]?.feed == nil
+    }
+
+    /// Starts opening `pid`'s stream on a thread of its own (attaching probes takes seconds, which
+    /// the screen must not wait for); ``finishOpening()`` takes the result. False when one is
+    /// being opened already.
+    func startOpening(_ pid: Int32) -> Bool {
+        guard let process = entries[pid]?.process else { return false }
+        let started = opening.withLock { state -> Bool in
+            if state.pid != nil { return false }
+            state = Opening(pid: pid, result: nil)
+            return true
+        }
+        guard started else { return false }
+        Thread.detachNewThread { [host, opening] in
+            let result: Result<TraceReader, HostFailure>
+            do throws(HostFailure) {
+                result = .success(try host.open(process))
+            } catch {
+                result = .failure(error)
+            }
+            opening.withLock { $0.result = result }
+        }
+        return true
+    }
+
+    /// The process whose opening ended, once: its stream is now its entry's (nil failure), or why
+    /// it could not be opened. Nil while it runs or when none was started.
+    func finishOpening() -> (pid: Int32, failure: HostFailure?)? {
+        guard
+            let (pid, result) = opening.withLock({ state -> (Int32, OpeningResult)? in
+                guard let pid = state.pid, let result = state.result else { return nil }
+                state = Opening()
+                return (pid, OpeningResult(result))
+            })
+        else { return nil }
+        switch result.value {
+        case .success(let reader):
+            guard entries[pid] != nil, entries[pid]?.feed == nil else {
+                // Dropped: its stream closes, and with it the probes.
+                return (pid, HostFailure("process \(pid) left the overview while it was being attached"))
+            }
+            entries[pid]?.feed = LiveFeed(reader: reader)
+            entries[pid]?.ended = nil
+            entries[pid]?.openedAt = now
+            return (pid, nil)
+        case .failure(let failure):
+            return (pid, failure)
+        }
+    }
+
+    /// The pid being opened, if any.
+    var openingPid: Int32? { opening.withLock { $0.pid } }
+
     /// Whether ``take(_:)`` would hand `pid` over.
     func canTake(_ pid: Int32) -> Bool { entries[pid]?.feed != nil }
 
@@ -247,10 +308,13 @@ package final class ProcessOverview {
             guard let entry = entries[pid] else { return nil }
             let isAttached = pid == attachedPid
             let fold = isAttached ? model : entry.model
+            let waiting = entry.feed == nil ? (host as? any OnDemandHost)?.notAttachedState(of: pid) : nil
             return OverviewRow(
                 pid: pid, name: entry.process.name, center: fold.header?.center ?? "",
                 uptimeSeconds: entry.process.uptimeSeconds, summary: fold.overview,
-                ended: (isAttached ? ended : entry.ended) ?? silence(entry, fold: fold), isAttached: isAttached)
+                ended: (isAttached ? ended : entry.ended) ?? silence(entry, fold: fold), isAttached: isAttached,
+                threads: waiting?.threads ?? (fold.header == nil ? nil : fold.overview.threads),
+                notAttached: waiting?.state)
         }
     }
 
@@ -258,4 +322,16 @@ package final class ProcessOverview {
     package func stop() {
         for entry in entries.values { entry.feed?.stop() }
     }
+}
+
+/// A stream being opened on request (``ProcessOverview/startOpening(_:)``).
+struct Opening: @unchecked Sendable {  // the reader is used by one thread at a time: made there, taken here
+    var pid: Int32?
+    var result: Result<TraceReader, HostFailure>?
+}
+
+/// An opening's result carried out of the lock.
+private struct OpeningResult: @unchecked Sendable {  // as ``Opening``
+    let value: Result<TraceReader, HostFailure>
+    init(_ value: Result<TraceReader, HostFailure>) { self.value = value }
 }

@@ -8,6 +8,19 @@ extension DashboardSession {
     func pollOverview(now: UInt64) {
         guard let overview else { return }
         overview.poll(now: now)
+        if let (pid, failure) = overview.finishOpening() {
+            if let failure {
+                status.message = failure.description
+                logAction(.note, failure.description)
+            } else {
+                // What Enter asked for, now that it can be done.
+                attach(pid: pid, now: now)
+                if attachedProcess?.pid == pid {
+                    view.showsOverview = false
+                    status.message = "attached to pid \(pid)"
+                }
+            }
+        }
         if overview.overLimit != overviewNotShownLogged {
             overviewNotShownLogged = overview.overLimit
             logAction(
@@ -29,6 +42,15 @@ extension DashboardSession {
     /// counted twice.
     package func attach(pid: Int32, now: UInt64) {
         guard let overview, attachedProcess?.pid != pid else { return }
+        if overview.needsOpening(pid) {
+            // The probes take seconds to attach: the screen goes on meanwhile, and the views
+            // switch to the process once its stream is open (see pollOverview).
+            view.showsOverview = true
+            status.message =
+                overview.startOpening(pid)
+                ? "attaching to pid \(pid)…" : "still attaching to pid \(overview.openingPid.map(String.init) ?? "")…"
+            return
+        }
         guard overview.canTake(pid) else {
             view.showsOverview = true
             status.message = "process \(pid) cannot be attached (it left, or its stream failed)"

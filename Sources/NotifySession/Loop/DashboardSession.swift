@@ -162,6 +162,7 @@ package final class DashboardSession {
             if case .ended(let text) = status.mode { endedText = text }
             current.overview = overview.rows(attached: model, ended: endedText)
             current.overviewDirectory = overview.directory
+            current.overviewEmptyMessage = (overview.host as? any OnDemandHost)?.emptyMessage
             current.overviewNotShown = overview.overLimit
             current.overviewLimit = overview.limit
         }

@@ -8,18 +8,23 @@ extension BatchJSON {
         var process: String
         var center: String
         var uptimeSeconds: Double?
-        var postsPerSecond: Double
-        var deliveriesPerSecond: Double
-        var posts: UInt64
-        var deliveries: UInt64
-        var events: UInt64
-        var observers: Int
-        var warnings: [String: Int]
-        var lost: UInt64
+        // The fold's figures; absent while a process attached on request is not (nothing counted).
+        var postsPerSecond: Double?
+        var deliveriesPerSecond: Double?
+        var posts: UInt64?
+        var deliveries: UInt64?
+        var events: UInt64?
+        var observers: Int?
+        var warnings: [String: Int]?
+        var lost: UInt64?
         /// Viewers the process streams to (this one included); nil when its producer does not say.
         var viewers: Int?
         var ended: String?
         var attached: Bool
+        /// Threads of the process: the system's count before it is attached, the fold's after.
+        var threads: Int?
+        /// What a process attached on request says before it is (`--foundation`'s overview).
+        var notAttached: String?
     }
 
     struct OverviewFrame: Encodable {
@@ -44,13 +49,19 @@ extension BatchJSON {
         let items = rows.map { row in
             var warnings: [String: Int] = [:]
             for severity in LeakSeverity.allCases { warnings[severity.description] = row.warnings(severity) }
+            let counted = row.notAttached == nil
             return ProcessItem(
                 pid: row.pid, process: row.name, center: row.center,
                 uptimeSeconds: row.uptimeSeconds.map { ($0 * 10).rounded() / 10 },
-                postsPerSecond: row.summary.postsPerSecond, deliveriesPerSecond: row.summary.deliveriesPerSecond,
-                posts: row.summary.totals.posts, deliveries: row.summary.totals.deliveries,
-                events: row.summary.totals.events, observers: row.summary.liveRegistrations, warnings: warnings,
-                lost: row.summary.eventsLost, viewers: row.summary.viewers, ended: row.ended, attached: row.isAttached)
+                postsPerSecond: counted ? row.summary.postsPerSecond : nil,
+                deliveriesPerSecond: counted ? row.summary.deliveriesPerSecond : nil,
+                posts: counted ? row.summary.totals.posts : nil,
+                deliveries: counted ? row.summary.totals.deliveries : nil,
+                events: counted ? row.summary.totals.events : nil,
+                observers: counted ? row.summary.liveRegistrations : nil, warnings: counted ? warnings : nil,
+                lost: counted ? row.summary.eventsLost : nil, viewers: row.summary.viewers, ended: row.ended,
+                attached: row.isAttached,
+                threads: row.threads, notAttached: row.notAttached)
         }
         return encode(
             OverviewFrame(

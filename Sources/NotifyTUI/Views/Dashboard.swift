@@ -50,7 +50,8 @@ package enum Dashboard {
         if let rows = data.overview {
             if view.showsOverview {
                 var info = OverviewView.draw(
-                    rows, directory: data.overviewDirectory, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+                    rows, directory: data.overviewDirectory, emptyMessage: data.overviewEmptyMessage, state: state,
+                    rect: rect, glyphs: glyphs, into: &canvas)
                 if let omitted = OverviewView.omittedText(data) { info.omitted = omitted }
                 return info
             }

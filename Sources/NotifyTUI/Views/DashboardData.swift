@@ -16,6 +16,9 @@ package struct DashboardData: Sendable {
     package var overview: [OverviewRow]?
     /// Where the overview's processes put their sockets, as messages name it; nil before a listing.
     package var overviewDirectory: String?
+    /// What the empty overview says instead of how to make a NotifyKit app inspectable (the
+    /// overview of another kind of process); nil for the usual text.
+    package var overviewEmptyMessage: String?
     /// Processes the overview's listing names but does not follow, ``overviewLimit`` being
     /// followed already.
     package var overviewNotShown = 0

@@ -16,11 +16,16 @@ package struct OverviewRow: Sendable {
     package var ended: String?
     /// Whether the session's views 1–6 show this process.
     package var isAttached: Bool
+    /// Threads the process has, from the system, for a process listed without a stream yet.
+    package var threads: Int?
+    /// What STATE says of a process listed without a stream yet (one attached on request).
+    package var notAttached: String?
 
     /// Creates a row.
     package init(
         pid: Int32, name: String, center: String = "", uptimeSeconds: Double? = nil,
-        summary: InspectorOverview, ended: String? = nil, isAttached: Bool = false
+        summary: InspectorOverview, ended: String? = nil, isAttached: Bool = false, threads: Int? = nil,
+        notAttached: String? = nil
     ) {
         self.pid = pid
         self.name = name
@@ -29,6 +34,8 @@ package struct OverviewRow: Sendable {
         self.summary = summary
         self.ended = ended
         self.isAttached = isAttached
+        self.threads = threads
+        self.notAttached = notAttached
     }
 
     /// Open warnings of `severity`.
@@ -53,9 +60,9 @@ package enum OverviewView {
     static let rateFigureWidth = 6
 
     /// What fits in `width` cells: the rate sparklines' width (0: none) and whether CENTER shows.
-    static func layout(width: Int?) -> (spark: Int, showsCenter: Bool) {
+    static func layout(width: Int?, wideState: Int = 0) -> (spark: Int, showsCenter: Bool) {
         guard let width else { return (sparkWidth, true) }
-        let room = width - restWidth
+        let room = width - restWidth - wideState
         if room >= 2 * (rateFigureWidth + 3) { return (min(sparkWidth, room / 2 - rateFigureWidth), true) }
         return (0, room >= 2 * "POSTS/S".count)
     }
@@ -69,9 +76,13 @@ package enum OverviewView {
     }
 
     /// - Parameter width: The cells the table has; nil lays it out at its widest (JSON, exports).
-    static func spec(glyphs: Glyphs, directory: String? = nil, width: Int? = nil) -> TableSpec<OverviewRow> {
+    /// - Parameter stateMinimum: STATE's least width: what a process not attached yet says reads whole.
+    static func spec(
+        glyphs: Glyphs, directory: String? = nil, emptyMessage: String? = nil, width: Int? = nil,
+        stateMinimum: Int = stateWidth
+    ) -> TableSpec<OverviewRow> {
         let ascii = glyphs == .ascii
-        let (spark, showsCenter) = layout(width: width)
+        let (spark, showsCenter) = layout(width: width, wideState: stateMinimum - stateWidth)
         let rateWidth = spark > 0 ? rateFigureWidth + spark : "POSTS/S".count
         @Sendable func rate(_ value: Double, _ history: [UInt64]) -> String {
             guard spark > 0 else { return Format.rate(value) }
@@ -94,34 +105,36 @@ package enum OverviewView {
                     sortKey: { .number($0.uptimeSeconds ?? 0) }),
                 TableColumn(
                     "POSTS/S", .fixed(rateWidth), alignRight: true,
-                    text: { rate($0.summary.postsPerSecond, $0.summary.postHistory) },
+                    text: { shown($0) { rate($0.summary.postsPerSecond, $0.summary.postHistory) } },
                     sortKey: { .number($0.summary.postsPerSecond) }),
                 TableColumn(
                     "DELIV/S", .fixed(rateWidth), alignRight: true,
-                    text: { rate($0.summary.deliveriesPerSecond, $0.summary.deliveryHistory) },
+                    text: { shown($0) { rate($0.summary.deliveriesPerSecond, $0.summary.deliveryHistory) } },
                     sortKey: { .number($0.summary.deliveriesPerSecond) }),
                 TableColumn(
-                    "POSTS", .fixed(6), alignRight: true, text: { Format.count($0.summary.totals.posts) },
+                    "POSTS", .fixed(6), alignRight: true, text: { shown($0) { Format.count($0.summary.totals.posts) } },
                     sortKey: { .number(Double($0.summary.totals.posts)) }),
                 TableColumn(
-                    "DELIV", .fixed(6), alignRight: true, text: { Format.count($0.summary.totals.deliveries) },
+                    "DELIV", .fixed(6), alignRight: true,
+                    text: { shown($0) { Format.count($0.summary.totals.deliveries) } },
                     sortKey: { .number(Double($0.summary.totals.deliveries)) }),
                 TableColumn(
-                    "OBS", .fixed(5), alignRight: true, text: { Format.count(UInt64($0.summary.liveRegistrations)) },
+                    "OBS", .fixed(5), alignRight: true,
+                    text: { shown($0) { Format.count(UInt64($0.summary.liveRegistrations)) } },
                     sortKey: { .number(Double($0.summary.liveRegistrations)) }),
                 TableColumn(
-                    "ERR", .fixed(4), alignRight: true, text: { "\($0.warnings(.error))" },
+                    "ERR", .fixed(4), alignRight: true, text: { shown($0) { "\($0.warnings(.error))" } },
                     sortKey: { .number(Double($0.warnings(.error))) },
                     style: { $0.warnings(.error) > 0 ? .error : nil }),
                 TableColumn(
-                    "WARN", .fixed(4), alignRight: true, text: { "\($0.warnings(.warning))" },
+                    "WARN", .fixed(4), alignRight: true, text: { shown($0) { "\($0.warnings(.warning))" } },
                     sortKey: { .number(Double($0.warnings(.warning))) },
                     style: { $0.warnings(.warning) > 0 ? .warning : nil }),
                 TableColumn(
-                    "INFO", .fixed(4), alignRight: true, text: { "\($0.warnings(.info))" },
+                    "INFO", .fixed(4), alignRight: true, text: { shown($0) { "\($0.warnings(.info))" } },
                     sortKey: { .number(Double($0.warnings(.info))) }),
                 TableColumn(
-                    "LOST", .fixed(5), alignRight: true, text: { Format.count($0.summary.eventsLost) },
+                    "LOST", .fixed(5), alignRight: true, text: { shown($0) { Format.count($0.summary.eventsLost) } },
                     sortKey: { .number(Double($0.summary.eventsLost)) },
                     style: { $0.summary.eventsLost > 0 ? .warning : nil }),
                 TableColumn(
@@ -129,11 +142,17 @@ package enum OverviewView {
                     text: { $0.summary.viewers.map { "\($0)" } ?? "-" },
                     sortKey: { .number(Double($0.summary.viewers ?? -1)) }),
                 TableColumn(
-                    "STATE", .flexible(min: stateWidth), text: { $0.ended.map { "ended: " + $0 } ?? "live" },
+                    "STATE", .flexible(min: stateMinimum),
+                    text: { $0.ended.map { "ended: " + $0 } ?? $0.notAttached ?? "live" },
                     sortKey: { .text($0.ended ?? "") }, style: { $0.ended != nil ? .dim : nil }),
             ],
             key: { .process($0.pid) }, defaultSort: 0,
-            emptyMessage: emptyMessage(directory: directory))
+            emptyMessage: emptyMessage ?? Self.emptyMessage(directory: directory))
+    }
+
+    /// A figure of the process's fold, "-" while it is not attached (nothing is counted yet).
+    @Sendable static func shown(_ row: OverviewRow, _ figure: (OverviewRow) -> String) -> String {
+        row.notAttached == nil ? figure(row) : "-"
     }
 
     /// "6 more processes not shown: …" while the listing names more than the overview follows.
@@ -145,11 +164,16 @@ package enum OverviewView {
     }
 
     static func draw(
-        _ rows: [OverviewRow], directory: String? = nil, state: TableState, rect: Rect, glyphs: Glyphs,
-        into canvas: inout Canvas
+        _ rows: [OverviewRow], directory: String? = nil, emptyMessage: String? = nil, state: TableState, rect: Rect,
+        glyphs: Glyphs, into canvas: inout Canvas
     ) -> FrameInfo {
         var info = TableWidget.render(
-            rows, spec: spec(glyphs: glyphs, directory: directory, width: rect.width), state: state, into: &canvas,
+            rows,
+            spec: spec(
+                glyphs: glyphs, directory: directory, emptyMessage: emptyMessage, width: rect.width,
+                stateMinimum: max(
+                    stateWidth, min(40, rect.width / 3, rows.map { $0.notAttached?.count ?? 0 }.max() ?? 0))),
+            state: state, into: &canvas,
             rect: rect,
             glyphs: glyphs)
         info.hasOverview = true

@@ -1,0 +1,114 @@
+import NotifyFoundationProbe
+import NotifyWire
+import Testing
+
+/// What the probes show beyond a block run by `post`: an `OperationQueue` observer's queue and the
+/// thread its block ran on, threads named as Linux names them, and registrations made before
+/// attaching, said not seen.
+@Suite struct QueueObserverTests {
+    let lookups = ProbeEventBuilder.Lookups(
+        threadName: { "t\($0)" }, site: { ProbeSite(file: "app.swift", line: UInt($0.last ?? 0)) },
+        typeName: { "Type\($0)" })
+
+    func events(_ lines: [String]) -> [TraceEvent] {
+        var builder = ProbeEventBuilder(pid: 1, lookups: lookups)
+        var events: [TraceEvent] = []
+        for line in lines {
+            guard let probe = ProbeLine(line[...]) else {
+                Issue.record("not a probe line: \(line)")
+                continue
+            }
+            builder.add(probe, to: &events)
+        }
+        return events
+    }
+
+    @Test func theQueueLinesParse() {
+        #expect(
+            ProbeLine("Q 1 100 5600990 55aae0 0")
+                == .queueAdd(thread: 1, time: 100, queue: 0x560_0990, function: 0x55_aae0, context: 0))
+        #expect(
+            ProbeLine("O 7 300 55aae0 c1") == .operationStart(thread: 7, time: 300, function: 0x55_aae0, context: 0xc1))
+        #expect(ProbeLine("o 7 340") == .operationEnd(thread: 7, time: 340))
+        #expect(ProbeLine("Q 1 100 5600990 55aae0") == nil)
+    }
+
+    @Test func aQueueObserverIsRegisteredOnItsQueueAndDeliveredOnTheQueuesThread() {
+        let events = events([
+            // addObserver(forName:object:queue:using:) with queue 0x990 and block 0xb1; Foundation
+            // passes _addObserver its own closure 0xf0 with context 0xc0.
+            "Q 1 90 990 b1 0",
+            "A 1 100 c0 0 0 f0 c0 fa 12 S 61 e100000000000000",
+            "a 1 110 0",
+            // The post on thread 1 enqueues (D at 210) and waits; thread 7 runs the block 250–290.
+            "P 1 200 c0 0 0 fa 20 S 61 e100000000000000",
+            "D 1 210 aaa f0 c0",
+            "O 7 250 b1 0",
+            "o 7 290",
+            "d 1 300",
+        ])
+        let registration = events.compactMap { if case .registered(let r) = $0 { r } else { nil } }.first
+        #expect(registration?.target == .operationQueue)
+        #expect(registration?.targetLabel == "OperationQueue 0x990")
+        let delivery = events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }.first
+        let threads = Dictionary(
+            uniqueKeysWithValues: events.compactMap { if case .thread(let t) = $0 { (t.id, t.systemID) } else { nil } })
+        #expect(delivery?.target == .operationQueue)
+        #expect(delivery.map { threads[$0.thread] } == 7, "the block ran on the queue's thread")
+        #expect(delivery.map { threads[$0.postingThread] } == 1)
+        #expect(delivery?.start == 250)
+        #expect(delivery?.duration == 40)
+        #expect(delivery?.wait == 40, "from the enqueue to the block's start")
+    }
+
+    @Test func aQueueObserverOnThePostersOwnQueueRunsInline() {
+        let events = events([
+            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 S 61 e100000000000000", "a 1 110 0",
+            "P 1 200 c0 0 0 fa 20 S 61 e100000000000000", "D 1 210 aaa f0 c0", "d 1 230",
+        ])
+        let delivery = events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }.first
+        #expect(delivery?.target == .operationQueue)
+        #expect(delivery?.thread == delivery?.postingThread)
+        #expect(delivery?.duration == 20)
+    }
+
+    @Test func aBlockObserverAfterAQueueObserverIsOnThePostingThread() {
+        let events = events([
+            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 S 61 e100000000000000", "a 1 110 0",
+            "A 1 120 c0 0 0 f2 0 fa 13 S 61 e100000000000000", "a 1 130 1",
+        ])
+        let targets = events.compactMap { if case .registered(let r) = $0 { r.target } else { nil } }
+        #expect(targets == [.operationQueue, .posting])
+    }
+
+    @Test func aThreadIsNamedAsLinuxNamesItWhenFirstSeenAndAskedOnce() {
+        var asked: [Int32] = []
+        var builder = ProbeEventBuilder(
+            pid: 1,
+            lookups: ProbeEventBuilder.Lookups(
+                threadName: { tid in
+                    asked.append(tid)
+                    return tid == 1 ? "app" : "poster-\(tid)"
+                },
+                site: { _ in ProbeSite(file: "app.swift", line: 1) }, typeName: { "Type\($0)" }))
+        var events: [TraceEvent] = []
+        for line in [
+            "P 1 100 c0 0 0 fa 20 S 61 e100000000000000", "P 7 200 c0 0 0 fa 20 S 61 e100000000000000",
+            "P 7 300 c0 0 0 fa 20 S 61 e100000000000000",
+        ] {
+            builder.add(ProbeLine(line[...])!, to: &events)
+        }
+        let threads = events.compactMap { if case .thread(let t) = $0 { t } else { nil } }
+        #expect(threads.map(\.name) == ["app", "poster-7"])
+        #expect(threads.map(\.isMain) == [true, false])
+        #expect(asked == [1, 7], "read once, on first sight")
+    }
+
+    @Test func aRegistrationMadeBeforeAttachingSaysItsSiteWasNotSeen() {
+        let events = events(["P 1 200 c0 0 0 fa 20 S 61 e100000000000000", "D 1 210 aaa f9 0", "d 1 240"])
+        let registration = events.compactMap { if case .registered(let r) = $0 { r } else { nil } }.first
+        let sites = events.compactMap { if case .callsite(let c) = $0 { (c.id, c.file) } else { nil } }
+        #expect(registration?.preexisting == true)
+        #expect(sites.first { $0.0 == registration?.callsite }?.1 == "not seen: registered before attach")
+    }
+}
