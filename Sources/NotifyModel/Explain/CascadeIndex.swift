@@ -1,0 +1,201 @@
+import NotifyWire
+
+/// Who posted what: every post with the deliveries it caused and the posts its handlers made,
+/// folded with every event, so a post's cascade and a delivery's "posted by" chain are answers of
+/// the fold, the same live, recorded and replayed.
+///
+/// Bounded: the last ``capacity`` posts and the last ``capacity`` deliveries, all names together
+/// (``InspectorConfiguration/explainLinkCapacity``; about 13 MB when both are full at the default
+/// 65,536). Posts and deliveries refer to each other by absolute ordinal (how many were appended
+/// before), so a reference to one pushed out of its ring is recognised as gone, never mistaken
+/// for the entry that took its place. A post is found by id through a direct-mapped table twice
+/// the ring's size; a post whose slot a later id took is reported as no longer kept.
+///
+/// - Complexity: O(1) per post and delivery; no allocation once the rings are full.
+struct CascadeIndex: Sendable {
+    /// Posts and deliveries kept, each.
+    let capacity: Int
+
+    /// One post as a cascade needs it.
+    struct Post: Sendable {
+        var seq: UInt64 = 0
+        var postID: UInt64 = 0
+        var time: UInt64 = 0
+        var thread: UInt64 = 0
+        var name = ""
+        var object: UInt64?
+        var callsite: UInt64 = 0
+        var parentPostID: UInt64 = 0
+        var depth = 0
+        var matched = 0
+        /// Ordinal of this post's newest delivery (-1: none).
+        var newestDelivery = -1
+        /// Deliveries folded for this post, kept or not.
+        var deliveries = 0
+        /// Ordinal of the newest post made with this post as its parent (-1: none).
+        var newestChild = -1
+        /// Posts folded with this post as their parent, kept or not.
+        var children = 0
+        /// Ordinal of the parent's previous child (-1: none).
+        var previousSibling = -1
+    }
+
+    /// One handler run.
+    struct Delivery: Sendable {
+        var seq: UInt64 = 0
+        var postID: UInt64 = 0
+        var registration: UInt64 = 0
+        var thread: UInt64 = 0
+        var postingThread: UInt64 = 0
+        var start: UInt64 = 0
+        var end: UInt64 = 0
+        var wait: UInt64 = 0
+        var target = TraceTargetKind.posting
+        /// Ordinal of the same post's previous delivery (-1: none).
+        var previous = -1
+    }
+
+    private(set) var posts: [Post] = []
+    private(set) var postsAppended = 0
+    private(set) var deliveries: [Delivery] = []
+    private(set) var deliveriesAppended = 0
+    /// Post ordinals by `postID & (lookup.count - 1)` (-1: empty).
+    private var lookup: [Int] = []
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    mutating func posted(_ post: TracePost) {
+        let ordinal = postsAppended
+        var record = Post(
+            seq: post.seq, postID: post.postID, time: post.timestamp, thread: post.thread, name: post.name,
+            object: post.object, callsite: post.callsite, parentPostID: post.parentPostID, depth: post.depth,
+            matched: post.matched)
+        if post.parentPostID != 0, let parent = postOrdinal(post.parentPostID) {
+            let index = parent % capacity
+            record.previousSibling = posts[index].newestChild
+            posts[index].newestChild = ordinal
+            posts[index].children += 1
+        }
+        if posts.count < capacity { posts.append(record) } else { posts[ordinal % capacity] = record }
+        postsAppended += 1
+        if lookup.isEmpty {
+            var size = 1
+            while size < 2 * capacity { size <<= 1 }
+            lookup = Array(repeating: -1, count: size)
+        }
+        lookup[Int(truncatingIfNeeded: post.postID & UInt64(lookup.count - 1))] = ordinal
+    }
+
+    mutating func delivered(_ delivery: TraceDelivery) {
+        let ordinal = deliveriesAppended
+        var record = Delivery(
+            seq: delivery.seq, postID: delivery.postID, registration: delivery.registration, thread: delivery.thread,
+            postingThread: delivery.postingThread, start: delivery.start, end: delivery.timestamp,
+            wait: delivery.wait, target: delivery.target)
+        if let post = postOrdinal(delivery.postID) {
+            let index = post % capacity
+            record.previous = posts[index].newestDelivery
+            posts[index].newestDelivery = ordinal
+            posts[index].deliveries += 1
+        }
+        if deliveries.count < capacity {
+            deliveries.append(record)
+        } else {
+            deliveries[ordinal % capacity] = record
+        }
+        deliveriesAppended += 1
+    }
+
+    // MARK: Reading
+
+    /// The ordinal of the newest kept post with this id.
+    func postOrdinal(_ postID: UInt64) -> Int? {
+        guard postID != 0, !lookup.isEmpty else { return nil }
+        let ordinal = lookup[Int(truncatingIfNeeded: postID & UInt64(lookup.count - 1))]
+        guard let post = post(at: ordinal), post.postID == postID else { return nil }
+        return ordinal
+    }
+
+    /// The post at `ordinal`, while kept.
+    func post(at ordinal: Int) -> Post? {
+        guard ordinal >= 0, ordinal < postsAppended, ordinal >= postsAppended - posts.count else { return nil }
+        return posts[ordinal % capacity]
+    }
+
+    /// The delivery at `ordinal`, while kept.
+    func delivery(at ordinal: Int) -> Delivery? {
+        guard ordinal >= 0, ordinal < deliveriesAppended, ordinal >= deliveriesAppended - deliveries.count else {
+            return nil
+        }
+        return deliveries[ordinal % capacity]
+    }
+
+    /// A post's kept deliveries, oldest first, and whether every one folded is among them.
+    func deliveries(of post: Post) -> (deliveries: [Delivery], complete: Bool) {
+        var found: [Delivery] = []
+        var ordinal = post.newestDelivery
+        while let delivery = delivery(at: ordinal), delivery.postID == post.postID {
+            found.append(delivery)
+            ordinal = delivery.previous
+        }
+        return (found.reversed(), found.count == post.deliveries)
+    }
+
+    /// The kept posts made with `post` as their parent, oldest first, with their ordinals, and
+    /// whether every one folded is among them.
+    func children(of post: Post) -> (children: [(ordinal: Int, post: Post)], complete: Bool) {
+        var found: [(ordinal: Int, post: Post)] = []
+        var ordinal = post.newestChild
+        while let child = self.post(at: ordinal), child.parentPostID == post.postID {
+            found.append((ordinal, child))
+            ordinal = child.previousSibling
+        }
+        return (found.reversed(), found.count == post.children)
+    }
+
+    /// The newest kept post whose line had sequence number `seq`. O(kept posts).
+    func postOrdinal(seq: UInt64) -> Int? {
+        var ordinal = postsAppended - 1
+        while ordinal >= postsAppended - posts.count, ordinal >= 0 {
+            if posts[ordinal % capacity].seq == seq { return ordinal }
+            ordinal -= 1
+        }
+        return nil
+    }
+
+    /// The newest kept delivery whose line had sequence number `seq`. O(kept deliveries).
+    func delivery(seq: UInt64) -> Delivery? {
+        var ordinal = deliveriesAppended - 1
+        while ordinal >= deliveriesAppended - deliveries.count, ordinal >= 0 {
+            if deliveries[ordinal % capacity].seq == seq { return deliveries[ordinal % capacity] }
+            ordinal -= 1
+        }
+        return nil
+    }
+
+    /// Kept deliveries to any of `registrations`, oldest first. O(kept deliveries).
+    func deliveries(to registrations: Set<UInt64>) -> [Delivery] {
+        guard !registrations.isEmpty else { return [] }
+        var found: [Delivery] = []
+        var ordinal = max(0, deliveriesAppended - deliveries.count)
+        while ordinal < deliveriesAppended {
+            let delivery = deliveries[ordinal % capacity]
+            if registrations.contains(delivery.registration) { found.append(delivery) }
+            ordinal += 1
+        }
+        return found
+    }
+
+    /// Whether posts were pushed out of the ring.
+    var forgotPosts: Bool { postsAppended > posts.count }
+    /// Whether deliveries were pushed out of the ring.
+    var forgotDeliveries: Bool { deliveriesAppended > deliveries.count }
+
+    /// Bytes the index holds, roughly.
+    var estimatedBytes: Int {
+        posts.count * MemoryLayout<Post>.stride + deliveries.count * MemoryLayout<Delivery>.stride
+            + lookup.count * MemoryLayout<Int>.stride
+    }
+}
