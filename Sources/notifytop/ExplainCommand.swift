@@ -55,7 +55,7 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "Only this registration's verdicts; without --name, every kept post of its name.")
     var registration: UInt64?
 
-    @Option(help: "Only the post with this sequence number.")
+    @Option(help: "Only the post with this sequence number (alone: that post, or a delivery's post).")
     var post: UInt64?
 
     @Flag(help: "With --post: the post's cascade, its deliveries and the posts they made, as a tree.")
@@ -79,8 +79,8 @@ struct ExplainCommand: ParsableCommand {
         if cascade || postedBy {
             if post == nil { throw ValidationError("--cascade and --posted-by need --post SEQ") }
             if cascade && postedBy { throw ValidationError("give --cascade or --posted-by, not both") }
-        } else if name == nil && registration == nil {
-            throw ValidationError("give --name NAME or --registration ID (or --post SEQ --cascade)")
+        } else if name == nil && registration == nil && post == nil {
+            throw ValidationError("give --name NAME, --registration ID or --post SEQ")
         }
     }
 
@@ -107,11 +107,18 @@ struct ExplainCommand: ParsableCommand {
                 model.explain(name: name, object: object, registration: registration, post: post))
         } else if let registration, let explanation = model.explain(registration: registration) {
             report = ExplanationReport(explanation)
+        } else if registration == nil, let post, let kept = model.cascadeEvent(seq: post),
+            let posted = model.cascadePost(id: kept.postID)
+        {
+            report = ExplanationReport(model.explain(name: posted.name, post: posted.seq))
+        } else if registration == nil, let post {
+            NotifyTopRunner.printError("notifytop explain: no post or delivery with seq \(post) is kept")
+            throw ExitCode(DiffCommand.unreadable)
         } else {
             NotifyTopRunner.printError("notifytop explain: registration \(registration ?? 0) is not tracked")
             throw ExitCode(DiffCommand.unreadable)
         }
-        report.keep(object: object, post: post)
+        report.keep(object: object, post: name == nil && registration == nil ? nil : post)
         print(json ? report.json : report.text)
     }
 
