@@ -68,6 +68,20 @@ struct FindingEffectsTests {
         #expect(effects.first?.reason == "name-differs")
     }
 
+    @Test("R8: a main-only handler's runs off the main thread, not those on it")
+    func threadMismatchRuns() throws {
+        var script = TraceScript()
+        script.thread(1, name: "main", isMain: true)
+        script.thread(2, name: "worker")
+        script.register(1, "a", site: 10, mainOnly: true)
+        script.postAndDeliver("a", to: [1], thread: 1)
+        let off = script.postAndDeliver("a", to: [1], thread: 2)
+        let state = script.fold()
+        let effects = state.effects(of: try finding(state, .threadMismatch)).effects
+        #expect(effects.map(\.post?.postID) == [off])
+        #expect(effects.first?.caused == true)
+    }
+
     @Test("Nothing kept: the effects say so instead of listing nothing silently")
     func nothingKept() throws {
         var script = TraceScript()

@@ -93,7 +93,13 @@ extension InspectorState {
                 detail += ", \(ExplainText.duration(delivery.start - at)) after its token was dropped"
             case .selfRetainingHandler: detail += " while its handler kept its owner alive"
             case .registrationGrowth: detail += "; one of the accumulating registrations"
-            case .threadMismatch: detail += ", posted on \(threadLabel(delivery.postingThread))"
+            case .threadMismatch:
+                // A main-only handler's runs on the main thread are not the mismatch.
+                if registration(delivery.registration)?.mainThreadOnly == true, thread(delivery.thread)?.isMain == true
+                {
+                    return nil
+                }
+                detail += ", posted on \(threadLabel(delivery.postingThread))"
             default: break
             }
             return FindingEffects.Effect(

@@ -139,7 +139,9 @@ enum CascadeView {
     }
 
     static func spec(ascii: Bool) -> TableSpec<Row> {
-        TableSpec<Row>(
+        var site = TableColumn<Row>("SITE", .flexible(min: 14), text: { $0.site }, sortKey: { .text($0.site) })
+        site.identifies(ideal: 34, .path)
+        return TableSpec<Row>(
             columns: [
                 TableColumn("CASCADE", .flexible(min: 24), text: { $0.tree }, style: { $0.style }),
                 TableColumn("THREAD", .fixed(12), text: { $0.thread }, sortKey: { .text($0.thread) }),
@@ -155,7 +157,7 @@ enum CascadeView {
                     "RAN", .fixed(8), alignRight: true,
                     text: { $0.ran.map { Format.duration($0, ascii: ascii) } ?? "" },
                     sortKey: { .number(Double($0.ran ?? 0)) }),
-                TableColumn("SITE", .flexible(min: 14), text: { $0.site }, sortKey: { .text($0.site) }),
+                site,
                 TableColumn("NOTE", .flexible(min: 16), text: { $0.note }),
             ],
             key: { $0.key }, emptyMessage: "nothing to show: the post or delivery is no longer kept")
