@@ -107,6 +107,23 @@ struct CascadeTests {
         #expect(chain.notes.first?.contains("no kept delivery spans it") == true)
     }
 
+    @Test("Lines that overtake their post (a nested post, a delivery) still join its tree")
+    func linesBeforeTheirPost() throws {
+        let trace = TwoThreads()
+        // Move post A's line after everything that refers to it.
+        var events = trace.script.events
+        let index = try #require(
+            events.firstIndex { if case .posted(let post) = $0 { post.postID == trace.a } else { false } })
+        events.append(events.remove(at: index))
+        var state = InspectorState()
+        state.apply(events)
+        let root = try #require(state.cascade(post: trace.a)).root
+        #expect(root.deliveries.map(\.delivery.registration) == [1, 4, 3])
+        #expect(root.deliveries[0].nested.map(\.post.postID) == [trace.b])
+        #expect(root.deliveries[2].nested.map(\.post.postID) == [trace.e])
+        #expect(root.notes.isEmpty)
+    }
+
     @Test("A nested post on another thread than its parent's runs is never linked to them")
     func otherThreadNotLinked() throws {
         var script = TraceScript()
@@ -201,7 +218,7 @@ struct CascadeTests {
     func batchingDoesNotMatter() throws {
         let trace = TwoThreads()
         var configuration = InspectorConfiguration()
-        configuration.explainLinkCapacity = 5
+        configuration.explainLinkCapacity = 4
         var script = trace.script
         for _ in 0..<3 { script.postAndDeliver("A", to: [1, 4]) }
         let whole = script.fold(configuration)

@@ -117,7 +117,10 @@ struct CascadePaneTests {
         #expect(lines.contains { $0.contains("│  └─ badgeDidChange") })
         #expect(lines.contains { $0.contains("│     └─ #3 badgeDidChange") && $0.contains("worker") })
         #expect(lines.contains { $0.contains("└─ #2 cartDidChange") })
-        #expect(lines.contains { $0.contains("hopped from m") && $0.contains("45µs") })
+        #expect(
+            lines.contains {
+                $0.contains("#3 badgeDidChange") && $0.contains("45µs") && $0.contains("hopped from main")
+            })
         #expect(info.rowKeys.count == 5)
         var ascii = ViewState(view: .events)
         select(6, &ascii)

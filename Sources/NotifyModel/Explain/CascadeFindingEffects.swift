@@ -56,7 +56,7 @@ extension InspectorState {
     }
 
     private var keptSuffix: String {
-        " (cascades keep the last \(configuration.explainLinkCapacity) posts and deliveries, explanations each name's last 32 posts)"
+        " (cascades keep the last \(cascadeIndex.capacity) posts and deliveries, explanations each name's last 32 posts)"
     }
 
     /// For each post run more than once by a duplicated group, every run after the first.

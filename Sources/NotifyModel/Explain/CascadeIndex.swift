@@ -13,8 +13,10 @@ import NotifyWire
 ///
 /// - Complexity: O(1) per post and delivery; no allocation once the rings are full.
 struct CascadeIndex: Sendable {
-    /// Posts and deliveries kept, each.
+    /// Posts and deliveries kept, each: the configured count rounded up to a power of two.
     let capacity: Int
+    /// `capacity - 1`: an ordinal's index in its ring.
+    private let mask: Int
 
     /// One post as a cascade needs it.
     struct Post: Sendable {
@@ -63,7 +65,10 @@ struct CascadeIndex: Sendable {
     private var lookup: [Int] = []
 
     init(capacity: Int) {
-        self.capacity = max(1, capacity)
+        var size = 1
+        while size < capacity { size <<= 1 }
+        self.capacity = size
+        mask = size - 1
     }
 
     mutating func posted(_ post: TracePost) {
@@ -72,13 +77,33 @@ struct CascadeIndex: Sendable {
             seq: post.seq, postID: post.postID, time: post.timestamp, thread: post.thread, name: post.name,
             object: post.object, callsite: post.callsite, parentPostID: post.parentPostID, depth: post.depth,
             matched: post.matched)
-        if post.parentPostID != 0, let parent = postOrdinal(post.parentPostID) {
-            let index = parent % capacity
-            record.previousSibling = posts[index].newestChild
-            posts[index].newestChild = ordinal
-            posts[index].children += 1
+        if post.parentPostID != 0 {
+            if let parent = postOrdinal(post.parentPostID) {
+                let index = parent & mask
+                record.previousSibling = posts[index].newestChild
+                posts[index].newestChild = ordinal
+                posts[index].children += 1
+            } else {
+                record.previousSibling = Self.waiting(&waitingChildren, for: post.parentPostID, ordinal: ordinal)
+            }
         }
-        if posts.count < capacity { posts.append(record) } else { posts[ordinal % capacity] = record }
+        // Nested posts and deliveries whose line came before this post's (threads' records are
+        // merged per drain, so a later thread's line can overtake an earlier one).
+        if !waitingChildren.isEmpty, let early = waitingChildren.removeValue(forKey: post.postID) {
+            record.newestChild = early.newest
+            record.children = early.count
+        }
+        if !waitingDeliveries.isEmpty, let early = waitingDeliveries.removeValue(forKey: post.postID) {
+            record.newestDelivery = early.newest
+            record.deliveries = early.count
+        }
+        if posts.count < capacity {
+            // One allocation for the ring (its pages are touched only as it fills), never a copy.
+            if posts.isEmpty { posts.reserveCapacity(capacity) }
+            posts.append(record)
+        } else {
+            posts[ordinal & mask] = record
+        }
         postsAppended += 1
         if lookup.isEmpty {
             var size = 1
@@ -95,17 +120,38 @@ struct CascadeIndex: Sendable {
             postingThread: delivery.postingThread, start: delivery.start, end: delivery.timestamp,
             wait: delivery.wait, target: delivery.target)
         if let post = postOrdinal(delivery.postID) {
-            let index = post % capacity
+            let index = post & mask
             record.previous = posts[index].newestDelivery
             posts[index].newestDelivery = ordinal
             posts[index].deliveries += 1
+        } else {
+            record.previous = Self.waiting(&waitingDeliveries, for: delivery.postID, ordinal: ordinal)
         }
         if deliveries.count < capacity {
+            if deliveries.isEmpty { deliveries.reserveCapacity(capacity) }
             deliveries.append(record)
         } else {
-            deliveries[ordinal % capacity] = record
+            deliveries[ordinal & mask] = record
         }
         deliveriesAppended += 1
+    }
+
+    /// Lines that came before the post they belong to, by that post's id: the newest one's
+    /// ordinal and how many. Bounded: emptied when full (a post the stream never carries, made
+    /// before it began, would otherwise hold its entry forever).
+    private var waitingChildren: [UInt64: (newest: Int, count: Int)] = [:]
+    private var waitingDeliveries: [UInt64: (newest: Int, count: Int)] = [:]
+    static let maximumWaiting = 256
+
+    /// Chains `ordinal` to the lines waiting for post `postID`; returns the previous newest.
+    private static func waiting(
+        _ table: inout [UInt64: (newest: Int, count: Int)], for postID: UInt64, ordinal: Int
+    ) -> Int {
+        guard postID != 0 else { return -1 }
+        if table.count >= Self.maximumWaiting, table[postID] == nil { table.removeAll(keepingCapacity: true) }
+        let previous = table[postID] ?? (newest: -1, count: 0)
+        table[postID] = (ordinal, previous.count + 1)
+        return previous.newest
     }
 
     // MARK: Reading
@@ -121,7 +167,7 @@ struct CascadeIndex: Sendable {
     /// The post at `ordinal`, while kept.
     func post(at ordinal: Int) -> Post? {
         guard ordinal >= 0, ordinal < postsAppended, ordinal >= postsAppended - posts.count else { return nil }
-        return posts[ordinal % capacity]
+        return posts[ordinal & mask]
     }
 
     /// The delivery at `ordinal`, while kept.
@@ -129,7 +175,7 @@ struct CascadeIndex: Sendable {
         guard ordinal >= 0, ordinal < deliveriesAppended, ordinal >= deliveriesAppended - deliveries.count else {
             return nil
         }
-        return deliveries[ordinal % capacity]
+        return deliveries[ordinal & mask]
     }
 
     /// A post's kept deliveries, oldest first, and whether every one folded is among them.
@@ -159,7 +205,7 @@ struct CascadeIndex: Sendable {
     func postOrdinal(seq: UInt64) -> Int? {
         var ordinal = postsAppended - 1
         while ordinal >= postsAppended - posts.count, ordinal >= 0 {
-            if posts[ordinal % capacity].seq == seq { return ordinal }
+            if posts[ordinal & mask].seq == seq { return ordinal }
             ordinal -= 1
         }
         return nil
@@ -169,7 +215,7 @@ struct CascadeIndex: Sendable {
     func delivery(seq: UInt64) -> Delivery? {
         var ordinal = deliveriesAppended - 1
         while ordinal >= deliveriesAppended - deliveries.count, ordinal >= 0 {
-            if deliveries[ordinal % capacity].seq == seq { return deliveries[ordinal % capacity] }
+            if deliveries[ordinal & mask].seq == seq { return deliveries[ordinal & mask] }
             ordinal -= 1
         }
         return nil
@@ -181,7 +227,7 @@ struct CascadeIndex: Sendable {
         var found: [Delivery] = []
         var ordinal = max(0, deliveriesAppended - deliveries.count)
         while ordinal < deliveriesAppended {
-            let delivery = deliveries[ordinal % capacity]
+            let delivery = deliveries[ordinal & mask]
             if registrations.contains(delivery.registration) { found.append(delivery) }
             ordinal += 1
         }
@@ -196,6 +242,6 @@ struct CascadeIndex: Sendable {
     /// Bytes the index holds, roughly.
     var estimatedBytes: Int {
         posts.count * MemoryLayout<Post>.stride + deliveries.count * MemoryLayout<Delivery>.stride
-            + lookup.count * MemoryLayout<Int>.stride
+            + lookup.count * MemoryLayout<Int>.stride + (waitingChildren.count + waitingDeliveries.count) * 40
     }
 }

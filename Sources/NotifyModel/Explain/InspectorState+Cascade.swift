@@ -188,7 +188,7 @@ extension InspectorState {
     private var forgottenSuffix: String {
         var reasons: [String] = []
         if cascadeIndex.forgotPosts {
-            reasons.append("cascades keep the last \(configuration.explainLinkCapacity) posts and deliveries")
+            reasons.append("cascades keep the last \(cascadeIndex.capacity) posts and deliveries")
         }
         if eventsLost > 0 { reasons.append("\(eventsLost) events were lost in gaps") }
         if reasons.isEmpty { reasons.append("the trace does not hold it: it was posted before the stream began") }

@@ -99,7 +99,7 @@ enum CascadeView {
         _ delivery: CascadeDelivery, _ data: DashboardData, tree: String, base: UInt64
     ) -> Row {
         var note = delivery.target.rawValue
-        if delivery.hopped { note += ", hopped from \(data.threadName(delivery.postingThread))" }
+        if delivery.hopped { note = "hopped from \(data.threadName(delivery.postingThread)) (\(note))" }
         return Row(
             tree: tree + "#\(delivery.registration) \(delivery.registrationName)",
             thread: data.threadName(delivery.thread),
