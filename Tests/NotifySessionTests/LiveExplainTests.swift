@@ -39,8 +39,12 @@ struct LiveExplainTests {
         defer { inspector.stop() }
         let running = LockedValue(true)
         let group = DispatchGroup()
+        // Once the fold has attached, posts for 0.6 s of its 2 s, so the queue has run every
+        // handler by its end.
         DispatchQueue.global().async(group: group) {
-            while running.withLock({ $0 }) {
+            let attached = Date(timeIntervalSinceNow: 10)
+            while inspector.viewerCount == 0, Date() < attached, running.withLock({ $0 }) { usleep(5_000) }
+            for _ in 0..<30 where running.withLock({ $0 }) {
                 center.post(name: Self.outer)
                 usleep(20_000)
             }
@@ -49,7 +53,7 @@ struct LiveExplainTests {
             "--socket", inspector.socketPath, "--no-reattach", "--record", recording,
         ])
         let started = Date()
-        let fold = try LiveFold(options, for: 1_000_000_000)
+        let fold = try LiveFold(options, for: 2_000_000_000)
         running.withLock { $0 = false }
         group.wait()
         queue.waitUntilAllOperationsAreFinished()
