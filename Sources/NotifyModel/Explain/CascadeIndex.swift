@@ -160,7 +160,10 @@ struct CascadeIndex: Sendable {
     func postOrdinal(_ postID: UInt64) -> Int? {
         guard postID != 0, !lookup.isEmpty else { return nil }
         let ordinal = lookup[Int(truncatingIfNeeded: postID & UInt64(lookup.count - 1))]
-        guard let post = post(at: ordinal), post.postID == postID else { return nil }
+        // Reads the id in place: copying the post out would retain and release its name.
+        guard ordinal >= 0, ordinal < postsAppended, ordinal >= postsAppended - posts.count,
+            posts[ordinal & mask].postID == postID
+        else { return nil }
         return ordinal
     }
 
