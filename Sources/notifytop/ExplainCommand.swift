@@ -2,7 +2,8 @@ import ArgumentParser
 import NotifyModel
 import NotifySession
 
-/// `notifytop explain FILE --name NAME`: why each observer did or did not run for a name's posts.
+/// `notifytop explain FILE --name NAME` (or `--pid P`): why each observer did or did not run for a
+/// name's posts; `--post SEQ --cascade` what a post set off.
 /// Parsing only; the explanation is NotifyModel's, the report NotifySession's.
 struct ExplainCommand: ParsableCommand {
     /// The word after `notifytop` that selects this command.
@@ -10,21 +11,40 @@ struct ExplainCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "notifytop explain",
-        abstract: "Explain why each observer did or did not run for a name's posts in a recording.",
+        abstract: "Explain why each observer did or did not run for a name's posts, in a recording or a live process.",
         discussion: """
-            The file is folded through the same model as --replay. For each kept post of NAME (the last 32), \
+            The file is folded through the same model as --replay; with --pid (or --socket, or --foundation \
+            --pid) notifytop attaches as the dashboard does, folds the stream for --for (default 2s) or until \
+            it ends, detaches and answers the same way. For each kept post of NAME (the last 32), \
             every registration that could have received it is listed: NAME's own, every-name ones, and those \
             of near names (a typo or a difference in case), live or ended within the model's retirement window \
             (60 s), each with a reason: delivered, object-differs, name-differs, registered-after, \
             removed-before, owner-dead, object-dead, token-dropped, still-queued, buffer-dropped or unknown. \
             A name nobody posted explains its near names' posts.
 
-            Exit status: 0 explained, 2 the file cannot be read or is not a trace, or the registration is \
-            not tracked.
+            --post SEQ --cascade prints what that post set off: its deliveries and the posts their handlers \
+            made, as a tree; --post SEQ --posted-by climbs from it to the post made outside any handler.
+
+            Exit status: 0 explained, 1 the process cannot be attached, 2 the file cannot be read or is not \
+            a trace, or the registration or post is not kept.
             """)
 
-    @Argument(help: ArgumentHelp("The recording.", valueName: "FILE.ndjson"))
-    var file: String
+    @Argument(help: ArgumentHelp("The recording (or give --pid).", valueName: "FILE.ndjson"))
+    var file: String?
+
+    @Option(help: "Attach to this live process instead of reading a file.")
+    var pid: Int32?
+
+    @Option(help: "Attach to this inspector socket instead of reading a file.")
+    var socket: String?
+
+    @Flag(help: "With --pid: Foundation's own NotificationCenter, through bpftrace's probes.")
+    var foundation = false
+
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp("With --pid: how long to fold the stream (default 2s).", valueName: "TIME"))
+    var duration: ReplayTime?
 
     @Option(help: "The notification name to explain.")
     var name: String?
@@ -35,34 +55,113 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "Only this registration's verdicts; without --name, every kept post of its name.")
     var registration: UInt64?
 
-    @Option(help: "Only the post with this sequence number.")
+    @Option(help: "Only the post with this sequence number (alone: that post, or a delivery's post).")
     var post: UInt64?
+
+    @Flag(help: "With --post: the post's cascade, its deliveries and the posts they made, as a tree.")
+    var cascade = false
+
+    @Flag(help: "With --post: who posted it, up through the handler runs to the first post.")
+    var postedBy = false
 
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
     func validate() throws {
-        if name == nil && registration == nil { throw ValidationError("give --name NAME or --registration ID") }
+        if (file == nil) == (pid == nil && socket == nil) {
+            throw ValidationError("give a recording FILE, or --pid P (or --socket PATH) for a live process")
+        }
+        if foundation && pid == nil { throw ValidationError("--foundation needs --pid") }
+        if duration != nil && file != nil { throw ValidationError("--for applies to --pid: a file is read to its end") }
+        if let duration, duration.nanoseconds == 0 {
+            throw ValidationError("--for takes a time above zero, such as 2s")
+        }
+        if cascade || postedBy {
+            if post == nil { throw ValidationError("--cascade and --posted-by need --post SEQ") }
+            if cascade && postedBy { throw ValidationError("give --cascade or --posted-by, not both") }
+        } else if name == nil && registration == nil && post == nil {
+            throw ValidationError("give --name NAME, --registration ID or --post SEQ")
+        }
     }
 
     func run() throws {
-        let fold: RecordingFold
-        do { fold = try RecordingFold(path: file) } catch {
-            NotifyTopRunner.printError("notifytop explain: \(error)")
-            throw ExitCode(DiffCommand.unreadable)
+        let model: InspectorState
+        if let file {
+            let fold: RecordingFold
+            do { fold = try RecordingFold(path: file) } catch {
+                NotifyTopRunner.printError("notifytop explain: \(error)")
+                throw ExitCode(DiffCommand.unreadable)
+            }
+            if let skipped = fold.skippedLines { NotifyTopRunner.printError("notifytop explain: \(file): \(skipped)") }
+            model = fold.model
+        } else {
+            model = try foldLive()
         }
-        if let skipped = fold.skippedLines { NotifyTopRunner.printError("notifytop explain: \(file): \(skipped)") }
+        if cascade || postedBy, let post {
+            try printCascade(model, post: post)
+            return
+        }
         var report: ExplanationReport
         if let name {
             report = ExplanationReport(
-                fold.model.explain(name: name, object: object, registration: registration, post: post))
-        } else if let registration, let explanation = fold.model.explain(registration: registration) {
+                model.explain(name: name, object: object, registration: registration, post: post))
+        } else if let registration, let explanation = model.explain(registration: registration) {
             report = ExplanationReport(explanation)
+        } else if registration == nil, let post, let kept = model.cascadeEvent(seq: post),
+            let posted = model.cascadePost(id: kept.postID)
+        {
+            report = ExplanationReport(model.explain(name: posted.name, post: posted.seq))
+        } else if registration == nil, let post {
+            NotifyTopRunner.printError("notifytop explain: no post or delivery with seq \(post) is kept")
+            throw ExitCode(DiffCommand.unreadable)
         } else {
             NotifyTopRunner.printError("notifytop explain: registration \(registration ?? 0) is not tracked")
             throw ExitCode(DiffCommand.unreadable)
         }
-        report.keep(object: object, post: post)
+        report.keep(object: object, post: name == nil && registration == nil ? nil : post)
+        print(json ? report.json : report.text)
+    }
+
+    /// `--pid`: attach as the dashboard does, fold for `--for`, detach.
+    private func foldLive() throws -> InspectorState {
+        var arguments: [String] = []
+        if let pid { arguments += ["--pid", String(pid)] }
+        if let socket { arguments += ["--socket", socket] }
+        if foundation { arguments.append("--foundation") }
+        let options: NotifyTopOptions
+        do { options = try NotifyTopOptions.parse(arguments) } catch {
+            NotifyTopRunner.printError("notifytop explain: \(error)")
+            throw ExitCode(1)
+        }
+        do {
+            let fold = try LiveFold(options, for: duration?.nanoseconds ?? LiveFold.defaultDuration)
+            if let ended = fold.ended {
+                NotifyTopRunner.printError("notifytop explain: the stream ended (\(ended)) after \(fold.events) events")
+            }
+            return fold.model
+        } catch {
+            NotifyTopRunner.printError("notifytop explain: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    private func printCascade(_ model: InspectorState, post seq: UInt64) throws {
+        guard let event = model.cascadeEvent(seq: seq) else {
+            NotifyTopRunner.printError("notifytop explain: no post or delivery with seq \(seq) is kept")
+            throw ExitCode(DiffCommand.unreadable)
+        }
+        let report: CascadeReport
+        if cascade, let tree = model.cascade(post: event.postID) {
+            report = CascadeReport(tree)
+        } else if postedBy,
+            let chain = event.registration == nil
+                ? model.postedBy(post: event.postID) : model.postedBy(deliverySeq: seq)
+        {
+            report = CascadeReport(chain)
+        } else {
+            NotifyTopRunner.printError("notifytop explain: post \(event.postID) is no longer kept")
+            throw ExitCode(DiffCommand.unreadable)
+        }
         print(json ? report.json : report.text)
     }
 }

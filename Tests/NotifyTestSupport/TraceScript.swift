@@ -92,7 +92,7 @@ package struct TraceScript: Sendable {
     @discardableResult
     package mutating func post(
         _ name: String, matched: Int, thread: UInt64 = 1, site: UInt64 = 200, depth: Int = 1,
-        message: TraceMessageKind? = nil, object: UInt64? = nil
+        message: TraceMessageKind? = nil, object: UInt64? = nil, parent: UInt64 = 0
     ) -> UInt64 {
         self.site(site)
         if let object { self.object(object, type: "App.Sender") }
@@ -101,7 +101,7 @@ package struct TraceScript: Sendable {
             .posted(
                 TracePost(
                     seq: nextSeq(), timestamp: time, thread: thread, postID: lastPostID, name: name, object: object,
-                    hasUserInfo: false, matched: matched, depth: depth, parentPostID: 0, callsite: site,
+                    hasUserInfo: false, matched: matched, depth: depth, parentPostID: parent, callsite: site,
                     message: message)))
         return lastPostID
     }
@@ -118,16 +118,19 @@ package struct TraceScript: Sendable {
     }
 
     /// One handler run of `registration` for `post`, lasting `duration`; the clock moves past it.
+    /// `startedAt` places a run that began earlier (posts made inside it come before its line).
     package mutating func deliver(
         _ post: UInt64, to registration: UInt64, name: String, thread: UInt64 = 1, postingThread: UInt64 = 1,
-        duration: UInt64 = 1_000, wait: UInt64 = 0, depth: Int = 1, target: TraceTargetKind = .posting
+        duration: UInt64 = 1_000, wait: UInt64 = 0, depth: Int = 1, target: TraceTargetKind = .posting,
+        startedAt: UInt64? = nil
     ) {
-        let start = time + wait
-        time = start + duration
+        let start = startedAt ?? time + wait
+        time = max(time, start + duration)
         events.append(
             .delivered(
                 TraceDelivery(
-                    seq: nextSeq(), timestamp: time, thread: thread, postID: post, registration: registration,
+                    seq: nextSeq(), timestamp: start + duration, thread: thread, postID: post,
+                    registration: registration,
                     name: name,
                     postingThread: postingThread, target: target, start: start, duration: duration, wait: wait,
                     depth: depth)))

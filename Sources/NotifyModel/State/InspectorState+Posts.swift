@@ -27,6 +27,7 @@ extension InspectorState {
                 postID: post.postID, nameSlot: slot, callsite: post.callsite, thread: post.thread, threadIsMain: onMain,
                 matched: post.matched))
         explainIndex.posted(post, nameSlot: slot)
+        cascadeIndex.posted(post)
 
         if post.matched == 0 {
             nameRows[slot].postsWithNoObserver &+= 1
@@ -55,6 +56,7 @@ extension InspectorState {
         slowestHandlerWindow.recordMaximum(delivery.duration, at: time)
         let threadSlot = threadSlot(for: delivery.thread)
         explainIndex.delivered(delivery)
+        cascadeIndex.delivered(delivery)
 
         var observerType: String?
         var registrationKind: TraceRegistrationKind?

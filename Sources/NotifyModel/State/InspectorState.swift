@@ -93,6 +93,8 @@ public struct InspectorState: Sendable {
     var recentPosts: RecentPosts
     /// Each name's recent posts with their deliveries: what ``explain(name:object:registration:post:)`` reads.
     var explainIndex: ExplainIndex
+    /// Every kept post with its deliveries and nested posts: what ``cascade(post:maximumNodes:)`` reads.
+    var cascadeIndex: CascadeIndex
     var findingStore: LeakFindingStore
     var ruleState = RuleState()
     var missedRemovals: RingBuffer<MissedRemoval> = RingBuffer(capacity: 32)
@@ -115,6 +117,7 @@ public struct InspectorState: Sendable {
         nameRows = [NameRow(name: "*", isWildcard: true, threadCapacity: configuration.threadsPerName)]
         recentPosts = RecentPosts(capacity: configuration.recentPostCapacity)
         explainIndex = ExplainIndex(linkCapacity: configuration.explainLinkCapacity)
+        cascadeIndex = CascadeIndex(capacity: configuration.explainLinkCapacity)
         findingStore = LeakFindingStore(maximum: configuration.maximumFindings)
         let rules = configuration.rules
         slowHandlerFloor = rules.runs(.slowHandler) ? rules.slowHandler.lowest : .max

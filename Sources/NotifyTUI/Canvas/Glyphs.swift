@@ -21,16 +21,25 @@ package struct Glyphs: Sendable, Hashable {
     package var times: String
     /// Bullet for the selected row and lane markers.
     package var bullet: String
+    /// A tree's branches: a child with siblings below, the last child, and the stem that carries
+    /// on past a child to its siblings (the cascade pane).
+    package var treeBranch: String
+    /// See ``treeBranch``.
+    package var treeLast: String
+    /// See ``treeBranch``.
+    package var treeStem: String
 
     /// Unicode block elements and box drawing.
     package static let unicode = Glyphs(
         sparks: ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"], ellipsis: "…", ascending: "▲", descending: "▼",
         crumbSeparator: " › ", horizontal: "─", vertical: "│", corners: ["┌", "┐", "└", "┘"], times: "×",
-        bullet: "●")
+        bullet: "●", treeBranch: "├─ ", treeLast: "└─ ",
+        treeStem: "│  ")
 
     /// Seven-bit fallbacks.
     package static let ascii = Glyphs(
         sparks: ["_", ".", "-", "=", "+", "*", "#", "@"], ellipsis: "~", ascending: "^", descending: "v",
         crumbSeparator: " > ", horizontal: "-", vertical: "|", corners: ["+", "+", "+", "+"], times: "x",
-        bullet: "*")
+        bullet: "*", treeBranch: "|- ", treeLast: "`- ",
+        treeStem: "|  ")
 }

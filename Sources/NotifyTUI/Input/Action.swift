@@ -94,6 +94,10 @@ package enum Action: Sendable, Hashable {
     case redraw
     /// Explain the selected post (Events) or registration (Observers): why each observer ran or not.
     case explain
+    /// Show the selected post's cascade: its deliveries and the posts their handlers made.
+    case cascade
+    /// Show who posted the selected delivery's or post's post, up to the root.
+    case postedBy
 }
 
 /// What the run loop must do after a key: redraw, quit, or carry out a session command.

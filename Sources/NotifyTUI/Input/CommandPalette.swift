@@ -191,6 +191,8 @@ extension Action {
         case .toggleClear: "clear"
         case .toggleWrap: "wrap"
         case .explain: "explain"
+        case .cascade: "cascade"
+        case .postedBy: "posted-by"
         case .toggleGroup: "fold"
         case .toggleAllGroups: "fold-all"
         case .togglePause: "pause"

@@ -193,7 +193,15 @@ package struct Keymap: Sendable {
             context: .table),
         KeyBinding(
             [.char("x")], .explain, label: "Why",
-            help: "why observers ran or not: selected post or registration",
+            help: "why observers ran or not: selected post, registration or leak warning",
+            context: .table),
+        KeyBinding(
+            [.char("c")], .cascade, label: "Cascade",
+            help: "cascade: the selected post's deliveries and the posts they made, as a tree",
+            context: .table),
+        KeyBinding(
+            [.char("u")], .postedBy, label: "PostedBy",
+            help: "posted by: from the selected delivery or post up to the post that began it",
             context: .table),
         KeyBinding([.char("I")], .invertSort, label: "Invert", help: "invert the sort order", context: .table),
         KeyBinding(

@@ -117,12 +117,30 @@ extension ViewState {
             }
         case .toggleFollow: table.follow.toggle()
         case .explain:
-            guard !showsOverview, context.rowKeys.indices.contains(context.selectedIndex),
-                let level = Self.explainTarget(context.rowKeys[context.selectedIndex])
+            let selected = context.rowKeys.indices.contains(context.selectedIndex)
+            guard !showsOverview,
+                let level = selected
+                    ? Self.explainTarget(context.rowKeys[context.selectedIndex]) ?? findingOnScreen : findingOnScreen
             else {
-                notice = Notice("x explains a post or event (Events) or a registration (Observers)", isError: true)
+                notice = Notice(
+                    "x explains a post or event (Events), a registration (Observers) or a warning (Leaks)",
+                    isError: true)
                 return .redraw
             }
+            if path.last == level { return .none }
+            drill[view, default: []].append(level)
+        case .cascade, .postedBy:
+            let up = action == .postedBy
+            guard !showsOverview, context.rowKeys.indices.contains(context.selectedIndex),
+                let target = Self.cascadeTarget(context.rowKeys[context.selectedIndex])
+            else {
+                notice = Notice(
+                    (up ? "u climbs from" : "c opens the cascade of")
+                        + " a post or delivery (Events, Threads, a registration's deliveries, x, c)",
+                    isError: true)
+                return .redraw
+            }
+            let level = up ? DrillLevel.postedBy(target) : .cascade(target)
             if path.last == level { return .none }
             drill[view, default: []].append(level)
         case .dropMark, .toggleClear, .toggleWrap: return reduceLog(action, context: context)
@@ -176,12 +194,30 @@ extension ViewState {
         table = state
     }
 
-    /// What `x` explains on a row: an event (a post, or the registration it is about) or a registration.
+    /// What `x` explains on a row: an event (a post, or the registration it is about), a
+    /// registration or a leak warning.
     static func explainTarget(_ key: RowKey) -> DrillLevel? {
         switch key {
         case .event(let seq, _): .explainEvent(seq)
         case .registration(let id), .delivery(let id, _): .explainRegistration(id)
+        case .warning(let key): .explainFinding(key)
         case .continuation(let row, _): explainTarget(row)
+        default: nil
+        }
+    }
+
+    /// In a warning's detail, `x` on a line that explains nothing explains the warning.
+    private var findingOnScreen: DrillLevel? {
+        guard case .warning(let key)? = path.last else { return nil }
+        return .explainFinding(key)
+    }
+
+    /// What `c` and `u` start from on a row: a post or deliver line, or a Threads delivery.
+    static func cascadeTarget(_ key: RowKey) -> CascadeTarget? {
+        switch key {
+        case .event(let seq, _): .event(seq)
+        case .delivery(let registration, let post): .delivery(post: post, registration: registration)
+        case .continuation(let row, _): cascadeTarget(row)
         default: nil
         }
     }

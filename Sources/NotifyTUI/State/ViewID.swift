@@ -60,6 +60,12 @@ package enum DrillLevel: Sendable, Hashable {
     case explainEvent(UInt64)
     /// Why one registration did or did not run for its name's posts.
     case explainRegistration(UInt64)
+    /// What a post set off: its deliveries and nested posts, as a tree.
+    case cascade(CascadeTarget)
+    /// Who posted: from a delivery or a post up to a post made outside any handler.
+    case postedBy(CascadeTarget)
+    /// The deliveries a leak finding caused or prevented, by the finding's key.
+    case explainFinding(String)
 
     /// The key of the row that drills here.
     package var rowKey: RowKey {
@@ -70,6 +76,28 @@ package enum DrillLevel: Sendable, Hashable {
         case .thread(let id): .thread(id)
         case .explainEvent(let seq): .why("evt:\(seq)")
         case .explainRegistration(let id): .why("reg:\(id)")
+        case .cascade(let target): .why("cascade:\(target)")
+        case .postedBy(let target): .why("by:\(target)")
+        case .explainFinding(let key): .why("warn:" + key)
+        }
+    }
+}
+
+/// What a cascade or a "posted by" chain starts from, as a row names it.
+package enum CascadeTarget: Sendable, Hashable, CustomStringConvertible {
+    /// A post or deliver line by sequence number.
+    case event(UInt64)
+    /// A post by id.
+    case post(UInt64)
+    /// A post's delivery to a registration.
+    case delivery(post: UInt64, registration: UInt64)
+
+    /// `evt:12`, `post:4`, `post:4#2`.
+    package var description: String {
+        switch self {
+        case .event(let seq): "evt:\(seq)"
+        case .post(let id): "post:\(id)"
+        case .delivery(let post, let registration): "post:\(post)#\(registration)"
         }
     }
 }

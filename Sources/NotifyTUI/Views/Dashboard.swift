@@ -76,6 +76,11 @@ package enum Dashboard {
         case .explainEvent?, .explainRegistration?:
             let level = view.path.last!
             return ExplainView.draw(data, level: level, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+        case .cascade?, .postedBy?:
+            let level = view.path.last!
+            return CascadeView.draw(data, level: level, state: state, rect: rect, glyphs: glyphs, into: &canvas)
+        case .explainFinding(let key)?:
+            return FindingEffectsView.draw(data, key: key, state: state, rect: rect, glyphs: glyphs, into: &canvas)
         case nil:
             switch view.view {
             case .names: return NamesView.draw(data, state: state, rect: rect, glyphs: glyphs, into: &canvas)
@@ -159,6 +164,8 @@ package enum Dashboard {
             case .warning(let key): parts.append(LeakDetailView.crumb(data, key: key))
             case .thread(let id): parts.append(data.threadName(id))
             case .explainEvent, .explainRegistration: parts.append(ExplainView.crumb(level))
+            case .cascade, .postedBy: parts.append(CascadeView.crumb(data, level))
+            case .explainFinding(let key): parts.append(FindingEffectsView.crumb(data, key: key))
             }
         }
         var crumb = parts.joined(separator: glyphs.crumbSeparator)

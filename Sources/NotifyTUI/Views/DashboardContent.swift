@@ -31,6 +31,14 @@ extension Dashboard {
             let level = view.path.last!
             return TableWidget.content(
                 ExplainView.rows(data, level), spec: ExplainView.spec, state: state, view: name)
+        case .cascade?, .postedBy?:
+            return TableWidget.content(
+                CascadeView.rows(data, view.path.last!, glyphs: glyphs), spec: CascadeView.spec(ascii: ascii),
+                state: state, view: name)
+        case .explainFinding(let key)?:
+            return TableWidget.content(
+                FindingEffectsView.rows(data, key: key), spec: FindingEffectsView.spec(ascii: ascii), state: state,
+                view: name)
         case nil:
             switch view.view {
             case .names:

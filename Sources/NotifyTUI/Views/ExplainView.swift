@@ -42,7 +42,12 @@ enum ExplainView {
 
     /// A post event explains that post; an event about a registration explains its posts.
     private static func explanation(_ data: DashboardData, eventSeq seq: UInt64) -> [PostExplanation] {
-        guard let event = data.tail.events.first(where: { $0.seq == seq }) else { return [] }
+        guard let event = data.tail.events.first(where: { $0.seq == seq }) else {
+            // A post or delivery the tail no longer holds (reached from a cascade): the kept one.
+            guard let kept = data.model.cascadeEvent(seq: seq), let post = data.model.cascadePost(id: kept.postID)
+            else { return [] }
+            return data.model.explain(name: post.name, post: post.seq).posts
+        }
         switch event {
         case .posted(let post):
             return data.model.explain(name: post.name, post: post.seq).posts
@@ -77,7 +82,8 @@ enum ExplainView {
                 style: { $0.reason == "delivered" ? .normal : .warning }),
             TableColumn("DETAIL", .flexible(min: 20), text: { $0.detail }),
         ],
-        key: { .line($0.index) }, emptyMessage: "nothing to explain: the post or registration is no longer kept")
+        key: { .event(seq: $0.post, registration: $0.registration) },
+        emptyMessage: "nothing to explain: the post or registration is no longer kept")
 
     /// The crumb of `level`.
     static func crumb(_ level: DrillLevel) -> String {
