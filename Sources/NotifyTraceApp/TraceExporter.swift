@@ -325,6 +325,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         guard attachment != nil, !viewers.isEmpty, MonotonicClock.now() &- historyPolledAt >= Self.historyPollInterval
         else { return }
         pollHistory()
+        // At the same pace: a viewer learns of a dead object filter within the interval.
+        center.lookForDeadObjectFilters()
     }
 
     /// Moves events from the ring to the viewers, a chunk at a time; returns whether there were any.

@@ -32,6 +32,8 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     // Guarded by `lock`, so the runtime's exclusivity checks would only repeat what the lock ensures.
     @exclusivity(unchecked) var table = RegistrationTable()
     @exclusivity(unchecked) var probes: ProbeSet?
+    /// When ``lookForDeadObjectFilters()`` last found every remaining object filter alive; 0 never.
+    @exclusivity(unchecked) var objectFiltersSeenAliveAt: UInt64 = 0
     /// Typed message registrations, also guarded by `lock`.
     let messages = MessageRegistry()
     let lastPostID = Atomic<UInt64>(0)
