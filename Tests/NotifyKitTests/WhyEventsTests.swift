@@ -1,0 +1,124 @@
+import Foundation
+import NotifyKit
+import Testing
+
+private final class Document: Sendable {}
+private final class Screen: Sendable {}
+
+/// What a center reports for explaining a missed delivery: the call that ended a registration,
+/// the death of an object filter, and the enqueues a queue merged into a post.
+@Suite("Events that explain a missed delivery")
+struct WhyEventsTests {
+    private static let name = Notification.Name("why")
+
+    private func removal(of id: UInt64, in probe: InMemoryProbe) -> (NotifyRemovalReason, NotifyCallsite?)? {
+        for event in probe.events {
+            if case .removed(id, let reason, let callsite) = event.kind { return (reason, callsite) }
+        }
+        return nil
+    }
+
+    @Test("cancel() and removeObserver report their call's site; an owner's death and a sequence's end none")
+    func removalSites() {
+        let center = NotifyCenter()
+        withProbe(on: center) { probe in
+            let cancelled = center.addObserver(forName: Self.name, object: nil, queue: nil) { _ in }
+            let byToken = center.addObserver(forName: Self.name, object: nil, queue: nil) { _ in }
+            var screen: Screen? = Screen()
+            let owned = center.observe(Self.name, owner: screen!) { _, _ in }
+            let cancelLine: UInt = #line + 1
+            cancelled.cancel()
+            let removeLine: UInt = #line + 1
+            center.removeObserver(byToken)
+            screen = nil
+            center.post(name: Self.name)
+            #expect(removal(of: cancelled.registrationID, in: probe)?.0 == .tokenCancelled)
+            #expect(removal(of: cancelled.registrationID, in: probe)?.1?.line == cancelLine)
+            #expect(removal(of: cancelled.registrationID, in: probe)?.1?.file == "NotifyKitTests/WhyEventsTests.swift")
+            #expect(removal(of: byToken.registrationID, in: probe)?.0 == .explicit)
+            #expect(removal(of: byToken.registrationID, in: probe)?.1?.line == removeLine)
+            #expect(removal(of: owned.registrationID, in: probe)?.0 == .observerDeallocated)
+            #expect(removal(of: owned.registrationID, in: probe)?.1 == nil)
+            withExtendedLifetime(owned) {}
+        }
+    }
+
+    @Test("a dead object filter is an event before its removal, found by a post or by a look, with when it was alive")
+    func objectFilterDeath() {
+        let center = NotifyCenter()
+        withProbe(on: center) { probe in
+            var foundByPost: Document? = Document()
+            var foundByLook: Document? = Document()
+            let byPost = center.addObserver(forName: Self.name, object: foundByPost, queue: nil) { _ in }
+            let byLook = center.addObserver(forName: Notification.Name("other"), object: foundByLook, queue: nil) { _ in
+            }
+            center.lookForDeadObjectFilters()
+            let lookedAt = probe.events.last?.timestamp ?? 0
+            foundByPost = nil
+            foundByLook = nil
+            center.post(name: Self.name)
+            center.lookForDeadObjectFilters()
+            let events = probe.events
+            for token in [byPost, byLook] {
+                let death = events.firstIndex {
+                    if case .objectDead(token.registrationID, _) = $0.kind { true } else { false }
+                }
+                let end = events.firstIndex {
+                    if case .removed(token.registrationID, .objectDeallocated, nil) = $0.kind { true } else { false }
+                }
+                guard let death, let end else {
+                    Issue.record("no death or no removal for #\(token.registrationID)")
+                    continue
+                }
+                #expect(death + 1 == end)
+                guard case .objectDead(_, let aliveAt) = events[death].kind else { continue }
+                #expect(aliveAt >= lookedAt && aliveAt <= events[death].timestamp)
+            }
+            let deaths = events.filter { if case .objectDead = $0.kind { true } else { false } }
+            #expect(deaths.count == 2)
+        }
+    }
+
+    @Test("a queue's post names the enqueues merged into it, by site, and takes the survivor's site")
+    func queueMerges() {
+        let center = NotifyCenter()
+        let merges = LockedBox<[NotifyQueueMerge]>([])
+        let posts = LockedBox<[NotifyPost]>([])
+        let lines = LockedBox<(first: UInt, second: UInt, last: UInt)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            withProbe(on: center) { probe in
+                let token = center.addObserver(forName: Self.name, object: nil, queue: nil) { _ in }
+                let queue = NotifyQueue(center: center)
+                let firstLine: UInt = #line + 2
+                for _ in 0..<2 {
+                    queue.enqueue(Notification(name: Self.name), postingStyle: .asap)
+                }
+                let secondLine: UInt = #line + 1
+                queue.enqueue(Notification(name: Self.name), postingStyle: .asap)
+                let lastLine: UInt = #line + 1
+                queue.enqueue(Notification(name: Self.name), postingStyle: .asap)
+                let deadline = Date(timeIntervalSinceNow: 5)
+                while queue.pendingCount > 0 && Date() < deadline {
+                    _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.005))
+                }
+                token.cancel()
+                lines.value = (firstLine, secondLine, lastLine)
+                posts.value = probe.posts
+                merges.value = probe.events.compactMap { if case .queueMerged(let m) = $0.kind { m } else { nil } }
+            }
+            done.signal()
+        }
+        thread.start()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        guard let lines = lines.value, let post = posts.value.first else {
+            Issue.record("the queue did not post")
+            return
+        }
+        #expect(posts.value.count == 1)
+        #expect(post.callsite.line == lines.last)
+        #expect(merges.value.map(\.postID) == [post.postID, post.postID])
+        #expect(merges.value.map(\.callsite.line) == [lines.first, lines.second])
+        #expect(merges.value.map(\.count) == [2, 1])
+    }
+}
