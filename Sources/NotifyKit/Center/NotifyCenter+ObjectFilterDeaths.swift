@@ -17,7 +17,12 @@ extension NotifyCenter {
             for bucket in table.buckets {
                 for registration in bucket.entries where registration.objectFilterDied { dead.append(registration) }
             }
-            for registration in dead { end(registration, reason: .objectDeallocated, callsite: nil) }
+            // Reported on the thread that made the registration: the inspector's thread is not the app's.
+            for registration in dead {
+                end(
+                    registration, reason: .objectDeallocated, callsite: nil,
+                    reportedOn: registration.registeringThread)
+            }
             objectFiltersSeenAliveAt = now
         }
     }

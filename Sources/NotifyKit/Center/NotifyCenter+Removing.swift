@@ -183,13 +183,21 @@ extension NotifyCenter {
         locked { end(registration, reason: reason, callsite: nil) }
     }
 
-    /// Must be called with `lock` held.
-    func end(_ registration: Registration, reason: NotifyRemovalReason, callsite: NotifyCallsite?) {
+    /// Must be called with `lock` held. The events are reported on `thread` (by default the
+    /// calling thread's).
+    func end(
+        _ registration: Registration, reason: NotifyRemovalReason, callsite: NotifyCallsite?,
+        reportedOn thread: UInt64? = nil
+    ) {
         guard table.remove(registration) else { return }
-        if reason == .objectDeallocated, let probes {
-            probes.emit(.objectDead(registration: registration.id, aliveAt: objectFilterSeenAlive(registration)))
+        guard let probes else { return }
+        let thread = thread ?? ThreadContext.currentID
+        if reason == .objectDeallocated {
+            probes.emit(
+                .objectDead(registration: registration.id, aliveAt: objectFilterSeenAlive(registration)),
+                thread: thread)
         }
-        probes?.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
+        probes.emit(.removed(registration: registration.id, reason: reason, callsite: callsite), thread: thread)
     }
 
     /// Whether the registration can still deliver: present, and its owner and object filter alive.

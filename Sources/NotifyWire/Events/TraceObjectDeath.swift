@@ -7,7 +7,8 @@ public struct TraceObjectDeath: Sendable, Hashable {
     public var seq: UInt64
     /// Monotonic nanoseconds when the center found the object dead.
     public var timestamp: UInt64
-    /// The ``TraceThread/id`` of the thread that found it.
+    /// The ``TraceThread/id`` of the thread that found it; for the inspector's periodic look, the
+    /// thread that made the registration.
     public var thread: UInt64
     /// The ``TraceRegistration/id`` whose object filter died.
     public var registration: UInt64
