@@ -118,6 +118,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         let patience = limits.endFlushNanoseconds + limits.endLastNanoseconds + 1_000_000_000
         _ = finished.wait(timeout: .now() + .nanoseconds(Int(min(patience, UInt64(Int.max)))))
         unlink(socketPath)
+        NotifyInspector.releaseClaim(on: socketPath)
         ExitCleanup.unregister(self)
     }
 

@@ -53,3 +53,21 @@ struct WhyLinesExportTests {
         #expect(!events.contains { if case .posted = $0 { true } else { false } }, "found with no post")
     }
 }
+
+@Suite("One inspected center per process", .serialized, .timeLimit(.minutes(2)))
+struct OneStreamPerProcessTests {
+    @Test("a second inspector in the same directory is refused while the first runs, and allowed after it stops")
+    func secondInspectorIsRefused() throws {
+        let temporary = TemporaryDirectory()
+        let first = try NotifyInspector.start(center: NotifyCenter(label: "one"), directory: temporary.socketDirectory)
+        #expect(throws: TraceError.self) {
+            _ = try NotifyInspector.start(center: NotifyCenter(label: "two"), directory: temporary.socketDirectory)
+        }
+        let reader = try TraceReader.connect(socketPath: first.socketPath)
+        _ = reader.read(until: { if case .tick = $0 { true } else { false } })
+        #expect(reader.header?.center == "one")
+        first.stop()
+        let second = try NotifyInspector.start(center: NotifyCenter(label: "two"), directory: temporary.socketDirectory)
+        second.stop()
+    }
+}
