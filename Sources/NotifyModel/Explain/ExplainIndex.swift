@@ -113,9 +113,27 @@ struct ExplainIndex: Sendable {
     /// Filter deaths by registration and merges by post id, the last ``keptFacts`` of each kind.
     var filterDeaths: [UInt64: FilterDeath] = [:]
     var merges: [UInt64: [Merge]] = [:]
-    private var filterDeathOrder: [UInt64] = []
-    private var mergeOrder: [UInt64] = []
+    private var filterDeathOrder = KeyRing()
+    private var mergeOrder = KeyRing()
     static let keptFacts = 4_096
+
+    /// The last ``keptFacts`` keys, oldest overwritten first.
+    private struct KeyRing: Sendable {
+        var keys: [UInt64] = []
+        var head = 0
+
+        /// Adds `key`; returns the key it overwrote once full.
+        mutating func push(_ key: UInt64) -> UInt64? {
+            guard keys.count == ExplainIndex.keptFacts else {
+                keys.append(key)
+                return nil
+            }
+            let old = keys[head]
+            keys[head] = key
+            head = (head + 1) % ExplainIndex.keptFacts
+            return old
+        }
+    }
     /// Sites kept per post: one per merging call site, so few.
     static let mergeSitesPerPost = 16
 
@@ -174,13 +192,10 @@ struct ExplainIndex: Sendable {
         merges[merge.postID]!.append(Merge(callsite: merge.callsite, count: merge.count, enqueuedAt: merge.enqueuedAt))
     }
 
-    /// Appends `key` to `order`, forgetting the oldest key's value when ``keptFacts`` are kept.
-    private static func remember<Value>(_ key: UInt64, in order: inout [UInt64], dropping values: inout [UInt64: Value])
+    /// Adds `key` to `order`, forgetting the oldest key's value when ``keptFacts`` are kept.
+    private static func remember<Value>(_ key: UInt64, in order: inout KeyRing, dropping values: inout [UInt64: Value])
     {
-        if order.count >= keptFacts {
-            values[order.removeFirst()] = nil
-        }
-        order.append(key)
+        if let old = order.push(key) { values[old] = nil }
     }
 
     /// A notification queue merged enqueues of a name: the name's next post carries the count.
