@@ -43,6 +43,24 @@ struct WhyEventsTests {
         }
     }
 
+    @Test("a typed message token removed names the call; one released ends with no site")
+    @MainActor
+    func messageTokenSites() {
+        let center = NotifyCenter()
+        withProbe(on: center) { probe in
+            let removed = center.addObserver(for: Tapped.self) { _ in }
+            let removeLine: UInt = #line + 1
+            center.removeObserver(removed)
+            _ = center.addObserver(for: Tapped.self) { _ in }
+            let ends = probe.events.compactMap { event -> (NotifyRemovalReason, NotifyCallsite?)? in
+                if case .removed(_, let reason, let callsite) = event.kind { (reason, callsite) } else { nil }
+            }
+            #expect(ends.count == 2)
+            #expect(ends.first?.0 == .explicit && ends.first?.1?.line == removeLine)
+            #expect(ends.last?.0 == .tokenCancelled && ends.last?.1 == nil)
+        }
+    }
+
     @Test("a dead object filter is an event before its removal, found by a post or by a look, with when it was alive")
     func objectFilterDeath() {
         let center = NotifyCenter()

@@ -47,6 +47,18 @@ struct ExplainWhyTests {
         #expect(state.explain(name: "sync").notes.isEmpty)
     }
 
+    @Test("a token ended with no cancel() call was released: token-dropped, not removed-before")
+    func releasedMessageToken() {
+        var script = TraceScript(header: Self.header(minor: 5), time: TraceScript.start)
+        script.register(1, "App.Tapped", kind: .mainActorMessage, site: 101)
+        script.advance(TraceScript.ms)
+        script.remove(1, reason: .tokenCancelled)
+        script.post("App.Tapped", matched: 0, message: .mainActor)
+        let released = verdict(script.fold(), "App.Tapped", 1)
+        #expect(released?.reason == .tokenDropped)
+        #expect(released?.detail.contains("released without cancel()") == true)
+    }
+
     @Test("object-dead says when the filter died and which new object took its address, and when")
     func filterDeath() {
         var script = TraceScript(header: Self.header(minor: 5), time: TraceScript.start)

@@ -72,7 +72,7 @@ extension NotifyCenter {
         case .value(let value):
             // Foundation ignores an ObservationToken here; removing it is what the caller meant.
             if let token = value.base as? ObservationToken {
-                removeObserver(token)
+                removeObserver(token, file: file, line: line)
                 return
             }
             preconditionFailure(Self.notAnObserver(type(of: value.base)), file: file, line: line)
@@ -102,7 +102,7 @@ extension NotifyCenter {
         // Foundation ignores an ObservationToken here; removing it is what the caller meant. Only an
         // object of the class a value gets boxed in can be one: unboxing costs conformance lookups.
         if ObjectIdentifier(type(of: observer)) == Self.boxedValueClass, let token = observer as? ObservationToken {
-            removeObserver(token)
+            removeObserver(token, file: file, line: line)
             return
         }
         locked { removeRegistrations(of: observer, name: name, object: filter, file: file, line: line) }

@@ -116,6 +116,10 @@ extension InspectorState {
             return make(
                 .tokenDropped,
                 "its sequence ended \(when): its iterator was released (or its task cancelled), no call ended it")
+        case .tokenCancelled where removal.callsite == nil && traceCarriesWhy:
+            // From 1.5 a cancel() names its site: a token end with none is a released token
+            // (a typed message's `ObservationToken`, which ends its registration when released).
+            return make(.tokenDropped, "its token was released without cancel() \(when), which ended it")
         case .tokenCancelled:
             return make(.removedBefore, "cancel() on its token\(site) ended it \(when)\(siteUnknown)")
         case .explicit:
