@@ -61,14 +61,15 @@ struct WhyEventsTests {
         }
     }
 
-    @Test("a dead object filter is an event before its removal, found by a post or by a look, with when it was alive")
+    @Test("a dead object filter is reported once: by a post, just before its removal, or by a look, which ends nothing")
     func objectFilterDeath() {
         let center = NotifyCenter()
         withProbe(on: center) { probe in
             var foundByPost: Document? = Document()
             var foundByLook: Document? = Document()
             let byPost = center.addObserver(forName: Self.name, object: foundByPost, queue: nil) { _ in }
-            let byLook = center.addObserver(forName: Notification.Name("other"), object: foundByLook, queue: nil) { _ in
+            let byLook = center.addObserver(forName: Notification.Name("other"), object: foundByLook, queue: nil) {
+                _ in
             }
             center.lookForDeadObjectFilters()
             let lookedAt = probe.events.last?.timestamp ?? 0
@@ -76,24 +77,25 @@ struct WhyEventsTests {
             foundByLook = nil
             center.post(name: Self.name)
             center.lookForDeadObjectFilters()
+            center.lookForDeadObjectFilters()
             let events = probe.events
-            for token in [byPost, byLook] {
-                let death = events.firstIndex {
-                    if case .objectDead(token.registrationID, _) = $0.kind { true } else { false }
-                }
-                let end = events.firstIndex {
-                    if case .removed(token.registrationID, .objectDeallocated, nil) = $0.kind { true } else { false }
-                }
-                guard let death, let end else {
-                    Issue.record("no death or no removal for #\(token.registrationID)")
-                    continue
-                }
-                #expect(death + 1 == end)
-                guard case .objectDead(_, let aliveAt) = events[death].kind else { continue }
-                #expect(aliveAt >= lookedAt && aliveAt <= events[death].timestamp)
+            func index(_ matches: (ProbeEvent.Kind) -> Bool) -> [Int] {
+                events.indices.filter { matches(events[$0].kind) }
             }
-            let deaths = events.filter { if case .objectDead = $0.kind { true } else { false } }
-            #expect(deaths.count == 2)
+            let postDeath = index { if case .objectDead(byPost.registrationID, _) = $0 { true } else { false } }
+            let postEnd = index {
+                if case .removed(byPost.registrationID, .objectDeallocated, nil) = $0 { true } else { false }
+            }
+            #expect(postDeath.count == 1 && postEnd.count == 1)
+            #expect(postDeath.first.map { $0 + 1 } == postEnd.first, "the death comes just before the removal")
+            let lookDeath = index { if case .objectDead(byLook.registrationID, _) = $0 { true } else { false } }
+            #expect(lookDeath.count == 1, "reported once, though looked at twice")
+            #expect(index { if case .removed(byLook.registrationID, _, _) = $0 { true } else { false } }.isEmpty)
+            for at in postDeath + lookDeath {
+                guard case .objectDead(_, let aliveAt) = events[at].kind else { continue }
+                #expect(aliveAt >= lookedAt && aliveAt <= events[at].timestamp)
+            }
+            withExtendedLifetime(byLook) {}
         }
     }
 

@@ -162,7 +162,10 @@ extension NotifyCenter {
                     id: registrationID, slot: slot,
                     where: { $0.matchesRemoval(nameSlot: nameSlot, object: object) })
             else { return false }
-            probes?.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
+            if let probes {
+                reportFilterDeath(of: registration, endingFor: reason, to: probes)
+                probes.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
+            }
             return true
         }
     }
@@ -173,7 +176,10 @@ extension NotifyCenter {
     func end(registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason, callsite: NotifyCallsite?) -> Bool {
         locked {
             guard let registration = table.remove(id: registrationID, slot: slot) else { return false }
-            probes?.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
+            if let probes {
+                reportFilterDeath(of: registration, endingFor: reason, to: probes)
+                probes.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
+            }
             return true
         }
     }
@@ -183,21 +189,12 @@ extension NotifyCenter {
         locked { end(registration, reason: reason, callsite: nil) }
     }
 
-    /// Must be called with `lock` held. The events are reported on `thread` (by default the
-    /// calling thread's).
-    func end(
-        _ registration: Registration, reason: NotifyRemovalReason, callsite: NotifyCallsite?,
-        reportedOn thread: UInt64? = nil
-    ) {
+    /// Must be called with `lock` held.
+    func end(_ registration: Registration, reason: NotifyRemovalReason, callsite: NotifyCallsite?) {
         guard table.remove(registration) else { return }
         guard let probes else { return }
-        let thread = thread ?? ThreadContext.currentID
-        if reason == .objectDeallocated {
-            probes.emit(
-                .objectDead(registration: registration.id, aliveAt: objectFilterSeenAlive(registration)),
-                thread: thread)
-        }
-        probes.emit(.removed(registration: registration.id, reason: reason, callsite: callsite), thread: thread)
+        reportFilterDeath(of: registration, endingFor: reason, to: probes)
+        probes.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
     }
 
     /// Whether the registration can still deliver: present, and its owner and object filter alive.

@@ -34,6 +34,8 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     @exclusivity(unchecked) var probes: ProbeSet?
     /// When ``lookForDeadObjectFilters()`` last found every remaining object filter alive; 0 never.
     @exclusivity(unchecked) var objectFiltersSeenAliveAt: UInt64 = 0
+    /// Registrations whose dead object filter a look has reported and no post has yet ended.
+    @exclusivity(unchecked) var reportedFilterDeaths: Set<UInt64> = []
     /// Typed message registrations, also guarded by `lock`.
     let messages = MessageRegistry()
     let lastPostID = Atomic<UInt64>(0)

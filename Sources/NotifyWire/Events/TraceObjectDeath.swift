@@ -1,7 +1,7 @@
 /// The object a registration filters on was found deallocated (format 1.5). The center holds an
 /// object filter weakly and learns of its death only when it looks: at a post of the observed name
-/// and at the producer's periodic look while a viewer is attached. The `remove` line that ends the
-/// registration follows.
+/// and at the producer's periodic look while a viewer is attached. Reported once; the `remove` line
+/// that ends the registration comes with the next post of its name.
 public struct TraceObjectDeath: Sendable, Hashable {
     /// The event's sequence number.
     public var seq: UInt64
