@@ -54,6 +54,8 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
     case purchaseDidComplete
     /// Posted by a new subscription after the one its observer filters on was released (object-dead).
     case subscriptionDidRenew
+    /// Enqueued four times on a notification queue, which merges three away: one post (coalesced).
+    case exportDidProgress
 
     /// The string the notification is posted with.
     package var string: String {
@@ -100,6 +102,7 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .libraryDidRefresh: "LibraryDidRefresh"
         case .purchaseDidComplete: "PurchaseDidComplete"
         case .subscriptionDidRenew: "SubscriptionDidRenew"
+        case .exportDidProgress: "ExportDidProgress"
         }
     }
 

@@ -143,7 +143,8 @@ package struct GroundTruth: Codable, Sendable, Equatable {
         for silent in silentBugs {
             lines.append(
                 "    " + silent.bug.padding(toLength: 24, withPad: " ", startingAt: 0)
-                    + silent.name.padding(toLength: 24, withPad: " ", startingAt: 0) + "observer at \(silent.site)")
+                    + silent.name.padding(toLength: 24, withPad: " ", startingAt: 0) + "observer at \(silent.site)"
+                    + (silent.coalesced.map { ", \($0) enqueue(s) merged into its post" } ?? ""))
         }
         return lines.joined(separator: "\n")
     }

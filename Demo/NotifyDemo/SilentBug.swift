@@ -15,9 +15,13 @@ package enum SilentBug: String, CaseIterable, Sendable, Codable {
     case ownerDead = "owner-dead"
     /// The object the observer filters on is released; a new one of its type posts.
     case objectDead = "object-dead"
+    /// Four progress updates go through a notification queue, which merges three of them away: the
+    /// observer runs once, for the one post, which carries the three merged enqueues.
+    case coalesced
 
-    /// The explanation's reason code for the missed post: the bug's own name.
-    package var reason: String { rawValue }
+    /// The explanation's reason code for the observer and the post: the bug's own name, except
+    /// for coalesced enqueues, whose one post the observer does receive.
+    package var reason: String { self == .coalesced ? "delivered" : rawValue }
 
     /// One line on what the app does wrong.
     package var summary: String {
@@ -28,6 +32,7 @@ package enum SilentBug: String, CaseIterable, Sendable, Codable {
         case .removedBefore: "the library screen cancels its LibraryDidRefresh observer just before the post"
         case .ownerDead: "a receipt view observing PurchaseDidComplete is released before the post"
         case .objectDead: "a banner's SubscriptionDidRenew filter object is released; a new subscription posts"
+        case .coalesced: "an export's four ExportDidProgress enqueues are coalesced by its queue into one post"
         }
     }
 }
@@ -42,6 +47,14 @@ package struct SilentBugTruth: Codable, Sendable, Equatable {
     package var site: String
     /// The reason `notifytop explain` must give for that observer and that post.
     package var reason: String
+    /// Text the explanation's detail must contain: the cancelling call's site for `removed-before`,
+    /// that the filter died (and, when the new object took its address, that it did) for
+    /// `object-dead`. Absent when nothing more is expected.
+    package var evidence: [String]?
+    /// For `coalesced`: how many enqueues the queue merged into the post.
+    package var coalesced: Int?
+    /// For `coalesced`: the merged enqueues' sites, `File.swift:LINE`, one per enqueue.
+    package var coalescedSites: [String]?
 }
 
 /// The silent bugs planted so far, in order.
@@ -50,8 +63,12 @@ final class SilentBugLog: @unchecked Sendable {  // `lock` guards `entries`
     private var entries: [SilentBugTruth] = []
 
     /// Records `bug`, whose observer registered at `site` and misses the post of `posted`.
-    func record(_ bug: SilentBug, posted: DemoName, site: DemoSite) {
-        let entry = SilentBugTruth(bug: bug.rawValue, name: posted.string, site: site.description, reason: bug.reason)
+    func record(
+        _ bug: SilentBug, posted: DemoName, site: DemoSite, evidence: [String]? = nil, coalesced: [DemoSite]? = nil
+    ) {
+        let entry = SilentBugTruth(
+            bug: bug.rawValue, name: posted.string, site: site.description, reason: bug.reason, evidence: evidence,
+            coalesced: coalesced?.count, coalescedSites: coalesced?.map(\.description))
         lock.withLock { entries.append(entry) }
     }
 

@@ -58,13 +58,13 @@ public final class NotifyMetricsProbe: NotifyProbe, Sendable {
             }
         case .registered(let registration):
             registered(registration)
-        case .removed(let id, let reason):
+        case .removed(let id, let reason, _):
             guard let entry = ledger.remove(id) else { return }
             entry.metrics.registrations.decrement()
             entry.metrics.removal(reason).increment()
         case .tokenDropped(let id):
             ledger.dropToken(id)?.droppedTokens.increment()
-        case .removeMissed, .queue, .checkpoint, .messageEnqueued:
+        case .removeMissed, .queue, .checkpoint, .messageEnqueued, .objectDead, .queueMerged:
             return
         }
     }

@@ -35,6 +35,9 @@ public final class NotifyInspector: Sendable {
 
     /// Starts listening for viewers of `center`.
     ///
+    /// A process streams one center: starting a second inspector in the same socket directory
+    /// while one runs throws (its socket would take the first one's path).
+    ///
     /// - Parameters:
     ///   - ringCapacity: Events each posting thread buffers between exporter passes (every ~2 ms);
     ///     beyond it, that thread's events are counted as lost.
@@ -59,13 +62,34 @@ public final class NotifyInspector: Sendable {
         try directory.prepare()
         _ = directory.inspectableProcesses()  // removes sockets of processes that are gone
         let path = directory.socketPath(for: getpid())
-        let listener = try UnixSocket.listen(at: path)
+        // A process has one socket, so one stream: a second inspector would take the first one's
+        // path from under it, and viewers would see one center or the other.
+        guard claimedPaths.withLock({ $0.insert(path).inserted }) else {
+            throw .invalid(
+                "this process already has an inspector listening at \(path): a process streams one center; "
+                    + "stop that inspector first")
+        }
+        let listener: UnixSocket
+        do {
+            listener = try UnixSocket.listen(at: path)
+        } catch {
+            releaseClaim(on: path)
+            throw error
+        }
         let exporter = TraceExporter(
             center: center, listener: listener, socketPath: path, ringCapacity: ringCapacity,
             limits: limits, accept: accept)
         ExitCleanup.register(exporter)
         exporter.start()
         return NotifyInspector(socketPath: path, exporter: exporter)
+    }
+
+    /// Socket paths of the inspectors running in this process.
+    private static let claimedPaths = LockedValue<Set<String>>([])
+
+    /// Lets another inspector listen at `path`, once the one there has stopped.
+    static func releaseClaim(on path: String) {
+        _ = claimedPaths.withLock { $0.remove(path) }
     }
 
     /// Starts an inspector when the environment has `NOTIFYTOP=1`; returns nil otherwise, or when

@@ -99,14 +99,28 @@ package struct ProbeEventConverter {
                         registration: delivery.registration, name: delivery.name, postingThread: posting,
                         target: TraceTargetKind(rawValue: delivery.target.rawValue) ?? .posting, start: delivery.start,
                         duration: delivery.duration, wait: delivery.wait, depth: delivery.depth)))
-        case .removed(let registration, let reason):
+        case .removed(let registration, let reason, let callsite):
             live[registration] = nil
             droppedTokens.remove(registration)
+            let site = callsite.map { introduce($0, into: &lines) }
             lines.append(
                 .removed(
                     TraceRemoval(
                         seq: nextSequence(), timestamp: t, thread: thread, registration: registration,
-                        reason: TraceRemovalReason(rawValue: reason.rawValue) ?? .explicit)))
+                        reason: TraceRemovalReason(rawValue: reason.rawValue) ?? .explicit, callsite: site)))
+        case .objectDead(let registration, let aliveAt):
+            lines.append(
+                .objectDead(
+                    TraceObjectDeath(
+                        seq: nextSequence(), timestamp: t, thread: thread, registration: registration,
+                        object: live[registration]?.object, aliveAt: min(aliveAt, t))))
+        case .queueMerged(let merge):
+            let site = introduce(merge.callsite, into: &lines)
+            lines.append(
+                .merged(
+                    TraceQueueMerge(
+                        seq: nextSequence(), timestamp: t, thread: thread, queueID: merge.queueID, postID: merge.postID,
+                        callsite: site, count: UInt64(max(0, merge.count)), enqueuedAt: merge.enqueuedAt)))
         case .tokenDropped(let registration):
             if live[registration] != nil { droppedTokens.insert(registration) }
             lines.append(

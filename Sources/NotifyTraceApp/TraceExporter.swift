@@ -118,6 +118,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         let patience = limits.endFlushNanoseconds + limits.endLastNanoseconds + 1_000_000_000
         _ = finished.wait(timeout: .now() + .nanoseconds(Int(min(patience, UInt64(Int.max)))))
         unlink(socketPath)
+        NotifyInspector.releaseClaim(on: socketPath)
         ExitCleanup.unregister(self)
     }
 
@@ -325,6 +326,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         guard attachment != nil, !viewers.isEmpty, MonotonicClock.now() &- historyPolledAt >= Self.historyPollInterval
         else { return }
         pollHistory()
+        // At the same pace: a viewer learns of a dead object filter within the interval.
+        center.lookForDeadObjectFilters()
     }
 
     /// Moves events from the ring to the viewers, a chunk at a time; returns whether there were any.

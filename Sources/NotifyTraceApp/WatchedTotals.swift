@@ -37,7 +37,7 @@ final class WatchedTotals {
             checkpoints.append(
                 NotifyHistory.Checkpoint(
                     label: label, callsite: callsite, thread: event.thread, timestamp: event.timestamp, watched: true))
-        case .removed(let registration, _):
+        case .removed(let registration, _, _):
             forget(registration: registration)
         default:
             break

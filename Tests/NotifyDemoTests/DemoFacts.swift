@@ -56,7 +56,7 @@ struct DemoFacts {
                 }
                 live[registration.id] = registration
                 counts[GrowthKey(registration), default: 0] += 1
-            case .removed(let id, let reason):
+            case .removed(let id, let reason, _):
                 guard let registration = live.removeValue(forKey: id) else { continue }
                 counts[GrowthKey(registration), default: 0] -= 1
                 switch reason {
@@ -99,7 +99,7 @@ struct DemoFacts {
                 if live[delivery.registration]?.mainThreadOnly == true, !run.isMain(event.thread) {
                     note(.backgroundToMain, "\(delivery.name) #\(delivery.registration) on thread \(event.thread)")
                 }
-            case .removeMissed, .queue, .checkpoint, .messageEnqueued:
+            case .removeMissed, .queue, .checkpoint, .messageEnqueued, .objectDead, .queueMerged:
                 break
             }
         }

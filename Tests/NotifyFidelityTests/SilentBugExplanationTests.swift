@@ -8,8 +8,9 @@ import NotifyWire
 import Testing
 
 /// The demo's silent bugs against the explanation: for each entry of the truth, explaining the
-/// post its observer missed gives exactly the expected reason for that observer, live (through a
-/// real inspector socket) and replayed from the recording.
+/// post its observer missed gives exactly the expected reason for that observer, with the evidence
+/// the truth expects (the cancelling call's site, when the filter died, the coalesced enqueues'
+/// count and sites), live (through a real inspector socket) and replayed from the recording.
 @Suite("Explain gives each silent bug's planted reason, live and replayed", .timeLimit(.minutes(10)))
 struct SilentBugExplanationTests {
     static let steps = 300
@@ -71,6 +72,25 @@ struct SilentBugExplanationTests {
             for verdict in verdicts where verdict.reason.rawValue != entry.reason {
                 out.append(
                     "\(entry.bug) at \(entry.site): \(verdict.reason) (\(verdict.detail)), expected \(entry.reason)")
+            }
+            for verdict in verdicts {
+                for text in entry.evidence ?? [] where !verdict.detail.contains(text) {
+                    out.append("\(entry.bug) at \(entry.site): \"\(verdict.detail)\" does not say \"\(text)\"")
+                }
+            }
+            if let count = entry.coalesced {
+                let posts = explanation.posts.filter { post in
+                    post.considered.contains { $0.site?.description == entry.site && $0.delivered }
+                }
+                let merged = posts.map { post in
+                    "\(post.coalesced ?? 0) from "
+                        + post.coalescedSites.flatMap { repeatElement($0.site.description, count: $0.count) }.sorted()
+                        .joined(separator: ", ")
+                }
+                let expected = "\(count) from " + (entry.coalescedSites ?? []).sorted().joined(separator: ", ")
+                if merged != [expected] {
+                    out.append("\(entry.bug) at \(entry.site): merged \(merged), expected [\(expected)]")
+                }
             }
         }
         return out

@@ -74,7 +74,7 @@ struct NotificationSequenceTests {
         }
         #expect(center.registrationCount == 0)
         let reasons = probe.events.compactMap { event -> NotifyRemovalReason? in
-            if case .removed(_, let reason) = event.kind { return reason }
+            if case .removed(_, let reason, _) = event.kind { return reason }
             return nil
         }
         #expect(reasons == [.sequenceEnded])

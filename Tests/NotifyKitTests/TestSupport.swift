@@ -361,7 +361,7 @@ extension InMemoryProbe {
     }
 
     var removals: [(registration: UInt64, reason: NotifyRemovalReason)] {
-        events.compactMap { if case .removed(let id, let reason) = $0.kind { (id, reason) } else { nil } }
+        events.compactMap { if case .removed(let id, let reason, _) = $0.kind { (id, reason) } else { nil } }
     }
 
     var droppedTokens: [UInt64] {

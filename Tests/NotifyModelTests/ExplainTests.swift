@@ -66,23 +66,24 @@ struct ExplainTests {
         script.register(4, "tick", kind: .sequence, site: 104)
         script.register(5, "tick", kind: .target, observer: 61, site: 105)
         script.advance(TraceScript.ms)
-        script.remove(1, reason: .explicit)
+        script.remove(1, reason: .explicit, site: 201)
         script.remove(2, reason: .observerDeallocated)
         script.remove(3, reason: .objectDeallocated)
         script.remove(4, reason: .sequenceEnded)
-        script.remove(5, reason: .tokenCancelled)
+        script.remove(5, reason: .tokenCancelled, site: 205)
         script.advance(2 * TraceScript.ms)
         script.object(71, type: "App.Document", address: 0xabc0)
         script.post("tick", matched: 0, object: 71)
         let state = script.fold()
         #expect(verdict(state, "tick", 1)?.reason == .removedBefore)
         #expect(verdict(state, "tick", 1)?.detail.contains("2 ms before") == true)
-        #expect(verdict(state, "tick", 1)?.detail.contains("removal's site") == true)
+        #expect(verdict(state, "tick", 1)?.detail.contains("removeObserver at App/File.swift:201") == true)
         #expect(verdict(state, "tick", 2)?.reason == .ownerDead)
         #expect(verdict(state, "tick", 3)?.reason == .objectDead)
         #expect(verdict(state, "tick", 3)?.detail.contains("took its address") == true)
         #expect(verdict(state, "tick", 4)?.reason == .tokenDropped)
         #expect(verdict(state, "tick", 5)?.reason == .removedBefore)
+        #expect(verdict(state, "tick", 5)?.detail.contains("cancel() on its token at App/File.swift:205") == true)
     }
 
     @Test("An owner found dead by the post itself is owner-dead, though its end is reported after the post")
@@ -146,9 +147,12 @@ struct ExplainTests {
         #expect(verdict(state, "refresh", 3)?.detail.contains("duplicate") == false)
     }
 
-    @Test("Every-name registrations are weighed; a post carries the enqueues a queue coalesced before it")
+    @Test("Every-name registrations are weighed; in a 1.4 trace a post carries the coalesces of its name before it")
     func wildcardAndCoalesced() {
-        var script = TraceScript()
+        let header = TraceHeader(
+            version: TraceFormatVersion(major: 1, minor: 4), pid: 1, process: "app", center: "default",
+            clockMono: TraceScript.start, clockWall: 0, producer: "test")
+        var script = TraceScript(header: header, time: TraceScript.start)
         script.register(1, nil)
         script.coalesce("progress", count: 2)
         script.coalesce("progress", count: 1)

@@ -148,12 +148,35 @@ package struct TraceScript: Sendable {
         return id
     }
 
-    package mutating func remove(_ id: UInt64, reason: TraceRemovalReason = .tokenCancelled, thread: UInt64 = 1) {
+    /// Registration `id` ended; `site` is the ending call's (format 1.5), introduced once.
+    package mutating func remove(
+        _ id: UInt64, reason: TraceRemovalReason = .tokenCancelled, thread: UInt64 = 1, site: UInt64? = nil
+    ) {
+        if let site { self.site(site) }
         events.append(
             .removed(
                 TraceRemoval(
                     seq: nextSeq(), timestamp: time, thread: thread, registration: id,
-                    reason: reason)))
+                    reason: reason, callsite: site)))
+    }
+
+    /// The center found registration `id`'s object filter (`object`) dead, alive at `aliveAt` (1.5).
+    package mutating func objectDead(_ id: UInt64, object: UInt64?, aliveAt: UInt64) {
+        events.append(
+            .objectDead(
+                TraceObjectDeath(
+                    seq: nextSeq(), timestamp: time, thread: 1, registration: id, object: object, aliveAt: aliveAt)))
+    }
+
+    /// A queue merged `count` enqueues made at `site` into post `postID` (1.5).
+    package mutating func merge(into postID: UInt64, count: UInt64, site: UInt64, enqueuedAt: UInt64, queue: UInt64 = 1)
+    {
+        self.site(site)
+        events.append(
+            .merged(
+                TraceQueueMerge(
+                    seq: nextSeq(), timestamp: time, thread: 1, queueID: queue, postID: postID, callsite: site,
+                    count: count, enqueuedAt: enqueuedAt)))
     }
 
     /// A notification queue merged `count` enqueues of `name` into a pending one.

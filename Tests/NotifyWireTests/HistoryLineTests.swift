@@ -84,7 +84,8 @@ struct HistoryLineTests {
     @Test("the header's since is written when known and read back; a 1.3 header has none")
     func headerSince() {
         var header = TraceHeader(pid: 1, process: "p", center: "c", clockMono: 5, clockWall: 6, producer: "x")
-        let old = TraceEncoder.line(for: .header(header)).replacingOccurrences(of: "1.4", with: "1.3")
+        let old = TraceEncoder.line(for: .header(header)).replacingOccurrences(
+            of: TraceFormatVersion.current.description, with: "1.3")
         guard case .event(.header(let decoded)) = decodeOne(old) else {
             Issue.record("does not decode: \(old)")
             return

@@ -42,7 +42,7 @@ enum TraceSamples {
             .removed(
                 TraceRemoval(
                     seq: 5, timestamp: 1_000_004_000, thread: 1, registration: 4,
-                    reason: .tokenCancelled))
+                    reason: .tokenCancelled, callsite: 9))
         case .tokenDropped:
             .tokenDropped(TraceTokenDrop(seq: 6, timestamp: 1_000_005_000, thread: 1, registration: 6))
         case .removeMissed:
@@ -74,6 +74,15 @@ enum TraceSamples {
                     unheard: 3))
         case .siteCount:
             .siteCount(TraceSiteCount(timestamp: 999_500_000, name: "cartDidChange", callsite: 2, live: 3))
+        case .objectDead:
+            .objectDead(
+                TraceObjectDeath(
+                    seq: 12, timestamp: 1_000_700_000, thread: 1, registration: 9, object: 8, aliveAt: 1_000_600_000))
+        case .merged:
+            .merged(
+                TraceQueueMerge(
+                    seq: 14, timestamp: 1_000_800_000, thread: 1, queueID: 1, postID: 13, callsite: 10, count: 2,
+                    enqueuedAt: 1_000_750_000))
         case .gap:
             .gap(TraceGap(seq: 130, timestamp: 1_000_900_000, count: 120, reason: .bufferFull))
         case .end:
@@ -84,7 +93,7 @@ enum TraceSamples {
     static func line(_ kind: TraceLineKind) -> String {
         switch kind {
         case .header:
-            #"{"k":"header","format":"notifytop-trace","version":"1.4","pid":4242,"process":"notify-demo","center":"default","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"NotifyKit 0.1.0"}"#
+            #"{"k":"header","format":"notifytop-trace","version":"1.5","pid":4242,"process":"notify-demo","center":"default","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"NotifyKit 0.1.0"}"#
         case .thread:
             #"{"k":"thread","seq":1,"t":1000000500,"id":1,"systemID":4242,"name":"notify-demo","isMain":true}"#
         case .type:
@@ -100,7 +109,7 @@ enum TraceSamples {
         case .delivered:
             #"{"k":"deliver","seq":4,"t":1000003500,"thread":1,"postID":11,"registration":4,"name":"cartDidChange","postingThread":1,"target":"posting","start":1000002100,"duration":1400,"wait":0,"depth":1}"#
         case .removed:
-            #"{"k":"remove","seq":5,"t":1000004000,"thread":1,"registration":4,"reason":"token-cancelled"}"#
+            #"{"k":"remove","seq":5,"t":1000004000,"thread":1,"registration":4,"reason":"token-cancelled","callsite":9}"#
         case .tokenDropped:
             #"{"k":"token-dropped","seq":6,"t":1000005000,"thread":1,"registration":6}"#
         case .removeMissed:
@@ -117,6 +126,10 @@ enum TraceSamples {
             #"{"k":"history","t":1000010000,"thread":1,"name":"cartDidChange","posts":552,"deliveries":1104,"unheard":3}"#
         case .siteCount:
             #"{"k":"site-count","t":999500000,"name":"cartDidChange","callsite":2,"live":3}"#
+        case .objectDead:
+            #"{"k":"object-dead","seq":12,"t":1000700000,"thread":1,"registration":9,"object":8,"aliveAt":1000600000}"#
+        case .merged:
+            #"{"k":"merge","seq":14,"t":1000800000,"thread":1,"queueID":1,"postID":13,"callsite":10,"count":2,"enqueuedAt":1000750000}"#
         case .gap:
             #"{"k":"gap","seq":130,"t":1000900000,"count":120,"reason":"buffer-full"}"#
         case .end:

@@ -17,7 +17,7 @@ import NotifyWire
         #expect(error.isFatal)
         #expect(
             error.description == "line 1: trace format version \(version) is not supported: "
-                + "this reader understands 1.x (newest 1.4)")
+                + "this reader understands 1.x (newest 1.5)")
     }
 
     @Test(
@@ -54,7 +54,7 @@ import NotifyWire
     func versionValues() {
         #expect(TraceFormatVersion("1.10") == TraceFormatVersion(major: 1, minor: 10))
         #expect(TraceFormatVersion(major: 1, minor: 9) < TraceFormatVersion(major: 1, minor: 10))
-        #expect(TraceFormatVersion.current.description == "1.4")
+        #expect(TraceFormatVersion.current.description == "1.5")
         #expect(TraceFormatVersion(major: 1, minor: 7).isReadable)
         #expect(!TraceFormatVersion(major: 2, minor: 0).isReadable)
     }

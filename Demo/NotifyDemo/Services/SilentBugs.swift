@@ -26,6 +26,9 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
     private let renewalBanner = Panel()
     /// The subscription that posts the renewal, made after the watched one was released.
     private var renewedSubscription: Account?
+    private let exportProgressBar = Panel()
+    /// Made on the main lane, which plants the bugs.
+    private lazy var exportQueue = NotifyQueue(center: context.center)
 
     init(context: DemoContext) {
         self.context = context
@@ -39,6 +42,7 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
         removedBefore()
         ownerDead()
         objectDead()
+        coalesced()
     }
 
     /// The panel filters on the account it shows; the app posts the account it loaded.
@@ -85,8 +89,11 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
         let token = context.center.observe(
             DemoName.libraryDidRefresh.name, owner: libraryScreen, file: site.file, line: site.line
         ) { [context] _, _ in context.received(.libraryDidRefresh) }
-        context.silentBugs.record(.removedBefore, posted: .libraryDidRefresh, site: site)
-        token.cancel()
+        let cancel = DemoSite()
+        token.cancel(file: cancel.file, line: cancel.line)
+        context.silentBugs.record(
+            .removedBefore, posted: .libraryDidRefresh, site: site,
+            evidence: ["cancel() on its token at \(cancel.description)"])
         context.post(.libraryDidRefresh)
     }
 
@@ -108,8 +115,10 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
     /// (often at the same address) renews, and the banner's filter no longer matches anything.
     private func objectDead() {
         let site = DemoSite()
+        let watchedAddress: ObjectIdentifier
         do {
             let watched = Account(id: 3)
+            watchedAddress = ObjectIdentifier(watched)
             context.registered(.subscriptionDidRenew)
             bag.add(
                 context.center.observe(
@@ -117,10 +126,43 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
                     line: site.line
                 ) { [context] _, _ in context.received(.subscriptionDidRenew) })
         }
-        context.silentBugs.record(.objectDead, posted: .subscriptionDidRenew, site: site)
         let renewed = Account(id: 4)
         renewedSubscription = renewed
+        // The allocator often gives the new subscription the dead one's address.
+        let reused = ObjectIdentifier(renewed) == watchedAddress
+        context.silentBugs.record(
+            .objectDead, posted: .subscriptionDidRenew, site: site,
+            evidence: ["died between"] + (reused ? ["took its address"] : []))
         context.post(.subscriptionDidRenew, object: renewed)
+    }
+
+    /// An export reports progress through a notification queue coalescing on name: three updates
+    /// wait for an idle moment, then the last is posted at once and replaces them, so the progress
+    /// bar's observer runs once. The post carries the three merged enqueues and their sites.
+    private func coalesced() {
+        let site = DemoSite()
+        context.registered(.exportDidProgress)
+        bag.add(
+            context.center.observe(
+                DemoName.exportDidProgress.name, owner: exportProgressBar, file: site.file, line: site.line
+            ) { [context] _, _ in context.received(.exportDidProgress) })
+        let progress = Notification(name: DemoName.exportDidProgress.name)
+        var merged: [DemoSite] = []
+        for _ in 0..<2 {
+            let step = DemoSite()
+            exportQueue.enqueue(
+                progress, postingStyle: .whenIdle, coalesceMask: .onName, forModes: nil, file: step.file,
+                line: step.line)
+            merged.append(step)
+        }
+        let last = DemoSite()
+        exportQueue.enqueue(
+            progress, postingStyle: .whenIdle, coalesceMask: .onName, forModes: nil, file: last.file, line: last.line)
+        merged.append(last)
+        context.silentBugs.record(.coalesced, posted: .exportDidProgress, site: site, coalesced: merged)
+        // `.now` replaces the pending three and posts at once, outside the app's `post`: counted here.
+        context.tally.countPost(.exportDidProgress)
+        exportQueue.enqueue(progress, postingStyle: .now, coalesceMask: .onName, forModes: nil)
     }
 }
 

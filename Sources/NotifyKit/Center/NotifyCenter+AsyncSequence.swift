@@ -73,7 +73,8 @@ final class Subscription: Sendable {
     deinit { end() }
 
     func end() {
-        token.center?.end(registrationID: token.registrationID, slot: token.slot, reason: .sequenceEnded)
+        token.center?.end(
+            registrationID: token.registrationID, slot: token.slot, reason: .sequenceEnded, callsite: nil)
         buffer.finish()
     }
 

@@ -10,7 +10,7 @@ extension NotifyCenter {
     /// ``ObservationToken`` passed as an object ends its registration (Foundation ignores it).
     public func removeObserver(_ observer: AnyObject, file: StaticString = #fileID, line: UInt = #line) {
         if let token = Self.notifyToken(observer) {
-            removeObserver(token)
+            removeObserver(token, file: file, line: line)
             return
         }
         removeObserver(observer, filter: .any, name: nil, file: file, line: line)
@@ -19,9 +19,12 @@ extension NotifyCenter {
     /// Ends the registration of `token`, as passing it as an object does, with no cast to tell it.
     ///
     /// A token of another center, or one already removed, is ignored.
-    public func removeObserver(_ token: NotifyToken) {
+    public func removeObserver(_ token: NotifyToken, file: StaticString = #fileID, line: UInt = #line) {
         guard token.link === link else { return }
-        if end(registrationID: token.registrationID, slot: token.slot, reason: .explicit) {
+        if end(
+            registrationID: token.registrationID, slot: token.slot, reason: .explicit,
+            callsite: NotifyCallsite(file: file, line: line))
+        {
             token.ended.store(true, ordering: .relaxed)
         }
     }
@@ -69,7 +72,7 @@ extension NotifyCenter {
         case .value(let value):
             // Foundation ignores an ObservationToken here; removing it is what the caller meant.
             if let token = value.base as? ObservationToken {
-                removeObserver(token)
+                removeObserver(token, file: file, line: line)
                 return
             }
             preconditionFailure(Self.notAnObserver(type(of: value.base)), file: file, line: line)
@@ -89,7 +92,8 @@ extension NotifyCenter {
         if let token = Self.notifyToken(observer) {
             guard token.link === link else { return }
             if end(
-                registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: filter)
+                registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: filter,
+                callsite: NotifyCallsite(file: file, line: line))
             {
                 token.ended.store(true, ordering: .relaxed)
             }
@@ -98,7 +102,7 @@ extension NotifyCenter {
         // Foundation ignores an ObservationToken here; removing it is what the caller meant. Only an
         // object of the class a value gets boxed in can be one: unboxing costs conformance lookups.
         if ObjectIdentifier(type(of: observer)) == Self.boxedValueClass, let token = observer as? ObservationToken {
-            removeObserver(token)
+            removeObserver(token, file: file, line: line)
             return
         }
         locked { removeRegistrations(of: observer, name: name, object: filter, file: file, line: line) }
@@ -114,20 +118,21 @@ extension NotifyCenter {
     ) {
         let candidates = table.byObserver[ObjectIdentifier(observer)].map { $0.values.sorted { $0.id < $1.id } } ?? []
         let nameSlot = name.map { table.existingSlot(of: $0) }
+        let callsite = NotifyCallsite(file: file, line: line)
         var removed = 0
         for registration in candidates {
             guard let current = registration.observer else {
                 // Weak references are already nil inside deinit, so `removeObserver(self)` there
                 // finds its own registrations dead at its own address: that is a removal.
                 guard registration.matchesRemoval(nameSlot: nameSlot, object: object) else { continue }
-                end(registration, reason: .explicit)
+                end(registration, reason: .explicit, callsite: callsite)
                 removed += 1
                 continue
             }
             guard current === observer, registration.matchesRemoval(nameSlot: nameSlot, object: object) else {
                 continue
             }
-            end(registration, reason: .explicit)
+            end(registration, reason: .explicit, callsite: callsite)
             removed += 1
         }
         if removed == 0, let probes {
@@ -136,7 +141,7 @@ extension NotifyCenter {
                     NotifyMissedRemoval(
                         observer: NotifyObjectRef(observer, serial: table.serials.serial(of: observer)),
                         name: name?.rawValue,
-                        callsite: NotifyCallsite(file: file, line: line))))
+                        callsite: callsite)))
         }
     }
 
@@ -145,9 +150,11 @@ extension NotifyCenter {
     @discardableResult
     func end(
         registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason,
-        name: Notification.Name?, object: ObjectFilter
+        name: Notification.Name?, object: ObjectFilter, callsite: NotifyCallsite
     ) -> Bool {
-        if name == nil, case .any = object { return end(registrationID: registrationID, slot: slot, reason: reason) }
+        if name == nil, case .any = object {
+            return end(registrationID: registrationID, slot: slot, reason: reason, callsite: callsite)
+        }
         return locked {
             let nameSlot = name.map { table.existingSlot(of: $0) }
             guard
@@ -155,30 +162,39 @@ extension NotifyCenter {
                     id: registrationID, slot: slot,
                     where: { $0.matchesRemoval(nameSlot: nameSlot, object: object) })
             else { return false }
-            probes?.emit(.removed(registration: registration.id, reason: reason))
+            if let probes {
+                reportFilterDeath(of: registration, endingFor: reason, to: probes)
+                probes.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
+            }
             return true
         }
     }
 
-    /// Ends one registration by id, whatever its name and object filter: a token's `cancel()`.
+    /// Ends one registration by id, whatever its name and object filter: a token's `cancel()`;
+    /// `callsite` is the call's, nil when no call ends it (an iterator released).
     @discardableResult
-    func end(registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason) -> Bool {
+    func end(registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason, callsite: NotifyCallsite?) -> Bool {
         locked {
             guard let registration = table.remove(id: registrationID, slot: slot) else { return false }
-            probes?.emit(.removed(registration: registration.id, reason: reason))
+            if let probes {
+                reportFilterDeath(of: registration, endingFor: reason, to: probes)
+                probes.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
+            }
             return true
         }
     }
 
     /// Ends a registration found dead during a post.
     func purge(_ registration: Registration, reason: NotifyRemovalReason) {
-        locked { end(registration, reason: reason) }
+        locked { end(registration, reason: reason, callsite: nil) }
     }
 
     /// Must be called with `lock` held.
-    private func end(_ registration: Registration, reason: NotifyRemovalReason) {
+    func end(_ registration: Registration, reason: NotifyRemovalReason, callsite: NotifyCallsite?) {
         guard table.remove(registration) else { return }
-        probes?.emit(.removed(registration: registration.id, reason: reason))
+        guard let probes else { return }
+        reportFilterDeath(of: registration, endingFor: reason, to: probes)
+        probes.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
     }
 
     /// Whether the registration can still deliver: present, and its owner and object filter alive.

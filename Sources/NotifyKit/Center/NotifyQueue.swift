@@ -39,6 +39,33 @@ public final class NotifyQueue {
         let notification: Notification
         let sender: Sender
         let modes: [RunLoop.Mode]
+        /// The `enqueue` call, which the post reports as its site.
+        let file: StaticString
+        let line: UInt
+        let enqueuedAt: UInt64
+        /// The enqueues this one replaced (and those they had replaced), for the post to report.
+        var merged: [Merged] = []
+    }
+
+    /// Enqueues from one call site merged into an entry: a busy coalescing site adds a count, not
+    /// an element, so an entry holds at most one per call site.
+    private struct Merged {
+        let callsite: NotifyCallsite
+        var count: Int
+        /// When the first of them was made.
+        var enqueuedAt: UInt64
+    }
+
+    /// `list` with `other`'s merges added, one element per call site.
+    private static func merging(_ list: [Merged], _ other: Merged) -> [Merged] {
+        var list = list
+        if let index = list.firstIndex(where: { $0.callsite == other.callsite }) {
+            list[index].count += other.count
+            list[index].enqueuedAt = min(list[index].enqueuedAt, other.enqueuedAt)
+        } else {
+            list.append(other)
+        }
+        return list
     }
 
     private var asap: [Entry] = []
@@ -61,8 +88,13 @@ public final class NotifyQueue {
     public var pendingCount: Int { asap.count + idle.count }
 
     /// Enqueues with coalescing on name and sender, in the default mode.
-    public func enqueue(_ notification: Notification, postingStyle: NotificationQueue.PostingStyle) {
-        enqueue(notification, postingStyle: postingStyle, coalesceMask: [.onName, .onSender], forModes: nil)
+    public func enqueue(
+        _ notification: Notification, postingStyle: NotificationQueue.PostingStyle, file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        enqueue(
+            notification, postingStyle: postingStyle, coalesceMask: [.onName, .onSender], forModes: nil, file: file,
+            line: line)
     }
 
     /// Enqueues `notification`, first removing pending notifications it coalesces with.
@@ -74,20 +106,32 @@ public final class NotifyQueue {
     ///     (the same instance, or an equal `Hashable` value, as observers match them), both, or none.
     ///   - modes: The run-loop modes that may post it; nil means `.default`. Matched literally:
     ///     `.common` is a mode name here, not a set.
+    ///   - file: The call's `#fileID`: the post's site in events, and a merged enqueue's.
+    ///   - line: The call's line.
     public func enqueue(
         _ notification: Notification, postingStyle: NotificationQueue.PostingStyle,
-        coalesceMask: NotificationQueue.NotificationCoalescing, forModes modes: [RunLoop.Mode]?
+        coalesceMask: NotificationQueue.NotificationCoalescing, forModes modes: [RunLoop.Mode]?,
+        file: StaticString = #fileID, line: UInt = #line
     ) {
         let modes = modes ?? [.default]
         let sender = Sender(notification.object)
+        var entry = Entry(
+            notification: notification, sender: sender, modes: modes, file: file, line: line,
+            enqueuedAt: MonotonicClock.now())
         let replaced = removePending(name: notification.name, sender: sender, mask: coalesceMask)
-        if replaced > 0 { report(.coalesced, name: notification.name, style: nil, count: replaced) }
-        let entry = Entry(notification: notification, sender: sender, modes: modes)
+        if !replaced.isEmpty {
+            report(.coalesced, name: notification.name, style: nil, count: replaced.count)
+            for old in replaced {
+                let own = Merged(
+                    callsite: NotifyCallsite(file: old.file, line: old.line), count: 1, enqueuedAt: old.enqueuedAt)
+                entry.merged = (old.merged + [own]).reduce(entry.merged, Self.merging)
+            }
+        }
         switch postingStyle {
         case .now:
             report(.enqueued, name: notification.name, style: "now", count: 1)
             if let current = RunLoop.current.currentMode, !modes.contains(current) { return }
-            center.post(notification)
+            post(entry)
         case .asap:
             asap.append(entry)
             report(.enqueued, name: notification.name, style: "asap", count: 1)
@@ -109,23 +153,28 @@ public final class NotifyQueue {
     ) {
         let removed = removePending(
             name: notification.name, sender: Sender(notification.object), mask: coalesceMask)
-        if removed > 0 { report(.dequeued, name: notification.name, style: nil, count: removed) }
+        if !removed.isEmpty { report(.dequeued, name: notification.name, style: nil, count: removed.count) }
     }
 
+    /// Removes and returns the pending entries that match.
     private func removePending(
         name: Notification.Name, sender: Sender,
         mask: NotificationQueue.NotificationCoalescing
-    ) -> Int {
+    ) -> [Entry] {
         let onName = mask.contains(.onName)
         let onSender = mask.contains(.onSender)
-        guard onName || onSender else { return 0 }
+        guard onName || onSender else { return [] }
+        var removed: [Entry] = []
         func matches(_ entry: Entry) -> Bool {
-            (!onName || entry.notification.name == name) && (!onSender || entry.sender == sender)
+            guard (!onName || entry.notification.name == name) && (!onSender || entry.sender == sender) else {
+                return false
+            }
+            removed.append(entry)
+            return true
         }
-        let before = asap.count + idle.count
         asap.removeAll(where: matches)
         idle.removeAll(where: matches)
-        return before - asap.count - idle.count
+        return removed
     }
 
     private func schedule(_ modes: [RunLoop.Mode], idle: Bool) {
@@ -174,7 +223,25 @@ public final class NotifyQueue {
         guard !due.isEmpty else { return }
         report(.flushed, name: nil, style: style, count: due.count)
         for entry in due {
-            center.post(entry.notification)
+            post(entry)
+        }
+    }
+
+    /// Posts `entry` at its enqueue's site; then, while probed, reports the enqueues merged into it.
+    private func post(_ entry: Entry) {
+        guard !entry.merged.isEmpty else {
+            center.post(entry.notification, file: entry.file, line: entry.line)
+            return
+        }
+        // The post takes the next id this thread holds for the center.
+        let postID = ThreadContext.current.nextPostID(of: center)
+        center.post(entry.notification, file: entry.file, line: entry.line)
+        for merged in entry.merged {
+            center.emitIfProbed(
+                .queueMerged(
+                    NotifyQueueMerge(
+                        queueID: id, postID: postID, callsite: merged.callsite, count: merged.count,
+                        enqueuedAt: merged.enqueuedAt)))
         }
     }
 

@@ -40,9 +40,15 @@ public final class NotifyToken: NSObject, Sendable {
     ///
     /// After `cancel()` returns, the calling thread will not run the handler again; a delivery
     /// already running on another thread is not waited for.
-    public func cancel() {
+    ///
+    /// - Parameters:
+    ///   - file: The call's `#fileID`, which the trace reports as the removal's site.
+    ///   - line: The call's line.
+    public func cancel(file: StaticString = #fileID, line: UInt = #line) {
         guard !ended.exchange(true, ordering: .relaxed) else { return }
-        center?.end(registrationID: registrationID, slot: slot, reason: .tokenCancelled)
+        center?.end(
+            registrationID: registrationID, slot: slot, reason: .tokenCancelled,
+            callsite: NotifyCallsite(file: file, line: line))
     }
 
     /// The center this token's registration belongs to, while it exists.

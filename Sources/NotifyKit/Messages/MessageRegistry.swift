@@ -158,20 +158,24 @@ extension NotifyCenter {
     /// Ends one message registration of `entry`, an entry of this center's; false when it had
     /// already ended.
     @discardableResult
-    func endMessageRegistration(id: UInt64, in entry: MessageRegistry.Entry, reason: NotifyRemovalReason) -> Bool {
+    func endMessageRegistration(
+        id: UInt64, in entry: MessageRegistry.Entry, reason: NotifyRemovalReason, callsite: NotifyCallsite? = nil
+    ) -> Bool {
         lock.lock()
         let registration = messages.remove(id: id, from: entry)
-        return endedMessageRegistration(registration, reason: reason)
+        return endedMessageRegistration(registration, reason: reason, callsite: callsite)
     }
 
     /// Reports a removal and unlocks, then deactivates: called with `lock` held.
     @inline(__always)
-    private func endedMessageRegistration(_ registration: MessageRegistration?, reason: NotifyRemovalReason) -> Bool {
+    private func endedMessageRegistration(
+        _ registration: MessageRegistration?, reason: NotifyRemovalReason, callsite: NotifyCallsite? = nil
+    ) -> Bool {
         guard let registration else {
             lock.unlock()
             return false
         }
-        if let probes { emitMessageRemoved(registration, reason: reason, to: probes) }
+        if let probes { emitMessageRemoved(registration, reason: reason, callsite: callsite, to: probes) }
         noteSiteChange(of: registration, by: -1, at: MonotonicClock.now())
         lock.unlock()
         registration.deactivate()

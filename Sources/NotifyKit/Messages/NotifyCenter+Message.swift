@@ -48,10 +48,12 @@ extension NotifyCenter {
     /// Calling it again, or with a token of another center, does nothing. Observers of an
     /// `AsyncMessage` receive nothing more: messages already queued for them are discarded, and a
     /// call already running finishes.
-    public func removeObserver(_ token: ObservationToken) {
+    public func removeObserver(_ token: ObservationToken, file: StaticString = #fileID, line: UInt = #line) {
         let handle = token.handle
         guard handle.link === link else { return }
-        if endMessageRegistration(id: handle.id, in: handle.entry, reason: .explicit) {
+        if endMessageRegistration(
+            id: handle.id, in: handle.entry, reason: .explicit, callsite: NotifyCallsite(file: file, line: line))
+        {
             handle.ended.store(true, ordering: .relaxed)
         }
     }
@@ -79,7 +81,8 @@ final class MessageTokenHandle: Sendable {
 
     deinit {
         guard !ended.load(ordering: .relaxed) else { return }
-        // The token ended it: the truest of the existing reasons.
+        // Released, not cancelled: the token ended it with no call, so no site (a trace tells it
+        // from a `cancel()` by that).
         link.center?.endMessageRegistration(id: id, in: entry, reason: .tokenCancelled)
     }
 }

@@ -45,8 +45,11 @@ extension NotifyCenter {
             thread: preexisting ? registration.registeringThread : ThreadContext.currentID)
     }
 
-    func emitMessageRemoved(_ registration: MessageRegistration, reason: NotifyRemovalReason, to probes: ProbeSet) {
-        probes.emit(.removed(registration: registration.id, reason: reason))
+    func emitMessageRemoved(
+        _ registration: MessageRegistration, reason: NotifyRemovalReason, callsite: NotifyCallsite? = nil,
+        to probes: ProbeSet
+    ) {
+        probes.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
     }
 
     func emitMessagePosted(

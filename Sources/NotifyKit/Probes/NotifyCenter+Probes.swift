@@ -125,6 +125,8 @@ extension NotifyCenter {
                 table.garbage.append(old)
                 table.garbage.sweepsPostCopies = true
             }
+            // A new probe has seen no filter death: each is reported again when next found.
+            reportedFilterDeaths.removeAll()
             probes = ProbeSet(entries: (probes?.entries ?? []) + [(id, probe)])
             tableChanged()
             return id

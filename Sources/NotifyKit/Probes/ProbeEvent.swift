@@ -26,8 +26,14 @@ public struct ProbeEvent: Sendable {
         case posted(NotifyPost)
         /// One handler ran for one post.
         case delivered(NotifyDelivery)
-        /// A registration ended.
-        case removed(registration: UInt64, reason: NotifyRemovalReason)
+        /// A registration ended; `callsite` is the `removeObserver` or `cancel()` call that ended it,
+        /// nil when no call did (an owner or filter object died, a sequence ended).
+        case removed(registration: UInt64, reason: NotifyRemovalReason, callsite: NotifyCallsite? = nil)
+        /// The center found the object a registration filters on deallocated; it was last seen
+        /// alive at `aliveAt` (monotonic nanoseconds). The registration's `removed` follows.
+        case objectDead(registration: UInt64, aliveAt: UInt64)
+        /// A ``NotifyQueue`` merged an enqueue into the later post `postID`.
+        indirect case queueMerged(NotifyQueueMerge)
         /// The token of a live registration was released: only a bulk removal can end it now.
         case tokenDropped(registration: UInt64)
         /// `removeObserver` was called with something that matched no live registration.
@@ -285,6 +291,21 @@ public struct NotifyQueueActivity: Sendable {
     public let count: Int
     /// Notifications still pending after the action.
     public let pending: Int
+}
+
+/// Enqueues of one call site that a ``NotifyQueue`` coalesced away: newer ones replaced them, and
+/// the survivor was posted as `postID`.
+public struct NotifyQueueMerge: Sendable {
+    /// The queue, as ``NotifyQueueActivity/queueID``.
+    public let queueID: UInt64
+    /// The post the enqueues were merged into.
+    public let postID: UInt64
+    /// The merged `enqueue` calls' site.
+    public let callsite: NotifyCallsite
+    /// How many enqueues from `callsite` were merged.
+    public let count: Int
+    /// Monotonic nanoseconds when the first of them was made.
+    public let enqueuedAt: UInt64
 }
 
 /// One typed message queued for one observer.

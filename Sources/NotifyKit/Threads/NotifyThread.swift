@@ -165,6 +165,15 @@ final class ThreadContext {
         return takePostIDBlock(of: center)
     }
 
+    /// The id this thread's next probed post to `center` will take: a fresh block is taken now if
+    /// this one is used up, so that the post takes exactly this id.
+    func nextPostID(of center: NotifyCenter) -> UInt64 {
+        if postIDCenter != center.serial || lastPostID == postIDLimit {
+            lastPostID = takePostIDBlock(of: center) &- 1
+        }
+        return lastPostID &+ 1
+    }
+
     @inline(never)
     private func takePostIDBlock(of center: NotifyCenter) -> UInt64 {
         let start = center.lastPostID.wrappingAdd(Self.postIDBlock, ordering: .relaxed).oldValue

@@ -64,13 +64,25 @@ public struct PostExplanation: Sendable, Hashable {
     public let depth: Int
     /// The post whose handler made this one; 0 for none.
     public let parentPostID: UInt64
-    /// Enqueues a notification queue merged away before this post, as its queue lines counted
-    /// them; nil when none.
+    /// Enqueues a notification queue merged into this post; nil when none. From 1.5 the queue
+    /// names the post; an older trace's queue lines only count merges of the name before the post.
     public let coalesced: Int?
+    /// Where the merged enqueues were made, one entry per call site (1.5; empty before).
+    public let coalescedSites: [CoalescedEnqueues]
     /// Registrations weighed, delivered first, then by id.
     public let considered: [ExplanationVerdict]
     /// What the trace could not say about this post (deliveries overwritten, events lost).
     public let notes: [String]
+}
+
+/// Enqueues of one call site that a notification queue merged into a post.
+public struct CoalescedEnqueues: Sendable, Hashable {
+    /// The `enqueue` call.
+    public let site: CallsiteInfo
+    /// How many enqueues from it were merged.
+    public let count: Int
+    /// Stream time of the first of them.
+    public let enqueuedAt: UInt64
 }
 
 /// The answer to "why did (or didn't) this name's observers run?".

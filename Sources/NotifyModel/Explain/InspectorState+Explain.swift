@@ -1,3 +1,5 @@
+import NotifyWire
+
 extension InspectorState {
     /// The edit distance within which another name counts as a near miss of the one asked.
     public static let explainNameDistance = 2
@@ -32,6 +34,7 @@ extension InspectorState {
                 posts = posted.flatMap { keptPosts(named: $0) }.sorted { $0.seq < $1.seq }
             }
         }
+        if let lacking = whatTheTraceLacks { notes.append(lacking) }
         if let object { posts.removeAll { $0.object != object } }
         if let seq { posts.removeAll { $0.seq != seq } }
         var candidatesByName: [String: [Int]] = [:]
@@ -56,8 +59,23 @@ extension InspectorState {
         }
         var notes: [String] = []
         if posts.isEmpty { notes.append("no post of \"\(row.displayName)\" is kept") }
+        if let lacking = whatTheTraceLacks { notes.append(lacking) }
         return RegistrationExplanation(
             registration: row, posts: posts.map { explainPost($0, candidates: [slot], only: id) }, notes: notes)
+    }
+
+    /// Whether the trace (format 1.5 or later) carries removal sites, object filter deaths and the
+    /// post each coalesced enqueue merged into; assumed without a header.
+    var traceCarriesWhy: Bool {
+        header.map { $0.version >= TraceFormatVersion(major: 1, minor: 5) } ?? true
+    }
+
+    /// What an older trace does not carry, for an explanation's notes; nil for 1.5 and later.
+    var whatTheTraceLacks: String? {
+        guard !traceCarriesWhy, let version = header?.version else { return nil }
+        return "this trace is format \(version), before 1.5: it does not carry the site of the call that "
+            + "removed a registration, when an object filter died, nor which post a queue's coalesced "
+            + "enqueues merged into (counted by name instead) and their sites"
     }
 
     /// Names registrations observe or posts use that are near `name` (not `name` itself), sorted.
@@ -126,11 +144,17 @@ extension InspectorState {
         if eventsLost > 0 {
             notes.append("\(eventsLost) events were lost in gaps: a missing delivery may be among them")
         }
+        let merges = explainIndex.merges[post.postID] ?? []
+        let sites = merges.map {
+            CoalescedEnqueues(
+                site: definitions.callsite($0.callsite), count: Int(clamping: $0.count), enqueuedAt: $0.enqueuedAt)
+        }
+        let coalesced = traceCarriesWhy ? sites.reduce(0) { $0 &+ $1.count } : post.coalesced
         return PostExplanation(
             seq: post.seq, postID: post.postID, name: post.name, object: post.object.map { definitions.object($0) },
             thread: post.thread, threadName: threadLabel(post.thread), site: definitions.callsite(post.callsite),
             time: post.time, depth: post.depth, parentPostID: post.parentPostID,
-            coalesced: post.coalesced > 0 ? post.coalesced : nil, considered: verdicts, notes: notes)
+            coalesced: coalesced > 0 ? coalesced : nil, coalescedSites: sites, considered: verdicts, notes: notes)
     }
 
     /// A delivered registration that shares its observer (or, for blocks, its site), name and

@@ -49,10 +49,18 @@ extension InspectorState {
                 removal.reason == .observerDeallocated
                 ? row.observer.map { ExplainText.object($0) } ?? "its owner"
                 : "its object filter " + (row.objectFilter.map { ExplainText.object($0) } ?? "?")
-            return make(
-                removal.reason == .observerDeallocated ? .ownerDead : .objectDead,
+            var detail =
                 "\(who) was found dead and the registration ended \(ExplainText.duration(removal.at - post.time)) "
-                    + "after the post, without running for it")
+                + "after the post, without running for it"
+            if removal.reason == .objectDeallocated {
+                if let death = explainIndex.filterDeaths[row.id] {
+                    detail += "; " + deathWindow(death, relativeTo: post.time)
+                }
+                if let taker = addressTaker(of: row, after: row.registeredAt, name: post.name) {
+                    detail += "; " + taker
+                }
+            }
+            return make(removal.reason == .observerDeallocated ? .ownerDead : .objectDead, detail)
         }
         if let queued = own.last {
             if bufferDropped(post, registration: row.id) {
@@ -85,29 +93,62 @@ extension InspectorState {
         make: (ExplanationReason, String) -> ExplanationVerdict
     ) -> ExplanationVerdict {
         let when = "\(ExplainText.duration(post.time - removal.at)) before the post, on \(threadLabel(removal.thread))"
+        let site = removal.callsite.map { " at \(definitions.callsite($0))" } ?? ""
+        let siteUnknown = traceCarriesWhy ? "" : "; the trace (before 1.5) does not carry the call's site"
         switch removal.reason {
         case .observerDeallocated:
             let owner = row.observer.map { ExplainText.object($0) } ?? "its owner"
             return make(.ownerDead, "\(owner) died \(when), which ended it")
         case .objectDeallocated:
-            var detail = "its object filter \(row.objectFilter.map { ExplainText.object($0) } ?? "?") died \(when)"
-            if let filter = row.objectFilter, let posted = post.object.map({ definitions.object($0) }),
-                posted.id != filter.id, posted.address == filter.address, filter.address != 0
-            {
-                detail += "; the posted \(ExplainText.object(posted)) took its address"
+            let filter = row.objectFilter.map { ExplainText.object($0) } ?? "?"
+            var detail: String
+            if let death = explainIndex.filterDeaths[row.id] {
+                detail =
+                    "its object filter \(filter) " + deathWindow(death, relativeTo: post.time)
+                    + ", which ended it"
+            } else {
+                detail = "its object filter \(filter) was found dead \(when), which ended it"
+                if !traceCarriesWhy { detail += " (the trace, before 1.5, does not say when it died)" }
             }
+            if let taker = addressTaker(of: row, after: row.registeredAt, name: post.name) { detail += "; " + taker }
             return make(.objectDead, detail)
         case .sequenceEnded:
-            return make(.tokenDropped, "its sequence ended \(when): the iterator was released")
+            return make(
+                .tokenDropped,
+                "its sequence ended \(when): its iterator was released (or its task cancelled), no call ended it")
+        case .tokenCancelled where removal.callsite == nil && traceCarriesWhy:
+            // From 1.5 a cancel() names its site: a token end with none is a released token
+            // (a typed message's `ObservationToken`, which ends its registration when released).
+            return make(.tokenDropped, "its token was released without cancel() \(when), which ended it")
         case .tokenCancelled:
-            return make(
-                .removedBefore,
-                "ended through its token \(when); unknown: the trace does not carry whether the token was "
-                    + "cancelled or released, nor the site")
+            return make(.removedBefore, "cancel() on its token\(site) ended it \(when)\(siteUnknown)")
         case .explicit:
-            return make(
-                .removedBefore, "removeObserver ended it \(when); unknown: the trace does not carry the removal's site")
+            return make(.removedBefore, "removeObserver\(site) ended it \(when)\(siteUnknown)")
         }
+    }
+
+    /// When a filter died, as the trace bounds it: alive at one time, found dead at a later one.
+    private func deathWindow(_ death: ExplainIndex.FilterDeath, relativeTo time: UInt64) -> String {
+        "died between \(ExplainText.moment(death.aliveAt, relativeTo: time)) the post, when it was last seen "
+            + "alive, and \(ExplainText.moment(death.foundAt, relativeTo: time)) it, when it was found dead"
+    }
+
+    /// "a new `Type #id` took its address, posted … ": the first kept post of `name` whose object
+    /// is another object at the address `row` filters on, made after `time`.
+    func addressTaker(of row: ObserverRow, after time: UInt64, name: String) -> String? {
+        guard let filter = row.objectFilter, filter.address != 0 else { return nil }
+        for post in keptPosts(named: name) where post.time >= time {
+            guard let id = post.object, id != filter.id else { continue }
+            let object = definitions.object(id)
+            guard object.address == filter.address else { continue }
+            var text =
+                "a new \(ExplainText.object(object)) took its address, posted at \(definitions.callsite(post.callsite))"
+            if let death = explainIndex.filterDeaths[row.id] {
+                text += " \(ExplainText.moment(post.time, relativeTo: death.foundAt)) its filter was found dead"
+            }
+            return text
+        }
+        return nil
     }
 
     /// Replays the registration's enqueues and deliveries among the kept posts of the name: true
@@ -139,6 +180,14 @@ enum ExplainText {
     /// `App.Screen #7 @0x10`.
     static func object(_ object: ObjectInfo) -> String {
         "\(object.typeName) #\(object.id) @0x\(String(object.address, radix: 16))"
+    }
+
+    /// `3.2 ms before`, `1 s after`, `at the same time as`: `time` relative to `reference`, with
+    /// the reference's name for a person to add.
+    static func moment(_ time: UInt64, relativeTo reference: UInt64) -> String {
+        if time == reference { return "right at" }
+        return time < reference
+            ? "\(duration(reference - time)) before" : "\(duration(time - reference)) after"
     }
 
     /// `850 ns`, `12.5 µs`, `3.2 ms`, `1.50 s`.

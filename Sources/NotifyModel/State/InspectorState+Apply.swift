@@ -36,9 +36,16 @@ extension InspectorState {
         case .queue(let activity):
             observe(activity.timestamp)
             totals.queueActions &+= 1
-            if activity.action == .coalesced, let name = activity.name {
+            // From 1.5 the queue names the post its coalesced enqueues merged into (`merge` lines).
+            if activity.action == .coalesced, let name = activity.name, !traceCarriesWhy {
                 explainIndex.coalesced(count: activity.count, name: name)
             }
+        case .objectDead(let death):
+            observe(death.timestamp)
+            explainIndex.objectDied(death)
+        case .merged(let merge):
+            observe(merge.timestamp)
+            explainIndex.merged(merge)
         case .checkpoint(let mark):
             if mark.preexisting {
                 rememberPastCheckpoint(at: mark.timestamp)

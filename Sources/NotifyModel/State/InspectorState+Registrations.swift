@@ -67,7 +67,8 @@ extension InspectorState {
         }
         totals.removals &+= 1
         markActive(threadSlot(for: removal.thread))
-        rows[slot].removal = RemovalInfo(reason: removal.reason, at: removal.timestamp, thread: removal.thread)
+        rows[slot].removal = RemovalInfo(
+            reason: removal.reason, at: removal.timestamp, thread: removal.thread, callsite: removal.callsite)
         if removal.reason == .tokenCancelled { rows[slot].token = .cancelled(at: removal.timestamp) }
         rows[slot].pendingMessages = 0
         liveRegistrations -= 1

@@ -147,6 +147,9 @@ public struct RemovalInfo: Sendable, Hashable {
     public let at: UInt64
     /// The thread that ended it.
     public let thread: UInt64
+    /// The trace's callsite id of the `removeObserver` or `cancel()` call that ended it; nil when
+    /// no call did, or the trace (before 1.5) does not carry it.
+    public var callsite: UInt64? = nil
 }
 
 /// Per-row marks the rules set so the hot path tests a bit, not a dictionary.

@@ -86,6 +86,10 @@ package struct CaptureFilter {
             return matches("queue", activity.name ?? "", thread: activity.thread, site: nil) ? .count : .skip
         case .enqueued(let enqueue):
             return keptPosts.contains(enqueue.postID) ? .count : .skip
+        case .merged(let merge):
+            return keptPosts.contains(merge.postID) ? .count : .skip
+        case .objectDead(let death):
+            return keptRegistrations.contains(death.registration) ? .count : .skip
         }
     }
 

@@ -76,6 +76,12 @@ struct CaptureNumbering {
         case .enqueued(var value):
             value.seq = seq
             return .enqueued(value)
+        case .objectDead(var value):
+            value.seq = seq
+            return .objectDead(value)
+        case .merged(var value):
+            value.seq = seq
+            return .merged(value)
         case .header, .type, .object, .callsite, .history, .siteCount, .unknown: return event
         }
     }

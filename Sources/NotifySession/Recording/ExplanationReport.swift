@@ -17,6 +17,18 @@ package struct ExplanationReport: Sendable, Encodable {
         var detail: String
     }
 
+    /// Enqueues a queue merged into a post: how many, and where they were made (format 1.5).
+    struct Coalesced: Sendable, Encodable {
+        struct Site: Sendable, Encodable {
+            var site: String
+            var count: Int
+            var enqueuedNs: UInt64
+        }
+
+        var count: Int
+        var sites: [Site]
+    }
+
     struct Post: Sendable, Encodable {
         var seq: UInt64
         var postID: UInt64
@@ -28,7 +40,7 @@ package struct ExplanationReport: Sendable, Encodable {
         var timeNs: UInt64
         var depth: Int
         var parentPostID: UInt64
-        var coalesced: Int?
+        var coalesced: Coalesced?
         var considered: [Considered]
         var notes: [String]
 
@@ -73,7 +85,14 @@ package struct ExplanationReport: Sendable, Encodable {
                     Object(id: $0.id, type: $0.typeName, address: "0x" + String($0.address, radix: 16))
                 },
                 thread: post.thread, threadName: post.threadName, site: post.site.description, timeNs: post.time,
-                depth: post.depth, parentPostID: post.parentPostID, coalesced: post.coalesced,
+                depth: post.depth, parentPostID: post.parentPostID,
+                coalesced: post.coalesced.map { count in
+                    Coalesced(
+                        count: count,
+                        sites: post.coalescedSites.map {
+                            Coalesced.Site(site: $0.site.description, count: $0.count, enqueuedNs: $0.enqueuedAt)
+                        })
+                },
                 considered: post.considered.map {
                     Considered(
                         registration: $0.registration, site: $0.site?.description, name: $0.name,
@@ -114,9 +133,14 @@ package struct ExplanationReport: Sendable, Encodable {
                 "post seq \(post.seq) \"\(post.name)\" with \(object), on \(post.threadName) at \(post.site)"
                     + (post.depth > 1 ? ", inside post \(post.parentPostID) (depth \(post.depth))" : ""))
             if let coalesced = post.coalesced {
-                lines.append(
-                    "  coalesced: a queue merged \(coalesced) earlier enqueue(s) of this name; the trace does not "
-                        + "carry their sites")
+                if coalesced.sites.isEmpty {
+                    lines.append(
+                        "  coalesced: a queue merged \(coalesced.count) earlier enqueue(s) of this name; the trace "
+                            + "does not carry their sites")
+                } else {
+                    let sites = coalesced.sites.map { "\($0.count) at \($0.site)" }.joined(separator: ", ")
+                    lines.append("  coalesced: a queue merged \(coalesced.count) earlier enqueue(s) into it: \(sites)")
+                }
             }
             for note in post.notes { lines.append("  note: \(note)") }
             if post.considered.isEmpty { lines.append("  no registration could have received it") }

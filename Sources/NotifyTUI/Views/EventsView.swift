@@ -1,3 +1,4 @@
+import NotifyModel
 import NotifyWire
 
 /// View 5: the raw event tail, newest last, one line per event as the trace says it. Rows about a
@@ -41,8 +42,19 @@ enum EventsView {
             registration = value.registration
         case .removed(let value):
             thread = data.threadName(value.thread)
-            detail = "#\(value.registration) \(value.reason.rawValue)"
+            detail =
+                "#\(value.registration) \(value.reason.rawValue)"
+                + (value.callsite.map { " at \(data.model.callsite($0))" } ?? "")
             registration = value.registration
+        case .objectDead(let value):
+            thread = data.threadName(value.thread)
+            detail = "#\(value.registration) object filter" + (value.object.map { " obj#\($0)" } ?? "") + " found dead"
+            registration = value.registration
+        case .merged(let value):
+            thread = data.threadName(value.thread)
+            detail =
+                "queue \(value.queueID) merged ×\(value.count) from \(data.model.callsite(value.callsite)) "
+                + "into post \(value.postID)"
         case .tokenDropped(let value):
             thread = data.threadName(value.thread)
             detail = "#\(value.registration) token released while registered"

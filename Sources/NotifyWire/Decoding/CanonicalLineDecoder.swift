@@ -166,12 +166,21 @@ struct CanonicalLineDecoder {
         guard key(.seq), let seq = unsigned(), key(.t), let t = unsigned(),
             key(.thread), let thread = unsigned(),
             key(.registration), let registration = unsigned(),
-            key(.reason), let reason = enumeration(TraceRemovalReason.self),
-            closed()
+            key(.reason), let reason = enumeration(TraceRemovalReason.self)
         else { return false }
+        // 1.5 writes the ending call's site; a 1.4 line ends after the reason.
+        var callsite: UInt64?
+        if key(.callsite) {
+            guard let site = optionalUnsigned() else { return false }
+            callsite = site
+        }
+        guard closed() else { return false }
         summary = TraceEventSummary(kind: .removed, seq: seq, timestamp: t)
         events.append(
-            .removed(TraceRemoval(seq: seq, timestamp: t, thread: thread, registration: registration, reason: reason)))
+            .removed(
+                TraceRemoval(
+                    seq: seq, timestamp: t, thread: thread, registration: registration, reason: reason,
+                    callsite: callsite)))
         return true
     }
 

@@ -127,7 +127,21 @@ enum TraceLineDecoder {
             return .removed(
                 TraceRemoval(
                     seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
-                    registration: try reader.uint64(.registration), reason: try reader.enumeration(.reason)))
+                    registration: try reader.uint64(.registration), reason: try reader.enumeration(.reason),
+                    callsite: try reader.optionalUInt64(.callsite)))
+        case .objectDead:
+            return .objectDead(
+                TraceObjectDeath(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    registration: try reader.uint64(.registration), object: try reader.optionalUInt64(.object),
+                    aliveAt: try reader.uint64(.aliveAt)))
+        case .merged:
+            return .merged(
+                TraceQueueMerge(
+                    seq: try reader.uint64(.seq), timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
+                    queueID: try reader.uint64(.queueID), postID: try reader.uint64(.postID),
+                    callsite: try reader.uint64(.callsite), count: try reader.uint64(.count),
+                    enqueuedAt: try reader.uint64(.enqueuedAt)))
         case .tokenDropped:
             return .tokenDropped(
                 TraceTokenDrop(
@@ -253,7 +267,7 @@ enum TraceLineDecoder {
     private static let kindsByFrequency: [TraceLineKind] = [
         .delivered, .posted, .enqueued, .registered, .removed, .queue, .object, .type, .callsite, .thread,
         .tokenDropped,
-        .removeMissed, .gap, .end, .tick, .checkpoint, .history, .siteCount, .header,
+        .removeMissed, .merged, .objectDead, .gap, .end, .tick, .checkpoint, .history, .siteCount, .header,
     ]
 
     @inline(__always)

@@ -58,6 +58,10 @@ public enum TraceEvent: Sendable, Hashable {
     /// A call site's live registration count after one of its changes before the stream began
     /// (format 1.4).
     case siteCount(TraceSiteCount)
+    /// An object filter was found dead (format 1.5).
+    case objectDead(TraceObjectDeath)
+    /// A notification queue merged an enqueue into a later post (format 1.5).
+    case merged(TraceQueueMerge)
     /// A line of a kind this version does not know (a newer minor version's addition), kept so
     /// a caller can count or skip it and a re-encoder can pass it through unchanged.
     case unknown(TraceUnknownLine)
@@ -84,6 +88,8 @@ public enum TraceEvent: Sendable, Hashable {
         case .enqueued: .enqueued
         case .history: .history
         case .siteCount: .siteCount
+        case .objectDead: .objectDead
+        case .merged: .merged
         case .unknown: nil
         }
     }
@@ -106,6 +112,8 @@ public enum TraceEvent: Sendable, Hashable {
         case .end(let value): value.seq
         case .tick(let value): value.seq
         case .enqueued(let value): value.seq
+        case .objectDead(let value): value.seq
+        case .merged(let value): value.seq
         }
     }
 
@@ -127,6 +135,8 @@ public enum TraceEvent: Sendable, Hashable {
         case .end(let value): value.timestamp
         case .tick(let value): value.timestamp
         case .enqueued(let value): value.timestamp
+        case .objectDead(let value): value.timestamp
+        case .merged(let value): value.timestamp
         }
     }
 }
@@ -193,6 +203,10 @@ public enum TraceLineKind: String, Sendable, Hashable, CaseIterable {
     case history
     /// `"site-count"`: see ``TraceSiteCount`` (format 1.4).
     case siteCount = "site-count"
+    /// `"object-dead"`: see ``TraceObjectDeath`` (format 1.5).
+    case objectDead = "object-dead"
+    /// `"merge"`: see ``TraceQueueMerge`` (format 1.5).
+    case merged = "merge"
     /// `"gap"`: see ``TraceGap``.
     case gap
     /// `"end"`: see ``TraceEnd``.

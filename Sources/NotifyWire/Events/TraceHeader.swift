@@ -61,7 +61,7 @@ public struct TraceFormatVersion: Sendable, Hashable, Comparable, CustomStringCo
     }
 
     /// The version this module writes, and the newest it fully understands.
-    public static let current = TraceFormatVersion(major: 1, minor: 4)
+    public static let current = TraceFormatVersion(major: 1, minor: 5)
 
     /// Whether a reader of ``current`` can read a stream of this version: same major, any minor.
     public var isReadable: Bool { major == Self.current.major }

@@ -10,14 +10,21 @@ public struct TraceRemoval: Sendable, Hashable {
     public var registration: UInt64
     /// Why it ended.
     public var reason: TraceRemovalReason
+    /// The ``TraceCallsite/id`` of the `removeObserver` or `cancel()` call that ended it (1.5); nil
+    /// when no call did (an owner or filter object died, a sequence ended) or the producer is older.
+    public var callsite: UInt64?
 
     /// Creates a removal event.
-    public init(seq: UInt64, timestamp: UInt64, thread: UInt64, registration: UInt64, reason: TraceRemovalReason) {
+    public init(
+        seq: UInt64, timestamp: UInt64, thread: UInt64, registration: UInt64, reason: TraceRemovalReason,
+        callsite: UInt64? = nil
+    ) {
         self.seq = seq
         self.timestamp = timestamp
         self.thread = thread
         self.registration = registration
         self.reason = reason
+        self.callsite = callsite
     }
 }
 

@@ -53,6 +53,8 @@ struct WireKind {
     static var end: WireKind { WireKind(#"{"k":"end""#) }
     static var history: WireKind { WireKind(#"{"k":"history""#) }
     static var siteCount: WireKind { WireKind(#"{"k":"site-count""#) }
+    static var objectDead: WireKind { WireKind(#"{"k":"object-dead""#) }
+    static var merged: WireKind { WireKind(#"{"k":"merge""#) }
 }
 
 extension TraceLineKind {
@@ -78,6 +80,8 @@ extension TraceLineKind {
         case .end: .end
         case .history: .history
         case .siteCount: .siteCount
+        case .objectDead: .objectDead
+        case .merged: .merged
         }
     }
 }
@@ -198,6 +202,12 @@ struct WireKey {
 
     // site-count
     static var live: WireKey { WireKey(#","live":"#) }
+
+    // object-dead (after `registration` and `object`; 1.5)
+    static var aliveAt: WireKey { WireKey(#","aliveAt":"#) }
+
+    // merge (after `queueID`, `postID`, `callsite` and `count`; 1.5)
+    static var enqueuedAt: WireKey { WireKey(#","enqueuedAt":"#) }
 }
 
 extension Array where Element == UInt8 {
