@@ -92,6 +92,39 @@ sleep 4
 import -window "\$(xwininfo -name notifytop-overview | awk '/Window id/ {print \$4}')" "$OUT/0-overview.png"
 echo "screenshots: $OUT/0-overview.png"
 ${T[*]} send-keys -t overview q
+# Issue-hunting panes: a demo with its silent bugs planted, in a third session.
+attach_shots() {  # attach_shots SESSION TITLE: a new xterm on another tmux session
+    xterm -tn xterm-256color -geometry ${COLS}x${ROWS}+0+0 -fa 'DejaVu Sans Mono' -fs 11 -fd 'Noto Sans Mono CJK SC' \
+          -bg '#1c1c1c' -fg grey90 -u8 -title "\$2" -e ${T[*]} attach -t "\$1" &
+    for _ in \$(seq 50); do xwininfo -name "\$2" >/dev/null 2>&1 && break; sleep 0.1; done
+    sleep 1
+}
+shot_in() {  # shot_in SESSION TITLE FILE KEYS REGEX
+    [ -n "\$4" ] && ${T[*]} send-keys -t "\$1" \$4
+    for _ in \$(seq 100); do ${T[*]} capture-pane -t "\$1" -p | grep -Eq -- "\$5" && break; sleep 0.1; done
+    sleep 0.8
+    import -window "\$(xwininfo -name "\$2" | awk '/Window id/ {print \$4}')" "$OUT/\$3"
+    echo "screenshots: $OUT/\$3"
+}
+attach_shots why notifytop-why
+shot_in why notifytop-why 12-explain.png "2 / SubscriptionDidRenew Enter x" "object-dead"
+shot_in why notifytop-why 13-cascade.png "Escape Escape 5 / MessageDidArrive Space post Enter p c" "└─"
+shot_in why notifytop-why 14-leak-effects.png "Escape Escape Escape 4 / R5 Enter x" "› "
+${T[*]} send-keys -t why q
+if [ -n "\${FOUNDATION_DIR:-}" ]; then  # the app starts now: it lives 30 s after its posts
+    "\$FOUNDATION_DIR/app" "\$FOUNDATION_DIR/go" 300 > "\$FOUNDATION_DIR/app.out" &
+    for _ in \$(seq 100); do grep -q '^pid' "\$FOUNDATION_DIR/app.out" && break; sleep 0.1; done
+    ${T[*]} new-session -d -s foundation -x ${COLS} -y ${ROWS} \
+        "env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --foundation --pid \$(awk '/^pid/ {print \$2}' "\$FOUNDATION_DIR/app.out") -d 250ms"
+    ${T[*]} set -t foundation status off
+    for _ in \$(seq 300); do ${T[*]} capture-pane -t foundation -p | grep -q "Names" && break; sleep 0.1; done
+    sleep 1 && touch "\$FOUNDATION_DIR/go"
+    for _ in \$(seq 300); do grep -q '^live' "\$FOUNDATION_DIR/app.out" && break; sleep 0.1; done
+    attach_shots foundation notifytop-foundation
+    shot_in foundation notifytop-foundation 15-foundation.png "2" "^Observers"
+    ${T[*]} send-keys -t foundation q
+    rm -f "\$FOUNDATION_DIR/go"
+fi
 INNER
 chmod +x "$SHOOT"
 RUN=$(mktemp -d) && chmod 700 "$RUN"
@@ -107,5 +140,15 @@ sleep 1
     "env TERM=tmux-256color LANG=C.UTF-8 XDG_RUNTIME_DIR='$RUN' '$TOP' -d 500ms"
 "${T[@]}" set -t overview status off
 wait_for "LIVE"
+"${T[@]}" new-session -d -s why -x "$COLS" -y "$ROWS" \
+    "env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --demo --silent-bugs --seed 7 -d 250ms"
+"${T[@]}" set -t why status off
+# An unmodified Foundation app under --foundation (root, bpftrace and swiftc needed; else skipped).
+if [ "$(id -u)" = 0 ] && command -v bpftrace >/dev/null && command -v swiftc >/dev/null &&
+    swiftc -g Tests/e2e/foundation-app.swift -o "$RUN/app" >/dev/null 2>&1; then
+    export FOUNDATION_DIR="$RUN"
+else
+    echo "screenshots: 15-foundation.png skipped (needs root, bpftrace and swiftc)"
+fi
 xvfb-run -a -s "-screen 0 1600x1000x24" "$SHOOT"
 rm -f "$SHOOT"
