@@ -252,10 +252,12 @@ package struct ProbeEventBuilder {
         byName[NameKey(center: key.center, name: key.name)]?.remove(id)
         if let context = registration.boundContext { byContext[context] = nil }
         let thread = threadID(call.thread, time: call.time, events: &events)
+        let site = siteID(lookups.site(call.callers), events: &events)
         events.append(
             .removed(
-                TraceRemoval(seq: nextSeq(), timestamp: call.time, thread: thread, registration: id, reason: .explicit))
-        )
+                TraceRemoval(
+                    seq: nextSeq(), timestamp: call.time, thread: thread, registration: id, reason: .explicit,
+                    callsite: site)))
     }
 
     private mutating func startDelivery(

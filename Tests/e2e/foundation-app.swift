@@ -1,7 +1,7 @@
 // A Foundation-only app for foundation-e2e.sh: it knows nothing of notifytop. It waits until the
 // file named by its first argument exists (the probes are attached), then registers block
 // observers (one block twice from one line: a duplicate), a slow handler and a queue observer,
-// posts from two named threads, removes one registration, and prints its own counts for the checker.
+// posts from two named threads, removes one registration and posts its name again, and prints its own counts for the checker.
 import Foundation
 
 let center = NotificationCenter.default
@@ -35,9 +35,8 @@ tokens.append(
 let queue = OperationQueue()
 let queued = Notification.Name("QueuedWork")
 tokens.append(center.addObserver(forName: queued, object: nil, queue: queue) { _ in count("QueuedWork") })
-let temporary = center.addObserver(forName: sync, object: nil, queue: nil) { _ in
-    count("SyncFinishedWithAVeryLongName")
-}
+// Removed once the threads are done: the last post of its name is explained as removed before it.
+let temporary = center.addObserver(forName: cart, object: nil, queue: nil) { _ in count("CartDidChange") }
 
 let group = DispatchGroup()
 for worker in 0..<2 {
@@ -59,11 +58,12 @@ for worker in 0..<2 {
 }
 group.wait()
 center.removeObserver(temporary)
-center.post(name: sync, object: nil)
+print("removed at foundation-app.swift:\(#line - 1)")
+center.post(name: cart, object: nil)
 for _ in 0..<5 { center.post(name: queued, object: nil) }
 lock.lock()
-let syncPosts = 2 * ((postsPerThread + 99) / 100) + 1
-print("posts CartDidChange \(2 * postsPerThread) SyncFinishedWithAVeryLongName \(syncPosts)")
+let syncPosts = 2 * ((postsPerThread + 99) / 100)
+print("posts CartDidChange \(2 * postsPerThread + 1) SyncFinishedWithAVeryLongName \(syncPosts)")
 print(
     "deliveries CartDidChange \(delivered["CartDidChange"] ?? 0) SyncFinishedWithAVeryLongName \(delivered["SyncFinishedWithAVeryLongName"] ?? 0)"
 )

@@ -3,7 +3,8 @@
 # built here with swiftc -g) knows nothing of notifytop; notifytop attaches bpftrace's probes to
 # it by pid and the app's own counts are checked against what notifytop shows: per-name posts and
 # deliveries, live observers, threads, a duplicate registration (R5) and a slow handler (R7); the
-# recording replays to the same figures and --fail-on gates on it; attach errors are one line.
+# recording replays to the same figures, explain names the removeObserver call that ended a
+# registration, and --fail-on gates on it; attach errors are one line.
 #
 # Needs root (or CAP_BPF and CAP_PERFMON), bpftrace and a kernel with uprobes; it mounts tracefs
 # when it is not mounted. Skips, with one line, only where uprobes cannot be used.
@@ -138,6 +139,10 @@ timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --json --view names > "$WOR
 check "the recording replays to the same figures" \
     test "$(jq -c '.summary | {posts, deliveries, observers}' "$WORK/replay.jsonl" | tail -n 1)" = \
     "$(jq -c '.summary | {posts, deliveries, observers}' <<<"$frame")"
+removed_at=$(sed -n 's/^removed at //p' "$WORK/app.out")
+timeout 60 "$TOP" explain "$WORK/rec.jsonl" --name CartDidChange > "$WORK/explain.txt" 2>&1
+check "explain: the registration removed before the last CartDidChange post names its removeObserver at $removed_at" \
+    grep -q "removed-before: removeObserver at $removed_at ended it" "$WORK/explain.txt"
 timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --fail-on warning > /dev/null 2>&1
 status=$?
 check "--fail-on warning exits 3 on the duplicate registration" test "$status" = 3
