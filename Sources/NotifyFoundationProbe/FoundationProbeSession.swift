@@ -17,7 +17,8 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     package static func producer(seesQueues: Bool) -> String {
         "notifytop Foundation probes (bpftrace); not available: token release (R1), object deaths (R3), "
             + "userInfo, \(seesQueues ? "" : "queue targets, ")main-thread-only declarations, "
-            + "registrations made before attach (their site and object)"
+            + "registrations made before attach (their site and object), "
+            + "typed message registrations (their site, subject and removal), async message observers' runs"
     }
 
     package let pid: Int32
@@ -187,6 +188,16 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
                     let symbol = symbolizer.dataSymbol(path: place.path, address: place.address)
                 else { return "unknown type (metadata 0x\(String(metadata, radix: 16)))" }
                 return symbol.hasPrefix("type metadata for ") ? String(symbol.dropFirst(18)) : symbol
+            },
+            message: { callers in
+                // `_post`'s caller: Foundation's typed message `post`, named after its protocol.
+                guard let first = callers.first, maps.isFoundation(first), let place = maps.locate(first) else {
+                    return nil
+                }
+                let caller = symbolizer.site(path: place.path, address: place.address).file
+                if caller.contains("MainActorMessage") { return .mainActor }
+                if caller.contains("AsyncMessage") { return .async }
+                return nil
             })
     }
 

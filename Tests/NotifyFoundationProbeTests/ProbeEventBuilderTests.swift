@@ -66,6 +66,37 @@ import Testing
         #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count)
     }
 
+    @Test func typedMessagesAreMarkedAndAnAsyncObserversEnqueueIsNoRun() {
+        // Foundation's message `post` calls `_post` from its own code: the first return address.
+        let typed = ProbeEventBuilder.Lookups(
+            threadName: lookups.threadName, site: lookups.site, typeName: lookups.typeName,
+            message: { callers in callers.first == 0xe1 ? .mainActor : callers.first == 0xe2 ? .async : nil })
+        var builder = ProbeEventBuilder(pid: 1, lookups: typed)
+        var events: [TraceEvent] = []
+        for line in [
+            "P 1 100 c0 0 0 e1 e1 30 S 61 e100000000000000", "D 1 110 aaa f9 0", "p 1 120",
+            "P 1 200 c0 0 0 e2 e2 31 S 62 e100000000000000", "D 1 210 bbb f8 0", "p 1 220",
+            "P 1 300 c0 0 0 e2 e2 31 S 62 e100000000000000", "D 1 310 bbb f8 0", "p 1 320",
+            "P 1 400 c0 0 0 fa fa 32 S 63 e100000000000000",
+        ] {
+            builder.add(ProbeLine(line[...])!, to: &events)
+        }
+        let posts = events.compactMap { if case .posted(let p) = $0 { p } else { nil } }
+        #expect(posts.map(\.message) == [.mainActor, .async, .async, nil])
+        let registrations = events.compactMap { if case .registered(let r) = $0 { r } else { nil } }
+        #expect(registrations.map(\.kind) == [.mainActorMessage, .asyncMessage])
+        #expect(registrations.map(\.target) == [.posting, .task])
+        #expect(registrations.map(\.name) == ["a", "b"])
+        let sites = events.compactMap { if case .callsite(let c) = $0 { c } else { nil } }
+        #expect(
+            registrations.map { r in sites.first { $0.id == r.callsite }?.file }
+                == ["not seen: typed message observer", "not seen: typed message observer"])
+        // The main actor observer ran inside its post; the async one's runs were not seen.
+        let deliveries = events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }
+        #expect(deliveries.map(\.registration) == [registrations[0].id])
+        #expect(deliveries.map(\.duration) == [10])
+    }
+
     @Test func aPostInsideAHandlerIsNestedAndItsOuterPostResumes() {
         let events = events([
             "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000",
