@@ -101,6 +101,8 @@ package struct ProbeEventBuilder {
     private var sites: [ProbeSite: UInt64] = [:]
     private var types: [UInt64: UInt64] = [:]
     private var objects: [UInt64: UInt64] = [:]
+    /// ``Lookups/message`` by a post's first return address, asked once per address.
+    private var messageByCaller: [UInt64: TraceMessageKind?] = [:]
     private var nextDefinition: UInt64 = 1
     private var nextRegistration: UInt64 = 1
     private var nextPost: UInt64 = 1
@@ -241,7 +243,14 @@ package struct ProbeEventBuilder {
                 if filter == object?.word { matched += 1 }
             }
         }
-        let message = lookups.message(call.callers)
+        let caller = call.callers.first ?? 0
+        let message: TraceMessageKind?
+        if let known = messageByCaller[caller] {
+            message = known
+        } else {
+            message = lookups.message(call.callers)
+            messageByCaller[caller] = message
+        }
         currentPost[call.thread] = PostInProgress(
             id: id, name: name, thread: thread, depth: depth, message: message)
         events.append(
