@@ -17,7 +17,8 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     package static func producer(seesQueues: Bool) -> String {
         "notifytop Foundation probes (bpftrace); not available: token release (R1), object deaths (R3), "
             + "userInfo, \(seesQueues ? "" : "queue targets, ")main-thread-only declarations, "
-            + "registrations made before attach (their site and object)"
+            + "registrations made before attach (their site and object), "
+            + "typed message registrations (their site, subject and removal), async message observers' runs"
     }
 
     package let pid: Int32
@@ -28,6 +29,9 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     private var lines: LineReader
     private var builder: ProbeEventBuilder
     private let symbolizer: Symbolizer
+    /// Thread names read when a thread's first line arrives, before ``ProbeLineOrder`` holds it: a
+    /// short-lived thread may be gone by the time the line is released.
+    private let threadNames = ThreadNames()
     private let maps: ProcessMaps
     private let stopped = Lock()
     /// Whether queue observers' targets and threads are seen (``ProbeProgram/queueLibrary``).
@@ -70,7 +74,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         self.symbolizer = symbolizer
         builder = ProbeEventBuilder(
             pid: pid,
-            lookups: Self.lookups(pid: pid, maps: maps, symbolizer: symbolizer))
+            lookups: Self.lookups(pid: pid, maps: maps, symbolizer: symbolizer, threadNames: threadNames))
         try waitUntilAttached(timeoutSeconds: timeoutSeconds, errors: errors)
         close(errors)
         var header: [UInt8] = []
@@ -130,30 +134,56 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         throw FoundationAttachError("bpftrace could not attach to pid \(pid): \(reason)")
     }
 
+    /// How long a probe line waits for older lines from other CPUs (``ProbeLineOrder``).
+    static let reorderNanoseconds: UInt64 = 250_000_000
+
     private func run() {
         var events: [TraceEvent] = []
         var bytes: [UInt8] = []
+        var released: [ProbeLine] = []
+        var order = ProbeLineOrder(holdNanoseconds: Self.reorderNanoseconds)
         var reason: TraceEndReason = "inspector-stopped"
-        while !stopped.withLock({ stopRequested }) {
+        var quietSince = Self.monotonicNow()
+        var writing = true
+        while writing && !stopped.withLock({ stopRequested }) {
             events.removeAll(keepingCapacity: true)
-            if let line = lines.next(timeoutMilliseconds: 1_000) {
-                if let probe = ProbeLine(line[...]) { builder.add(probe, to: &events) }
+            released.removeAll(keepingCapacity: true)
+            let now = Self.monotonicNow()
+            if let line = lines.next(timeoutMilliseconds: 50) {
+                if let probe = ProbeLine(line[...]) {
+                    if let tid = probe.thread, threadNames.names[tid] == nil {
+                        threadNames.names[tid] = Self.threadName(pid: pid, tid: tid)
+                    }
+                    order.add(probe, releasing: &released)
+                }
+                quietSince = now
             } else if lines.ended {
                 reason = "probes-ended"
                 break
             } else if kill(pid, 0) != 0 && errno == ESRCH {
                 reason = .processExit
                 break
-            } else {
-                events.append(.tick(TraceTick(seq: builder.nextSeq(), timestamp: Self.monotonicNow())))
+            } else if order.isEmpty && now - quietSince >= 1_000_000_000 {
+                events.append(.tick(TraceTick(seq: builder.nextSeq(), timestamp: now)))
+                quietSince = now
             }
+            order.release(now: Self.monotonicNow(), into: &released)
+            for probe in released { builder.add(probe, to: &events) }
             guard !events.isEmpty else { continue }
             bytes.removeAll(keepingCapacity: true)
             TraceEncoder.encode(events, into: &bytes)
-            guard writeAll(bytes) else { break }
+            writing = writeAll(bytes)
         }
         bpftrace.terminate(graceMilliseconds: 500)
         bytes.removeAll()
+        if writing {
+            // The lines still held: the process or the probes ended, nothing older can come.
+            events.removeAll()
+            released.removeAll()
+            order.releaseAll(into: &released)
+            for probe in released { builder.add(probe, to: &events) }
+            TraceEncoder.encode(events, into: &bytes)
+        }
         let end = TraceEnd(seq: builder.nextSeq(), timestamp: Self.monotonicNow(), reason: reason)
         TraceEncoder.encode(.end(end), into: &bytes)
         _ = writeAll(bytes)
@@ -174,9 +204,11 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         return true
     }
 
-    private static func lookups(pid: Int32, maps: ProcessMaps, symbolizer: Symbolizer) -> ProbeEventBuilder.Lookups {
+    private static func lookups(
+        pid: Int32, maps: ProcessMaps, symbolizer: Symbolizer, threadNames: ThreadNames
+    ) -> ProbeEventBuilder.Lookups {
         ProbeEventBuilder.Lookups(
-            threadName: { threadName(pid: pid, tid: $0) },
+            threadName: { threadNames.names[$0] ?? threadName(pid: pid, tid: $0) },
             site: { callers in
                 let address = callers.first { !maps.isFoundation($0) } ?? callers.last ?? 0
                 guard let place = maps.locate(address) else { return .unknown }
@@ -187,6 +219,16 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
                     let symbol = symbolizer.dataSymbol(path: place.path, address: place.address)
                 else { return "unknown type (metadata 0x\(String(metadata, radix: 16)))" }
                 return symbol.hasPrefix("type metadata for ") ? String(symbol.dropFirst(18)) : symbol
+            },
+            message: { callers in
+                // `_post`'s caller: Foundation's typed message `post`, named after its protocol.
+                guard let first = callers.first, maps.isFoundation(first), let place = maps.locate(first) else {
+                    return nil
+                }
+                let caller = symbolizer.site(path: place.path, address: place.address).file
+                if caller.contains("MainActorMessage") { return .mainActor }
+                if caller.contains("AsyncMessage") { return .async }
+                return nil
             })
     }
 
@@ -216,4 +258,9 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         return String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
     }
+}
+
+/// The names of the target's threads as first seen, by thread id; used on the probes' thread only.
+private final class ThreadNames {
+    var names: [Int32: String] = [:]
 }

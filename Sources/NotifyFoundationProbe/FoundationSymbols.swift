@@ -1,7 +1,8 @@
 /// The functions of Foundation's `NotificationCenter` the probes attach to, by their mangled names
-/// in `libFoundationEssentials.so` (Swift 6.3's Foundation). Every public add, post and removal,
-/// notifications and typed messages alike, goes through the first three; the fourth is the
-/// closure that calls one observer, so its entry and return time one delivery.
+/// in `libFoundationEssentials.so` (Swift 6.3's Foundation). Every notification observer's add,
+/// and every post and removal of notifications and typed messages alike, goes through the first
+/// three (a typed message observer's add has `_addObserver` inlined); the fourth is the closure
+/// that calls one observer, so its entry and return time one delivery.
 package enum FoundationSymbols {
     /// `NotificationCenter._addObserver(_:object:using:)`: name in rdi:rsi, object filter (`Any?`,
     /// indirect) at rdx, the observer's closure in rcx:r8, the center in r13; returns the token's

@@ -17,14 +17,18 @@ package struct ProbeEventBuilder {
         package var site: ([UInt64]) -> ProbeSite
         /// A Swift type's name for its metadata address.
         package var typeName: (UInt64) -> String
+        /// Whether a post's return addresses are those of a typed message's `post` (which calls
+        /// `_post` from Foundation's own message code), and which protocol; nil for a notification.
+        package var message: ([UInt64]) -> TraceMessageKind?
 
         package init(
             threadName: @escaping (Int32) -> String, site: @escaping ([UInt64]) -> ProbeSite,
-            typeName: @escaping (UInt64) -> String
+            typeName: @escaping (UInt64) -> String, message: @escaping ([UInt64]) -> TraceMessageKind? = { _ in nil }
         ) {
             self.threadName = threadName
             self.site = site
             self.typeName = typeName
+            self.message = message
         }
     }
 
@@ -50,6 +54,8 @@ package struct ProbeEventBuilder {
         var objectWord: UInt64?
         var boundContext: UInt64?
         var queue: PendingQueue?
+        /// An `AsyncMessage` observer: its closure the probes see only enqueues the message.
+        var enqueuesOnly = false
     }
 
     /// An `OperationQueue` observer being added: the queue's address and the app's block.
@@ -85,6 +91,7 @@ package struct ProbeEventBuilder {
         var name: String
         var thread: UInt64
         var depth: Int
+        var message: TraceMessageKind?
     }
 
     private let pid: Int32
@@ -94,6 +101,8 @@ package struct ProbeEventBuilder {
     private var sites: [ProbeSite: UInt64] = [:]
     private var types: [UInt64: UInt64] = [:]
     private var objects: [UInt64: UInt64] = [:]
+    /// ``Lookups/message`` by a post's first return address, asked once per address.
+    private var messageByCaller: [UInt64: TraceMessageKind?] = [:]
     private var nextDefinition: UInt64 = 1
     private var nextRegistration: UInt64 = 1
     private var nextPost: UInt64 = 1
@@ -234,12 +243,22 @@ package struct ProbeEventBuilder {
                 if filter == object?.word { matched += 1 }
             }
         }
-        currentPost[call.thread] = PostInProgress(id: id, name: name, thread: thread, depth: depth)
+        let caller = call.callers.first ?? 0
+        let message: TraceMessageKind?
+        if let known = messageByCaller[caller] {
+            message = known
+        } else {
+            message = lookups.message(call.callers)
+            messageByCaller[caller] = message
+        }
+        currentPost[call.thread] = PostInProgress(
+            id: id, name: name, thread: thread, depth: depth, message: message)
         events.append(
             .posted(
                 TracePost(
                     seq: nextSeq(), timestamp: call.time, thread: thread, postID: id, name: name, object: objectID,
-                    hasUserInfo: false, matched: matched, depth: depth, parentPostID: outer?.id ?? 0, callsite: site)))
+                    hasUserInfo: false, matched: matched, depth: depth, parentPostID: outer?.id ?? 0, callsite: site,
+                    message: message)))
     }
 
     private mutating func remove(_ call: ProbeCall, key: RegistrationKey, events: inout [TraceEvent]) {
@@ -252,10 +271,12 @@ package struct ProbeEventBuilder {
         byName[NameKey(center: key.center, name: key.name)]?.remove(id)
         if let context = registration.boundContext { byContext[context] = nil }
         let thread = threadID(call.thread, time: call.time, events: &events)
+        let site = siteID(lookups.site(call.callers), events: &events)
         events.append(
             .removed(
-                TraceRemoval(seq: nextSeq(), timestamp: call.time, thread: thread, registration: id, reason: .explicit))
-        )
+                TraceRemoval(
+                    seq: nextSeq(), timestamp: call.time, thread: thread, registration: id, reason: .explicit,
+                    callsite: site)))
     }
 
     private mutating func startDelivery(
@@ -277,20 +298,27 @@ package struct ProbeEventBuilder {
             id = first
         }
         if id == nil {
-            // Registered before the probes attached: introduced now, as found live.
+            // Registered before the probes attached, or a typed message's observer (whose add does
+            // not pass the probed entry): introduced now, as found live.
             let registering = threadID(thread, time: time, events: &events)
-            let site = siteID(ProbeSite.beforeAttach, events: &events)
+            let site = siteID(post?.message == nil ? ProbeSite.beforeAttach : ProbeSite.typedObserver, events: &events)
             let found = nextRegistration
             nextRegistration += 1
-            registrations[found] = Registration(boundContext: context)
+            registrations[found] = Registration(boundContext: context, enqueuesOnly: post?.message == .async)
             byContext[context] = found
             id = found
+            let kind: TraceRegistrationKind =
+                switch post?.message {
+                case .mainActor: .mainActorMessage
+                case .async: .asyncMessage
+                case nil: .block
+                }
             events.append(
                 .registered(
                     TraceRegistration(
-                        seq: nextSeq(), timestamp: time, thread: registering, id: found, name: post?.name, kind: .block,
-                        observer: nil, object: nil, target: .posting, targetLabel: nil, callsite: site,
-                        preexisting: true, capturesObserverStrongly: false)))
+                        seq: nextSeq(), timestamp: time, thread: registering, id: found, name: post?.name, kind: kind,
+                        observer: nil, object: nil, target: post?.message == .async ? .task : .posting,
+                        targetLabel: nil, callsite: site, preexisting: true, capturesObserverStrongly: false)))
         }
         running[thread, default: []].append(RunningDelivery(start: time, registration: id!, post: post))
     }
@@ -306,6 +334,8 @@ package struct ProbeEventBuilder {
             unmatched += 1
             return
         }
+        // An async message observer's run happens later, on a task the probes do not see.
+        if registrations[delivery.registration]?.enqueuesOnly == true { return }
         let isQueued = registrations[delivery.registration]?.queue != nil
         // A queue observer's block ran on the queue's thread while the post waited; when the queue
         // was the posting thread's own, it ran inline.
@@ -417,4 +447,7 @@ package struct ProbeSite: Sendable, Hashable {
 
     /// A registration made before the probes attached: its call was not seen, only its deliveries.
     package static let beforeAttach = ProbeSite(file: "not seen: registered before attach", line: 0)
+
+    /// A typed message's observer: its add does not pass the probed entry, only its runs do.
+    package static let typedObserver = ProbeSite(file: "not seen: typed message observer", line: 0)
 }

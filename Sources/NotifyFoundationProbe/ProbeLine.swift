@@ -97,8 +97,8 @@ package struct ProbeCall: Sendable, Equatable {
     package var time: UInt64
     /// The `NotificationCenter` instance.
     package var center: UInt64
-    /// The probed function's return address, then its caller's: the first outside Foundation is
-    /// the app's call site.
+    /// The probed function's return address, then its caller's and that one's: the first outside
+    /// Foundation is the app's call site.
     package var callers: [UInt64]
 
     package init(thread: Int32, time: UInt64, center: UInt64, callers: [UInt64]) {
@@ -156,8 +156,8 @@ private struct ProbeFields {
     }
 
     mutating func callers() -> [UInt64]? {
-        guard let first = hex(), let second = hex() else { return nil }
-        return [first, second]
+        guard let first = hex(), let second = hex(), let third = hex() else { return nil }
+        return [first, second, third]
     }
 
     mutating func name() -> ProbeName? {

@@ -1,14 +1,16 @@
 /// The bpftrace program that watches one process's Foundation `NotificationCenter`: one output
 /// line per add, post, removal and delivery, parsed by ``ProbeLine``.
 ///
-/// Lines (numbers in hex unless said): `A tid ns center object type function context ra ra2 NAME`
-/// (an add), `a tid ns token` (its return: the token's number), `P tid ns center object type ra ra2
-/// NAME` (a post), `R tid ns center token ra ra2 NAME` (a removal), `D tid ns context function
+/// Lines (numbers in hex unless said): `A tid ns center object type function context ra ra2 ra3
+/// NAME` (an add), `a tid ns token` (its return: the token's number), `P tid ns center object type ra
+/// ra2 ra3 NAME` (a post), `R tid ns center token ra ra2 ra3 NAME` (a removal), `D tid ns context function
 /// closureContext` and `d tid ns` (a delivery's start and end), with `tid` and `ns` in decimal;
 /// with ``DeliveryEnd/nextDeliveryOrPostReturn`` there is no `d` but `p tid ns` (a post returned).
 /// NAME is `S word word` (a small string held in its two words), `L count text` (a large
 /// string's length and bytes, at most ``nameLimit``: native strings end in a NUL) or `N` (no
-/// name). `ra` is the probed function's return address and `ra2` its caller's (read through the frame pointer), for the call site. `READY` comes once
+/// name). `ra` is the probed function's return address, `ra2` and `ra3` its caller's and that one's (read
+/// through the frame pointers), for the call site: a typed message's post and a token's removal
+/// pass through two of Foundation's frames. `READY` comes once
 /// every probe is attached. With ``queueLibrary``: `Q tid ns queue function context` (an add with an
 /// `OperationQueue`: the queue's address and the block), `O tid ns function context` and `o tid ns`
 /// (the block's operation starting and ending on the queue's thread).
@@ -61,13 +63,13 @@ package struct ProbeProgram: Sendable, Equatable {
     package var text: String {
         let filter = "/pid == \(pid)/"
         let object = #"*(uint64 *)reg("dx"), *(uint64 *)(reg("dx") + 24)"#
-        let callers = #"*(uint64 *)reg("sp"), *(uint64 *)(reg("bp") + 8)"#
+        let callers = #"*(uint64 *)reg("sp"), *(uint64 *)(reg("bp") + 8), *(uint64 *)(*(uint64 *)reg("bp") + 8)"#
         return [
             "BEGIN { printf(\"READY\\n\"); }",
             probe(
                 "uprobe", FoundationSymbols.addObserver, filter,
                 nameLines(
-                    prefix: "A %d %llu %lx %lx %lx %lx %lx %lx %lx",
+                    prefix: "A %d %llu %lx %lx %lx %lx %lx %lx %lx %lx",
                     arguments: #"tid, nsecs, reg("r13"), \#(object), reg("cx"), reg("r8"), \#(callers)"#,
                     low: "di", high: "si")),
             probe(
@@ -76,12 +78,12 @@ package struct ProbeProgram: Sendable, Equatable {
             probe(
                 "uprobe", FoundationSymbols.post, filter,
                 nameLines(
-                    prefix: "P %d %llu %lx %lx %lx %lx %lx",
+                    prefix: "P %d %llu %lx %lx %lx %lx %lx %lx",
                     arguments: #"tid, nsecs, reg("r13"), \#(object), \#(callers)"#, low: "di", high: "si")),
             probe(
                 "uprobe", FoundationSymbols.removeObserver, filter,
                 nameLines(
-                    prefix: "R %d %llu %lx %lx %lx %lx",
+                    prefix: "R %d %llu %lx %lx %lx %lx %lx",
                     arguments: #"tid, nsecs, reg("r13"), reg("di"), \#(callers)"#, low: "si", high: "dx")),
             probe(
                 "uprobe", FoundationSymbols.delivery, filter,

@@ -23,18 +23,18 @@ import Testing
     }
 
     let registrations = [
-        "A 1 100 c0 0 0 f1 0 fa 12 S 61 e100000000000000", "a 1 101 0",
-        "A 1 110 c0 0 0 f2 0 fa 13 S 61 e100000000000000", "a 1 111 1",
-        "A 1 120 c0 0 0 f3 0 fa 14 S 62 e100000000000000", "a 1 121 0",
+        "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000", "a 1 101 0",
+        "A 1 110 c0 0 0 f2 0 fa 13 13 S 61 e100000000000000", "a 1 111 1",
+        "A 1 120 c0 0 0 f3 0 fa 14 14 S 62 e100000000000000", "a 1 121 0",
     ]
 
     @Test func siblingsEndAtTheNextStartAndTheLastAtThePostsReturn() {
         let deliveries = deliveries(
             registrations + [
-                "P 2 200 c0 0 0 fa 20 S 61 e100000000000000", "D 2 210 aaa f1 0", "D 2 250 bbb f2 0", "p 2 270",
+                "P 2 200 c0 0 0 fa 20 20 S 61 e100000000000000", "D 2 210 aaa f1 0", "D 2 250 bbb f2 0", "p 2 270",
                 // A post no one observes returns: nothing to end.
-                "P 2 300 c0 0 0 fa 20 S 63 e100000000000000", "p 2 305",
-                "P 2 400 c0 0 0 fa 20 S 61 e100000000000000", "D 2 410 aaa f1 0", "D 2 420 bbb f2 0", "p 2 430",
+                "P 2 300 c0 0 0 fa 20 20 S 63 e100000000000000", "p 2 305",
+                "P 2 400 c0 0 0 fa 20 20 S 61 e100000000000000", "D 2 410 aaa f1 0", "D 2 420 bbb f2 0", "p 2 430",
             ])
         #expect(deliveries.map(\.registration) == [1, 2, 1, 2])
         #expect(deliveries.map(\.start) == [210, 250, 410, 420])
@@ -45,14 +45,14 @@ import Testing
     @Test func aPostInsideAHandlerEndsItsOwnDeliveriesAndTheOuterOneGoesOn() {
         let deliveries = deliveries(
             registrations + [
-                "P 1 200 c0 0 0 fa 20 S 61 e100000000000000",
+                "P 1 200 c0 0 0 fa 20 20 S 61 e100000000000000",
                 "D 1 210 aaa f1 0",
                 // The first handler posts "b": its one delivery ends at that post's return.
-                "P 1 220 c0 0 0 fa 21 S 62 e100000000000000", "D 1 230 ccc f3 0", "p 1 240",
+                "P 1 220 c0 0 0 fa 21 21 S 62 e100000000000000", "D 1 230 ccc f3 0", "p 1 240",
                 // Back in the outer post: its second observer ends the first.
                 "D 1 260 bbb f2 0", "p 1 280",
                 // The next post on the thread is at depth 1 again.
-                "P 1 300 c0 0 0 fa 20 S 62 e100000000000000", "D 1 310 ccc f3 0", "p 1 315",
+                "P 1 300 c0 0 0 fa 20 20 S 62 e100000000000000", "D 1 310 ccc f3 0", "p 1 315",
             ])
         #expect(deliveries.map(\.registration) == [3, 1, 2, 3])
         #expect(deliveries.map(\.duration) == [10, 50, 20, 5])
@@ -61,8 +61,8 @@ import Testing
 
     @Test func aQueueObserversBlockEndsBeforeTheWaitingPostReturns() {
         let deliveries = deliveries([
-            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 S 61 e100000000000000", "a 1 110 0",
-            "P 1 200 c0 0 0 fa 20 S 61 e100000000000000", "D 1 210 aaa f0 c0", "O 7 250 b1 0", "o 7 290", "p 1 300",
+            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0",
+            "P 1 200 c0 0 0 fa 20 20 S 61 e100000000000000", "D 1 210 aaa f0 c0", "O 7 250 b1 0", "o 7 290", "p 1 300",
         ])
         #expect(deliveries.map(\.start) == [250])
         #expect(deliveries.map(\.duration) == [40])

@@ -25,21 +25,21 @@ import Testing
     @Test func aDuplicateRegistrationAndItsDeliveriesAndRemoval() {
         let events = events([
             // Two registrations of one block from one call site: tokens 0 and 1 of "cart".
-            "A 1 100 c0 0 0 f1 0 fa 12 S 74726163 e400000000000000",
+            "A 1 100 c0 0 0 f1 0 fa 12 12 S 74726163 e400000000000000",
             "a 1 110 0",
-            "A 1 120 c0 0 0 f1 0 fa 12 S 74726163 e400000000000000",
+            "A 1 120 c0 0 0 f1 0 fa 12 12 S 74726163 e400000000000000",
             "a 1 130 1",
             // A post on thread 2 runs both.
-            "P 2 200 c0 0 0 fa 20 S 74726163 e400000000000000",
+            "P 2 200 c0 0 0 fa 20 20 S 74726163 e400000000000000",
             "D 2 210 aaa f1 0",
             "d 2 250",
             "D 2 260 bbb f1 0",
             "d 2 300",
             // The second post: the contexts are already tied to their registrations.
-            "P 2 400 c0 0 0 fa 20 S 74726163 e400000000000000",
+            "P 2 400 c0 0 0 fa 20 20 S 74726163 e400000000000000",
             "D 2 410 bbb f1 0",
             "d 2 420",
-            "R 1 500 c0 1 fa 30 S 74726163 e400000000000000",
+            "R 1 500 c0 1 fa 30 30 S 74726163 e400000000000000",
         ])
         let registrations = events.compactMap { if case .registered(let r) = $0 { r } else { nil } }
         #expect(registrations.map(\.id) == [1, 2])
@@ -55,6 +55,10 @@ import Testing
         #expect(deliveries.map(\.timestamp) == [250, 300, 420])
         let removals = events.compactMap { if case .removed(let r) = $0 { r } else { nil } }
         #expect(removals.map(\.registration) == [2])
+        // The removal names the removeObserver call's site, like the add's and the post's.
+        let sites = events.compactMap { if case .callsite(let c) = $0 { c } else { nil } }
+        #expect(removals.first?.callsite.flatMap { id in sites.first { $0.id == id } }?.line == 0x30)
+        #expect(removals.first?.callsite != registrations[0].callsite)
         // Every thread is introduced before a line names it; seq increases.
         let threads = events.compactMap { if case .thread(let t) = $0 { t.systemID } else { nil } }
         #expect(threads == [1, 2])
@@ -62,17 +66,48 @@ import Testing
         #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count)
     }
 
+    @Test func typedMessagesAreMarkedAndAnAsyncObserversEnqueueIsNoRun() {
+        // Foundation's message `post` calls `_post` from its own code: the first return address.
+        let typed = ProbeEventBuilder.Lookups(
+            threadName: lookups.threadName, site: lookups.site, typeName: lookups.typeName,
+            message: { callers in callers.first == 0xe1 ? .mainActor : callers.first == 0xe2 ? .async : nil })
+        var builder = ProbeEventBuilder(pid: 1, lookups: typed)
+        var events: [TraceEvent] = []
+        for line in [
+            "P 1 100 c0 0 0 e1 e1 30 S 61 e100000000000000", "D 1 110 aaa f9 0", "p 1 120",
+            "P 1 200 c0 0 0 e2 e2 31 S 62 e100000000000000", "D 1 210 bbb f8 0", "p 1 220",
+            "P 1 300 c0 0 0 e2 e2 31 S 62 e100000000000000", "D 1 310 bbb f8 0", "p 1 320",
+            "P 1 400 c0 0 0 fa fa 32 S 63 e100000000000000",
+        ] {
+            builder.add(ProbeLine(line[...])!, to: &events)
+        }
+        let posts = events.compactMap { if case .posted(let p) = $0 { p } else { nil } }
+        #expect(posts.map(\.message) == [.mainActor, .async, .async, nil])
+        let registrations = events.compactMap { if case .registered(let r) = $0 { r } else { nil } }
+        #expect(registrations.map(\.kind) == [.mainActorMessage, .asyncMessage])
+        #expect(registrations.map(\.target) == [.posting, .task])
+        #expect(registrations.map(\.name) == ["a", "b"])
+        let sites = events.compactMap { if case .callsite(let c) = $0 { c } else { nil } }
+        #expect(
+            registrations.map { r in sites.first { $0.id == r.callsite }?.file }
+                == ["not seen: typed message observer", "not seen: typed message observer"])
+        // The main actor observer ran inside its post; the async one's runs were not seen.
+        let deliveries = events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }
+        #expect(deliveries.map(\.registration) == [registrations[0].id])
+        #expect(deliveries.map(\.duration) == [10])
+    }
+
     @Test func aPostInsideAHandlerIsNestedAndItsOuterPostResumes() {
         let events = events([
-            "A 1 100 c0 0 0 f1 0 fa 12 S 61 e100000000000000",
+            "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000",
             "a 1 110 0",
-            "A 1 120 c0 0 0 f2 0 fa 13 S 62 e100000000000000",
+            "A 1 120 c0 0 0 f2 0 fa 13 13 S 62 e100000000000000",
             "a 1 130 0",
-            "A 1 140 c0 0 0 f3 0 fa 14 S 61 e100000000000000",
+            "A 1 140 c0 0 0 f3 0 fa 14 14 S 61 e100000000000000",
             "a 1 150 1",
-            "P 1 200 c0 0 0 fa 20 S 61 e100000000000000",
+            "P 1 200 c0 0 0 fa 20 20 S 61 e100000000000000",
             "D 1 210 aaa f1 0",
-            "P 1 220 c0 0 0 fa 21 S 62 e100000000000000",
+            "P 1 220 c0 0 0 fa 21 21 S 62 e100000000000000",
             "D 1 230 bbb f2 0",
             "d 1 240",
             "d 1 250",
@@ -94,15 +129,15 @@ import Testing
     @Test func matchedCountsTheNameTheEveryNameAndTheObjectFilterOfTheCenter() {
         let events = events([
             // "a" on any object, "a" on object 7f00 only, every name; and "a" on another center.
-            "A 1 100 c0 0 0 f1 0 fa 12 S 61 e100000000000000", "a 1 101 0",
-            "A 1 110 c0 7f00 5500 f2 0 fa 13 S 61 e100000000000000", "a 1 111 1",
-            "A 1 120 c0 0 0 f3 0 fa 14 N", "a 1 121 0",
-            "A 1 130 c1 0 0 f4 0 fa 15 S 61 e100000000000000", "a 1 131 0",
-            "P 1 200 c0 7f00 5500 fa 20 S 61 e100000000000000",
-            "P 1 210 c0 7e00 5500 fa 20 S 61 e100000000000000",
-            "P 1 220 c0 0 0 fa 20 S 62 e100000000000000",
-            "R 1 300 c0 0 fa 30 N",
-            "P 1 310 c0 0 0 fa 20 S 62 e100000000000000",
+            "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000", "a 1 101 0",
+            "A 1 110 c0 7f00 5500 f2 0 fa 13 13 S 61 e100000000000000", "a 1 111 1",
+            "A 1 120 c0 0 0 f3 0 fa 14 14 N", "a 1 121 0",
+            "A 1 130 c1 0 0 f4 0 fa 15 15 S 61 e100000000000000", "a 1 131 0",
+            "P 1 200 c0 7f00 5500 fa 20 20 S 61 e100000000000000",
+            "P 1 210 c0 7e00 5500 fa 20 20 S 61 e100000000000000",
+            "P 1 220 c0 0 0 fa 20 20 S 62 e100000000000000",
+            "R 1 300 c0 0 fa 30 30 N",
+            "P 1 310 c0 0 0 fa 20 20 S 62 e100000000000000",
         ])
         let posts = events.compactMap { if case .posted(let p) = $0 { p } else { nil } }
         #expect(posts.map(\.matched) == [3, 2, 1, 0])
@@ -112,10 +147,10 @@ import Testing
 
     @Test func oneClosureObservingTwoNamesIsToldApartByThePostsName() {
         let events = events([
-            "A 1 100 c0 0 0 f1 0 fa 12 S 61 e100000000000000", "a 1 101 0",
-            "A 1 110 c0 0 0 f1 0 fa 13 S 62 e100000000000000", "a 1 111 0",
-            "P 1 200 c0 0 0 fa 20 S 62 e100000000000000", "D 1 210 bbb f1 0", "d 1 220",
-            "P 1 300 c0 0 0 fa 20 S 61 e100000000000000", "D 1 310 aaa f1 0", "d 1 320",
+            "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000", "a 1 101 0",
+            "A 1 110 c0 0 0 f1 0 fa 13 13 S 62 e100000000000000", "a 1 111 0",
+            "P 1 200 c0 0 0 fa 20 20 S 62 e100000000000000", "D 1 210 bbb f1 0", "d 1 220",
+            "P 1 300 c0 0 0 fa 20 20 S 61 e100000000000000", "D 1 310 aaa f1 0", "d 1 320",
         ])
         let deliveries = events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }
         #expect(deliveries.map(\.registration) == [2, 1])
@@ -123,14 +158,14 @@ import Testing
 
     @Test func aRegistrationMadeBeforeAttachingIsIntroducedAsFoundLive() {
         let events = events([
-            "P 1 200 c0 7f00 5500 fa 20 S 61 e100000000000000",
+            "P 1 200 c0 7f00 5500 fa 20 20 S 61 e100000000000000",
             "D 1 210 aaa f9 0",
             "d 1 240",
             "D 1 250 aaa f9 0",
             "Lost 3 events",
             // After a loss, ends cannot be paired with starts: nothing is made up.
             "d 1 300",
-            "P 1 400 c0 0 0 fa 20 S 61 e100000000000000",
+            "P 1 400 c0 0 0 fa 20 20 S 61 e100000000000000",
             "D 1 410 aaa f9 0",
             "d 1 430",
         ])

@@ -12,13 +12,13 @@ import Testing
         #expect(SwiftStringWords.smallString(low: 0xD000_0000_0000_001D, high: 0x8000_55D7_E71B_6240) == nil)
     }
 
-    @Test func anAddCarriesItsCenterObjectClosureCallersAndName() {
+    @Test func anAddCarriesItsCenterObjectClosureThreeCallersAndName() {
         let line = ProbeLine(
-            "A 32273 14155628226404 55a6a800ef10 0 0 55a67c9f73e0 0 7fb7b14d1266 55a67c9f8007 S 4364694474726143 ed000065676e6168"
+            "A 32273 14155628226404 55a6a800ef10 0 0 55a67c9f73e0 0 7fb7b14d1266 7fb7b14d5049 55a67c9f8007 S 4364694474726143 ed000065676e6168"
         )
         let call = ProbeCall(
             thread: 32273, time: 14_155_628_226_404, center: 0x55a6_a800_ef10,
-            callers: [0x7fb7_b14d_1266, 0x55a6_7c9f_8007])
+            callers: [0x7fb7_b14d_1266, 0x7fb7_b14d_5049, 0x55a6_7c9f_8007])
         #expect(
             line
                 == .add(
@@ -27,27 +27,27 @@ import Testing
     }
 
     @Test func aLargeNameTakesTheRestOfTheLineAndSaysWhenItWasCut() {
-        let post = ProbeLine("P 7 100 10 7f00 5500 1 2 L 29 SyncFinishedWithAVeryLongName")
+        let post = ProbeLine("P 7 100 10 7f00 5500 1 2 3 L 29 SyncFinishedWithAVeryLongName")
         #expect(
             post
                 == .post(
-                    ProbeCall(thread: 7, time: 100, center: 0x10, callers: [1, 2]),
+                    ProbeCall(thread: 7, time: 100, center: 0x10, callers: [1, 2, 3]),
                     object: ProbeObject(word: 0x7f00, type: 0x5500),
                     name: .text("SyncFinishedWithAVeryLongName", truncated: false)))
-        let cut = ProbeLine("P 7 100 10 0 0 1 2 L 80 a name with spaces")
+        let cut = ProbeLine("P 7 100 10 0 0 1 2 3 L 80 a name with spaces")
         #expect(
             cut
                 == .post(
-                    ProbeCall(thread: 7, time: 100, center: 0x10, callers: [1, 2]), object: nil,
+                    ProbeCall(thread: 7, time: 100, center: 0x10, callers: [1, 2, 3]), object: nil,
                     name: .text("a name with spaces", truncated: true)))
     }
 
     @Test func returnsRemovalsDeliveriesAndBpftraceReportsParse() {
         #expect(ProbeLine("a 5 10 1") == .added(thread: 5, time: 10, token: 1))
         #expect(
-            ProbeLine("R 5 20 10 1 3 4 N")
+            ProbeLine("R 5 20 10 1 3 4 5 N")
                 == .remove(
-                    ProbeCall(thread: 5, time: 20, center: 0x10, callers: [3, 4]), token: 1, name: ProbeName.none))
+                    ProbeCall(thread: 5, time: 20, center: 0x10, callers: [3, 4, 5]), token: 1, name: ProbeName.none))
         #expect(
             ProbeLine("D 5 30 55a6a8011570 55a67c9f74b0 0")
                 == .deliveryStart(

@@ -38,10 +38,10 @@ import Testing
             // addObserver(forName:object:queue:using:) with queue 0x990 and block 0xb1; Foundation
             // passes _addObserver its own closure 0xf0 with context 0xc0.
             "Q 1 90 990 b1 0",
-            "A 1 100 c0 0 0 f0 c0 fa 12 S 61 e100000000000000",
+            "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000",
             "a 1 110 0",
             // The post on thread 1 enqueues (D at 210) and waits; thread 7 runs the block 250–290.
-            "P 1 200 c0 0 0 fa 20 S 61 e100000000000000",
+            "P 1 200 c0 0 0 fa 20 20 S 61 e100000000000000",
             "D 1 210 aaa f0 c0",
             "O 7 250 b1 0",
             "o 7 290",
@@ -63,8 +63,8 @@ import Testing
 
     @Test func aQueueObserverOnThePostersOwnQueueRunsInline() {
         let events = events([
-            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 S 61 e100000000000000", "a 1 110 0",
-            "P 1 200 c0 0 0 fa 20 S 61 e100000000000000", "D 1 210 aaa f0 c0", "d 1 230",
+            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0",
+            "P 1 200 c0 0 0 fa 20 20 S 61 e100000000000000", "D 1 210 aaa f0 c0", "d 1 230",
         ])
         let delivery = events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }.first
         #expect(delivery?.target == .operationQueue)
@@ -74,8 +74,8 @@ import Testing
 
     @Test func aBlockObserverAfterAQueueObserverIsOnThePostingThread() {
         let events = events([
-            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 S 61 e100000000000000", "a 1 110 0",
-            "A 1 120 c0 0 0 f2 0 fa 13 S 61 e100000000000000", "a 1 130 1",
+            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0",
+            "A 1 120 c0 0 0 f2 0 fa 13 13 S 61 e100000000000000", "a 1 130 1",
         ])
         let targets = events.compactMap { if case .registered(let r) = $0 { r.target } else { nil } }
         #expect(targets == [.operationQueue, .posting])
@@ -93,8 +93,8 @@ import Testing
                 site: { _ in ProbeSite(file: "app.swift", line: 1) }, typeName: { "Type\($0)" }))
         var events: [TraceEvent] = []
         for line in [
-            "P 1 100 c0 0 0 fa 20 S 61 e100000000000000", "P 7 200 c0 0 0 fa 20 S 61 e100000000000000",
-            "P 7 300 c0 0 0 fa 20 S 61 e100000000000000",
+            "P 1 100 c0 0 0 fa 20 20 S 61 e100000000000000", "P 7 200 c0 0 0 fa 20 20 S 61 e100000000000000",
+            "P 7 300 c0 0 0 fa 20 20 S 61 e100000000000000",
         ] {
             builder.add(ProbeLine(line[...])!, to: &events)
         }
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func aRegistrationMadeBeforeAttachingSaysItsSiteWasNotSeen() {
-        let events = events(["P 1 200 c0 0 0 fa 20 S 61 e100000000000000", "D 1 210 aaa f9 0", "d 1 240"])
+        let events = events(["P 1 200 c0 0 0 fa 20 20 S 61 e100000000000000", "D 1 210 aaa f9 0", "d 1 240"])
         let registration = events.compactMap { if case .registered(let r) = $0 { r } else { nil } }.first
         let sites = events.compactMap { if case .callsite(let c) = $0 { (c.id, c.file) } else { nil } }
         #expect(registration?.preexisting == true)

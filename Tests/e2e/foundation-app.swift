@@ -1,12 +1,16 @@
 // A Foundation-only app for foundation-e2e.sh: it knows nothing of notifytop. It waits until the
 // file named by its first argument exists (the probes are attached), then registers block
 // observers (one block twice from one line: a duplicate), a slow handler and a queue observer,
-// posts from two named threads, removes one registration, and prints its own counts for the checker.
+// posts from two named threads, removes one registration and posts its name again, posts a typed
+// message, and prints its own counts for the checker.
 import Foundation
 
 let center = NotificationCenter.default
 let cart = Notification.Name("CartDidChange")
 let sync = Notification.Name("SyncFinishedWithAVeryLongName")
+// A typed message: its posts pass through the probed `_post`, its observer's add does not.
+final class Cart: Sendable {}
+struct CartEmptied: NotificationCenter.MainActorMessage { typealias Subject = Cart }
 let lock = NSLock()
 var delivered: [String: Int] = [:]
 func count(_ name: String) {
@@ -35,9 +39,8 @@ tokens.append(
 let queue = OperationQueue()
 let queued = Notification.Name("QueuedWork")
 tokens.append(center.addObserver(forName: queued, object: nil, queue: queue) { _ in count("QueuedWork") })
-let temporary = center.addObserver(forName: sync, object: nil, queue: nil) { _ in
-    count("SyncFinishedWithAVeryLongName")
-}
+// Removed once the threads are done: the last post of its name is explained as removed before it.
+let temporary = center.addObserver(forName: cart, object: nil, queue: nil) { _ in count("CartDidChange") }
 
 let group = DispatchGroup()
 for worker in 0..<2 {
@@ -59,18 +62,32 @@ for worker in 0..<2 {
 }
 group.wait()
 center.removeObserver(temporary)
-center.post(name: sync, object: nil)
+print("removed at foundation-app.swift:\(#line - 1)")
+center.post(name: cart, object: nil)
 for _ in 0..<5 { center.post(name: queued, object: nil) }
+let emptied = MainActor.assumeIsolated {
+    center.addObserver(for: CartEmptied.self) { _ in count("CartEmptied") }
+}
+MainActor.assumeIsolated {
+    for _ in 0..<3 { center.post(CartEmptied()) }
+}
+print("message-post at foundation-app.swift:\(#line - 2)")
 lock.lock()
-let syncPosts = 2 * ((postsPerThread + 99) / 100) + 1
-print("posts CartDidChange \(2 * postsPerThread) SyncFinishedWithAVeryLongName \(syncPosts)")
+let syncPosts = 2 * ((postsPerThread + 99) / 100)
+print("posts CartDidChange \(2 * postsPerThread + 1) SyncFinishedWithAVeryLongName \(syncPosts)")
 print(
     "deliveries CartDidChange \(delivered["CartDidChange"] ?? 0) SyncFinishedWithAVeryLongName \(delivered["SyncFinishedWithAVeryLongName"] ?? 0)"
 )
 print("queued QueuedWork 5 \(delivered["QueuedWork"] ?? 0)")
+print("message CartEmptied 3 \(delivered["CartEmptied"] ?? 0)")
 print("live 4 removed 1")
 lock.unlock()
 fflush(stdout)
-// Stay alive (with the tokens) until the viewer is done.
-for _ in 0..<600 where FileManager.default.fileExists(atPath: goFile) { usleep(50_000) }
-withExtendedLifetime(tokens) {}
+// Stay alive (with the tokens) until the viewer is done; with "repeat", posting CartDidChange every
+// 100 ms meanwhile, for a viewer that attaches late.
+let repeats = arguments.count > 3 && arguments[3] == "repeat"
+for _ in 0..<600 where FileManager.default.fileExists(atPath: goFile) {
+    if repeats { center.post(name: cart, object: nil) }  // repeat-post
+    usleep(repeats ? 100_000 : 50_000)
+}
+withExtendedLifetime((tokens, emptied)) {}

@@ -3,7 +3,8 @@
 # built here with swiftc -g) knows nothing of notifytop; notifytop attaches bpftrace's probes to
 # it by pid and the app's own counts are checked against what notifytop shows: per-name posts and
 # deliveries, live observers, threads, a duplicate registration (R5) and a slow handler (R7); the
-# recording replays to the same figures and --fail-on gates on it; attach errors are one line.
+# recording replays to the same figures, explain names the removeObserver call that ended a
+# registration, and --fail-on gates on it; attach errors are one line.
 #
 # Needs root (or CAP_BPF and CAP_PERFMON), bpftrace and a kernel with uprobes; it mounts tracefs
 # when it is not mounted. Skips, with one line, only where uprobes cannot be used.
@@ -118,8 +119,8 @@ check "CartDidChange: $cart_posts posts and $cart_deliveries deliveries, as the 
 check "SyncFinishedWithAVeryLongName (a large string): $sync_posts posts and $sync_deliveries deliveries" \
     test "$(name_field SyncFinishedWithAVeryLongName posts) $(name_field SyncFinishedWithAVeryLongName deliveries)" = \
     "$sync_posts $sync_deliveries"
-check "4 live observers and 1 removed" \
-    frame_has '.summary.observers == 4 and ([.views.observers.rows[] | select(.state == "explicit")] | length) == 1'
+check "4 live observers, the typed message's, and 1 removed" \
+    frame_has '.summary.observers == 5 and ([.views.observers.rows[] | select(.state == "explicit")] | length) == 1'
 check "main thread and both posting threads seen, nothing lost" \
     frame_has '.summary.threads >= 3 and .summary.lost == 0'
 check "the duplicate registration (R5) is found at its line" \
@@ -133,14 +134,43 @@ check "the queue observer: on its OperationQueue, its $queued_deliveries deliver
         and ([.[] | select(.k == "deliver" and .name == "QueuedWork" and .target == "operation-queue"
         and .thread != .postingThread)] | length == $n)' "$WORK/rec.jsonl"
 check "the header says what the probes cannot see" grep -q '"producer":"notifytop Foundation probes.*not available' "$WORK/rec.jsonl"
+read -r _ _ message_posts message_deliveries < <(grep '^message ' "$WORK/app.out")
+message_at=$(sed -n 's/^message-post at //p' "$WORK/app.out")
+check "the typed message: $message_posts posts named after its type at $message_at, marked main, its $message_deliveries runs" \
+    jq_true -s --argjson n "$message_posts" --argjson d "$message_deliveries" --arg at "$message_at" '
+        (map(select(.k == "site")) | map({key: (.id | tostring), value: "\(.file):\(.line)"}) | from_entries) as $sites
+        | ([.[] | select(.k == "post" and .name == "app.CartEmptied" and .message == "main"
+            and $sites[.callsite | tostring] == $at)] | length == $n)
+        and ([.[] | select(.k == "register" and .name == "app.CartEmptied" and .kind == "message-main")] | length == 1)
+        and ([.[] | select(.k == "deliver" and .name == "app.CartEmptied")] | length == $d)' "$WORK/rec.jsonl"
 
 timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --json --view names > "$WORK/replay.jsonl" 2>&1
 check "the recording replays to the same figures" \
     test "$(jq -c '.summary | {posts, deliveries, observers}' "$WORK/replay.jsonl" | tail -n 1)" = \
     "$(jq -c '.summary | {posts, deliveries, observers}' <<<"$frame")"
+removed_at=$(sed -n 's/^removed at //p' "$WORK/app.out")
+timeout 60 "$TOP" explain "$WORK/rec.jsonl" --name CartDidChange > "$WORK/explain.txt" 2>&1
+check "explain: the registration removed before the last CartDidChange post names its removeObserver at $removed_at" \
+    grep -q "removed-before: removeObserver at $removed_at ended it" "$WORK/explain.txt"
 timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --fail-on warning > /dev/null 2>&1
 status=$?
 check "--fail-on warning exits 3 on the duplicate registration" test "$status" = 3
+
+# explain on a live process: it attaches as the dashboard does, folds 2 s and answers; the app
+# posts CartDidChange every 100 ms meanwhile.
+touch "$WORK/go"
+"$WORK/app" "$WORK/go" 20 repeat >"$WORK/app3.out" &
+app=$!
+wait_until 20 grep -q '^live' "$WORK/app3.out" || { echo "e2e: the app did not start a third time"; exit 1; }
+repeat_at="foundation-app.swift:$(grep -n '// repeat-post$' Tests/e2e/foundation-app.swift | cut -d: -f1)"
+timeout 60 "$TOP" explain --foundation --pid "$app" --for 2s --name CartDidChange > "$WORK/explain-live.txt" 2>&1
+status=$?
+check "explain --foundation --pid --for 2s: the posts made meanwhile at $repeat_at, run by the observers found live" \
+    sh -c "[ $status = 0 ] && grep -q '\"CartDidChange\" with no object, on app (1) at $repeat_at' '$WORK/explain-live.txt' &&
+        grep -Eq 'not seen: registered before attach(:0)?  delivered: ran on app \\(1\\)' '$WORK/explain-live.txt'"
+rm -f "$WORK/go"
+wait "$app"
+app=""
 
 # The dashboard: the overview of Foundation processes; Enter attaches the probes to the app.
 "$WORK/app" "$WORK/go" 100 >"$WORK/app2.out" &
@@ -160,12 +190,13 @@ touch "$WORK/go"
 wait_until 30 grep -q '^live' "$WORK/app2.out"
 read -r _ _ cart_posts _ sync_posts < <(grep '^posts' "$WORK/app2.out")
 read -r _ _ queued_posts _ < <(grep '^queued' "$WORK/app2.out")
+read -r _ _ message_posts _ < <(grep '^message ' "$WORK/app2.out")
 check "the attached view shows the app's names as it posts" wait_until 10 on_screen "CartDidChange"
 "${T[@]}" send-keys -t e2e 3 / poster-1 Enter
 check "the Threads view names the posting threads as Linux has them" wait_until 10 on_screen "^ +[0-9.]+ poster-1 +CartDidChange"
 "${T[@]}" send-keys -t e2e 0
 check "0 returns to the overview: the app's row attached, with its posts" \
-    wait_until 10 on_screen "^ +(\*|●)$app +app +Foundation.* $((cart_posts + sync_posts + queued_posts)) "
+    wait_until 10 on_screen "^ +(\*|●)$app +app +Foundation.* $((cart_posts + sync_posts + queued_posts + message_posts)) "
 "${T[@]}" kill-server 2>/dev/null
 rm -f "$WORK/go"
 

@@ -1,0 +1,84 @@
+/// Puts ``ProbeLine``s back in time order. bpftrace prints each CPU's lines in order, but not the
+/// CPUs' lines among themselves: a thread that moved to another CPU (a post that waited for a queue)
+/// can have its earlier lines printed after its later ones. Lines are held until they are
+/// ``holdNanoseconds`` old and released oldest first; a line without a time (`READY`, a loss)
+/// releases every held line before itself.
+package struct ProbeLineOrder {
+    /// How long a line waits for older lines from other CPUs.
+    package let holdNanoseconds: UInt64
+    /// Held lines from `start` on, oldest first (lines of equal time keep their arrival order).
+    private var held: [(time: UInt64, line: ProbeLine)] = []
+    private var start = 0
+
+    package init(holdNanoseconds: UInt64) {
+        self.holdNanoseconds = holdNanoseconds
+    }
+
+    /// Whether no line is held.
+    package var isEmpty: Bool { start == held.endIndex }
+
+    /// Holds `line`, or releases it (after every held line) when it has no time.
+    package mutating func add(_ line: ProbeLine, releasing released: inout [ProbeLine]) {
+        guard let time = line.time else {
+            releaseAll(into: &released)
+            released.append(line)
+            return
+        }
+        var index = held.endIndex
+        while index > start, held[index - 1].time > time { index -= 1 }
+        held.insert((time, line), at: index)
+    }
+
+    /// Releases, oldest first, the lines at least ``holdNanoseconds`` older than `now` (the probes'
+    /// clock, `CLOCK_MONOTONIC`).
+    package mutating func release(now: UInt64, into released: inout [ProbeLine]) {
+        guard now > holdNanoseconds else { return }
+        let cutoff = now - holdNanoseconds
+        var end = start
+        while end < held.endIndex, held[end].time <= cutoff { end += 1 }
+        guard end > start else { return }
+        released.append(contentsOf: held[start..<end].lazy.map(\.line))
+        start = end
+        // Released lines are dropped in bulk, not one by one.
+        if start == held.endIndex {
+            held.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start >= 4_096 && start * 2 >= held.count {
+            held.removeFirst(start)
+            start = 0
+        }
+    }
+
+    /// Releases every held line, oldest first.
+    package mutating func releaseAll(into released: inout [ProbeLine]) {
+        released.append(contentsOf: held[start...].lazy.map(\.line))
+        held.removeAll(keepingCapacity: true)
+        start = 0
+    }
+}
+
+extension ProbeLine {
+    /// When the probe fired; nil for lines bpftrace itself prints.
+    package var time: UInt64? {
+        switch self {
+        case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _): call.time
+        case .added(_, let time, _), .deliveryStart(_, let time, _, _, _), .deliveryEnd(_, let time),
+            .postEnd(_, let time), .queueAdd(_, let time, _, _, _), .operationStart(_, let time, _, _),
+            .operationEnd(_, let time):
+            time
+        case .ready, .lost: nil
+        }
+    }
+
+    /// The thread the probe fired on; nil for lines bpftrace itself prints.
+    package var thread: Int32? {
+        switch self {
+        case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _): call.thread
+        case .added(let thread, _, _), .deliveryStart(let thread, _, _, _, _), .deliveryEnd(let thread, _),
+            .postEnd(let thread, _), .queueAdd(let thread, _, _, _, _), .operationStart(let thread, _, _, _),
+            .operationEnd(let thread, _):
+            thread
+        case .ready, .lost: nil
+        }
+    }
+}
