@@ -40,8 +40,9 @@ public struct CallsiteInfo: Sendable, Hashable, CustomStringConvertible {
         self.line = line
     }
 
-    /// `Demo/Cart.swift:42`.
-    public var description: String { "\(file):\(line)" }
+    /// `Demo/Cart.swift:42`; the file alone when the line is 0 (unknown, as for a site the trace
+    /// says was not seen).
+    public var description: String { line == 0 ? file : "\(file):\(line)" }
 }
 
 /// The trace's definition lines (types, objects, callsites), bounded.
