@@ -178,3 +178,11 @@ private struct ProbeFields {
         }
     }
 }
+
+extension ProbeName {
+    /// The name, nil for none.
+    package var text: String? {
+        if case .text(let text, _) = self { return text }
+        return nil
+    }
+}
