@@ -175,4 +175,74 @@ package enum ModelBenchmark {
         }
         return (best, verdicts)
     }
+
+    /// Times building the cascade of one post after folding `eventCount` steady-workload events
+    /// and then a nested cascade (``nestedCascade(after:)``): the best of `repeats` runs, in
+    /// nanoseconds, and how many posts and deliveries the tree holds. The folds are not timed.
+    package static func measureCascade(
+        eventCount: Int = 1_000_000, repeats: Int = 5, now: () -> UInt64
+    ) -> (nanoseconds: UInt64, posts: Int, deliveries: Int) {
+        var workload = SteadyWorkload()
+        var state = InspectorState()
+        var last: UInt64 = 0
+        for index in 1...max(1, eventCount) {
+            let event = workload.nextEvent()
+            state.apply(event)
+            last = event.timestamp ?? last
+            if index % 1_024 == 0 { state.tick(now: last) }
+        }
+        let (root, events) = nestedCascade(after: last)
+        for event in events { state.apply(event) }
+        var best = UInt64.max
+        var size = (posts: 0, deliveries: 0)
+        for _ in 0..<max(1, repeats) {
+            let start = now()
+            let cascade = state.cascade(post: root)
+            best = min(best, now() - start)
+            size = (cascade?.posts ?? 0, cascade?.deliveries ?? 0)
+        }
+        return (best, size.posts, size.deliveries)
+    }
+
+    /// A post made at `after` + 1 ms whose three handlers each post twice, and so on four levels
+    /// deep (259 posts, 777 deliveries), in the order the lines reach the viewer: a post, then the
+    /// posts its handlers made, each handler's deliver line when its run ends. Returns the root
+    /// post's id and the events, whose ids and sequence numbers start far above the workload's.
+    package static func nestedCascade(after time: UInt64) -> (root: UInt64, events: [TraceEvent]) {
+        var events: [TraceEvent] = []
+        var seq: UInt64 = 1 << 40
+        var postID: UInt64 = 1 << 40
+        var clock = time + 1_000_000
+        func emitPost(depth: Int, parent: UInt64) {
+            postID += 1
+            seq += 1
+            clock += 1_000
+            let id = postID
+            let name = SteadyWorkload.names[depth]
+            events.append(
+                .posted(
+                    TracePost(
+                        seq: seq, timestamp: clock, thread: 1, postID: id, name: name, object: nil,
+                        hasUserInfo: false, matched: 3, depth: depth, parentPostID: parent, callsite: 2)))
+            for handler in 1...3 {
+                let start = clock + 100
+                clock = start
+                if depth < 4 {
+                    emitPost(depth: depth + 1, parent: id)
+                    emitPost(depth: depth + 1, parent: id)
+                }
+                clock += 500
+                seq += 1
+                events.append(
+                    .delivered(
+                        TraceDelivery(
+                            seq: seq, timestamp: clock, thread: 1, postID: id, registration: UInt64(handler),
+                            name: name, postingThread: 1, target: .posting, start: start, duration: clock - start,
+                            wait: 0, depth: depth)))
+            }
+        }
+        let root = postID + 1
+        emitPost(depth: 1, parent: 0)
+        return (root, events)
+    }
 }

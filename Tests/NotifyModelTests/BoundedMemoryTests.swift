@@ -118,4 +118,28 @@ import Testing
             ModelBenchmark.FoldMeasurement(events: 2_000_000, nanoseconds: 512_000_000).description
                 == "2000000 events in 0.512 s: 3.91M events/s")
     }
+
+    @Test("the benchmark's cascade is the whole nested tree, every post under the handler that made it")
+    func cascadeMeasurement() throws {
+        var clock: UInt64 = 0
+        let measured = ModelBenchmark.measureCascade(eventCount: 20_000, repeats: 2) {
+            clock += 1_000
+            return clock
+        }
+        #expect(measured.posts == 259)
+        #expect(measured.deliveries == 777)
+        #expect(measured.nanoseconds == 1_000)
+        let (root, events) = ModelBenchmark.nestedCascade(after: 1_000_000_000)
+        var state = InspectorState()
+        for event in events { state.apply(event) }
+        let cascade = try #require(state.cascade(post: root))
+        #expect(cascade.root.unplaced.isEmpty)
+        #expect(cascade.root.notes.isEmpty)
+        #expect(cascade.notes.isEmpty)
+        #expect(cascade.root.deliveries.map(\.nested.count) == [2, 2, 2])
+        let deepest = cascade.root.deliveries[0].nested[0].deliveries[0].nested[0].deliveries[0].nested[0]
+        #expect(deepest.post.depth == 4)
+        #expect(deepest.deliveries.count == 3)
+        #expect(deepest.deliveries.allSatisfy { $0.nested.isEmpty })
+    }
 }

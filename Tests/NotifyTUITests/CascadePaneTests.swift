@@ -149,6 +149,39 @@ struct CascadePaneTests {
         #expect(sorted.rowKeys.first == .event(seq: 10, registration: 3))
     }
 
+    @Test("u opens on the delivery it climbs from, from Events, Threads and a sorted cascade")
+    func postedBySelectsTheOrigin() throws {
+        var events = ViewState(view: .events)
+        select(10, &events)
+        let (_, fromEvents) = press([.char("u")], &events)
+        #expect(fromEvents.rowKeys[fromEvents.selectedIndex] == .event(seq: 10, registration: 3))
+        var threads = ViewState(view: .threads)
+        let (_, log) = press([], &threads)
+        let index = try #require(log.rowKeys.firstIndex(of: .delivery(registration: 3, post: 2)))
+        threads.table.selectedIndex = index
+        threads.table.selectedKey = log.rowKeys[index]
+        threads.table.follow = false
+        let (_, fromThreads) = press([.char("u")], &threads)
+        #expect(threads.path.last == .postedBy(.delivery(post: 2, registration: 3)))
+        #expect(fromThreads.rowKeys[fromThreads.selectedIndex] == .event(seq: 10, registration: 3))
+        // Climbing again after moving to the root and going back selects the delivery again.
+        let (_, top) = press([.home], &events)
+        #expect(top.selectedIndex == 0)
+        let (_, again) = press([.escape, .char("u")], &events)
+        #expect(events.path.last == .postedBy(.event(10)))
+        #expect(again.rowKeys[again.selectedIndex] == .event(seq: 10, registration: 3))
+        // From a cascade row below another, the chain ends on (and selects) that delivery.
+        var cascade = ViewState(view: .events)
+        select(6, &cascade)
+        let (_, tree) = press([.char("c")], &cascade)
+        let second = try #require(tree.rowKeys.firstIndex(of: .event(seq: 9, registration: 2)))
+        cascade.table.selectedIndex = second
+        cascade.table.selectedKey = tree.rowKeys[second]
+        let (_, chain) = press([.char("u")], &cascade)
+        #expect(chain.rowKeys.last == .event(seq: 9, registration: 2))
+        #expect(chain.selectedIndex == chain.rowKeys.count - 1)
+    }
+
     @Test("c and u work from Threads' deliveries and from the x pane; on a row with no post they say so")
     func otherEntries() {
         var threads = ViewState(view: .threads)

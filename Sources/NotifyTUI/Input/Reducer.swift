@@ -142,7 +142,9 @@ extension ViewState {
             }
             let level = up ? DrillLevel.postedBy(target) : .cascade(target)
             if path.last == level { return .none }
+            let origin = context.rowKeys[context.selectedIndex]
             drill[view, default: []].append(level)
+            if up { selectChainEnd(from: origin) }
         case .dropMark, .toggleClear, .toggleWrap: return reduceLog(action, context: context)
         case .toggleGroup, .toggleAllGroups: return reduceFolding(action, context: context)
         case .togglePause:
@@ -162,6 +164,15 @@ extension ViewState {
         case .redraw: return Reaction(redraw: true, command: .repaint)
         }
         return .redraw
+    }
+
+    /// A "posted by" chain lists the delivery or post it climbs from last: select it, by the row's
+    /// key when the chain shows the same row, else by position.
+    private mutating func selectChainEnd(from origin: RowKey) {
+        var state = table
+        if case .event = origin { state.selectedKey = origin } else { state.selectedKey = nil }
+        state.selectedIndex = Int.max
+        table = state
     }
 
     /// Why `0` (and Esc at the top) cannot show the process overview.

@@ -30,7 +30,7 @@ extension Dashboard {
         case .explainEvent?, .explainRegistration?:
             let level = view.path.last!
             return TableWidget.content(
-                ExplainView.rows(data, level), spec: ExplainView.spec, state: state, view: name)
+                ExplainView.rows(data, level, ascii: ascii), spec: ExplainView.spec, state: state, view: name)
         case .cascade?, .postedBy?:
             return TableWidget.content(
                 CascadeView.rows(data, view.path.last!, glyphs: glyphs), spec: CascadeView.spec(ascii: ascii),

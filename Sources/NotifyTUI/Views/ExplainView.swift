@@ -3,12 +3,14 @@ import NotifyModel
 
 /// The `x` pane: why each registration did or did not run for the selected post (Events), or
 /// for each kept post of the selected registration's name (Observers). One row per verdict; the
-/// rows sort and filter like every table.
+/// rows sort and filter like every table. A post a notification queue merged enqueues into has a
+/// `coalesced` row per call site of the merged enqueues, above its verdicts.
 enum ExplainView {
     struct Row: Sendable {
         var post: UInt64
         var postName: String
-        var registration: UInt64
+        /// nil on a `coalesced` row, which is about the post, not a registration.
+        var registration: UInt64?
         var name: String
         var site: String
         var reason: String
@@ -17,7 +19,7 @@ enum ExplainView {
     }
 
     /// The verdict rows of `level`, in the explanation's order.
-    static func rows(_ data: DashboardData, _ level: DrillLevel) -> [Row] {
+    static func rows(_ data: DashboardData, _ level: DrillLevel, ascii: Bool = false) -> [Row] {
         let posts: [PostExplanation]
         switch level {
         case .explainEvent(let seq):
@@ -29,6 +31,7 @@ enum ExplainView {
         }
         var rows: [Row] = []
         for post in posts {
+            appendCoalesced(post, ascii: ascii, to: &rows)
             for verdict in post.considered {
                 rows.append(
                     Row(
@@ -38,6 +41,32 @@ enum ExplainView {
             }
         }
         return rows
+    }
+
+    /// One row per call site whose enqueues were merged into `post` (one without a site when the
+    /// trace, before 1.5, only counts them).
+    private static func appendCoalesced(_ post: PostExplanation, ascii: Bool, to rows: inout [Row]) {
+        guard let total = post.coalesced else { return }
+        func row(site: String, detail: String) -> Row {
+            Row(
+                post: post.seq, postName: post.name, registration: nil, name: post.name, site: site,
+                reason: "coalesced", detail: detail, index: rows.count)
+        }
+        guard !post.coalescedSites.isEmpty else {
+            rows.append(
+                row(
+                    site: "?",
+                    detail: "\(total) merged enqueues of this name; the trace does not carry their sites"))
+            return
+        }
+        for merged in post.coalescedSites {
+            let before = post.time - min(post.time, merged.enqueuedAt)
+            rows.append(
+                row(
+                    site: merged.site.description,
+                    detail: "\(merged.count) of \(total) merged enqueues; the first "
+                        + Format.duration(before, ascii: ascii) + " before the post"))
+        }
     }
 
     /// A post event explains that post; an event about a registration explains its posts.
@@ -73,8 +102,9 @@ enum ExplainView {
                 "POST", .fixed(8), alignRight: true, descendingFirst: false, text: { "\($0.post)" },
                 sortKey: { .number(Double($0.post)) }),
             TableColumn(
-                "REG", .fixed(6), alignRight: true, descendingFirst: false, text: { "#\($0.registration)" },
-                sortKey: { .number(Double($0.registration)) }),
+                "REG", .fixed(6), alignRight: true, descendingFirst: false,
+                text: { $0.registration.map { "#\($0)" } ?? "" },
+                sortKey: { .number(Double($0.registration ?? 0)) }),
             TableColumn("NAME", .flexible(min: 12), text: { $0.name }, sortKey: { .text($0.name) }),
             TableColumn("SITE", .flexible(min: 14), text: { $0.site }, sortKey: { .text($0.site) }),
             TableColumn(
@@ -82,7 +112,7 @@ enum ExplainView {
                 style: { $0.reason == "delivered" ? .normal : .warning }),
             TableColumn("DETAIL", .flexible(min: 20), text: { $0.detail }),
         ],
-        key: { .event(seq: $0.post, registration: $0.registration) },
+        key: { row in row.registration.map { .event(seq: row.post, registration: $0) } ?? .line(row.index) },
         emptyMessage: "nothing to explain: the post or registration is no longer kept")
 
     /// The crumb of `level`.
@@ -98,6 +128,8 @@ enum ExplainView {
         _ data: DashboardData, level: DrillLevel, state: TableState, rect: Rect, glyphs: Glyphs,
         into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(rows(data, level), spec: spec, state: state, into: &canvas, rect: rect, glyphs: glyphs)
+        TableWidget.render(
+            rows(data, level, ascii: glyphs == .ascii), spec: spec, state: state, into: &canvas, rect: rect,
+            glyphs: glyphs)
     }
 }
