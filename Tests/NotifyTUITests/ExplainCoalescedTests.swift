@@ -95,7 +95,7 @@ struct ExplainCoalescedTests {
         let (canvas, info, view) = explain(5)
         #expect(view.path.last == .explainEvent(5))
         let lines = canvas.lines
-        let coalesced = lines.filter { $0.contains("coalesced") }
+        let coalesced = lines.filter { $0.contains("coalesced") && $0.contains("merged enqueues") }
         #expect(coalesced.count == 2)
         #expect(
             coalesced.first.map {
@@ -127,9 +127,22 @@ struct ExplainCoalescedTests {
     @Test("an older trace's post says how many enqueues were merged, and that the trace lacks their sites")
     func olderTrace() {
         let (canvas, info, _) = explain(5, older: true)
-        let coalesced = canvas.lines.filter { $0.contains("coalesced") }
+        let coalesced = canvas.lines.filter { $0.contains("coalesced") && $0.contains("merged enqueues") }
         #expect(coalesced.count == 1)
         #expect(coalesced.first.map { $0.contains(" ? ") && $0.contains("2 merged enqueues of this name") } == true)
         #expect(info.rowKeys == [.line(0), .event(seq: 5, registration: 1)])
+    }
+
+    @Test("under the table, the selected verdict's whole detail, which the DETAIL column cuts")
+    func selectedDetailStrip() {
+        let (canvas, info, _) = explain(5)
+        #expect(info.rowKeys[info.selectedIndex] == .line(0))
+        let lines = canvas.lines
+        guard let heading = lines.firstIndex(where: { $0.hasPrefix("coalesced (post 5):") }) else {
+            Issue.record("no detail strip for the selected row")
+            return
+        }
+        let strip = lines[(heading + 1)...].prefix(4).map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(strip.joined(separator: " ").hasPrefix("2 of 3 merged enqueues; the first 3.0ms before the post"))
     }
 }

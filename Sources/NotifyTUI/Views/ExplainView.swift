@@ -124,12 +124,35 @@ enum ExplainView {
         }
     }
 
+    /// Rows under the table that show the selected verdict's whole detail, which the DETAIL column
+    /// cuts: the evidence is the answer.
+    private static let detailLines = 4
+
     static func draw(
         _ data: DashboardData, level: DrillLevel, state: TableState, rect: Rect, glyphs: Glyphs,
         into canvas: inout Canvas
     ) -> FrameInfo {
-        TableWidget.render(
-            rows(data, level, ascii: glyphs == .ascii), spec: spec, state: state, into: &canvas, rect: rect,
-            glyphs: glyphs)
+        let rows = rows(data, level, ascii: glyphs == .ascii)
+        let strip = rect.height >= 12 ? detailLines + 1 : 0
+        let table = Rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height - strip)
+        let info = TableWidget.render(rows, spec: spec, state: state, into: &canvas, rect: table, glyphs: glyphs)
+        guard strip > 0, info.rowKeys.indices.contains(info.selectedIndex) else { return info }
+        let key = info.rowKeys[info.selectedIndex]
+        guard let selected = rows.first(where: { spec.key($0) == key }) else { return info }
+        drawDetail(selected, x: rect.x, y: table.maxY, width: rect.width, into: &canvas)
+        return info
+    }
+
+    private static func drawDetail(_ row: Row, x: Int, y: Int, width: Int, into canvas: inout Canvas) {
+        let who = row.registration.map { "#\($0) " } ?? ""
+        canvas.write("\(who)\(row.reason) (post \(row.post)):", x: x, y: y, width: width, style: .label)
+        var lines = DisplayWidth.wrap(row.detail, to: max(1, width - 2))
+        if lines.count > detailLines {
+            lines = Array(lines.prefix(detailLines))
+            lines[detailLines - 1] = DisplayWidth.truncate(lines[detailLines - 1] + " …", to: width - 2)
+        }
+        for (offset, line) in lines.enumerated() {
+            canvas.write("  " + line, x: x, y: y + 1 + offset, width: width)
+        }
     }
 }
