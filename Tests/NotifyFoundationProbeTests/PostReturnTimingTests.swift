@@ -5,21 +5,9 @@ import Testing
 /// Without a return probe per delivery, a delivery ends where its post's next delivery starts or
 /// where the post returns (`p`): the same events as with return probes, at one trap less each.
 @Suite struct PostReturnTimingTests {
-    let lookups = ProbeEventBuilder.Lookups(
-        threadName: { "t\($0)" }, site: { ProbeSite(file: "app.swift", line: UInt($0.last ?? 0)) },
-        typeName: { "Type\($0)" })
 
     func deliveries(_ lines: [String]) -> [TraceDelivery] {
-        var builder = ProbeEventBuilder(pid: 1, lookups: lookups)
-        var events: [TraceEvent] = []
-        for line in lines {
-            guard let probe = ProbeLine(line[...]) else {
-                Issue.record("not a probe line: \(line)")
-                continue
-            }
-            builder.add(probe, to: &events)
-        }
-        return events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }
+        probeEvents(lines).compactMap { if case .delivered(let d) = $0 { d } else { nil } }
     }
 
     let registrations = [

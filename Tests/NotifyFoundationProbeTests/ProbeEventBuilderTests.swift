@@ -5,22 +5,9 @@ import Testing
 /// Foundation's calls, as the probes see them, become the trace events NotifyKit's inspector would
 /// send: registrations keyed by their token, deliveries tied to their registration and post.
 @Suite struct ProbeEventBuilderTests {
-    let lookups = ProbeEventBuilder.Lookups(
-        threadName: { "t\($0)" }, site: { ProbeSite(file: "app.swift", line: UInt($0.last ?? 0)) },
-        typeName: { "Type\($0)" })
+    let lookups = testLookups
 
-    func events(_ lines: [String]) -> [TraceEvent] {
-        var builder = ProbeEventBuilder(pid: 1, lookups: lookups)
-        var events: [TraceEvent] = []
-        for line in lines {
-            guard let probe = ProbeLine(line[...]) else {
-                Issue.record("not a probe line: \(line)")
-                continue
-            }
-            builder.add(probe, to: &events)
-        }
-        return events
-    }
+    func events(_ lines: [String]) -> [TraceEvent] { probeEvents(lines) }
 
     @Test func aDuplicateRegistrationAndItsDeliveriesAndRemoval() {
         let events = events([

@@ -6,22 +6,9 @@ import Testing
 /// thread its block ran on, threads named as Linux names them, and registrations made before
 /// attaching, said not seen.
 @Suite struct QueueObserverTests {
-    let lookups = ProbeEventBuilder.Lookups(
-        threadName: { "t\($0)" }, site: { ProbeSite(file: "app.swift", line: UInt($0.last ?? 0)) },
-        typeName: { "Type\($0)" })
+    let lookups = testLookups
 
-    func events(_ lines: [String]) -> [TraceEvent] {
-        var builder = ProbeEventBuilder(pid: 1, lookups: lookups)
-        var events: [TraceEvent] = []
-        for line in lines {
-            guard let probe = ProbeLine(line[...]) else {
-                Issue.record("not a probe line: \(line)")
-                continue
-            }
-            builder.add(probe, to: &events)
-        }
-        return events
-    }
+    func events(_ lines: [String]) -> [TraceEvent] { probeEvents(lines) }
 
     @Test func theQueueLinesParse() {
         #expect(
