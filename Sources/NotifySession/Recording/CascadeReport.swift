@@ -5,17 +5,11 @@ import NotifyWire
 /// `notifytop explain --post SEQ --cascade` and `--posted-by`: a post's cascade as an indented
 /// tree a person reads, or as one JSON object with the tree.
 package struct CascadeReport: Sendable, Encodable {
-    struct Object: Sendable, Encodable {
-        var id: UInt64
-        var type: String
-        var address: String
-    }
-
     struct Post: Sendable, Encodable {
         var seq: UInt64
         var postID: UInt64
         var name: String
-        var object: Object?
+        var object: ReportedObject?
         var thread: UInt64
         var threadName: String
         var site: String
@@ -107,9 +101,7 @@ package struct CascadeReport: Sendable, Encodable {
     static func post(_ post: CascadePost) -> Post {
         Post(
             seq: post.seq, postID: post.postID, name: post.name,
-            object: post.object.map {
-                Object(id: $0.id, type: $0.typeName, address: "0x" + String($0.address, radix: 16))
-            },
+            object: post.object.map(ReportedObject.init),
             thread: post.thread, threadName: post.threadName, site: post.site.description, timeNs: post.time,
             depth: post.depth, parentPostID: post.parentPostID, matched: post.matched)
     }

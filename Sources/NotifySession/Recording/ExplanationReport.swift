@@ -2,12 +2,6 @@ package import NotifyModel
 
 /// `notifytop explain`'s output: an ``Explanation`` as text a person reads, or as one JSON object.
 package struct ExplanationReport: Sendable, Encodable {
-    struct Object: Sendable, Encodable {
-        var id: UInt64
-        var type: String
-        var address: String
-    }
-
     struct Considered: Sendable, Encodable {
         var registration: UInt64
         var site: String?
@@ -33,7 +27,7 @@ package struct ExplanationReport: Sendable, Encodable {
         var seq: UInt64
         var postID: UInt64
         var name: String
-        var object: Object?
+        var object: ReportedObject?
         var thread: UInt64
         var threadName: String
         var site: String
@@ -81,9 +75,7 @@ package struct ExplanationReport: Sendable, Encodable {
         posts = explanation.posts.map { post in
             Post(
                 seq: post.seq, postID: post.postID, name: post.name,
-                object: post.object.map {
-                    Object(id: $0.id, type: $0.typeName, address: "0x" + String($0.address, radix: 16))
-                },
+                object: post.object.map(ReportedObject.init),
                 thread: post.thread, threadName: post.threadName, site: post.site.description, timeNs: post.time,
                 depth: post.depth, parentPostID: post.parentPostID,
                 coalesced: post.coalesced.map { count in
