@@ -148,6 +148,21 @@ package enum ModelBenchmark {
         return MemoryMeasurement(samples: samples)
     }
 
+    /// The model after folding `eventCount` steady-workload events, ticked every 1,024 events,
+    /// and the newest event time it saw: the untimed set-up of the query rows.
+    static func steadyState(eventCount: Int) -> (state: InspectorState, last: UInt64) {
+        var workload = SteadyWorkload()
+        var state = InspectorState()
+        var last: UInt64 = 0
+        for index in 1...max(1, eventCount) {
+            let event = workload.nextEvent()
+            state.apply(event)
+            last = event.timestamp ?? last
+            if index % 1_024 == 0, let time = event.timestamp { state.tick(now: time) }
+        }
+        return (state, last)
+    }
+
     /// Times explaining one post (every registration that could have received it weighed: its
     /// name's, and those of the workload's 15 near names, live and ended within the retirement
     /// window) after folding `eventCount` steady-workload events: the best of `repeats` runs, in
@@ -155,13 +170,7 @@ package enum ModelBenchmark {
     package static func measureExplain(
         eventCount: Int = 1_000_000, repeats: Int = 5, now: () -> UInt64
     ) -> (nanoseconds: UInt64, verdicts: Int) {
-        var workload = SteadyWorkload()
-        var state = InspectorState()
-        for index in 1...max(1, eventCount) {
-            let event = workload.nextEvent()
-            state.apply(event)
-            if index % 1_024 == 0, let time = event.timestamp { state.tick(now: time) }
-        }
+        let state = steadyState(eventCount: eventCount).state
         let name = SteadyWorkload.names[3]
         // Registration 0 is never made: this lists the kept posts without weighing anyone.
         let latest = state.explain(name: name, registration: 0).posts.last?.seq
@@ -182,15 +191,7 @@ package enum ModelBenchmark {
     package static func measureCascade(
         eventCount: Int = 1_000_000, repeats: Int = 5, now: () -> UInt64
     ) -> (nanoseconds: UInt64, posts: Int, deliveries: Int) {
-        var workload = SteadyWorkload()
-        var state = InspectorState()
-        var last: UInt64 = 0
-        for index in 1...max(1, eventCount) {
-            let event = workload.nextEvent()
-            state.apply(event)
-            last = event.timestamp ?? last
-            if index % 1_024 == 0 { state.tick(now: last) }
-        }
+        var (state, last) = steadyState(eventCount: eventCount)
         let (root, events) = nestedCascade(after: last)
         for event in events { state.apply(event) }
         var best = UInt64.max
