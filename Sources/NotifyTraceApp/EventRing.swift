@@ -43,3 +43,20 @@ extension EventRing {
         rings.drain(to: &visitor)
     }
 }
+
+/// What one of several inspected centers attaches: the ``EventRing``'s recorder, with the center's
+/// index written into each record, so one drain merges every center's events in the order they
+/// happened and tells them apart.
+package final class CenterTap: RecordingProbe, Sendable {
+    package let recorder: ProbeRecorder
+    package let centerTag: UInt8
+
+    init(ring: EventRing, center: UInt8) {
+        recorder = ring.recorder
+        centerTag = center
+    }
+
+    package func receive(_ event: ProbeEvent) {
+        recorder.receive(event, center: centerTag)
+    }
+}

@@ -35,8 +35,9 @@ public final class NotifyInspector: Sendable {
 
     /// Starts listening for viewers of `center`.
     ///
-    /// A process streams one center: starting a second inspector in the same socket directory
-    /// while one runs throws (its socket would take the first one's path).
+    /// A process has one inspector: starting a second in the same socket directory while one runs
+    /// throws (its socket would take the first one's path). To stream several centers, start one
+    /// inspector with all of them: ``start(centers:directory:ringCapacity:viewerBufferBytes:limits:)``.
     ///
     /// - Parameters:
     ///   - ringCapacity: Events each posting thread buffers between exporter passes (every ~2 ms);
@@ -47,27 +48,65 @@ public final class NotifyInspector: Sendable {
         center: NotifyCenter = .default, directory: SocketDirectory = .standard,
         ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
     ) throws(TraceError) -> NotifyInspector {
+        try start(
+            centers: [center], directory: directory, ringCapacity: ringCapacity, viewerBufferBytes: viewerBufferBytes,
+            limits: limits)
+    }
+
+    /// Starts listening for viewers of several centers, streamed as one: each registration and post
+    /// says which center it belongs to (viewers show it, and `explain` tells an observer registered
+    /// on another center than the post's), post ids are unique across them, and the events of all
+    /// come in the order they happened.
+    ///
+    /// ```swift
+    /// let inspector = try NotifyInspector.start(centers: [.default, syncCenter])
+    /// ```
+    ///
+    /// - Parameter centers: The centers, at most 256, each once; viewers name each by its label.
+    ///   The other parameters are ``start(center:directory:ringCapacity:viewerBufferBytes:limits:)``'s.
+    public static func start(
+        centers: [NotifyCenter], directory: SocketDirectory = .standard,
+        ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
+    ) throws(TraceError) -> NotifyInspector {
         var limits = if let limits { limits } else { try ViewerLimits.fromEnvironment() }
         if let viewerBufferBytes { limits.viewerBufferBytes = max(4096, viewerBufferBytes) }
         return try start(
-            center: center, directory: directory, ringCapacity: ringCapacity, limits: limits,
+            centers: centers, directory: directory, ringCapacity: ringCapacity, limits: limits,
             accept: { $0.acceptConnection() })
     }
+
+    /// The most centers one inspector streams: a record names its center in one byte.
+    static let maximumCenters = 256
 
     /// As the public `start`, with the call that takes one connection replaceable.
     static func start(
         center: NotifyCenter, directory: SocketDirectory, ringCapacity: Int, limits: ViewerLimits,
         accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
     ) throws(TraceError) -> NotifyInspector {
+        try start(centers: [center], directory: directory, ringCapacity: ringCapacity, limits: limits, accept: accept)
+    }
+
+    /// As the public `start(centers:)`, with the call that takes one connection replaceable.
+    static func start(
+        centers: [NotifyCenter], directory: SocketDirectory, ringCapacity: Int, limits: ViewerLimits,
+        accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
+    ) throws(TraceError) -> NotifyInspector {
+        guard !centers.isEmpty else { throw .invalid("no center to inspect: pass at least one") }
+        guard centers.count <= maximumCenters else {
+            throw .invalid("\(centers.count) centers: one inspector streams at most \(maximumCenters)")
+        }
+        guard Set(centers).count == centers.count else {
+            throw .invalid("a center is listed twice: list each center once")
+        }
         try directory.prepare()
         _ = directory.inspectableProcesses()  // removes sockets of processes that are gone
         let path = directory.socketPath(for: getpid())
         // A process has one socket, so one stream: a second inspector would take the first one's
-        // path from under it, and viewers would see one center or the other.
+        // path from under it, and viewers would see one inspector's centers or the other's.
         guard claimedPaths.withLock({ $0.insert(path).inserted }) else {
             throw .invalid(
-                "this process already has an inspector listening at \(path): a process streams one center; "
-                    + "stop that inspector first")
+                "this process already has an inspector listening at \(path): a process has one inspector; "
+                    + "stop that one first, or start one with every center (start(centers:))")
         }
         let listener: UnixSocket
         do {
@@ -77,7 +116,7 @@ public final class NotifyInspector: Sendable {
             throw error
         }
         let exporter = TraceExporter(
-            center: center, listener: listener, socketPath: path, ringCapacity: ringCapacity,
+            centers: centers, listener: listener, socketPath: path, ringCapacity: ringCapacity,
             limits: limits, accept: accept)
         ExitCleanup.register(exporter)
         exporter.start()

@@ -5,6 +5,10 @@ package import NotifyKit
 /// objects and callsites once, and keeps what a viewer attaching later needs (the live
 /// registrations and every definition they refer to).
 ///
+/// A stream of several centers tells each event's center (its index among them): registration ids
+/// and object serials, numbered per center, are made unique across them as `(id − 1) · n + c + 1`
+/// for center `c` of `n`; one center's are written as they are.
+///
 /// Only the exporter thread uses it (a leak check, its own).
 package struct ProbeEventConverter {
     private(set) var lastSequence: UInt64 = 0
@@ -26,6 +30,8 @@ package struct ProbeEventConverter {
     private(set) var live: [UInt64: TraceRegistration] = [:]
     /// Bounds the object table: posted objects come and go; past this many, it starts afresh.
     let maximumObjects: Int
+    /// How many centers the stream carries.
+    let centerCount: UInt64
 
     private struct ObjectKey: Hashable {
         let address: UInt
@@ -40,9 +46,30 @@ package struct ProbeEventConverter {
     private(set) var seenRenames: UInt64 = 0
 
     /// - Parameter lastSequence: The last sequence number already used: a stream's numbers never repeat.
-    package init(maximumObjects: Int = 1 << 16, lastSequence: UInt64 = 0) {
+    /// - Parameter centerCount: How many centers the stream carries (at most 256).
+    package init(maximumObjects: Int = 1 << 16, lastSequence: UInt64 = 0, centerCount: Int = 1) {
         self.maximumObjects = maximumObjects
         self.lastSequence = lastSequence
+        self.centerCount = UInt64(min(256, max(1, centerCount)))
+    }
+
+    /// Center `center`'s registration id `id` as the stream writes it; 0 stays 0.
+    @inline(__always)
+    func streamID(_ id: UInt64, center: UInt8) -> UInt64 {
+        centerCount == 1 || id == 0 ? id : (id &- 1) &* centerCount &+ UInt64(center) &+ 1
+    }
+
+    /// `object` with its serial made unique across centers like registration ids.
+    @inline(__always)
+    func streamObject(_ object: NotifyObjectRef, center: UInt8) -> NotifyObjectRef {
+        guard centerCount > 1, object.serial != 0 else { return object }
+        return object.withSerial(streamID(object.serial, center: center))
+    }
+
+    /// The `center` field of a register or post line: the index, in a stream of several centers.
+    @inline(__always)
+    func centerField(_ center: UInt8) -> UInt32? {
+        centerCount == 1 ? nil : UInt32(center)
     }
 
     mutating func nextSequence() -> UInt64 {
@@ -50,8 +77,9 @@ package struct ProbeEventConverter {
         return lastSequence
     }
 
-    /// Appends the lines for `event` (definitions first, then the event) to `lines`.
-    package mutating func translate(_ event: ProbeEvent, into lines: inout [TraceEvent]) {
+    /// Appends the lines for `event` (definitions first, then the event) to `lines`; `center` is the
+    /// index of the center it came from.
+    package mutating func translate(_ event: ProbeEvent, center c: UInt8 = 0, into lines: inout [TraceEvent]) {
         if NotifyThread.renameCount != seenRenames {
             reintroduceRenamedThreads(at: event.timestamp, into: &lines)
         }
@@ -59,29 +87,30 @@ package struct ProbeEventConverter {
         let t = event.timestamp
         switch event.kind {
         case .registered(let registration):
-            let observer = registration.observer.map { introduce($0, into: &lines) }
-            let object = registration.object.map { introduce($0, into: &lines) }
+            let id = streamID(registration.id, center: c)
+            let observer = registration.observer.map { introduce(streamObject($0, center: c), into: &lines) }
+            let object = registration.object.map { introduce(streamObject($0, center: c), into: &lines) }
             let site = introduce(registration.callsite, into: &lines)
             let value = TraceRegistration(
-                seq: nextSequence(), timestamp: t, thread: thread, id: registration.id, name: registration.name,
+                seq: nextSequence(), timestamp: t, thread: thread, id: id, name: registration.name,
                 kind: TraceRegistrationKind(rawValue: registration.kind.rawValue) ?? .block,
                 observer: observer, object: object,
                 target: TraceTargetKind(rawValue: registration.target.rawValue) ?? .posting,
                 targetLabel: registration.targetLabel, callsite: site, preexisting: registration.preexisting,
                 capturesObserverStrongly: registration.capturesObserverStrongly,
                 mainThreadOnly: registration.mainThreadOnly, registeredAt: registration.registeredAt,
-                deliveries: registration.preexisting ? registration.deliveries : nil)
-            live[registration.id] = value
+                deliveries: registration.preexisting ? registration.deliveries : nil, center: centerField(c))
+            live[id] = value
             lines.append(.registered(value))
             if registration.tokenDropped {
-                droppedTokens.insert(registration.id)
+                droppedTokens.insert(id)
                 lines.append(
                     .tokenDropped(
                         TraceTokenDrop(
-                            seq: nextSequence(), timestamp: t, thread: thread, registration: registration.id)))
+                            seq: nextSequence(), timestamp: t, thread: thread, registration: id)))
             }
         case .posted(let post):
-            let object = post.object.map { introduce($0, into: &lines) }
+            let object = post.object.map { introduce(streamObject($0, center: c), into: &lines) }
             let site = introduce(post.callsite, into: &lines)
             lines.append(
                 .posted(
@@ -89,17 +118,19 @@ package struct ProbeEventConverter {
                         seq: nextSequence(), timestamp: t, thread: thread, postID: post.postID, name: post.name,
                         object: object, hasUserInfo: post.hasUserInfo, matched: post.matched, depth: post.depth,
                         parentPostID: post.parentPostID, callsite: site,
-                        message: post.message.flatMap { TraceMessageKind(rawValue: $0.rawValue) })))
+                        message: post.message.flatMap { TraceMessageKind(rawValue: $0.rawValue) },
+                        center: centerField(c))))
         case .delivered(let delivery):
             let posting = introduceThread(delivery.postingThread, at: t, into: &lines)
             lines.append(
                 .delivered(
                     TraceDelivery(
                         seq: nextSequence(), timestamp: t, thread: thread, postID: delivery.postID,
-                        registration: delivery.registration, name: delivery.name, postingThread: posting,
+                        registration: streamID(delivery.registration, center: c), name: delivery.name, postingThread: posting,
                         target: TraceTargetKind(rawValue: delivery.target.rawValue) ?? .posting, start: delivery.start,
                         duration: delivery.duration, wait: delivery.wait, depth: delivery.depth)))
-        case .removed(let registration, let reason, let callsite):
+        case .removed(var registration, let reason, let callsite):
+            registration = streamID(registration, center: c)
             live[registration] = nil
             droppedTokens.remove(registration)
             let site = callsite.map { introduce($0, into: &lines) }
@@ -108,7 +139,8 @@ package struct ProbeEventConverter {
                     TraceRemoval(
                         seq: nextSequence(), timestamp: t, thread: thread, registration: registration,
                         reason: TraceRemovalReason(rawValue: reason.rawValue) ?? .explicit, callsite: site)))
-        case .objectDead(let registration, let aliveAt):
+        case .objectDead(var registration, let aliveAt):
+            registration = streamID(registration, center: c)
             lines.append(
                 .objectDead(
                     TraceObjectDeath(
@@ -121,14 +153,15 @@ package struct ProbeEventConverter {
                     TraceQueueMerge(
                         seq: nextSequence(), timestamp: t, thread: thread, queueID: merge.queueID, postID: merge.postID,
                         callsite: site, count: UInt64(max(0, merge.count)), enqueuedAt: merge.enqueuedAt)))
-        case .tokenDropped(let registration):
+        case .tokenDropped(var registration):
+            registration = streamID(registration, center: c)
             if live[registration] != nil { droppedTokens.insert(registration) }
             lines.append(
                 .tokenDropped(
                     TraceTokenDrop(
                         seq: nextSequence(), timestamp: t, thread: thread, registration: registration)))
         case .removeMissed(let missed):
-            let observer = introduce(missed.observer, into: &lines)
+            let observer = introduce(streamObject(missed.observer, center: c), into: &lines)
             let site = introduce(missed.callsite, into: &lines)
             lines.append(
                 .removeMissed(
@@ -153,7 +186,7 @@ package struct ProbeEventConverter {
                 .enqueued(
                     TraceMessageEnqueue(
                         seq: nextSequence(), timestamp: t, thread: thread, postID: enqueue.postID,
-                        registration: enqueue.registration, pending: enqueue.pending,
+                        registration: streamID(enqueue.registration, center: c), pending: enqueue.pending,
                         droppedOldest: enqueue.droppedOldest)))
         }
     }

@@ -47,12 +47,16 @@ struct RecordLineEncoder: ProbeRecordVisitor {
     }
 
     mutating func visit(_ event: ProbeEvent) {
+        visit(event, center: 0)
+    }
+
+    mutating func visit(_ event: ProbeEvent, center: UInt8) {
         count += 1
-        converter.translate(event, into: &lines)
+        converter.translate(event, center: center, into: &lines)
         if let totals {
-            totals.count(event)
+            totals.count(event, registrationID: { converter.streamID($0, center: center) })
             if case .registered(let registration) = event.kind, registration.preexisting {
-                addWatchedDeliveries(of: registration.id)
+                addWatchedDeliveries(of: converter.streamID(registration.id, center: center))
             }
         }
         appendLines()
@@ -80,12 +84,25 @@ struct RecordLineEncoder: ProbeRecordVisitor {
         case .posted:
             totals?.countPost(
                 thread: record.thread, serial: record.nameSerial, name: { record.name }, unheard: record.matched == 0)
-            let object = record.object.map { converter.introduceObject($0, into: &lines) }
+            let object = record.object.map {
+                converter.introduceObject(converter.streamObject($0, center: record.center), into: &lines)
+            }
             let site = converter.introduceCallsite(file: record.callsiteFile, line: record.callsiteLine, into: &lines)
             appendLines()
             let seq = converter.nextSequence()
-            let name = names.quoted(serial: record.nameSerial) { record.name }
             let message = record.message.map(Self.traceMessage)
+            if let center = converter.centerField(record.center) {
+                // Several centers: the line carries its center, through the general encoder.
+                chunk.append(
+                    .posted(
+                        TracePost(
+                            seq: seq, timestamp: t, thread: thread, postID: record.postID, name: record.name,
+                            object: object, hasUserInfo: record.hasUserInfo, matched: record.matched,
+                            depth: record.depth, parentPostID: record.parentPostID, callsite: site, message: message,
+                            center: center)))
+                break
+            }
+            let name = names.quoted(serial: record.nameSerial) { record.name }
             chunk.appendLine(
                 bound: TraceEncoder.hotLineBound(quotedNameBytes: name.count), as: .event(seq: seq, events: 1)
             ) { start in
@@ -95,9 +112,9 @@ struct RecordLineEncoder: ProbeRecordVisitor {
                     parentPostID: record.parentPostID, callsite: site, message: message, to: start)
             }
         case .delivered:
+            let registration = converter.streamID(record.registration, center: record.center)
             totals?.countDelivery(
-                thread: record.thread, serial: record.nameSerial, name: { record.name },
-                registration: record.registration)
+                thread: record.thread, serial: record.nameSerial, name: { record.name }, registration: registration)
             let posting = converter.introduceThread(record.postingThread, at: t, into: &lines)
             appendLines()
             let seq = converter.nextSequence()
@@ -107,7 +124,7 @@ struct RecordLineEncoder: ProbeRecordVisitor {
                 bound: TraceEncoder.hotLineBound(quotedNameBytes: name.count), as: .event(seq: seq, events: 1)
             ) { start in
                 TraceEncoder.writeDelivered(
-                    seq: seq, timestamp: t, thread: thread, postID: record.postID, registration: record.registration,
+                    seq: seq, timestamp: t, thread: thread, postID: record.postID, registration: registration,
                     quotedName: name, postingThread: posting, target: target, start: record.start,
                     duration: record.duration, wait: record.wait, depth: record.depth, to: start)
             }
@@ -118,7 +135,8 @@ struct RecordLineEncoder: ProbeRecordVisitor {
                 bound: TraceEncoder.hotLineBound(quotedNameBytes: 0), as: .event(seq: seq, events: 1)
             ) { start in
                 TraceEncoder.writeEnqueued(
-                    seq: seq, timestamp: t, thread: thread, postID: record.postID, registration: record.registration,
+                    seq: seq, timestamp: t, thread: thread, postID: record.postID,
+                    registration: converter.streamID(record.registration, center: record.center),
                     pending: record.pending, droppedOldest: record.droppedOldest, to: start)
             }
         }

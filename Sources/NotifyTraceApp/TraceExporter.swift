@@ -6,7 +6,8 @@ import NotifySystem
 /// The background side of ``NotifyInspector``: accepts viewers, drains the ring, encodes lines once
 /// and queues them to every viewer. One thread owns everything below `state`.
 final class TraceExporter: @unchecked Sendable {  // `control` is locked; the rest belongs to the exporter thread
-    private let center: NotifyCenter
+    /// The centers streamed, in the header's order: records tell theirs by index.
+    private let centers: [NotifyCenter]
     private let listener: UnixSocket
     private let socketPath: String
     private let ring: EventRing
@@ -28,8 +29,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 
     // Exporter-thread state.
     private var viewers: [ViewerConnection] = []
-    private var attachment: NotifyProbeAttachment?
-    private var translator = ProbeEventConverter()
+    /// One per center while a viewer is attached; empty otherwise.
+    private var attachments: [NotifyProbeAttachment] = []
+    private var translator: ProbeEventConverter
     private var spare: [ProbeEvent] = []
     private var lines: [TraceEvent] = []
     private var chunk = EncodedChunk()
@@ -71,10 +73,11 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 
     /// - Parameter accept: Takes one connection from the listener (replaceable in tests).
     init(
-        center: NotifyCenter, listener: UnixSocket, socketPath: String, ringCapacity: Int, limits: ViewerLimits,
+        centers: [NotifyCenter], listener: UnixSocket, socketPath: String, ringCapacity: Int, limits: ViewerLimits,
         accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult = { $0.acceptConnection() }
     ) {
-        self.center = center
+        self.centers = centers
+        translator = ProbeEventConverter(centerCount: centers.count)
         self.listener = listener
         self.socketPath = socketPath
         self.ring = EventRing(capacity: ringCapacity)
@@ -180,16 +183,16 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             }
             let viewer = ViewerConnection(socket: socket, eventLimit: limits.eventBytes)
             var lines: [TraceEvent] = [.header(makeHeader())]
-            if attachment == nil {
-                // The first viewer: attaching makes the center put its live registrations in the ring.
+            if attachments.isEmpty {
+                // The first viewer: attaching makes each center put its live registrations in the ring.
                 // A fresh translator (no stale definitions) that numbers on from the last one.
                 translator = ProbeEventConverter(
                     maximumObjects: translator.maximumObjects,
-                    lastSequence: translator.lastSequence)
+                    lastSequence: translator.lastSequence, centerCount: centers.count)
                 translator.introduceLiveThreads(at: MonotonicClock.now(), into: &lines)
-                attachment = center.attach(ring)
+                attachments = attachAll()
                 // Read after attaching: what posts still count unwatched from here on, polling sends.
-                let history = center.history()
+                let history = readHistory()
                 lastSentUnwatched = history.counts
                 historyPolledAt = MonotonicClock.now()
                 let past = ViewerHistory(unwatched: lastSentUnwatched, history: history, totals: totals)
@@ -302,7 +305,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     /// viewer as history lines; returns the reading.
     @discardableResult
     private func pollHistory() -> NotifyHistory {
-        let history = center.history()
+        let history = readHistory()
         let now = MonotonicClock.now()
         historyPolledAt = now
         var lines: [TraceEvent] = []
@@ -323,11 +326,11 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     }
 
     private func pollHistoryIfDue() {
-        guard attachment != nil, !viewers.isEmpty, MonotonicClock.now() &- historyPolledAt >= Self.historyPollInterval
+        guard !attachments.isEmpty, !viewers.isEmpty, MonotonicClock.now() &- historyPolledAt >= Self.historyPollInterval
         else { return }
         pollHistory()
         // At the same pace: a viewer learns of a dead object filter within the interval.
-        center.lookForDeadObjectFilters()
+        for center in centers { center.lookForDeadObjectFilters() }
     }
 
     /// Moves events from the ring to the viewers, a chunk at a time; returns whether there were any.
@@ -376,10 +379,10 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         let count = viewers.count
         control.withLock { $0.viewerCount = count }
         // Every viewer (a new one after its snapshot) learns how many there are now.
-        if count > 0, attachment != nil { sendClockLine(now: MonotonicClock.now()) }
-        if count == 0, let attachment {
-            attachment.detach()
-            self.attachment = nil
+        if count > 0, !attachments.isEmpty { sendClockLine(now: MonotonicClock.now()) }
+        if count == 0, !attachments.isEmpty {
+            attachments.forEach { $0.detach() }
+            attachments = []
             // What the probe recorded until it detached is watched work: it goes to the totals.
             _ = pump()
         }
@@ -390,8 +393,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private func finish(reason: TraceEndReason) {
         // No new records from here: what the app's threads still post (an exit runs beside them)
         // would otherwise keep the rings filling behind the end line.
-        attachment?.detach()
-        attachment = nil
+        attachments.forEach { $0.detach() }
+        attachments = []
         _ = pump()
         // Records stamped before the first drain's limit but published after it.
         _ = pump()
@@ -419,7 +422,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     /// dropped nor counted as a lost event: so no viewer sees a hole in `seq` for it.
     private func sendClockLineIfQuiet(moved: Bool) {
         let now = MonotonicClock.now()
-        if moved || attachment == nil || viewers.isEmpty {
+        if moved || attachments.isEmpty || viewers.isEmpty {
             lastLineAt = now
             return
         }
@@ -457,9 +460,24 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         clock_gettime(CLOCK_REALTIME, &wall)
         let mono = MonotonicClock.now()
         return TraceHeader(
-            pid: getpid(), process: processName, center: center.label,
+            pid: getpid(), process: processName, center: centers[0].label,
             clockMono: mono, clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec),
-            producer: "NotifyKit \(NotifyTraceVersion.producer)", since: center.historySince)
+            producer: "NotifyKit \(NotifyTraceVersion.producer)", since: centers.map(\.historySince).min(),
+            centers: centers.count > 1 ? centers.map(\.label) : nil)
+    }
+
+    /// Attaches the ring to every center: one center attaches it as it is, several each a tap that
+    /// writes the center's index into its records.
+    private func attachAll() -> [NotifyProbeAttachment] {
+        guard centers.count > 1 else { return [centers[0].attach(ring)] }
+        return centers.enumerated().map { index, center in
+            center.attach(CenterTap(ring: ring, center: UInt8(index)))
+        }
+    }
+
+    /// The centers' unwatched history, as one process's.
+    private func readHistory() -> NotifyHistory {
+        NotifyHistory.merging(centers.map { $0.history() })
     }
 }
 

@@ -24,21 +24,23 @@ final class WatchedTotals {
     @exclusivity(unchecked) private(set) var checkpoints: [NotifyHistory.Checkpoint] = []
     static let checkpointsKept = 64
 
-    /// An event drained whole: posts and deliveries (rarely carried so), and checkpoints.
-    func count(_ event: ProbeEvent) {
+    /// An event drained whole: posts and deliveries (rarely carried so), and checkpoints;
+    /// `registrationID` gives a registration's id as the stream writes it.
+    func count(_ event: ProbeEvent, registrationID: (UInt64) -> UInt64 = { $0 }) {
         switch event.kind {
         case .posted(let post):
             countPost(thread: event.thread, serial: 0, name: { post.name }, unheard: post.matched == 0)
         case .delivered(let delivery):
             countDelivery(
-                thread: event.thread, serial: 0, name: { delivery.name }, registration: delivery.registration)
+                thread: event.thread, serial: 0, name: { delivery.name },
+                registration: registrationID(delivery.registration))
         case .checkpoint(let label, let callsite):
             if checkpoints.count == Self.checkpointsKept { checkpoints.removeFirst() }
             checkpoints.append(
                 NotifyHistory.Checkpoint(
                     label: label, callsite: callsite, thread: event.thread, timestamp: event.timestamp, watched: true))
         case .removed(let registration, _, _):
-            forget(registration: registration)
+            forget(registration: registrationID(registration))
         default:
             break
         }

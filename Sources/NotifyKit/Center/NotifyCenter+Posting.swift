@@ -281,7 +281,7 @@ extension NotifyCenter {
         file: StaticString, line: UInt, context: ThreadContext
     ) {
         let thread = context.thread.id
-        let postID = context.takePostID(of: self)
+        let postID = context.takePostID()
         // Count what will be delivered; while probed, also end registrations whose object filter
         // has died, so the dashboard learns of a dead sender without waiting for address reuse.
         let matched = countMatched(notification, objectKey: objectKey, named: named, wildcard: wildcard)

@@ -38,8 +38,7 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     @exclusivity(unchecked) var reportedFilterDeaths: Set<UInt64> = []
     /// Typed message registrations, also guarded by `lock`.
     let messages = MessageRegistry()
-    let lastPostID = Atomic<UInt64>(0)
-    /// Never reused in the process, unlike the center's address: what a thread's post id block names.
+    /// Never reused in the process, unlike the center's address: what a thread's unwatched counters name.
     let serial = ThreadContext.newCenterSerial()
     /// Moves on every change to `table` or `probes` (under `lock`); copies in `postCache` made
     /// from an older version are not used.

@@ -234,7 +234,7 @@ public final class NotifyQueue {
             return
         }
         // The post takes the next id this thread holds for the center.
-        let postID = ThreadContext.current.nextPostID(of: center)
+        let postID = ThreadContext.current.nextPostID()
         center.post(entry.notification, file: entry.file, line: entry.line)
         for merged in entry.merged {
             center.emitIfProbed(

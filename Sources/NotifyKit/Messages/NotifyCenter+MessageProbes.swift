@@ -57,7 +57,7 @@ extension NotifyCenter {
         file: StaticString, line: UInt
     ) -> MessagePostTrace {
         let context = ThreadContext.current
-        let postID = context.takePostID(of: self)
+        let postID = context.takePostID()
         let name = TypeNames.name(of: type)
         let object = subject.map { subject in
             NotifyObjectRef(subject, serial: lock.withLock { table.serials.serial(of: subject) })

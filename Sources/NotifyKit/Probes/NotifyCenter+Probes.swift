@@ -9,7 +9,9 @@ final class ProbeSet: Sendable {
     /// probes in `entries` hold it), so a post does not retain and release it per event.
     private let recorder: Unmanaged<ProbeRecorder>?
     private let recorderID: UInt64
-    private let otherRecorders: [ProbeRecorder]
+    /// The first recorder's ``RecordingProbe/centerTag``.
+    private let recorderTag: UInt8
+    private let otherRecorders: [(recorder: ProbeRecorder, tag: UInt8)]
     /// The probes without a recorder, which receive posts and deliveries as ``ProbeEvent``s.
     private let receivers: [any NotifyProbe]
     /// True when the first recorder is the only place posts and deliveries go.
@@ -19,10 +21,11 @@ final class ProbeSet: Sendable {
         guard let first = entries.first else { return nil }
         self.entries = entries
         self.first = first.probe
-        let recorders = entries.compactMap { ($0.probe as? any RecordingProbe)?.recorder }
-        recorder = recorders.first.map { Unmanaged.passUnretained($0) }
-        recorderID = recorders.first?.id ?? 0
-        otherRecorders = Array(recorders.dropFirst())
+        let recorders = entries.compactMap { ($0.probe as? any RecordingProbe).map { ($0.recorder, $0.centerTag) } }
+        recorder = recorders.first.map { Unmanaged.passUnretained($0.0) }
+        recorderID = recorders.first?.0.id ?? 0
+        recorderTag = recorders.first?.1 ?? 0
+        otherRecorders = recorders.dropFirst().map { (recorder: $0.0, tag: $0.1) }
         receivers = entries.filter { !($0.probe is any RecordingProbe) }.map(\.probe)
         recorderOnly = recorders.count == 1 && receivers.isEmpty
     }
@@ -55,7 +58,7 @@ final class ProbeSet: Sendable {
 
     @inline(never)
     private func prepareOtherRings(_ context: ThreadContext) {
-        for recorder in otherRecorders { context.withRing(for: recorder) { _ in } }
+        for other in otherRecorders { context.withRing(for: other.recorder) { _ in } }
     }
 
     /// Writes a post or delivery into the calling thread's rings, and hands it to the probes
@@ -79,6 +82,7 @@ final class ProbeSet: Sendable {
             let ring = context.ring(for: recorder, id: recorderID)
             if let (slot, nameSlot) = ring._withUnsafeGuaranteedRef({ $0.reserve(named: name) }) {
                 slot.initialize(to: make(nameSlot))
+                slot.pointee.center = recorderTag
                 ring._withUnsafeGuaranteedRef { $0.publishSlot() }
             }
             if recorderOnly { return }
@@ -88,8 +92,10 @@ final class ProbeSet: Sendable {
 
     @inline(never)
     private func emitElsewhere(_ record: ProbeRecord, named name: Notification.Name, context: ThreadContext) {
-        for recorder in otherRecorders {
-            context.withRing(for: recorder) { $0.appendEvent(record, named: name) }
+        for other in otherRecorders {
+            var record = record
+            record.center = other.tag
+            context.withRing(for: other.recorder) { $0.appendEvent(record, named: name) }
         }
         guard !receivers.isEmpty else { return }
         let event = record.event(thread: context.thread.id, name: name.rawValue)

@@ -15,6 +15,13 @@ public protocol NotifyProbe: AnyObject, Sendable {
 /// is attached.
 package protocol RecordingProbe: NotifyProbe {
     var recorder: ProbeRecorder { get }
+    /// Written into every record this probe's center puts in ``recorder``, so one recorder can
+    /// serve several centers and its reader tell their records apart. 0 unless a probe says otherwise.
+    var centerTag: UInt8 { get }
+}
+
+extension RecordingProbe {
+    package var centerTag: UInt8 { 0 }
 }
 
 /// Detaches a probe when cancelled or released.

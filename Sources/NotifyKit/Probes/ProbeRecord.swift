@@ -38,6 +38,9 @@ struct ProbeRecord {
     @usableFromInline var target: NotifyTargetKind
     @usableFromInline var message: NotifyMessageKind?
     @usableFromInline var hasUserInfo: Bool
+    /// Which of the recorder's centers wrote it (see ``RecordingProbe/centerTag``): a byte the
+    /// fields' alignment leaves free, so a record is no larger for it.
+    @usableFromInline var center: UInt8 = 0
     @usableFromInline var nameSlot: UInt16
     @usableFromInline var depth: UInt32
     @usableFromInline var line: UInt32
@@ -166,6 +169,8 @@ package struct ProbeDrainedRecord {
     }
     @inlinable package var timestamp: UInt64 { record.timestamp }
     @inlinable package var postID: UInt64 { record.postID }
+    /// The ``RecordingProbe/centerTag`` of the center that wrote it.
+    @inlinable package var center: UInt8 { record.center }
 
     // Posted.
     @inlinable package var object: NotifyObjectRef? {

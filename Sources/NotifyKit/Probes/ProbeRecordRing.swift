@@ -228,8 +228,9 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     }
 
     /// Writes a rare event whole.
-    func appendBoxed(_ event: ProbeEvent) {
-        let record = ProbeRecord.carrying(ProbeEventBox(event), kind: .boxed, timestamp: event.timestamp)
+    func appendBoxed(_ event: ProbeEvent, center: UInt8 = 0) {
+        var record = ProbeRecord.carrying(ProbeEventBox(event), kind: .boxed, timestamp: event.timestamp)
+        record.center = center
         if !append(record) {
             _ = record.takeBox()
             countDrop()

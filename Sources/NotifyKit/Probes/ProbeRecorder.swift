@@ -54,6 +54,11 @@ package final class ProbeRecorder: RecordingProbe, @unchecked Sendable {  // `ri
         ThreadContext.current.withRing(for: self) { $0.appendBoxed(event) }
     }
 
+    /// ``receive(_:)`` for the center whose ``RecordingProbe/centerTag`` is `center`.
+    package func receive(_ event: ProbeEvent, center: UInt8) {
+        ThreadContext.current.withRing(for: self) { $0.appendBoxed(event, center: center) }
+    }
+
     func register(_ ring: ProbeRecordRing) {
         rings.withLock { $0.append(ring) }
     }
@@ -140,7 +145,7 @@ package final class ProbeRecorder: RecordingProbe, @unchecked Sendable {  // `ri
                     let record = ring.record(at: tail)
                     tail &+= 1
                     if record.kind == .boxed {
-                        visitor.visit((record.takeBox() as! ProbeEventBox).event)
+                        visitor.visit((record.takeBox() as! ProbeEventBox).event, center: record.center)
                     } else {
                         visitor.visit(ProbeDrainedRecord(record, ring: ring))
                     }
@@ -196,12 +201,16 @@ package protocol ProbeRecordVisitor {
     mutating func visit(_ record: ProbeDrainedRecord)
     /// Any other event, carried whole.
     mutating func visit(_ event: ProbeEvent)
+    /// Any other event, carried whole, with the ``RecordingProbe/centerTag`` of the center it came
+    /// from; by default handed to ``visit(_:)-(ProbeEvent)``.
+    mutating func visit(_ event: ProbeEvent, center: UInt8)
     /// Events were dropped since the last drain: called once, before the records drained with them.
     mutating func visitDropped(_ count: UInt64)
 }
 
 extension ProbeRecordVisitor {
     package mutating func visitDropped(_ count: UInt64) {}
+    package mutating func visit(_ event: ProbeEvent, center: UInt8) { visit(event) }
 }
 
 /// Builds the events ``ProbeRecorder/drain(into:)`` returns.

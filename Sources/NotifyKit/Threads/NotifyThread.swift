@@ -134,14 +134,15 @@ final class ThreadContext {
     @exclusivity(unchecked) private var lastRecorderID: UInt64 = 0
     @exclusivity(unchecked) private var lastRing: Unmanaged<ProbeRecordRing>?
 
-    /// Post ids this thread hands out for the center with serial `postIDCenter` without touching
-    /// that center's counter: the ids after `lastPostID` up to `postIDLimit`, taken as one block.
-    @exclusivity(unchecked) private var postIDCenter: UInt64 = 0
+    /// Post ids this thread hands out without touching the process's counter: the ids after
+    /// `lastPostID` up to `postIDLimit`, taken as one block. One counter serves every center, so a
+    /// post's id is unique in the process and a nested post can name a parent on another center.
     @exclusivity(unchecked) private var lastPostID: UInt64 = 0
     @exclusivity(unchecked) private var postIDLimit: UInt64 = 0
     /// Ids a thread takes at once: a post then costs no atomic add on memory other posting threads
     /// write. One thread's posts get increasing ids; several threads' interleave by block.
     static let postIDBlock: UInt64 = 64
+    private static let lastPostIDBlock = Atomic<UInt64>(0)
     private static let lastCenterSerial = Atomic<UInt64>(0)
 
     /// This thread's unwatched counters, one per center it counted for, and the last one used.
@@ -155,29 +156,28 @@ final class ThreadContext {
         lastCenterSerial.add(1, ordering: .relaxed).newValue
     }
 
-    /// A new post id of `center`, unique in it.
+    /// A new post id, unique in the process.
     @inline(__always)
-    func takePostID(of center: NotifyCenter) -> UInt64 {
-        if postIDCenter == center.serial && lastPostID != postIDLimit {
+    func takePostID() -> UInt64 {
+        if lastPostID != postIDLimit {
             lastPostID &+= 1
             return lastPostID
         }
-        return takePostIDBlock(of: center)
+        return takePostIDBlock()
     }
 
-    /// The id this thread's next probed post to `center` will take: a fresh block is taken now if
-    /// this one is used up, so that the post takes exactly this id.
-    func nextPostID(of center: NotifyCenter) -> UInt64 {
-        if postIDCenter != center.serial || lastPostID == postIDLimit {
-            lastPostID = takePostIDBlock(of: center) &- 1
+    /// The id this thread's next probed post will take: a fresh block is taken now if this one is
+    /// used up, so that the post takes exactly this id.
+    func nextPostID() -> UInt64 {
+        if lastPostID == postIDLimit {
+            lastPostID = takePostIDBlock() &- 1
         }
         return lastPostID &+ 1
     }
 
     @inline(never)
-    private func takePostIDBlock(of center: NotifyCenter) -> UInt64 {
-        let start = center.lastPostID.wrappingAdd(Self.postIDBlock, ordering: .relaxed).oldValue
-        postIDCenter = center.serial
+    private func takePostIDBlock() -> UInt64 {
+        let start = Self.lastPostIDBlock.wrappingAdd(Self.postIDBlock, ordering: .relaxed).oldValue
         lastPostID = start &+ 1
         postIDLimit = start &+ Self.postIDBlock
         return lastPostID

@@ -23,12 +23,16 @@ public struct TraceHeader: Sendable, Hashable {
     /// (``TraceHistory``): the start of what the stream's figures cover. Nil when the producer
     /// keeps none (before format 1.4): then the figures cover the stream alone.
     public var since: UInt64?
+    /// The labels of the centers the stream carries, when more than one; nil for one center.
+    public var centers: [String]?
 
     /// Creates a header; ``version`` defaults to the version this module writes.
     public init(
         version: TraceFormatVersion = .current, pid: Int32, process: String, center: String,
-        clockMono: UInt64, clockWall: UInt64, producer: String, since: UInt64? = nil
+        clockMono: UInt64, clockWall: UInt64, producer: String, since: UInt64? = nil,
+        centers: [String]? = nil
     ) {
+        self.centers = centers
         self.since = since
         self.version = version
         self.pid = pid

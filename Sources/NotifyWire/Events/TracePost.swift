@@ -25,13 +25,16 @@ public struct TracePost: Sendable, Hashable {
     /// The protocol of a typed message, whose ``name`` is then the message type's name; nil for a
     /// notification (format 1.2).
     public var message: TraceMessageKind?
+    /// The index of the post's center in the header's `centers`; nil in a one-center stream.
+    public var center: UInt32?
 
     /// Creates a post event.
     public init(
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, name: String, object: UInt64?,
         hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
-        message: TraceMessageKind? = nil
+        message: TraceMessageKind? = nil, center: UInt32? = nil
     ) {
+        self.center = center
         self.message = message
         self.seq = seq
         self.timestamp = timestamp

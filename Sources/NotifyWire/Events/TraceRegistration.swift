@@ -41,6 +41,8 @@ public struct TraceRegistration: Sendable, Hashable {
     /// told (a registration the stream saw begin, or a producer before format 1.4). Only
     /// ``preexisting`` registrations carry it.
     public var deliveries: UInt64?
+    /// The index of the registration's center in the header's `centers`; nil in a one-center stream.
+    public var center: UInt32?
 
     /// When the registration was made: ``registeredAt`` when known, else ``timestamp``.
     public var registrationTime: UInt64 { registeredAt ?? timestamp }
@@ -50,8 +52,10 @@ public struct TraceRegistration: Sendable, Hashable {
         seq: UInt64, timestamp: UInt64, thread: UInt64, id: UInt64, name: String?,
         kind: TraceRegistrationKind, observer: UInt64?, object: UInt64?, target: TraceTargetKind,
         targetLabel: String?, callsite: UInt64, preexisting: Bool, capturesObserverStrongly: Bool,
-        mainThreadOnly: Bool = false, registeredAt: UInt64? = nil, deliveries: UInt64? = nil
+        mainThreadOnly: Bool = false, registeredAt: UInt64? = nil, deliveries: UInt64? = nil,
+        center: UInt32? = nil
     ) {
+        self.center = center
         self.deliveries = deliveries
         self.mainThreadOnly = mainThreadOnly
         self.registeredAt = registeredAt
