@@ -126,7 +126,8 @@ package struct ProbeEventConverter {
                 .delivered(
                     TraceDelivery(
                         seq: nextSequence(), timestamp: t, thread: thread, postID: delivery.postID,
-                        registration: streamID(delivery.registration, center: c), name: delivery.name, postingThread: posting,
+                        registration: streamID(delivery.registration, center: c), name: delivery.name,
+                        postingThread: posting,
                         target: TraceTargetKind(rawValue: delivery.target.rawValue) ?? .posting, start: delivery.start,
                         duration: delivery.duration, wait: delivery.wait, depth: delivery.depth)))
         case .removed(var registration, let reason, let callsite):

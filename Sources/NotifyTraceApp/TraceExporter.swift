@@ -326,7 +326,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     }
 
     private func pollHistoryIfDue() {
-        guard !attachments.isEmpty, !viewers.isEmpty, MonotonicClock.now() &- historyPolledAt >= Self.historyPollInterval
+        guard !attachments.isEmpty, !viewers.isEmpty,
+            MonotonicClock.now() &- historyPolledAt >= Self.historyPollInterval
         else { return }
         pollHistory()
         // At the same pace: a viewer learns of a dead object filter within the interval.

@@ -39,11 +39,16 @@ struct InspectorTests {
         #expect(reader.header?.center == "live")
         #expect(first.last?.registration?.preexisting == true)
         for _ in 0..<3 { center.post(name: ping) }
-        let rest = reader.read(until: { event in
-            if case .delivered(let delivery) = event { return delivery.postID == 3 }
+        let rest = reader.read(untilThe: 3) { event in
+            if case .delivered = event { return true }
             return false
-        })
+        }
         #expect(rest.compactMap(\.postName) == ["trace.ping", "trace.ping", "trace.ping"])
+        let postIDs = rest.compactMap { event -> UInt64? in
+            if case .posted(let post) = event { return post.postID }
+            return nil
+        }
+        #expect(postIDs == postIDs.sorted() && Set(postIDs).count == 3)
         let sequence = (first + rest).compactMap(\.seq)
         #expect(sequence == sequence.sorted())
         #expect(Set(sequence).count == sequence.count)
@@ -84,12 +89,12 @@ struct InspectorTests {
         let b = try TraceReader.connect(socketPath: inspector.socketPath)
         try #require(eventually { inspector.viewerCount >= 2 }, "the viewers never attached")
         for _ in 0..<10 { center.post(name: pong) }
-        let isLast: (TraceEvent) -> Bool = { event in
-            if case .posted(let post) = event { return post.postID == 10 }
+        let isPost: (TraceEvent) -> Bool = { event in
+            if case .posted = event { return true }
             return false
         }
-        #expect(a.read(until: isLast).compactMap(\.postName).count == 10)
-        #expect(b.read(until: isLast).compactMap(\.postName).count == 10)
+        #expect(a.read(untilThe: 10, isPost).compactMap(\.postName).count == 10)
+        #expect(b.read(untilThe: 10, isPost).compactMap(\.postName).count == 10)
     }
 
     @Test("a viewer that disconnects mid-stream does not disturb the app or other viewers")
@@ -104,10 +109,10 @@ struct InspectorTests {
         for _ in 0..<100 { center.post(name: ping) }
         doomed = nil
         for _ in 0..<100 { center.post(name: ping) }
-        let events = survivor.read(until: { event in
-            if case .posted(let post) = event { return post.postID == 200 }
+        let events = survivor.read(untilThe: 200) { event in
+            if case .posted = event { return true }
             return false
-        })
+        }
         #expect(events.compactMap(\.postName).count == 200)
         #expect(doomed == nil)
         #expect(eventually { inspector.viewerCount == 1 }, "the closed viewer is still counted")

@@ -12,6 +12,15 @@ extension TemporaryDirectory {
 
 extension TraceReader {
     /// Reads events until `predicate` holds for one of them or `seconds` pass; returns all read.
+    /// Reads until the `count`th event that `matches` arrives (or the read gives up).
+    func read(untilThe count: Int, _ matches: (TraceEvent) -> Bool) -> [TraceEvent] {
+        var seen = 0
+        return read(until: { event in
+            if matches(event) { seen += 1 }
+            return seen == count
+        })
+    }
+
     func read(until predicate: (TraceEvent) -> Bool, seconds: Double = 5) -> [TraceEvent] {
         var events: [TraceEvent] = []
         let deadline = Date(timeIntervalSinceNow: seconds)

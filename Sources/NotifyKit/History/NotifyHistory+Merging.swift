@@ -14,7 +14,9 @@ extension NotifyHistory {
             merged.checkpoints += other.checkpoints
             merged.exitedThreads.merge(other.exitedThreads) { first, _ in first }
             for site in other.siteCounts {
-                if let index = merged.siteCounts.firstIndex(where: { $0.name == site.name && $0.callsite == site.callsite }) {
+                if let index = merged.siteCounts.firstIndex(where: {
+                    $0.name == site.name && $0.callsite == site.callsite
+                }) {
                     merged.siteCounts[index].changes = Self.summed(merged.siteCounts[index].changes, site.changes)
                 } else {
                     merged.siteCounts.append(site)
