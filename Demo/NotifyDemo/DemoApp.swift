@@ -47,10 +47,16 @@ final class DemoApp: @unchecked Sendable {  // built on the main lane; lanes are
             queue: .init(
                 enqueued: relay.enqueued, coalesced: relay.coalesced, pending: relay.pending,
                 posted: relay.posted),
-            queueThread: mainThread, registrationsLive: context.center.registrationCount,
-            liveByName: Self.liveRegistrationsByName(context.center), registrationsMade: context.registrations.snapshot,
+            queueThread: mainThread, registrationsLive: centers.map(\.registrationCount).reduce(0, +),
+            liveByName: centers.map(Self.liveRegistrationsByName).reduce(into: [:]) {
+                $0.merge($1, uniquingKeysWith: +)
+            },
+            registrationsMade: context.registrations.snapshot,
             planted: context.planted, silentBugs: context.silentBugs.snapshot)
     }
+
+    /// The centers the app registers on: its own, and the sync service's when inspected.
+    private var centers: [NotifyCenter] { [context.center] + (context.syncCenter.map { [$0] } ?? []) }
 
     /// The center's live registrations per name, read from its own table (its debug listing: one
     /// line per registration, the name second), not from any probe.

@@ -19,6 +19,9 @@ final class DemoContext: @unchecked Sendable {  // immutable after init; the par
     }
 
     let center: NotifyCenter
+    /// The sync service's own center, streamed beside ``center`` by the same inspector; nil when
+    /// the run inspects one center only.
+    let syncCenter: NotifyCenter?
     let configuration: DemoConfiguration
     let mode: Mode
     let tally = TallyBook()
@@ -43,8 +46,12 @@ final class DemoContext: @unchecked Sendable {  // immutable after init; the par
     private let paced: Bool
     private let enabled: [Bool]
 
-    init(center: NotifyCenter, configuration: DemoConfiguration, mode: Mode, targets: DemoTargets) {
+    init(
+        center: NotifyCenter, syncCenter: NotifyCenter? = nil, configuration: DemoConfiguration, mode: Mode,
+        targets: DemoTargets
+    ) {
         self.center = center
+        self.syncCenter = syncCenter
         self.configuration = configuration
         self.mode = mode
         self.targets = targets

@@ -56,6 +56,8 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
     case subscriptionDidRenew
     /// Enqueued four times on a notification queue, which merges three away: one post (coalesced).
     case exportDidProgress
+    /// Posted to the app's center; its observer registered on the sync service's (other-center).
+    case settingsDidChange
 
     /// The string the notification is posted with.
     package var string: String {
@@ -103,6 +105,7 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .purchaseDidComplete: "PurchaseDidComplete"
         case .subscriptionDidRenew: "SubscriptionDidRenew"
         case .exportDidProgress: "ExportDidProgress"
+        case .settingsDidChange: "SettingsDidChange"
         }
     }
 

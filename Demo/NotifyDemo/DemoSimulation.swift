@@ -31,13 +31,16 @@ package final class DemoSimulation {
     package private(set) var steps = 0
 
     /// Builds the app on the calling thread (its main lane) without performing any step.
-    package init(configuration: DemoConfiguration, center: NotifyCenter) {
+    ///
+    /// - Parameter syncCenter: The sync service's own center, when the run inspects it beside
+    ///   `center` (the `other-center` silent bug registers there); nil for one center.
+    package init(configuration: DemoConfiguration, center: NotifyCenter, syncCenter: NotifyCenter? = nil) {
         self.center = center
         operations = OperationQueue()
         operations.name = "demo.sync"
         operations.maxConcurrentOperationCount = 1
         let context = DemoContext(
-            center: center, configuration: configuration, mode: .deterministic,
+            center: center, syncCenter: syncCenter, configuration: configuration, mode: .deterministic,
             targets: .deterministic(sync: operations))
         app = DemoApp(context: context)
         scheduler = SplitMix64(seed: configuration.seed).fork(UInt64.max)

@@ -39,6 +39,9 @@ package final class LiveDemo: @unchecked Sendable {  // main-thread state is tou
     private let configuration: DemoConfiguration
     private let options: Options
     private let center = NotifyCenter(label: "notify-demo")
+    /// The sync service's own center, streamed beside the app's by the same inspector when the
+    /// silent bugs are planted (one of them registers there).
+    private let syncCenter = NotifyCenter(label: "notify-demo.sync")
     private let background = DispatchQueue(label: "demo.analytics")
     private let operations = OperationQueue()
     private let io = DeliveryThread(name: "demo-io")
@@ -61,7 +64,8 @@ package final class LiveDemo: @unchecked Sendable {  // main-thread state is tou
     package func run() -> Never {
         startInspector()
         let context = DemoContext(
-            center: center, configuration: configuration, mode: .live,
+            center: center, syncCenter: inspectedCenters.count > 1 && inspector != nil ? syncCenter : nil,
+            configuration: configuration, mode: .live,
             targets: .live(background: background, io: io, sync: operations))
         let app = DemoApp(context: context)
         self.app = app
@@ -81,13 +85,18 @@ package final class LiveDemo: @unchecked Sendable {  // main-thread state is tou
         finish(app)
     }
 
+    private var inspectedCenters: [NotifyCenter] {
+        configuration.silentBugs ? [center, syncCenter] : [center]
+    }
+
     private func startInspector() {
         guard options.inspect else {
             say("pid \(getpid()) (inspector off)")
             return
         }
         do {
-            let inspector = try NotifyInspector.start(center: center, directory: options.socketDirectory ?? .standard)
+            let inspector = try NotifyInspector.start(
+                centers: inspectedCenters, directory: options.socketDirectory ?? .standard)
             self.inspector = inspector
             say("pid \(getpid()), socket \(inspector.socketPath)  (attach: notifytop --pid \(getpid()))")
             if let wait = options.waitForViewer {

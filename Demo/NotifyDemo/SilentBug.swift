@@ -18,6 +18,9 @@ package enum SilentBug: String, CaseIterable, Sendable, Codable {
     /// Four progress updates go through a notification queue, which merges three of them away: the
     /// observer runs once, for the one post, which carries the three merged enqueues.
     case coalesced
+    /// The observer registered on the sync service's center; the app posts to its own. Planted
+    /// only when the run inspects both centers (``DemoContext/syncCenter``).
+    case otherCenter = "other-center"
 
     /// The explanation's reason code for the observer and the post: the bug's own name, except
     /// for coalesced enqueues, whose one post the observer does receive.
@@ -33,6 +36,8 @@ package enum SilentBug: String, CaseIterable, Sendable, Codable {
         case .ownerDead: "a receipt view observing PurchaseDidComplete is released before the post"
         case .objectDead: "a banner's SubscriptionDidRenew filter object is released; a new subscription posts"
         case .coalesced: "an export's four ExportDidProgress enqueues are coalesced by its queue into one post"
+        case .otherCenter:
+            "a settings panel observes SettingsDidChange on the sync service's center; the app posts to its own"
         }
     }
 }
@@ -49,7 +54,7 @@ package struct SilentBugTruth: Codable, Sendable, Equatable {
     package var reason: String
     /// Text the explanation's detail must contain: the cancelling call's site for `removed-before`,
     /// that the filter died (and, when the new object took its address, that it did) for
-    /// `object-dead`. Absent when nothing more is expected.
+    /// `object-dead`, both centers' labels for `other-center`. Absent when nothing more is expected.
     package var evidence: [String]?
     /// For `coalesced`: how many enqueues the queue merged into the post.
     package var coalesced: Int?

@@ -44,17 +44,18 @@ struct RecordedDemoTrace: Sendable {
             let directory = SocketDirectory(path: temporaryPath("demo-test"))
             defer { rmdir(directory.path) }
             let center = NotifyCenter(label: "demo-trace-test")
+            let sync = NotifyCenter(label: "demo-trace-test.sync")
             do throws(TraceError) {
                 var recorder: TraceRecorder?
                 if let recordingPath { recorder = try TraceRecorder(path: recordingPath) }
-                let inspector = try NotifyInspector.start(center: center, directory: directory)
+                let inspector = try NotifyInspector.start(centers: [center, sync], directory: directory)
                 var viewer: Viewer?
                 func attach() {
                     viewer = Viewer(socketPath: inspector.socketPath, recorder: recorder)
                     _ = eventually(seconds: 5) { inspector.viewerCount > 0 }  // a missed attach fails the comparison
                 }
                 if attachAfter <= 0 { attach() }
-                let simulation = DemoSimulation(configuration: configuration, center: center)
+                let simulation = DemoSimulation(configuration: configuration, center: center, syncCenter: sync)
                 var marks: [UInt64] = []
                 if let chunk = markEvery, chunk > 0 {
                     var done = 0

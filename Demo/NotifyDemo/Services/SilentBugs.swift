@@ -27,6 +27,7 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
     /// The subscription that posts the renewal, made after the watched one was released.
     private var renewedSubscription: Account?
     private let exportProgressBar = Panel()
+    private let settingsPanel = Panel()
     /// Made on the main lane, which plants the bugs.
     private lazy var exportQueue = NotifyQueue(center: context.center)
 
@@ -43,6 +44,7 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
         ownerDead()
         objectDead()
         coalesced()
+        otherCenter()
     }
 
     /// The panel filters on the account it shows; the app posts the account it loaded.
@@ -163,6 +165,24 @@ final class SilentBugs: @unchecked Sendable {  // main lane only
         // `.now` replaces the pending three and posts at once, outside the app's `post`: counted here.
         context.tally.countPost(.exportDidProgress)
         exportQueue.enqueue(progress, postingStyle: .now, coalesceMask: .onName, forModes: nil)
+    }
+}
+
+extension SilentBugs {
+    /// The settings panel listens on the sync service's center, where it was handed the wrong
+    /// one; the app posts the change to its own center.
+    private func otherCenter() {
+        guard let sync = context.syncCenter else { return }
+        let site = DemoSite()
+        context.registered(.settingsDidChange)
+        bag.add(
+            sync.observe(DemoName.settingsDidChange.name, owner: settingsPanel, file: site.file, line: site.line) {
+                [context] _, _ in context.received(.settingsDidChange)
+            })
+        context.silentBugs.record(
+            .otherCenter, posted: .settingsDidChange, site: site,
+            evidence: ["\"\(sync.label)\"", "\"\(context.center.label)\""])
+        context.post(.settingsDidChange)
     }
 }
 
