@@ -99,6 +99,32 @@ struct WhyEventsTests {
         }
     }
 
+    @Test("a look reports only instance filters that died on live registrations, in registration order")
+    func lookSkipsWhatCannotDie() {
+        let center = NotifyCenter()
+        withProbe(on: center) { probe in
+            var first: Document? = Document()
+            var second: Document? = Document()
+            var removed: Document? = Document()
+            let other = Notification.Name("other")
+            let tokens = [
+                center.addObserver(forName: other, object: nil, queue: nil) { _ in },
+                center.addObserver(forName: other, object: first, queue: nil) { _ in },
+                center.addObserver(forName: nil, object: second, queue: nil) { _ in },
+            ]
+            let valueFiltered = center.addObserver(forName: other, object: 42 as AnyHashable, queue: nil) { _ in }
+            let ended = center.addObserver(forName: other, object: removed, queue: nil) { _ in }
+            center.removeObserver(ended)
+            (first, second, removed) = (nil, nil, nil)
+            center.lookForDeadObjectFilters()
+            let reported = probe.events.compactMap { event -> UInt64? in
+                if case .objectDead(let registration, _) = event.kind { registration } else { nil }
+            }
+            #expect(reported == [tokens[1].registrationID, tokens[2].registrationID])
+            withExtendedLifetime((tokens, valueFiltered)) {}
+        }
+    }
+
     @Test("a queue's post names the enqueues merged into it, by site, and takes the survivor's site")
     func queueMerges() {
         let center = NotifyCenter()

@@ -8,18 +8,12 @@ extension NotifyCenter {
     /// that period. The look ends nothing: the registration ends, as before, at the next post of
     /// its name. Does nothing while no probe is attached.
     ///
-    /// - Complexity: O(registrations), under the center's lock.
+    /// - Complexity: O(registrations filtering on an instance), under the center's lock.
     package func lookForDeadObjectFilters() {
         lock.withLock {
             guard let probes else { return }
             let now = MonotonicClock.now()
-            var dead: [Registration] = []
-            for registration in table.wildcard.entries where registration.objectFilterDied {
-                dead.append(registration)
-            }
-            for bucket in table.buckets {
-                for registration in bucket.entries where registration.objectFilterDied { dead.append(registration) }
-            }
+            let dead = table.instanceFiltered.values.filter(\.objectFilterDied).sorted { $0.id < $1.id }
             for registration in dead where reportedFilterDeaths.insert(registration.id).inserted {
                 // On the thread that made the registration: the inspector's thread is not the app's.
                 probes.emit(

@@ -67,6 +67,8 @@ struct RegistrationTable {
     /// load before use, since identities of dead observers are reused.
     var byObserver: [ObjectIdentifier: [UInt64: Registration]] = [:]
     var liveCount = 0
+    /// The live registrations that filter on an instance, by id: the ones whose filter can die.
+    private(set) var instanceFiltered: [UInt64: Registration] = [:]
     var lastID: UInt64 = 0
     var serials = ObjectSerials()
     /// Each (name, callsite) pair's live count after its latest changes.
@@ -128,8 +130,11 @@ struct RegistrationTable {
             registration.observerSerial = serials.serial(registering: observer)
         }
         // Most registrations filter on no instance: skip the weak load.
-        if registration.objectKey > Registration.valueKey, let object = registration.object {
-            registration.objectSerial = UInt32(truncatingIfNeeded: serials.serial(registering: object))
+        if registration.objectKey > Registration.valueKey {
+            instanceFiltered[registration.id] = registration
+            if let object = registration.object {
+                registration.objectSerial = UInt32(truncatingIfNeeded: serials.serial(registering: object))
+            }
         }
         if slot == Self.wildcardSlot {
             wildcard.entries.append(registration)
@@ -235,6 +240,7 @@ struct RegistrationTable {
 
     private mutating func forget(_ registration: Registration) {
         liveCount -= 1
+        if registration.objectKey > Registration.valueKey { instanceFiltered[registration.id] = nil }
         noteSiteChange(of: registration, by: -1, at: MonotonicClock.now())
         if let key = registration.observerKey {
             byObserver[key]?[registration.id] = nil
