@@ -352,10 +352,10 @@ extension NotifyCenter {
         object: NotifyObjectRef?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64,
         file: StaticString, line: UInt
     ) {
-        probes.emit(named: name, context: context) { slot in
+        probes.emit(named: name, context: context) { slot, center in
             .posted(
                 at: clock, postID: postID, object: object, hasUserInfo: hasUserInfo, matched: matched, depth: depth,
-                parentPostID: parentPostID, file: file, line: line, message: nil, nameSlot: slot)
+                parentPostID: parentPostID, file: file, line: line, message: nil, nameSlot: slot, center: center)
         }
     }
 
@@ -367,10 +367,10 @@ extension NotifyCenter {
     ) -> UInt64 {
         let end = context.now()
         let depth = context.postDepth
-        probes.emit(named: name, context: context) { slot in
+        probes.emit(named: name, context: context) { slot, center in
             .delivered(
                 at: end, postID: postID, registration: registration, postingThread: postingThread,
-                target: .posting, start: start, wait: 0, depth: depth, nameSlot: slot)
+                target: .posting, start: start, wait: 0, depth: depth, nameSlot: slot, center: center)
         }
         return end
     }

@@ -65,29 +65,32 @@ final class ProbeSet: Sendable {
     /// without a recorder as an event.
     @inline(__always)
     func emit(_ record: ProbeRecord, named name: Notification.Name, context: ThreadContext) {
-        emit(named: name, context: context) { slot in
+        emit(named: name, context: context) { slot, center in
             var record = record
             record.nameSlot = slot
+            record.center = center
             return record
         }
     }
 
-    /// ``emit(_:named:context:)`` for the record `make` builds, given its name slot: built straight
-    /// into the first recorder's ring.
+    /// ``emit(_:named:context:)`` for the record `make` builds, given its name slot and center tag:
+    /// built straight into the first recorder's ring.
     @inline(__always)
-    func emit(named name: Notification.Name, context: ThreadContext, _ make: (_ nameSlot: UInt16) -> ProbeRecord) {
+    func emit(
+        named name: Notification.Name, context: ThreadContext,
+        _ make: (_ nameSlot: UInt16, _ center: UInt8) -> ProbeRecord
+    ) {
         if let recorder {
             // `make` is called here, not in a closure handed on: inlined into the post, the record
             // is stored field by field into the ring.
             let ring = context.ring(for: recorder, id: recorderID)
             if let (slot, nameSlot) = ring._withUnsafeGuaranteedRef({ $0.reserve(named: name) }) {
-                slot.initialize(to: make(nameSlot))
-                slot.pointee.center = recorderTag
+                slot.initialize(to: make(nameSlot, recorderTag))
                 ring._withUnsafeGuaranteedRef { $0.publishSlot() }
             }
             if recorderOnly { return }
         }
-        emitElsewhere(make(0), named: name, context: context)
+        emitElsewhere(make(0, 0), named: name, context: context)
     }
 
     @inline(never)

@@ -39,7 +39,8 @@ struct ProbeRecord {
     @usableFromInline var message: NotifyMessageKind?
     @usableFromInline var hasUserInfo: Bool
     /// Which of the recorder's centers wrote it (see ``RecordingProbe/centerTag``): a byte the
-    /// fields' alignment leaves free, so a record is no larger for it.
+    /// fields' alignment leaves free, so a record is no larger for it. Set as the record is built:
+    /// a store into a record already written makes the compiler build it on the stack and copy it.
     @usableFromInline var center: UInt8 = 0
     @usableFromInline var nameSlot: UInt16
     @usableFromInline var depth: UInt32
@@ -48,25 +49,26 @@ struct ProbeRecord {
     @inline(__always)
     static func posted(
         at timestamp: UInt64, postID: UInt64, object: NotifyObjectRef?, hasUserInfo: Bool, matched: Int, depth: Int,
-        parentPostID: UInt64, file: StaticString, line: UInt, message: NotifyMessageKind?, nameSlot: UInt16 = 0
+        parentPostID: UInt64, file: StaticString, line: UInt, message: NotifyMessageKind?, nameSlot: UInt16 = 0,
+        center: UInt8 = 0
     ) -> ProbeRecord {
         ProbeRecord(
             timestamp: timestamp, postID: postID, parentPostID: parentPostID, matched: UInt64(matched),
             objectAddress: UInt64(object?.address ?? 0), objectSerial: object?.serial ?? 0,
             pointer: object.map { unsafeBitCast($0.type, to: UnsafeRawPointer.self) }, file: file, kind: .posted,
-            target: .posting, message: message, hasUserInfo: hasUserInfo, nameSlot: nameSlot,
+            target: .posting, message: message, hasUserInfo: hasUserInfo, center: center, nameSlot: nameSlot,
             depth: UInt32(truncatingIfNeeded: depth), line: UInt32(truncatingIfNeeded: line))
     }
 
     @inline(__always)
     static func delivered(
         at end: UInt64, postID: UInt64, registration: UInt64, postingThread: UInt64, target: NotifyTargetKind,
-        start: UInt64, wait: UInt64, depth: Int, nameSlot: UInt16 = 0
+        start: UInt64, wait: UInt64, depth: Int, nameSlot: UInt16 = 0, center: UInt8 = 0
     ) -> ProbeRecord {
         ProbeRecord(
             timestamp: end, postID: postID, parentPostID: registration, matched: postingThread, objectAddress: start,
             objectSerial: wait, pointer: nil, file: "", kind: .delivered, target: target, message: nil,
-            hasUserInfo: false, nameSlot: nameSlot, depth: UInt32(truncatingIfNeeded: depth), line: 0)
+            hasUserInfo: false, center: center, nameSlot: nameSlot, depth: UInt32(truncatingIfNeeded: depth), line: 0)
     }
 
     @inline(__always)
