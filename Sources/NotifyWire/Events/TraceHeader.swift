@@ -11,7 +11,8 @@ public struct TraceHeader: Sendable, Hashable {
     public var pid: Int32
     /// The producing process's name, as `ps` shows it.
     public var process: String
-    /// The label of the center whose events the stream carries.
+    /// The label of the center whose events the stream carries; the first one's when it carries
+    /// several (``centers``).
     public var center: String
     /// Monotonic nanoseconds (CLOCK_MONOTONIC) at the instant ``clockWall`` was read.
     public var clockMono: UInt64
@@ -23,13 +24,19 @@ public struct TraceHeader: Sendable, Hashable {
     /// (``TraceHistory``): the start of what the stream's figures cover. Nil when the producer
     /// keeps none (before format 1.4): then the figures cover the stream alone.
     public var since: UInt64?
+    /// The labels of the centers the stream carries, when it carries more than one (format 1.5):
+    /// a ``TraceRegistration/center`` or ``TracePost/center`` is an index into it. Nil for a
+    /// stream of one center, which ``center`` names. At most ``maximumCenters``.
+    public var centers: [String]?
 
     /// Creates a header; ``version`` defaults to the version this module writes.
     public init(
         version: TraceFormatVersion = .current, pid: Int32, process: String, center: String,
-        clockMono: UInt64, clockWall: UInt64, producer: String, since: UInt64? = nil
+        clockMono: UInt64, clockWall: UInt64, producer: String, since: UInt64? = nil,
+        centers: [String]? = nil
     ) {
         self.since = since
+        self.centers = centers
         self.version = version
         self.pid = pid
         self.process = process
@@ -41,6 +48,9 @@ public struct TraceHeader: Sendable, Hashable {
 
     /// The `format` value of every header line: tells a trace apart from any other JSON Lines file.
     public static let formatName = "notifytop-trace"
+
+    /// The most centers a header may list; a decoder refuses a header that lists more.
+    public static let maximumCenters = 256
 }
 
 /// A trace format version, written `"major.minor"` in the header.

@@ -6,7 +6,7 @@ public struct TracePost: Sendable, Hashable {
     public var timestamp: UInt64
     /// The ``TraceThread/id`` of the posting thread.
     public var thread: UInt64
-    /// Unique in its center; deliveries of this post carry it.
+    /// Unique in its process, across centers; deliveries of this post carry it.
     public var postID: UInt64
     /// The notification's name.
     public var name: String
@@ -18,21 +18,25 @@ public struct TracePost: Sendable, Hashable {
     public var matched: Int
     /// 1 for a post from outside any handler, 2 for a post made inside a handler, and so on.
     public var depth: Int
-    /// The post whose handler made this post; 0 when none.
+    /// The post whose handler made this post (possibly on another center); 0 when none.
     public var parentPostID: UInt64
     /// The ``TraceCallsite/id`` of the `post` call.
     public var callsite: UInt64
     /// The protocol of a typed message, whose ``name`` is then the message type's name; nil for a
     /// notification (format 1.2).
     public var message: TraceMessageKind?
+    /// The index of the center posted to in the header's ``TraceHeader/centers``; nil in a stream
+    /// of one center (format 1.5).
+    public var center: UInt32?
 
     /// Creates a post event.
     public init(
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, name: String, object: UInt64?,
         hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
-        message: TraceMessageKind? = nil
+        message: TraceMessageKind? = nil, center: UInt32? = nil
     ) {
         self.message = message
+        self.center = center
         self.seq = seq
         self.timestamp = timestamp
         self.thread = thread

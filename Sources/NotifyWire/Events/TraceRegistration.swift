@@ -9,7 +9,7 @@ public struct TraceRegistration: Sendable, Hashable {
     public var timestamp: UInt64
     /// The ``TraceThread/id`` of the registering thread.
     public var thread: UInt64
-    /// Unique in its center and never reused; removals and deliveries refer to it.
+    /// Unique in its stream (across its centers) and never reused; removals and deliveries refer to it.
     public var id: UInt64
     /// The name observed; nil observes every name.
     public var name: String?
@@ -41,6 +41,9 @@ public struct TraceRegistration: Sendable, Hashable {
     /// told (a registration the stream saw begin, or a producer before format 1.4). Only
     /// ``preexisting`` registrations carry it.
     public var deliveries: UInt64?
+    /// The index of its center in the header's ``TraceHeader/centers``; nil in a stream of one
+    /// center (format 1.5).
+    public var center: UInt32?
 
     /// When the registration was made: ``registeredAt`` when known, else ``timestamp``.
     public var registrationTime: UInt64 { registeredAt ?? timestamp }
@@ -50,9 +53,11 @@ public struct TraceRegistration: Sendable, Hashable {
         seq: UInt64, timestamp: UInt64, thread: UInt64, id: UInt64, name: String?,
         kind: TraceRegistrationKind, observer: UInt64?, object: UInt64?, target: TraceTargetKind,
         targetLabel: String?, callsite: UInt64, preexisting: Bool, capturesObserverStrongly: Bool,
-        mainThreadOnly: Bool = false, registeredAt: UInt64? = nil, deliveries: UInt64? = nil
+        mainThreadOnly: Bool = false, registeredAt: UInt64? = nil, deliveries: UInt64? = nil,
+        center: UInt32? = nil
     ) {
         self.deliveries = deliveries
+        self.center = center
         self.mainThreadOnly = mainThreadOnly
         self.registeredAt = registeredAt
         self.seq = seq
