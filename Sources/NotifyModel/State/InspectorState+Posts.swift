@@ -26,7 +26,7 @@ extension InspectorState {
             RecentPosts.Entry(
                 postID: post.postID, nameSlot: slot, callsite: post.callsite, thread: post.thread, threadIsMain: onMain,
                 matched: post.matched))
-        explainIndex.posted(post, nameSlot: slot)
+        explainIndex.posted(post, nameSlot: slot, center: centerIndex(post.center))
         cascadeIndex.posted(post)
 
         if post.matched == 0 {
