@@ -8,12 +8,13 @@ import NotifyWire
 extension InspectorState {
     /// The labels of the centers the stream carries, when it carries several; nil for one.
     public var centers: [String]? {
-        guard let labels = header?.centers, labels.count > 1 else { return nil }
-        return labels
+        carriesSeveralCenters ? header?.centers : nil
     }
 
-    /// True when the stream carries several centers, so the views say which one each row is on.
-    public var carriesSeveralCenters: Bool { centers != nil }
+    /// Whether `header` lists several centers.
+    static func listsSeveralCenters(_ header: TraceHeader) -> Bool {
+        (header.centers?.count ?? 0) > 1
+    }
 
     /// The label of the center at `index`: `center N` when the header does not name it.
     public func centerLabel(_ index: UInt32) -> String {
