@@ -77,6 +77,16 @@ struct CenterColumnTests {
         #expect(filtered.map(\.id) == [2])
     }
 
+    @Test("a registration's summary names its center only when there are several")
+    func registrationSummary() throws {
+        for (several, expected) in [(true, #" on center "sync""#), (false, "")] {
+            let data = data(severalCenters: several)
+            let row = try #require(data.model.registration(2))
+            let first = RegistrationDetailView.summary(row, data)[0].0
+            #expect(first == #"#2 block in File.swift observes "cartDidChange" (block)"# + expected, "\(first)")
+        }
+    }
+
     @Test("Events names the center of each post and registration only when there are several")
     func eventsSayTheCenter() {
         func details(_ data: DashboardData) -> [String] {
