@@ -118,4 +118,25 @@ struct CenterTests {
         // The gap on `default` was taken by nothing: this one closes it.
         #expect(script.fold().findings.filter { $0.rule == .prematureRemoval }.count == 1)
     }
+
+    @Test("a cascade crosses centers: a handler on one center posts to the other, and each post says its center")
+    func cascadeAcrossCenters() throws {
+        var script = TraceScript(centers: ["default", "sync"])
+        script.register(1, "cartDidChange", center: 0)
+        script.register(2, "syncNeeded", site: 102, center: 1)
+        let start = script.time
+        let parent = script.post("cartDidChange", matched: 1, center: 0)
+        script.advance(100)
+        let child = script.post("syncNeeded", matched: 1, depth: 2, parent: parent, center: 1)
+        script.deliver(child, to: 2, name: "syncNeeded", duration: 100, depth: 2)
+        script.deliver(parent, to: 1, name: "cartDidChange", duration: 1_000, startedAt: start + 10)
+        let state = script.fold()
+        let cascade = try #require(state.cascade(post: parent))
+        #expect(cascade.root.post.center == "default")
+        let nested = try #require(cascade.root.deliveries.first?.nested.first)
+        #expect(nested.post.postID == child)
+        #expect(nested.post.center == "sync")
+        #expect(nested.deliveries.map(\.delivery.registration) == [2])
+        #expect(state.cascadePost(id: child)?.center == "sync")
+    }
 }

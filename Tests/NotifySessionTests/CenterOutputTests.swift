@@ -72,4 +72,23 @@ struct CenterOutputTests {
         #expect(!report.json.contains("center"))
         #expect(!report.text.contains("center"))
     }
+
+    @Test("explain --cascade: each post of the tree says its center, a nested one its own")
+    func cascade() throws {
+        var script = TraceScript(centers: ["default", "sync"])
+        script.register(1, "cartDidChange", center: 0)
+        script.register(2, "syncNeeded", site: 102, center: 1)
+        let start = script.time
+        let parent = script.post("cartDidChange", matched: 1, center: 0)
+        script.advance(100)
+        let child = script.post("syncNeeded", matched: 1, depth: 2, parent: parent, center: 1)
+        script.deliver(child, to: 2, name: "syncNeeded", duration: 100, depth: 2)
+        script.deliver(parent, to: 1, name: "cartDidChange", duration: 1_000, startedAt: start + 10)
+        var model = InspectorState()
+        model.apply(script.events)
+        let report = CascadeReport(try #require(model.cascade(post: parent)))
+        #expect(report.text.contains(#""cartDidChange" to center "default" (post 1"#), "\(report.text)")
+        #expect(report.text.contains(#""syncNeeded" to center "sync" (post 2"#), "\(report.text)")
+        #expect(report.json.contains(#""center":"sync""#))
+    }
 }
