@@ -24,9 +24,7 @@ public struct TraceHeader: Sendable, Hashable {
     /// (``TraceHistory``): the start of what the stream's figures cover. Nil when the producer
     /// keeps none (before format 1.4): then the figures cover the stream alone.
     public var since: UInt64?
-    /// The labels of the centers the stream carries, when it carries more than one (format 1.5):
-    /// a ``TraceRegistration/center`` or ``TracePost/center`` is an index into it. Nil for a
-    /// stream of one center, which ``center`` names. At most ``maximumCenters``.
+    /// The labels of the centers the stream carries, when more than one; nil for one center.
     public var centers: [String]?
 
     /// Creates a header; ``version`` defaults to the version this module writes.
@@ -35,8 +33,8 @@ public struct TraceHeader: Sendable, Hashable {
         clockMono: UInt64, clockWall: UInt64, producer: String, since: UInt64? = nil,
         centers: [String]? = nil
     ) {
-        self.since = since
         self.centers = centers
+        self.since = since
         self.version = version
         self.pid = pid
         self.process = process
@@ -49,7 +47,8 @@ public struct TraceHeader: Sendable, Hashable {
     /// The `format` value of every header line: tells a trace apart from any other JSON Lines file.
     public static let formatName = "notifytop-trace"
 
-    /// The most centers a header may list; a decoder refuses a header that lists more.
+    /// The most ``centers`` a header may list (format 1.5); a decoder refuses a header that lists
+    /// more.
     public static let maximumCenters = 256
 }
 

@@ -25,8 +25,7 @@ public struct TracePost: Sendable, Hashable {
     /// The protocol of a typed message, whose ``name`` is then the message type's name; nil for a
     /// notification (format 1.2).
     public var message: TraceMessageKind?
-    /// The index of the center posted to in the header's ``TraceHeader/centers``; nil in a stream
-    /// of one center (format 1.5).
+    /// The index of the post's center in the header's `centers`; nil in a one-center stream.
     public var center: UInt32?
 
     /// Creates a post event.
@@ -35,8 +34,8 @@ public struct TracePost: Sendable, Hashable {
         hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
         message: TraceMessageKind? = nil, center: UInt32? = nil
     ) {
-        self.message = message
         self.center = center
+        self.message = message
         self.seq = seq
         self.timestamp = timestamp
         self.thread = thread

@@ -9,7 +9,8 @@ public struct TraceRegistration: Sendable, Hashable {
     public var timestamp: UInt64
     /// The ``TraceThread/id`` of the registering thread.
     public var thread: UInt64
-    /// Unique in its stream (across its centers) and never reused; removals and deliveries refer to it.
+    /// Unique in its stream, across its centers, and never reused; removals and deliveries refer
+    /// to it.
     public var id: UInt64
     /// The name observed; nil observes every name.
     public var name: String?
@@ -41,8 +42,7 @@ public struct TraceRegistration: Sendable, Hashable {
     /// told (a registration the stream saw begin, or a producer before format 1.4). Only
     /// ``preexisting`` registrations carry it.
     public var deliveries: UInt64?
-    /// The index of its center in the header's ``TraceHeader/centers``; nil in a stream of one
-    /// center (format 1.5).
+    /// The index of the registration's center in the header's `centers`; nil in a one-center stream.
     public var center: UInt32?
 
     /// When the registration was made: ``registeredAt`` when known, else ``timestamp``.
@@ -56,8 +56,8 @@ public struct TraceRegistration: Sendable, Hashable {
         mainThreadOnly: Bool = false, registeredAt: UInt64? = nil, deliveries: UInt64? = nil,
         center: UInt32? = nil
     ) {
-        self.deliveries = deliveries
         self.center = center
+        self.deliveries = deliveries
         self.mainThreadOnly = mainThreadOnly
         self.registeredAt = registeredAt
         self.seq = seq
