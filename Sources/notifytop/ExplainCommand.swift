@@ -18,8 +18,9 @@ struct ExplainCommand: ParsableCommand {
             it ends, detaches and answers the same way. For each kept post of NAME (the last 32), \
             every registration that could have received it is listed: NAME's own, every-name ones, and those \
             of near names (a typo or a difference in case), live or ended within the model's retirement window \
-            (60 s), each with a reason: delivered, object-differs, name-differs, registered-after, \
-            removed-before, owner-dead, object-dead, token-dropped, still-queued, buffer-dropped or unknown. \
+            (60 s), each with a reason: delivered, other-center (a stream of several centers), object-differs, \
+            name-differs, registered-after, removed-before, owner-dead, object-dead, token-dropped, still-queued, \
+            buffer-dropped or unknown. \
             A name nobody posted explains its near names' posts.
 
             --post SEQ --cascade prints what that post set off: its deliveries and the posts their handlers \

@@ -30,6 +30,16 @@ package struct TraceScript: Sendable {
         thread(2, name: "worker")
     }
 
+    /// A stream of several centers (format 1.5): a header listing `centers`, then the same two
+    /// threads; `register` and `post` name their center by index.
+    package init(centers: [String]) {
+        self.init(
+            header: TraceHeader(
+                pid: 1, process: "app", center: centers.first ?? "default", clockMono: Self.start,
+                clockWall: 1_700_000_000_000_000_000, producer: "NotifyKit 0.1.0", centers: centers),
+            time: Self.start)
+    }
+
     private mutating func nextSeq() -> UInt64 {
         seq += 1
         return seq
@@ -75,7 +85,8 @@ package struct TraceScript: Sendable {
     package mutating func register(
         _ id: UInt64, _ name: String?, kind: TraceRegistrationKind = .block, observer: UInt64? = nil,
         object: UInt64? = nil, target: TraceTargetKind = .posting, site: UInt64 = 100, thread: UInt64 = 1,
-        captures: Bool = false, mainOnly: Bool = false, preexisting: Bool = false, ownerType: String = "App.Screen"
+        captures: Bool = false, mainOnly: Bool = false, preexisting: Bool = false, ownerType: String = "App.Screen",
+        center: UInt32? = nil
     ) {
         self.site(site)
         if let observer { self.object(observer, type: ownerType) }
@@ -85,14 +96,14 @@ package struct TraceScript: Sendable {
                 TraceRegistration(
                     seq: nextSeq(), timestamp: time, thread: thread, id: id, name: name, kind: kind, observer: observer,
                     object: object, target: target, targetLabel: nil, callsite: site, preexisting: preexisting,
-                    capturesObserverStrongly: captures, mainThreadOnly: mainOnly)))
+                    capturesObserverStrongly: captures, mainThreadOnly: mainOnly, center: center)))
     }
 
     /// Posts `name`; returns the post id.
     @discardableResult
     package mutating func post(
         _ name: String, matched: Int, thread: UInt64 = 1, site: UInt64 = 200, depth: Int = 1,
-        message: TraceMessageKind? = nil, object: UInt64? = nil, parent: UInt64 = 0
+        message: TraceMessageKind? = nil, object: UInt64? = nil, parent: UInt64 = 0, center: UInt32? = nil
     ) -> UInt64 {
         self.site(site)
         if let object { self.object(object, type: "App.Sender") }
@@ -102,7 +113,7 @@ package struct TraceScript: Sendable {
                 TracePost(
                     seq: nextSeq(), timestamp: time, thread: thread, postID: lastPostID, name: name, object: object,
                     hasUserInfo: false, matched: matched, depth: depth, parentPostID: parent, callsite: site,
-                    message: message)))
+                    message: message, center: center)))
         return lastPostID
     }
 

@@ -8,6 +8,9 @@ public struct CascadePost: Sendable, Hashable {
     public let postID: UInt64
     /// The name posted.
     public let name: String
+    /// The label of the center posted to when the stream carries several (a nested post may go
+    /// to another center than its parent); nil for one.
+    public let center: String?
     /// The object posted; nil for none.
     public let object: ObjectInfo?
     /// The posting thread's id.

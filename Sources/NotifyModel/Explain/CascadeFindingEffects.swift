@@ -153,7 +153,8 @@ extension InspectorState {
 
     private static func cascadePost(_ post: PostExplanation) -> CascadePost {
         CascadePost(
-            seq: post.seq, postID: post.postID, name: post.name, object: post.object, thread: post.thread,
+            seq: post.seq, postID: post.postID, name: post.name, center: post.center, object: post.object,
+            thread: post.thread,
             threadName: post.threadName, site: post.site, time: post.time, depth: post.depth,
             parentPostID: post.parentPostID, matched: 0)
     }

@@ -26,6 +26,8 @@ struct CascadeIndex: Sendable {
         var thread: UInt64 = 0
         var name = ""
         var object: UInt64?
+        /// The center posted to (0 in a stream of one center); in the padding after `object`.
+        var center: UInt32 = 0
         var callsite: UInt64 = 0
         var parentPostID: UInt64 = 0
         var depth = 0
@@ -71,11 +73,12 @@ struct CascadeIndex: Sendable {
         mask = size - 1
     }
 
-    mutating func posted(_ post: TracePost) {
+    mutating func posted(_ post: TracePost, center: UInt32) {
         let ordinal = postsAppended
         var record = Post(
             seq: post.seq, postID: post.postID, time: post.timestamp, thread: post.thread, name: post.name,
-            object: post.object, callsite: post.callsite, parentPostID: post.parentPostID, depth: post.depth,
+            object: post.object, center: center, callsite: post.callsite, parentPostID: post.parentPostID,
+            depth: post.depth,
             matched: post.matched)
         if post.parentPostID != 0 {
             if let parent = postOrdinal(post.parentPostID) {

@@ -32,6 +32,8 @@ struct ExplainIndex: Sendable {
         var depth = 0
         var parentPostID: UInt64 = 0
         var isMessage = false
+        /// The center posted to (0 in a stream of one center).
+        var center: UInt32 = 0
         /// Coalesces of this name a notification queue reported since the name's previous post.
         var coalesced = 0
         /// Index of the newest link of this post in ``links`` (-1: none).
@@ -137,7 +139,7 @@ struct ExplainIndex: Sendable {
     /// Sites kept per post: one per merging call site, so few.
     static let mergeSitesPerPost = 16
 
-    mutating func posted(_ post: TracePost, nameSlot: Int) {
+    mutating func posted(_ post: TracePost, nameSlot: Int, center: UInt32) {
         if nameSlot >= logs.count {
             logs.append(contentsOf: repeatElement(PostLog(), count: nameSlot + 1 - logs.count))
         }
@@ -147,7 +149,7 @@ struct ExplainIndex: Sendable {
         let record = Post(
             seq: post.seq, postID: post.postID, time: post.timestamp, name: post.name, thread: post.thread,
             object: post.object, callsite: post.callsite, matched: post.matched, depth: post.depth,
-            parentPostID: post.parentPostID, isMessage: post.message != nil, coalesced: coalesced)
+            parentPostID: post.parentPostID, isMessage: post.message != nil, center: center, coalesced: coalesced)
         let ordinal = logs[nameSlot].appended
         if logs[nameSlot].posts.count < Self.postsPerName {
             logs[nameSlot].posts.append(record)

@@ -2,6 +2,8 @@
 public enum ExplanationReason: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Its handler ran for the post.
     case delivered
+    /// It is on another center of the stream than the one posted to.
+    case otherCenter = "other-center"
     /// It filters on another object than the one posted.
     case objectDiffers = "object-differs"
     /// It observes a near name: a typo, or a difference in case.
@@ -34,6 +36,9 @@ public struct ExplanationVerdict: Sendable, Hashable {
     public let site: CallsiteInfo?
     /// The name it observes, `*` for every name (`?` when no longer tracked).
     public let name: String
+    /// The label of its center when the stream carries several (nil for one, or when no longer
+    /// tracked).
+    public let center: String?
     /// Whether its handler ran for the post (or, for a typed message, its consumer took it).
     public var delivered: Bool { reason == .delivered }
     /// Why.
@@ -50,6 +55,8 @@ public struct PostExplanation: Sendable, Hashable {
     public let postID: UInt64
     /// The name posted.
     public let name: String
+    /// The label of the center posted to when the stream carries several; nil for one.
+    public let center: String?
     /// The object posted; nil for none.
     public let object: ObjectInfo?
     /// The posting thread's id.

@@ -197,7 +197,9 @@ extension InspectorState {
 
     func cascadePost(_ post: CascadeIndex.Post) -> CascadePost {
         CascadePost(
-            seq: post.seq, postID: post.postID, name: post.name, object: post.object.map { definitions.object($0) },
+            seq: post.seq, postID: post.postID, name: post.name,
+            center: carriesSeveralCenters ? centerLabel(post.center) : nil,
+            object: post.object.map { definitions.object($0) },
             thread: post.thread, threadName: threadLabel(post.thread), site: definitions.callsite(post.callsite),
             time: post.time, depth: post.depth, parentPostID: post.parentPostID, matched: post.matched)
     }

@@ -130,7 +130,7 @@ extension InspectorState {
             seen.insert(link.registration)
             verdicts.append(
                 ExplanationVerdict(
-                    registration: link.registration, site: nil, name: "?", reason: .delivered,
+                    registration: link.registration, site: nil, name: "?", center: nil, reason: .delivered,
                     detail: "ran on \(threadLabel(link.thread)); the registration has since retired from the model"))
         }
         verdicts = markDuplicates(verdicts, delivered: delivered)
@@ -151,7 +151,9 @@ extension InspectorState {
         }
         let coalesced = traceCarriesWhy ? sites.reduce(0) { $0 &+ $1.count } : post.coalesced
         return PostExplanation(
-            seq: post.seq, postID: post.postID, name: post.name, object: post.object.map { definitions.object($0) },
+            seq: post.seq, postID: post.postID, name: post.name,
+            center: carriesSeveralCenters ? centerLabel(post.center) : nil,
+            object: post.object.map { definitions.object($0) },
             thread: post.thread, threadName: threadLabel(post.thread), site: definitions.callsite(post.callsite),
             time: post.time, depth: post.depth, parentPostID: post.parentPostID,
             coalesced: coalesced > 0 ? coalesced : nil, coalescedSites: sites, considered: verdicts, notes: notes)
@@ -185,7 +187,8 @@ extension InspectorState {
             let list = twins.map { "#\($0.id) at \($0.callsite)" }.joined(separator: ", ")
             let subject = rows[registrationSlots[verdict.registration]!].observer.map { "observer \($0)" } ?? "block"
             return ExplanationVerdict(
-                registration: verdict.registration, site: verdict.site, name: verdict.name, reason: .delivered,
+                registration: verdict.registration, site: verdict.site, name: verdict.name, center: verdict.center,
+                reason: .delivered,
                 detail: verdict.detail + "; duplicate: the same \(subject) ran again for this post through \(list)")
         }
     }

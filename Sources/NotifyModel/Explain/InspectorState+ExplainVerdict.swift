@@ -2,14 +2,17 @@ import NotifyWire
 
 extension InspectorState {
     /// Why `row` did or did not run for `post`: the first cause that applies, in the order a
-    /// center decides (name, lifetime, object filter), then what happened after matching.
+    /// center decides (its center, name, lifetime, object filter), then what happened after
+    /// matching.
     func verdict(
         _ post: ExplainIndex.Post, row: ObserverRow, links: [ExplainIndex.Link], complete: Bool,
         nameNotes: inout [String: String]
     ) -> ExplanationVerdict {
+        let several = carriesSeveralCenters
         func make(_ reason: ExplanationReason, _ detail: String) -> ExplanationVerdict {
             ExplanationVerdict(
-                registration: row.id, site: row.callsite, name: row.displayName, reason: reason, detail: detail)
+                registration: row.id, site: row.callsite, name: row.displayName,
+                center: several ? centerLabel(row.center) : nil, reason: reason, detail: detail)
         }
         let own = links.filter { $0.registration == row.id }
         let runs = own.filter { $0.kind == .delivered }
@@ -19,6 +22,13 @@ extension InspectorState {
             if first.thread != post.thread { detail += ", posted on \(threadLabel(post.thread))" }
             if runs.count > 1 { detail += "; ran \(runs.count) times for this one post" }
             return make(.delivered, detail)
+        }
+        if several, row.center != post.center {
+            // A post reaches the registrations of its own center only, whatever else is true.
+            return make(
+                .otherCenter,
+                "registered on center \"\(centerLabel(row.center))\"; the post went to center "
+                    + "\"\(centerLabel(post.center))\"")
         }
         if let observed = row.name, observed != post.name {
             if let note = nameNotes[observed] { return make(.nameDiffers, note) }

@@ -9,7 +9,7 @@ import NotifyWire
 /// Warning. Stays open (it happened).
 ///
 /// (b) An owner removed its last registration for a name, the name was posted one or more times,
-/// then the same owner registered for it again: it wanted those posts. Key: the name and the
+/// then the same owner registered for it again (on the same center): it wanted those posts. Key: the name and the
 /// re-registering callsite. Info, with the count of missed posts. Gaps are forgotten after
 /// ``LeakRuleConfiguration/prematureRemovalWindow`` or when the owner deallocates.
 extension InspectorState {
@@ -36,7 +36,7 @@ extension InspectorState {
             }
         }
         guard let owner = row.observer?.id, let name = row.name else { return }
-        let key = OwnerName(owner: owner, nameSlot: row.nameSlot)
+        let key = OwnerName(owner: owner, nameSlot: row.nameSlot, center: row.center)
         let remaining = (ruleState.ownerNames[key] ?? 1) - 1
         ruleState.ownerNames[key] = remaining > 0 ? remaining : nil
         if reason == .observerDeallocated {
@@ -53,17 +53,19 @@ extension InspectorState {
         let gap = RemovalGap(
             removedAt: now, postsAtRemoval: nameRows[row.nameSlot].posts,
             ownerType: row.observer?.typeName ?? "?")
-        if ruleState.removalGaps[owner, default: [:]].updateValue(gap, forKey: name) == nil {
+        if ruleState.removalGaps[owner, default: [:]].updateValue(
+            gap, forKey: NameOnCenter(name: name, center: row.center)) == nil
+        {
             ruleState.removalGapCount += 1
         }
     }
 
     mutating func prematureRemovalRegistered(_ slot: Int, _ row: ObserverRow) {
         guard let owner = row.observer?.id, let name = row.name else { return }
-        ruleState.ownerNames[OwnerName(owner: owner, nameSlot: row.nameSlot), default: 0] += 1
-        guard ruleState.removalGapCount > 0, let gap = ruleState.removalGaps[owner]?.removeValue(forKey: name) else {
-            return
-        }
+        ruleState.ownerNames[OwnerName(owner: owner, nameSlot: row.nameSlot, center: row.center), default: 0] += 1
+        guard ruleState.removalGapCount > 0,
+            let gap = ruleState.removalGaps[owner]?.removeValue(forKey: NameOnCenter(name: name, center: row.center))
+        else { return }
         ruleState.removalGapCount -= 1
         if ruleState.removalGaps[owner]?.isEmpty == true { ruleState.removalGaps[owner] = nil }
         let posts = nameRows[row.nameSlot].posts

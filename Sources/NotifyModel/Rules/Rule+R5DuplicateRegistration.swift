@@ -8,6 +8,7 @@ import NotifyWire
 /// sequences) the fallback is the same name, filter and callsite with both tokens held, which
 /// per-instance cells legitimately share. Key: the name at the group's first callsite, so every
 /// instance of a screen adds to one finding; the evidence lists every callsite of the group.
+/// Registrations on different centers of one stream are never the same: a post reaches one center.
 /// Severity: warning (owner-keyed), info (fallback); when one post runs handlers of the group more
 /// than once, owner-keyed escalates to error and the fallback to warning. A duplicate of a
 /// self-capturing owner is folded into its R4. Resolved when no group of the key has two live
@@ -19,7 +20,7 @@ extension InspectorState {
     /// makes the compiler copy the whole state first.
     private static func groupKey(_ row: ObserverRow) -> DuplicateKey {
         DuplicateKey(
-            owner: row.observer?.id, nameSlot: row.nameSlot, object: row.objectFilter?.id,
+            center: row.center, owner: row.observer?.id, nameSlot: row.nameSlot, object: row.objectFilter?.id,
             callsite: row.observer == nil ? row.callsite.id : 0)
     }
 

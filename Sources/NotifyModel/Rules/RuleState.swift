@@ -13,7 +13,7 @@ struct RuleState: Sendable {
     /// R2(b): live registrations per (owner, name).
     var ownerNames: [OwnerName: Int] = [:]
     /// R2(b): owners that removed their last registration for a name, by owner then name.
-    var removalGaps: [UInt64: [String: RemovalGap]] = [:]
+    var removalGaps: [UInt64: [NameOnCenter: RemovalGap]] = [:]
     var removalGapCount = 0
     /// R9: names posted unheard (or with an open finding), by name slot.
     var unheard: [Int: UnheardTrack] = [:]
@@ -41,6 +41,8 @@ struct RuleState: Sendable {
 /// (no owner) also the callsite, which is 0 when an owner is known. Names are their row slots
 /// (stable while a registration is live): integer keys hash several times faster than strings.
 struct DuplicateKey: Hashable, Sendable {
+    /// Registrations on different centers never run for the same post: never duplicates.
+    var center: UInt32
     var owner: UInt64?
     var nameSlot: Int
     var object: UInt64?
@@ -82,10 +84,11 @@ struct SiteTally: Sendable {
     var series: [Int] = []
 }
 
-/// R2(b)'s key: an owner and a name (its row slot).
+/// R2(b)'s key: an owner and a name (its row slot) on one center.
 struct OwnerName: Hashable, Sendable {
     var owner: UInt64
     var nameSlot: Int
+    var center: UInt32
 }
 
 /// R2(b): an owner stopped observing a name; posts of the name since then are the name's post
@@ -94,6 +97,12 @@ struct RemovalGap: Sendable {
     var removedAt: UInt64
     var postsAtRemoval: UInt64
     var ownerType: String
+}
+
+/// R2(b): a name on one center (0 in a stream of one center).
+struct NameOnCenter: Hashable, Sendable {
+    var name: String
+    var center: UInt32
 }
 
 /// R9's view of one name: the current runs of unheard posts with no observer, and of heard posts

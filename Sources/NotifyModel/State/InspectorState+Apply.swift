@@ -63,6 +63,7 @@ extension InspectorState {
             stream = .ended(end.reason.rawValue)
         case .header(let header):
             self.header = header
+            carriesSeveralCenters = Self.listsSeveralCenters(header)
             if stream == .waiting { stream = .live }
         case .history(let history): applyHistory(history)
         case .siteCount(let count): rememberSiteCount(count)

@@ -26,8 +26,9 @@ extension InspectorState {
             RecentPosts.Entry(
                 postID: post.postID, nameSlot: slot, callsite: post.callsite, thread: post.thread, threadIsMain: onMain,
                 matched: post.matched))
-        explainIndex.posted(post, nameSlot: slot)
-        cascadeIndex.posted(post)
+        let center = centerIndex(post.center)
+        explainIndex.posted(post, nameSlot: slot, center: center)
+        cascadeIndex.posted(post, center: center)
 
         if post.matched == 0 {
             nameRows[slot].postsWithNoObserver &+= 1

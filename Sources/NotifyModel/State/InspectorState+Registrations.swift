@@ -32,7 +32,8 @@ extension InspectorState {
         let row = ObserverRow(
             registration, observer: registration.observer.map { definitions.object($0) },
             objectFilter: registration.object.map { definitions.object($0) },
-            callsite: definitions.callsite(registration.callsite), nameSlot: nameIndex, namePosts: namePosts)
+            callsite: definitions.callsite(registration.callsite), nameSlot: nameIndex, namePosts: namePosts,
+            center: centerIndex(registration.center))
         let slot: Int
         if let free = freeRowSlots.popLast() {
             slot = free

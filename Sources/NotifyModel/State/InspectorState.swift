@@ -24,6 +24,9 @@ public struct InspectorState: Sendable {
     public let configuration: InspectorConfiguration
     /// The stream's header, once seen.
     public internal(set) var header: TraceHeader?
+    /// True when the stream carries several centers (its header lists them), so the views say
+    /// which one each registration and post is on.
+    public internal(set) var carriesSeveralCenters = false
     /// Live, ended, or replaying.
     public internal(set) var stream: StreamState = .waiting
     /// Counts since the start.

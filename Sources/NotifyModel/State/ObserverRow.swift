@@ -5,8 +5,11 @@ public import NotifyWire
 /// Why a row outlives removal: the table shows recently removed registrations (with why and
 /// when) until they retire, so a registration that just vanished can still be inspected.
 public struct ObserverRow: Sendable, Hashable, Identifiable {
-    /// The registration id, unique in its center and never reused.
+    /// The registration id, unique in its stream and never reused.
     public let id: UInt64
+    /// The index of its center in the header's centers; 0 in a stream of one center
+    /// (``InspectorState/centerLabel(of:)`` names it).
+    public let center: UInt32
     /// The name observed; nil for the `*` wildcard.
     public let name: String?
     /// Target, block, owner-bound or sequence.
@@ -87,9 +90,10 @@ public struct ObserverRow: Sendable, Hashable, Identifiable {
 
     init(
         _ registration: TraceRegistration, observer: ObjectInfo?, objectFilter: ObjectInfo?, callsite: CallsiteInfo,
-        nameSlot: Int, namePosts: UInt64
+        nameSlot: Int, namePosts: UInt64, center: UInt32 = 0
     ) {
         id = registration.id
+        self.center = center
         name = registration.name
         kind = registration.kind
         self.observer = observer

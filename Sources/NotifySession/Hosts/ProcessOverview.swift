@@ -310,7 +310,8 @@ package final class ProcessOverview {
             let fold = isAttached ? model : entry.model
             let waiting = entry.feed == nil ? (host as? any OnDemandHost)?.notAttachedState(of: pid) : nil
             return OverviewRow(
-                pid: pid, name: entry.process.name, center: fold.header?.center ?? "",
+                pid: pid, name: entry.process.name,
+                center: fold.centers?.joined(separator: ",") ?? fold.header?.center ?? "",
                 uptimeSeconds: entry.process.uptimeSeconds, summary: fold.overview,
                 ended: (isAttached ? ended : entry.ended) ?? silence(entry, fold: fold), isAttached: isAttached,
                 threads: waiting?.threads ?? (fold.header == nil ? nil : fold.overview.threads),

@@ -78,6 +78,8 @@ package enum BatchJSON {
         var viewers: Int?
         /// Typed messages full sequence buffers dropped; absent while none was.
         var messagesDropped: UInt64?
+        /// The labels of the centers the stream carries; absent for one center.
+        var centers: [String]?
     }
 
     struct NameItem: Encodable {
@@ -104,6 +106,8 @@ package enum BatchJSON {
     struct ObserverItem: Encodable {
         var id: UInt64
         var name: String?
+        /// The label of its center; absent when the stream carries one center.
+        var center: String?
         var kind: String
         var observer: String?
         var target: String
@@ -215,7 +219,8 @@ package enum BatchJSON {
             events: model.totals.events, posts: model.totals.posts, deliveries: model.totals.deliveries,
             observers: model.liveRegistrations, names: overview.names, threads: overview.threads, warnings: warnings,
             lost: model.eventsLost, viewers: overview.viewers,
-            messagesDropped: model.totals.messagesDropped > 0 ? model.totals.messagesDropped : nil)
+            messagesDropped: model.totals.messagesDropped > 0 ? model.totals.messagesDropped : nil,
+            centers: model.centers)
     }
 
     /// The rows `view` lists, with raw numbers.
@@ -247,7 +252,8 @@ package enum BatchJSON {
                 rows: Rows(
                     value: rows.map { row in
                         ObserverItem(
-                            id: row.id, name: row.name, kind: row.kind.rawValue, observer: row.observer?.description,
+                            id: row.id, name: row.name, center: model.centerLabel(of: row), kind: row.kind.rawValue,
+                            observer: row.observer?.description,
                             target: row.target.rawValue, targetLabel: row.targetLabel, deliveries: row.deliveries,
                             state: row.removal?.reason.rawValue ?? "live", token: row.token.description,
                             ageNs: row.age(at: now), site: row.callsite.description,

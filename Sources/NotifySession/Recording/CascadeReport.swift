@@ -9,6 +9,8 @@ package struct CascadeReport: Sendable, Encodable {
         var seq: UInt64
         var postID: UInt64
         var name: String
+        /// The label of the center posted to; absent when the stream carries one center.
+        var center: String?
         var object: ReportedObject?
         var thread: UInt64
         var threadName: String
@@ -100,7 +102,7 @@ package struct CascadeReport: Sendable, Encodable {
 
     static func post(_ post: CascadePost) -> Post {
         Post(
-            seq: post.seq, postID: post.postID, name: post.name,
+            seq: post.seq, postID: post.postID, name: post.name, center: post.center,
             object: post.object.map(ReportedObject.init),
             thread: post.thread, threadName: post.threadName, site: post.site.description, timeNs: post.time,
             depth: post.depth, parentPostID: post.parentPostID, matched: post.matched)
@@ -148,7 +150,8 @@ package struct CascadeReport: Sendable, Encodable {
     }
 
     private static func line(_ post: Post, base: UInt64) -> String {
-        "post seq \(post.seq) \"\(post.name)\" (post \(post.postID), depth \(post.depth)) on \(post.threadName) "
+        "post seq \(post.seq) \"\(post.name)\"" + (post.center.map { " to center \"\($0)\"" } ?? "")
+            + " (post \(post.postID), depth \(post.depth)) on \(post.threadName) "
             + "at \(post.site), +\(Self.offset(post.timeNs, base))"
     }
 

@@ -6,6 +6,8 @@ package struct ExplanationReport: Sendable, Encodable {
         var registration: UInt64
         var site: String?
         var name: String
+        /// The label of its center; absent when the stream carries one center.
+        var center: String?
         var delivered: Bool
         var reason: String
         var detail: String
@@ -27,6 +29,8 @@ package struct ExplanationReport: Sendable, Encodable {
         var seq: UInt64
         var postID: UInt64
         var name: String
+        /// The label of the center posted to; absent when the stream carries one center.
+        var center: String?
         var object: ReportedObject?
         var thread: UInt64
         var threadName: String
@@ -39,7 +43,7 @@ package struct ExplanationReport: Sendable, Encodable {
         var notes: [String]
 
         enum CodingKeys: String, CodingKey {
-            case seq, postID, name, object, thread, threadName, site, timeNs, depth, parentPostID, coalesced
+            case seq, postID, name, center, object, thread, threadName, site, timeNs, depth, parentPostID, coalesced
             case considered, notes
         }
 
@@ -49,6 +53,7 @@ package struct ExplanationReport: Sendable, Encodable {
             try container.encode(seq, forKey: .seq)
             try container.encode(postID, forKey: .postID)
             try container.encode(name, forKey: .name)
+            try container.encodeIfPresent(center, forKey: .center)
             try container.encode(object, forKey: .object)
             try container.encode(thread, forKey: .thread)
             try container.encode(threadName, forKey: .threadName)
@@ -74,7 +79,7 @@ package struct ExplanationReport: Sendable, Encodable {
         notes = explanation.notes
         posts = explanation.posts.map { post in
             Post(
-                seq: post.seq, postID: post.postID, name: post.name,
+                seq: post.seq, postID: post.postID, name: post.name, center: post.center,
                 object: post.object.map(ReportedObject.init),
                 thread: post.thread, threadName: post.threadName, site: post.site.description, timeNs: post.time,
                 depth: post.depth, parentPostID: post.parentPostID,
@@ -87,7 +92,7 @@ package struct ExplanationReport: Sendable, Encodable {
                 },
                 considered: post.considered.map {
                     Considered(
-                        registration: $0.registration, site: $0.site?.description, name: $0.name,
+                        registration: $0.registration, site: $0.site?.description, name: $0.name, center: $0.center,
                         delivered: $0.delivered, reason: $0.reason.rawValue, detail: $0.detail)
                 },
                 notes: post.notes)
@@ -111,6 +116,11 @@ package struct ExplanationReport: Sendable, Encodable {
     /// One JSON object, sorted snake_case keys.
     package var json: String { BatchJSON.encode(self) }
 
+    /// ` on center "sync"`, or nothing for a stream of one center.
+    private static func onCenter(_ label: String?) -> String {
+        label.map { " on center \"\($0)\"" } ?? ""
+    }
+
     /// Lines a person reads: each post, then each registration weighed, delivered first.
     package var text: String {
         var lines: [String] = notes.map { "note: \($0)" }
@@ -122,7 +132,7 @@ package struct ExplanationReport: Sendable, Encodable {
             let object = post.object.map { "\($0.type) #\($0.id) @\($0.address)" } ?? "no object"
             lines.append("")
             lines.append(
-                "post seq \(post.seq) \"\(post.name)\" with \(object), on \(post.threadName) at \(post.site)"
+                "post seq \(post.seq) \"\(post.name)\"\(post.center.map { " to center \"\($0)\"" } ?? "") with \(object), on \(post.threadName) at \(post.site)"
                     + (post.depth > 1 ? ", inside post \(post.parentPostID) (depth \(post.depth))" : ""))
             if let coalesced = post.coalesced {
                 if coalesced.sites.isEmpty {
@@ -139,7 +149,7 @@ package struct ExplanationReport: Sendable, Encodable {
             for entry in post.considered {
                 let mark = entry.delivered ? "ran   " : "missed"
                 lines.append(
-                    "  \(mark) #\(entry.registration) \"\(entry.name)\" at \(entry.site ?? "?")  \(entry.reason): "
+                    "  \(mark) #\(entry.registration) \"\(entry.name)\"\(Self.onCenter(entry.center)) at \(entry.site ?? "?")  \(entry.reason): "
                         + entry.detail)
             }
         }

@@ -89,6 +89,7 @@ enum CascadeView {
     private static func postRow(_ post: CascadePost, _ data: DashboardData, tree: String, base: UInt64) -> Row {
         var note = "post \(post.postID), depth \(post.depth), matched \(post.matched)"
         if let object = post.object { note += ", object \(object.typeName) #\(object.id)" }
+        if let center = post.center { note += ", center \(center)" }
         return Row(
             tree: tree + post.name, thread: data.threadName(post.thread), at: post.time - min(post.time, base),
             wait: nil, ran: nil, site: post.site.description, note: note,

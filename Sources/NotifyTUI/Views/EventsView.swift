@@ -28,13 +28,14 @@ enum EventsView {
             detail =
                 "#\(value.id) \(value.name ?? "*") \(value.kind.rawValue) on \(value.target.rawValue)"
                 + (value.preexisting ? " (preexisting)" : "") + (value.capturesObserverStrongly ? " strong-self" : "")
+                + centerText(value.center, data)
             registration = value.id
         case .posted(let value):
             thread = data.threadName(value.thread)
             detail =
                 "\(value.name)" + (value.message.map { " message·\($0 == .mainActor ? "main" : "async")" } ?? "")
                 + " post \(value.postID) matched \(value.matched)"
-                + (value.depth > 1 ? " depth \(value.depth)" : "")
+                + (value.depth > 1 ? " depth \(value.depth)" : "") + centerText(value.center, data)
             if value.matched == 0 { style = .dim }
         case .delivered(let value):
             thread = data.threadName(value.thread)
@@ -90,6 +91,12 @@ enum EventsView {
             event: event, seq: seq, time: Format.streamTime(data.streamOffset(event.timestamp ?? 0)),
             thread: thread, kind: event.kind?.rawValue ?? "?", detail: detail,
             key: .event(seq: seq, registration: registration), style: style)
+    }
+
+    /// ` center sync` when the stream carries several centers; nothing for one.
+    private static func centerText(_ index: UInt32?, _ data: DashboardData) -> String {
+        guard data.model.carriesSeveralCenters else { return "" }
+        return " center " + data.model.centerLabel(index ?? 0)
     }
 
     static let spec: TableSpec<Row> = {

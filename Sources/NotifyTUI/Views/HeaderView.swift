@@ -27,7 +27,11 @@ enum HeaderView {
             title += "  \(processes.count) " + (processes.count == 1 ? "process" : "processes") + onHost + ", totals"
         } else if let header = model.header {
             title += "  \(header.process) pid \(header.pid)" + onHost
-            if !header.center.isEmpty && header.center != "default" { title += "  center \(header.center)" }
+            if let centers = model.centers {
+                title += "  centers: " + centers.joined(separator: ", ")
+            } else if !header.center.isEmpty && header.center != "default" {
+                title += "  center \(header.center)"
+            }
         } else if case .connecting(let what) = data.status.mode {
             title += "  " + what + onHost
         }

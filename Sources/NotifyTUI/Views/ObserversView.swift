@@ -38,6 +38,8 @@ enum ObserversView {
     static let siteIdeal = 36
     /// The least the name and observer columns keep when they yield cells to SITE.
     static let yieldingFloor = 10
+    /// The most cells the CENTER column takes: a long label is cut, as other text is.
+    static let centerWidest = 16
     /// The least a name keeps when PEND and DROP follow SITE: free text yields to figures.
     static let nameFloorBeforeFigures = 8
 
@@ -56,6 +58,11 @@ enum ObserversView {
             widest = max(widest, (base ?? file.count) + 1 + digits)
         }
         return min(siteIdeal, widest)
+    }
+
+    /// The label of `row`'s center among `labels`, or `center N` for one the header does not name.
+    static func centerText(_ row: ObserverRow, _ labels: [String]) -> String {
+        Int(row.center) < labels.count ? labels[Int(row.center)] : "center \(row.center)"
     }
 
     /// `main`, `posting`, `queue com.app.sync`, `thread worker`.
@@ -209,6 +216,18 @@ enum ObserversView {
                     sortKey: { .number(Double($0.droppedMessages)) },
                     style: { $0.droppedMessages > 0 ? .warning : rowStyle($0) }),
             ]
+        }
+        if let centers = data.model.centers {
+            // Only when the stream carries several centers; last, like PEND and DROP, so the other
+            // columns keep their positions.
+            // Its labels, and `center N` for a row on a center the header does not name.
+            let unnamed = rows.lazy.filter { Int($0.center) >= centers.count }.map { "center \($0.center)" }
+            let widest = (centers + unnamed).lazy.map(DisplayWidth.of).max() ?? 0
+            let width = min(centerWidest, max(6, widest))
+            columns.append(
+                TableColumn(
+                    "CENTER", .fixed(width), text: { centerText($0, centers) },
+                    sortKey: { .text(centerText($0, centers)) }, style: rowStyle))
         }
         var spec = TableSpec(
             columns: columns, key: { .registration($0.id) }, defaultSort: grouping == nil ? 0 : 1,

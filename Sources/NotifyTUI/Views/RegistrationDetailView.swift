@@ -9,7 +9,8 @@ enum RegistrationDetailView {
         var lines: [(String, Style)] = []
         lines.append(
             (
-                "#\(row.id) \(ObserversView.observerText(row)) observes \"\(row.displayName)\" (\(row.kind.rawValue))",
+                "#\(row.id) \(ObserversView.observerText(row)) observes \"\(row.displayName)\" (\(row.kind.rawValue))"
+                    + (data.model.centerLabel(of: row).map { " on center \"\($0)\"" } ?? ""),
                 .value
             ))
         lines.append(

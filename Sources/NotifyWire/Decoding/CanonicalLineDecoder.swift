@@ -99,6 +99,11 @@ struct CanonicalLineDecoder {
             guard let kind = enumeration(TraceMessageKind.self) else { return false }
             message = kind
         }
+        var center: UInt32?
+        if key(.center) {
+            guard let index = unsigned32() else { return false }
+            center = index
+        }
         guard closed() else { return false }
         summary = TraceEventSummary(kind: .posted, seq: seq, timestamp: t)
         events.append(
@@ -106,7 +111,7 @@ struct CanonicalLineDecoder {
                 TracePost(
                     seq: seq, timestamp: t, thread: thread, postID: postID, name: name, object: object,
                     hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parent, callsite: callsite,
-                    message: message)))
+                    message: message, center: center)))
         return true
     }
 
@@ -148,6 +153,11 @@ struct CanonicalLineDecoder {
             guard let count = unsigned() else { return false }
             deliveries = count
         }
+        var center: UInt32?
+        if key(.center) {
+            guard let index = unsigned32() else { return false }
+            center = index
+        }
         guard closed() else { return false }
         summary = TraceEventSummary(kind: .registered, seq: seq, timestamp: t)
         events.append(
@@ -157,7 +167,7 @@ struct CanonicalLineDecoder {
                     object: object, target: target, targetLabel: targetLabel, callsite: callsite,
                     preexisting: preexisting,
                     capturesObserverStrongly: strongly, mainThreadOnly: mainThreadOnly, registeredAt: registeredAt,
-                    deliveries: deliveries)))
+                    deliveries: deliveries, center: center)))
         return true
     }
 
@@ -290,6 +300,12 @@ struct CanonicalLineDecoder {
             index += 1
         }
         return index - start <= 19 ? value : nil
+    }
+
+    /// A center index: larger values take the general path, which reports them.
+    @inline(__always)
+    private mutating func unsigned32() -> UInt32? {
+        unsigned().flatMap { UInt32(exactly: $0) }
     }
 
     /// A non-negative integer of up to 18 digits (negative ones take the general path).

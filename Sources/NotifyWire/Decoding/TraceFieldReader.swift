@@ -118,6 +118,77 @@ struct TraceFieldReader {
         return try unsignedValue(fields[index], key)
     }
 
+    /// An unsigned 32-bit integer that may be `null` or absent: a larger value is invalid.
+    mutating func optionalUInt32(_ key: WireKey) throws(TraceDecodingError) -> UInt32? {
+        guard let index = find(key), fields[index].type != .null else { return nil }
+        let field = fields[index]
+        guard let value = UInt32(exactly: try unsignedValue(field, key)) else {
+            throw error(.invalidValue(kind: kind, field: key.text, value: rawText(field)))
+        }
+        return value
+    }
+
+    /// An array of strings that may be `null` or absent; more than `maximumCount` strings is
+    /// invalid, and is refused before any of them is made.
+    mutating func optionalStrings(_ key: WireKey, maximumCount: Int) throws(TraceDecodingError) -> [String]? {
+        guard let index = find(key), fields[index].type != .null else { return nil }
+        let field = fields[index]
+        // The scanner validated the array's grammar: what is left to check is that it holds
+        // strings only, and how many.
+        guard field.type == .nested, line[field.valueStart] == UInt8(ascii: "[") else {
+            throw wrongType(key, "an array of strings")
+        }
+        var elements: [(start: Int, end: Int, escaped: Bool)] = []
+        var cursor = field.valueStart + 1
+        func skipWhitespace() {
+            while cursor < field.valueEnd {
+                switch line[cursor] {
+                case 0x20, 0x09, 0x0D, 0x0A: cursor += 1
+                default: return
+                }
+            }
+        }
+        skipWhitespace()
+        while cursor < field.valueEnd, line[cursor] != UInt8(ascii: "]") {
+            guard line[cursor] == UInt8(ascii: "\"") else { throw wrongType(key, "an array of strings") }
+            guard elements.count < maximumCount else {
+                throw error(
+                    .invalidValue(kind: kind, field: key.text, value: "[…] (more than \(maximumCount) entries)"))
+            }
+            cursor += 1
+            let start = cursor
+            var escaped = false
+            while line[cursor] != UInt8(ascii: "\"") {
+                if line[cursor] == UInt8(ascii: "\\") {
+                    escaped = true
+                    cursor += 1
+                }
+                cursor += 1
+            }
+            elements.append((start, cursor, escaped))
+            cursor += 1
+            skipWhitespace()
+            if cursor < field.valueEnd, line[cursor] == UInt8(ascii: ",") { cursor += 1 }
+            skipWhitespace()
+        }
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for element in elements {
+            let content = UnsafeBufferPointer(rebasing: line[element.start..<element.end])
+            guard element.escaped else {
+                strings.append(names.pointee.string(content))
+                continue
+            }
+            do {
+                strings.append(try JSONStringDecoding.decode(content, escaped: true))
+            } catch {
+                throw self.error(
+                    .invalidValue(kind: kind, field: key.text, value: rawText(field) + " (lone surrogate)"))
+            }
+        }
+        return strings
+    }
+
     private func unsignedValue(_ field: JSONField, _ key: WireKey) throws(TraceDecodingError) -> UInt64 {
         guard field.type == .integer else { throw wrongType(key, "an unsigned integer") }
         guard let (negative, value) = magnitude(field), !negative || value == 0 else {

@@ -109,7 +109,7 @@ enum TraceLineDecoder {
                     object: try reader.optionalUInt64(.object), hasUserInfo: try reader.bool(.hasUserInfo),
                     matched: try reader.integer(.matched), depth: try reader.integer(.depth),
                     parentPostID: try reader.uint64(.parentPostID), callsite: try reader.uint64(.callsite),
-                    message: try reader.optionalEnumeration(.message)))
+                    message: try reader.optionalEnumeration(.message), center: try reader.optionalUInt32(.center)))
         case .registered:
             return .registered(
                 TraceRegistration(
@@ -122,7 +122,7 @@ enum TraceLineDecoder {
                     capturesObserverStrongly: try reader.bool(.capturesObserverStrongly),
                     mainThreadOnly: try reader.optionalBool(.mainThreadOnly) ?? false,
                     registeredAt: try reader.optionalUInt64(.registeredAt),
-                    deliveries: try reader.optionalUInt64(.deliveries)))
+                    deliveries: try reader.optionalUInt64(.deliveries), center: try reader.optionalUInt32(.center)))
         case .removed:
             return .removed(
                 TraceRemoval(
@@ -253,7 +253,8 @@ enum TraceLineDecoder {
             version: version, pid: try reader.integer(.pid), process: try reader.string(.process),
             center: try reader.string(.center), clockMono: try reader.uint64(.clockMono),
             clockWall: try reader.uint64(.clockWall), producer: try reader.string(.producer),
-            since: try reader.optionalUInt64(.since))
+            since: try reader.optionalUInt64(.since),
+            centers: try reader.optionalStrings(.centers, maximumCount: TraceHeader.maximumCenters))
     }
 
     /// Matches the kind's bytes against the known names, most frequent first.

@@ -250,6 +250,16 @@ public enum TraceEncoder {
             buffer.appendKey(.since)
             buffer.appendDecimal(since)
         }
+        if let centers = header.centers {
+            // Written only for a stream of several centers, so a one-center header reads as in 1.4.
+            buffer.appendKey(.centers)
+            buffer.append(UInt8(ascii: "["))
+            for (index, label) in centers.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: ",")) }
+                buffer.appendJSONString(label)
+            }
+            buffer.append(UInt8(ascii: "]"))
+        }
     }
 
     private static func encode(_ thread: TraceThread, into buffer: inout [UInt8]) {
@@ -302,6 +312,11 @@ public enum TraceEncoder {
                 buffer.appendKey(.deliveries)
                 buffer.appendDecimal(deliveries)
             }
+            if let center = registration.center {
+                // Only a stream of several centers carries it, so a one-center line reads as in 1.4.
+                buffer.appendKey(.center)
+                buffer.appendDecimal(UInt64(center))
+            }
             buffer.appendLiteral("}\n")
         }
     }
@@ -313,7 +328,7 @@ public enum TraceEncoder {
                 seq: post.seq, timestamp: post.timestamp, thread: post.thread, postID: post.postID,
                 name: { $0.appendJSONString(post.name) }, object: post.object, hasUserInfo: post.hasUserInfo,
                 matched: post.matched, depth: post.depth, parentPostID: post.parentPostID, callsite: post.callsite,
-                message: post.message, into: &line)
+                message: post.message, center: post.center, into: &line)
         }
     }
 

@@ -19,13 +19,13 @@ extension TraceEncoder {
     package static func writePosted(
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, quotedName: UnsafeBufferPointer<UInt8>,
         object: UInt64?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
-        message: TraceMessageKind?, to start: UnsafeMutablePointer<UInt8>
+        message: TraceMessageKind?, center: UInt32? = nil, to start: UnsafeMutablePointer<UInt8>
     ) -> Int {
         var line = LineWriter(start)
         writePosted(
             seq: seq, timestamp: timestamp, thread: thread, postID: postID, name: { $0.appendBytes(quotedName) },
             object: object, hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parentPostID,
-            callsite: callsite, message: message, into: &line)
+            callsite: callsite, message: message, center: center, into: &line)
         return line.count
     }
 
@@ -66,7 +66,7 @@ extension TraceEncoder {
     static func writePosted(
         seq: UInt64, timestamp: UInt64, thread: UInt64, postID: UInt64, name writeName: (inout LineWriter) -> Void,
         object: UInt64?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64, callsite: UInt64,
-        message: TraceMessageKind?, into line: inout LineWriter
+        message: TraceMessageKind?, center: UInt32?, into line: inout LineWriter
     ) {
         stamp(.posted, seq, timestamp, thread, into: &line)
         line.appendKey(.postID)
@@ -89,6 +89,11 @@ extension TraceEncoder {
             // Only typed messages carry it, so a notification's line is the same as in 1.1.
             line.appendKey(.message)
             line.appendLiteral(message.quoted)
+        }
+        if let center {
+            // Only a stream of several centers carries it, so a one-center line reads as in 1.4.
+            line.appendKey(.center)
+            line.appendDecimal(UInt64(center))
         }
         line.appendLiteral("}\n")
     }

@@ -11,7 +11,8 @@ public struct TraceHeader: Sendable, Hashable {
     public var pid: Int32
     /// The producing process's name, as `ps` shows it.
     public var process: String
-    /// The label of the center whose events the stream carries.
+    /// The label of the center whose events the stream carries; the first one's when it carries
+    /// several (``centers``).
     public var center: String
     /// Monotonic nanoseconds (CLOCK_MONOTONIC) at the instant ``clockWall`` was read.
     public var clockMono: UInt64
@@ -45,6 +46,10 @@ public struct TraceHeader: Sendable, Hashable {
 
     /// The `format` value of every header line: tells a trace apart from any other JSON Lines file.
     public static let formatName = "notifytop-trace"
+
+    /// The most ``centers`` a header may list (format 1.5); a decoder refuses a header that lists
+    /// more.
+    public static let maximumCenters = 256
 }
 
 /// A trace format version, written `"major.minor"` in the header.

@@ -6,7 +6,7 @@ public struct TracePost: Sendable, Hashable {
     public var timestamp: UInt64
     /// The ``TraceThread/id`` of the posting thread.
     public var thread: UInt64
-    /// Unique in its center; deliveries of this post carry it.
+    /// Unique in its process, across centers; deliveries of this post carry it.
     public var postID: UInt64
     /// The notification's name.
     public var name: String
@@ -18,7 +18,7 @@ public struct TracePost: Sendable, Hashable {
     public var matched: Int
     /// 1 for a post from outside any handler, 2 for a post made inside a handler, and so on.
     public var depth: Int
-    /// The post whose handler made this post; 0 when none.
+    /// The post whose handler made this post (possibly on another center); 0 when none.
     public var parentPostID: UInt64
     /// The ``TraceCallsite/id`` of the `post` call.
     public var callsite: UInt64

@@ -9,7 +9,8 @@ public struct TraceRegistration: Sendable, Hashable {
     public var timestamp: UInt64
     /// The ``TraceThread/id`` of the registering thread.
     public var thread: UInt64
-    /// Unique in its center and never reused; removals and deliveries refer to it.
+    /// Unique in its stream, across its centers, and never reused; removals and deliveries refer
+    /// to it.
     public var id: UInt64
     /// The name observed; nil observes every name.
     public var name: String?

@@ -128,6 +128,9 @@ struct WireKey {
     static var producer: WireKey { WireKey(#","producer":"#) }
     /// Written only when the producer keeps history (1.4).
     static var since: WireKey { WireKey(#","since":"#) }
+    /// Written only when the stream carries several centers (1.5); `register` and `post` lines
+    /// then carry `center`, an index into it.
+    static var centers: WireKey { WireKey(#","centers":"#) }
 
     // thread, type
     static var id: WireKey { WireKey(#","id":"#) }
