@@ -91,17 +91,7 @@ struct RecordLineEncoder: ProbeRecordVisitor {
             appendLines()
             let seq = converter.nextSequence()
             let message = record.message.map(Self.traceMessage)
-            if let center = converter.centerField(record.center) {
-                // Several centers: the line carries its center, through the general encoder.
-                chunk.append(
-                    .posted(
-                        TracePost(
-                            seq: seq, timestamp: t, thread: thread, postID: record.postID, name: record.name,
-                            object: object, hasUserInfo: record.hasUserInfo, matched: record.matched,
-                            depth: record.depth, parentPostID: record.parentPostID, callsite: site, message: message,
-                            center: center)))
-                break
-            }
+            let center = converter.centerField(record.center)
             let name = names.quoted(serial: record.nameSerial) { record.name }
             chunk.appendLine(
                 bound: TraceEncoder.hotLineBound(quotedNameBytes: name.count), as: .event(seq: seq, events: 1)
@@ -109,7 +99,7 @@ struct RecordLineEncoder: ProbeRecordVisitor {
                 TraceEncoder.writePosted(
                     seq: seq, timestamp: t, thread: thread, postID: record.postID, quotedName: name, object: object,
                     hasUserInfo: record.hasUserInfo, matched: record.matched, depth: record.depth,
-                    parentPostID: record.parentPostID, callsite: site, message: message, to: start)
+                    parentPostID: record.parentPostID, callsite: site, message: message, center: center, to: start)
             }
         case .delivered:
             let registration = converter.streamID(record.registration, center: record.center)
