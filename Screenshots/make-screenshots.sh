@@ -109,7 +109,7 @@ shot_in() {  # shot_in SESSION TITLE FILE KEYS REGEX
 attach_shots why notifytop-why
 shot_in why notifytop-why 12-explain.png "2 / SubscriptionDidRenew Enter x" "object-dead"
 shot_in why notifytop-why 16-other-center.png "Escape Escape 2 / SettingsDidChange Enter x" "the post went to center"
-shot_in why notifytop-why 13-cascade.png "Escape Escape 5 / MessageDidArrive Space post Enter p c" "└─"
+shot_in why notifytop-why 13-cascade.png "Escape Escape 5 / MessageDidArrive Space post Enter p Up Up Up Up Up Up c" "hopped from"
 shot_in why notifytop-why 14-leak-effects.png "Escape Escape Escape 4 / R5 Enter x" "› "
 ${T[*]} send-keys -t why q
 if [ -n "\${FOUNDATION_DIR:-}" ]; then  # the app starts now: it lives 30 s after its posts
