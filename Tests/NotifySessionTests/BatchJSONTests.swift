@@ -102,6 +102,28 @@ struct BatchJSONTests {
         #expect(ViewRows.sortableColumns(of: .names).contains("deliv"))
     }
 
+    @Test("--sort takes a column only some streams show, and refuses an unknown one in one line")
+    func sortByAColumnNotShownYet() throws {
+        for argument in ["center", "pend", "drop:asc"] {
+            let options = try NotifyTopOptions.parse(["--view", "observers", "--sort", argument])
+            let state = try #require(options.initialViewState, "\(argument)")
+            #expect(state.table.sortColumn == nil)
+            #expect(state.table.requestedSort?.title == argument.split(separator: ":")[0].lowercased())
+        }
+        let names = try NotifyTopOptions.parse(["--sort", "since"])
+        #expect(names.initialViewState?.table.requestedSort == RequestedSort(title: "since"))
+        #expect(throws: (any Error).self) { try NotifyTopOptions.parse(["--view", "names", "--sort", "center"]) }
+        do {
+            _ = try NotifyTopOptions.parse(["--view", "observers", "--sort", "centre"])
+            Issue.record("an unknown column was accepted")
+        } catch {
+            let message = NotifyTopOptions.message(for: error)
+            #expect(!message.contains("\n"), "\(message)")
+            #expect(message.contains("cannot sort the observers view by \"centre\""), "\(message)")
+            #expect(message.contains("center"), "\(message)")
+        }
+    }
+
     @Test("options start the view with the filter and sort asked for")
     func initialViewState() throws {
         var options = try NotifyTopOptions.parse(["--view", "names", "--filter", "user", "--sort", "deliv:asc"])

@@ -77,6 +77,43 @@ struct CenterColumnTests {
         #expect(filtered.map(\.id) == [2])
     }
 
+    @Test("a sort asked for by CENTER's title sorts by it once the stream shows the column")
+    func requestedSortWaitsForTheColumn() throws {
+        let table = try #require(ViewRows.sorting(.observers, byColumn: "Center", descending: true))
+        #expect(table.sortColumn == nil)
+        #expect(table.requestedSort == RequestedSort(title: "center", descending: true))
+        #expect(ViewRows.sorting(.observers, byColumn: "centre") == nil)
+        var view = ViewState(view: .observers)
+        view.table = table
+        // One center: no CENTER column, so the default sort.
+        guard case .observers(let unsorted) = ViewRows.ordered(data(severalCenters: false), view: view) else {
+            Issue.record("not the observers' rows")
+            return
+        }
+        #expect(unsorted.map(\.id) == [1, 2, 3])
+        let several = data(severalCenters: true)
+        guard case .observers(let sorted) = ViewRows.ordered(several, view: view) else {
+            Issue.record("not the observers' rows")
+            return
+        }
+        // `sync`, `default`, `center 9`: biggest first, as asked.
+        #expect(sorted.map(\.id) == [2, 1, 3])
+        let info = Dashboard.render(several, view: view, size: size, glyphs: .unicode).info
+        let center = try #require(
+            ObserversView.spec(several, grouping: .name, ascii: false).columns.firstIndex {
+                $0.title == "CENTER"
+            })
+        #expect(info.sortColumn == center)
+        #expect(info.rowKeys == [.registration(2), .registration(1), .registration(3)])
+        // `I` turns the requested direction over.
+        view.table.inverted = true
+        guard case .observers(let inverted) = ViewRows.ordered(several, view: view) else {
+            Issue.record("not the observers' rows")
+            return
+        }
+        #expect(inverted.map(\.id) == [3, 1, 2])
+    }
+
     @Test("a registration's summary names its center only when there are several")
     func registrationSummary() throws {
         for (several, expected) in [(true, #" on center "sync""#), (false, "")] {

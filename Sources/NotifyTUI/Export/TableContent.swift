@@ -139,9 +139,7 @@ extension TableWidget {
         var log = extras
         log.folding = nil
         log.log?.wrap = false
-        let descending =
-            (state.sortColumn ?? spec.defaultSort).map { spec.columns[$0].descendingFirst != state.inverted }
-            ?? state.inverted
+        let descending = spec.sortsDescending(state)
         var rows: [[String]] = []
         var notes: [TableContent.Note] = []
         let rule = String(repeating: glyphs.horizontal, count: 2)

@@ -27,6 +27,9 @@ package enum ThreadLayout: String, Sendable, Hashable {
 package struct TableState: Sendable, Hashable {
     /// The column sorted by.
     package var sortColumn: Int?
+    /// A column asked for by title before the table may show it (`--sort center`); the sort
+    /// column, once picked, goes first.
+    package var requestedSort: RequestedSort?
     /// Whether the sort is inverted (`I`).
     package var inverted = false
     /// The filter (a ``FilterQuery``); empty shows everything.

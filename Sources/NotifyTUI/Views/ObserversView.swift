@@ -122,13 +122,16 @@ enum ObserversView {
     }
 
     /// - Parameter rows: The rows shown, when known: SITE keeps room for their file names and lines.
+    /// - Parameter allColumns: Every column the view can have, PEND, DROP and CENTER too whatever
+    ///   the stream: the titles a sort option may name.
     static func spec(
-        _ data: DashboardData, grouping: ObserverGrouping?, ascii: Bool, rows: [ObserverRow] = []
+        _ data: DashboardData, grouping: ObserverGrouping?, ascii: Bool, rows: [ObserverRow] = [],
+        allColumns: Bool = false
     ) -> TableSpec<ObserverRow> {
         let now = data.model.now
         // PEND and DROP follow SITE: names, the observer (which holds a folded name group's count)
         // and a thread group yield toward them too; an observer group and its count keep their width.
-        let figuresFollow = data.model.totals.messageRegistrations > 0
+        let figuresFollow = allColumns || data.model.totals.messageRegistrations > 0
         let nameFloor = figuresFollow ? nameFloorBeforeFigures : yieldingFloor
         var columns: [TableColumn<ObserverRow>] = []
         // Closure literals, not stored closures: a stored `(ObserverRow) -> …` reached through the
@@ -205,7 +208,7 @@ enum ObserversView {
         columns.append(site)
         if figuresFollow {
             // Only once typed messages appear: their mailbox or buffer depth and its drops. Last, so
-            // the other columns keep their positions (sort options count them on an empty model).
+            // the other columns keep their positions (a sort option picks those by position).
             columns += [
                 TableColumn(
                     "PEND", .fixed(7), alignRight: true, text: MessageText.pending,
@@ -217,7 +220,7 @@ enum ObserversView {
                     style: { $0.droppedMessages > 0 ? .warning : rowStyle($0) }),
             ]
         }
-        if let centers = data.model.centers {
+        if let centers = data.model.centers ?? (allColumns ? [] : nil) {
             // Only when the stream carries several centers; last, like PEND and DROP, so the other
             // columns keep their positions.
             // Its labels, and `center N` for a row on a center the header does not name.

@@ -82,30 +82,39 @@ package enum ViewRows: Sendable {
         }
     }
 
-    /// The titles of the columns `view` can be sorted by, lower-cased, in column order. With
-    /// `baseline` (`--baseline`), the Leaks view shows its NEW column first.
+    /// The titles of the columns `view` can be sorted by, lower-cased, in column order: every
+    /// column it can have, those it shows only for some streams (Observers' CENTER, PEND, DROP)
+    /// too. With `baseline` (`--baseline`), the Leaks view shows its NEW column first.
     package static func sortableColumns(
         of view: ViewID, grouping: ObserverGrouping = .name, baseline: Bool = false
     ) -> [String] {
-        columns(of: view, grouping: grouping, baseline: baseline).filter(\.sortable).map(\.title)
+        columns(of: view, grouping: grouping, baseline: baseline, all: true).filter(\.sortable).map(\.title)
     }
 
     /// The table state that sorts `view` by the column titled `title` (case-insensitive), biggest
-    /// first when `descending`, else in the column's natural order; nil when there is no such
-    /// sortable column. Columns are numbered as the view shows them (with `baseline`, the Leaks
-    /// view's NEW column is the first).
+    /// first when `descending`, else in the column's natural order; nil when the view can have no
+    /// such sortable column. A column every stream shows is picked by its position (with
+    /// `baseline`, the Leaks view's NEW column is the first); one only some streams show
+    /// (Observers' CENTER) is requested by title, and sorts from the frame it appears in.
     package static func sorting(
         _ view: ViewID, byColumn title: String, descending: Bool? = nil, grouping: ObserverGrouping = .name,
         baseline: Bool = false
     ) -> TableState? {
-        let all = columns(of: view, grouping: grouping, baseline: baseline)
-        guard let index = all.firstIndex(where: { $0.sortable && $0.title == title.lowercased() }) else { return nil }
-        var state = TableState(sortColumn: index)
-        if let descending { state.inverted = descending != all[index].descendingFirst }
+        let title = title.lowercased()
+        let always = columns(of: view, grouping: grouping, baseline: baseline, all: false)
+        if let index = always.firstIndex(where: { $0.sortable && $0.title == title }) {
+            var state = TableState(sortColumn: index)
+            if let descending { state.inverted = descending != always[index].descendingFirst }
+            return state
+        }
+        guard sortableColumns(of: view, grouping: grouping, baseline: baseline).contains(title) else { return nil }
+        var state = TableState()
+        state.requestedSort = RequestedSort(title: title, descending: descending)
         return state
     }
 
-    private static func columns(of view: ViewID, grouping: ObserverGrouping, baseline: Bool) -> [(
+    /// The columns of `view` on an empty model, or with `all` every column it can have.
+    private static func columns(of view: ViewID, grouping: ObserverGrouping, baseline: Bool, all: Bool) -> [(
         title: String, sortable: Bool, descendingFirst: Bool
     )] {
         func describe<Item>(_ spec: TableSpec<Item>) -> [(title: String, sortable: Bool, descendingFirst: Bool)] {
@@ -114,8 +123,9 @@ package enum ViewRows: Sendable {
         var empty = DashboardData(model: InspectorState(), status: SessionStatus(mode: .live))
         if baseline { empty.status.knownFindings = [] }
         switch view {
-        case .names: return describe(NamesView.spec(now: 0, ascii: false))
-        case .observers: return describe(ObserversView.spec(empty, grouping: grouping, ascii: false))
+        case .names: return describe(NamesView.spec(now: 0, ascii: false, since: all ? [:] : nil))
+        case .observers:
+            return describe(ObserversView.spec(empty, grouping: grouping, ascii: false, allColumns: all))
         case .threads: return describe(ThreadsView.logSpec(empty, showThread: true, ascii: false))
         case .leaks: return describe(LeaksView.spec(now: 0, known: empty.status.knownFindings))
         case .events: return describe(EventsView.spec)

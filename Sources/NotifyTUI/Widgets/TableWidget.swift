@@ -11,11 +11,11 @@ package enum TableWidget {
         glyphs: Glyphs, isReplay: Bool = false, extras: TableExtras = TableExtras()
     ) -> FrameInfo {
         let ordered = orderIndices(items, spec: spec, state: state)
-        let sortColumn = state.sortColumn ?? spec.defaultSort
+        let sortColumn = spec.sortColumn(state)
         let widths = columnWidths(
             spec.columns.map(\.width), total: rect.width, ideals: spec.columns.map(\.ideal),
             floors: spec.columns.map(\.floor))
-        let descending = sortColumn.map { spec.columns[$0].descendingFirst != state.inverted } ?? state.inverted
+        let descending = spec.sortsDescending(state)
         let (lines, hidden) = Self.lines(
             ordered, items: items, spec: spec, extras: extras, descending: descending,
             widths: widths)
@@ -72,12 +72,12 @@ package enum TableWidget {
             let query = spec.query(state.filter)
             rows = rows.filter { spec.matches(query, items[$0]) }
         }
-        let sortColumn = state.sortColumn ?? spec.defaultSort
+        let sortColumn = spec.sortColumn(state)
         let sortKey = sortColumn.flatMap { spec.columns.indices.contains($0) ? spec.columns[$0].sortKey : nil }
         guard sortKey != nil || spec.groupBy != nil else {
             return state.inverted ? rows.reversed() : rows
         }
-        let descending = sortColumn.map { spec.columns[$0].descendingFirst != state.inverted } ?? state.inverted
+        let descending = spec.sortsDescending(state)
         // Keys become dense integer ranks first: each distinct key is compared while ranking the
         // few distinct ones, not twice per comparison of a 10k-row sort.
         let groups = spec.groupBy.map { group in
