@@ -119,6 +119,34 @@ struct CenterTests {
         #expect(script.fold().findings.filter { $0.rule == .prematureRemoval }.count == 1)
     }
 
+    @Test("R2: the posts an owner missed are those of its own center, not the other center's")
+    func prematureRemovalCountsItsCenter() throws {
+        var script = TraceScript(centers: ["default", "sync"])
+        script.register(1, "themeDidChange", kind: .target, observer: 7, site: 10, center: 0)
+        script.register(2, "themeDidChange", kind: .target, observer: 8, site: 11, center: 1)
+        script.remove(1, reason: .explicit)
+        script.post("themeDidChange", matched: 1, center: 1)
+        script.post("themeDidChange", matched: 0, center: 0)
+        script.post("themeDidChange", matched: 1, center: 1)
+        script.register(3, "themeDidChange", kind: .target, observer: 7, site: 30, center: 0)
+        let finding = try #require(script.fold().findings.first { $0.rule == .prematureRemoval })
+        #expect(finding.evidence.count == 1)
+        #expect(finding.summary.contains("missed 1 post(s)"), "\(finding.summary)")
+
+        // Two owners waiting on one name and center each count from their own removal.
+        script.remove(3, reason: .explicit)
+        script.register(4, "themeDidChange", kind: .target, observer: 9, site: 40, center: 0)
+        script.post("themeDidChange", matched: 1, center: 0)
+        script.remove(4, reason: .explicit)
+        script.post("themeDidChange", matched: 0, center: 0)
+        script.post("themeDidChange", matched: 0, center: 1)
+        script.register(5, "themeDidChange", kind: .target, observer: 7, site: 30, center: 0)
+        script.register(6, "themeDidChange", kind: .target, observer: 9, site: 41, center: 0)
+        let findings = script.fold().findings.filter { $0.rule == .prematureRemoval }
+        #expect(findings.first { $0.evidence.registrations.contains(5) }?.evidence.count == 1 + 2)
+        #expect(findings.first { $0.evidence.registrations.contains(6) }?.evidence.count == 1)
+    }
+
     @Test("a cascade crosses centers: a handler on one center posts to the other, and each post says its center")
     func cascadeAcrossCenters() throws {
         var script = TraceScript(centers: ["default", "sync"])

@@ -10,7 +10,8 @@ import NotifyWire
 ///
 /// (b) An owner removed its last registration for a name, the name was posted one or more times,
 /// then the same owner registered for it again (on the same center): it wanted those posts. Key: the name and the
-/// re-registering callsite. Info, with the count of missed posts. Gaps are forgotten after
+/// re-registering callsite. Info, with the count of missed posts (in a stream of several centers,
+/// those on the gap's center). Gaps are forgotten after
 /// ``LeakRuleConfiguration/prematureRemovalWindow`` or when the owner deallocates.
 extension InspectorState {
     mutating func prematureRemovalRemoved(_ slot: Int, _ row: ObserverRow, reason: TraceRemovalReason) {
@@ -50,25 +51,45 @@ extension InspectorState {
             loss.refusedRemovalGaps &+= 1
             return
         }
+        let gapKey = NameOnCenter(name: name, center: row.center)
         let gap = RemovalGap(
-            removedAt: now, postsAtRemoval: nameRows[row.nameSlot].posts,
-            ownerType: row.observer?.typeName ?? "?")
-        if ruleState.removalGaps[owner, default: [:]].updateValue(
-            gap, forKey: NameOnCenter(name: name, center: row.center)) == nil
-        {
+            removedAt: now,
+            postsAtRemoval: carriesSeveralCenters
+                ? ruleState.centerPosts[gapKey]?.posts ?? 0 : nameRows[row.nameSlot].posts,
+            ownerType: row.observer?.typeName ?? "?", countsCenter: carriesSeveralCenters)
+        if let replaced = ruleState.removalGaps[owner, default: [:]].updateValue(gap, forKey: gapKey) {
+            if replaced.countsCenter { releaseCenterPosts(gapKey) }
+        } else {
             ruleState.removalGapCount += 1
         }
+        if gap.countsCenter { ruleState.centerPosts[gapKey, default: CenterPosts()].gaps += 1 }
+    }
+
+    /// Counts a post of `name` on `center` for the gaps waiting on them.
+    mutating func prematureRemovalPosted(_ name: String, center: UInt32) {
+        guard let index = ruleState.centerPosts.index(forKey: NameOnCenter(name: name, center: center)) else {
+            return
+        }
+        ruleState.centerPosts.values[index].posts &+= 1
+    }
+
+    /// A gap on `key` closed: its center's count is dropped with the last gap waiting on it.
+    private mutating func releaseCenterPosts(_ key: NameOnCenter) {
+        guard let index = ruleState.centerPosts.index(forKey: key) else { return }
+        ruleState.centerPosts.values[index].gaps -= 1
+        if ruleState.centerPosts.values[index].gaps <= 0 { ruleState.centerPosts.remove(at: index) }
     }
 
     mutating func prematureRemovalRegistered(_ slot: Int, _ row: ObserverRow) {
         guard let owner = row.observer?.id, let name = row.name else { return }
         ruleState.ownerNames[OwnerName(owner: owner, nameSlot: row.nameSlot, center: row.center), default: 0] += 1
-        guard ruleState.removalGapCount > 0,
-            let gap = ruleState.removalGaps[owner]?.removeValue(forKey: NameOnCenter(name: name, center: row.center))
+        let key = NameOnCenter(name: name, center: row.center)
+        guard ruleState.removalGapCount > 0, let gap = ruleState.removalGaps[owner]?.removeValue(forKey: key)
         else { return }
         ruleState.removalGapCount -= 1
         if ruleState.removalGaps[owner]?.isEmpty == true { ruleState.removalGaps[owner] = nil }
-        let posts = nameRows[row.nameSlot].posts
+        let posts = gap.countsCenter ? ruleState.centerPosts[key]?.posts ?? 0 : nameRows[row.nameSlot].posts
+        if gap.countsCenter { releaseCenterPosts(key) }
         let missed = posts >= gap.postsAtRemoval ? posts - gap.postsAtRemoval : 0
         guard missed > 0, allows(.prematureRemoval, callsite: row.callsite, name: name) else { return }
         let posters = nameRows[row.nameSlot].recentPosters.map { definitions.callsite($0) }
@@ -94,16 +115,20 @@ extension InspectorState {
     private mutating func forgetRemovalGaps(of owner: UInt64) {
         guard ruleState.removalGapCount > 0, let gaps = ruleState.removalGaps.removeValue(forKey: owner) else { return }
         ruleState.removalGapCount -= gaps.count
+        for (key, gap) in gaps where gap.countsCenter { releaseCenterPosts(key) }
     }
 
     mutating func expireRemovalGaps() {
         guard ruleState.removalGapCount > 0 else { return }
         let window = configuration.rules.prematureRemovalWindow
         let time = now
+        var expired: [NameOnCenter] = []
         ruleState.removalGaps = ruleState.removalGaps.compactMapValues { gaps in
             let kept = gaps.filter { $0.value.removedAt &+ window > time }
+            for (key, gap) in gaps where gap.countsCenter && kept[key] == nil { expired.append(key) }
             return kept.isEmpty ? nil : kept
         }
+        for key in expired { releaseCenterPosts(key) }
         ruleState.removalGapCount = ruleState.removalGaps.values.reduce(0) { $0 + $1.count }
     }
 }

@@ -15,6 +15,9 @@ struct RuleState: Sendable {
     /// R2(b): owners that removed their last registration for a name, by owner then name.
     var removalGaps: [UInt64: [NameOnCenter: RemovalGap]] = [:]
     var removalGapCount = 0
+    /// R2(b) in a stream of several centers: posts of a name on one center, counted only while a
+    /// gap waits on that name and center (a name's own count covers every center).
+    var centerPosts: [NameOnCenter: CenterPosts] = [:]
     /// R9: names posted unheard (or with an open finding), by name slot.
     var unheard: [Int: UnheardTrack] = [:]
     /// R9: bumped when a name registers for the first time, so a name already found near none
@@ -97,6 +100,15 @@ struct RemovalGap: Sendable {
     var removedAt: UInt64
     var postsAtRemoval: UInt64
     var ownerType: String
+    /// ``postsAtRemoval`` is of the name on the gap's center (``RuleState/centerPosts``), not of the
+    /// name on every center: the stream carried several centers when the gap opened.
+    var countsCenter = false
+}
+
+/// R2(b): the posts of a name on one center since a gap on it opened, and how many gaps wait on it.
+struct CenterPosts: Sendable {
+    var posts: UInt64 = 0
+    var gaps = 0
 }
 
 /// R2(b): a name on one center (0 in a stream of one center).

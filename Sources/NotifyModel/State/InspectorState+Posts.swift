@@ -29,6 +29,7 @@ extension InspectorState {
         let center = centerIndex(post.center)
         explainIndex.posted(post, nameSlot: slot, center: center)
         cascadeIndex.posted(post, center: center)
+        if !ruleState.centerPosts.isEmpty { prematureRemovalPosted(post.name, center: center) }
 
         if post.matched == 0 {
             nameRows[slot].postsWithNoObserver &+= 1

@@ -38,7 +38,8 @@ extension InspectorState {
         let histograms = nameRows.reduce(0) { $0 + ($1.handlerTime.count > 0 ? 1 : 0) }
         let ruleEntries =
             ruleState.selfRetaining.count + ruleState.duplicates.count + ruleState.tallies.count
-            + ruleState.ownerNames.count + ruleState.removalGapCount + ruleState.unheard.count
+            + ruleState.ownerNames.count + ruleState.removalGapCount + ruleState.centerPosts.count
+            + ruleState.unheard.count
         let definitionCount = definitions.objects.count + definitions.types.count + definitions.callsites.count
         let bytes =
             rows.count * MemoryLayout<ObserverRow>.stride + registrationSlots.count * 24
