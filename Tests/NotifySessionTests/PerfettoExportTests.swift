@@ -24,13 +24,13 @@ private struct Lines {
     }
 
     /// A second process's stream in the same file, as a recording that followed a restart holds.
-    mutating func restart(pid: Int32) {
+    mutating func restart(pid: Int32, centers: [String]? = nil) {
         seq = 0
         events.append(
             .header(
                 TraceHeader(
-                    pid: pid, process: "app", center: "default", clockMono: 1_000_000_000,
-                    clockWall: 1_700_000_000_000_000_000, producer: "test")))
+                    pid: pid, process: "app", center: centers?.first ?? "default", clockMono: 1_000_000_000,
+                    clockWall: 1_700_000_000_000_000_000, producer: "test", centers: centers)))
     }
 
     mutating func thread(_ id: UInt64, _ name: String, at time: UInt64 = 1_000_000_000) {
@@ -378,5 +378,19 @@ struct PerfettoExportTests {
         #expect(timeline.slices.filter { $0.name == "Before" }.allSatisfy { $0.pid == 4242 })
         #expect(timeline.slices.filter { $0.name == "After" }.allSatisfy { $0.pid == 5000 })
         #expect(timeline.slices.count == 4)
+    }
+
+    @Test("the process is named with its center, or with every center when the stream carries several")
+    func processNameSaysTheCenters() throws {
+        var lines = Lines()
+        lines.thread(1, "main")
+        lines.restart(pid: 5000, centers: ["default", "sync"])
+        lines.thread(1, "main")
+        let (timeline, _) = try export(lines.events)
+        let names = timeline.metadata.filter { $0["name"] as? String == "process_name" }.map {
+            ($0["pid"] as? Int ?? 0, ($0["args"] as? [String: Any])?["name"] as? String ?? "")
+        }
+        #expect(names.map(\.0) == [4242, 5000])
+        #expect(names.map(\.1) == ["app (default)", "app (default, sync)"])
     }
 }

@@ -102,7 +102,9 @@ package struct PerfettoTraceWriter {
             if sawHeader { startProcess() }
             sawHeader = true
             pid = header.pid > 0 ? header.pid : 1
-            metadata("process_name", tid: nil, name: header.process + " (" + header.center + ")")
+            // A stream of several centers names them all, as the dashboard's process line does.
+            let centers = model.centers?.joined(separator: ", ") ?? header.center
+            metadata("process_name", tid: nil, name: header.process + " (" + centers + ")")
         case .thread(let thread):
             highestThread = max(highestThread, thread.id)
             counts.threads += 1
