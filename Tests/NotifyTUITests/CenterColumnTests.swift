@@ -28,9 +28,10 @@ struct CenterColumnTests {
         return Fixture.data(script.events)
     }
 
-    private func observers(_ data: DashboardData, _ table: TableState = TableState()) -> [String] {
+    private func observers(_ data: DashboardData, _ table: TableState = TableState(), width: Int? = nil) -> [String] {
         var view = ViewState(view: .observers)
         view.table = table
+        let size = width.map { Size(width: $0, height: self.size.height) } ?? size
         return Dashboard.render(data, view: view, size: size, glyphs: .unicode).0.lines
     }
 
@@ -51,6 +52,35 @@ struct CenterColumnTests {
         #expect(!one[0].contains("centers"), "\(one[0])")
         #expect(!one.contains { $0.contains("CENTER") })
         #expect(one.contains { $0.contains("#3 ") })
+    }
+
+    @Test("CENTER gives way like the other identifiers: at 120 cells NAME keeps its minimum, a label loses its start")
+    func centerGivesWay() throws {
+        var script = TraceScript(centers: ["notify-demo", "notify-demo.sync"])
+        script.register(1, "cartDidChange", site: 101, center: 0)
+        script.register(2, "cartDidChange", site: 102, center: 1)
+        let data = Fixture.data(script.events)
+        let spec = ObserversView.spec(data, grouping: .name, ascii: false, rows: data.model.registrations)
+        func widths(_ total: Int) -> [Int] {
+            TableWidget.columnWidths(
+                spec.columns.map(\.width), total: total, ideals: spec.columns.map(\.ideal),
+                floors: spec.columns.map(\.floor))
+        }
+        let name = 0
+        let center = try #require(spec.columns.firstIndex { $0.title == "CENTER" })
+        let narrow = widths(120)
+        #expect(narrow[name] >= 14, "NAME squeezed below its minimum: \(narrow)")
+        #expect(narrow[center] >= ObserversView.centerFloor && narrow[center] < 16, "\(narrow)")
+        #expect(widths(160)[center] == 16)
+
+        // Each label keeps its end: the two stay told apart.
+        let lines = observers(data, width: 120)
+        for (row, label) in [("#1 ", "notify-demo"), ("#2 ", "notify-demo.sync")] {
+            let line = try #require(lines.first { $0.contains(row) })
+            let cell = try #require(line.split(separator: " ").last)
+            #expect(cell.hasPrefix("…") && label.hasSuffix(cell.dropFirst()), "\(line)")
+        }
+        #expect(observers(data, width: 160).first { $0.contains("#2 ") }?.hasSuffix("notify-demo.sync") == true)
     }
 
     @Test("CENTER sorts and filters like the other columns")

@@ -38,8 +38,10 @@ enum ObserversView {
     static let siteIdeal = 36
     /// The least the name and observer columns keep when they yield cells to SITE.
     static let yieldingFloor = 10
-    /// The most cells the CENTER column takes: a long label is cut, as other text is.
+    /// The cells the CENTER column grows to, as other identifiers grow to theirs, for a long label.
     static let centerWidest = 16
+    /// The least the CENTER column keeps when cells are short: `center 9`, or a label's end.
+    static let centerFloor = 8
     /// The least a name keeps when PEND and DROP follow SITE: free text yields to figures.
     static let nameFloorBeforeFigures = 8
 
@@ -226,11 +228,14 @@ enum ObserversView {
             // Its labels, and `center N` for a row on a center the header does not name.
             let unnamed = rows.lazy.filter { Int($0.center) >= centers.count }.map { "center \($0.center)" }
             let widest = (centers + unnamed).lazy.map(DisplayWidth.of).max() ?? 0
-            let width = min(centerWidest, max(6, widest))
-            columns.append(
-                TableColumn(
-                    "CENTER", .fixed(width), text: { centerText($0, centers) },
-                    sortKey: { .text(centerText($0, centers)) }, style: rowStyle))
+            let ideal = min(centerWidest, max(6, widest))
+            var center = TableColumn<ObserverRow>(
+                "CENTER", .flexible(min: min(centerFloor, ideal)), text: { centerText($0, centers) },
+                sortKey: { .text(centerText($0, centers)) }, style: rowStyle)
+            // It grows toward its labels with the other identifiers; a label it cannot hold loses
+            // its start, since one stream's labels often share theirs (`app`, `app.sync`).
+            center.identifies(ideal: ideal, .path)
+            columns.append(center)
         }
         var spec = TableSpec(
             columns: columns, key: { .registration($0.id) }, defaultSort: grouping == nil ? 0 : 1,
