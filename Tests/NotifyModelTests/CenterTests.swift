@@ -147,6 +147,33 @@ struct CenterTests {
         #expect(findings.first { $0.evidence.registrations.contains(6) }?.evidence.count == 1)
     }
 
+    @Test("a delivery to a registration the model no longer tracks is on the post's center")
+    func retiredRegistrationTakesThePostsCenter() throws {
+        var script = twoCenters()
+        let post = script.post("cartDidChange", matched: 1, center: 1)
+        script.deliver(post, to: 2, name: "cartDidChange")
+        script.remove(2, reason: .explicit)
+        var state = script.fold()
+        state.tick(now: script.time + 61 * TraceScript.second)
+        #expect(state.registration(2) == nil)
+        let retired = try #require(verdict(state, "cartDidChange", 2))
+        #expect(retired.reason == .delivered)
+        #expect(retired.name == "?")
+        #expect(retired.center == "sync")
+        #expect(verdict(state, "cartDidChange", 1)?.reason == .otherCenter)
+
+        var one = TraceScript()
+        one.register(2, "cartDidChange")
+        let onePost = one.post("cartDidChange", matched: 1)
+        one.deliver(onePost, to: 2, name: "cartDidChange")
+        one.remove(2, reason: .explicit)
+        var oneState = one.fold()
+        oneState.tick(now: one.time + 61 * TraceScript.second)
+        #expect(oneState.registration(2) == nil)
+        let untracked = try #require(verdict(oneState, "cartDidChange", 2))
+        #expect(untracked.reason == .delivered && untracked.center == nil)
+    }
+
     @Test("a cascade crosses centers: a handler on one center posts to the other, and each post says its center")
     func cascadeAcrossCenters() throws {
         var script = TraceScript(centers: ["default", "sync"])

@@ -36,8 +36,8 @@ public struct ExplanationVerdict: Sendable, Hashable {
     public let site: CallsiteInfo?
     /// The name it observes, `*` for every name (`?` when no longer tracked).
     public let name: String
-    /// The label of its center when the stream carries several (nil for one, or when no longer
-    /// tracked).
+    /// The label of its center when the stream carries several (nil for one); for a delivered
+    /// registration the model no longer tracks, the post's center, the only one it can have run on.
     public let center: String?
     /// Whether its handler ran for the post (or, for a typed message, its consumer took it).
     public var delivered: Bool { reason == .delivered }

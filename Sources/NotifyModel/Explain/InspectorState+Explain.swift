@@ -124,13 +124,15 @@ extension InspectorState {
             if verdict.delivered { delivered.append(slot) }
             verdicts.append(verdict)
         }
-        // Deliveries to registrations the table no longer holds.
+        // Deliveries to registrations the table no longer holds: a handler ran for a post only on
+        // the center posted to, so that is the registration's center.
+        let postCenter = carriesSeveralCenters ? centerLabel(post.center) : nil
         for link in links where link.kind == .delivered && !seen.contains(link.registration) {
             guard only == nil || only == link.registration else { continue }
             seen.insert(link.registration)
             verdicts.append(
                 ExplanationVerdict(
-                    registration: link.registration, site: nil, name: "?", center: nil, reason: .delivered,
+                    registration: link.registration, site: nil, name: "?", center: postCenter, reason: .delivered,
                     detail: "ran on \(threadLabel(link.thread)); the registration has since retired from the model"))
         }
         verdicts = markDuplicates(verdicts, delivered: delivered)
@@ -152,7 +154,7 @@ extension InspectorState {
         let coalesced = traceCarriesWhy ? sites.reduce(0) { $0 &+ $1.count } : post.coalesced
         return PostExplanation(
             seq: post.seq, postID: post.postID, name: post.name,
-            center: carriesSeveralCenters ? centerLabel(post.center) : nil,
+            center: postCenter,
             object: post.object.map { definitions.object($0) },
             thread: post.thread, threadName: threadLabel(post.thread), site: definitions.callsite(post.callsite),
             time: post.time, depth: post.depth, parentPostID: post.parentPostID,
