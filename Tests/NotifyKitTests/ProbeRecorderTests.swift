@@ -14,6 +14,8 @@ private final class ReceivingProbe: NotifyProbe, @unchecked Sendable {
     func receive(_ event: ProbeEvent) { events.append(event) }
 }
 
+private final class Sender {}
+
 /// The per-thread rings a probed post writes into, and how a recorder drains them.
 @Suite struct ProbeRecorderTests {
     @Test("a full ring counts every event it drops, and the events it kept are the first ones")
@@ -22,14 +24,21 @@ private final class ReceivingProbe: NotifyProbe, @unchecked Sendable {
         let recorder = ProbeRecorder(capacityPerThread: 16)
         let attachment = center.attach(recorder)
         defer { attachment.detach() }
-        for _ in 0..<100 { center.post(name: tick) }
+        // Each post carries its own object, so the kept ones tell which posts they were (post ids,
+        // unique in the process, need not be consecutive for one thread).
+        let senders = (0..<100).map { _ in Sender() }
+        for sender in senders { center.post(name: tick, object: sender) }
         var events: [ProbeEvent] = []
         let dropped = recorder.drain(into: &events)
-        let posts = events.compactMap { if case .posted(let post) = $0.kind { post.postID } else { nil } }
+        let posts = events.compactMap { if case .posted(let post) = $0.kind { post } else { nil } }
         #expect(dropped > 0)
         #expect(UInt64(posts.count) + dropped == 100)
         #expect(recorder.droppedTotal == dropped)
-        #expect(posts == Array(posts.first!..<posts.first! + UInt64(posts.count)))
+        let firstAddresses = senders.prefix(posts.count).map {
+            UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque())
+        }
+        #expect(posts.map { $0.object?.address } == firstAddresses)
+        #expect(posts.map(\.postID) == posts.map(\.postID).sorted())
         // Drained, the ring has room again and counts nothing twice.
         center.post(name: tick)
         events.removeAll()
