@@ -176,15 +176,7 @@ struct CenterTests {
 
     @Test("a cascade crosses centers: a handler on one center posts to the other, and each post says its center")
     func cascadeAcrossCenters() throws {
-        var script = TraceScript(centers: ["default", "sync"])
-        script.register(1, "cartDidChange", center: 0)
-        script.register(2, "syncNeeded", site: 102, center: 1)
-        let start = script.time
-        let parent = script.post("cartDidChange", matched: 1, center: 0)
-        script.advance(100)
-        let child = script.post("syncNeeded", matched: 1, depth: 2, parent: parent, center: 1)
-        script.deliver(child, to: 2, name: "syncNeeded", duration: 100, depth: 2)
-        script.deliver(parent, to: 1, name: "cartDidChange", duration: 1_000, startedAt: start + 10)
+        let (script, parent, child) = TraceScript.crossCenterCascade()
         let state = script.fold()
         let cascade = try #require(state.cascade(post: parent))
         #expect(cascade.root.post.center == "default")

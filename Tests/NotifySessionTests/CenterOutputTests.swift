@@ -75,15 +75,7 @@ struct CenterOutputTests {
 
     @Test("explain --cascade: each post of the tree says its center, a nested one its own")
     func cascade() throws {
-        var script = TraceScript(centers: ["default", "sync"])
-        script.register(1, "cartDidChange", center: 0)
-        script.register(2, "syncNeeded", site: 102, center: 1)
-        let start = script.time
-        let parent = script.post("cartDidChange", matched: 1, center: 0)
-        script.advance(100)
-        let child = script.post("syncNeeded", matched: 1, depth: 2, parent: parent, center: 1)
-        script.deliver(child, to: 2, name: "syncNeeded", duration: 100, depth: 2)
-        script.deliver(parent, to: 1, name: "cartDidChange", duration: 1_000, startedAt: start + 10)
+        let (script, parent, _) = TraceScript.crossCenterCascade()
         var model = InspectorState()
         model.apply(script.events)
         let report = CascadeReport(try #require(model.cascade(post: parent)))
