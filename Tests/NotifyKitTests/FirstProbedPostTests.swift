@@ -52,15 +52,16 @@ private let nested = Notification.Name("tests.first-post.nested")
         arguments: [false, true])
     func ringIsMadeBeforeTheClockIsRead(handedOff: Bool) {
         // A handler charged for the ring lasts at least as long as making one; an empty handler
-        // lasts a small fraction of it. A stall of the machine can lengthen any one run, so the
-        // first of three that does not is enough.
+        // lasts a fraction of it (a third or more under ThreadSanitizer, whose handed-off handler
+        // posts too). A stall of the machine can lengthen any one run, so the first of five that
+        // takes less than half is enough.
         var outcomes: [(duration: UInt64, ringCost: UInt64)] = []
-        for _ in 0..<3 {
+        for _ in 0..<5 {
             let cost = Self.ringCost()
             guard let duration = Self.firstDuration(handedOff: handedOff) else { break }
             outcomes.append((duration, cost))
-            if duration * 4 < cost { break }
+            if duration * 2 < cost { break }
         }
-        #expect(outcomes.contains { $0.duration * 4 < $0.ringCost }, "durations and ring costs, ns: \(outcomes)")
+        #expect(outcomes.contains { $0.duration * 2 < $0.ringCost }, "durations and ring costs, ns: \(outcomes)")
     }
 }
