@@ -467,13 +467,10 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             centers: centers.count > 1 ? centers.map(\.label) : nil)
     }
 
-    /// Attaches the ring to every center: one center attaches it as it is, several each a tap that
-    /// writes the center's index into its records.
+    /// Attaches the ring to every center, each through a tap that writes the center's index into
+    /// its records (0 for a lone center, as the ring itself would).
     private func attachAll() -> [NotifyProbeAttachment] {
-        guard centers.count > 1 else { return [centers[0].attach(ring)] }
-        return centers.enumerated().map { index, center in
-            center.attach(CenterTap(ring: ring, center: UInt8(index)))
-        }
+        centers.enumerated().map { index, center in center.attach(CenterTap(ring: ring, center: UInt8(index))) }
     }
 
     /// The centers' unwatched history, as one process's.

@@ -116,32 +116,31 @@ public struct NotifyObjectRef: Sendable, Hashable, CustomStringConvertible {
     /// A number the center gives each object it has seen as an observer or object filter (reused
     /// only after 2³² others): two refs with the same address but different serials are different
     /// objects. 0 when the center has no serial for the object (a posted object nobody filters on).
-    public var serial: UInt64 { serialStorage }
-    private var serialStorage: UInt64
+    public private(set) var serial: UInt64
 
     public init(address: UInt, type: any AnyObject.Type, serial: UInt64 = 0) {
         self.address = address
         self.type = type
-        self.serialStorage = serial
+        self.serial = serial
     }
 
     init(_ object: AnyObject, serial: UInt64 = 0) {
         address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
         type = Swift.type(of: object)
-        self.serialStorage = serial
+        self.serial = serial
     }
 
     /// A value: no address, its type, and the serial equal values share (0 if none was given).
     init(valueOfType type: any Any.Type, serial: UInt64) {
         address = 0
         self.type = type
-        self.serialStorage = serial
+        self.serial = serial
     }
 
     /// The same object under another serial.
     package func withSerial(_ serial: UInt64) -> NotifyObjectRef {
         var copy = self
-        copy.serialStorage = serial
+        copy.serial = serial
         return copy
     }
 

@@ -228,7 +228,7 @@ final class ProbeRecordRing: @unchecked Sendable {  // producer fields: owner th
     }
 
     /// Writes a rare event whole.
-    func appendBoxed(_ event: ProbeEvent, center: UInt8 = 0) {
+    func appendBoxed(_ event: ProbeEvent, center: UInt8) {
         var record = ProbeRecord.carrying(ProbeEventBox(event), kind: .boxed, timestamp: event.timestamp)
         record.center = center
         if !append(record) {

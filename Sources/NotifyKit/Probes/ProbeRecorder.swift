@@ -51,7 +51,7 @@ package final class ProbeRecorder: RecordingProbe, @unchecked Sendable {  // `ri
 
     /// Writes `event` whole into the calling thread's ring, after the events that thread wrote before.
     package func receive(_ event: ProbeEvent) {
-        ThreadContext.current.withRing(for: self) { $0.appendBoxed(event) }
+        receive(event, center: 0)
     }
 
     /// ``receive(_:)`` for the center whose ``RecordingProbe/centerTag`` is `center`.
