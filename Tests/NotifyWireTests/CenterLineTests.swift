@@ -23,18 +23,6 @@ struct CenterLineTests {
             depth: 1, parentPostID: 0, callsite: 2, message: message, center: center)
     }
 
-    /// Both paths' events for `line`: the fast path's (nil when it declines) and the general one's.
-    private func bothPaths(_ line: String) -> (fast: TraceEvent?, general: TraceEvent?) {
-        var names = StringInterner()
-        var fields: [JSONField] = []
-        let bytes = Array(line.utf8)
-        return bytes.withUnsafeBufferPointer { buffer in
-            let fast = withUnsafeMutablePointer(to: &names) { CanonicalLineDecoder.decode(buffer, names: $0) }
-            let general = try? TraceLineDecoder.decodeScanned(buffer, lineNumber: 1, fields: &fields, names: &names)
-            return (fast, general ?? nil)
-        }
-    }
-
     @Test("a header's centers, a registration's and a post's center round-trip, both paths reading the lines")
     func roundTrip() {
         let headerLine = TraceEncoder.line(for: .header(Self.header))
@@ -48,7 +36,7 @@ struct CenterLineTests {
         for event in events {
             let line = TraceEncoder.line(for: event)
             #expect(line.contains(#","center":"#), "\(line)")
-            #expect(bothPaths(line) == (event, event), "\(line)")
+            #expect(bothPathEvents(line) == (event, event), "\(line)")
         }
     }
 

@@ -1,5 +1,5 @@
 import NotifyTestSupport
-import NotifyWire
+@testable import NotifyWire
 
 /// What a decoder produced for one line: an event or an error, in stream order.
 enum DecodeOutcome: Hashable, CustomStringConvertible {
@@ -112,4 +112,27 @@ extension TraceEvent {
         TraceEncoder.encode(self, into: &bytes)
         return bytes
     }
+}
+
+/// The event the fast path reads from `line`; nil when it leaves the line to the general path.
+func fastPathEvent(_ line: String) -> TraceEvent? {
+    var names = StringInterner()
+    return Array(line.utf8).withUnsafeBufferPointer { buffer in
+        withUnsafeMutablePointer(to: &names) { CanonicalLineDecoder.decode(buffer, names: $0) }
+    }
+}
+
+/// The event the general path reads from `line`, or its decoding error.
+func generalPathEvent(_ line: String) throws -> TraceEvent? {
+    var names = StringInterner()
+    var fields: [JSONField] = []
+    return try Array(line.utf8).withUnsafeBufferPointer { buffer in
+        try TraceLineDecoder.decodeScanned(buffer, lineNumber: 1, fields: &fields, names: &names)
+    }
+}
+
+/// Both paths' events for `line`: the fast path's (nil when it declines) and the general one's
+/// (nil when it reports an error).
+func bothPathEvents(_ line: String) -> (fast: TraceEvent?, general: TraceEvent?) {
+    (fastPathEvent(line), (try? generalPathEvent(line)) ?? nil)
 }

@@ -7,33 +7,21 @@ import Testing
 /// `callsite`) reads as one whose ending call is unknown.
 @Suite("What explains a missed delivery on the wire (format 1.5)")
 struct ExplainLineTests {
-    /// Both paths' events for `line`: the fast path's (nil when it declines) and the general one's.
-    private func bothPaths(_ line: String) -> (fast: TraceEvent?, general: TraceEvent?) {
-        var names = StringInterner()
-        var fields: [JSONField] = []
-        let bytes = Array(line.utf8)
-        return bytes.withUnsafeBufferPointer { buffer in
-            let fast = withUnsafeMutablePointer(to: &names) { CanonicalLineDecoder.decode(buffer, names: $0) }
-            let general = try? TraceLineDecoder.decodeScanned(buffer, lineNumber: 1, fields: &fields, names: &names)
-            return (fast, general ?? nil)
-        }
-    }
-
     @Test("a remove line carries its call's site, null when no call ended it, and a 1.4 line reads as unknown")
     func removalSite() throws {
         let cancelled = TraceRemoval(
             seq: 5, timestamp: 10, thread: 1, registration: 4, reason: .tokenCancelled, callsite: 9)
         let line = TraceEncoder.line(for: .removed(cancelled))
         #expect(line.hasSuffix(#""reason":"token-cancelled","callsite":9}"#))
-        #expect(bothPaths(line) == (.removed(cancelled), .removed(cancelled)))
+        #expect(bothPathEvents(line) == (.removed(cancelled), .removed(cancelled)))
 
         let died = TraceRemoval(seq: 6, timestamp: 11, thread: 1, registration: 5, reason: .observerDeallocated)
         let nullLine = TraceEncoder.line(for: .removed(died))
         #expect(nullLine.hasSuffix(#""reason":"observer-deallocated","callsite":null}"#))
-        #expect(bothPaths(nullLine) == (.removed(died), .removed(died)))
+        #expect(bothPathEvents(nullLine) == (.removed(died), .removed(died)))
 
         let old = #"{"k":"remove","seq":6,"t":11,"thread":1,"registration":5,"reason":"observer-deallocated"}"#
-        #expect(bothPaths(old) == (.removed(died), .removed(died)))
+        #expect(bothPathEvents(old) == (.removed(died), .removed(died)))
     }
 
     @Test("object-dead and merge lines round-trip, numbers at their limits included")

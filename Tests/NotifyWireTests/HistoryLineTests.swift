@@ -7,13 +7,6 @@ import Testing
 /// only when it says something, so lines without it read and re-encode as in 1.3.
 @Suite("A late viewer's history on the wire (format 1.4)")
 struct HistoryLineTests {
-    static func fastPath(_ line: String) -> TraceEvent? {
-        var names = StringInterner()
-        return Array(line.utf8).withUnsafeBufferPointer { buffer in
-            withUnsafeMutablePointer(to: &names) { CanonicalLineDecoder.decode(buffer, names: $0) }
-        }
-    }
-
     @Test("a history line for the other names has no name field and reads back with a nil name")
     func otherNamesHistory() {
         let history = TraceEvent.history(
@@ -59,7 +52,7 @@ struct HistoryLineTests {
             registeredAt: 1_000, deliveries: 12)
         let line = TraceEncoder.line(for: .registered(registration))
         #expect(line.hasSuffix(#","registeredAt":1000,"deliveries":12}"#))
-        #expect(Self.fastPath(line) == .registered(registration))
+        #expect(fastPathEvent(line) == .registered(registration))
         #expect(decodeOne(" " + line) == .event(.registered(registration)))
         var untold = registration
         untold.deliveries = nil

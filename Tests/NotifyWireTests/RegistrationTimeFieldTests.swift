@@ -13,15 +13,6 @@ import Testing
                 capturesObserverStrongly: false, mainThreadOnly: false, registeredAt: registeredAt))
     }
 
-    /// The event the fast path reads from `line`, nil when it leaves the line to the general path.
-    static func fastPath(_ line: String) -> TraceEvent? {
-        var names = StringInterner()
-        let bytes = Array(line.utf8)
-        return bytes.withUnsafeBufferPointer { buffer in
-            withUnsafeMutablePointer(to: &names) { CanonicalLineDecoder.decode(buffer, names: $0) }
-        }
-    }
-
     @Test(
         "the fast path reads registeredAt, a number or null, as the general path does",
         arguments: [UInt64?.none, 0, 1_234, 1_700_000_000_000_000_000])
@@ -29,7 +20,7 @@ import Testing
         let event = Self.registration(registeredAt: registeredAt)
         let line = TraceEncoder.line(for: event)
         #expect(line.hasSuffix(",\"registeredAt\":\(registeredAt.map(String.init) ?? "null")}"))
-        #expect(Self.fastPath(line) == event)
+        #expect(fastPathEvent(line) == event)
         #expect(decodeOne(" " + line) == .event(event))
     }
 

@@ -41,21 +41,6 @@ import Testing
                     hasUserInfo: false, matched: 2, depth: 1, parentPostID: 0, callsite: 5, message: .async)),
         ]
 
-    static func fastPath(_ line: String) -> TraceEvent? {
-        var names = StringInterner()
-        return Array(line.utf8).withUnsafeBufferPointer { buffer in
-            withUnsafeMutablePointer(to: &names) { CanonicalLineDecoder.decode(buffer, names: $0) }
-        }
-    }
-
-    static func generalPath(_ line: String) throws -> TraceEvent? {
-        var names = StringInterner()
-        var fields: [JSONField] = []
-        return try Array(line.utf8).withUnsafeBufferPointer { buffer in
-            try TraceLineDecoder.decodeScanned(buffer, lineNumber: 1, fields: &fields, names: &names)
-        }
-    }
-
     @Test("every kind's wire name in the table is the kind's raw value")
     func kindNames() {
         for kind in TraceLineKind.allCases {
@@ -73,7 +58,7 @@ import Testing
         arguments: events.filter { $0.kind.map(fastPathKinds.contains) == true })
     func fastPathDecodesItsKinds(_ event: TraceEvent) {
         let line = TraceEncoder.line(for: event)
-        #expect(Self.fastPath(line) == event, "\(line)")
+        #expect(fastPathEvent(line) == event, "\(line)")
     }
 
     @Test(
@@ -81,12 +66,12 @@ import Testing
         arguments: events.filter { $0.kind.map(fastPathKinds.contains) == false })
     func fastPathDeclinesOtherKinds(_ event: TraceEvent) {
         let line = TraceEncoder.line(for: event)
-        #expect(Self.fastPath(line) == nil, "\(line)")
+        #expect(fastPathEvent(line) == nil, "\(line)")
     }
 
     @Test("the general path decodes the encoder's line of every kind to an equal event", arguments: events)
     func generalPathDecodesEveryKind(_ event: TraceEvent) throws {
         let line = TraceEncoder.line(for: event)
-        #expect(try Self.generalPath(line) == event, "\(line)")
+        #expect(try generalPathEvent(line) == event, "\(line)")
     }
 }
