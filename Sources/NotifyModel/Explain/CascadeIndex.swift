@@ -8,8 +8,8 @@ import NotifyWire
 /// (``InspectorConfiguration/explainLinkCapacity``; about 13 MB when both are full at the default
 /// 65,536). Posts and deliveries refer to each other by absolute ordinal (how many were appended
 /// before), so a reference to one pushed out of its ring is recognised as gone, never mistaken
-/// for the entry that took its place. A post is found by id through a direct-mapped table twice
-/// the ring's size; a post whose slot a later id took is reported as no longer kept.
+/// for the entry that took its place. A post is found by id through ``PostLookup``, an
+/// open-addressed table twice the ring's size that drops a post's entry when the ring does.
 ///
 /// - Complexity: O(1) per post and delivery; no allocation once the rings are full.
 struct CascadeIndex: Sendable {
@@ -63,8 +63,8 @@ struct CascadeIndex: Sendable {
     private(set) var postsAppended = 0
     private(set) var deliveries: [Delivery] = []
     private(set) var deliveriesAppended = 0
-    /// Post ordinals by `postID & (lookup.count - 1)` (-1: empty).
-    private var lookup: [Int] = []
+    /// Kept posts' ordinals by id.
+    private var lookup = PostLookup()
 
     init(capacity: Int) {
         var size = 1
@@ -102,18 +102,18 @@ struct CascadeIndex: Sendable {
         }
         if posts.count < capacity {
             // One allocation for the ring (its pages are touched only as it fills), never a copy.
-            if posts.isEmpty { posts.reserveCapacity(capacity) }
+            if posts.isEmpty {
+                posts.reserveCapacity(capacity)
+                lookup = PostLookup(capacity: 2 * capacity)
+            }
             posts.append(record)
         } else {
+            let pushedOut = ordinal - capacity
+            lookup.remove(posts[ordinal & mask].postID, ordinal: pushedOut)
             posts[ordinal & mask] = record
         }
         postsAppended += 1
-        if lookup.isEmpty {
-            var size = 1
-            while size < 2 * capacity { size <<= 1 }
-            lookup = Array(repeating: -1, count: size)
-        }
-        lookup[Int(truncatingIfNeeded: post.postID & UInt64(lookup.count - 1))] = ordinal
+        lookup.insert(post.postID, ordinal: ordinal)
     }
 
     mutating func delivered(_ delivery: TraceDelivery) {
@@ -161,10 +161,9 @@ struct CascadeIndex: Sendable {
 
     /// The ordinal of the newest kept post with this id.
     func postOrdinal(_ postID: UInt64) -> Int? {
-        guard postID != 0, !lookup.isEmpty else { return nil }
-        let ordinal = lookup[Int(truncatingIfNeeded: postID & UInt64(lookup.count - 1))]
+        guard postID != 0, let ordinal = lookup.ordinal(of: postID) else { return nil }
         // Reads the id in place: copying the post out would retain and release its name.
-        guard ordinal >= 0, ordinal < postsAppended, ordinal >= postsAppended - posts.count,
+        guard ordinal < postsAppended, ordinal >= postsAppended - posts.count,
             posts[ordinal & mask].postID == postID
         else { return nil }
         return ordinal
@@ -248,6 +247,6 @@ struct CascadeIndex: Sendable {
     /// Bytes the index holds, roughly.
     var estimatedBytes: Int {
         posts.count * MemoryLayout<Post>.stride + deliveries.count * MemoryLayout<Delivery>.stride
-            + lookup.count * MemoryLayout<Int>.stride + (waitingChildren.count + waitingDeliveries.count) * 40
+            + lookup.estimatedBytes + (waitingChildren.count + waitingDeliveries.count) * 40
     }
 }
