@@ -280,6 +280,14 @@ extension NotifyCenter {
         named: ContiguousArray<Registration>, wildcard: ContiguousArray<Registration>, probes: ProbeSet,
         file: StaticString, line: UInt, context: ThreadContext
     ) {
+        if let parent = context.asyncDeliveryParent {
+            context.withinPost(parent) {
+                postProbed(
+                    notification, object: object, objectKey: objectKey, named: named, wildcard: wildcard,
+                    probes: probes, file: file, line: line, context: context)
+            }
+            return
+        }
         let thread = context.thread.id
         let postID = context.takePostID()
         // Count what will be delivered; while probed, also end registrations whose object filter

@@ -76,7 +76,7 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
                 guard isActive.load(ordering: .acquiring) else { continue }
                 if let trace = letter.trace {
                     let start = MonotonicClock.now()
-                    await handler(letter.message)
+                    await AsyncDeliveryScope.run(for: trace.postID) { await handler(letter.message) }
                     trace.emitDelivered(registration: id, start: start, end: MonotonicClock.now())
                 } else {
                     await handler(letter.message)

@@ -100,6 +100,12 @@ extension NotifyCenter {
         _ message: Message, subject: AnyObject?, bucket: MessageRegistry.Bucket?, probes: ProbeSet,
         file: StaticString, line: UInt
     ) {
+        if let parent = ThreadContext.current.asyncDeliveryParent {
+            ThreadContext.current.withinPost(parent) {
+                postMainActorProbed(message, subject: subject, bucket: bucket, probes: probes, file: file, line: line)
+            }
+            return
+        }
         let subjectKey = subject.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
         let receivers = matchingReceivers(bucket, subjectKey: subjectKey)
         let post = emitMessagePosted(

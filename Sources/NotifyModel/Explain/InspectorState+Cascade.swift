@@ -1,3 +1,5 @@
+import NotifyWire
+
 extension InspectorState {
     /// The most posts one cascade lists; deeper or wider trees say they were cut.
     public static let cascadeNodeLimit = 2_000
@@ -52,6 +54,7 @@ extension InspectorState {
         counts.deliveries += deliveries.count
         var nested = Array(repeating: [CascadeNode](), count: deliveries.count)
         var unplaced: [CascadeNode] = []
+        var unplacedAmongCalls = 0
         for child in children {
             guard budget > 0 else {
                 truncated = true
@@ -62,6 +65,7 @@ extension InspectorState {
                 nested[index].append(node)
             } else {
                 unplaced.append(node)
+                if Self.spanningCalls(of: child.post, in: deliveries).count > 1 { unplacedAmongCalls += 1 }
             }
         }
         var notes: [String] = []
@@ -77,10 +81,13 @@ extension InspectorState {
                 "\(post.children - children.count) of the \(post.children) posts its handlers made were pushed out of the kept history"
             )
         }
-        if !unplaced.isEmpty {
+        if unplaced.count > unplacedAmongCalls {
             notes.append(
-                "\(unplaced.count) nested post(s) have no kept delivery of this post spanning them on their thread: "
-                    + missingDeliveryReason(complete: deliveriesComplete))
+                "\(unplaced.count - unplacedAmongCalls) nested post(s) have no kept delivery of this post spanning "
+                    + "them on their thread: " + missingDeliveryReason(complete: deliveriesComplete))
+        }
+        if unplacedAmongCalls > 0 {
+            notes.append("\(unplacedAmongCalls) nested post(s) are not placed: " + Self.severalCallsReason)
         }
         let branches = deliveries.indices.map {
             CascadeBranch(delivery: cascadeDelivery(deliveries[$0]), nested: nested[$0])
@@ -149,6 +156,10 @@ extension InspectorState {
             let (deliveries, complete) = cascadeIndex.deliveries(of: parent)
             if let index = Self.spanningDelivery(of: post, in: deliveries) {
                 steps.append(.delivery(cascadeDelivery(deliveries[index])))
+            } else if Self.spanningCalls(of: post, in: deliveries).count > 1 {
+                notes.append(
+                    "post \(post.postID) was made inside a handler of post \(parent.postID), but "
+                        + Self.severalCallsReason)
             } else {
                 notes.append(
                     "post \(post.postID) was made inside a handler of post \(parent.postID) on "
@@ -173,10 +184,26 @@ extension InspectorState {
     // MARK: Pieces
 
     /// The delivery of a nested post's parent that made it: on the nested post's thread, with a
-    /// run that spans the nested post's time.
+    /// run that spans the nested post's time; or the one `AsyncMessage` call that spans it (a
+    /// call's task may resume on another thread at each suspension, so its thread says nothing).
     static func spanningDelivery(of nested: CascadeIndex.Post, in deliveries: [CascadeIndex.Delivery]) -> Int? {
-        deliveries.lastIndex { $0.thread == nested.thread && $0.start <= nested.time && nested.time <= $0.end }
+        let onThread = deliveries.lastIndex {
+            $0.target != .task && $0.thread == nested.thread && $0.start <= nested.time && nested.time <= $0.end
+        }
+        if let onThread { return onThread }
+        let calls = spanningCalls(of: nested, in: deliveries)
+        return calls.count == 1 ? calls[0] : nil
     }
+
+    /// The `AsyncMessage` calls among `deliveries` that were running when `nested` was posted.
+    static func spanningCalls(of nested: CascadeIndex.Post, in deliveries: [CascadeIndex.Delivery]) -> [Int] {
+        deliveries.indices.filter {
+            deliveries[$0].target == .task && deliveries[$0].start <= nested.time && nested.time <= deliveries[$0].end
+        }
+    }
+
+    private static let severalCallsReason =
+        "several AsyncMessage calls of it were running, and the trace does not say which one posted"
 
     private func missingDeliveryReason(complete: Bool) -> String {
         if !complete { return "it may be among the deliveries pushed out of the kept history" }

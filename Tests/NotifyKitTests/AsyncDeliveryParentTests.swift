@@ -1,0 +1,69 @@
+import Foundation
+import NotifyKit
+import NotifyTestSupport
+import Testing
+
+/// A post made inside an `AsyncMessage` observer's call names that message's post as its parent,
+/// before and after the call suspends (when it may resume on another thread); other posts made
+/// meanwhile do not.
+@Suite struct AsyncDeliveryParentTests {
+    @Test("posts inside an AsyncMessage call, before and after a suspension, name the message's post")
+    func postsInsideTheCallNameTheirParent() async throws {
+        let center = NotifyCenter()
+        let probe = InMemoryProbe()
+        let attachment = center.attach(probe)
+        defer { attachment.detach() }
+        let gate = AsyncGate()
+        let done = Flag()
+        let inline = center.addObserver(forName: .testM, object: nil, queue: nil) { _ in center.post(name: .testN) }
+        let token = center.addObserver(for: Synced.self) { _ in
+            center.post(name: .testM)
+            await gate.wait()
+            center.post(Saved(value: 1))
+            done.set()
+        }
+        center.post(Synced(value: 1))
+        #expect(await eventually { probe.posts.count >= 3 })
+        // The call is suspended at the gate: a post made here is nobody's child.
+        center.post(name: .testN)
+        gate.open()
+        #expect(await eventually { done.isSet })
+        let posts = probe.posts
+        try #require(posts.count == 5)
+        let message = posts[0]
+        let names = posts.map { $0.name.split(separator: ".").last.map(String.init) ?? "" }
+        #expect(names == ["Synced", "M", "N", "N", "Saved"])
+        let nested = posts.filter { $0.name == "M" }
+        #expect(nested.map(\.parentPostID) == [message.postID])
+        #expect(nested.map(\.depth) == [2])
+        // The inline handler's post inside it: one level deeper still.
+        let inner = posts[2]
+        #expect(inner.parentPostID == nested[0].postID)
+        #expect(inner.depth == 3)
+        let outside = posts[3]
+        #expect(outside.parentPostID == 0)
+        #expect(outside.depth == 1)
+        let afterSuspension = posts[4]
+        #expect(afterSuspension.parentPostID == message.postID)
+        #expect(afterSuspension.depth == 2)
+        withExtendedLifetime((inline, token)) {}
+    }
+
+    @Test("after the call, the same task's posts have no parent")
+    func postsAfterTheCallHaveNone() async throws {
+        let center = NotifyCenter()
+        let probe = InMemoryProbe()
+        let attachment = center.attach(probe)
+        defer { attachment.detach() }
+        let done = Flag()
+        let token = center.addObserver(for: Synced.self) { _ in done.set() }
+        center.post(Synced(value: 1))
+        #expect(await eventually { done.isSet })
+        center.post(name: .testN)
+        let posts = probe.posts
+        try #require(posts.count == 2)
+        #expect(posts[1].parentPostID == 0)
+        #expect(posts[1].depth == 1)
+        withExtendedLifetime(token) {}
+    }
+}
