@@ -41,14 +41,16 @@ struct SilentBugExplanationTests {
         }
     }
 
-    @Test("alone, the silent bugs raise only the rules a misspelt name and a dead filter object trip")
+    @Test("alone, the silent bugs raise only the rules a misspelt name, a dead filter object and a wrong center trip")
     func findingsOfTheSilentBugs() throws {
         let run = try RecordedDemoTrace.record(
             DemoConfiguration(scenario: .steady, seed: 3, bugs: [], silentBugs: true), steps: 500, markEvery: 50)
         let state = InspectorState.fold(run)
         let raised = Set(state.findings.map { "\($0.rule.code) \($0.evidence.name ?? "?")" })
         #expect(
-            raised == ["R9 ProfileDidSynk", "R10 ProfileDidSync", "R3 SubscriptionDidRenew"], "\(state.findingLines)")
+            raised == [
+                "R9 ProfileDidSynk", "R10 ProfileDidSync", "R3 SubscriptionDidRenew", "R10 SettingsDidChange",
+            ], "\(state.findingLines)")
     }
 
     @Test("the silent bugs are planted only when asked for")

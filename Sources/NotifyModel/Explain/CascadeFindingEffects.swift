@@ -27,7 +27,7 @@ extension InspectorState {
     /// The deliveries `finding` caused or prevented, from the kept cascades and explanations:
     /// R5 a duplicate's extra runs of one post; R1 an orphaned registration's runs after its
     /// token was dropped; R4, R6, R7, R8 the runs of the registrations involved; R2 and R3 the
-    /// posts the ended registrations missed; R9 and R10 the posts a near name made them miss.
+    /// posts the ended registrations missed; R9 and R10 the posts a near name or another center made them miss.
     public func effects(of finding: LeakFinding) -> FindingEffects {
         let registrations = finding.evidence.registrations
         var effects: [FindingEffects.Effect] = []
@@ -42,7 +42,7 @@ extension InspectorState {
                 [.removedBefore, .ownerDead, .objectDead, .tokenDropped].contains($0)
             }
         case .neverPosted:
-            effects = missed(by: registrations) { $0 == .nameDiffers }
+            effects = missed(by: registrations) { $0 == .nameDiffers || $0 == .otherCenter }
         case .unheardPost:
             effects = unheard(finding.evidence.name ?? "")
         }

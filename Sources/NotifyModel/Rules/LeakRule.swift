@@ -65,7 +65,7 @@ public enum LeakRule: String, Sendable, Hashable, CaseIterable, Comparable, Cust
         case .unheardPost:
             "Use a shared Notification.Name constant instead of a string literal; check the spelling."
         case .neverPosted:
-            "Observe the poster's exported constant; check bridged names against the Objective-C constant."
+            "Observe the poster's exported constant, on the center it posts to; check bridged names against the Objective-C constant."
         }
     }
 

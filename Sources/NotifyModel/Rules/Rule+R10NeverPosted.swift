@@ -10,6 +10,9 @@
 /// Typed messages, by type name: observers of a message type nobody posts are reported the same
 /// way, at info; no near name is suggested (a type name cannot be misspelled), and notification
 /// names and message types are never offered for each other.
+///
+/// A name posted, but only to other centers than an observer's, is the variant in
+/// `Rule+R10OtherCenter.swift`.
 extension InspectorState {
     mutating func neverPostedCheckpoint() {
         let rules = configuration.rules

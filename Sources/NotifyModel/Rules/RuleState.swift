@@ -18,6 +18,9 @@ struct RuleState: Sendable {
     /// R2(b) in a stream of several centers: posts of a name on one center, counted only while a
     /// gap waits on that name and center (a name's own count covers every center).
     var centerPosts: [NameOnCenter: CenterPosts] = [:]
+    /// R10 on another center: checkpoints each (name, registering callsite) has waited on a
+    /// center its name was never posted to, while posted to another.
+    var otherCenterWaits: [LeakFindingKey: Int] = [:]
     /// R9: names posted unheard (or with an open finding), by name slot.
     var unheard: [Int: UnheardTrack] = [:]
     /// R9: bumped when a name registers for the first time, so a name already found near none

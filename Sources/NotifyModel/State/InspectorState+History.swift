@@ -33,6 +33,7 @@ extension InspectorState {
         if history.deliveries > 0 { nameRows[slot].handlingThreads.insert(history.thread) }
         guard history.posts > 0 else { return }
         nameRows[slot].postingThreads.insert(history.thread)
+        nameRows[slot].postedCenters.markUnknown()
         if !wasPosted { neverPostedFirstPost(slot) }
         let onMain = threadRows[threadSlot].isMain
         if onMain ? !nameRows[slot].postedOnMain : !nameRows[slot].postedOffMain {

@@ -30,6 +30,7 @@ extension InspectorState {
         explainIndex.posted(post, nameSlot: slot, center: center)
         cascadeIndex.posted(post, center: center)
         if !ruleState.centerPosts.isEmpty { prematureRemovalPosted(post.name, center: center) }
+        if carriesSeveralCenters, nameRows[slot].postedCenters.insert(center) { otherCenterFirstPost(slot, center) }
 
         if post.matched == 0 {
             nameRows[slot].postsWithNoObserver &+= 1

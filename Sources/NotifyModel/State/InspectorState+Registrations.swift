@@ -90,6 +90,7 @@ extension InspectorState {
         duplicateRemoved(slot)
         growthRemoved(slot, row)
         if nameIsIdle { neverPostedNameIdle(nameSlot) }
+        if !ruleState.otherCenterWaits.isEmpty { otherCenterRegistrationEnded(row) }
 
         retiring.append(removal.registration)
         let removed = retiring.count - retiringHead

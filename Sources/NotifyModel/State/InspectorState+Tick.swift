@@ -34,6 +34,7 @@ extension InspectorState {
         expireRemovalGaps()
         growthCheckpoint()
         neverPostedCheckpoint()
+        otherCenterCheckpoint()
     }
 
     /// The most grid checkpoints one jump of the clock takes; a longer silence (or a corrupt

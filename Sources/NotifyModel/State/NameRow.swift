@@ -43,6 +43,8 @@ public struct NameRow: Sendable, Hashable {
     var liveSince: UInt64?
     /// Checkpoints passed while observed and never posted (R10).
     var checkpointsWaiting = 0
+    /// The centers the name was posted to, in a stream of several (R10 on another center).
+    var postedCenters = CenterSet()
     var postedOnMain = false
     var postedOffMain = false
     var declaresMainOnly = false

@@ -1,0 +1,102 @@
+/// R10 NEVER_POSTED, on another center: in a stream of several centers, observers wait on one
+/// center for a name that is posted, but only to others. Explain calls each missed post
+/// `other-center`; this raises it without being asked.
+///
+/// At each checkpoint, live registrations whose name was posted but never to their own center
+/// count one more wait per (name, registering callsite); once one has waited
+/// ``LeakRuleConfiguration/neverPostedCheckpoints`` checkpoints or
+/// ``LeakRuleConfiguration/neverPostedAfter`` of stream time, it is reported as a warning (the
+/// name is right, the center is not). Key: the name at the registering callsite. Resolved when
+/// the name is first posted to that center, or when the callsite's last such registration ends.
+/// Silent when a late viewer's history counted posts of the name without their centers.
+extension InspectorState {
+    mutating func otherCenterCheckpoint() {
+        guard carriesSeveralCenters, configuration.rules.runs(.neverPosted) else { return }
+        var waiting: [LeakFindingKey: [Int]] = [:]
+        for slot in rows.indices {
+            let row = rows[slot]
+            guard row.occupied, row.isLive, let name = row.name, row.nameSlot != 0 else { continue }
+            let nameRow = nameRows[row.nameSlot]
+            guard nameRow.posts > 0, !nameRow.postedCenters.mayContain(row.center) else { continue }
+            waiting[Self.otherCenterKey(name, row.callsite.id), default: []].append(slot)
+        }
+        for key in ruleState.otherCenterWaits.keys where waiting[key] == nil {
+            ruleState.otherCenterWaits[key] = nil
+            findingStore.resolve(key, at: now)
+        }
+        let rules = configuration.rules
+        for (key, slots) in waiting.sorted(by: { $0.key.description < $1.key.description }) {
+            let checkpoints = ruleState.otherCenterWaits[key, default: 0] + 1
+            ruleState.otherCenterWaits[key] = checkpoints
+            let oldest = slots.min { rows[$0].registeredAt < rows[$1].registeredAt }!
+            let waited = now - min(now, rows[oldest].registeredAt)
+            guard checkpoints >= rules.neverPostedCheckpoints || waited >= rules.neverPostedAfter else { continue }
+            raiseOtherCenter(key, slots: slots, oldest: oldest, waited: waited, checkpoints: checkpoints)
+        }
+    }
+
+    private static func otherCenterKey(_ name: String, _ callsite: UInt64) -> LeakFindingKey {
+        LeakFindingKey(rule: .neverPosted, subject: .nameAtCallsite(name, callsite: callsite))
+    }
+
+    private mutating func raiseOtherCenter(
+        _ key: LeakFindingKey, slots: [Int], oldest: Int, waited: UInt64, checkpoints: Int
+    ) {
+        let row = rows[oldest]
+        let name = row.name ?? ""
+        let sessionPosts = totals.posts
+        guard findingStore.isOpen(key) || allows(.neverPosted, callsite: row.callsite, name: name) else { return }
+        let postedTo = nameRows[row.nameSlot].postedCenters.members.map { "\"\(centerLabel($0))\"" }
+        let postedText = postedTo.prefix(3).joined(separator: ", ") + (postedTo.count > 3 ? ", …" : "")
+        let ids = slots.map { rows[$0].id }.sorted().suffix(16)
+        let summary =
+            "\"\(name)\" is observed on center \"\(centerLabel(row.center))\" at \(row.callsite) "
+            + "but posted only to \(postedText)"
+        let isOpen = findingStore.isOpen(key)
+        findingStore.raise(key, severity: .warning, summary: summary, at: now, countsOccurrence: !isOpen) { finding in
+            finding.evidence.name = name
+            finding.evidence.callsite = row.callsite
+            finding.evidence.observer = row.observer
+            finding.evidence.registrations = []
+            for id in ids { finding.evidence.addRegistration(id) }
+            finding.evidence.count = UInt64(checkpoints)
+            finding.evidence.duration = waited
+            finding.evidence.sessionPosts = sessionPosts
+            finding.evidence.detail =
+                "another center: register on the center the poster uses (posted to \(postedText))"
+        }
+    }
+
+    /// The name's first post to `center`: its observers there are waiting no more.
+    mutating func otherCenterFirstPost(_ slot: Int, _ center: UInt32) {
+        guard !ruleState.otherCenterWaits.isEmpty else { return }
+        let name = nameRows[slot].name
+        for key in ruleState.otherCenterWaits.keys {
+            guard case .nameAtCallsite(name, _) = key.subject else { continue }
+            let stillWaiting = rows.contains {
+                $0.occupied && $0.isLive && $0.nameSlot == slot && $0.center != center
+                    && Self.otherCenterKey(name, $0.callsite.id) == key
+                    && !nameRows[slot].postedCenters.mayContain($0.center)
+            }
+            if !stillWaiting {
+                ruleState.otherCenterWaits[key] = nil
+                findingStore.resolve(key, at: now)
+            }
+        }
+    }
+
+    /// A registration ended: its callsite's finding resolves when it was the last one waiting.
+    mutating func otherCenterRegistrationEnded(_ ended: ObserverRow) {
+        guard let name = ended.name else { return }
+        let key = Self.otherCenterKey(name, ended.callsite.id)
+        guard ruleState.otherCenterWaits[key] != nil else { return }
+        let stillWaiting = rows.contains {
+            $0.occupied && $0.isLive && $0.nameSlot == ended.nameSlot && $0.callsite.id == ended.callsite.id
+                && !nameRows[ended.nameSlot].postedCenters.mayContain($0.center)
+        }
+        if !stillWaiting {
+            ruleState.otherCenterWaits[key] = nil
+            findingStore.resolve(key, at: now)
+        }
+    }
+}
