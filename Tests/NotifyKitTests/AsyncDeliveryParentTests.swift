@@ -67,3 +67,38 @@ import Testing
         withExtendedLifetime(token) {}
     }
 }
+
+extension AsyncDeliveryParentTests {
+    @Test("a task the call started posts as nobody's child once the call has returned, while other calls run")
+    func spawnedTaskAfterTheCall() async throws {
+        let center = NotifyCenter()
+        let probe = InMemoryProbe()
+        let attachment = center.attach(probe)
+        defer { attachment.detach() }
+        let later = AsyncGate()
+        let holding = AsyncGate()
+        let posted = Flag()
+        // A call that keeps running, so posts elsewhere look for a running call.
+        let holder = center.addObserver(for: Saved.self) { _ in await holding.wait() }
+        let spawner = center.addObserver(for: Synced.self) { _ in
+            Task {
+                await later.wait()
+                center.post(name: .testN)
+                posted.set()
+            }
+        }
+        center.post(Saved(value: 1))
+        center.post(Synced(value: 1))
+        // The spawning call has returned when its delivery is reported.
+        let synced = try #require(probe.posts.first { $0.name.hasSuffix("Synced") })
+        #expect(await eventually { probe.deliveries.contains { $0.delivery.postID == synced.postID } })
+        later.open()
+        #expect(await eventually { posted.isSet })
+        holding.open()
+        let nested = probe.posts.filter { $0.name == "N" }
+        try #require(nested.count == 1)
+        #expect(nested[0].parentPostID == 0)
+        #expect(nested[0].depth == 1)
+        withExtendedLifetime((holder, spawner)) {}
+    }
+}
