@@ -35,6 +35,8 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
     case cartTotalDidChange
     /// The async message ``DocumentSaved`` (live runs only: see ``SearchIndexer``).
     case documentSaved
+    /// Posted by ``SearchIndexer`` inside its `DocumentSaved` call, after a suspension (live only).
+    case searchIndexDidUpdate
     /// `typo-post`: one letter short of ``sessionDidChange``; nobody observes it.
     case sessionDidChangeTypo
     /// `never-posted`: observed by a leftover paywall listener; nothing posts it any more.
@@ -95,6 +97,7 @@ package enum DemoName: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .cacheDidEvict: "CacheDidEvict"
         case .cartTotalDidChange: String(reflecting: CartTotalDidChange.self)
         case .documentSaved: String(reflecting: DocumentSaved.self)
+        case .searchIndexDidUpdate: "SearchIndexDidUpdate"
         case .sessionDidChangeTypo: "SesionDidChange"
         case .premiumStatusDidChange: "PremiumStatusDidChange"
         case .accountDidLoad: "AccountDidLoad"

@@ -62,5 +62,12 @@ struct TypedMessageTests {
         #expect(truth.liveRegistrationsByName[Self.documentSaved] == 1)
         let mainDeliveries = truth.threads.filter(\.isMain).compactMap { $0.deliveriesByName[Self.documentSaved] }
         #expect(mainDeliveries.isEmpty)
+
+        // SearchIndexDidUpdate: posted inside each indexer call, heard inline by the suggestions.
+        let updated = DemoName.searchIndexDidUpdate.string
+        #expect(truth.postsByName[updated] == saves)
+        #expect(truth.deliveriesByName[updated] == saves)
+        #expect(truth.registrationsByName[updated] == 1)
+        #expect(truth.threads.filter(\.isMain).allSatisfy { $0.postsByName[updated] == nil })
     }
 }

@@ -52,6 +52,7 @@ check() {  # check NAME COMMAND...: passes when the command succeeds.
 }
 
 keys() { "${T[@]}" send-keys -t e2e "$@"; }
+jqok() { jq -e "$@" >/dev/null; }
 
 start() {  # start COMMAND: runs it in a fresh 120x40 session; the shell prints EXITED=<status> after.
     "${T[@]}" kill-session -t e2e 2>/dev/null
@@ -184,6 +185,17 @@ check "the demo's exit ended the stream cleanly (last line: end, process-exit)" 
     sh -c "tail -n 1 '$WORK/ended.ndjson' | grep -q '\"k\":\"end\".*\"reason\":\"process-exit\"'"
 check "the replayed names table equals the live one" diff <(table "$WORK/live.txt") <(table "$WORK/replay.txt")
 
+echo "::: a post made inside an AsyncMessage call names the message's post"
+check "every SearchIndexDidUpdate post is a child of a DocumentSaved post, at depth 2" jqok -s '
+    ([.[] | select(.k == "post" and .name == "NotifyDemo.DocumentSaved") | .postID]) as $saved
+    | [.[] | select(.k == "post" and .name == "SearchIndexDidUpdate")]
+    | length > 0 and all(.depth == 2 and (.parentPostID as $p | $saved | index($p)) != null)' "$WORK/ended.ndjson"
+nested_seq=$(jq -r 'select(.k == "post" and .name == "SearchIndexDidUpdate") | .seq' "$WORK/ended.ndjson" | head -1)
+"$TOP" explain "$WORK/ended.ndjson" --post "${nested_seq:-0}" --posted-by --json > "$WORK/posted-by.json" 2>&1
+check "posted by climbs from it through the indexer's task run to DocumentSaved" jqok '
+    .reached_root and ([.posted_by[] | .delivery.target // empty] == ["task"])
+    and (.posted_by[-1].post.name == "NotifyDemo.DocumentSaved")' "$WORK/posted-by.json"
+
 echo "::: replay bounds and stepping back"
 start "'$TOP' --replay '$WORK/ended.ndjson' --from 1s --to 2s -d 200ms"
 wait_for "--to ends the replay with ENDED" "ENDED \(reached --to 2\.0 s\)"
@@ -235,7 +247,6 @@ echo | env -u TERM "$TOP" --replay "$WORK/ended.ndjson" > "$WORK/notty.txt" 2>&1
 check "no terminal: one plain frame and a note, no spin" grep -q "printing one plain-text frame" "$WORK/notty.txt"
 
 echo "::: --json: NDJSON frames"
-jqok() { jq -e "$@" >/dev/null; }
 "$TOP" --replay "$WORK/ended.ndjson" --json --view names --sort posts:desc --filter did > "$WORK/frame.json" 2>&1
 check "--json prints one JSON object with a summary" \
     jqok -s 'length == 1 and (.[0].summary | has("posts") and has("deliveries") and has("observers") and has("lost"))' "$WORK/frame.json"
