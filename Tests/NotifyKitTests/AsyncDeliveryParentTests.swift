@@ -48,24 +48,6 @@ import Testing
         #expect(afterSuspension.depth == 2)
         withExtendedLifetime((inline, token)) {}
     }
-
-    @Test("after the call, the same task's posts have no parent")
-    func postsAfterTheCallHaveNone() async throws {
-        let center = NotifyCenter()
-        let probe = InMemoryProbe()
-        let attachment = center.attach(probe)
-        defer { attachment.detach() }
-        let done = Flag()
-        let token = center.addObserver(for: Synced.self) { _ in done.set() }
-        center.post(Synced(value: 1))
-        #expect(await eventually { done.isSet })
-        center.post(name: .testN)
-        let posts = probe.posts
-        try #require(posts.count == 2)
-        #expect(posts[1].parentPostID == 0)
-        #expect(posts[1].depth == 1)
-        withExtendedLifetime(token) {}
-    }
 }
 
 extension AsyncDeliveryParentTests {

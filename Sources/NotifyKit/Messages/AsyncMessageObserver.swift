@@ -75,9 +75,10 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
                 taken.subtract(1, ordering: .relaxed)
                 guard isActive.load(ordering: .acquiring) else { continue }
                 if let trace = letter.trace {
-                    let start = MonotonicClock.now()
+                    // The clock posts read, so a post inside the call falls within its start and end.
+                    let start = ThreadContext.current.now()
                     await AsyncDeliveryScope.run(for: trace.postID) { await handler(letter.message) }
-                    trace.emitDelivered(registration: id, start: start, end: MonotonicClock.now())
+                    trace.emitDelivered(registration: id, start: start, end: ThreadContext.current.now())
                 } else {
                     await handler(letter.message)
                     if let counted = letter.counted {

@@ -54,20 +54,22 @@ extension InspectorState {
         counts.deliveries += deliveries.count
         var nested = Array(repeating: [CascadeNode](), count: deliveries.count)
         var unplaced: [CascadeNode] = []
-        var unplacedAmongCalls = 0
+        var amongCalls: [String: Int] = [:]
         for child in children {
             guard budget > 0 else {
                 truncated = true
                 break
             }
             let node = cascadeNode(child.post, budget: &budget, truncated: &truncated, counts: &counts)
-            if let index = Self.spanningDelivery(of: child.post, in: deliveries) {
-                nested[index].append(node)
-            } else {
+            switch Self.placement(of: child.post, parent: post, in: deliveries, complete: deliveriesComplete) {
+            case .delivery(let index): nested[index].append(node)
+            case .unknown: unplaced.append(node)
+            case .amongCalls(let reason):
                 unplaced.append(node)
-                if Self.spanningCalls(of: child.post, in: deliveries).count > 1 { unplacedAmongCalls += 1 }
+                amongCalls[reason, default: 0] += 1
             }
         }
+        let unplacedAmongCalls = amongCalls.values.reduce(0, +)
         var notes: [String] = []
         if !deliveriesComplete {
             notes.append(
@@ -86,8 +88,8 @@ extension InspectorState {
                 "\(unplaced.count - unplacedAmongCalls) nested post(s) have no kept delivery of this post spanning "
                     + "them on their thread: " + missingDeliveryReason(complete: deliveriesComplete))
         }
-        if unplacedAmongCalls > 0 {
-            notes.append("\(unplacedAmongCalls) nested post(s) are not placed: " + Self.severalCallsReason)
+        for (reason, count) in amongCalls.sorted(by: { $0.key < $1.key }) {
+            notes.append("\(count) nested post(s) are not placed: " + reason)
         }
         let branches = deliveries.indices.map {
             CascadeBranch(delivery: cascadeDelivery(deliveries[$0]), nested: nested[$0])
@@ -154,13 +156,12 @@ extension InspectorState {
                 break
             }
             let (deliveries, complete) = cascadeIndex.deliveries(of: parent)
-            if let index = Self.spanningDelivery(of: post, in: deliveries) {
+            switch Self.placement(of: post, parent: parent, in: deliveries, complete: complete) {
+            case .delivery(let index):
                 steps.append(.delivery(cascadeDelivery(deliveries[index])))
-            } else if Self.spanningCalls(of: post, in: deliveries).count > 1 {
-                notes.append(
-                    "post \(post.postID) was made inside a handler of post \(parent.postID), but "
-                        + Self.severalCallsReason)
-            } else {
+            case .amongCalls(let reason):
+                notes.append("post \(post.postID) was made inside a handler of post \(parent.postID), but " + reason)
+            case .unknown:
                 notes.append(
                     "post \(post.postID) was made inside a handler of post \(parent.postID) on "
                         + "\(threadLabel(post.thread)), but no kept delivery spans it: "
@@ -183,27 +184,43 @@ extension InspectorState {
 
     // MARK: Pieces
 
+    /// Where a nested post sits among its parent's kept deliveries.
+    enum Placement: Equatable {
+        /// Under the delivery at this index.
+        case delivery(Int)
+        /// No kept delivery spans it.
+        case unknown
+        /// `AsyncMessage` calls of the parent may have made it, and the trace does not say which.
+        case amongCalls(String)
+    }
+
     /// The delivery of a nested post's parent that made it: on the nested post's thread, with a
     /// run that spans the nested post's time; or the one `AsyncMessage` call that spans it (a
     /// call's task may resume on another thread at each suspension, so its thread says nothing).
-    static func spanningDelivery(of nested: CascadeIndex.Post, in deliveries: [CascadeIndex.Delivery]) -> Int? {
+    /// A call's line comes when it ends, so one spanning call is the one only when every call of
+    /// the parent has ended and is kept (`complete`, as many deliveries as registrations matched).
+    static func placement(
+        of nested: CascadeIndex.Post, parent: CascadeIndex.Post, in deliveries: [CascadeIndex.Delivery],
+        complete: Bool
+    ) -> Placement {
         let onThread = deliveries.lastIndex {
             $0.target != .task && $0.thread == nested.thread && $0.start <= nested.time && nested.time <= $0.end
         }
-        if let onThread { return onThread }
-        let calls = spanningCalls(of: nested, in: deliveries)
-        return calls.count == 1 ? calls[0] : nil
-    }
-
-    /// The `AsyncMessage` calls among `deliveries` that were running when `nested` was posted.
-    static func spanningCalls(of nested: CascadeIndex.Post, in deliveries: [CascadeIndex.Delivery]) -> [Int] {
-        deliveries.indices.filter {
+        if let onThread { return .delivery(onThread) }
+        let calls = deliveries.indices.filter {
             deliveries[$0].target == .task && deliveries[$0].start <= nested.time && nested.time <= deliveries[$0].end
         }
+        if calls.count > 1 { return .amongCalls(severalCallsReason) }
+        guard let call = calls.first else { return .unknown }
+        guard complete, parent.deliveries >= parent.matched else { return .amongCalls(unendedCallsReason) }
+        return .delivery(call)
     }
 
-    private static let severalCallsReason =
+    static let severalCallsReason =
         "several AsyncMessage calls of it were running, and the trace does not say which one posted"
+    static let unendedCallsReason =
+        "one AsyncMessage call of it spans it, but not every call of it has ended or is kept, "
+        + "and the trace does not say which one posted"
 
     private func missingDeliveryReason(complete: Bool) -> String {
         if !complete { return "it may be among the deliveries pushed out of the kept history" }
