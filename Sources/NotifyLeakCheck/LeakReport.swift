@@ -73,7 +73,8 @@ public struct LeakReport: Sendable, CustomStringConvertible {
             lines.append("")
             lines.append(finding.description)
             lines.append("  Evidence")
-            let fields = finding.finding.evidence.fields(duration: Self.duration, thread: threadName)
+            let fields = finding.finding.evidence.fields(
+                duration: Self.duration, thread: threadName, rule: finding.finding.rule)
             for (label, value) in fields {
                 lines.append("    " + label + String(repeating: " ", count: max(1, 18 - label.count)) + value)
             }

@@ -23,8 +23,11 @@ struct OtherCenterNeverPostedTests {
         return script
     }
 
+    /// R10's findings about a site (the other-center kind; the plain kind is about a name).
     private func findings(_ state: InspectorState) -> [LeakFinding] {
-        state.findings.filter { $0.rule == .neverPosted }
+        state.findings.filter {
+            if $0.rule == .neverPosted, case .nameAtCallsite = $0.key.subject { true } else { false }
+        }
     }
 
     @Test("after three checkpoints: one warning for the site, naming both centers and both registrations")
@@ -39,6 +42,8 @@ struct OtherCenterNeverPostedTests {
         #expect(finding.evidence.registrations == [2, 3])
         #expect(finding.summary.contains("on center \"sync\""))
         #expect(finding.summary.contains("posted only to \"default\""))
+        let fields = finding.evidence.fields(duration: { "\($0)" }, thread: { "\($0)" }, rule: finding.rule)
+        #expect(fields.first { $0.label == "checkpoints waited" }?.value == "3")
         // Its effects: the posts the observers missed, each other-center.
         let effects = state.effects(of: finding).effects
         #expect(!effects.isEmpty)
@@ -100,5 +105,31 @@ struct OtherCenterNeverPostedTests {
         var oneByOne = InspectorState()
         for event in events { oneByOne.apply([event]) }
         #expect(whole.findings == oneByOne.findings)
+    }
+
+    @Test("an observer registered long before the name's first post elsewhere still waits its checkpoints")
+    func waitsFromTheFirstPostElsewhere() {
+        var script = TraceScript(centers: ["default", "sync"])
+        script.register(2, "settingsDidChange", site: 101, center: 1)
+        script.advance(40_000_000_000)
+        _ = script.post("settingsDidChange", matched: 0, center: 0)
+        script.checkpoint("first")
+        #expect(findings(script.fold()).isEmpty, "raised at the first checkpoint after the first post")
+        script.checkpoint("second")
+        script.checkpoint("third")
+        #expect(findings(script.fold()).count == 1)
+    }
+
+    @Test("posts to a center the header does not list claim nothing about the listed ones")
+    func unlistedCenter() {
+        var script = TraceScript(centers: ["default", "sync"])
+        script.register(2, "settingsDidChange", site: 101, center: 1)
+        for step in 0..<4 {
+            _ = script.post("settingsDidChange", matched: 0, center: 300)
+            script.checkpoint("step \(step)")
+        }
+        let state = script.fold()
+        #expect(findings(state).isEmpty)
+        #expect(state.findings.allSatisfy { !$0.summary.hasSuffix("posted only to ") })
     }
 }

@@ -104,6 +104,18 @@ struct BoundedCaptureTests {
         #expect(try judge(nil, script.events).filter { $0 == .skip }.isEmpty)
     }
 
+    @Test("merges into a post and a filter object's death count as seen as they count as recorded")
+    func mergesAndDeathsAreSeenAndRecorded() throws {
+        var events = script(posts: 2)
+        let post = events.post("CartDidChange", matched: 1)
+        events.merge(into: post, count: 3, site: 103, enqueuedAt: events.time)
+        events.objectDead(1, object: nil, aliveAt: events.time)
+        let (outcome, _) = try capture(events.events, in: TemporaryDirectory("capture-merges"))
+        // 2 registrations, 2 posts and their deliveries, a post, a merge and a death.
+        #expect(outcome.recorded == 9)
+        #expect(outcome.seen == 9)
+    }
+
     @Test("--limit N records N events, ends the file with recording-stopped, and the file replays without losses")
     func limitEndsTheRecording() throws {
         let directory = TemporaryDirectory("capture-limit")

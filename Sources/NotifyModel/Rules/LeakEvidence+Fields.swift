@@ -6,8 +6,9 @@ extension LeakEvidence {
     ///   - duration: Formats nanoseconds.
     ///   - thread: Names a thread id.
     ///   - arrow: Joins the growth series (`" → "`, or `" -> "` in ASCII).
+    ///   - rule: The finding's rule, where it says what ``count`` counts.
     package func fields(
-        duration: (UInt64) -> String, thread: (UInt64) -> String, arrow: String = " → "
+        duration: (UInt64) -> String, thread: (UInt64) -> String, arrow: String = " → ", rule: LeakRule? = nil
     ) -> [(label: String, value: String)] {
         var fields: [(label: String, value: String)] = []
         func add(_ label: String, _ value: String?) {
@@ -18,7 +19,7 @@ extension LeakEvidence {
         add("callsite", callsite?.description)
         add("observer", observer?.description)
         add("object filter", objectFilter?.description)
-        add("count", count > 0 ? "\(count)" : nil)
+        add(rule == .neverPosted ? "checkpoints waited" : "count", count > 0 ? "\(count)" : nil)
         add("still live", liveCount > 0 ? "\(liveCount)" : nil)
         add("deliveries after", deliveriesAfter > 0 ? "\(deliveriesAfter)" : nil)
         add("one post ran", fanOut > 0 ? "\(fanOut) handlers" : nil)

@@ -4,11 +4,13 @@
 ///
 /// At each checkpoint, live registrations whose name was posted but never to their own center
 /// count one more wait per (name, registering callsite); once one has waited
-/// ``LeakRuleConfiguration/neverPostedCheckpoints`` checkpoints or
-/// ``LeakRuleConfiguration/neverPostedAfter`` of stream time, it is reported as a warning (the
-/// name is right, the center is not). Key: the name at the registering callsite. Resolved when
-/// the name is first posted to that center, or when the callsite's last such registration ends.
-/// Silent when a late viewer's history counted posts of the name without their centers.
+/// ``LeakRuleConfiguration/neverPostedCheckpoints`` checkpoints, or
+/// ``LeakRuleConfiguration/neverPostedAfter`` of stream time since both it was registered and its
+/// wait began, it is reported as a warning (the name is right, the center is not). Key: the name
+/// at the registering callsite. Resolved when the name is first posted to the waiting center, or
+/// when the last registration the previous checkpoint found waiting ends. Silent when posts of
+/// the name came without a center it can trust (a late viewer's history, a center the header does
+/// not list).
 extension InspectorState {
     mutating func otherCenterCheckpoint() {
         guard carriesSeveralCenters, configuration.rules.runs(.neverPosted) else { return }
@@ -20,23 +22,29 @@ extension InspectorState {
             guard nameRow.posts > 0, !nameRow.postedCenters.mayContain(row.center) else { continue }
             waiting[Self.otherCenterKey(name, row.callsite.id), default: []].append(slot)
         }
-        for key in ruleState.otherCenterWaits.keys where waiting[key] == nil {
-            ruleState.otherCenterWaits[key] = nil
-            findingStore.resolve(key, at: now)
-        }
+        for key in ruleState.otherCenterWaits.keys where waiting[key] == nil { endOtherCenterWait(key) }
         let rules = configuration.rules
         for (key, slots) in waiting.sorted(by: { $0.key.description < $1.key.description }) {
-            let checkpoints = ruleState.otherCenterWaits[key, default: 0] + 1
-            ruleState.otherCenterWaits[key] = checkpoints
+            var wait = ruleState.otherCenterWaits[key] ?? OtherCenterWait(since: now)
+            wait.checkpoints += 1
+            wait.registrations = Set(slots.map { rows[$0].id })
+            ruleState.otherCenterWaits[key] = wait
             let oldest = slots.min { rows[$0].registeredAt < rows[$1].registeredAt }!
-            let waited = now - min(now, rows[oldest].registeredAt)
-            guard checkpoints >= rules.neverPostedCheckpoints || waited >= rules.neverPostedAfter else { continue }
-            raiseOtherCenter(key, slots: slots, oldest: oldest, waited: waited, checkpoints: checkpoints)
+            let waited = now - min(now, max(wait.since, rows[oldest].registeredAt))
+            guard wait.checkpoints >= rules.neverPostedCheckpoints || waited >= rules.neverPostedAfter else {
+                continue
+            }
+            raiseOtherCenter(key, slots: slots, oldest: oldest, waited: waited, checkpoints: wait.checkpoints)
         }
     }
 
     private static func otherCenterKey(_ name: String, _ callsite: UInt64) -> LeakFindingKey {
         LeakFindingKey(rule: .neverPosted, subject: .nameAtCallsite(name, callsite: callsite))
+    }
+
+    private mutating func endOtherCenterWait(_ key: LeakFindingKey) {
+        ruleState.otherCenterWaits[key] = nil
+        findingStore.resolve(key, at: now)
     }
 
     private mutating func raiseOtherCenter(
@@ -67,36 +75,28 @@ extension InspectorState {
         }
     }
 
-    /// The name's first post to `center`: its observers there are waiting no more.
+    /// The name's first post to `center`: its registrations waiting there wait no more.
     mutating func otherCenterFirstPost(_ slot: Int, _ center: UInt32) {
         guard !ruleState.otherCenterWaits.isEmpty else { return }
         let name = nameRows[slot].name
-        for key in ruleState.otherCenterWaits.keys {
+        for (key, wait) in ruleState.otherCenterWaits {
             guard case .nameAtCallsite(name, _) = key.subject else { continue }
-            let stillWaiting = rows.contains {
-                $0.occupied && $0.isLive && $0.nameSlot == slot && $0.center != center
-                    && Self.otherCenterKey(name, $0.callsite.id) == key
-                    && !nameRows[slot].postedCenters.mayContain($0.center)
+            let stillWaiting = wait.registrations.filter { id in
+                registrationSlots[id].map { rows[$0].center != center } ?? false
             }
-            if !stillWaiting {
-                ruleState.otherCenterWaits[key] = nil
-                findingStore.resolve(key, at: now)
+            if stillWaiting.isEmpty {
+                endOtherCenterWait(key)
+            } else {
+                ruleState.otherCenterWaits[key]?.registrations = stillWaiting
             }
         }
     }
 
-    /// A registration ended: its callsite's finding resolves when it was the last one waiting.
+    /// A registration ended: its site's wait ends with the last registration found waiting.
     mutating func otherCenterRegistrationEnded(_ ended: ObserverRow) {
         guard let name = ended.name else { return }
         let key = Self.otherCenterKey(name, ended.callsite.id)
-        guard ruleState.otherCenterWaits[key] != nil else { return }
-        let stillWaiting = rows.contains {
-            $0.occupied && $0.isLive && $0.nameSlot == ended.nameSlot && $0.callsite.id == ended.callsite.id
-                && !nameRows[ended.nameSlot].postedCenters.mayContain($0.center)
-        }
-        if !stillWaiting {
-            ruleState.otherCenterWaits[key] = nil
-            findingStore.resolve(key, at: now)
-        }
+        guard ruleState.otherCenterWaits[key]?.registrations.remove(ended.id) != nil else { return }
+        if ruleState.otherCenterWaits[key]?.registrations.isEmpty == true { endOtherCenterWait(key) }
     }
 }

@@ -18,9 +18,9 @@ struct RuleState: Sendable {
     /// R2(b) in a stream of several centers: posts of a name on one center, counted only while a
     /// gap waits on that name and center (a name's own count covers every center).
     var centerPosts: [NameOnCenter: CenterPosts] = [:]
-    /// R10 on another center: checkpoints each (name, registering callsite) has waited on a
-    /// center its name was never posted to, while posted to another.
-    var otherCenterWaits: [LeakFindingKey: Int] = [:]
+    /// R10 on another center: each (name, registering callsite) waiting on a center its name was
+    /// never posted to, while posted to another.
+    var otherCenterWaits: [LeakFindingKey: OtherCenterWait] = [:]
     /// R9: names posted unheard (or with an open finding), by name slot.
     var unheard: [Int: UnheardTrack] = [:]
     /// R9: bumped when a name registers for the first time, so a name already found near none
@@ -128,4 +128,14 @@ struct UnheardTrack: Sendable {
     var heardPosts = 0
     /// ``RuleState/registeredNames`` when the name was last compared with the registered ones.
     var checkedNames: UInt64 = .max
+}
+
+/// R10 on another center: one (name, registering callsite) waiting since a checkpoint.
+struct OtherCenterWait: Sendable {
+    /// Checkpoints it has been waiting at.
+    var checkpoints = 0
+    /// Stream time of the first of them.
+    var since: UInt64
+    /// The waiting registrations, as the last checkpoint found them.
+    var registrations: Set<UInt64> = []
 }

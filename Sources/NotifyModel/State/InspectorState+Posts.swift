@@ -30,7 +30,7 @@ extension InspectorState {
         explainIndex.posted(post, nameSlot: slot, center: center)
         cascadeIndex.posted(post, center: center)
         if !ruleState.centerPosts.isEmpty { prematureRemovalPosted(post.name, center: center) }
-        if carriesSeveralCenters, nameRows[slot].postedCenters.insert(center) { otherCenterFirstPost(slot, center) }
+        if carriesSeveralCenters { notePostedCenter(center, nameSlot: slot) }
 
         if post.matched == 0 {
             nameRows[slot].postsWithNoObserver &+= 1
@@ -43,6 +43,16 @@ extension InspectorState {
         if onMain ? !nameRows[slot].postedOnMain : !nameRows[slot].postedOffMain {
             mixedThreadPosted(post.name, callsite: post.callsite, nameSlot: slot, onMain: onMain)
         }
+    }
+
+    /// R10 on another center: the centers a name reached. A center the header does not list
+    /// makes them unknown: the post reached some center, and no rule may say which not.
+    private mutating func notePostedCenter(_ center: UInt32, nameSlot slot: Int) {
+        guard Int(center) < header?.centers?.count ?? 0 else {
+            nameRows[slot].postedCenters.markUnknown()
+            return
+        }
+        if nameRows[slot].postedCenters.insert(center) { otherCenterFirstPost(slot, center) }
     }
 
     private mutating func notePoster(_ callsite: UInt64, nameSlot: Int) {

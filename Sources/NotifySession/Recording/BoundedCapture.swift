@@ -113,7 +113,9 @@ package struct BoundedCapture {
     /// Whether `event` is of a kind `--limit` counts.
     static func countable(_ event: TraceEvent) -> Bool {
         switch event {
-        case .registered, .removed, .tokenDropped, .removeMissed, .posted, .delivered, .queue, .enqueued: true
+        case .registered, .removed, .tokenDropped, .removeMissed, .posted, .delivered, .queue, .enqueued, .merged,
+            .objectDead:
+            true
         default: false
         }
     }

@@ -129,7 +129,8 @@ enum LeakDetailView {
         items.append(("", .normal, nil))
         items.append(("Evidence", .label, nil))
         let fields = evidence.fields(
-            duration: { Format.duration($0, ascii: ascii) }, thread: data.threadName, arrow: ascii ? " -> " : " → ")
+            duration: { Format.duration($0, ascii: ascii) }, thread: data.threadName, arrow: ascii ? " -> " : " → ",
+            rule: finding.rule)
         for (label, value) in fields {
             items.append(("  " + DisplayWidth.fit(label, to: 18) + value, .normal, nil))
         }
