@@ -91,6 +91,24 @@ struct OmittedRowsTests {
         #expect(!whole.lines[4].contains("newest"))
     }
 
+    @Test("a registration none of whose deliveries the logs still hold says so, not \"no deliveries yet\"")
+    func registrationWithNoneKept() throws {
+        let data = Self.data(logCapacity: 1)
+        let candidates = data.model.registrations.filter { $0.deliveries > 0 }.map { ($0.id, $0.name ?? "*") }
+        var found = false
+        for (id, name) in candidates {
+            var view = ViewState(view: .names)
+            view.drill[.names] = [.name(name), .registration(id)]
+            let (canvas, info) = Dashboard.render(data, view: view, size: Self.size, glyphs: .unicode)
+            guard info.rowKeys.isEmpty else { continue }
+            found = true
+            let screen = canvas.lines.joined(separator: "\n")
+            #expect(!screen.contains("no deliveries yet"))
+            #expect(screen.contains("deliveries are no longer in the threads' logs (a thread's log keeps 1)"))
+        }
+        #expect(found, "a registration whose deliveries the one-entry logs all dropped")
+    }
+
     @Test("a thread's log and the merged log say how many deliveries they no longer hold")
     func threadLogKeepsTheNewest() {
         let data = Self.data(logCapacity: 4)

@@ -139,12 +139,15 @@ enum CascadeView {
         return rows
     }
 
-    static func spec(ascii: Bool) -> TableSpec<Row> {
+    /// The pane's table; its first column names the pane (a cascade, or a posted-by chain).
+    static func spec(ascii: Bool, level: DrillLevel) -> TableSpec<Row> {
+        let title: String
+        if case .postedBy = level { title = "POSTED BY" } else { title = "CASCADE" }
         var site = TableColumn<Row>("SITE", .flexible(min: 14), text: { $0.site }, sortKey: { .text($0.site) })
         site.identifies(ideal: 34, .path)
         return TableSpec<Row>(
             columns: [
-                TableColumn("CASCADE", .flexible(min: 24), text: { $0.tree }, style: { $0.style }),
+                TableColumn(title, .flexible(min: 24), text: { $0.tree }, style: { $0.style }),
                 TableColumn("THREAD", .fixed(12), text: { $0.thread }, sortKey: { .text($0.thread) }),
                 TableColumn(
                     "AT", .fixed(9), alignRight: true, descendingFirst: false,
@@ -186,7 +189,8 @@ enum CascadeView {
         into canvas: inout Canvas
     ) -> FrameInfo {
         TableWidget.render(
-            rows(data, level, glyphs: glyphs), spec: spec(ascii: glyphs == .ascii), state: state, into: &canvas,
+            rows(data, level, glyphs: glyphs), spec: spec(ascii: glyphs == .ascii, level: level), state: state,
+            into: &canvas,
             rect: rect, glyphs: glyphs)
     }
 }

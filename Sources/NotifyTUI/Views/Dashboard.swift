@@ -155,7 +155,7 @@ package enum Dashboard {
     ) {
         let hiddenRows = info.hiddenRows
         var parts = [view.showsOverview && data.overview != nil ? "Processes" : view.view.title]
-        for level in view.path {
+        for (index, level) in view.path.enumerated() {
             switch level {
             case .name(let name): parts.append(name)
             case .registration(let id):
@@ -165,13 +165,17 @@ package enum Dashboard {
             case .thread(let id): parts.append(data.threadName(id))
             case .explainEvent, .explainRegistration: parts.append(ExplainView.crumb(level))
             case .cascade, .postedBy: parts.append(CascadeView.crumb(data, level))
-            case .explainFinding(let key): parts.append(FindingEffectsView.crumb(data, key: key))
+            case .explainFinding(let key):
+                // Right after the warning's own crumb, "effects" says enough.
+                let afterItsWarning = index > 0 && view.path[index - 1] == .warning(key)
+                parts.append(afterItsWarning ? "effects" : FindingEffectsView.crumb(data, key: key))
             }
         }
-        var crumb = parts.joined(separator: glyphs.crumbSeparator)
-        if view.expanded { crumb += "  [e restores]" }
+        let suffix = view.expanded ? "  [e restores]" : ""
         if let prompt = view.prompt {
-            drawPrompt(prompt, crumb: crumb, rect: rect, glyphs: glyphs, into: &canvas)
+            drawPrompt(
+                prompt, crumb: parts.joined(separator: glyphs.crumbSeparator) + suffix, rect: rect, glyphs: glyphs,
+                into: &canvas)
             return
         }
         let table = view.table
@@ -182,7 +186,10 @@ package enum Dashboard {
         if !rightText.isEmpty && table.search.isEmpty { rightText += "  (Esc clears)" }
         if let position = positionText(info) { rightText += (rightText.isEmpty ? "" : "  ") + position }
         let rightWidth = min(DisplayWidth.of(rightText), rect.width / 2)
-        var used = canvas.write(crumb, x: rect.x, y: rect.y, maxWidth: rect.width - rightWidth - 1, style: .breadcrumb)
+        let crumbRoom = rect.width - rightWidth - 1
+        let crumbWidth = crumbRoom - DisplayWidth.of(suffix)
+        let crumb = fitCrumbs(parts, width: crumbWidth, separator: glyphs.crumbSeparator, glyphs: glyphs) + suffix
+        var used = canvas.write(crumb, x: rect.x, y: rect.y, maxWidth: crumbRoom, style: .breadcrumb)
         var logText = logStatus(view, hiddenRows: hiddenRows)
         // What the table leaves out, unless a key's notice or a message needs the room.
         if view.notice == nil, data.status.progress == nil, data.status.message == nil, let omitted = info.omitted {
@@ -218,6 +225,18 @@ package enum Dashboard {
         guard let total = info.totalRows else { return nil }
         let position = "\(info.rowPosition)/\(info.shownRows)"
         return info.isFiltered ? position + " of \(total)" : position
+    }
+
+    /// The breadcrumb in `width` cells: when it does not fit, the levels after the first go, oldest
+    /// first, behind one ellipsis, so the level on screen stays named; the last is cut last.
+    package static func fitCrumbs(_ parts: [String], width: Int, separator: String, glyphs: Glyphs) -> String {
+        let whole = parts.joined(separator: separator)
+        guard DisplayWidth.of(whole) > width, parts.count > 2 else { return whole }
+        for dropped in 1...(parts.count - 2) {
+            let candidate = ([parts[0], glyphs.ellipsis] + parts[(1 + dropped)...]).joined(separator: separator)
+            if DisplayWidth.of(candidate) <= width { return candidate }
+        }
+        return ([parts[0], glyphs.ellipsis, parts[parts.count - 1]]).joined(separator: separator)
     }
 
     /// A prompt: the filter and search on the right of the breadcrumb, the palette over the whole

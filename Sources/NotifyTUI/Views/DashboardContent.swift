@@ -33,8 +33,8 @@ extension Dashboard {
                 ExplainView.rows(data, level, ascii: ascii), spec: ExplainView.spec, state: state, view: name)
         case .cascade?, .postedBy?:
             return TableWidget.content(
-                CascadeView.rows(data, view.path.last!, glyphs: glyphs), spec: CascadeView.spec(ascii: ascii),
-                state: state, view: name)
+                CascadeView.rows(data, view.path.last!, glyphs: glyphs),
+                spec: CascadeView.spec(ascii: ascii, level: view.path.last!), state: state, view: name)
         case .explainFinding(let key)?:
             return TableWidget.content(
                 FindingEffectsView.rows(data, key: key), spec: FindingEffectsView.spec(ascii: ascii), state: state,

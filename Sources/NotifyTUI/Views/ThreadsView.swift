@@ -86,27 +86,37 @@ enum ThreadsView {
     ) -> FrameInfo {
         let showThread = threads.map { $0.count != 1 } ?? true
         let kept = entries(data, threads: threads, registration: registration)
+        let note = keptNote(data, threads: threads, registration: registration, kept: kept.count)
+        var spec = logSpec(data, showThread: showThread, ascii: glyphs == .ascii)
+        // Deliveries happened, and the logs no longer hold any: "none yet" would be untrue.
+        if kept.isEmpty, note != nil, let total = foldedDeliveries(data, threads: threads, registration: registration) {
+            spec.emptyMessage =
+                "its \(Format.count(total)) deliveries are no longer in the threads' logs "
+                + "(a thread's log keeps \(data.model.configuration.threadLogCapacity))"
+        }
         var info = TableWidget.render(
-            kept, spec: logSpec(data, showThread: showThread, ascii: glyphs == .ascii), state: state,
-            into: &canvas, rect: rect, glyphs: glyphs, extras: extras)
-        info.omitted = keptNote(data, threads: threads, registration: registration, kept: kept.count)
+            kept, spec: spec, state: state, into: &canvas, rect: rect, glyphs: glyphs, extras: extras)
+        info.omitted = note
         return info
     }
 
     /// `showing the newest 80 of 552 deliveries (a thread's log keeps 128)` when the threads' logs
     /// no longer hold every delivery the log would list; nil when they do.
     static func keptNote(_ data: DashboardData, threads: [UInt64]?, registration: UInt64?, kept: Int) -> String? {
-        let total: UInt64
-        if let registration {
-            total = data.model.registration(registration)?.deliveries ?? 0
-        } else {
-            let rows = threads.map { $0.compactMap { data.model.thread($0) } } ?? data.model.threads
-            guard rows.contains(where: { $0.droppedLogEntries > 0 }) else { return nil }
-            total = rows.reduce(0) { $0 + $1.deliveries }
-        }
-        guard total > UInt64(kept) else { return nil }
+        guard let total = foldedDeliveries(data, threads: threads, registration: registration),
+            total > UInt64(kept)
+        else { return nil }
         return "showing the newest \(Format.count(UInt64(kept))) of \(Format.count(total)) deliveries "
             + "(a thread's log keeps \(data.model.configuration.threadLogCapacity))"
+    }
+
+    /// The deliveries the log would list were every one kept: a registration's, or the threads'
+    /// when their logs dropped some; nil when none were dropped.
+    private static func foldedDeliveries(_ data: DashboardData, threads: [UInt64]?, registration: UInt64?) -> UInt64? {
+        if let registration { return data.model.registration(registration)?.deliveries ?? 0 }
+        let rows = threads.map { $0.compactMap { data.model.thread($0) } } ?? data.model.threads
+        guard rows.contains(where: { $0.droppedLogEntries > 0 }) else { return nil }
+        return rows.reduce(0) { $0 + $1.deliveries }
     }
 
     static func draw(
