@@ -5,7 +5,7 @@ import NotifyWire
 /// the fold, the same live, recorded and replayed.
 ///
 /// Bounded: the last ``capacity`` posts and the last ``capacity`` deliveries, all names together
-/// (``InspectorConfiguration/explainLinkCapacity``; about 13 MB when both are full at the default
+/// (``InspectorConfiguration/explainLinkCapacity``; about 16 MB when both are full at the default
 /// 65,536). Posts and deliveries refer to each other by absolute ordinal (how many were appended
 /// before), so a reference to one pushed out of its ring is recognised as gone, never mistaken
 /// for the entry that took its place. A post is found by id through ``PostLookup``, an

@@ -38,7 +38,7 @@ public struct InspectorConfiguration: Sendable, Hashable {
     public var recentPostCapacity: Int = 4_096
     /// Deliveries and enqueues explanations keep, all posts together (default 65,536, about 5 MB
     /// when full); also the posts and the deliveries cascades keep, rounded up to a power of two
-    /// (about 13 MB more when full).
+    /// (about 16 MB more when full).
     public var explainLinkCapacity: Int = 65_536
     /// The leak rules' thresholds.
     public var rules = LeakRuleConfiguration()
