@@ -386,5 +386,15 @@ func withProbe<Result>(on center: NotifyCenter, _ body: (InMemoryProbe) throws -
     return try body(probe)
 }
 
+/// `withProbe` for async bodies.
+func withProbe<Result>(
+    on center: NotifyCenter, _ body: (InMemoryProbe) async throws -> Result
+) async rethrows -> Result {
+    let probe = InMemoryProbe()
+    let attachment = center.attach(probe)
+    defer { attachment.detach() }
+    return try await body(probe)
+}
+
 /// This file's `#fileID`, as callsites report it.
 func currentFileID(_ id: StaticString = #fileID) -> String { id.description }

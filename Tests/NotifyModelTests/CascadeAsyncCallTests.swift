@@ -9,7 +9,7 @@ import Testing
 @Suite("Cascade: posts made inside AsyncMessage calls")
 struct CascadeAsyncCallTests {
     /// Observer #8's call of the same post, beside #7's.
-    enum SecondCall { case none, ended, running }
+    enum SecondCall: Sendable { case none, ended, running }
 
     /// Message A posted on main; observer #7's call ran from +100 to +5,000 and ended on thread 3;
     /// B was posted inside it on thread 2 at +2,000. With `secondCall`, observer #8's call of A
@@ -57,30 +57,21 @@ struct CascadeAsyncCallTests {
         #expect(steps == ["post \(b)", "run #7", "post \(a)"])
     }
 
-    @Test("Two calls of the post running when it was made: unplaced, and the notes say why")
-    func severalCallsAreNotGuessed() throws {
-        let (script, a, b) = script(secondCall: .ended)
+    @Test(
+        "Another call of the post ended or still running when it was made: unplaced, with the reason",
+        arguments: [
+            (SecondCall.ended, "several AsyncMessage calls"),
+            (SecondCall.running, "not every call of it has ended"),
+        ])
+    func otherCallsAreNotRuledOut(secondCall: SecondCall, reason: String) throws {
+        let (script, a, b) = script(secondCall: secondCall)
         let state = script.fold()
         let cascade = try #require(state.cascade(post: a))
         #expect(cascade.root.deliveries.allSatisfy { $0.nested.isEmpty })
         #expect(cascade.root.unplaced.map(\.post.postID) == [b])
-        #expect(cascade.root.notes.contains { $0.contains("several AsyncMessage calls") })
+        #expect(cascade.root.notes.contains { $0.contains(reason) })
         let chain = try #require(state.postedBy(post: b))
         #expect(!chain.steps.contains { if case .delivery = $0 { true } else { false } })
-        #expect(chain.notes.contains { $0.contains("several AsyncMessage calls") })
-    }
-
-    @Test("One call spans it but another has not ended: unplaced, since the running one may have posted it")
-    func anUnendedCallIsNotRuledOut() throws {
-        let (script, a, b) = script(secondCall: .running)
-        let state = script.fold()
-        let cascade = try #require(state.cascade(post: a))
-        #expect(cascade.root.deliveries.map(\.delivery.registration) == [7])
-        #expect(cascade.root.deliveries[0].nested.isEmpty)
-        #expect(cascade.root.unplaced.map(\.post.postID) == [b])
-        #expect(cascade.root.notes.contains { $0.contains("not every call of it has ended") })
-        let chain = try #require(state.postedBy(post: b))
-        #expect(!chain.steps.contains { if case .delivery = $0 { true } else { false } })
-        #expect(chain.notes.contains { $0.contains("not every call of it has ended") })
+        #expect(chain.notes.contains { $0.contains(reason) })
     }
 }

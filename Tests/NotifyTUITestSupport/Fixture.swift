@@ -117,17 +117,17 @@ package enum Fixture {
     }
 }
 
-/// Feeds keys to the view state, rendering the fixture between keys as the run loop does; returns
-/// the last frame.
+/// Feeds keys to the view state, rendering `data` (the fixture unless given) between keys as the
+/// run loop does; returns the last frame.
 @discardableResult
 package func press(
-    _ keys: [Key], _ view: inout ViewState, size: Size = Size(width: 120, height: 40)
+    _ keys: [Key], _ view: inout ViewState, size: Size = Size(width: 120, height: 40),
+    data: DashboardData = Fixture.data(), glyphs: Glyphs = .unicode
 ) -> (Canvas, FrameInfo) {
-    let data = Fixture.data()
-    var frame = Dashboard.render(data, view: view, size: size, glyphs: .unicode)
+    var frame = Dashboard.render(data, view: view, size: size, glyphs: glyphs)
     for key in keys {
         _ = view.handle(key, context: frame.info)
-        frame = Dashboard.render(data, view: view, size: size, glyphs: .unicode)
+        frame = Dashboard.render(data, view: view, size: size, glyphs: glyphs)
     }
     return frame
 }

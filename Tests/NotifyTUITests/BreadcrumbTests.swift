@@ -9,13 +9,7 @@ struct BreadcrumbTests {
     private func press(
         _ keys: [Key], _ view: inout ViewState, data: DashboardData, width: Int = 140
     ) -> (Canvas, FrameInfo) {
-        let size = Size(width: width, height: 30)
-        var frame = Dashboard.render(data, view: view, size: size, glyphs: .unicode)
-        for key in keys {
-            _ = view.handle(key, context: frame.info)
-            frame = Dashboard.render(data, view: view, size: size, glyphs: .unicode)
-        }
-        return frame
+        NotifyTUITestSupport.press(keys, &view, size: Size(width: width, height: 30), data: data)
     }
 
     /// The crumb line (the one under the tabs).
@@ -26,12 +20,8 @@ struct BreadcrumbTests {
     @Test("warning › effects › registration: each level is named, the effects without repeating the warning")
     func effectsThenRegistration() throws {
         let data = CascadePaneTests.data()
-        let finding = try #require(data.model.findings.first { $0.rule == .duplicateRegistration })
         var view = ViewState(view: .leaks)
-        let (_, leaks) = press([], &view, data: data)
-        let index = try #require(leaks.rowKeys.firstIndex(of: .warning(finding.key.description)))
-        view.table.selectedIndex = index
-        view.table.selectedKey = leaks.rowKeys[index]
+        _ = try CascadePaneTests.selectDuplicateWarning(&view, data: data)
         let (effects, _) = press([.enter, .char("x")], &view, data: data)
         #expect(crumb(effects).contains("R5 DUPLICATE_REGISTRATION"))
         #expect(crumb(effects).hasSuffix("› effects") || crumb(effects).contains("› effects "))
@@ -44,12 +34,8 @@ struct BreadcrumbTests {
     @Test("too long for the terminal: the middle levels give way to an ellipsis, the current one stays")
     func narrowKeepsTheCurrentLevel() throws {
         let data = CascadePaneTests.data()
-        let finding = try #require(data.model.findings.first { $0.rule == .duplicateRegistration })
         var view = ViewState(view: .leaks)
-        let (_, leaks) = press([], &view, data: data, width: 60)
-        let index = try #require(leaks.rowKeys.firstIndex(of: .warning(finding.key.description)))
-        view.table.selectedIndex = index
-        view.table.selectedKey = leaks.rowKeys[index]
+        _ = try CascadePaneTests.selectDuplicateWarning(&view, data: data, width: 60)
         let (canvas, _) = press([.enter, .char("x"), .enter], &view, data: data, width: 60)
         let line = crumb(canvas)
         #expect(line.hasPrefix("Leaks › … › "))

@@ -79,13 +79,21 @@ struct CascadePaneTests {
     private func press(
         _ keys: [Key], _ view: inout ViewState, data: DashboardData = data(), glyphs: Glyphs = .unicode
     ) -> (Canvas, FrameInfo) {
-        let size = Size(width: 140, height: 30)
-        var frame = Dashboard.render(data, view: view, size: size, glyphs: glyphs)
-        for key in keys {
-            _ = view.handle(key, context: frame.info)
-            frame = Dashboard.render(data, view: view, size: size, glyphs: glyphs)
-        }
-        return frame
+        NotifyTUITestSupport.press(keys, &view, size: Size(width: 140, height: 30), data: data, glyphs: glyphs)
+    }
+
+    /// Opens Leaks with the row of `data`'s duplicate-registration warning selected; returns it.
+    static func selectDuplicateWarning(
+        _ view: inout ViewState, data: DashboardData, width: Int = 140
+    ) throws -> LeakFinding {
+        let finding = try #require(data.model.findings.first { $0.rule == .duplicateRegistration })
+        view = ViewState(view: .leaks)
+        let (_, leaks) = NotifyTUITestSupport.press(
+            [], &view, size: Size(width: width, height: 30), data: data)
+        let index = try #require(leaks.rowKeys.firstIndex(of: .warning(finding.key.description)))
+        view.table.selectedIndex = index
+        view.table.selectedKey = leaks.rowKeys[index]
+        return finding
     }
 
     /// Selects the Events row with `seq`.
@@ -203,12 +211,8 @@ struct CascadePaneTests {
     @Test("x on a duplicate-registration warning lists the extra run it caused")
     func findingEffects() throws {
         let data = Self.data()
-        let finding = try #require(data.model.findings.first { $0.rule == .duplicateRegistration })
         var view = ViewState(view: .leaks)
-        let (_, leaks) = press([], &view, data: data)
-        let index = try #require(leaks.rowKeys.firstIndex(of: .warning(finding.key.description)))
-        view.table.selectedIndex = index
-        view.table.selectedKey = leaks.rowKeys[index]
+        let finding = try Self.selectDuplicateWarning(&view, data: data)
         let (canvas, effects) = press([.char("x")], &view, data: data)
         #expect(view.path.last == .explainFinding(finding.key.description))
         let screen = canvas.lines.joined(separator: "\n")
