@@ -147,14 +147,21 @@ struct CenterTests {
         #expect(findings.first { $0.evidence.registrations.contains(6) }?.evidence.count == 1)
     }
 
-    @Test("a delivery to a registration the model no longer tracks is on the post's center")
-    func retiredRegistrationTakesThePostsCenter() throws {
-        var script = twoCenters()
-        let post = script.post("cartDidChange", matched: 1, center: 1)
+    /// `script` with a post of `cartDidChange` (to `center`) delivered to #2, then #2 removed and,
+    /// a minute later, retired by the model.
+    private func foldRetiring(_ script: TraceScript, postedTo center: UInt32?) -> InspectorState {
+        var script = script
+        let post = script.post("cartDidChange", matched: 1, center: center)
         script.deliver(post, to: 2, name: "cartDidChange")
         script.remove(2, reason: .explicit)
         var state = script.fold()
         state.tick(now: script.time + 61 * TraceScript.second)
+        return state
+    }
+
+    @Test("a delivery to a registration the model no longer tracks is on the post's center")
+    func retiredRegistrationTakesThePostsCenter() throws {
+        let state = foldRetiring(twoCenters(), postedTo: 1)
         #expect(state.registration(2) == nil)
         let retired = try #require(verdict(state, "cartDidChange", 2))
         #expect(retired.reason == .delivered)
@@ -164,11 +171,7 @@ struct CenterTests {
 
         var one = TraceScript()
         one.register(2, "cartDidChange")
-        let onePost = one.post("cartDidChange", matched: 1)
-        one.deliver(onePost, to: 2, name: "cartDidChange")
-        one.remove(2, reason: .explicit)
-        var oneState = one.fold()
-        oneState.tick(now: one.time + 61 * TraceScript.second)
+        let oneState = foldRetiring(one, postedTo: nil)
         #expect(oneState.registration(2) == nil)
         let untracked = try #require(verdict(oneState, "cartDidChange", 2))
         #expect(untracked.reason == .delivered && untracked.center == nil)
