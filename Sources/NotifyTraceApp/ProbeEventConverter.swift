@@ -40,8 +40,10 @@ package struct ProbeEventConverter {
         let serial: UInt64
     }
 
-    /// Live registrations whose token was released, for the snapshot of a late viewer.
-    private var droppedTokens: Set<UInt64> = []
+    /// Live registrations whose token was released, with the release, for the snapshot of a late viewer.
+    private var droppedTokens: [UInt64: TraceTokenDrop] = [:]
+    /// Live registrations whose object filter was found dead, for the snapshot of a late viewer.
+    private var filterDeaths: [UInt64: TraceObjectDeath] = [:]
     /// ``NotifyThread/renameCount`` when thread names were last compared.
     private(set) var seenRenames: UInt64 = 0
 
@@ -103,11 +105,9 @@ package struct ProbeEventConverter {
             live[id] = value
             lines.append(.registered(value))
             if registration.tokenDropped {
-                droppedTokens.insert(id)
-                lines.append(
-                    .tokenDropped(
-                        TraceTokenDrop(
-                            seq: nextSequence(), timestamp: t, thread: thread, registration: id)))
+                let drop = TraceTokenDrop(seq: nextSequence(), timestamp: t, thread: thread, registration: id)
+                droppedTokens[id] = drop
+                lines.append(.tokenDropped(drop))
             }
         case .posted(let post):
             let object = post.object.map { introduce(streamObject($0, center: c), into: &lines) }
@@ -133,7 +133,8 @@ package struct ProbeEventConverter {
         case .removed(var registration, let reason, let callsite):
             registration = streamID(registration, center: c)
             live[registration] = nil
-            droppedTokens.remove(registration)
+            droppedTokens[registration] = nil
+            filterDeaths[registration] = nil
             let site = callsite.map { introduce($0, into: &lines) }
             lines.append(
                 .removed(
@@ -142,11 +143,11 @@ package struct ProbeEventConverter {
                         reason: TraceRemovalReason(rawValue: reason.rawValue) ?? .explicit, callsite: site)))
         case .objectDead(var registration, let aliveAt):
             registration = streamID(registration, center: c)
-            lines.append(
-                .objectDead(
-                    TraceObjectDeath(
-                        seq: nextSequence(), timestamp: t, thread: thread, registration: registration,
-                        object: live[registration]?.object, aliveAt: min(aliveAt, t))))
+            let death = TraceObjectDeath(
+                seq: nextSequence(), timestamp: t, thread: thread, registration: registration,
+                object: live[registration]?.object, aliveAt: min(aliveAt, t))
+            if live[registration] != nil { filterDeaths[registration] = death }
+            lines.append(.objectDead(death))
         case .queueMerged(let merge):
             let site = introduce(merge.callsite, into: &lines)
             lines.append(
@@ -156,11 +157,9 @@ package struct ProbeEventConverter {
                         callsite: site, count: UInt64(max(0, merge.count)), enqueuedAt: merge.enqueuedAt)))
         case .tokenDropped(var registration):
             registration = streamID(registration, center: c)
-            if live[registration] != nil { droppedTokens.insert(registration) }
-            lines.append(
-                .tokenDropped(
-                    TraceTokenDrop(
-                        seq: nextSequence(), timestamp: t, thread: thread, registration: registration)))
+            let drop = TraceTokenDrop(seq: nextSequence(), timestamp: t, thread: thread, registration: registration)
+            if live[registration] != nil { droppedTokens[registration] = drop }
+            lines.append(.tokenDropped(drop))
         case .removeMissed(let missed):
             let observer = introduce(streamObject(missed.observer, center: c), into: &lines)
             let site = introduce(missed.callsite, into: &lines)
@@ -203,7 +202,8 @@ package struct ProbeEventConverter {
     /// Everything a viewer attaching now must see before live lines: every known thread and
     /// definition, the history (introduced before, see ``introduce(_:at:into:)``), then each live
     /// registration marked `preexisting`, with the deliveries before now (those the center counted
-    /// unwatched plus those in `totals`).
+    /// unwatched plus those in `totals`), followed by what happened to it since, in the order it
+    /// happened: its object filter's death and its token's release.
     ///
     /// Snapshot lines describe state the stream already numbered, so they take no new numbers:
     /// they are numbered up to the last one used, and the viewers already attached see no hole.
@@ -215,7 +215,8 @@ package struct ProbeEventConverter {
         let registrations = live.values.sorted(by: { $0.id < $1.id })
         let numbered =
             UInt64(threadLines.count + registrations.count)
-            + UInt64(registrations.count { droppedTokens.contains($0.id) })
+            + UInt64(registrations.count { droppedTokens[$0.id] != nil })
+            + UInt64(registrations.count { filterDeaths[$0.id] != nil })
             + UInt64(history?.checkpoints.count ?? 0)
         var next: UInt64
         if numbered <= lastSequence {
@@ -244,12 +245,20 @@ package struct ProbeEventConverter {
                 registration.deliveries = (registration.deliveries ?? 0) + totals.deliveries(of: registration.id)
             }
             lines.append(.registered(registration))
-            if droppedTokens.contains(registration.id) {
-                lines.append(
-                    .tokenDropped(
-                        TraceTokenDrop(
-                            seq: number(), timestamp: registration.timestamp, thread: registration.thread,
-                            registration: registration.id)))
+            // In the order the stream told them.
+            let death = filterDeaths[registration.id]
+            let drop = droppedTokens[registration.id]
+            if var drop, death.map({ drop.seq < $0.seq }) ?? true {
+                drop.seq = number()
+                lines.append(.tokenDropped(drop))
+            }
+            if var death {
+                death.seq = number()
+                lines.append(.objectDead(death))
+            }
+            if var drop, let death, drop.seq > death.seq {
+                drop.seq = number()
+                lines.append(.tokenDropped(drop))
             }
         }
         return lines

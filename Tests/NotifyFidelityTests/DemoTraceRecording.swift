@@ -36,9 +36,19 @@ struct RecordedDemoTrace: Sendable {
     ///   - attachAfter: The viewer attaches once this many steps have run (at a chunk's end when
     ///     `markEvery` is given): a late viewer, which sees what came before only through the
     ///     snapshot's history.
+    ///   - untilEveryBugRecurs: With `markEvery`, keeps running chunks past `steps` (at most this many
+    ///     steps more) until the app has planted every recurring bug again since the viewer attached,
+    ///     as an app that goes on running does: a bug whose every instance began and ended before the
+    ///     attach leaves nothing a late viewer could find.
+    /// Bugs planted once, at launch, by objects that live as long as the app: they stay live, so a
+    /// late viewer finds them in the snapshot without their recurring.
+    static let plantedAtLaunch: Set<String> = [
+        DemoBug.droppedToken.rawValue, DemoBug.selfCapture.rawValue, DemoBug.neverPosted.rawValue,
+    ]
+
     static func record(
         _ configuration: DemoConfiguration, steps: Int, markEvery: Int? = nil, recordingPath: String? = nil,
-        attachAfter: Int = 0
+        attachAfter: Int = 0, untilEveryBugRecurs: Int = 0
     ) throws -> RecordedDemoTrace {
         try onDedicatedThread { () -> Result<RecordedDemoTrace, TraceError> in
             let directory = SocketDirectory(path: temporaryPath("demo-test"))
@@ -59,12 +69,21 @@ struct RecordedDemoTrace: Sendable {
                 var marks: [UInt64] = []
                 if let chunk = markEvery, chunk > 0 {
                     var done = 0
-                    while done < steps {
-                        let count = min(chunk, steps - done)
+                    var plantedAtAttach: [Int] = []
+                    func everyBugRecurred() -> Bool {
+                        zip(simulation.groundTruth().bugs, plantedAtAttach).allSatisfy { bug, then in
+                            plantedAtLaunch.contains(bug.bug) || bug.instances > then
+                        }
+                    }
+                    while done < steps || (done < steps + untilEveryBugRecurs && !everyBugRecurred()) {
+                        let count = done < steps ? min(chunk, steps - done) : chunk
                         simulation.run(steps: count)
                         done += count
                         marks.append(MonotonicClock.now())
-                        if viewer == nil, done >= attachAfter { attach() }
+                        if viewer == nil, done >= attachAfter {
+                            attach()
+                            plantedAtAttach = simulation.groundTruth().bugs.map(\.instances)
+                        }
                     }
                 } else if attachAfter > 0 {
                     simulation.run(steps: min(attachAfter, steps))

@@ -13,19 +13,25 @@ import Testing
 struct LateAttachFidelityTests {
     static let steps = 400
     static let stepsPerCheckpoint = 50
-    /// The viewer attaches after three chunks: history carries everything before.
-    static let attachAfter = 150
+    /// At most this many steps past `steps` while a bug planted before the attach has not recurred.
+    static let recurrenceSteps = 1_500
 
-    @Test("figures, threads and planted bugs of a viewer attached 150 steps in", arguments: [UInt64(21), 22, 23])
-    func lateViewerMatchesTruth(seed: UInt64) throws {
+    /// Seeds and the step the viewer attaches after: 20 runs, 4 attach times.
+    static let runs: [(seed: UInt64, attachAfter: Int)] = (0..<20).map { (index: Int) -> (UInt64, Int) in
+        (UInt64(21 + index), 100 + 50 * (index % 4))
+    }
+
+    @Test("figures, threads and planted bugs of a viewer attached 100 to 250 steps in", arguments: runs)
+    func lateViewerMatchesTruth(seed: UInt64, attachAfter: Int) throws {
         let path = temporaryPath("demo-late-\(seed)", suffix: ".jsonl")
         defer { unlink(path) }
         let run = try RecordedDemoTrace.record(
             DemoConfiguration(scenario: .steady, seed: seed, slowHandlerMilliseconds: 110), steps: Self.steps,
-            markEvery: Self.stepsPerCheckpoint, recordingPath: path, attachAfter: Self.attachAfter)
+            markEvery: Self.stepsPerCheckpoint, recordingPath: path, attachAfter: attachAfter,
+            untilEveryBugRecurs: Self.recurrenceSteps)
         #expect(run.end == .producerStopped("inspector-stopped"))
         let truth = run.truth
-        let label = "seed \(seed)"
+        let label = "seed \(seed), attached after \(attachAfter) steps"
         #expect(
             !run.events.contains { if case .posted(let post) = $0 { post.seq == 1 } else { false } },
             "\(label): the viewer attached late, after the first post")
@@ -49,6 +55,11 @@ struct LateAttachFidelityTests {
             let idle = state.threads.filter { $0.posts == 0 && $0.deliveries == 0 && !known.contains($0.id) }
             #expect(idle.isEmpty, "\(label): threads the app never used: \(idle.map(\.name))")
             #expect(TruthComparison.bugMismatches(state, truth, exactRules: true) == [], "\(label)")
+            // The snapshot tells a filter object's death before the token release it caused.
+            let plantedOrphans = Set(
+                truth.bugs.filter { LeakRule(demoRule: $0.rule) == .orphanedRegistration }.map(\.name))
+            let orphans = Set(state.findings.filter { $0.rule == .orphanedRegistration }.compactMap(\.evidence.name))
+            #expect(orphans == plantedOrphans, "\(label): R1")
             let neverPosted = Set(state.findings.filter { $0.rule == .neverPosted }.compactMap(\.evidence.name))
             #expect(
                 neverPosted.isDisjoint(with: truth.postsByName.keys), "\(label): R10 for names posted before the attach"

@@ -24,6 +24,15 @@ extension NotifyCenter {
         }
     }
 
+    /// Reports `registration`'s dead object filter now, unless it was already reported. Must be
+    /// called with `lock` held.
+    func reportFoundFilterDeath(of registration: Registration, to probes: ProbeSet) {
+        guard reportedFilterDeaths.insert(registration.id).inserted else { return }
+        probes.emit(
+            .objectDead(registration: registration.id, aliveAt: objectFilterSeenAlive(registration)),
+            thread: registration.registeringThread)
+    }
+
     /// The last time the center knew `registration`'s object filter alive: when the app made the
     /// registration, or the last look that found every filter alive. Must be called with `lock` held.
     func objectFilterSeenAlive(_ registration: Registration) -> UInt64 {

@@ -221,7 +221,10 @@ extension NotifyCenter {
         guard let registration = table.find(id: registrationID, slot: slot) else { return }
         let released = registration.kind == .ownerBound ? TokenState.boundToOwner : TokenState.dropped
         registration.tokenState.store(released, ordering: .relaxed)
-        probes?.emit(.tokenDropped(registration: registrationID))
+        guard let probes else { return }
+        // A filter that died first (the usual cause of the release) is told first.
+        if registration.objectFilterDied { reportFoundFilterDeath(of: registration, to: probes) }
+        probes.emit(.tokenDropped(registration: registrationID))
     }
 }
 

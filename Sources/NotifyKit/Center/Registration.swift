@@ -117,14 +117,15 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     }
 
     /// - Parameter name: The name of the registration's slot, which only the table knows.
-    final func info(preexisting: Bool, name: Notification.Name?) -> NotifyRegistration {
+    /// - Parameter tokenDropped: Whether the event says the token was released; by default, whether it was.
+    final func info(preexisting: Bool, name: Notification.Name?, tokenDropped: Bool? = nil) -> NotifyRegistration {
         NotifyRegistration(
             id: id, name: name?.rawValue, kind: kind,
             observer: observer.map { NotifyObjectRef($0, serial: observerSerial) },
             object: objectRef,
             target: target.kind, targetLabel: target.label, callsite: callsite,
             preexisting: preexisting, capturesObserverStrongly: capturesObserverStrongly,
-            mainThreadOnly: mainThreadOnly, tokenDropped: tokenReleased, registeredAt: registeredAt,
+            mainThreadOnly: mainThreadOnly, tokenDropped: tokenDropped ?? tokenReleased, registeredAt: registeredAt,
             deliveries: deliveries.load(ordering: .relaxed))
     }
 

@@ -121,11 +121,23 @@ extension NotifyCenter {
         let id = locked { () -> UInt64 in
             let id = (probes?.entries.map(\.id).max() ?? 0) + 1
             let snapshot = ProbeSet(entries: [(id, probe)])!
-            // Each on the thread that made it, with the deliveries no probe saw.
+            // Each on the thread that made it, with the deliveries no probe saw, then what befell it
+            // in the order it happened: a token released after its object filter died follows that death.
+            var deadFilters: [Registration] = []
             for (registration, name) in table.all {
+                let thread = registration.registeringThread
+                let filterDied = registration.objectFilterDied
+                let released = registration.tokenReleased
                 snapshot.emit(
-                    .registered(registration.info(preexisting: true, name: name)),
-                    thread: registration.registeringThread)
+                    .registered(
+                        registration.info(preexisting: true, name: name, tokenDropped: released && !filterDied)),
+                    thread: thread)
+                guard filterDied else { continue }
+                deadFilters.append(registration)
+                snapshot.emit(
+                    .objectDead(registration: registration.id, aliveAt: objectFilterSeenAlive(registration)),
+                    thread: thread)
+                if released { snapshot.emit(.tokenDropped(registration: registration.id), thread: thread) }
             }
             for registration in messages.all {
                 emitMessageRegistered(registration, to: snapshot, preexisting: true)
@@ -133,9 +145,15 @@ extension NotifyCenter {
             if let old = probes {
                 table.garbage.append(old)
                 table.garbage.sweepsPostCopies = true
+                // The probes already attached learn the deaths no look has told them yet.
+                for registration in deadFilters where !reportedFilterDeaths.contains(registration.id) {
+                    old.emit(
+                        .objectDead(registration: registration.id, aliveAt: objectFilterSeenAlive(registration)),
+                        thread: registration.registeringThread)
+                }
             }
-            // A new probe has seen no filter death: each is reported again when next found.
-            reportedFilterDeaths.removeAll()
+            // Every probe now knows these deaths; later looks report only new ones.
+            reportedFilterDeaths = Set(deadFilters.map(\.id))
             probes = ProbeSet(entries: (probes?.entries ?? []) + [(id, probe)])
             tableChanged()
             return id

@@ -10,6 +10,9 @@ import NotifyWire
 /// their token is harmless, unless the handler captures the owner, which R4 reports (R1 is
 /// folded into it).
 ///
+/// A token released after its object filter died orphans nothing: the registration can no longer
+/// deliver, and the center ends it at the next post of its name (R3 judges that case).
+///
 /// Typed messages cannot be orphaned, by construction: dropping a message observer's
 /// `ObservationToken` ends its registration, so its release arrives as a removal, not a drop.
 extension InspectorState {
@@ -21,7 +24,9 @@ extension InspectorState {
             }
             return
         }
-        guard allows(.orphanedRegistration, callsite: row.callsite, name: row.displayName) else { return }
+        guard !row.flags.contains(.objectFilterDead),
+            allows(.orphanedRegistration, callsite: row.callsite, name: row.displayName)
+        else { return }
         rows[slot].flags.insert(.orphaned)
         let key = LeakFindingKey(rule: .orphanedRegistration, subject: .callsite(row.callsite.id))
         findingStore.raise(

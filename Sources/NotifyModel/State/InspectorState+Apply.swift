@@ -43,6 +43,9 @@ extension InspectorState {
         case .objectDead(let death):
             observe(death.timestamp)
             explainIndex.objectDied(death)
+            if let slot = registrationSlots[death.registration], rows[slot].isLive {
+                rows[slot].flags.insert(.objectFilterDead)
+            }
         case .merged(let merge):
             observe(merge.timestamp)
             explainIndex.merged(merge)

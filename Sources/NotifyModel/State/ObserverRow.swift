@@ -169,4 +169,6 @@ struct RowFlags: OptionSet, Sendable, Hashable {
     static let grouped = RowFlags(rawValue: 1 << 3)
     /// Counted in R6's (name, callsite) tally.
     static let tallied = RowFlags(rawValue: 1 << 4)
+    /// The center found the object filter dead: the registration can no longer deliver.
+    static let objectFilterDead = RowFlags(rawValue: 1 << 5)
 }
