@@ -206,7 +206,9 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
                 }
                 quietSince = now
             } else if lines.ended {
-                reason = "probes-ended"
+                // bpftrace closed its output: it is ending, and says how when it has.
+                let ended = bpftrace.wait(timeoutMilliseconds: 1_000).map { " (bpftrace: \($0))" } ?? ""
+                reason = TraceEndReason(rawValue: "probes-ended" + ended)
                 break
             } else if kill(pid, 0) != 0 && errno == ESRCH {
                 reason = .processExit
