@@ -181,7 +181,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         var checkedAt = quietSince
         var writing = true
         var reported = (longLines: UInt64(0), dropped: UInt64(0))
-        /// When the process exec'd (the probes' clock) and when that was seen.
+        // When the process exec'd (the probes' clock) and when that was seen.
         var exec: (at: UInt64, seen: UInt64)?
         while writing && !stopped.withLock({ stopRequested }) {
             events.removeAll(keepingCapacity: true)
