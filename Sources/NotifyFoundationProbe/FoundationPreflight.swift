@@ -10,16 +10,21 @@ package struct FoundationAttachError: Error, Sendable, Equatable, CustomStringCo
 /// What attaching needs, checked before bpftrace starts: the process, the privileges, bpftrace,
 /// tracefs, and Foundation's functions in the process's own mapping.
 package enum FoundationPreflight {
-    /// The file to probe in process `pid`: its `libFoundationEssentials.so`, or its executable
-    /// when Foundation is linked into it statically.
-    package static func check(pid: Int32) throws(FoundationAttachError) -> String {
+    /// What the probes attach to in process `pid`: its maps, and the mapping of the file to probe
+    /// (its `libFoundationEssentials.so`, or its executable when Foundation is linked into it
+    /// statically). The file is read through the mapping, never by the path the process chose.
+    package static func check(pid: Int32) throws(FoundationAttachError) -> (
+        maps: ProcessMaps, library: ProcessMaps.Mapping
+    ) {
         guard pid > 0, SystemFiles.exists("/proc/\(pid)") else { throw FoundationAttachError("no process \(pid)") }
         guard hasPrivileges() else {
             throw FoundationAttachError(
                 "attaching probes needs root, or CAP_BPF and CAP_PERFMON: run notifytop with sudo")
         }
-        guard executableOnPath("bpftrace") else {
-            throw FoundationAttachError("bpftrace is not installed (Debian and Ubuntu: apt-get install bpftrace)")
+        guard TrustedTools.bpftrace() != nil else {
+            throw FoundationAttachError(
+                "bpftrace is not installed in \(TrustedTools.bpftraceLocations.joined(separator: " or ")) "
+                    + "(Debian and Ubuntu: apt-get install bpftrace)")
         }
         guard tracefsMounted() else {
             throw FoundationAttachError("tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing")
@@ -27,15 +32,15 @@ package enum FoundationPreflight {
         guard let maps = ProcessMaps.read(pid: pid) else {
             throw FoundationAttachError("cannot read /proc/\(pid)/maps: the process ended or is not yours")
         }
-        if let library = maps.path(named: FoundationSymbols.libraryName) {
+        if let library = maps.mapping(named: FoundationSymbols.libraryName) {
             try checkSymbols(in: library, pid: pid, statically: false)
-            return library
+            return (maps, library)
         }
-        guard let executable = maps.executable else {
+        guard let executable = maps.executableMapping else {
             throw FoundationAttachError("pid \(pid) maps no file: not a Swift program")
         }
         try checkSymbols(in: executable, pid: pid, statically: true)
-        return executable
+        return (maps, executable)
     }
 
     /// The short names of the functions missing from a file that defines `found` of them.
@@ -52,8 +57,15 @@ package enum FoundationPreflight {
         }
     }
 
-    private static func checkSymbols(in path: String, pid: Int32, statically: Bool) throws(FoundationAttachError) {
-        guard let bytes = SystemFiles.bytes(path) else { throw FoundationAttachError("cannot read \(path)") }
+    private static func checkSymbols(
+        in mapping: ProcessMaps.Mapping, pid: Int32, statically: Bool
+    ) throws(FoundationAttachError) {
+        let path = VisibleText.line(mapping.path)
+        guard let bytes = SystemFiles.bytes(mapping.mapFilesPath(pid: pid), followsLinks: true) else {
+            throw FoundationAttachError(
+                "cannot read \(path) (mapped by pid \(pid)): gone, not a regular file or over "
+                    + "\(SystemFiles.mappedFileLimit >> 20) MiB")
+        }
         guard let symbols = ELFSymbols(bytes: bytes, looking: Set(FoundationSymbols.required)) else {
             throw FoundationAttachError("\(path) is not a 64-bit ELF file")
         }
@@ -86,10 +98,5 @@ package enum FoundationPreflight {
     private static func tracefsMounted() -> Bool {
         SystemFiles.exists("/sys/kernel/tracing/uprobe_events")
             || SystemFiles.exists("/sys/kernel/debug/tracing/uprobe_events")
-    }
-
-    static func executableOnPath(_ name: String) -> Bool {
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 }
     }
 }

@@ -8,7 +8,8 @@ package import NotifyWire
 ///
 /// bpftrace runs ``ProbeProgram``; a thread of its own turns each output line into trace events
 /// (``ProbeEventBuilder``) and writes them. While nothing happens it writes a `tick` each second;
-/// when the process exits it writes `end` (`process-exit`) and stops bpftrace. A viewer that stops
+/// when the process exits it writes `end` (`process-exit`), when it execs another program `end`
+/// (`process-exec: …`), and stops bpftrace. A viewer that stops
 /// reading slows only this thread: bpftrace's buffer then fills, and what the kernel drops
 /// arrives as `gap` lines (`probe-buffer-full`). The app is never waited on.
 package final class FoundationProbeSession: @unchecked Sendable {  // its state is the thread's alone
@@ -37,34 +38,43 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     /// Whether queue observers' targets and threads are seen (``ProbeProgram/queueLibrary``).
     package let seesQueues: Bool
     private var stopRequested = false
+    /// When the process started (`/proc/PID/stat`), to tell it from a later one with its pid.
+    private let startTime: UInt64?
 
     /// Checks what attaching needs, starts bpftrace and waits until its probes are attached (at
     /// most `timeoutSeconds`). The header is the stream's first line.
     package init(
         pid: Int32, timeoutSeconds: Int = 60, deliveryEnd: ProbeProgram.DeliveryEnd = .nextDeliveryOrPostReturn
     ) throws(FoundationAttachError) {
-        let library = try FoundationPreflight.check(pid: pid)
+        let (maps, library) = try FoundationPreflight.check(pid: pid)
         self.pid = pid
-        guard let maps = ProcessMaps.read(pid: pid) else { throw FoundationAttachError("no process \(pid)") }
         self.maps = maps
+        startTime = Self.startTime(pid: pid)
+        guard let bpftracePath = TrustedTools.bpftrace() else {
+            throw FoundationAttachError(
+                "no trusted bpftrace in " + TrustedTools.bpftraceLocations.joined(separator: ", "))
+        }
+        let queueLibrary = Self.queueLibrary(pid: pid, maps: maps, library: library)
+        let program = ProbeProgram(
+            pid: pid, library: library.mapFilesPath(pid: pid), queueLibrary: queueLibrary, deliveryEnd: deliveryEnd)
+        let text = try program.text()
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw FoundationAttachError("socketpair: \(String(cString: strerror(errno)))")
         }
         stream = UnixSocket(descriptor: pair[0])
         writer = pair[1]
-        let queueLibrary = Self.queueLibrary(maps: maps, library: library)
         seesQueues = queueLibrary != nil
-        let program = ProbeProgram(pid: pid, library: library, queueLibrary: queueLibrary, deliveryEnd: deliveryEnd)
         let errors = Self.temporaryFile()
         do {
             let output = try ChildProcess.makePipe()
             let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
             bpftrace = try ChildProcess(
-                ["bpftrace", "-e", program.text], input: null, output: output[1], error: errors)
+                [bpftracePath, "-e", text], input: null, output: output[1], error: errors,
+                environment: TrustedTools.environment)
             close(null)
             close(output[1])
-            lines = LineReader(descriptor: output[0])
+            lines = LineReader(descriptor: output[0], maximumLineBytes: Self.maximumLineBytes)
         } catch {
             close(errors)
             close(writer)
@@ -107,16 +117,21 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             producer: producer(seesQueues: seesQueues))
     }
 
-    /// The file with ``FoundationSymbols/queueSymbols``: the mapped `libFoundation.so`, or the
-    /// executable when Foundation is linked in statically; nil when it lacks them.
-    private static func queueLibrary(maps: ProcessMaps, library: String) -> String? {
-        let file = maps.path(named: FoundationSymbols.queueLibraryName) ?? library
-        guard let bytes = SystemFiles.bytes(file),
+    /// The mapping (as `/proc/PID/map_files/…`) of the file with ``FoundationSymbols/queueSymbols``:
+    /// the mapped `libFoundation.so`, or the executable when Foundation is linked in statically;
+    /// nil when it lacks them.
+    private static func queueLibrary(pid: Int32, maps: ProcessMaps, library: ProcessMaps.Mapping) -> String? {
+        let file = (maps.mapping(named: FoundationSymbols.queueLibraryName) ?? library).mapFilesPath(pid: pid)
+        guard let bytes = SystemFiles.bytes(file, followsLinks: true),
             let symbols = ELFSymbols(bytes: bytes, looking: Set(FoundationSymbols.queueSymbols)),
             symbols.found.count == FoundationSymbols.queueSymbols.count
         else { return nil }
         return file
     }
+
+    /// The longest line bpftrace prints for the program (a large string's name is at most
+    /// ``ProbeProgram/nameLimit`` bytes); a longer one is skipped and reported as a loss.
+    static let maximumLineBytes = 4_096
 
     private func waitUntilAttached(timeoutSeconds: Int, errors: Int32) throws(FoundationAttachError) {
         for _ in 0..<timeoutSeconds {
@@ -125,13 +140,32 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             }
             if lines.ended || bpftrace.termination() != nil { break }
         }
+        // bpftrace that closed its output is about to exit: its status, when it has one, says so.
+        let ended = lines.ended ? bpftrace.wait(timeoutMilliseconds: 2_000) : bpftrace.termination()
         bpftrace.terminate(graceMilliseconds: 500)
         close(writer)
-        let text = Self.contents(of: errors)
-        let reason =
-            text.split(separator: "\n").first { $0.hasPrefix("ERROR") && !$0.contains("RLIMIT_MEMLOCK") }
-            .map(String.init) ?? "no probe attached within \(timeoutSeconds) s"
-        throw FoundationAttachError("bpftrace could not attach to pid \(pid): \(reason)")
+        throw Self.attachFailure(
+            pid: pid, termination: ended, errors: Self.contents(of: errors), timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Why bpftrace did not attach: its first error line, else how it ended and the start of what
+    /// it wrote on stderr (made visible, bounded), else the timeout. One line.
+    package static func attachFailure(
+        pid: Int32, termination: ChildProcess.Termination?, errors: String, timeoutSeconds: Int
+    ) -> FoundationAttachError {
+        let lines = errors.split(separator: "\n").filter { !$0.contains("RLIMIT_MEMLOCK") }
+        let reason: String
+        if let error = lines.first(where: { $0.hasPrefix("ERROR") }) {
+            reason = VisibleText.line(String(error), limit: 300)
+        } else if let termination {
+            let said = lines.prefix(3).joined(separator: " | ")
+            reason =
+                "bpftrace ended at once (\(termination))"
+                + (said.isEmpty ? "" : ": " + VisibleText.line(said, limit: 300))
+        } else {
+            reason = "no probe attached within \(timeoutSeconds) s"
+        }
+        return FoundationAttachError("bpftrace could not attach to pid \(pid): \(reason)")
     }
 
     /// How long a probe line waits for older lines from other CPUs (``ProbeLineOrder``).
@@ -144,21 +178,37 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         var order = ProbeLineOrder(holdNanoseconds: Self.reorderNanoseconds)
         var reason: TraceEndReason = "inspector-stopped"
         var quietSince = Self.monotonicNow()
+        var checkedAt = quietSince
         var writing = true
+        var reported = (longLines: UInt64(0), dropped: UInt64(0))
+        // When the process exec'd (the probes' clock) and when that was seen.
+        var exec: (at: UInt64, seen: UInt64)?
         while writing && !stopped.withLock({ stopRequested }) {
             events.removeAll(keepingCapacity: true)
             released.removeAll(keepingCapacity: true)
             let now = Self.monotonicNow()
+            if let exec, now - exec.seen >= Self.reorderNanoseconds {
+                reason = TraceEndReason(rawValue: execReason())
+                break
+            }
             if let line = lines.next(timeoutMilliseconds: 50) {
                 if let probe = ProbeLine(line[...]) {
-                    if let tid = probe.thread, threadNames.names[tid] == nil {
-                        threadNames.names[tid] = Self.threadName(pid: pid, tid: tid)
+                    if case .exec(_, let time) = probe {
+                        exec = (time, now)
+                    } else if let exec, let time = probe.time, time > exec.at {
+                        // The new program's: not this one's to show.
+                    } else {
+                        if let tid = probe.thread, threadNames.names[tid] == nil {
+                            threadNames.names[tid] = Self.threadName(pid: pid, tid: tid)
+                        }
+                        order.add(probe, releasing: &released)
                     }
-                    order.add(probe, releasing: &released)
                 }
                 quietSince = now
             } else if lines.ended {
-                reason = "probes-ended"
+                // bpftrace closed its output: it is ending, and says how when it has.
+                let ended = bpftrace.wait(timeoutMilliseconds: 1_000).map { " (bpftrace: \($0))" } ?? ""
+                reason = TraceEndReason(rawValue: "probes-ended" + ended)
                 break
             } else if kill(pid, 0) != 0 && errno == ESRCH {
                 reason = .processExit
@@ -167,8 +217,24 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
                 events.append(.tick(TraceTick(seq: builder.nextSeq(), timestamp: now)))
                 quietSince = now
             }
+            if now - checkedAt >= 1_000_000_000 {
+                checkedAt = now
+                // Gone, or its pid taken by another process since (a busy stream never idles).
+                if exec == nil, startTime != nil, Self.startTime(pid: pid) != startTime {
+                    reason = .processExit
+                    break
+                }
+            }
             order.release(now: Self.monotonicNow(), into: &released)
             for probe in released { builder.add(probe, to: &events) }
+            if lines.skippedLongLines != reported.longLines {
+                builder.lose(lines.skippedLongLines - reported.longLines, reason: "probe-line-too-long", to: &events)
+                reported.longLines = lines.skippedLongLines
+            }
+            if order.dropped != reported.dropped {
+                builder.lose(order.dropped - reported.dropped, reason: "probe-queue-full", to: &events)
+                reported.dropped = order.dropped
+            }
             guard !events.isEmpty else { continue }
             bytes.removeAll(keepingCapacity: true)
             TraceEncoder.encode(events, into: &bytes)
@@ -188,6 +254,26 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         TraceEncoder.encode(.end(end), into: &bytes)
         _ = writeAll(bytes)
         close(writer)
+    }
+
+    /// The end's reason after an exec: the program the process runs now, made visible.
+    private func execReason() -> String {
+        var target = [CChar](repeating: 0, count: 4_097)
+        let count = readlink("/proc/\(pid)/exe", &target, 4_096)
+        let program =
+            count > 0 ? String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+        return "process-exec: process \(pid) exec'd \(VisibleText.line(program))"
+    }
+
+    /// When process `pid` started, in clock ticks since boot (`/proc/PID/stat`'s 22nd field);
+    /// nil when it is gone.
+    package static func startTime(pid: Int32) -> UInt64? {
+        guard let stat = SystemFiles.text("/proc/\(pid)/stat", limit: 4_096),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // After the name (which may hold spaces and parentheses): state is field 3, start time 22.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? UInt64(fields[19]) : nil
     }
 
     /// Writes everything, waiting for the viewer as long as it takes; false once it has gone.
@@ -212,11 +298,11 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             site: { callers in
                 let address = callers.first { !maps.isFoundation($0) } ?? callers.last ?? 0
                 guard let place = maps.locate(address) else { return .unknown }
-                return symbolizer.site(path: place.path, address: place.address)
+                return symbolizer.site(path: place.base.mapFilesPath(pid: pid), address: place.address)
             },
             typeName: { metadata in
                 guard let place = maps.locate(metadata),
-                    let symbol = symbolizer.dataSymbol(path: place.path, address: place.address)
+                    let symbol = symbolizer.dataSymbol(path: place.base.mapFilesPath(pid: pid), address: place.address)
                 else { return "unknown type (metadata 0x\(String(metadata, radix: 16)))" }
                 return symbol.hasPrefix("type metadata for ") ? String(symbol.dropFirst(18)) : symbol
             },
@@ -225,7 +311,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
                 guard let first = callers.first, maps.isFoundation(first), let place = maps.locate(first) else {
                     return nil
                 }
-                let caller = symbolizer.site(path: place.path, address: place.address).file
+                let caller = symbolizer.site(path: place.base.mapFilesPath(pid: pid), address: place.address).file
                 if caller.contains("MainActorMessage") { return .mainActor }
                 if caller.contains("AsyncMessage") { return .async }
                 return nil

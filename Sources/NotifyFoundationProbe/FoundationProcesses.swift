@@ -5,8 +5,13 @@ package enum FoundationProcesses {
     package struct Process: Sendable, Equatable {
         package var pid: Int32
         package var name: String
-        /// The file holding Foundation's functions in it (its `libFoundationEssentials.so`).
+        /// The file holding Foundation's functions in it (its `libFoundationEssentials.so`), as
+        /// the process named it: for showing and matching only.
         package var library: String
+        /// That file opened through the process's mapping (`/proc/PID/map_files/…`), to read it.
+        package var libraryFile: String
+        /// The file's identity, `path` and inode: the same path may name different files.
+        package var libraryKey: String
     }
 
     /// Every process whose `/proc/PID/maps` names `libFoundationEssentials.so`, by pid.
@@ -20,10 +25,12 @@ package enum FoundationProcesses {
             }
             guard let pid = Int32(name), pid != getpid(),
                 let maps = SystemFiles.text("/proc/\(pid)/maps"), maps.contains(FoundationSymbols.libraryName),
-                let library = ProcessMaps(maps).path(named: FoundationSymbols.libraryName)
+                let library = ProcessMaps(maps).mapping(named: FoundationSymbols.libraryName)
             else { continue }
             found.append(
-                Process(pid: pid, name: FoundationProbeSession.threadName(pid: pid, tid: pid), library: library))
+                Process(
+                    pid: pid, name: FoundationProbeSession.threadName(pid: pid, tid: pid), library: library.path,
+                    libraryFile: library.mapFilesPath(pid: pid), libraryKey: "\(library.path)\u{0}\(library.inode)"))
         }
         return found.sorted { $0.pid < $1.pid }
     }

@@ -13,16 +13,18 @@ package enum FoundationReadiness: Sendable, Equatable, CustomStringConvertible {
     /// Checks the file in which process `pid` holds Foundation's functions.
     package static func check(pid: Int32) -> FoundationReadiness {
         guard let maps = ProcessMaps.read(pid: pid) else { return .unreadable("/proc/\(pid)/maps") }
-        if let library = maps.path(named: FoundationSymbols.libraryName) {
-            return check(file: library, statically: false)
+        if let library = maps.mapping(named: FoundationSymbols.libraryName) {
+            return check(file: library.mapFilesPath(pid: pid), statically: false)
         }
-        guard let executable = maps.executable else { return .unreadable("/proc/\(pid)/maps") }
-        return check(file: executable, statically: true)
+        guard let executable = maps.executableMapping else { return .unreadable("/proc/\(pid)/maps") }
+        return check(file: executable.mapFilesPath(pid: pid), statically: true)
     }
 
-    /// Checks one file: a `libFoundationEssentials.so`, or an executable that links Foundation in.
+    /// Checks one file: a `libFoundationEssentials.so`, or an executable that links Foundation in,
+    /// read through its mapping (`/proc/PID/map_files/…`); only a regular file, and only up to
+    /// ``SystemFiles/mappedFileLimit``, is read.
     package static func check(file: String, statically: Bool) -> FoundationReadiness {
-        guard let bytes = SystemFiles.bytes(file),
+        guard let bytes = SystemFiles.bytes(file, followsLinks: true),
             let symbols = ELFSymbols(bytes: bytes, looking: Set(FoundationSymbols.required))
         else { return .unreadable(file) }
         return readiness(hasSymbolTable: symbols.hasSymbolTable, found: symbols.found, statically: statically)

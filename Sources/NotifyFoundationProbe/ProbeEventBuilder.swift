@@ -132,18 +132,8 @@ package struct ProbeEventBuilder {
     /// The events one line makes, appended to `events`.
     package mutating func add(_ line: ProbeLine, to events: inout [TraceEvent]) {
         switch line {
-        case .ready: break
-        case .lost(let count):
-            events.append(
-                .gap(TraceGap(seq: nextSeq(), timestamp: lastTime, count: count, reason: "probe-buffer-full")))
-            // Which starts and ends were lost is unknown: the running handlers and posts are
-            // forgotten rather than paired wrongly (a handler then running is not reported).
-            unmatched += running.values.reduce(0) { $0 + $1.count }
-            running.removeAll()
-            currentPost.removeAll()
-            pendingAdds.removeAll()
-            pendingQueues.removeAll()
-            operations.removeAll()
+        case .ready, .exec: break
+        case .lost(let count): lose(count, reason: "probe-buffer-full", to: &events)
         case .add(let call, let object, let function, let context, let name):
             lastTime = call.time
             pendingAdds[call.thread] = PendingAdd(
@@ -164,8 +154,13 @@ package struct ProbeEventBuilder {
             remove(call, key: RegistrationKey(center: call.center, name: name.text, token: token), events: &events)
         case .deliveryStart(let thread, let time, let context, let function, let closureContext):
             lastTime = time
-            // Without return probes on the closure, the post's previous delivery ends here.
-            if let post = currentPost[thread], running[thread]?.last?.post?.id == post.id {
+            // Without return probes on the closure, the post's previous delivery ends here; so does
+            // one of a post made before the probes attached (neither has a post seen).
+            if let post = currentPost[thread] {
+                if running[thread]?.last?.post?.id == post.id {
+                    endDelivery(thread: thread, time: time, events: &events)
+                }
+            } else if let last = running[thread]?.last, last.post == nil {
                 endDelivery(thread: thread, time: time, events: &events)
             }
             startDelivery(
@@ -176,7 +171,15 @@ package struct ProbeEventBuilder {
             endDelivery(thread: thread, time: time, events: &events)
         case .postEnd(let thread, let time):
             lastTime = time
-            guard let post = currentPost[thread] else { return }
+            guard let post = currentPost[thread] else {
+                // A post made before the probes attached returned: its last delivery is over.
+                if let last = running[thread]?.last, last.post == nil {
+                    endDelivery(thread: thread, time: time, events: &events)
+                } else {
+                    unmatched += 1
+                }
+                return
+            }
             if running[thread]?.last?.post?.id == post.id { endDelivery(thread: thread, time: time, events: &events) }
             // Back in the delivery (and its post) this post was made from, if any.
             currentPost[thread] = running[thread]?.last?.post
@@ -190,6 +193,19 @@ package struct ProbeEventBuilder {
             lastTime = time
             endOperation(thread: thread, time: time)
         }
+    }
+
+    /// `count` lines were lost (bpftrace's buffer was full, or notifytop skipped them): a gap.
+    package mutating func lose(_ count: UInt64, reason: TraceGapReason, to events: inout [TraceEvent]) {
+        events.append(.gap(TraceGap(seq: nextSeq(), timestamp: lastTime, count: count, reason: reason)))
+        // Which starts and ends were lost is unknown: the running handlers and posts are
+        // forgotten rather than paired wrongly (a handler then running is not reported).
+        unmatched += running.values.reduce(0) { $0 + $1.count }
+        running.removeAll()
+        currentPost.removeAll()
+        pendingAdds.removeAll()
+        pendingQueues.removeAll()
+        operations.removeAll()
     }
 
     /// The time of the latest line, for lines the probes do not time (gaps, ticks).

@@ -22,6 +22,8 @@ package enum ProbeLine: Sendable, Equatable {
     case operationStart(thread: Int32, time: UInt64, function: UInt64, context: UInt64)
     /// The innermost running queue operation on `thread` ended.
     case operationEnd(thread: Int32, time: UInt64)
+    /// The process exec'd: what follows is another program's.
+    case exec(thread: Int32, time: UInt64)
     /// Every probe is attached.
     case ready
     /// bpftrace lost `count` lines: its buffer was full.
@@ -77,6 +79,8 @@ package enum ProbeLine: Sendable, Equatable {
             self = .deliveryEnd(thread: thread, time: time)
         case "p":
             self = .postEnd(thread: thread, time: time)
+        case "X":
+            self = .exec(thread: thread, time: time)
         case "Q":
             guard let queue = fields.hex(), let function = fields.hex(), let context = fields.hex() else { return nil }
             self = .queueAdd(thread: thread, time: time, queue: queue, function: function, context: context)

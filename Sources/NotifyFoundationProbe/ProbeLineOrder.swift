@@ -2,16 +2,22 @@
 /// CPUs' lines among themselves: a thread that moved to another CPU (a post that waited for a queue)
 /// can have its earlier lines printed after its later ones. Lines are held until they are
 /// ``holdNanoseconds`` old and released oldest first; a line without a time (`READY`, a loss)
-/// releases every held line before itself.
+/// releases every held line before itself. At most ``capacity`` lines are held: a line beyond them
+/// is dropped and counted (``dropped``), reported as a loss.
 package struct ProbeLineOrder {
     /// How long a line waits for older lines from other CPUs.
     package let holdNanoseconds: UInt64
+    /// The most lines held at once (a burst of ``holdNanoseconds``' worth of lines).
+    package let capacity: Int
+    /// Lines dropped because ``capacity`` lines were held.
+    package private(set) var dropped: UInt64 = 0
     /// Held lines from `start` on, oldest first (lines of equal time keep their arrival order).
     private var held: [(time: UInt64, line: ProbeLine)] = []
     private var start = 0
 
-    package init(holdNanoseconds: UInt64) {
+    package init(holdNanoseconds: UInt64, capacity: Int = 131_072) {
         self.holdNanoseconds = holdNanoseconds
+        self.capacity = capacity
     }
 
     /// Whether no line is held.
@@ -22,6 +28,10 @@ package struct ProbeLineOrder {
         guard let time = line.time else {
             releaseAll(into: &released)
             released.append(line)
+            return
+        }
+        guard held.count - start < capacity else {
+            dropped += 1
             return
         }
         var index = held.endIndex
@@ -64,7 +74,7 @@ extension ProbeLine {
         case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _): call.time
         case .added(_, let time, _), .deliveryStart(_, let time, _, _, _), .deliveryEnd(_, let time),
             .postEnd(_, let time), .queueAdd(_, let time, _, _, _), .operationStart(_, let time, _, _),
-            .operationEnd(_, let time):
+            .operationEnd(_, let time), .exec(_, let time):
             time
         case .ready, .lost: nil
         }
@@ -76,7 +86,7 @@ extension ProbeLine {
         case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _): call.thread
         case .added(let thread, _, _), .deliveryStart(let thread, _, _, _, _), .deliveryEnd(let thread, _),
             .postEnd(let thread, _), .queueAdd(let thread, _, _, _, _), .operationStart(let thread, _, _, _),
-            .operationEnd(let thread, _):
+            .operationEnd(let thread, _), .exec(let thread, _):
             thread
         case .ready, .lost: nil
         }

@@ -11,14 +11,16 @@
 /// name). `ra` is the probed function's return address, `ra2` and `ra3` its caller's and that one's (read
 /// through the frame pointers), for the call site: a typed message's post and a token's removal
 /// pass through two of Foundation's frames. `READY` comes once
-/// every probe is attached. With ``queueLibrary``: `Q tid ns queue function context` (an add with an
+/// every probe is attached; `X tid ns` when the process execs (another program: the view ends).
+/// With ``queueLibrary``: `Q tid ns queue function context` (an add with an
 /// `OperationQueue`: the queue's address and the block), `O tid ns function context` and `o tid ns`
 /// (the block's operation starting and ending on the queue's thread).
 package struct ProbeProgram: Sendable, Equatable {
     /// The target process.
     package var pid: Int32
-    /// The file holding Foundation's functions: `libFoundationEssentials.so`, or the executable of
-    /// a statically linked app.
+    /// The file holding Foundation's functions (`libFoundationEssentials.so`, or the executable of
+    /// a statically linked app) as its mapping in the process, `/proc/PID/map_files/START-END`
+    /// (``isSafeFilePath(_:)``): the file the process mapped, whatever its name says.
     package var library: String
 
     /// How a delivery's end is seen: each costs the app a trap into the kernel.
@@ -59,13 +61,38 @@ package struct ProbeProgram: Sendable, Equatable {
         self.deliveryEnd = deliveryEnd
     }
 
-    /// The program's text, for `bpftrace -e`.
-    package var text: String {
+    /// Whether `path` may be written into the program: `/proc/DIGITS/map_files/HEX-HEX` and nothing
+    /// else, so no byte of a name the target chose can reach bpftrace as code.
+    package static func isSafeFilePath(_ path: String) -> Bool {
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0].isEmpty, Array(parts[1]) == Array("proc".utf8),
+            Array(parts[3]) == Array("map_files".utf8), !parts[2].isEmpty, parts[2].count <= 10,
+            parts[2].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return false }
+        let range = parts[4].split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        let isHex = { (byte: UInt8) in
+            (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+        }
+        return range.count == 2 && range.allSatisfy { !$0.isEmpty && $0.count <= 16 && $0.allSatisfy(isHex) }
+    }
+
+    /// The program's text, for `bpftrace -e`; refused when a file is not a ``isSafeFilePath(_:)``.
+    package func text() throws(FoundationAttachError) -> String {
+        for path in [library] + (queueLibrary.map { [$0] } ?? []) where !Self.isSafeFilePath(path) {
+            throw FoundationAttachError(
+                "refusing to probe pid \(pid): \(VisibleText.line(path)) is not a /proc/PID/map_files/START-END path")
+        }
+        return unchecked
+    }
+
+    private var unchecked: String {
         let filter = "/pid == \(pid)/"
         let object = #"*(uint64 *)reg("dx"), *(uint64 *)(reg("dx") + 24)"#
         let callers = #"*(uint64 *)reg("sp"), *(uint64 *)(reg("bp") + 8), *(uint64 *)(*(uint64 *)reg("bp") + 8)"#
         return [
             "BEGIN { printf(\"READY\\n\"); }",
+            "tracepoint:sched:sched_process_exec \(filter) { printf(\"X %d %llu\\n\", tid, nsecs); }",
             probe(
                 "uprobe", FoundationSymbols.addObserver, filter,
                 nameLines(

@@ -9,17 +9,19 @@ package final class Symbolizer {
     private var output: LineReader
     private var cache: [String: [String]] = [:]
 
-    /// Starts `llvm-symbolizer` from PATH; without it every answer is empty (sites then read
-    /// "unknown").
+    /// Starts `llvm-symbolizer` from a trusted place (``TrustedTools/symbolizer()``, never PATH);
+    /// without one every answer is empty (sites then read "unknown").
     package init() {
         var child: ChildProcess?
         var input: Int32 = -1
         var output: Int32 = -1
-        if let toInput = try? ChildProcess.makePipe(), let fromOutput = try? ChildProcess.makePipe() {
+        if let program = TrustedTools.symbolizer(), let toInput = try? ChildProcess.makePipe(),
+            let fromOutput = try? ChildProcess.makePipe()
+        {
             let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
             child = try? ChildProcess(
-                ["llvm-symbolizer", "--demangle", "--functions=linkage"], input: toInput[0], output: fromOutput[1],
-                error: null)
+                [program, "--demangle", "--functions=linkage"], input: toInput[0], output: fromOutput[1],
+                error: null, environment: TrustedTools.environment)
             close(null)
             close(toInput[0])
             close(fromOutput[1])
@@ -42,7 +44,8 @@ package final class Symbolizer {
         child?.terminate(graceMilliseconds: 200)
     }
 
-    /// The site of a return address in `path` (relative to where the file was loaded).
+    /// The site of a return address in `path` (relative to where the file was loaded). `path` is
+    /// a `/proc/PID/map_files/…` path: nothing the process named goes into a request.
     package func site(path: String, address: UInt64) -> ProbeSite {
         // A return address is the instruction after the call: one byte back is the call's line.
         let lines = ask("CODE \(path) 0x\(String(address &- 1, radix: 16))")
@@ -80,46 +83,5 @@ package final class Symbolizer {
         }
         cache[request] = lines
         return lines
-    }
-}
-
-/// Lines from a descriptor, waiting at most a timeout for each.
-package struct LineReader {
-    private let descriptor: Int32
-    private var pending: [UInt8] = []
-    /// Where the unread part of `pending` starts.
-    private var start = 0
-    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    /// Whether the writer closed its end.
-    package private(set) var ended = false
-
-    package init(descriptor: Int32) {
-        self.descriptor = descriptor
-        ended = descriptor < 0
-    }
-
-    /// The next whole line (without its newline), nil on timeout or at the end.
-    package mutating func next(timeoutMilliseconds: Int32) -> String? {
-        while true {
-            if let newline = pending[start...].firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[start..<newline], as: UTF8.self)
-                start = newline + 1
-                return line
-            }
-            pending.removeSubrange(..<start)
-            start = 0
-            guard !ended else { return nil }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, timeoutMilliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return nil }
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                ended = true
-                return nil
-            }
-            pending.append(contentsOf: chunk[0..<count])
-        }
     }
 }

@@ -40,9 +40,12 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
     private let lock = Lock()
     private var ended: Termination?
 
-    /// Starts `arguments[0]` (looked up on PATH) with `arguments`, reading `input` and writing
-    /// `output` and `error`; those descriptors stay the caller's to close.
-    package init(_ arguments: [String], input: Int32, output: Int32, error: Int32) throws(TraceError) {
+    /// Starts `arguments[0]` (looked up on PATH unless it holds a `/`) with `arguments`, reading
+    /// `input` and writing `output` and `error`; those descriptors stay the caller's to close. The
+    /// child gets `environment` (`NAME=value` entries), or this process's own when nil.
+    package init(
+        _ arguments: [String], input: Int32, output: Int32, error: Int32, environment: [String]? = nil
+    ) throws(TraceError) {
         precondition(!arguments.isEmpty, "a child needs a program")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -67,12 +70,20 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
-        var result = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
+        let ownEnvironment: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { for pointer in ownEnvironment ?? [] { free(pointer) } }
+        func spawn() -> Int32 {
+            guard var own = ownEnvironment else {
+                return posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
+            }
+            return posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, &own)
+        }
+        var result = spawn()
         // A program file written moments ago can be held open for writing by a child that another
         // thread forked meanwhile, until that child execs: then the file is briefly busy.
         for _ in 0..<50 where result == ETXTBSY {
             usleep(10_000)
-            result = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
+            result = spawn()
         }
         guard result == 0 else { throw .system("cannot start \(arguments[0])", result) }
         pid = child

@@ -47,6 +47,23 @@ import Testing
         #expect(deliveries.map(\.depth) == [2, 1, 1, 1])
     }
 
+    @Test func attachingDuringABurstShowsNoDepthItDidNotSee() {
+        // Posts made before the probes attached: only their deliveries' starts and their returns
+        // are seen, 95 of them on one thread.
+        let unseen = (0..<95).flatMap { index in
+            ["D 1 \(200 + 10 * index) aaa f1 0", "D 1 \(201 + 10 * index) bbb f2 0", "p 1 \(205 + 10 * index)"]
+        }
+        // A return whose post was never seen, with nothing running.
+        let events = probeEvents(
+            registrations + unseen + [
+                "p 1 2000", "P 1 3000 c0 0 0 fa 20 20 S 61 e100000000000000", "D 1 3010 aaa f1 0", "p 1 3020",
+            ])
+        let posts = events.compactMap { if case .posted(let post) = $0 { post } else { nil } }
+        #expect(posts.map(\.depth) == [1])
+        let deliveries = events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }
+        #expect(deliveries.map(\.depth) == [1])
+    }
+
     @Test func aQueueObserversBlockEndsBeforeTheWaitingPostReturns() {
         let deliveries = deliveries([
             "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0",
@@ -56,13 +73,13 @@ import Testing
         #expect(deliveries.map(\.duration) == [40])
     }
 
-    @Test func theProgramProbesThePostsReturnInsteadOfEachDeliverys() {
-        let text = ProbeProgram(pid: 9, library: "/lib/f.so").text
-        #expect(text.contains("uretprobe:/lib/f.so:\"\(FoundationSymbols.post)\""))
-        #expect(!text.contains("uretprobe:/lib/f.so:\"\(FoundationSymbols.delivery)\""))
-        let exact = ProbeProgram(pid: 9, library: "/lib/f.so", deliveryEnd: .closureReturn).text
-        #expect(exact.contains("uretprobe:/lib/f.so:\"\(FoundationSymbols.delivery)\""))
-        #expect(!exact.contains("uretprobe:/lib/f.so:\"\(FoundationSymbols.post)\""))
+    @Test func theProgramProbesThePostsReturnInsteadOfEachDeliverys() throws {
+        let text = try ProbeProgram(pid: 9, library: "/proc/9/map_files/1000-2000").text()
+        #expect(text.contains("uretprobe:/proc/9/map_files/1000-2000:\"\(FoundationSymbols.post)\""))
+        #expect(!text.contains("uretprobe:/proc/9/map_files/1000-2000:\"\(FoundationSymbols.delivery)\""))
+        let exact = try ProbeProgram(pid: 9, library: "/proc/9/map_files/1000-2000", deliveryEnd: .closureReturn).text()
+        #expect(exact.contains("uretprobe:/proc/9/map_files/1000-2000:\"\(FoundationSymbols.delivery)\""))
+        #expect(!exact.contains("uretprobe:/proc/9/map_files/1000-2000:\"\(FoundationSymbols.post)\""))
         #expect(ProbeProgram.trapsPerPost(observers: 10, deliveryEnd: .nextDeliveryOrPostReturn) == 12)
         #expect(ProbeProgram.trapsPerPost(observers: 10, deliveryEnd: .closureReturn) == 21)
     }

@@ -37,4 +37,18 @@ import Testing
         order.releaseAll(into: &released)
         #expect(released.last == ProbeLine("d 1 5000"))
     }
+
+    @Test func aFullOrderDropsAndCountsInsteadOfGrowing() {
+        var order = ProbeLineOrder(holdNanoseconds: 1_000_000, capacity: 3)
+        var released: [ProbeLine] = []
+        for time in 1...10 { order.add(ProbeLine("d 1 \(time)")!, releasing: &released) }
+        #expect(order.dropped == 7)
+        order.releaseAll(into: &released)
+        #expect(released.map(\.time) == [1, 2, 3])
+    }
+
+    @Test func anExecLineIsTimed() {
+        #expect(ProbeLine("X 7 1234") == .exec(thread: 7, time: 1234))
+        #expect(ProbeLine("X 7 1234")?.time == 1234)
+    }
 }

@@ -22,6 +22,19 @@ import Testing
         #expect(maps.mappings.count == 5)
     }
 
+    /// The kernel writes a newline in a path as `\012`: the path is the one it means, and the
+    /// file is reached through its mapping, whose path holds only the mapping's numbers.
+    @Test func aNewlineInAPathIsTheKernelsNewlineAndTheFileIsReachedThroughItsMapping() throws {
+        let maps = ProcessMaps(
+            #"7fb7b2000000-7fb7b2100000 r-xp 00000000 08:01 14 /tmp/a\012b c/libFoundationEssentials.so"# + "\n")
+        let mapping = try #require(maps.mapping(named: "libFoundationEssentials.so"))
+        #expect(mapping.path == "/tmp/a\nb c/libFoundationEssentials.so")
+        #expect(mapping.inode == 14)
+        #expect(mapping.mapFilesPath(pid: 77) == "/proc/77/map_files/7fb7b2000000-7fb7b2100000")
+        #expect(
+            maps.locate(0x7fb7_b200_0010)?.base.mapFilesPath(pid: 77) == "/proc/77/map_files/7fb7b2000000-7fb7b2100000")
+    }
+
     @Test func anAddressIsPlacedRelativeToItsFilesLoadAddress() {
         #expect(maps.locate(0x55a6_7c9f_8007)?.path == "/tmp/app")
         #expect(maps.locate(0x55a6_7c9f_8007)?.address == 0x4007)

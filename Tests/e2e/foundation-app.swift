@@ -2,7 +2,8 @@
 // file named by its first argument exists (the probes are attached), then registers block
 // observers (one block twice from one line: a duplicate), a slow handler and a queue observer,
 // posts from two named threads, removes one registration and posts its name again, posts a typed
-// message, and prints its own counts for the checker.
+// message, and prints its own counts for the checker. With "exec" as third argument it then execs
+// itself (the new run posts again).
 import Foundation
 
 let center = NotificationCenter.default
@@ -83,6 +84,12 @@ print("message CartEmptied 3 \(delivered["CartEmptied"] ?? 0)")
 print("live 4 removed 1")
 lock.unlock()
 fflush(stdout)
+// With "exec", the process then becomes a new run of this program, which posts anew ("after-exec").
+if arguments.count > 3 && arguments[3] == "exec" {
+    let words: [String] = ["app", goFile, "5", "after-exec"]
+    var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+    execv("/proc/self/exe", &argv)
+}
 // Stay alive (with the tokens) until the viewer is done; with "repeat", posting CartDidChange every
 // 100 ms meanwhile, for a viewer that attaches late.
 let repeats = arguments.count > 3 && arguments[3] == "repeat"

@@ -102,12 +102,14 @@ struct OpenedSource {
                     + (found.isEmpty
                         ? "no process maps \(FoundationSymbols.libraryName)"
                         : "processes that map Foundation: "
-                            + found.map { "\($0.pid) (\($0.name))" }.joined(separator: ", ")))
+                            + found.map { "\($0.pid) (\(VisibleText.line($0.name, limit: 40)))" }.joined(
+                                separator: ", ")))
         }
         let session = try FoundationProbeSession(pid: pid)
         probes = session
         attached =
-            "attached probes to pid \(pid) (\(FoundationProbeSession.threadName(pid: pid, tid: pid))): Foundation's NotificationCenter"
+            "attached probes to pid \(pid) (\(VisibleText.line(FoundationProbeSession.threadName(pid: pid, tid: pid), limit: 40))): "
+            + "Foundation's NotificationCenter"
         return TraceReader(source: .socket(session.stream), origin: "probes of pid \(pid)")
     }
 

@@ -14,7 +14,7 @@ package protocol OnDemandHost: InspectionHost {
 
 /// This machine's processes that map Foundation's library, attached through bpftrace's probes
 /// (`notifytop --foundation` without `--pid`). Listing reads `/proc` only; each library's symbols
-/// are read once per path.
+/// are read once per file (path and inode), through the process's mapping.
 package final class FoundationHost: OnDemandHost {
     private struct Listed {
         var threads: Int?
@@ -39,10 +39,10 @@ package final class FoundationHost: OnDemandHost {
         var found: [Int32: Listed] = [:]
         for process in FoundationProcesses.list() {
             let readiness =
-                readinessByFile.withLock { $0[process.library] }
+                readinessByFile.withLock { $0[process.libraryKey] }
                 ?? {
-                    let checked = FoundationReadiness.check(file: process.library, statically: false)
-                    readinessByFile.withLock { $0[process.library] = checked }
+                    let checked = FoundationReadiness.check(file: process.libraryFile, statically: false)
+                    readinessByFile.withLock { $0[process.libraryKey] = checked }
                     return checked
                 }()
             found[process.pid] = Listed(
