@@ -41,6 +41,25 @@ import Testing
         #expect(state.all(.duplicateRegistration).first?.isOpen == false)
     }
 
+    @Test("R5: the summary says how many registrations the owner made at once, as the count grows")
+    func summaryCountsEveryDuplicate() throws {
+        var s = TraceScript()
+        for id in UInt64(1)...3 { s.register(id, "themeDidChange", kind: .target, observer: 7, site: 10) }
+        let finding = try #require(s.fold().open(.duplicateRegistration).first)
+        #expect(finding.evidence.count == 3)
+        #expect(finding.summary.contains(" 3 times for \"themeDidChange\""), "\(finding.summary)")
+    }
+
+    @Test("R5: blocks with no owner whose site the trace did not see are never grouped by it")
+    func unseenSitesAreNotOnePlace() {
+        var s = TraceScript()
+        s.site(50, file: "not seen: registered before attach", line: 0)
+        s.site(60, file: "unknown", line: 0)
+        for id in UInt64(1)...3 { s.register(id, "a", site: 50, preexisting: true) }
+        for id in UInt64(4)...5 { s.register(id, "a", site: 60) }
+        #expect(s.fold().all(.duplicateRegistration).isEmpty)
+    }
+
     @Test("R5: the same owner with different object filters at different sites is not a duplicate")
     func differentFiltersAreNotDuplicates() {
         var s = TraceScript()

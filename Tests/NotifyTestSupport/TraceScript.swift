@@ -61,10 +61,10 @@ package struct TraceScript: Sendable {
                     isMain: isMain)))
     }
 
-    /// Introduces callsite `id` as `<file>:<id>` once.
-    package mutating func site(_ id: UInt64, file: String = "App/File.swift") {
+    /// Introduces callsite `id` as `<file>:<line>` once (line `id` unless said).
+    package mutating func site(_ id: UInt64, file: String = "App/File.swift", line: UInt? = nil) {
         guard sites.insert(id).inserted else { return }
-        events.append(.callsite(TraceCallsite(id: id, file: file, line: UInt(id))))
+        events.append(.callsite(TraceCallsite(id: id, file: file, line: line ?? UInt(id))))
     }
 
     /// Introduces object `id` of type `type` once.

@@ -26,9 +26,10 @@ extension InspectorState {
 
     static func duplicateKey(_ row: ObserverRow) -> DuplicateKey? {
         if row.observer != nil { return Self.groupKey(row) }
-        guard row.kind == .block || row.kind == .sequence || row.kind.isMessage, row.token == .held else {
-            return nil
-        }
+        // The fallback is one place: a site the trace did not see groups unrelated subscribers.
+        guard row.kind == .block || row.kind == .sequence || row.kind.isMessage, row.token == .held,
+            !row.callsite.isUnknown
+        else { return nil }
         return Self.groupKey(row)
     }
 
@@ -68,12 +69,13 @@ extension InspectorState {
         let ownerKeyed = key.owner != nil
         let count = group.members.count
         let added = crossed ? Array(group.members).sorted() : [row.id]
+        func summary(_ times: UInt64) -> String {
+            (ownerKeyed ? "\(row.observer!.typeName) registered" : "registrations with no owner made")
+                + " \(times) times for \"\(row.displayName)\" at \(sites.map(\.description).joined(separator: ", "))"
+                + " while the first is live"
+        }
         findingStore.raise(
-            group.findingKey, severity: ownerKeyed ? .warning : .info,
-            summary: (ownerKeyed ? "\(row.observer!.typeName) registered" : "registrations with no owner made")
-                + " \(count) times for \"\(row.displayName)\" at \(sites.map(\.description).joined(separator: ", "))"
-                + " while the first is live",
-            at: now
+            group.findingKey, severity: ownerKeyed ? .warning : .info, summary: summary(UInt64(count)), at: now
         ) { finding in
             finding.evidence.name = row.displayName
             finding.evidence.callsite = finding.evidence.callsite ?? sites.first
@@ -82,6 +84,7 @@ extension InspectorState {
             for member in added { finding.evidence.addRegistration(member) }
             for site in sites { finding.evidence.addRelated(site) }
             finding.evidence.count = max(finding.evidence.count, UInt64(count))
+            finding.summary = summary(finding.evidence.count)
             if crossed { finding.evidence.liveCount += 1 }
             finding.evidence.detail =
                 ownerKeyed

@@ -43,6 +43,11 @@ public struct CallsiteInfo: Sendable, Hashable, CustomStringConvertible {
     /// `Demo/Cart.swift:42`; the file alone when the line is 0 (unknown, as for a site the trace
     /// says was not seen).
     public var description: String { line == 0 ? file : "\(file):\(line)" }
+
+    /// True when the trace could not say where the call was made: a definition never seen (`?`),
+    /// an address no symbol covers (`unknown`), or a call the producer did not see (`not seen: …`).
+    /// Two calls at such a site are not known to share a place.
+    public var isUnknown: Bool { file == "?" || file == "unknown" || file.hasPrefix("not seen") }
 }
 
 /// The trace's definition lines (types, objects, callsites), bounded.
