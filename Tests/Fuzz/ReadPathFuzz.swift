@@ -54,9 +54,9 @@ public func readPathFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) 
                 }
                 _ = content.csv
             }
-            _ = BatchJSON.line(frame, view: ViewState(view: view), iteration: 1)
         }
     }
+    for view in ViewID.allCases { _ = BatchJSON.line(frame, view: ViewState(view: view), iteration: 1) }
     timeline.finish()
     _ = timeline.take()
     reports(folding)
