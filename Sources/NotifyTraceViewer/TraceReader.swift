@@ -174,6 +174,7 @@ public final class TraceReader {
     {
         if let ended { return .ended(ended) }
         var appended = 0
+        var skippedNow = 0
         if let event = readAhead {
             readAhead = nil
             events.append(event)
@@ -211,6 +212,8 @@ public final class TraceReader {
                             skip(
                                 line: decoder.lineNumber,
                                 "line \(decoder.lineNumber): seq \(seq) after \(last): a repeated or out-of-order line")
+                            skippedNow += 1
+                            if appended > 0 || skippedNow >= Self.skipsPerCall { return handOver(appended) }
                             continue
                         }
                         lastEventSeq = seq
@@ -236,6 +239,8 @@ public final class TraceReader {
                     return finish(.failed("\(origin): \(error)"), appended: appended)
                 }
                 skip(line: error.line, "\(error)")
+                skippedNow += 1
+                if appended > 0 || skippedNow >= Self.skipsPerCall { return handOver(appended) }
                 continue
             }
             if bytesSinceNewline > Self.maximumBytesWithoutNewline, givesUpWithoutNewline {
@@ -266,6 +271,15 @@ public final class TraceReader {
             }
         }
         return .events(appended)
+    }
+
+    /// Lines skipped in one call before it returns: a stream of nothing but undecodable lines
+    /// still hands over what came before them, and lets its reader look up (to stop, to report).
+    package static let skipsPerCall = 256
+
+    /// What a call that skipped a line returns: the events appended so far, or idle for none.
+    private func handOver(_ appended: Int) -> BatchOutput {
+        appended > 0 ? .events(appended) : .idle
     }
 
     /// Counts and reports one line skipped.

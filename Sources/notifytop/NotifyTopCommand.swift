@@ -19,7 +19,7 @@ struct NotifyTopCommand: ParsableCommand {
             Known findings for --baseline: notifytop baseline REC.ndjson > known.json.
             Why an observer did not run: notifytop explain REC.ndjson --name NAME (see notifytop explain --help).
             Exit status: 0 ok (also when the reader of batch output stops early, as head does), 1 cannot attach
-            or a recording failed (disk full), 2 the --replay file is not a trace, 3 --fail-on findings exist, \
+            or a recording failed (disk full), 2 the --replay file is not a trace (or breaks off at a line of another format), 3 --fail-on findings exist, \
             128+N killed by signal N.
             """)
 

@@ -2,15 +2,18 @@
 # Fuzzes the read path with libFuzzer and AddressSanitizer for a bounded time, in two targets:
 #   decoder-fuzz    TraceDecoder alone, with its properties (Tests/Fuzz/DecoderFuzz.swift);
 #   read-path-fuzz  bytes → decoder → the model's fold and rules → every view rendered → the
-#                   exports (Tests/Fuzz/ReadPathFuzz.swift).
+#                   exports and reports: views' text, CSV and batch JSON, diff's, explain's and
+#                   the cascade's reports, the Perfetto timeline (Tests/Fuzz/ReadPathFuzz.swift).
 #
 #   Tests/Fuzz/run-decoder-fuzz.sh [seconds]     (default 30, for each target)
 #
 # Built with `swiftc -sanitize=fuzzer,address`: the decoder target from the NotifyWire sources
 # in one module; the read-path target from NotifyWire, NotifyModel and NotifyTUI built as
-# modules of their own, as the package builds them. The corpus starts from every JSON line in
-# the wire-format article plus boundary cases (numbers at 2^64 − 1, an over-long line, a header
-# in the middle, a repeated seq) and is kept in .build-fuzz/ between runs. Exits non-zero when
+# modules of their own, as the package builds them, and NotifySession's report and export files
+# (those that need no terminal, socket or file) as a module of their own. The corpus starts from
+# every JSON line in the wire-format article plus boundary cases (numbers at 2^64 − 1, an
+# over-long line, a header in the middle, a repeated seq) and the inputs that once crashed a
+# report or an export (Tests/Fuzz/seeds/), and is kept in .build-fuzz/ between runs. Exits non-zero when
 # libFuzzer finds a crash, a timeout, a sanitizer error or a broken property; the failing input
 # is saved in .build-fuzz/.
 set -euo pipefail
@@ -39,6 +42,10 @@ grep '^{"k":' "$spec" | sed -E 's/"duration":[0-9]+/"duration":18446744073709500
 { grep '^{"k":' "$spec"; grep '^{"k":' "$spec"; } > "$out/corpus/seed-repeated.jsonl"
 { echo "$header"; head -c 5000 /dev/zero | tr '\0' 'x'; echo; grep '^{"k":' "$spec" | tail -n +2; } \
     > "$out/corpus/seed-long-line.jsonl"
+# Inputs that once crashed or leaked through a report or an export, kept as regression seeds.
+for seed in Tests/Fuzz/seeds/*.jsonl; do
+    cp "$seed" "$out/corpus/seed-regression-$(basename "$seed")"
+done
 grep '^{"k":' "$spec" | sed -E 's/"name":"[^"]*"/"name":"Did\\u2066Save\\u2069\\u001b[2J\\u200d👨\\u200d👩e\\u0301"/g' \
     > "$out/corpus/seed-names.jsonl"
 
@@ -59,10 +66,23 @@ clang -fsanitize=fuzzer-no-link,address -O1 -g -ISources/CDisplayWidth/include \
     -c Sources/CDisplayWidth/CDisplayWidth.c -o "$modules/CDisplayWidth.o"
 printf 'module CDisplayWidth {\n    header "%s"\n    export *\n}\n' \
     "$PWD/Sources/CDisplayWidth/include/CDisplayWidth.h" > "$modules/CDisplayWidth/module.modulemap"
-for module in NotifyWire NotifyModel NotifyTUI; do
+# sources MODULE: what the fuzzer compiles of it; of NotifySession, the reports and exports.
+sources() {
+    if [ "$1" = NotifySession ]; then
+        for file in Recording/RecordingDiff.swift Recording/RecordingDiff+Report.swift Recording/RecordingFold.swift \
+            Recording/ExplanationReport.swift Recording/CascadeReport.swift Recording/ReportedObject.swift \
+            Output/PrintableText.swift Output/BatchJSON.swift Output/BatchJSON+Overview.swift Output/PrettyJSON.swift \
+            Output/PerfettoTraceWriter.swift Output/SliceNesting.swift; do
+            echo "Sources/NotifySession/$file"
+        done
+    else
+        find "Sources/$1" -name '*.swift' | sort
+    fi
+}
+for module in NotifyWire NotifyModel NotifyTUI NotifySession; do
     swiftc "${flags[@]}" -parse-as-library -wmo -c -I "$modules" -I "$modules/CDisplayWidth" \
         -module-name "$module" -emit-module -emit-module-path "$modules/$module.swiftmodule" \
-        $(find "Sources/$module" -name '*.swift' | sort) -o "$modules/$module.o"
+        $(sources "$module") -o "$modules/$module.o"
 done
 swiftc "${flags[@]}" -parse-as-library -I "$modules" -I "$modules/CDisplayWidth" \
     Tests/Fuzz/ReadPathFuzz.swift "$modules"/*.o -o "$out/read-path-fuzz"

@@ -79,6 +79,19 @@ struct InputAndRecordingErrorTests {
         }
     }
 
+    @Test("--replay of a recording with another major version's header after its first line exits 2, as diff does")
+    func replayMidFileMajorVersion() throws {
+        let path = HostileReportTests.seed("mid-file-major-version")
+        for mode in ["--batch", "--json"] {
+            let (status, errors) = Self.runCapturingErrors(try NotifyTopOptions.parse(["--replay", path, mode]))
+            #expect(status == NotifyTopRunner.unreadableInput, "\(mode)")
+            #expect(errors.split(separator: "\n").count == 1, "\(errors)")
+            let expected = "notifytop: \(path): line 4: trace format version 2.0 is not supported"
+            #expect(errors.hasPrefix(expected), "\(errors)")
+        }
+        #expect(throws: RecordingFold.Failure.self) { try RecordingFold(path: path) }
+    }
+
     @Test("a replay with 3 bad lines folds the rest and says how many were skipped: action log, and stderr in batch")
     func replaySkippedLines() throws {
         let (path, firstBad) = try Self.damagedRecording()

@@ -3,7 +3,7 @@ import NotifyTUITestSupport
 import NotifyTestSupport
 import NotifyWire
 import NotifyModel
-import NotifySession
+@testable import NotifySession
 import NotifySystem
 import NotifyTraceViewer
 import NotifyTUI
@@ -144,5 +144,33 @@ struct ReattachTests {
         #expect(next?.note == "recording to \(scratch.directory)/run-5.ndjson")
         #expect(try String(contentsOfFile: earlier, encoding: .utf8) == "earlier run\n")
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "")
+    }
+
+    @Test("--record across a restart: the last line names every file written, each with its bytes")
+    func recordNamesEveryFile() throws {
+        let scratch = Scratch()
+        let first = try scratch.write(Self.exited(Fixture.events()), name: "first.ndjson")
+        let second = try scratch.write(Array(Fixture.events().prefix(25)), name: "second.ndjson")
+        let name = try scratch.advertiseSelf()
+        let record = scratch.directory + "/run.ndjson"
+        let reader = try TraceReader.open(file: first)
+        let recording = try TraceRecorder(path: record)
+        reader.recorder = recording
+        let session = DashboardSession(source: .live(LiveFeed(reader: reader)))
+        session.reattacher = Reattacher(
+            match: .processName(name), directory: SocketDirectory(path: scratch.directory), lastPid: 4242,
+            recordPath: record, connect: { _ throws(TraceError) in try TraceReader.open(file: second) })
+        var now: UInt64 = 1_000_000_000
+        #expect(Self.poll(session, from: &now) { session.isEnded })
+        session.stopFeed()
+        let recordings = [recording] + session.restartRecordings
+        #expect(recordings.map(\.path) == [record, scratch.directory + "/run-2.ndjson"])
+        let lines = NotifyTopRunner.recordingOutcomes(recordings)
+        #expect(lines.count == 1)
+        #expect(
+            lines.last
+                == "recorded \(recordings[0].bytesWritten) bytes to \(record), "
+                + "\(recordings[1].bytesWritten) bytes to \(scratch.directory)/run-2.ndjson")
+        #expect(recordings.allSatisfy { $0.bytesWritten > 0 })
     }
 }

@@ -77,4 +77,19 @@ struct BatchReadTests {
         #expect(events.isEmpty)
         #expect(message.contains("not a notifytop trace") && message.contains("\"post\" line"), "\(message)")
     }
+
+    @Test("undecodable lines after an event end the batch, so the event is handed over, and a run of them returns idle")
+    func skippedLinesHandOver() throws {
+        let header = TraceInputTests.lines([TraceInputTests.header]).joined() + "\n"
+        let garbage = String(repeating: "not a trace line\n", count: 1_000)
+        let path = TraceInputTests.write(Array((header + garbage).utf8), "batched-garbage")
+        defer { unlink(path) }
+        let reader = try TraceReader.open(file: path)
+        var events: [TraceEvent] = []
+        #expect(reader.next(appendingTo: &events, limit: 1_024) == .events(1))
+        #expect(reader.malformedLines == 1, "the header waits for no more than one skipped line")
+        #expect(reader.next(appendingTo: &events, limit: 1_024) == .idle)
+        #expect(reader.malformedLines == 1 + TraceReader.skipsPerCall)
+        #expect(try Self.readBatched(path, limit: 1_024).events.count == 1)
+    }
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # A remote host that lies: a fake `ssh` first on PATH answers notifytop --ssh with an endless
-# listing, impossible uptimes (NaN, inf, negative, 1e300) and endless garbage for a stream.
+# listing, impossible uptimes (NaN, inf, negative, 1e300), endless garbage for a stream, and a
+# stream of a header and then only undecodable lines (its overview row counts them, in JSON and,
+# in tmux, on screen).
 # notifytop must end each time with a one-line answer or a reported skip, never crash, hang or
 # grow without bound. Bounded: about 30 s.
 #
@@ -35,6 +37,7 @@ case "\$last" in
     esac ;;
 *)
     case "$1" in
+    garbage-lines) printf '{"k":"header","format":"notifytop-trace","version":"1.5","pid":42,"process":"shop","center":"c","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"x"}\n'; exec yes 'not a trace line' ;;
     endless-line) printf '{"k":"header","format":"notifytop-trace","version":"1.3","pid":42,"process":"shop","center":"c","clockMono":1000000000,"clockWall":1732243200000000000,"producer":"x"}\n{"k":"tick","seq":1,"t":1000000001}\n'; exec tr -d '\n' < /dev/zero ;;
     *) exec cat /dev/urandom ;;
     esac ;;
@@ -88,6 +91,24 @@ echo "endless line: status $(status line), peak $(cat "$WORK/line.rss") KiB, out
 check "an endless line ends" test "$(status line)" != timeout
 check "an endless line is reported as one" grep -q 'no line end in 16777216 bytes' "$WORK/line.out"
 check "an endless line is not held whole in memory (under 300 MiB)" rss_below line 307200
+
+fake_ssh garbage-lines
+run_bounded skipped 30 env PATH="$WORK/garbage-lines:$PATH" "$TOP" --ssh h --json -n 2 --delay 1s
+check "a stream of undecodable lines shows its skipped count in the overview's JSON" \
+    python3 -c 'import json,sys; f=json.loads(open(sys.argv[1]).read().splitlines()[-1]); sys.exit(0 if f["processes"] and all(p.get("skipped_lines", 0) > 0 for p in f["processes"]) else 1)' "$WORK/skipped.out"
+if command -v tmux >/dev/null; then
+    T=(tmux -L "notifytop-hostile-$$" -f /dev/null)
+    "${T[@]}" new-session -d -s e2e -x 160 -y 20 "env PATH='$WORK/garbage-lines:$PATH' '$TOP' --ssh h"
+    shown=1
+    for _ in $(seq 1 150); do
+        if "${T[@]}" capture-pane -t e2e -p | grep -Eq 'undecodable: [0-9]+ lines skipped'; then shown=0; break; fi
+        sleep 0.1
+    done
+    "${T[@]}" capture-pane -t e2e -p > "$WORK/screen.txt"
+    "${T[@]}" kill-server 2>/dev/null
+    check "on screen, a stream of undecodable lines says so with its count, never live" test "$shown" = 0
+    [ "$shown" = 0 ] || sed 's/^/    | /' "$WORK/screen.txt"
+fi
 
 echo "hostile-ssh: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

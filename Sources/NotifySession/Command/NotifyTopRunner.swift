@@ -172,20 +172,26 @@ package enum NotifyTopRunner {
         opened: OpenedSource, host: any InspectionHost, reportError: (String) -> Void
     ) -> Int32 {
         let batch = options.batch || options.json
-        if let message = session.status.message ?? session.lastMessage, !batch {
-            reportError("notifytop: \(message)")
-        }
+        let message = batch ? nil : session.status.message ?? session.lastMessage
+        if let message { reportError("notifytop: \(message)") }
         // The reader thread writes the recording's last bytes as it stops.
         session.stopFeed()
         if let ssh = host as? SSHHost, let why = ssh.endedStreamFailure(waitMilliseconds: session.isEnded ? 1_000 : 0) {
             reportError("notifytop: \(why)")
         }
         session.checkRecording()
-        if let recording = opened.recording { reportError("notifytop: " + recording.outcome) }
+        let recordings = (opened.recording.map { [$0] } ?? []) + session.restartRecordings
+        for line in recordingOutcomes(recordings) { reportError("notifytop: " + line) }
         if batch, case .replay(let feed) = opened.source, let skipped = feed.skippedLines {
             reportError("notifytop: \(feed.origin): \(skipped)")
         }
         if case .signal(let number) = exit { return 128 + number }
+        // A recording read only in part (another major version's header after the first line) is
+        // refused as diff, explain and export refuse it, whether or not the screen showed it.
+        if case .replay(let feed) = opened.source, let failure = feed.failure {
+            if message?.contains(failure) != true { reportError("notifytop: \(failure)") }
+            return unreadableInput
+        }
         if session.recordingFailed { return recordingFailed }
         if let severity = options.failOn {
             let gate = LeakGate(session.model, atLeast: severity, baseline: baseline)
@@ -193,6 +199,20 @@ package enum NotifyTopRunner {
             if gate.fails { return leaksFound }
         }
         return 0
+    }
+
+    /// What `--record` wrote: every file of a session that followed restarts, in one line when all
+    /// were written whole (`recorded 120 bytes to run.ndjson, 80 bytes to run-2.ndjson`); a file
+    /// that stopped on an error is a line of its own.
+    static func recordingOutcomes(_ recordings: [TraceRecorder]) -> [String] {
+        let whole = recordings.filter { $0.failure == nil }
+        var lines = recordings.filter { $0.failure != nil }.map(\.outcome)
+        if whole.count == 1 {
+            lines.append(whole[0].outcome)
+        } else if !whole.isEmpty {
+            lines.append("recorded " + whole.map { "\($0.bytesWritten) bytes to \($0.path)" }.joined(separator: ", "))
+        }
+        return lines
     }
 
     static func batchSize(_ options: NotifyTopOptions) -> Size {

@@ -17,6 +17,8 @@ package final class LiveFeed: Sendable {
         var spares: [[TraceEvent]] = []
         var end: TraceStreamEnd?
         var messages: [String] = []
+        /// Lines skipped as undecodable since the stream began.
+        var skipped = 0
         var stop = false
         var finished = false
     }
@@ -49,7 +51,12 @@ package final class LiveFeed: Sendable {
 
     private static func readLoop(_ reader: TraceReader, shared: Shared) {
         let inbox = shared
-        reader.onMalformedLine = { message in inbox.withLock { $0.messages.append(message) } }
+        reader.onMalformedLine = { message in
+            inbox.withLock { inbox in
+                inbox.skipped += 1
+                if inbox.messages.count < Self.maximumMessages { inbox.messages.append(message) }
+            }
+        }
         var batch: [TraceEvent] = []
         batch.reserveCapacity(Self.batchSize)
         /// Hands the batch over (whole, with a spare to refill) and returns whether to stop.
@@ -121,6 +128,11 @@ package final class LiveFeed: Sendable {
         return (end, messages)
     }
 
+    /// Lines the stream sent that could not be decoded and were skipped, so far.
+    package var skippedLineCount: Int { shared.withLock { $0.skipped } }
+
+    /// Messages about skipped lines kept between two drains; a garbage stream's others are only counted.
+    private static let maximumMessages = 256
     /// Events per batch handed from the reader to the run loop.
     private static let batchSize = 1_024
     /// Emptied batches kept for reuse; more would only hold memory after a burst.

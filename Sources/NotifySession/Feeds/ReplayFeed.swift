@@ -90,7 +90,7 @@ package final class ReplayFeed {
     /// Why the replay finished, for the ENDED badge.
     package var finishReason: String {
         guard reachedTo, let to else { return end?.description ?? "" }
-        let tenths = (to + 50_000_000) / 100_000_000
+        let tenths = to / 100_000_000 + (to % 100_000_000 >= 50_000_000 ? 1 : 0)
         return "reached --to \(tenths / 10).\(tenths % 10) s"
     }
 
@@ -251,4 +251,11 @@ package final class ReplayFeed {
 extension ReplayFeed {
     /// "3 lines skipped (first at line 101)" once malformed lines of the recording were skipped.
     package var skippedLines: String? { reader.skippedLines }
+
+    /// Why the recording could not be read to its end (a line in a format this notifytop does not
+    /// read, such as another major version's header, or a read error); nil while it reads well.
+    package var failure: String? {
+        if case .failed(let message) = end { return message }
+        return nil
+    }
 }

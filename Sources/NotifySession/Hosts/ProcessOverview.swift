@@ -315,7 +315,7 @@ package final class ProcessOverview {
                 uptimeSeconds: entry.process.uptimeSeconds, summary: fold.overview,
                 ended: (isAttached ? ended : entry.ended) ?? silence(entry, fold: fold), isAttached: isAttached,
                 threads: waiting?.threads ?? (fold.header == nil ? nil : fold.overview.threads),
-                notAttached: waiting?.state)
+                notAttached: waiting?.state, skippedLines: entry.feed?.skippedLineCount ?? 0)
         }
     }
 

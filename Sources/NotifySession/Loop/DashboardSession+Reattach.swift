@@ -108,6 +108,7 @@ extension DashboardSession {
         stopFeed()
         let feed = LiveFeed(reader: found.reader)
         source = .live(feed)
+        if let recording = feed.recorder { restartRecordings.append(recording) }
         resetFold()
         view.forgetProcess()
         ended = false

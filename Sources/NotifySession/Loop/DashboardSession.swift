@@ -73,6 +73,9 @@ package final class DashboardSession {
     var memory = SessionRecorder.Memory()
     var recorder: SessionRecorder?
     var recordings = 0
+    /// `--record`'s files for the processes followed after a restart, in order (the first
+    /// attachment's is the runner's own).
+    var restartRecordings: [TraceRecorder] = []
     private var cpu = CPUMeter()
     private var lastInfo = FrameInfo()
     var lastAdvance = CPUMeter.wallNanoseconds()

@@ -20,6 +20,8 @@ extension BatchJSON {
         /// Viewers the process streams to (this one included); nil when its producer does not say.
         var viewers: Int?
         var ended: String?
+        /// Undecodable lines its stream sent, skipped; absent when none.
+        var skippedLines: Int?
         var attached: Bool
         /// Threads of the process: the system's count before it is attached, the fold's after.
         var threads: Int?
@@ -60,7 +62,7 @@ extension BatchJSON {
                 events: counted ? row.summary.totals.events : nil,
                 observers: counted ? row.summary.liveRegistrations : nil, warnings: counted ? warnings : nil,
                 lost: counted ? row.summary.eventsLost : nil, viewers: row.summary.viewers, ended: row.ended,
-                attached: row.isAttached,
+                skippedLines: row.skippedLines > 0 ? row.skippedLines : nil, attached: row.isAttached,
                 threads: row.threads, notAttached: row.notAttached)
         }
         return encode(

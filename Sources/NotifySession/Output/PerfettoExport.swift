@@ -1,4 +1,3 @@
-import Glibc
 package import NotifyWire
 import NotifyTraceViewer
 
@@ -6,13 +5,23 @@ import NotifyTraceViewer
 /// new Chrome Trace Event Format file (``PerfettoTraceWriter``), written as it is read.
 ///
 /// The file is created, never overwritten: a name that exists (a link, even one pointing nowhere)
-/// is a one-line error, and a file left incomplete by an error is removed.
+/// is a one-line error, and the file gets its name only once complete, so a failed export leaves none.
 package enum PerfettoExport {
     /// Why an export failed, in one line naming the file.
     package struct Failure: Error, CustomStringConvertible {
         package let description: String
         /// Whether the output could not be written (rather than the input read).
         package var isOutput = false
+
+        init(description: String, isOutput: Bool = false) {
+            self.description = description
+            self.isOutput = isOutput
+        }
+
+        /// The output file could not be made.
+        init(_ failure: NewFile.Failure) {
+            self.init(description: failure.description, isOutput: true)
+        }
     }
 
     /// Bytes gathered before each write.
@@ -54,53 +63,26 @@ package enum PerfettoExport {
         }
     }
 
-    /// Creates `path`, hands `produce` a function that adds events, and writes as they come;
-    /// removes the file when `produce` returns false or a write fails.
+    /// Creates `path` (``NewFile``: whole or not at all), hands `produce` a function that adds
+    /// events, and writes as they come; leaves no file when `produce` returns false or a write fails.
     private static func write(
         to path: String, _ produce: (_ add: (TraceEvent) -> Void) -> Bool
     ) throws(Failure) -> PerfettoTraceWriter.Counts {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            let code = errno
-            if code == EEXIST || code == ELOOP {
-                throw Failure(description: "\(path) exists: notifytop does not overwrite a file", isOutput: true)
-            }
-            throw Failure(description: "cannot create \(path): \(String(cString: strerror(code)))", isOutput: true)
-        }
+        let file: NewFile
+        do throws(NewFile.Failure) { file = try NewFile(creating: path) } catch { throw Failure(error) }
         var writer = PerfettoTraceWriter()
-        var writeError: Int32?
-        func flush() {
-            guard writeError == nil else {
-                _ = writer.take()
-                return
-            }
-            writeError = writeAll(fd, writer.take())
-        }
         let complete = produce { event in
             writer.add(event)
-            if writer.pendingByteCount >= chunk { flush() }
+            if writer.pendingByteCount >= chunk { file.write(writer.take()) }
+        }
+        guard complete else {
+            file.abandon()
+            return writer.counts
         }
         writer.finish()
-        flush()
-        if close(fd) != 0 && writeError == nil { writeError = errno }
-        if let writeError {
-            unlink(path)
-            throw Failure(description: "cannot write \(path): \(String(cString: strerror(writeError)))", isOutput: true)
-        }
-        if !complete { unlink(path) }
+        file.write(writer.take())
+        do throws(NewFile.Failure) { try file.publish() } catch { throw Failure(error) }
         return writer.counts
-    }
-
-    /// Writes all of `bytes`; the error number on failure.
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return written < 0 ? errno : ENOSPC }
-            offset += written
-        }
-        return nil
     }
 
     /// One line on what a file holds: `1520 deliveries, 800 posts, 1520 arrows, 3 findings`.

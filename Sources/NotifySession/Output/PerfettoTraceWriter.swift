@@ -63,6 +63,8 @@ package struct PerfettoTraceWriter {
     private var postOrderHead = 0
     /// Instants for the notifytop track, written once every thread id is known; bounded.
     private var notes: [(time: UInt64, name: String, args: String)] = []
+    /// Every track's thread id, so the notifytop track takes one no thread has.
+    private var threadIDs: Set<UInt64> = []
     private var highestThread: UInt64 = 0
     private var finished = false
     private var sawHeader = false
@@ -106,7 +108,6 @@ package struct PerfettoTraceWriter {
             let centers = model.centers?.joined(separator: ", ") ?? header.center
             metadata("process_name", tid: nil, name: header.process + " (" + centers + ")")
         case .thread(let thread):
-            highestThread = max(highestThread, thread.id)
             counts.threads += 1
             metadata("thread_name", tid: thread.id, name: thread.name)
         case .posted(let post): open(post)
@@ -127,7 +128,9 @@ package struct PerfettoTraceWriter {
     package mutating func finish() {
         guard !finished else { return }
         for thread in openPosts.keys.sorted() { closePosts(on: thread, atDepth: 0) }
-        let track = highestThread + 1
+        // The next id after the highest, wrapping past 2^64 − 1 to the first one free.
+        var track = highestThread &+ 1
+        while threadIDs.contains(track) { track &+= 1 }
         metadata("thread_name", tid: track, name: "notifytop")
         for note in notes { instant(tid: track, at: note.time, name: note.name, args: note.args) }
         for finding in model.findings.sorted(by: { $0.ordinal < $1.ordinal }) {
@@ -173,7 +176,7 @@ package struct PerfettoTraceWriter {
         // depth unless it is one of their inline deliveries (a thread runs one post at a depth).
         let inline =
             openPosts[delivery.thread]?.last { $0.post.depth == delivery.depth }?.post.postID == delivery.postID
-        closePosts(on: delivery.thread, atDepth: inline ? delivery.depth + 1 : delivery.depth)
+        closePosts(on: delivery.thread, atDepth: inline ? min(delivery.depth, .max - 1) + 1 : delivery.depth)
         var hasPost = recentPosts.contains(delivery.postID)
         if let index = openPosts[delivery.postingThread]?.lastIndex(where: { $0.post.postID == delivery.postID }) {
             hasPost = true
@@ -253,6 +256,7 @@ package struct PerfettoTraceWriter {
     }
 
     private mutating func metadata(_ kind: StaticString, tid: UInt64?, name: String) {
+        if let tid { useThread(tid) }
         let thread = tid.map { #","tid":\#($0)"# } ?? ""
         separate()
         output.append(contentsOf: #"{"ph":"M","name":"\#(kind)","pid":\#(pid)\#(thread),"args":{"name":"#.utf8)
@@ -261,12 +265,18 @@ package struct PerfettoTraceWriter {
     }
 
     private mutating func event(_ fields: String, tid: UInt64, at time: UInt64) {
+        useThread(tid)
         separate()
         output.append(contentsOf: "{".utf8)
         output.append(contentsOf: fields.utf8)
         output.append(contentsOf: #","pid":\#(pid),"tid":\#(tid),"ts":"#.utf8)
         output.append(contentsOf: Self.microseconds(time).utf8)
         output.append(contentsOf: "}".utf8)
+    }
+
+    private mutating func useThread(_ tid: UInt64) {
+        guard threadIDs.insert(tid).inserted else { return }
+        highestThread = max(highestThread, tid)
     }
 
     private mutating func separate() {

@@ -84,53 +84,24 @@ struct ViewExporter {
         repeat {
             number += 1
             paths = extensions.map { (directory.isEmpty ? "" : directory + "/") + "\(stem)-\(number).\($0)" }
-        } while paths.contains(where: Self.isTaken)
+        } while paths.contains(where: NewFile.isTaken)
         counters[counter] = number
         return paths
-    }
-
-    /// Whether something is at `path`: a link counts, even one pointing nowhere.
-    private static func isTaken(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
     }
 
     private func write(_ text: String, to path: String) throws {
         try Self.writeNew(Array(text.utf8), to: path)
     }
 
-    /// Writes `bytes` to a new file at `path`, whole or not at all: to a temporary name in the same
-    /// directory first, which becomes `path` only once everything is written (never replacing a
-    /// file that exists), and is removed on any error. `limit` stands in for a disk that is full
-    /// after that many bytes.
+    /// Writes `bytes` to a new file at `path`, whole or not at all (``NewFile``). `limit` stands in
+    /// for a disk that is full after that many bytes.
     static func writeNew(_ bytes: [UInt8], to path: String, limit: Int? = nil) throws(TraceError) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = directory + ".\(name).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .system("cannot create \(temporary)", errno) }
-        var failure: TraceError?
-        var offset = 0
-        while offset < bytes.count {
-            let chunk = min(bytes.count - offset, limit.map { max(0, $0 - offset) } ?? Int.max)
-            let written = chunk == 0 ? -1 : bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, chunk) }
-            if written < 0 && chunk > 0 && errno == EINTR { continue }
-            if written <= 0 {
-                failure = .system("cannot write \(path)", chunk == 0 || written == 0 ? ENOSPC : errno)
-                break
-            }
-            offset += written
+        do throws(NewFile.Failure) {
+            let file = try NewFile(creating: path, limit: limit)
+            file.write(bytes)
+            try file.publish()
+        } catch {
+            throw error.traceError
         }
-        if close(fd) != 0 && failure == nil { failure = .system("cannot write \(path)", errno) }
-        // A hard link publishes the file without ever replacing one that appeared meanwhile.
-        if failure == nil && link(temporary, path) != 0 {
-            let code = errno
-            if code == EEXIST || (code != EPERM && code != ENOTSUP && code != EXDEV) || rename(temporary, path) != 0 {
-                failure = .system("cannot create \(path)", code)
-            }
-        }
-        unlink(temporary)
-        if let failure { throw failure }
     }
 }

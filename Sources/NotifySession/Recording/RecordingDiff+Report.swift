@@ -32,19 +32,22 @@ extension RecordingDiff {
         let observerWidth = max(9, observers.map { DisplayWidth.of($0) }.max() ?? 0)
         let deliveryWidth = max(10, deliveries.map { DisplayWidth.of($0) }.max() ?? 0)
         let rateWidth = max(7, rates.map { DisplayWidth.of($0) }.max() ?? 0)
+        let deltas = names.map { Self.delta($0.deliveriesA, $0.deliveriesB) }
+        let deltaWidth = max(8, deltas.map { DisplayWidth.of($0) }.max() ?? 0)
         lines.append(
             DisplayWidth.fit("NAME", to: nameWidth) + "  "
                 + DisplayWidth.fit("OBSERVERS", to: observerWidth, alignRight: true)
                 + String(repeating: " ", count: 10)
                 + DisplayWidth.fit("DELIVERIES", to: deliveryWidth, alignRight: true)
-                + String(repeating: " ", count: 11) + DisplayWidth.fit("DELIV/S", to: rateWidth, alignRight: true))
+                + String(repeating: " ", count: deltaWidth + 3)
+                + DisplayWidth.fit("DELIV/S", to: rateWidth, alignRight: true))
         for (index, change) in names.enumerated() {
             lines.append(
                 DisplayWidth.fit(shownNames[index], to: nameWidth) + "  "
                     + DisplayWidth.fit(observers[index], to: observerWidth, alignRight: true) + " "
                     + DisplayWidth.fit(Self.delta(Int64(change.observersDelta)), to: 7, alignRight: true) + "  "
                     + DisplayWidth.fit(deliveries[index], to: deliveryWidth, alignRight: true) + " "
-                    + DisplayWidth.fit(Self.delta(change.deliveriesDelta), to: 8, alignRight: true) + "  "
+                    + DisplayWidth.fit(deltas[index], to: deltaWidth, alignRight: true) + "  "
                     + DisplayWidth.fit(rates[index], to: rateWidth, alignRight: true))
         }
         if names.isEmpty { lines.append("(no notification names in either recording)") }
@@ -73,6 +76,11 @@ extension RecordingDiff {
         value == 0 ? "" : value > 0 ? "+\(value)" : "\(value)"
     }
 
+    /// `b − a` exactly, as ``delta(_:)`` writes it, for counts up to 2^64 − 1.
+    static func delta(_ a: UInt64, _ b: UInt64) -> String {
+        b == a ? "" : b > a ? "+\(b - a)" : "-\(a - b)"
+    }
+
     /// B's length over A's; nil when either is empty.
     static func lengthRatio(_ a: UInt64, _ b: UInt64) -> Double? {
         a > 0 && b > 0 ? Double(b) / Double(a) : nil
@@ -83,8 +91,12 @@ extension RecordingDiff {
         nanoseconds == 0 ? "-" : one(Double(count) / (Double(nanoseconds) / 1e9))
     }
 
+    /// One decimal: `2.5`. A value too large for whole tenths (a recording claiming 2^63
+    /// deliveries in a second) is written as Swift spells the double, `9.2e+18`, never trapping.
     static func one(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
+        let scaled = (value * 10).rounded()
+        guard scaled.isFinite, scaled >= 0, scaled < 0x1p62 else { return value.isNaN ? "-" : "\(value)" }
+        let tenths = Int(scaled)
         return "\(tenths / 10).\(tenths % 10)"
     }
 
@@ -97,7 +109,7 @@ extension RecordingDiff {
     }
 
     static func seconds(_ nanoseconds: UInt64) -> String {
-        let tenths = (nanoseconds + 50_000_000) / 100_000_000
+        let tenths = nanoseconds / 100_000_000 + (nanoseconds % 100_000_000 >= 50_000_000 ? 1 : 0)
         return "\(tenths / 10).\(tenths % 10) s"
     }
 }

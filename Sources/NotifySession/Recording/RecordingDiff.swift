@@ -40,7 +40,7 @@ package struct RecordingDiff: Sendable, Encodable {
 
         /// B minus A.
         package var observersDelta: Int { observersB - observersA }
-        /// B minus A.
+        /// B minus A, within Int64's range (the text report writes it exactly).
         package var deliveriesDelta: Int64 { Int64(clamping: deliveriesB) - Int64(clamping: deliveriesA) }
 
         enum CodingKeys: String, CodingKey {

@@ -1,6 +1,5 @@
-import NotifyWire
+package import NotifyWire
 package import NotifyModel
-import NotifyTraceViewer
 
 /// A whole recording folded through the model, as `notifytop diff` compares them.
 ///
@@ -29,40 +28,44 @@ package struct RecordingFold: Sendable {
     /// "3 lines skipped (first at line 101)" when malformed lines were skipped; nil otherwise.
     package let skippedLines: String?
 
-    /// Reads `path` to its end, ticking the model at every timed event as a live session would.
-    package init(path: String) throws(Failure) {
-        let reader: TraceReader
-        do { reader = try TraceReader.open(file: path) } catch {
-            throw Failure(description: "\(error)")
-        }
-        var model = InspectorState()
-        var first: UInt64?
-        var last: UInt64 = 0
-        var recordedFrom: UInt64?
-        reading: while true {
-            switch reader.next() {
-            case .event(let event):
-                model.apply(event)
-                if let time = event.timestamp {
-                    if case .thread = event {
-                    } else {
-                        first = min(first ?? time, time)
-                        // A mid-session recording's prelude predates its header's clock: not recorded time.
-                        if recordedFrom == nil { recordedFrom = max(time, model.header?.clockMono ?? time) }
-                    }
-                    last = max(last, time)
-                    model.tick(now: time)
-                }
-            case .idle: continue
-            case .ended(.failed(let message)): throw Failure(description: message)
-            case .ended: break reading
+    /// A recording's events folded one at a time, as ``init(path:)`` reads them: the model ticked
+    /// at every timed event as a live session would, and the span the figures cover.
+    package struct Folding: Sendable {
+        package private(set) var model = InspectorState()
+        private var first: UInt64?
+        private var last: UInt64 = 0
+        private var recordedFrom: UInt64?
+
+        /// Nothing folded yet.
+        package init() {}
+
+        /// Folds one event.
+        package mutating func add(_ event: TraceEvent) {
+            model.apply(event)
+            guard let time = event.timestamp else { return }
+            if case .thread = event {
+            } else {
+                first = min(first ?? time, time)
+                // A mid-session recording's prelude predates its header's clock: not recorded time.
+                if recordedFrom == nil { recordedFrom = max(time, model.header?.clockMono ?? time) }
             }
+            last = max(last, time)
+            model.tick(now: time)
         }
-        guard model.header != nil else { throw Failure(description: "\(path): not a notifytop trace (no header line)") }
+
+        var duration: UInt64 { first.map { last > $0 ? last - $0 : 0 } ?? 0 }
+        var recorded: UInt64 { recordedFrom.map { last > $0 ? last - $0 : 0 } ?? 0 }
+    }
+
+    /// The recording at `path` as `folding` holds it; not a trace without a header.
+    package init(path: String, folding: Folding, skippedLines: String?) throws(Failure) {
+        guard folding.model.header != nil else {
+            throw Failure(description: "\(path): not a notifytop trace (no header line)")
+        }
         self.path = path
-        self.model = model
-        duration = first.map { last > $0 ? last - $0 : 0 } ?? 0
-        recorded = recordedFrom.map { last > $0 ? last - $0 : 0 } ?? 0
-        skippedLines = reader.skippedLines
+        model = folding.model
+        duration = folding.duration
+        recorded = folding.recorded
+        self.skippedLines = skippedLines
     }
 }

@@ -185,7 +185,8 @@ package struct SessionRecorder {
     /// Nothing is added after the stream's own end line.
     package mutating func writeUserStop() {
         guard !hasEnd else { return }
-        write(.end(TraceEnd(seq: lastSeq + 1, timestamp: latest, reason: .recordingStopped)))
+        // After a stream numbered up to 2^64 − 1 the end line shares its number: never a trap.
+        write(.end(TraceEnd(seq: min(lastSeq, .max - 1) + 1, timestamp: latest, reason: .recordingStopped)))
     }
 
     /// Flushes what is buffered.

@@ -45,7 +45,9 @@ package enum Format {
     package static func rate(_ value: Double) -> String {
         guard value.isFinite, value > 0 else { return "0" }
         if value < 10 { return one(value) }
-        return count(UInt64(value.rounded()))
+        // Past 2^64 − 1 a crafted count would trap the conversion: shown as the most a count can be.
+        let rounded = value.rounded()
+        return count(rounded < 0x1p64 ? UInt64(rounded) : .max)
     }
 
     /// Seconds since the stream's start with millisecond precision: `12.345`.

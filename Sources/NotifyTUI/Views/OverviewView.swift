@@ -20,12 +20,14 @@ package struct OverviewRow: Sendable {
     package var threads: Int?
     /// What STATE says of a process listed without a stream yet (one attached on request).
     package var notAttached: String?
+    /// Lines its stream sent that could not be decoded and were skipped.
+    package var skippedLines: Int
 
     /// Creates a row.
     package init(
         pid: Int32, name: String, center: String = "", uptimeSeconds: Double? = nil,
         summary: InspectorOverview, ended: String? = nil, isAttached: Bool = false, threads: Int? = nil,
-        notAttached: String? = nil
+        notAttached: String? = nil, skippedLines: Int = 0
     ) {
         self.pid = pid
         self.name = name
@@ -36,6 +38,18 @@ package struct OverviewRow: Sendable {
         self.isAttached = isAttached
         self.threads = threads
         self.notAttached = notAttached
+        self.skippedLines = skippedLines
+    }
+
+    /// What STATE says: how the stream ended, what a process not attached yet waits for, whether
+    /// lines were skipped (a stream of nothing but undecodable lines is no trace), or `live`.
+    package var state: String {
+        let lines = "\(skippedLines) line\(skippedLines == 1 ? "" : "s") skipped"
+        if let ended { return "ended: " + ended + (skippedLines > 0 ? "; " + lines : "") }
+        if let notAttached { return notAttached }
+        guard skippedLines > 0 else { return "live" }
+        // A header and nothing else decoded: the stream is not a working trace.
+        return summary.totals.events <= 1 ? "undecodable: " + lines : "live, " + lines
     }
 
     /// Open warnings of `severity`.
@@ -143,8 +157,8 @@ package enum OverviewView {
                     sortKey: { .number(Double($0.summary.viewers ?? -1)) }),
                 TableColumn(
                     "STATE", .flexible(min: stateMinimum),
-                    text: { $0.ended.map { "ended: " + $0 } ?? $0.notAttached ?? "live" },
-                    sortKey: { .text($0.ended ?? "") }, style: { $0.ended != nil ? .dim : nil }),
+                    text: { $0.state }, sortKey: { .text($0.ended ?? "") },
+                    style: { $0.ended != nil ? .dim : $0.skippedLines > 0 ? .warning : nil }),
             ],
             key: { .process($0.pid) }, defaultSort: 0,
             emptyMessage: emptyMessage ?? Self.emptyMessage(directory: directory))
@@ -172,7 +186,8 @@ package enum OverviewView {
             spec: spec(
                 glyphs: glyphs, directory: directory, emptyMessage: emptyMessage, width: rect.width,
                 stateMinimum: max(
-                    stateWidth, min(40, rect.width / 3, rows.map { $0.notAttached?.count ?? 0 }.max() ?? 0))),
+                    stateWidth,
+                    min(40, rect.width / 3, rows.map { $0.ended == nil ? $0.state.count : 0 }.max() ?? 0))),
             state: state, into: &canvas,
             rect: rect,
             glyphs: glyphs)

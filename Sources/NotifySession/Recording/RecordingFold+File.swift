@@ -1,0 +1,21 @@
+import NotifyTraceViewer
+
+extension RecordingFold {
+    /// Reads `path` to its end, as `--replay` reads it.
+    package init(path: String) throws(Failure) {
+        let reader: TraceReader
+        do { reader = try TraceReader.open(file: path) } catch {
+            throw Failure(description: "\(error)")
+        }
+        var folding = Folding()
+        reading: while true {
+            switch reader.next() {
+            case .event(let event): folding.add(event)
+            case .idle: continue
+            case .ended(.failed(let message)): throw Failure(description: message)
+            case .ended: break reading
+            }
+        }
+        try self.init(path: path, folding: folding, skippedLines: reader.skippedLines)
+    }
+}
