@@ -125,6 +125,24 @@ package enum ModelBenchmark {
         return FoldMeasurement(events: eventCount, nanoseconds: elapsed)
     }
 
+    /// Times folding a stream that registers `names` distinct names (``DistinctNamesWorkload``) into
+    /// a fresh state on the calling thread, the events made as it goes (their making is timed too).
+    ///
+    /// - Parameter now: A monotonic clock in nanoseconds, such as NotifyKit's `MonotonicClock.now`.
+    package static func measureDistinctNames(
+        names: Int, configuration: InspectorConfiguration = InspectorConfiguration(), now: () -> UInt64
+    ) -> (fold: FoldMeasurement, state: InspectorState) {
+        var workload = DistinctNamesWorkload()
+        var state = InspectorState(configuration: configuration)
+        var events = 0
+        let start = now()
+        while state.totals.registrations < UInt64(names) {
+            state.apply(workload.nextEvent())
+            events += 1
+        }
+        return (FoldMeasurement(events: events, nanoseconds: now() - start), state)
+    }
+
     /// Folds `eventCount` steady-workload events, generated as it goes, and reads the footprint
     /// (and the heap, through `heapBytes`) every `sampleEvery` events.
     ///

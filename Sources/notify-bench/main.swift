@@ -36,6 +36,7 @@ let workloads: [any Workload] = [
     DashboardFollowWorkload(profile: profile),
     DemoWorkload(profile: profile),
     ExporterDrainWorkload(profile: profile),
+    FilterLookWorkload(profile: profile),
     MainActorMessageWorkload(measurer: measurer, profile: profile),
     AsyncMessageWorkload(profile: profile),
 ]

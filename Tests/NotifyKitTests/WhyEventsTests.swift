@@ -125,6 +125,29 @@ struct WhyEventsTests {
         }
     }
 
+    @Test("a look through many slices reports each dead filter once, in registration order, past removed ones")
+    func lookAcrossSlices() {
+        let center = NotifyCenter()
+        withProbe(on: center) { probe in
+            let count = NotifyCenter.filterLookSlice * 3 + 7
+            var documents: [Document?] = (0..<count).map { _ in Document() }
+            let other = Notification.Name("other")
+            let tokens = documents.map { document in
+                center.addObserver(forName: other, object: document, queue: nil) { _ in }
+            }
+            // Most registrations end: the look's list drops them as it goes.
+            for index in tokens.indices where index % 5 != 0 { center.removeObserver(tokens[index]) }
+            for index in stride(from: 0, to: count, by: 3) { documents[index] = nil }
+            center.lookForDeadObjectFilters()
+            center.lookForDeadObjectFilters()
+            let reported = probe.events.compactMap { event -> UInt64? in
+                if case .objectDead(let registration, _) = event.kind { registration } else { nil }
+            }
+            #expect(reported == stride(from: 0, to: count, by: 15).map { tokens[$0].registrationID })
+            withExtendedLifetime((tokens, documents)) {}
+        }
+    }
+
     @Test("a queue's post names the enqueues merged into it, by site, and takes the survivor's site")
     func queueMerges() {
         let center = NotifyCenter()

@@ -1,5 +1,11 @@
 import NotifySystem
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 extension NotifyCenter {
     /// Reports to the probes each registration whose object filter has deallocated (`objectDead`),
     /// once. A filter is held weakly and nothing tells the center when it dies: a probed post of
@@ -8,19 +14,44 @@ extension NotifyCenter {
     /// that period. The look ends nothing: the registration ends, as before, at the next post of
     /// its name. Does nothing while no probe is attached.
     ///
-    /// - Complexity: O(registrations filtering on an instance), under the center's lock.
+    /// The look goes through the registrations in registration order, ``filterLookSlice`` at a
+    /// time, and lets go of the lock between slices: a post waits for one slice at most, however
+    /// many registrations filter on an instance.
+    ///
+    /// - Complexity: O(registrations filtering on an instance) in all, O(``filterLookSlice``)
+    ///   under the center's lock at a time.
     package func lookForDeadObjectFilters() {
+        // Bounded even while the app adds registrations as fast as the look goes through them.
+        var slicesLeft = lock.withLock { table.instanceFilteredEntries / Self.filterLookSlice + 2 }
+        while slicesLeft > 0, !lookAtFilterSlice() {
+            slicesLeft -= 1
+            // A post waiting for the lock gets it before the next slice.
+            sched_yield()
+        }
+    }
+
+    /// Registrations a look goes through per holding of the lock.
+    package static let filterLookSlice = 256
+
+    /// Looks at the next slice of instance filters; returns true when the look has gone through
+    /// them all (or no probe is attached).
+    private func lookAtFilterSlice() -> Bool {
         lock.withLock {
-            guard let probes else { return }
+            guard let probes else { return true }
             let now = MonotonicClock.now()
-            let dead = table.instanceFiltered.values.filter(\.objectFilterDied).sorted { $0.id < $1.id }
-            for registration in dead where reportedFilterDeaths.insert(registration.id).inserted {
+            if table.filterLookCursor == 0 { filterLookStartedAt = now }
+            let finished = table.forEachFiltered(limit: Self.filterLookSlice) { registration in
+                guard registration.objectFilterDied, reportedFilterDeaths.insert(registration.id).inserted else {
+                    return
+                }
                 // On the thread that made the registration: the inspector's thread is not the app's.
                 probes.emit(
                     .objectDead(registration: registration.id, aliveAt: objectFilterSeenAlive(registration)),
                     timestamp: now, thread: registration.registeringThread)
             }
-            objectFiltersSeenAliveAt = now
+            // Every filter the look found alive was alive when it began.
+            if finished { objectFiltersSeenAliveAt = filterLookStartedAt }
+            return finished
         }
     }
 

@@ -32,8 +32,11 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     // Guarded by `lock`, so the runtime's exclusivity checks would only repeat what the lock ensures.
     @exclusivity(unchecked) var table = RegistrationTable()
     @exclusivity(unchecked) var probes: ProbeSet?
-    /// When ``lookForDeadObjectFilters()`` last found every remaining object filter alive; 0 never.
+    /// When the last complete ``lookForDeadObjectFilters()`` began: every filter it found alive was
+    /// alive then; 0 never.
     @exclusivity(unchecked) var objectFiltersSeenAliveAt: UInt64 = 0
+    /// When the look under way began going through the object filters.
+    @exclusivity(unchecked) var filterLookStartedAt: UInt64 = 0
     /// Registrations whose dead object filter a look has reported and no post has yet ended.
     @exclusivity(unchecked) var reportedFilterDeaths: Set<UInt64> = []
     /// Typed message registrations, also guarded by `lock`.

@@ -67,8 +67,15 @@ struct RegistrationTable {
     /// load before use, since identities of dead observers are reused.
     var byObserver: [ObjectIdentifier: [UInt64: Registration]] = [:]
     var liveCount = 0
-    /// The live registrations that filter on an instance, by id: the ones whose filter can die.
-    private(set) var instanceFiltered: [UInt64: Registration] = [:]
+    /// The registrations that filter on an instance (the ones whose filter can die), in
+    /// registration order; nil where one ended.
+    private var instanceFiltered: ContiguousArray<Registration?> = []
+    /// The id of each entry of `instanceFiltered`, kept for ended ones: ids grow, so the array is
+    /// sorted and a removal finds its entry by binary search.
+    private var instanceFilteredIDs: ContiguousArray<UInt64> = []
+    private var instanceFilteredHoles = 0
+    /// Where the next look at the instance filters goes on from (``forEachFiltered(from:limit:_:)``).
+    var filterLookCursor = 0
     var lastID: UInt64 = 0
     var serials = ObjectSerials()
     /// Each (name, callsite) pair's live count after its latest changes.
@@ -131,7 +138,8 @@ struct RegistrationTable {
         }
         // Most registrations filter on no instance: skip the weak load.
         if registration.objectKey > Registration.valueKey {
-            instanceFiltered[registration.id] = registration
+            instanceFiltered.append(registration)
+            instanceFilteredIDs.append(registration.id)
             if let object = registration.object {
                 registration.objectSerial = UInt32(truncatingIfNeeded: serials.serial(registering: object))
             }
@@ -240,13 +248,64 @@ struct RegistrationTable {
 
     private mutating func forget(_ registration: Registration) {
         liveCount -= 1
-        if registration.objectKey > Registration.valueKey { instanceFiltered[registration.id] = nil }
+        if registration.objectKey > Registration.valueKey { forgetInstanceFilter(of: registration.id) }
         noteSiteChange(of: registration, by: -1, at: MonotonicClock.now())
         if let key = registration.observerKey {
             byObserver[key]?[registration.id] = nil
             if byObserver[key]?.isEmpty == true { byObserver[key] = nil }
         }
     }
+
+    private mutating func forgetInstanceFilter(of id: UInt64) {
+        var low = 0
+        var high = instanceFilteredIDs.count
+        while low < high {
+            let mid = (low + high) / 2
+            if instanceFilteredIDs[mid] < id { low = mid + 1 } else { high = mid }
+        }
+        guard low < instanceFilteredIDs.count, instanceFilteredIDs[low] == id, instanceFiltered[low] != nil else {
+            return
+        }
+        instanceFiltered[low] = nil
+        instanceFilteredHoles += 1
+        // Amortized O(1) per removal, like the arrays' own growth.
+        if instanceFilteredHoles > 64, instanceFilteredHoles * 2 > instanceFiltered.count { compactInstanceFilters() }
+    }
+
+    private mutating func compactInstanceFilters() {
+        var kept = 0
+        var cursor = 0
+        for index in instanceFiltered.indices {
+            if index == filterLookCursor { cursor = kept }
+            guard let registration = instanceFiltered[index] else { continue }
+            instanceFiltered[kept] = registration
+            instanceFilteredIDs[kept] = instanceFilteredIDs[index]
+            kept += 1
+        }
+        filterLookCursor = filterLookCursor >= instanceFiltered.count ? kept : cursor
+        instanceFiltered.removeLast(instanceFiltered.count - kept)
+        instanceFilteredIDs.removeLast(instanceFilteredIDs.count - kept)
+        instanceFilteredHoles = 0
+    }
+
+    /// Calls `body` on the next live registrations filtering on an instance, in registration order,
+    /// from ``filterLookCursor`` on, at most `limit` entries; moves the cursor past them. Returns
+    /// true when it reached the end, and then puts the cursor back at the start.
+    mutating func forEachFiltered(limit: Int, _ body: (Registration) -> Void) -> Bool {
+        let end = min(instanceFiltered.count, filterLookCursor + limit)
+        for index in filterLookCursor..<max(filterLookCursor, end) {
+            if let registration = instanceFiltered[index] { body(registration) }
+        }
+        guard end < instanceFiltered.count else {
+            filterLookCursor = 0
+            return true
+        }
+        filterLookCursor = end
+        return false
+    }
+
+    /// The registrations filtering on an instance, ended ones included until they are compacted away.
+    var instanceFilteredEntries: Int { instanceFiltered.count }
 
     /// Every live registration in registration order, with the name it observes.
     var all: [(registration: Registration, name: Notification.Name?)] {

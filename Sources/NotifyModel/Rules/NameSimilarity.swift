@@ -11,6 +11,8 @@ enum NameSimilarity {
     static let maximumComparedLength = 256
     /// The most a reported distance says exactly; farther is reported as one more than this.
     static let maximumReportedDistance = 64
+    /// The shortest core that is near a longer one it begins or ends.
+    static let minimumAffixLength = 8
 
     /// The edit distance between `a` and `b` when they are near; nil otherwise (or when equal).
     ///
@@ -29,7 +31,8 @@ enum NameSimilarity {
         let near =
             short == long
             || distance(short, long, atMost: maximumDistance) != nil
-            || (short.count >= 8 && (long.starts(with: short) || long.reversed().starts(with: short.reversed())))
+            || (short.count >= minimumAffixLength
+                && (long.starts(with: short) || long.reversed().starts(with: short.reversed())))
         return near ? reported(a, b) : nil
     }
 
@@ -53,7 +56,7 @@ enum NameSimilarity {
     }
 
     /// The name without a leading `k` / `ns` and a trailing `notification` (already lowercased).
-    private static func core(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
+    static func core(_ scalars: [Unicode.Scalar]) -> [Unicode.Scalar] {
         var slice = scalars[...]
         let suffix = Array("notification".unicodeScalars)
         if slice.count > suffix.count, slice.suffix(suffix.count).elementsEqual(suffix) {

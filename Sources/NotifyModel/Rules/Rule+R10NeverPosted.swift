@@ -14,12 +14,22 @@
 /// A name posted, but only to other centers than an observer's, is the variant in
 /// `Rule+R10OtherCenter.swift`.
 extension InspectorState {
+    /// A name gained an observer: while it has observers and no post, checkpoints count its wait.
+    mutating func neverPostedRegistered(_ slot: Int) {
+        guard slot != 0, nameRows[slot].posts == 0 else { return }
+        ruleState.neverPostedWaiting.insert(slot)
+    }
+
+    /// - Complexity: O(names waiting), not O(names).
     mutating func neverPostedCheckpoint() {
         let rules = configuration.rules
         guard rules.runs(.neverPosted) else { return }
-        for slot in nameRows.indices {
+        for slot in ruleState.neverPostedWaiting.sorted() {
             let row = nameRows[slot]
-            guard row.occupied, !row.isWildcard, row.liveObservers > 0, row.posts == 0 else { continue }
+            guard row.occupied, !row.isWildcard, row.liveObservers > 0, row.posts == 0 else {
+                ruleState.neverPostedWaiting.remove(slot)
+                continue
+            }
             nameRows[slot].checkpointsWaiting += 1
             let waited = now - min(now, row.liveSince ?? now)
             let checkpoints = nameRows[slot].checkpointsWaiting
@@ -57,13 +67,7 @@ extension InspectorState {
             allows(.neverPosted, callsite: oldest.callsite, name: name)
         else { return }
         let ids = live.map(\.id).suffix(16)
-        let isMessage = nameRows[slot].isMessage
-        let posted = nameRows.lazy.filter { $0.occupied && $0.posts > 0 && !$0.isWildcard && !$0.isMessage }
-            .map(\.name)
-        let near =
-            isMessage
-            ? nil
-            : NameSimilarity.nearest(to: name, among: posted, maximumDistance: configuration.rules.nearNameDistance)
+        let near = nameRows[slot].isMessage ? nil : nearestPosted(to: name)
         findingStore.raise(
             key, severity: near == nil ? .info : .warning,
             summary: "\"\(name)\" is observed at \(oldest.callsite) but was never posted"
@@ -84,7 +88,14 @@ extension InspectorState {
         }
     }
 
+    private mutating func nearestPosted(to name: String) -> (name: String, distance: Int)? {
+        let posted = nearNameCandidates(to: name, among: \.postedNameIndex).map { nameRows[$0] }
+            .filter { $0.occupied && $0.posts > 0 && !$0.isWildcard && !$0.isMessage }.map(\.name)
+        return NameSimilarity.nearest(to: name, among: posted, maximumDistance: configuration.rules.nearNameDistance)
+    }
+
     mutating func neverPostedFirstPost(_ slot: Int) {
+        filePostedName(slot)
         nameRows[slot].checkpointsWaiting = 0
         findingStore.resolve(LeakFindingKey(rule: .neverPosted, subject: .name(nameRows[slot].name)), at: now)
     }

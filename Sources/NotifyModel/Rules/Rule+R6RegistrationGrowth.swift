@@ -14,7 +14,9 @@
 extension InspectorState {
     mutating func growthRegistered(_ slot: Int, _ row: ObserverRow) {
         rows[slot].flags.insert(.tallied)
-        ruleState.tallies[SiteKey(nameSlot: row.nameSlot, callsite: row.callsite.id), default: SiteTally()].live += 1
+        let site = SiteKey(nameSlot: row.nameSlot, callsite: row.callsite.id)
+        ruleState.tallies[site, default: SiteTally()].live += 1
+        ruleState.changedTallies.insert(site)
         guard let name = row.name, let budget = configuration.rules.registrationBudgets[name],
             allows(.registrationGrowth, callsite: row.callsite, name: name)
         else { return }
@@ -39,6 +41,7 @@ extension InspectorState {
         guard row.flags.contains(.tallied) else { return }
         rows[slot].flags.remove(.tallied)
         let key = SiteKey(nameSlot: row.nameSlot, callsite: row.callsite.id)
+        ruleState.changedTallies.insert(key)
         let live: Int
         if let index = ruleState.tallies.index(forKey: key) {
             live = ruleState.tallies.values[index].countDown()
@@ -60,11 +63,21 @@ extension InspectorState {
         }
     }
 
+    /// Judges the pairs whose count changed since the last checkpoint, and those found growing
+    /// then (which are raised again); any other pair would be judged as it was last time.
+    ///
+    /// - Complexity: O(pairs changed + pairs growing), not O(live pairs).
     mutating func growthCheckpoint() {
         let rules = configuration.rules
+        let judged = ruleState.changedTallies.union(ruleState.growingTallies)
+        ruleState.changedTallies.removeAll(keepingCapacity: true)
         guard rules.runs(.registrationGrowth) else { return }
         let span = max(1, rules.growthCheckpoints) + 1
-        for index in ruleState.tallies.indices {
+        for site in judged {
+            guard let index = ruleState.tallies.index(forKey: site) else {
+                ruleState.growingTallies.remove(site)
+                continue
+            }
             let live = ruleState.tallies.values[index].live
             if ruleState.tallies.values[index].series.last != live {
                 ruleState.tallies.values[index].series.append(live)
@@ -75,7 +88,11 @@ extension InspectorState {
             let series = ruleState.tallies.values[index].series
             guard live >= rules.growthMinimum, series.count == span,
                 zip(series, series.dropFirst()).allSatisfy({ $0 < $1 })
-            else { continue }
+            else {
+                ruleState.growingTallies.remove(site)
+                continue
+            }
+            ruleState.growingTallies.insert(site)
             let key = ruleState.tallies.keys[index]
             raiseGrowth(key, live: live, series: series)
         }
@@ -104,6 +121,7 @@ extension InspectorState {
                 if series.count > span { series.removeFirst() }
             }
             ruleState.tallies.values[index].series = series
+            ruleState.changedTallies.insert(key)
         }
     }
 

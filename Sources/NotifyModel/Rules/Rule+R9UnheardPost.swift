@@ -98,7 +98,7 @@ extension InspectorState {
         }
         ruleState.registeredNames &+= 1
         let maximum = configuration.rules.nearNameDistance
-        for index in nameRows.indices.dropFirst() {
+        for index in nearNameCandidates(to: name, among: \.unheardNames) {
             let posted = nameRows[index]
             guard posted.occupied, !posted.isMessage, posted.postsWithNoObserver > 0, !posted.everRegistered,
                 !configuration.rules.unheardAllowlist.contains(posted.name),
@@ -151,9 +151,9 @@ extension InspectorState {
             ?? "\"\(name)\" is still posted, but all its observers went away"
     }
 
-    private func nearestRegistered(to name: String) -> (name: String, distance: Int)? {
-        let registered = nameRows.lazy.filter { $0.occupied && $0.everRegistered && !$0.isWildcard && !$0.isMessage }
-            .map(\.name)
+    private mutating func nearestRegistered(to name: String) -> (name: String, distance: Int)? {
+        let registered = nearNameCandidates(to: name, among: \.registeredNameIndex).map { nameRows[$0] }
+            .filter { $0.occupied && $0.everRegistered && !$0.isWildcard && !$0.isMessage }.map(\.name)
         return NameSimilarity.nearest(
             to: name, among: registered, maximumDistance: configuration.rules.nearNameDistance)
     }

@@ -10,6 +10,10 @@ struct RuleState: Sendable {
     var duplicates: [DuplicateKey: DuplicateGroup] = [:]
     /// R6: live registrations per (name, callsite), with the checkpoint series.
     var tallies: [SiteKey: SiteTally] = [:]
+    /// R6: pairs whose count changed since the last checkpoint, and pairs found growing at it:
+    /// the only ones the next checkpoint judges.
+    var changedTallies: Set<SiteKey> = []
+    var growingTallies: Set<SiteKey> = []
     /// R2(b): live registrations per (owner, name).
     var ownerNames: [OwnerName: Int] = [:]
     /// R2(b): owners that removed their last registration for a name, by owner then name.
@@ -26,6 +30,14 @@ struct RuleState: Sendable {
     /// R9: bumped when a name registers for the first time, so a name already found near none
     /// is not compared again until then.
     var registeredNames: UInt64 = 0
+    /// R9: the names posted unheard and never registered (the typo candidates), and the names
+    /// registered, filed for near-name lookups (``NearNameIndex``).
+    var unheardNames = NearNameIndex(maximumDistance: LeakRuleConfiguration().nearNameDistance)
+    var registeredNameIndex = NearNameIndex(maximumDistance: LeakRuleConfiguration().nearNameDistance)
+    /// R10: the names posted, filed for near-name lookups.
+    var postedNameIndex = NearNameIndex(maximumDistance: LeakRuleConfiguration().nearNameDistance)
+    /// R10: the names that may have observers and no post (each checked at the checkpoint).
+    var neverPostedWaiting: Set<Int> = []
     /// Stream time of the next automatic checkpoint.
     var nextCheckpoint: UInt64?
     /// The first automatic checkpoint of this stream: the grid's earlier points passed before it.

@@ -24,6 +24,9 @@ public struct DetailLoss: Sendable, Hashable {
     public internal(set) var refusedRemovalGaps: UInt64 = 0
     /// Findings dropped past the findings cap.
     public internal(set) var droppedFindings: UInt64 = 0
+    /// Near-name lookups (R9's typo check) cut short among too many similar names: a typo among
+    /// them may go unreported.
+    public internal(set) var nearNameLookupsCut: UInt64 = 0
     /// Lines of kinds this version does not know.
     public internal(set) var unknownLines: UInt64 = 0
 

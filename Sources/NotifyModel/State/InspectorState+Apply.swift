@@ -176,8 +176,8 @@ extension InspectorState {
         return slot
     }
 
-    /// Forgets the least recently used quarter of the names that have no live observers and no
-    /// open finding.
+    /// Forgets the least recently used of the names that have no live observers and no open
+    /// finding: a quarter of the cap, or more to leave three quarters of it.
     private mutating func forgetIdleNames() {
         var pinned = Set<String>()
         for finding in findingStore.byKey.values where finding.isOpen {
@@ -187,15 +187,19 @@ extension InspectorState {
             let row = nameRows[entry.value]
             return row.liveObservers == 0 && !pinned.contains(row.name)
         }
+        // Down to three quarters of the cap in idle names, at least a quarter of the cap at a time.
+        let quarter = max(1, configuration.maximumNames / 4)
         let victims = idle.sorted { nameRows[$0.value].lastUsed < nameRows[$1.value].lastUsed }
-            .prefix(max(1, configuration.maximumNames / 4))
+            .prefix(max(quarter, idle.count - configuration.maximumNames + quarter))
         for (name, slot) in victims {
             nameSlots[name] = nil
             nameRows[slot] = NameRow.vacant
             freeNameSlots.append(slot)
         }
         loss.forgottenNames &+= UInt64(victims.count)
-        nameTrimAt = max(configuration.maximumNames, nameSlots.count + configuration.maximumNames / 4)
+        // Many names with observers (never forgotten) make the next trim wait longer: a trim
+        // reads every name, so its cost is spread over as many new ones.
+        nameTrimAt = max(configuration.maximumNames, nameSlots.count + max(quarter, nameSlots.count / 4))
     }
 
     // MARK: Definitions

@@ -28,7 +28,11 @@ extension InspectorState {
         let wasPosted = nameRows[slot].posts > 0
         nameRows[slot].posts &+= history.posts
         nameRows[slot].deliveries &+= history.deliveries
-        nameRows[slot].postsWithNoObserver &+= min(history.unheard, history.posts)
+        let unheard = min(history.unheard, history.posts)
+        if unheard > 0, nameRows[slot].postsWithNoObserver == 0, !nameRows[slot].everRegistered {
+            fileUnheardName(slot)
+        }
+        nameRows[slot].postsWithNoObserver &+= unheard
         nameRows[slot].lastUsed = max(nameRows[slot].lastUsed, now)
         if history.deliveries > 0 { nameRows[slot].handlingThreads.insert(history.thread) }
         guard history.posts > 0 else { return }

@@ -33,6 +33,7 @@ extension InspectorState {
         if carriesSeveralCenters { notePostedCenter(center, nameSlot: slot) }
 
         if post.matched == 0 {
+            if nameRows[slot].postsWithNoObserver == 0, !nameRows[slot].everRegistered { fileUnheardName(slot) }
             nameRows[slot].postsWithNoObserver &+= 1
             unheardPosted(post, nameSlot: slot)
         } else if !ruleState.unheard.isEmpty {

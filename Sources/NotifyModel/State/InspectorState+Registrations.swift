@@ -53,10 +53,12 @@ extension InspectorState {
         }
         if registration.preexisting { ruleState.pastPending = true }
 
+        neverPostedRegistered(nameIndex)
         growthRegistered(slot, row)
         selfRetainingRegistered(slot, row)
         duplicateRegistered(slot, row)
         prematureRemovalRegistered(slot, row)
+        if firstTime { fileRegisteredName(nameIndex) }
         unheardPostRegistered(slot, row, firstTimeForName: firstTime)
     }
 

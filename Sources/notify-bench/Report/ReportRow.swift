@@ -21,6 +21,8 @@ enum Cell {
     case percentOf(Double, conditions: String)
     /// A count of things, with the conditions it was measured under.
     case countOf(UInt64, conditions: String)
+    /// The longest and the 99th percentile of some durations, with the conditions they were measured under.
+    case latency(max: Double, p99: Double, conditions: String)
 
     var text: String {
         switch self {
@@ -36,6 +38,8 @@ enum Cell {
             "\(added < 0 ? "" : "+")\(Self.duration(added)) (\(Self.duration(with)) / \(Self.duration(without)))"
         case .percentOf(let percent, let conditions): "\(Self.decimal(percent, places: 1))% (\(conditions))"
         case .countOf(let count, let conditions): "\(count) (\(conditions))"
+        case .latency(let max, let p99, let conditions):
+            "max \(Self.duration(max)), p99 \(Self.duration(p99)) (\(conditions))"
         }
     }
 
@@ -43,7 +47,7 @@ enum Cell {
     var measurement: Double? {
         switch self {
         case .nanoseconds(let value), .allocations(let value), .bytes(let value): value
-        case .none, .factor, .factorOf, .addedTo, .rate, .percentOf, .countOf: nil
+        case .none, .factor, .factorOf, .addedTo, .rate, .percentOf, .countOf, .latency: nil
         }
     }
 

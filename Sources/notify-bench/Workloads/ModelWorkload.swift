@@ -9,10 +9,13 @@ struct ModelWorkload: Workload {
     static let memoryRow = "model heap growth over a long steady stream"
     static let explainRow = "explain one post after 1M events"
     static let cascadeRow = "cascade of one post after 1M events"
+    static let distinctNamesRow = "model fold, a new name at every registration"
+    /// Per registered name (about three events): 10^6 names fold in under 5 s.
+    static let distinctNamesTarget = 5_000.0
 
     let profile: Profile
 
-    var rowNames: [String] { [Self.foldRow, Self.memoryRow, Self.explainRow, Self.cascadeRow] }
+    var rowNames: [String] { [Self.foldRow, Self.memoryRow, Self.explainRow, Self.cascadeRow, Self.distinctNamesRow] }
 
     func run(_ options: BenchOptions) throws -> [Row] {
         var rows: [Row] = []
@@ -52,6 +55,18 @@ struct ModelWorkload: Workload {
             var row = Row(Self.cascadeRow + " (\(measured.posts) posts, \(measured.deliveries) deliveries)")
             row.notifyKit = .nanoseconds(Double(measured.nanoseconds))
             row.expect("≤ 100 ms", measured.nanoseconds <= 100_000_000)
+            rows.append(row)
+        }
+        if options.selects(Self.distinctNamesRow) {
+            let names = profile.name == "quick" ? 100_000 : 1_000_000
+            let name = Self.distinctNamesRow + " (\(names / 1_000)k names, ns per name)"
+            progress(name)
+            let measured = ModelBenchmark.measureDistinctNames(names: names, now: MonotonicClock.now).fold
+            let perName = Double(measured.nanoseconds) / Double(names)
+            var row = Row(name)
+            row.notifyKit = .nanoseconds(perName)
+            row.expect(
+                "≤ \(Cell.duration(Self.distinctNamesTarget)) (10^6 names in 5 s)", perName <= Self.distinctNamesTarget)
             rows.append(row)
         }
         return rows
