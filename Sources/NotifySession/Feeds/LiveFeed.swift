@@ -66,8 +66,8 @@ package final class LiveFeed: Sendable {
     private static func readLoop(_ reader: TraceReader, shared: Shared, limit: Int) {
         let inbox = shared
         reader.onMalformedLine = { message in inbox.withLock { $0.messages.append(message) } }
+        // Batches grow as events come (and keep their storage as spares): a quiet stream's stay small.
         var batch: [TraceEvent] = []
-        batch.reserveCapacity(Self.batchSize)
         /// Hands the batch over (whole, with a spare to refill) and returns whether to stop; over
         /// the bound, drops and counts it instead. `closing` hands on the count even when full.
         func flush(closing: Bool = false) -> Bool {
@@ -89,7 +89,6 @@ package final class LiveFeed: Sendable {
             if next != nil {
                 swap(&batch, &next!)
                 next = nil
-                if batch.capacity < Self.batchSize { batch.reserveCapacity(Self.batchSize) }
             }
             return stop
         }
@@ -178,8 +177,9 @@ package final class LiveFeed: Sendable {
 
     /// Events per batch handed from the reader to the run loop.
     private static let batchSize = 1_024
-    /// Emptied batches kept for reuse; more would only hold memory after a burst.
-    private static let maximumSpares = 8
+    /// Emptied batches kept for reuse; more would only hold memory after a burst (and 64 streams
+    /// of the overview hold theirs).
+    private static let maximumSpares = 2
     /// How long the reader waits, once caught up, before reading again: far below a frame.
     private static let gatherMicroseconds: UInt32 = 3_000
     /// The most bytes a pause may let gather: well under what a Unix socket holds (about 200 KiB).

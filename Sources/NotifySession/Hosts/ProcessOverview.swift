@@ -78,9 +78,9 @@ package final class ProcessOverview {
         foldConfiguration = Self.foldConfiguration(configuration)
     }
 
-    /// Events of exact history the followed processes share by default: some 20 MB at 150 bytes
-    /// an event, a tenth of a session's own.
-    package static let defaultHistoryBudget = 131_072
+    /// Events of exact history the followed processes share by default: some 10 MB at 150 bytes
+    /// an event.
+    package static let defaultHistoryBudget = 65_536
     /// Posts and deliveries an unattached process's explain and cascade keep: about 0.6 MB full.
     package static let foldLinkCapacity = 2_048
 
