@@ -196,8 +196,10 @@ done
 for _ in $(seq 100); do [ "$(ls "$WORK/idle/notifytop" | grep -c '\.sock$')" -ge "$IDLE" ] && break; sleep 0.1; done
 XDG_RUNTIME_DIR="$WORK/idle" timeout 60 "$TOP" --batch -n 24 -d 1s --size 150x20 > "$WORK/idle.txt" 2>&1 &
 idle_top=$!
-rss() { awk '/^VmRSS/ {print $2}' "/proc/$idle_top/status" 2>/dev/null; }
-sleep 8; early=$(rss)
+sleep 1
+idle_pid=$(pgrep -P "$idle_top" | head -1)  # notifytop, the child of timeout
+rss() { awk '/^VmRSS/ {print $2}' "/proc/${idle_pid:-0}/status" 2>/dev/null; }
+sleep 7; early=$(rss)
 sleep 12; late=$(rss)
 wait "$idle_top"
 bound=$((IDLE_BASE_KB + IDLE * IDLE_PER_PROCESS_KB))
