@@ -166,6 +166,12 @@ package enum ModelBenchmark {
         return MemoryMeasurement(samples: samples)
     }
 
+    /// Hands `body` the steady workload's first `eventCount` events, one at a time (none kept).
+    package static func forEachSteadyEvent(_ eventCount: Int, _ body: (TraceEvent) -> Void) {
+        var workload = SteadyWorkload()
+        for _ in 0..<max(0, eventCount) { body(workload.nextEvent()) }
+    }
+
     /// The model after folding `eventCount` steady-workload events, ticked every 1,024 events,
     /// and the newest event time it saw: the untimed set-up of the query rows.
     static func steadyState(eventCount: Int) -> (state: InspectorState, last: UInt64) {

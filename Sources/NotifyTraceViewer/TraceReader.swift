@@ -54,7 +54,8 @@ public final class TraceReader {
     private let source: Source
     private var decoder = TraceDecoder()
     /// Large enough to take everything a socket holds in one read.
-    private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+    /// Left uninitialized: a quiet stream's reads touch only the pages they fill.
+    private var buffer = [UInt8](unsafeUninitializedCapacity: 256 * 1024) { _, count in count = 256 * 1024 }
     private var sawEndLine: TraceEnd?
     private var finishedInput = false
     private var ended: TraceStreamEnd?

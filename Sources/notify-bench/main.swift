@@ -31,6 +31,7 @@ let workloads: [any Workload] = [
     MemoryWorkload(profile: profile),
     TraceWorkload(profile: profile),
     ModelWorkload(profile: profile),
+    OverviewMemoryWorkload(profile: profile),
     DashboardWorkload(profile: profile),
     DashboardLoadWorkload(profile: profile),
     DashboardFollowWorkload(profile: profile),

@@ -181,6 +181,33 @@ timeout 30 "$TOP" --pid "$quiet" --batch -n 1 -d 1s --view names > "$WORK/pid.tx
 check "--pid still attaches to one process directly" \
     sh -c "grep -q '^Names' '$WORK/pid.txt' && ! grep -q 'Processes' '$WORK/pid.txt'"
 
+echo "::: many idle processes: notifytop's memory stays bounded and flat"
+# IDLE demos posting once every 5 s in a directory of their own; notifytop's resident memory is
+# sampled while it follows them. The bound scales with the count (64 idle demos: about 85 MB).
+IDLE=${IDLE:-16}
+IDLE_BASE_KB=${IDLE_BASE_KB:-80000}
+IDLE_PER_PROCESS_KB=${IDLE_PER_PROCESS_KB:-2048}
+mkdir -p "$WORK/idle/notifytop" && chmod 700 "$WORK/idle" "$WORK/idle/notifytop"
+for seed in $(seq "$IDLE"); do
+    XDG_RUNTIME_DIR="$WORK/idle" NOTIFYTOP=1 "$BIN_DIR/notify-demo" --scenario quiet --rate 0.2 --seed "$seed" \
+        --duration 120 > "$WORK/idle-$seed.log" 2>&1 &
+    demos+=("$!")
+done
+for _ in $(seq 100); do [ "$(ls "$WORK/idle/notifytop" | grep -c '\.sock$')" -ge "$IDLE" ] && break; sleep 0.1; done
+XDG_RUNTIME_DIR="$WORK/idle" timeout 60 "$TOP" --batch -n 24 -d 1s --size 150x20 > "$WORK/idle.txt" 2>&1 &
+idle_top=$!
+sleep 1
+idle_pid=$(pgrep -P "$idle_top" | head -1)  # notifytop, the child of timeout
+rss() { awk '/^VmRSS/ {print $2}' "/proc/${idle_pid:-0}/status" 2>/dev/null; }
+sleep 7; early=$(rss)
+sleep 12; late=$(rss)
+wait "$idle_top"
+bound=$((IDLE_BASE_KB + IDLE * IDLE_PER_PROCESS_KB))
+echo "     notifytop with $IDLE idle processes: ${early:-?} kB after 8 s, ${late:-?} kB after 20 s (bound $bound kB)"
+check "notifytop followed all $IDLE idle processes" grep -q "0 Processes ($IDLE)" "$WORK/idle.txt"
+check "its resident memory stays under $bound kB (${late:-?} kB)" test "${late:-999999999}" -le "$bound"
+check "and stays flat while they idle (${early:-?} → ${late:-?} kB)" test "$((${late:-999999999} - ${early:-0}))" -le 8192
+
 echo
 echo "overview e2e: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -14,9 +14,9 @@ import NotifyWire
 /// - Complexity: O(1) per post and delivery; no allocation once the rings are full.
 struct CascadeIndex: Sendable {
     /// Posts and deliveries kept, each: the configured count rounded up to a power of two.
-    let capacity: Int
+    private(set) var capacity: Int
     /// `capacity - 1`: an ordinal's index in its ring.
-    private let mask: Int
+    private var mask: Int
 
     /// One post as a cascade needs it.
     struct Post: Sendable {
@@ -71,6 +71,20 @@ struct CascadeIndex: Sendable {
         while size < capacity { size <<= 1 }
         self.capacity = size
         mask = size - 1
+    }
+
+    /// Keeps up to `capacity` posts and deliveries (rounded up to a power of two) from now on when
+    /// that is more and neither ring went round yet (an index is then its entry's ordinal, whatever
+    /// the capacity); rings gone round keep their own.
+    mutating func widen(to capacity: Int) {
+        var size = 1
+        while size < capacity { size <<= 1 }
+        guard size > self.capacity, posts.count == postsAppended, deliveries.count == deliveriesAppended else { return }
+        self.capacity = size
+        mask = size - 1
+        guard !posts.isEmpty else { return }
+        lookup = PostLookup(capacity: 2 * size)
+        for ordinal in posts.indices { lookup.insert(posts[ordinal].postID, ordinal: ordinal) }
     }
 
     mutating func posted(_ post: TracePost, center: UInt32) {

@@ -15,7 +15,7 @@ struct ExplainIndex: Sendable {
     static let postsPerName = 32
     /// Deliveries and enqueues kept, all posts together
     /// (``InspectorConfiguration/explainLinkCapacity``).
-    let linkCapacity: Int
+    private(set) var linkCapacity: Int
     /// Posts a delivery can find by id (direct-mapped, as ``RecentPosts``).
     static let locationCapacity = 1 << 14
 
@@ -224,6 +224,13 @@ struct ExplainIndex: Sendable {
     @inline(__always)
     private static func locationIndex(_ postID: UInt64) -> Int {
         Int(truncatingIfNeeded: postID & UInt64(locationCapacity - 1))
+    }
+
+    /// Keeps up to `capacity` links from now on when that is more and no link was overwritten yet
+    /// (an index is then its link's ordinal, whatever the capacity); a ring gone round keeps its own.
+    mutating func widen(to capacity: Int) {
+        guard capacity > linkCapacity, linksAppended == links.count else { return }
+        linkCapacity = capacity
     }
 
     /// A post's links, oldest first, and whether older ones were overwritten.

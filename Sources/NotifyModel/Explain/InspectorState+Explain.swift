@@ -141,7 +141,7 @@ extension InspectorState {
         if !complete {
             notes.append(
                 "older deliveries of this post were overwritten: explanations keep the last "
-                    + "\(configuration.explainLinkCapacity) deliveries and enqueues")
+                    + "\(explainIndex.linkCapacity) deliveries and enqueues")
         }
         if eventsLost > 0 {
             notes.append("\(eventsLost) events were lost in gaps: a missing delivery may be among them")

@@ -2,18 +2,20 @@ import Foundation
 package import NotifyModel
 import NotifySystem
 package import NotifyTUI
-import NotifyWire
+package import NotifyWire
 import NotifyTraceViewer
 
 /// The overview's collection and state (view 0): one live stream per inspectable process of a
 /// host, each folded into its own ``InspectorState``, so a process's row shows the figures its own
 /// views show. Owned by the run loop, like the session's model.
 ///
-/// Cost: one connection, one reader thread and one bounded fold (its configuration's limits) per
-/// process, at most ``limit`` processes; the host is listed once a second, off the run loop's thread.
+/// Cost: one connection, one reader thread and one bounded fold per process, at most ``limit``
+/// processes; the host is listed once a second, off the run loop's thread. An unattached fold keeps
+/// small explain and cascade rings (``foldLinkCapacity``), widened when its views are attached.
 /// Each process also keeps what a recording's prelude needs (``SessionRecorder/Memory``), so `r`
 /// works once its views are attached: the processes share ``historyBudget`` events of exact
-/// history, beyond which a process's prelude is its state only.
+/// history, beyond which a process's prelude is its state only. All told about 2 MB a process
+/// (the `notify-bench` row "overview heap per followed process" holds it).
 package final class ProcessOverview {
     /// One process: its stream and its fold.
     struct Entry {
@@ -66,14 +68,33 @@ package final class ProcessOverview {
     private let opening = LockedValue(Opening())
 
     package init(
-        host: any InspectionHost, limit: Int = 64, historyBudget: Int = SessionRecorder.Memory.sessionHistoryLimit,
+        host: any InspectionHost, limit: Int = 64, historyBudget: Int = ProcessOverview.defaultHistoryBudget,
         configuration: InspectorConfiguration = .init()
     ) {
         self.host = host
         self.limit = limit
         self.historyBudget = historyBudget
         self.configuration = configuration
+        foldConfiguration = Self.foldConfiguration(configuration)
     }
+
+    /// Events of exact history the followed processes share by default: some 10 MB at 150 bytes
+    /// an event.
+    package static let defaultHistoryBudget = 65_536
+    /// Posts and deliveries an unattached process's explain and cascade keep: about 0.6 MB full.
+    package static let foldLinkCapacity = 2_048
+
+    /// The configuration an unattached process is folded with: the session's, with the explain
+    /// and cascade rings cut to ``foldLinkCapacity`` (its rows need none of them). Attaching
+    /// widens them again (``InspectorState/widenDetail(to:)``).
+    package static func foldConfiguration(_ configuration: InspectorConfiguration) -> InspectorConfiguration {
+        var folded = configuration
+        folded.explainLinkCapacity = min(configuration.explainLinkCapacity, foldLinkCapacity)
+        return folded
+    }
+
+    /// ``configuration`` as ``foldConfiguration(_:)`` cuts it.
+    private let foldConfiguration: InspectorConfiguration
 
     /// The pids followed, ascending.
     package var pids: [Int32] { entries.keys.sorted() }
@@ -87,7 +108,9 @@ package final class ProcessOverview {
         if now >= nextListing, look.start(on: host, known: streamed, room: limit - streamed.count) {
             nextListing = now + 1_000_000_000
         }
-        for pid in entries.keys where pid != attachedPid {
+        // Over a copy of the keys: iterating the dictionary itself would keep its storage shared
+        // while `drain` mutates it, so every entry (and each fold's rings) would be copied.
+        for pid in Array(entries.keys) where pid != attachedPid {
             drain(pid)
         }
     }
@@ -113,8 +136,8 @@ package final class ProcessOverview {
             return
         }
         let listed = Set(listing.processes.map(\.pid))
-        for (pid, entry) in entries where !listed.contains(pid) {
-            if pid != attachedPid { entry.feed?.stop() }  // the session stops the attached one
+        for pid in Array(entries.keys) where !listed.contains(pid) {
+            if pid != attachedPid { entries[pid]?.feed?.stop() }  // the session stops the attached one
             entries[pid] = nil
         }
         let onDemand = host is any OnDemandHost
@@ -122,7 +145,7 @@ package final class ProcessOverview {
             if entries[process.pid] == nil {
                 guard found.opened[process.pid] != nil || onDemand, entries.count < limit else { continue }
                 entries[process.pid] = Entry(
-                    process: process, model: InspectorState(configuration: configuration), tail: EventTail(),
+                    process: process, model: InspectorState(configuration: foldConfiguration), tail: EventTail(),
                     memory: SessionRecorder.Memory(historyLimit: historyShare), seenIn: listings)
                 shareHistory()
             }
@@ -132,7 +155,7 @@ package final class ProcessOverview {
             switch opened {
             case .success(let reader):
                 if let cutOff = entries[process.pid]?.cutOff {
-                    var model = InspectorState(configuration: configuration)
+                    var model = InspectorState(configuration: foldConfiguration)
                     for gap in cutOff.carriedGaps { model.apply(gap) }
                     entries[process.pid]?.model = model
                     entries[process.pid]?.tail = EventTail()
@@ -174,11 +197,7 @@ package final class ProcessOverview {
         entries[pid] = nil  // the fold below mutates the only copy
         let (end, _) = feed.drain { batches in
             for batch in batches {
-                entry.tail.append(contentsOf: batch)
-                for event in batch {
-                    entry.model.apply(event)
-                    entry.memory.observe(event)
-                }
+                Self.fold(batch, into: &entry.model, tail: &entry.tail, memory: &entry.memory)
             }
         }
         if let end, entry.ended == nil {
@@ -193,6 +212,19 @@ package final class ProcessOverview {
             }
         }
         entries[pid] = entry
+    }
+
+    /// What an unattached process keeps of one batch of its stream: its fold, its tail, and what a
+    /// recording's prelude needs.
+    package static func fold(
+        _ batch: [TraceEvent], into model: inout InspectorState, tail: inout EventTail,
+        memory: inout SessionRecorder.Memory
+    ) {
+        tail.append(contentsOf: batch)
+        for event in batch {
+            model.apply(event)
+            memory.observe(event)
+        }
     }
 
     /// Whether `pid` is listed by a host that attaches on request (``OnDemandHost``) and has no
@@ -263,11 +295,15 @@ package final class ProcessOverview {
 
     /// Hands a process's stream and fold to the session; nil when it is not followed or has no stream.
     func take(_ pid: Int32) -> Entry? {
-        guard let entry = entries[pid], entry.feed != nil else { return nil }
+        guard var entry = entries[pid], entry.feed != nil else { return nil }
         attachedPid = pid
         attachedEndedIn = nil
-        // The session's copy is the one that grows: this one would only hold what it drops.
+        // The session's copies are the ones that grow: these would only hold what they drop (and
+        // make the session's first fold copy every ring).
         entries[pid]?.memory = SessionRecorder.Memory(historyLimit: 0)
+        entries[pid]?.model = InspectorState(configuration: foldConfiguration)
+        entries[pid]?.tail = EventTail(capacity: 1)
+        entry.model.widenDetail(to: configuration)
         return entry
     }
 

@@ -35,8 +35,10 @@ package struct SessionRecorder {
         var history: [[TraceEvent]] = []
         /// Events in `history`.
         private(set) var historyCount = 0
-        /// Events one chunk of `history` holds.
+        /// Events one chunk of `history` holds at most.
         static let historyChunk = 4_096
+        /// Events the first chunk holds.
+        static let firstHistoryChunk = 64
         /// False once more than ``historyLimit`` events arrived: the prelude is then the state only.
         package private(set) var historyIsComplete = true
         /// Events kept for an exact prelude; past this many the history is dropped for good.
@@ -88,9 +90,10 @@ package struct SessionRecorder {
                 history = []
                 return
             }
-            if history.isEmpty || history[history.count - 1].count == Self.historyChunk {
+            if history.isEmpty || history[history.count - 1].count == history[history.count - 1].capacity {
+                // Chunks double up to ``historyChunk``: a quiet process's history stays small.
                 var chunk: [TraceEvent] = []
-                chunk.reserveCapacity(Self.historyChunk)
+                chunk.reserveCapacity(min(Self.historyChunk, max(Self.firstHistoryChunk, historyCount)))
                 history.append(chunk)
             }
             history[history.count - 1].append(event)
