@@ -4,10 +4,10 @@ package import NotifyWire
 /// the views read a probed process like any other: threads, sites, objects and types are
 /// introduced before the first line that names them.
 ///
-/// Foundation's calls are matched up here: an add's return gives the token's number (a
-/// registration is its center, name and number, as `_removeObserver` gets them); a delivery's
-/// closure is tied to its registration the first time it runs, by the observer's closure both
-/// carry; the running post of a thread is the one its deliveries belong to.
+/// Foundation's calls are matched up here: an add's return gives the token (a registration is its
+/// center, name, object filter and number, as `_removeObserver` gets them); a delivery's closure is
+/// tied to a live registration whose observer closure it carries and whose center and name fit the
+/// running post of its thread; the link ends with the registration.
 package struct ProbeEventBuilder {
     /// What the builder asks the system: names and places it cannot see in the lines.
     package struct Lookups {
@@ -35,7 +35,22 @@ package struct ProbeEventBuilder {
     private struct RegistrationKey: Hashable {
         var center: UInt64
         var name: String?
+        /// The object filter's identifier, 0 for none: Foundation numbers tokens per name and filter.
+        var filter: UInt64
         var token: UInt64
+    }
+
+    /// A token without its center: what a removal from the wrong center shares with the token.
+    private struct TokenKey: Hashable {
+        var name: String?
+        var filter: UInt64
+        var token: UInt64
+
+        init(_ key: RegistrationKey) {
+            name = key.name
+            filter = key.filter
+            token = key.token
+        }
     }
 
     private struct NameKey: Hashable {
@@ -49,8 +64,11 @@ package struct ProbeEventBuilder {
     }
 
     private struct Registration {
+        /// Nil for one found live: its name and filter were never seen.
         var key: RegistrationKey?
-        var closure: ClosureKey?
+        /// Nil for one found live in a delivery whose post was not seen.
+        var center: UInt64?
+        var closure: ClosureKey
         var objectWord: UInt64?
         var boundContext: UInt64?
         var queue: PendingQueue?
@@ -81,13 +99,15 @@ package struct ProbeEventBuilder {
 
     private struct RunningDelivery {
         var start: UInt64
-        var registration: UInt64
+        /// Nil for a delivery tied to no live registration (counted, not written).
+        var registration: UInt64?
         var post: PostInProgress?
         var hop: Hop?
     }
 
     private struct PostInProgress {
         var id: UInt64
+        var center: UInt64
         var name: String
         var thread: UInt64
         var depth: Int
@@ -111,7 +131,8 @@ package struct ProbeEventBuilder {
     private var byKey: [RegistrationKey: UInt64] = [:]
     /// Live registrations by center and name (nil: every name), for a post's `matched`.
     private var byName: [NameKey: Set<UInt64>] = [:]
-    private var unbound: [ClosureKey: [UInt64]] = [:]
+    /// Live registrations by their observer closure, oldest first.
+    private var byClosure: [ClosureKey: [UInt64]] = [:]
     private var byContext: [UInt64: UInt64] = [:]
     private var currentPost: [Int32: PostInProgress] = [:]
     private var running: [Int32: [RunningDelivery]] = [:]
@@ -120,9 +141,23 @@ package struct ProbeEventBuilder {
     private var byBlock: [ClosureKey: [UInt64]] = [:]
     /// The queue operations running on each thread: the posting thread and registration of each.
     private var operations: [Int32: [(postingThread: Int32, registration: UInt64)]] = [:]
+    /// Live tokens by their name, filter and number on any center, with how many centers hold each.
+    private var liveTokens: [TokenKey: Int] = [:]
+    /// Tokens the probes saw removed and not added again since: a second removal is a miss.
+    /// Bounded: emptied when full, so a miss after that is only counted.
+    private var removedKeys: Set<RegistrationKey> = []
+    private static let removedKeysLimit = 65_536
+    /// The object a missed removal names: Foundation's token, whose address the probes do not see.
+    private var tokenObject: UInt64?
     /// Lines that could not be tied to what they belong to (a delivery's end with no start, a
     /// removal of a registration made before the probes attached).
     package private(set) var unmatched = 0
+    /// Deliveries whose closure a live registration carries but none of its center and name fit
+    /// the running post: not written (each is a gap `probe-delivery-unmatched`).
+    package private(set) var unmatchedDeliveries = 0
+    /// Adds that reused a live registration's center, name, filter and number: that one had
+    /// ended unseen (its center died and another took its address, or its removal was lost).
+    package private(set) var endedUnseen = 0
 
     package init(pid: Int32, lookups: Lookups) {
         self.pid = pid
@@ -139,19 +174,21 @@ package struct ProbeEventBuilder {
             pendingAdds[call.thread] = PendingAdd(
                 line: call, object: object, closure: ClosureKey(function: function, context: context), name: name.text,
                 queue: pendingQueues.removeValue(forKey: call.thread))
-        case .added(let thread, let time, let token):
+        case .added(let thread, let time, let token, let filter):
             lastTime = time
             guard let pending = pendingAdds.removeValue(forKey: thread) else {
                 unmatched += 1
                 return
             }
-            register(pending, token: token, events: &events)
+            register(pending, token: token, filter: filter, events: &events)
         case .post(let call, let object, let name):
             lastTime = call.time
             post(call, object: object, name: name.text ?? "", events: &events)
-        case .remove(let call, let token, let name):
+        case .remove(let call, let token, let filter, let name):
             lastTime = call.time
-            remove(call, key: RegistrationKey(center: call.center, name: name.text, token: token), events: &events)
+            remove(
+                call, key: RegistrationKey(center: call.center, name: name.text, filter: filter, token: token),
+                events: &events)
         case .deliveryStart(let thread, let time, let context, let function, let closureContext):
             lastTime = time
             // Without return probes on the closure, the post's previous delivery ends here; so does
@@ -217,20 +254,27 @@ package struct ProbeEventBuilder {
         return seq
     }
 
-    private mutating func register(_ pending: PendingAdd, token: UInt64, events: inout [TraceEvent]) {
+    private mutating func register(_ pending: PendingAdd, token: UInt64, filter: UInt64, events: inout [TraceEvent]) {
         let call = pending.line
         let thread = threadID(call.thread, time: call.time, events: &events)
         let object = pending.object.map { objectID($0, events: &events) }
         let site = siteID(lookups.site(call.callers), events: &events)
         let id = nextRegistration
         nextRegistration += 1
-        let key = RegistrationKey(center: call.center, name: pending.name, token: token)
+        let key = RegistrationKey(center: call.center, name: pending.name, filter: filter, token: token)
+        if let stale = byKey[key] {
+            endedUnseen += 1
+            forget(stale)
+        }
         registrations[id] = Registration(
-            key: key, closure: pending.closure, objectWord: pending.object?.word, queue: pending.queue)
+            key: key, center: call.center, closure: pending.closure, objectWord: pending.object?.word,
+            queue: pending.queue)
         if let queue = pending.queue { byBlock[queue.block, default: []].append(id) }
         byKey[key] = id
+        liveTokens[TokenKey(key), default: 0] += 1
+        removedKeys.remove(key)
         byName[NameKey(center: call.center, name: pending.name), default: []].insert(id)
-        unbound[pending.closure, default: []].append(id)
+        byClosure[pending.closure, default: []].append(id)
         events.append(
             .registered(
                 TraceRegistration(
@@ -268,7 +312,7 @@ package struct ProbeEventBuilder {
             messageByCaller[caller] = message
         }
         currentPost[call.thread] = PostInProgress(
-            id: id, name: name, thread: thread, depth: depth, message: message)
+            id: id, center: call.center, name: name, thread: thread, depth: depth, message: message)
         events.append(
             .posted(
                 TracePost(
@@ -278,16 +322,23 @@ package struct ProbeEventBuilder {
     }
 
     private mutating func remove(_ call: ProbeCall, key: RegistrationKey, events: inout [TraceEvent]) {
-        guard let id = byKey.removeValue(forKey: key), let registration = registrations.removeValue(forKey: id) else {
-            unmatched += 1
-            return
-        }
-        if let closure = registration.closure { unbound[closure]?.removeAll { $0 == id } }
-        if let queue = registration.queue { byBlock[queue.block]?.removeAll { $0 == id } }
-        byName[NameKey(center: key.center, name: key.name)]?.remove(id)
-        if let context = registration.boundContext { byContext[context] = nil }
         let thread = threadID(call.thread, time: call.time, events: &events)
         let site = siteID(lookups.site(call.callers), events: &events)
+        guard let id = byKey[key] else {
+            // A token this center does not hold. Reported when the probes saw it: another center's,
+            // or one already removed; else it may be one added before they attached.
+            unmatched += 1
+            guard liveTokens[TokenKey(key)] != nil || removedKeys.contains(key) else { return }
+            events.append(
+                .removeMissed(
+                    TraceMissedRemoval(
+                        seq: nextSeq(), timestamp: call.time, thread: thread, observer: missedToken(events: &events),
+                        name: key.name, callsite: site)))
+            return
+        }
+        forget(id)
+        if removedKeys.count >= Self.removedKeysLimit { removedKeys.removeAll() }
+        removedKeys.insert(key)
         events.append(
             .removed(
                 TraceRemoval(
@@ -295,23 +346,81 @@ package struct ProbeEventBuilder {
                     callsite: site)))
     }
 
+    /// Ends a live registration's links: its key, name, closure, block and delivery context.
+    private mutating func forget(_ id: UInt64) {
+        guard let registration = registrations.removeValue(forKey: id) else { return }
+        if let key = registration.key {
+            if byKey[key] == id {
+                byKey[key] = nil
+                let token = TokenKey(key)
+                if let count = liveTokens[token], count > 1 {
+                    liveTokens[token] = count - 1
+                } else {
+                    liveTokens[token] = nil
+                }
+            }
+            byName[NameKey(center: key.center, name: key.name)]?.remove(id)
+        }
+        byClosure[registration.closure]?.removeAll { $0 == id }
+        if byClosure[registration.closure]?.isEmpty == true { byClosure[registration.closure] = nil }
+        if let queue = registration.queue { byBlock[queue.block]?.removeAll { $0 == id } }
+        if let context = registration.boundContext, byContext[context] == id { byContext[context] = nil }
+    }
+
+    /// Whether a delivery of `closure` during `post` may be `registration`'s: the same observer
+    /// closure, the post's center, and its name (or every name). One found live was seen only by
+    /// its closure and center.
+    private func fits(_ registration: Registration, closure: ClosureKey, post: PostInProgress?) -> Bool {
+        guard registration.closure == closure else { return false }
+        guard let post else { return registration.key.map { $0.name == nil } ?? true }
+        guard registration.center.map({ $0 == post.center }) ?? true else { return false }
+        return registration.key.map { $0.name == nil || $0.name == post.name } ?? true
+    }
+
+    private mutating func missedToken(events: inout [TraceEvent]) -> UInt64 {
+        if let tokenObject { return tokenObject }
+        let type = newDefinition()
+        events.append(.type(TraceType(id: type, name: "NotificationCenter._NotificationObserverToken")))
+        let id = newDefinition()
+        events.append(.object(TraceObject(id: id, type: type, address: 0)))
+        tokenObject = id
+        return id
+    }
+
     private mutating func startDelivery(
         thread: Int32, time: UInt64, context: UInt64, closure: ClosureKey, events: inout [TraceEvent]
     ) {
-        var id = byContext[context]
         let post = currentPost[thread]
-        // The oldest unbound registration of this closure for the running post's name: one
+        var id: UInt64?
+        // The registration this context ran for before, while it is live and still fits: a
+        // context freed with its registration may come back for another.
+        if let bound = byContext[context] {
+            if let registration = registrations[bound], fits(registration, closure: closure, post: post) {
+                id = bound
+            } else {
+                byContext[context] = nil
+                registrations[bound]?.boundContext = nil
+            }
+        }
+        // Else the oldest live registration of this closure not yet tied that fits the post: one
         // closure may observe several names.
         if id == nil,
-            let index = unbound[closure]?.firstIndex(where: {
-                guard let key = registrations[$0]?.key else { return false }
-                return key.name == nil || key.name == post?.name
+            let first = byClosure[closure]?.first(where: { candidate in
+                registrations[candidate].map { $0.boundContext == nil && fits($0, closure: closure, post: post) }
+                    ?? false
             })
         {
-            let first = unbound[closure]!.remove(at: index)
             registrations[first]?.boundContext = context
             byContext[context] = first
             id = first
+        }
+        if id == nil, byClosure[closure] != nil {
+            // Live registrations carry this closure but none fits this post: tied to none.
+            unmatchedDeliveries += 1
+            events.append(
+                .gap(TraceGap(seq: nextSeq(), timestamp: time, count: 1, reason: "probe-delivery-unmatched")))
+            running[thread, default: []].append(RunningDelivery(start: time, registration: nil, post: post))
+            return
         }
         if id == nil {
             // Registered before the probes attached, or a typed message's observer (whose add does
@@ -320,7 +429,10 @@ package struct ProbeEventBuilder {
             let site = siteID(post?.message == nil ? ProbeSite.beforeAttach : ProbeSite.typedObserver, events: &events)
             let found = nextRegistration
             nextRegistration += 1
-            registrations[found] = Registration(boundContext: context, enqueuesOnly: post?.message == .async)
+            registrations[found] = Registration(
+                center: post?.center, closure: closure, boundContext: context,
+                enqueuesOnly: post?.message == .async)
+            byClosure[closure, default: []].append(found)
             byContext[context] = found
             id = found
             let kind: TraceRegistrationKind =
@@ -350,9 +462,10 @@ package struct ProbeEventBuilder {
             unmatched += 1
             return
         }
+        guard let registration = delivery.registration else { return }
         // An async message observer's run happens later, on a task the probes do not see.
-        if registrations[delivery.registration]?.enqueuesOnly == true { return }
-        let isQueued = registrations[delivery.registration]?.queue != nil
+        if registrations[registration]?.enqueuesOnly == true { return }
+        let isQueued = registrations[registration]?.queue != nil
         // A queue observer's block ran on the queue's thread while the post waited; when the queue
         // was the posting thread's own, it ran inline.
         var ran = (thread: thread, start: delivery.start, end: time)
@@ -362,7 +475,7 @@ package struct ProbeEventBuilder {
             .delivered(
                 TraceDelivery(
                     seq: nextSeq(), timestamp: time, thread: delivering, postID: post.id,
-                    registration: delivery.registration, name: post.name, postingThread: post.thread,
+                    registration: registration, name: post.name, postingThread: post.thread,
                     target: isQueued ? .operationQueue : .posting, start: ran.start, duration: ran.end &- ran.start,
                     wait: ran.start &- delivery.start, depth: post.depth)))
     }
@@ -373,8 +486,8 @@ package struct ProbeEventBuilder {
         let ids = byBlock[block] ?? []
         var found: (thread: Int32, index: Int, start: UInt64)?
         for (posting, stack) in running {
-            for (index, delivery) in stack.enumerated() where delivery.hop == nil && ids.contains(delivery.registration)
-            {
+            for (index, delivery) in stack.enumerated()
+            where delivery.hop == nil && delivery.registration.map(ids.contains) == true {
                 if found.map({ delivery.start < $0.start }) ?? true { found = (posting, index, delivery.start) }
             }
         }
@@ -383,7 +496,7 @@ package struct ProbeEventBuilder {
             return
         }
         running[found.thread]![found.index].hop = Hop(thread: thread, start: time)
-        operations[thread, default: []].append((found.thread, running[found.thread]![found.index].registration))
+        operations[thread, default: []].append((found.thread, running[found.thread]![found.index].registration!))
     }
 
     private mutating func endOperation(thread: Int32, time: UInt64) {
