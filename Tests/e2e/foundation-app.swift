@@ -102,6 +102,16 @@ for index in 0..<20 {
     }
     privateCenter.post(name: Notification.Name(privateName), object: nil)
     privateCenter.removeObserver(kept)
+    // The first four: a center that dies with its observer still registered (not seen dying).
+    if index < 4 {
+        let dyingName = index % 2 == 0 ? "DyingEven" : "DyingOdd"
+        let dying = NotificationCenter()
+        let left = dying.addObserver(forName: Notification.Name(dyingName), object: nil, queue: nil) { _ in
+            count(dyingName)
+        }
+        dying.post(name: Notification.Name(dyingName), object: nil)
+        withExtendedLifetime(left) {}
+    }
 }
 // A token removed from a center that does not hold it, then from its own.
 let otherCenter = NotificationCenter()
@@ -114,8 +124,9 @@ otherCenter.removeObserver(misplaced)
 print(
     "identity Filtered 7 \(delivered["Filtered"] ?? 0) ChurnEven \(delivered["ChurnEven"] ?? 0) ChurnOdd "
         + "\(delivered["ChurnOdd"] ?? 0) PrivateEven \(delivered["PrivateEven"] ?? 0) PrivateOdd "
-        + "\(delivered["PrivateOdd"] ?? 0) WrongCenter \(delivered["WrongCenter"] ?? 0)")
-print("identity-posts 48 removed 43")
+        + "\(delivered["PrivateOdd"] ?? 0) WrongCenter \(delivered["WrongCenter"] ?? 0) DyingEven "
+        + "\(delivered["DyingEven"] ?? 0) DyingOdd \(delivered["DyingOdd"] ?? 0)")
+print("identity-posts 52 removed 43 dead-center 4")
 lock.lock()
 let syncPosts = 2 * ((postsPerThread + 99) / 100)
 print("posts CartDidChange \(2 * postsPerThread + 1) SyncFinishedWithAVeryLongName \(syncPosts)")
