@@ -32,7 +32,7 @@ package struct ProbeEventBuilder {
         }
     }
 
-    private struct RegistrationKey: Hashable {
+    struct RegistrationKey: Hashable {
         var center: UInt64
         var name: String?
         /// The object filter's identifier, 0 for none: Foundation numbers tokens per name and filter.
@@ -41,7 +41,7 @@ package struct ProbeEventBuilder {
     }
 
     /// A token without its center: what a removal from the wrong center shares with the token.
-    private struct TokenKey: Hashable {
+    struct TokenKey: Hashable {
         var name: String?
         var filter: UInt64
         var token: UInt64
@@ -53,17 +53,17 @@ package struct ProbeEventBuilder {
         }
     }
 
-    private struct NameKey: Hashable {
+    struct NameKey: Hashable {
         var center: UInt64
         var name: String?
     }
 
-    private struct ClosureKey: Hashable {
+    struct ClosureKey: Hashable {
         var function: UInt64
         var context: UInt64
     }
 
-    private struct Registration {
+    struct Registration {
         /// Nil for one found live: its name and filter were never seen.
         var key: RegistrationKey?
         /// Nil for one found live in a delivery whose post was not seen.
@@ -77,12 +77,12 @@ package struct ProbeEventBuilder {
     }
 
     /// An `OperationQueue` observer being added: the queue's address and the app's block.
-    private struct PendingQueue {
+    struct PendingQueue {
         var queue: UInt64
         var block: ClosureKey
     }
 
-    private struct PendingAdd {
+    struct PendingAdd {
         var line: ProbeCall
         var object: ProbeObject?
         var closure: ClosureKey
@@ -91,13 +91,13 @@ package struct ProbeEventBuilder {
     }
 
     /// Where a queue observer's block ran: the queue's thread, its start and end.
-    private struct Hop {
+    struct Hop {
         var thread: Int32
         var start: UInt64
         var end: UInt64?
     }
 
-    private struct RunningDelivery {
+    struct RunningDelivery {
         var start: UInt64
         /// Nil for a delivery tied to no live registration (counted, not written).
         var registration: UInt64?
@@ -105,7 +105,7 @@ package struct ProbeEventBuilder {
         var hop: Hop?
     }
 
-    private struct PostInProgress {
+    struct PostInProgress {
         var id: UInt64
         var center: UInt64
         var name: String
@@ -114,50 +114,50 @@ package struct ProbeEventBuilder {
         var message: TraceMessageKind?
     }
 
-    private let pid: Int32
-    private let lookups: Lookups
-    private var seq: UInt64 = 0
-    private var threads: [Int32: UInt64] = [:]
-    private var sites: [ProbeSite: UInt64] = [:]
-    private var types: [UInt64: UInt64] = [:]
-    private var objects: [UInt64: UInt64] = [:]
+    let pid: Int32
+    let lookups: Lookups
+    var seq: UInt64 = 0
+    var threads: [Int32: UInt64] = [:]
+    var sites: [ProbeSite: UInt64] = [:]
+    var types: [UInt64: UInt64] = [:]
+    var objects: [UInt64: UInt64] = [:]
     /// ``Lookups/message`` by a post's first return address, asked once per address.
-    private var messageByCaller: [UInt64: TraceMessageKind?] = [:]
-    private var nextDefinition: UInt64 = 1
-    private var nextRegistration: UInt64 = 1
-    private var nextPost: UInt64 = 1
-    private var pendingAdds: [Int32: PendingAdd] = [:]
-    private var registrations: [UInt64: Registration] = [:]
-    private var byKey: [RegistrationKey: UInt64] = [:]
+    var messageByCaller: [UInt64: TraceMessageKind?] = [:]
+    var nextDefinition: UInt64 = 1
+    var nextRegistration: UInt64 = 1
+    var nextPost: UInt64 = 1
+    var pendingAdds: [Int32: PendingAdd] = [:]
+    var registrations: [UInt64: Registration] = [:]
+    var byKey: [RegistrationKey: UInt64] = [:]
     /// Live registrations by center and name (nil: every name), for a post's `matched`.
-    private var byName: [NameKey: Set<UInt64>] = [:]
+    var byName: [NameKey: Set<UInt64>] = [:]
     /// Live registrations by their observer closure, oldest first.
-    private var byClosure: [ClosureKey: [UInt64]] = [:]
-    private var byContext: [UInt64: UInt64] = [:]
-    private var currentPost: [Int32: PostInProgress] = [:]
-    private var running: [Int32: [RunningDelivery]] = [:]
-    private var pendingQueues: [Int32: PendingQueue] = [:]
+    var byClosure: [ClosureKey: [UInt64]] = [:]
+    var byContext: [UInt64: UInt64] = [:]
+    var currentPost: [Int32: PostInProgress] = [:]
+    var running: [Int32: [RunningDelivery]] = [:]
+    var pendingQueues: [Int32: PendingQueue] = [:]
     /// Live queue registrations by their block, to tie an operation to its registration.
-    private var byBlock: [ClosureKey: [UInt64]] = [:]
+    var byBlock: [ClosureKey: [UInt64]] = [:]
     /// The queue operations running on each thread: the posting thread and registration of each.
-    private var operations: [Int32: [(postingThread: Int32, registration: UInt64)]] = [:]
+    var operations: [Int32: [(postingThread: Int32, registration: UInt64)]] = [:]
     /// Live tokens by their name, filter and number on any center, with how many centers hold each.
-    private var liveTokens: [TokenKey: Int] = [:]
+    var liveTokens: [TokenKey: Int] = [:]
     /// Tokens the probes saw removed and not added again since: a second removal is a miss.
     /// Bounded: emptied when full, so a miss after that is only counted.
-    private var removedKeys: Set<RegistrationKey> = []
-    private static let removedKeysLimit = 65_536
+    var removedKeys: Set<RegistrationKey> = []
+    static let removedKeysLimit = 65_536
     /// The object a missed removal names: Foundation's token, whose address the probes do not see.
-    private var tokenObject: UInt64?
+    var tokenObject: UInt64?
     /// Lines that could not be tied to what they belong to (a delivery's end with no start, a
     /// removal of a registration made before the probes attached).
-    package private(set) var unmatched = 0
+    package internal(set) var unmatched = 0
     /// Deliveries whose closure a live registration carries but none of its center and name fit
     /// the running post: not written (each is a gap `probe-delivery-unmatched`).
-    package private(set) var unmatchedDeliveries = 0
+    package internal(set) var unmatchedDeliveries = 0
     /// Adds that reused a live registration's center, name, filter and number: that one had
     /// ended unseen (its center died and another took its address, or its removal was lost).
-    package private(set) var endedUnseen = 0
+    package internal(set) var endedUnseen = 0
 
     package init(pid: Int32, lookups: Lookups) {
         self.pid = pid
@@ -254,38 +254,7 @@ package struct ProbeEventBuilder {
         return seq
     }
 
-    private mutating func register(_ pending: PendingAdd, token: UInt64, filter: UInt64, events: inout [TraceEvent]) {
-        let call = pending.line
-        let thread = threadID(call.thread, time: call.time, events: &events)
-        let object = pending.object.map { objectID($0, events: &events) }
-        let site = siteID(lookups.site(call.callers), events: &events)
-        let id = nextRegistration
-        nextRegistration += 1
-        let key = RegistrationKey(center: call.center, name: pending.name, filter: filter, token: token)
-        if let stale = byKey[key] {
-            endedUnseen += 1
-            forget(stale)
-        }
-        registrations[id] = Registration(
-            key: key, center: call.center, closure: pending.closure, objectWord: pending.object?.word,
-            queue: pending.queue)
-        if let queue = pending.queue { byBlock[queue.block, default: []].append(id) }
-        byKey[key] = id
-        liveTokens[TokenKey(key), default: 0] += 1
-        removedKeys.remove(key)
-        byName[NameKey(center: call.center, name: pending.name), default: []].insert(id)
-        byClosure[pending.closure, default: []].append(id)
-        events.append(
-            .registered(
-                TraceRegistration(
-                    seq: nextSeq(), timestamp: call.time, thread: thread, id: id, name: pending.name, kind: .block,
-                    observer: nil, object: object, target: pending.queue == nil ? .posting : .operationQueue,
-                    targetLabel: pending.queue.map { "OperationQueue 0x" + String($0.queue, radix: 16) },
-                    callsite: site,
-                    preexisting: false, capturesObserverStrongly: false)))
-    }
-
-    private mutating func post(_ call: ProbeCall, object: ProbeObject?, name: String, events: inout [TraceEvent]) {
+    mutating func post(_ call: ProbeCall, object: ProbeObject?, name: String, events: inout [TraceEvent]) {
         let thread = threadID(call.thread, time: call.time, events: &events)
         let objectID = object.map { self.objectID($0, events: &events) }
         let site = siteID(lookups.site(call.callers), events: &events)
@@ -321,137 +290,7 @@ package struct ProbeEventBuilder {
                     message: message)))
     }
 
-    private mutating func remove(_ call: ProbeCall, key: RegistrationKey, events: inout [TraceEvent]) {
-        let thread = threadID(call.thread, time: call.time, events: &events)
-        let site = siteID(lookups.site(call.callers), events: &events)
-        guard let id = byKey[key] else {
-            // A token this center does not hold. Reported when the probes saw it: another center's,
-            // or one already removed; else it may be one added before they attached.
-            unmatched += 1
-            guard liveTokens[TokenKey(key)] != nil || removedKeys.contains(key) else { return }
-            events.append(
-                .removeMissed(
-                    TraceMissedRemoval(
-                        seq: nextSeq(), timestamp: call.time, thread: thread, observer: missedToken(events: &events),
-                        name: key.name, callsite: site)))
-            return
-        }
-        forget(id)
-        if removedKeys.count >= Self.removedKeysLimit { removedKeys.removeAll() }
-        removedKeys.insert(key)
-        events.append(
-            .removed(
-                TraceRemoval(
-                    seq: nextSeq(), timestamp: call.time, thread: thread, registration: id, reason: .explicit,
-                    callsite: site)))
-    }
-
-    /// Ends a live registration's links: its key, name, closure, block and delivery context.
-    private mutating func forget(_ id: UInt64) {
-        guard let registration = registrations.removeValue(forKey: id) else { return }
-        if let key = registration.key {
-            if byKey[key] == id {
-                byKey[key] = nil
-                let token = TokenKey(key)
-                if let count = liveTokens[token], count > 1 {
-                    liveTokens[token] = count - 1
-                } else {
-                    liveTokens[token] = nil
-                }
-            }
-            byName[NameKey(center: key.center, name: key.name)]?.remove(id)
-        }
-        byClosure[registration.closure]?.removeAll { $0 == id }
-        if byClosure[registration.closure]?.isEmpty == true { byClosure[registration.closure] = nil }
-        if let queue = registration.queue { byBlock[queue.block]?.removeAll { $0 == id } }
-        if let context = registration.boundContext, byContext[context] == id { byContext[context] = nil }
-    }
-
-    /// Whether a delivery of `closure` during `post` may be `registration`'s: the same observer
-    /// closure, the post's center, and its name (or every name). One found live was seen only by
-    /// its closure and center.
-    private func fits(_ registration: Registration, closure: ClosureKey, post: PostInProgress?) -> Bool {
-        guard registration.closure == closure else { return false }
-        guard let post else { return registration.key.map { $0.name == nil } ?? true }
-        guard registration.center.map({ $0 == post.center }) ?? true else { return false }
-        return registration.key.map { $0.name == nil || $0.name == post.name } ?? true
-    }
-
-    private mutating func missedToken(events: inout [TraceEvent]) -> UInt64 {
-        if let tokenObject { return tokenObject }
-        let type = newDefinition()
-        events.append(.type(TraceType(id: type, name: "NotificationCenter._NotificationObserverToken")))
-        let id = newDefinition()
-        events.append(.object(TraceObject(id: id, type: type, address: 0)))
-        tokenObject = id
-        return id
-    }
-
-    private mutating func startDelivery(
-        thread: Int32, time: UInt64, context: UInt64, closure: ClosureKey, events: inout [TraceEvent]
-    ) {
-        let post = currentPost[thread]
-        var id: UInt64?
-        // The registration this context ran for before, while it is live and still fits: a
-        // context freed with its registration may come back for another.
-        if let bound = byContext[context] {
-            if let registration = registrations[bound], fits(registration, closure: closure, post: post) {
-                id = bound
-            } else {
-                byContext[context] = nil
-                registrations[bound]?.boundContext = nil
-            }
-        }
-        // Else the oldest live registration of this closure not yet tied that fits the post: one
-        // closure may observe several names.
-        if id == nil,
-            let first = byClosure[closure]?.first(where: { candidate in
-                registrations[candidate].map { $0.boundContext == nil && fits($0, closure: closure, post: post) }
-                    ?? false
-            })
-        {
-            registrations[first]?.boundContext = context
-            byContext[context] = first
-            id = first
-        }
-        if id == nil, byClosure[closure] != nil {
-            // Live registrations carry this closure but none fits this post: tied to none.
-            unmatchedDeliveries += 1
-            events.append(
-                .gap(TraceGap(seq: nextSeq(), timestamp: time, count: 1, reason: "probe-delivery-unmatched")))
-            running[thread, default: []].append(RunningDelivery(start: time, registration: nil, post: post))
-            return
-        }
-        if id == nil {
-            // Registered before the probes attached, or a typed message's observer (whose add does
-            // not pass the probed entry): introduced now, as found live.
-            let registering = threadID(thread, time: time, events: &events)
-            let site = siteID(post?.message == nil ? ProbeSite.beforeAttach : ProbeSite.typedObserver, events: &events)
-            let found = nextRegistration
-            nextRegistration += 1
-            registrations[found] = Registration(
-                center: post?.center, closure: closure, boundContext: context,
-                enqueuesOnly: post?.message == .async)
-            byClosure[closure, default: []].append(found)
-            byContext[context] = found
-            id = found
-            let kind: TraceRegistrationKind =
-                switch post?.message {
-                case .mainActor: .mainActorMessage
-                case .async: .asyncMessage
-                case nil: .block
-                }
-            events.append(
-                .registered(
-                    TraceRegistration(
-                        seq: nextSeq(), timestamp: time, thread: registering, id: found, name: post?.name, kind: kind,
-                        observer: nil, object: nil, target: post?.message == .async ? .task : .posting,
-                        targetLabel: nil, callsite: site, preexisting: true, capturesObserverStrongly: false)))
-        }
-        running[thread, default: []].append(RunningDelivery(start: time, registration: id!, post: post))
-    }
-
-    private mutating func endDelivery(thread: Int32, time: UInt64, events: inout [TraceEvent]) {
+    mutating func endDelivery(thread: Int32, time: UInt64, events: inout [TraceEvent]) {
         guard let delivery = running[thread]?.popLast() else {
             unmatched += 1
             return
@@ -482,7 +321,7 @@ package struct ProbeEventBuilder {
 
     /// A queue observer's block starts on the queue's thread: it belongs to the oldest running
     /// delivery of a registration with that block that has not started its operation yet.
-    private mutating func startOperation(thread: Int32, time: UInt64, block: ClosureKey) {
+    mutating func startOperation(thread: Int32, time: UInt64, block: ClosureKey) {
         let ids = byBlock[block] ?? []
         var found: (thread: Int32, index: Int, start: UInt64)?
         for (posting, stack) in running {
@@ -499,7 +338,7 @@ package struct ProbeEventBuilder {
         operations[thread, default: []].append((found.thread, running[found.thread]![found.index].registration!))
     }
 
-    private mutating func endOperation(thread: Int32, time: UInt64) {
+    mutating func endOperation(thread: Int32, time: UInt64) {
         guard let operation = operations[thread]?.popLast(),
             let index = running[operation.postingThread]?.lastIndex(where: {
                 $0.registration == operation.registration && $0.hop?.thread == thread && $0.hop?.end == nil
@@ -511,7 +350,7 @@ package struct ProbeEventBuilder {
         running[operation.postingThread]![index].hop?.end = time
     }
 
-    private mutating func threadID(_ tid: Int32, time: UInt64, events: inout [TraceEvent]) -> UInt64 {
+    mutating func threadID(_ tid: Int32, time: UInt64, events: inout [TraceEvent]) -> UInt64 {
         if let id = threads[tid] { return id }
         let id = UInt64(threads.count + 1)
         threads[tid] = id
@@ -523,7 +362,7 @@ package struct ProbeEventBuilder {
         return id
     }
 
-    private mutating func siteID(_ site: ProbeSite, events: inout [TraceEvent]) -> UInt64 {
+    mutating func siteID(_ site: ProbeSite, events: inout [TraceEvent]) -> UInt64 {
         if let id = sites[site] { return id }
         let id = newDefinition()
         sites[site] = id
@@ -531,7 +370,7 @@ package struct ProbeEventBuilder {
         return id
     }
 
-    private mutating func objectID(_ object: ProbeObject, events: inout [TraceEvent]) -> UInt64 {
+    mutating func objectID(_ object: ProbeObject, events: inout [TraceEvent]) -> UInt64 {
         if let id = objects[object.word] { return id }
         let type: UInt64
         if let known = types[object.type] {
@@ -547,7 +386,7 @@ package struct ProbeEventBuilder {
         return id
     }
 
-    private mutating func newDefinition() -> UInt64 {
+    mutating func newDefinition() -> UInt64 {
         defer { nextDefinition += 1 }
         return nextDefinition
     }
