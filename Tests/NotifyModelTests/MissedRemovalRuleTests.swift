@@ -20,6 +20,19 @@ import Testing
         #expect(LeakRule(rawValue: "R11") == .missedRemoval)
     }
 
+    @Test("explain of the name says which removal ended nothing, at its site")
+    func explainSaysSo() {
+        var s = TraceScript()
+        s.missRemoval(observer: 7, name: "a", site: 33)
+        s.missRemoval(observer: 7, name: "b", site: 34)
+        let notes = s.fold().explain(name: "a").notes
+        #expect(
+            notes.filter { $0.hasPrefix("remove-missed:") } == [
+                "remove-missed: removeObserver at App/File.swift:33 ended nothing: the token is another center's "
+                    + "or was removed already"
+            ])
+    }
+
     @Test("R11 can be switched off")
     func switchedOff() {
         var s = TraceScript()

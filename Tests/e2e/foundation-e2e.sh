@@ -186,6 +186,10 @@ removed_at=$(sed -n 's/^removed at //p' "$WORK/app.out")
 timeout 60 "$TOP" explain "$WORK/rec.jsonl" --name CartDidChange > "$WORK/explain.txt" 2>&1
 check "explain: the registration removed before the last CartDidChange post names its removeObserver at $removed_at" \
     grep -q "removed-before: removeObserver at $removed_at ended it" "$WORK/explain.txt"
+timeout 60 "$TOP" explain "$WORK/rec.jsonl" --name WrongCenter > "$WORK/explain-wrong.txt" 2>&1
+check "explain: WrongCenter's removal from the wrong center ended nothing, at $wrong_at; its post still ran" \
+    sh -c "grep -q 'remove-missed: removeObserver at $wrong_at ended nothing' '$WORK/explain-wrong.txt' &&
+        grep -Eq '^  ran ' '$WORK/explain-wrong.txt'"
 timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --fail-on warning > /dev/null 2>&1
 status=$?
 check "--fail-on warning exits 3 on the duplicate registration" test "$status" = 3
