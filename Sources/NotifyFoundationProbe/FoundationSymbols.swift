@@ -6,13 +6,15 @@
 package enum FoundationSymbols {
     /// `NotificationCenter._addObserver(_:object:using:)`: name in rdi:rsi, object filter (`Any?`,
     /// indirect) at rdx, the observer's closure in rcx:r8, the center in r13; returns the token's
-    /// number (rax), unique among the center's registrations of one name.
+    /// number (rax), name (rdx:rcx) and object filter's identifier (r8, 0 for none): the number is
+    /// unique among the center's registrations of one name and filter.
     package static let addObserver =
         "$s20FoundationEssentials18NotificationCenterC12_addObserver_6object5usingAC01_cF5TokenVSSSg_ypSgyxYbctlF"
     /// `NotificationCenter._post(_:subject:message:)`: name in rdi:rsi, subject (`Any?`, indirect)
     /// at rdx, the center in r13.
     package static let post = "$s20FoundationEssentials18NotificationCenterC5_post_7subject7messageySSSg_ypSgxtlF"
-    /// `NotificationCenter._removeObserver(_:)`: the token (number in rdi, name in rsi:rdx).
+    /// `NotificationCenter._removeObserver(_:)`: the token (number in rdi, name in rsi:rdx, object
+    /// filter's identifier in rcx).
     package static let removeObserver =
         "$s20FoundationEssentials18NotificationCenterC15_removeObserveryyAC01_cF5TokenVF"
     /// `closure #1 in closure #2 in _addObserver`: runs one observer; its context (r13) holds the

@@ -4,10 +4,10 @@ package import NotifyWire
 /// the views read a probed process like any other: threads, sites, objects and types are
 /// introduced before the first line that names them.
 ///
-/// Foundation's calls are matched up here: an add's return gives the token's number (a
-/// registration is its center, name and number, as `_removeObserver` gets them); a delivery's
-/// closure is tied to its registration the first time it runs, by the observer's closure both
-/// carry; the running post of a thread is the one its deliveries belong to.
+/// Foundation's calls are matched up here: an add's return gives the token (a registration is its
+/// center, name, object filter and number, as `_removeObserver` gets them); a delivery's closure is
+/// tied to a live registration whose observer closure it carries and whose center and name fit the
+/// running post of its thread; the link ends with the registration.
 package struct ProbeEventBuilder {
     /// What the builder asks the system: names and places it cannot see in the lines.
     package struct Lookups {
@@ -32,25 +32,43 @@ package struct ProbeEventBuilder {
         }
     }
 
-    private struct RegistrationKey: Hashable {
+    struct RegistrationKey: Hashable {
         var center: UInt64
         var name: String?
+        /// The object filter's identifier, 0 for none: Foundation numbers tokens per name and filter.
+        var filter: UInt64
         var token: UInt64
     }
 
-    private struct NameKey: Hashable {
+    /// A token without its center: what a removal from the wrong center shares with the token.
+    struct TokenKey: Hashable {
+        var name: String?
+        var filter: UInt64
+        var token: UInt64
+
+        init(_ key: RegistrationKey) {
+            name = key.name
+            filter = key.filter
+            token = key.token
+        }
+    }
+
+    struct NameKey: Hashable {
         var center: UInt64
         var name: String?
     }
 
-    private struct ClosureKey: Hashable {
+    struct ClosureKey: Hashable {
         var function: UInt64
         var context: UInt64
     }
 
-    private struct Registration {
+    struct Registration {
+        /// Nil for one found live: its name and filter were never seen.
         var key: RegistrationKey?
-        var closure: ClosureKey?
+        /// Nil for one found live in a delivery whose post was not seen.
+        var center: UInt64?
+        var closure: ClosureKey
         var objectWord: UInt64?
         var boundContext: UInt64?
         var queue: PendingQueue?
@@ -59,12 +77,12 @@ package struct ProbeEventBuilder {
     }
 
     /// An `OperationQueue` observer being added: the queue's address and the app's block.
-    private struct PendingQueue {
+    struct PendingQueue {
         var queue: UInt64
         var block: ClosureKey
     }
 
-    private struct PendingAdd {
+    struct PendingAdd {
         var line: ProbeCall
         var object: ProbeObject?
         var closure: ClosureKey
@@ -73,56 +91,73 @@ package struct ProbeEventBuilder {
     }
 
     /// Where a queue observer's block ran: the queue's thread, its start and end.
-    private struct Hop {
+    struct Hop {
         var thread: Int32
         var start: UInt64
         var end: UInt64?
     }
 
-    private struct RunningDelivery {
+    struct RunningDelivery {
         var start: UInt64
-        var registration: UInt64
+        /// Nil for a delivery tied to no live registration (counted, not written).
+        var registration: UInt64?
         var post: PostInProgress?
         var hop: Hop?
     }
 
-    private struct PostInProgress {
+    struct PostInProgress {
         var id: UInt64
+        var center: UInt64
         var name: String
         var thread: UInt64
         var depth: Int
         var message: TraceMessageKind?
     }
 
-    private let pid: Int32
-    private let lookups: Lookups
-    private var seq: UInt64 = 0
-    private var threads: [Int32: UInt64] = [:]
-    private var sites: [ProbeSite: UInt64] = [:]
-    private var types: [UInt64: UInt64] = [:]
-    private var objects: [UInt64: UInt64] = [:]
+    let pid: Int32
+    let lookups: Lookups
+    var seq: UInt64 = 0
+    var threads: [Int32: UInt64] = [:]
+    var sites: [ProbeSite: UInt64] = [:]
+    var types: [UInt64: UInt64] = [:]
+    var objects: [UInt64: UInt64] = [:]
     /// ``Lookups/message`` by a post's first return address, asked once per address.
-    private var messageByCaller: [UInt64: TraceMessageKind?] = [:]
-    private var nextDefinition: UInt64 = 1
-    private var nextRegistration: UInt64 = 1
-    private var nextPost: UInt64 = 1
-    private var pendingAdds: [Int32: PendingAdd] = [:]
-    private var registrations: [UInt64: Registration] = [:]
-    private var byKey: [RegistrationKey: UInt64] = [:]
+    var messageByCaller: [UInt64: TraceMessageKind?] = [:]
+    var nextDefinition: UInt64 = 1
+    var nextRegistration: UInt64 = 1
+    var nextPost: UInt64 = 1
+    var pendingAdds: [Int32: PendingAdd] = [:]
+    var registrations: [UInt64: Registration] = [:]
+    var byKey: [RegistrationKey: UInt64] = [:]
     /// Live registrations by center and name (nil: every name), for a post's `matched`.
-    private var byName: [NameKey: Set<UInt64>] = [:]
-    private var unbound: [ClosureKey: [UInt64]] = [:]
-    private var byContext: [UInt64: UInt64] = [:]
-    private var currentPost: [Int32: PostInProgress] = [:]
-    private var running: [Int32: [RunningDelivery]] = [:]
-    private var pendingQueues: [Int32: PendingQueue] = [:]
+    var byName: [NameKey: Set<UInt64>] = [:]
+    /// Live registrations by their observer closure, oldest first.
+    var byClosure: [ClosureKey: [UInt64]] = [:]
+    var byContext: [UInt64: UInt64] = [:]
+    var currentPost: [Int32: PostInProgress] = [:]
+    var running: [Int32: [RunningDelivery]] = [:]
+    var pendingQueues: [Int32: PendingQueue] = [:]
     /// Live queue registrations by their block, to tie an operation to its registration.
-    private var byBlock: [ClosureKey: [UInt64]] = [:]
+    var byBlock: [ClosureKey: [UInt64]] = [:]
     /// The queue operations running on each thread: the posting thread and registration of each.
-    private var operations: [Int32: [(postingThread: Int32, registration: UInt64)]] = [:]
+    var operations: [Int32: [(postingThread: Int32, registration: UInt64)]] = [:]
+    /// Live tokens by their name, filter and number on any center, with how many centers hold each.
+    var liveTokens: [TokenKey: Int] = [:]
+    /// Tokens the probes saw removed and not added again since: a second removal is a miss.
+    /// Bounded: emptied when full, so a miss after that is only counted.
+    var removedKeys: Set<RegistrationKey> = []
+    static let removedKeysLimit = 65_536
+    /// The object a missed removal names: Foundation's token, whose address the probes do not see.
+    var tokenObject: UInt64?
     /// Lines that could not be tied to what they belong to (a delivery's end with no start, a
     /// removal of a registration made before the probes attached).
-    package private(set) var unmatched = 0
+    package internal(set) var unmatched = 0
+    /// Deliveries whose closure a live registration carries but none of its center and name fit
+    /// the running post: not written (each is a gap `probe-delivery-unmatched`).
+    package internal(set) var unmatchedDeliveries = 0
+    /// Adds that reused a live registration's center, name, filter and number: that one had
+    /// ended unseen (its center died and another took its address, or its removal was lost).
+    package internal(set) var endedUnseen = 0
 
     package init(pid: Int32, lookups: Lookups) {
         self.pid = pid
@@ -139,19 +174,21 @@ package struct ProbeEventBuilder {
             pendingAdds[call.thread] = PendingAdd(
                 line: call, object: object, closure: ClosureKey(function: function, context: context), name: name.text,
                 queue: pendingQueues.removeValue(forKey: call.thread))
-        case .added(let thread, let time, let token):
+        case .added(let thread, let time, let token, let filter):
             lastTime = time
             guard let pending = pendingAdds.removeValue(forKey: thread) else {
                 unmatched += 1
                 return
             }
-            register(pending, token: token, events: &events)
+            register(pending, token: token, filter: filter, events: &events)
         case .post(let call, let object, let name):
             lastTime = call.time
             post(call, object: object, name: name.text ?? "", events: &events)
-        case .remove(let call, let token, let name):
+        case .remove(let call, let token, let filter, let name):
             lastTime = call.time
-            remove(call, key: RegistrationKey(center: call.center, name: name.text, token: token), events: &events)
+            remove(
+                call, key: RegistrationKey(center: call.center, name: name.text, filter: filter, token: token),
+                events: &events)
         case .deliveryStart(let thread, let time, let context, let function, let closureContext):
             lastTime = time
             // Without return probes on the closure, the post's previous delivery ends here; so does
@@ -217,31 +254,7 @@ package struct ProbeEventBuilder {
         return seq
     }
 
-    private mutating func register(_ pending: PendingAdd, token: UInt64, events: inout [TraceEvent]) {
-        let call = pending.line
-        let thread = threadID(call.thread, time: call.time, events: &events)
-        let object = pending.object.map { objectID($0, events: &events) }
-        let site = siteID(lookups.site(call.callers), events: &events)
-        let id = nextRegistration
-        nextRegistration += 1
-        let key = RegistrationKey(center: call.center, name: pending.name, token: token)
-        registrations[id] = Registration(
-            key: key, closure: pending.closure, objectWord: pending.object?.word, queue: pending.queue)
-        if let queue = pending.queue { byBlock[queue.block, default: []].append(id) }
-        byKey[key] = id
-        byName[NameKey(center: call.center, name: pending.name), default: []].insert(id)
-        unbound[pending.closure, default: []].append(id)
-        events.append(
-            .registered(
-                TraceRegistration(
-                    seq: nextSeq(), timestamp: call.time, thread: thread, id: id, name: pending.name, kind: .block,
-                    observer: nil, object: object, target: pending.queue == nil ? .posting : .operationQueue,
-                    targetLabel: pending.queue.map { "OperationQueue 0x" + String($0.queue, radix: 16) },
-                    callsite: site,
-                    preexisting: false, capturesObserverStrongly: false)))
-    }
-
-    private mutating func post(_ call: ProbeCall, object: ProbeObject?, name: String, events: inout [TraceEvent]) {
+    mutating func post(_ call: ProbeCall, object: ProbeObject?, name: String, events: inout [TraceEvent]) {
         let thread = threadID(call.thread, time: call.time, events: &events)
         let objectID = object.map { self.objectID($0, events: &events) }
         let site = siteID(lookups.site(call.callers), events: &events)
@@ -268,7 +281,7 @@ package struct ProbeEventBuilder {
             messageByCaller[caller] = message
         }
         currentPost[call.thread] = PostInProgress(
-            id: id, name: name, thread: thread, depth: depth, message: message)
+            id: id, center: call.center, name: name, thread: thread, depth: depth, message: message)
         events.append(
             .posted(
                 TracePost(
@@ -277,69 +290,7 @@ package struct ProbeEventBuilder {
                     message: message)))
     }
 
-    private mutating func remove(_ call: ProbeCall, key: RegistrationKey, events: inout [TraceEvent]) {
-        guard let id = byKey.removeValue(forKey: key), let registration = registrations.removeValue(forKey: id) else {
-            unmatched += 1
-            return
-        }
-        if let closure = registration.closure { unbound[closure]?.removeAll { $0 == id } }
-        if let queue = registration.queue { byBlock[queue.block]?.removeAll { $0 == id } }
-        byName[NameKey(center: key.center, name: key.name)]?.remove(id)
-        if let context = registration.boundContext { byContext[context] = nil }
-        let thread = threadID(call.thread, time: call.time, events: &events)
-        let site = siteID(lookups.site(call.callers), events: &events)
-        events.append(
-            .removed(
-                TraceRemoval(
-                    seq: nextSeq(), timestamp: call.time, thread: thread, registration: id, reason: .explicit,
-                    callsite: site)))
-    }
-
-    private mutating func startDelivery(
-        thread: Int32, time: UInt64, context: UInt64, closure: ClosureKey, events: inout [TraceEvent]
-    ) {
-        var id = byContext[context]
-        let post = currentPost[thread]
-        // The oldest unbound registration of this closure for the running post's name: one
-        // closure may observe several names.
-        if id == nil,
-            let index = unbound[closure]?.firstIndex(where: {
-                guard let key = registrations[$0]?.key else { return false }
-                return key.name == nil || key.name == post?.name
-            })
-        {
-            let first = unbound[closure]!.remove(at: index)
-            registrations[first]?.boundContext = context
-            byContext[context] = first
-            id = first
-        }
-        if id == nil {
-            // Registered before the probes attached, or a typed message's observer (whose add does
-            // not pass the probed entry): introduced now, as found live.
-            let registering = threadID(thread, time: time, events: &events)
-            let site = siteID(post?.message == nil ? ProbeSite.beforeAttach : ProbeSite.typedObserver, events: &events)
-            let found = nextRegistration
-            nextRegistration += 1
-            registrations[found] = Registration(boundContext: context, enqueuesOnly: post?.message == .async)
-            byContext[context] = found
-            id = found
-            let kind: TraceRegistrationKind =
-                switch post?.message {
-                case .mainActor: .mainActorMessage
-                case .async: .asyncMessage
-                case nil: .block
-                }
-            events.append(
-                .registered(
-                    TraceRegistration(
-                        seq: nextSeq(), timestamp: time, thread: registering, id: found, name: post?.name, kind: kind,
-                        observer: nil, object: nil, target: post?.message == .async ? .task : .posting,
-                        targetLabel: nil, callsite: site, preexisting: true, capturesObserverStrongly: false)))
-        }
-        running[thread, default: []].append(RunningDelivery(start: time, registration: id!, post: post))
-    }
-
-    private mutating func endDelivery(thread: Int32, time: UInt64, events: inout [TraceEvent]) {
+    mutating func endDelivery(thread: Int32, time: UInt64, events: inout [TraceEvent]) {
         guard let delivery = running[thread]?.popLast() else {
             unmatched += 1
             return
@@ -350,9 +301,10 @@ package struct ProbeEventBuilder {
             unmatched += 1
             return
         }
+        guard let registration = delivery.registration else { return }
         // An async message observer's run happens later, on a task the probes do not see.
-        if registrations[delivery.registration]?.enqueuesOnly == true { return }
-        let isQueued = registrations[delivery.registration]?.queue != nil
+        if registrations[registration]?.enqueuesOnly == true { return }
+        let isQueued = registrations[registration]?.queue != nil
         // A queue observer's block ran on the queue's thread while the post waited; when the queue
         // was the posting thread's own, it ran inline.
         var ran = (thread: thread, start: delivery.start, end: time)
@@ -362,19 +314,19 @@ package struct ProbeEventBuilder {
             .delivered(
                 TraceDelivery(
                     seq: nextSeq(), timestamp: time, thread: delivering, postID: post.id,
-                    registration: delivery.registration, name: post.name, postingThread: post.thread,
+                    registration: registration, name: post.name, postingThread: post.thread,
                     target: isQueued ? .operationQueue : .posting, start: ran.start, duration: ran.end &- ran.start,
                     wait: ran.start &- delivery.start, depth: post.depth)))
     }
 
     /// A queue observer's block starts on the queue's thread: it belongs to the oldest running
     /// delivery of a registration with that block that has not started its operation yet.
-    private mutating func startOperation(thread: Int32, time: UInt64, block: ClosureKey) {
+    mutating func startOperation(thread: Int32, time: UInt64, block: ClosureKey) {
         let ids = byBlock[block] ?? []
         var found: (thread: Int32, index: Int, start: UInt64)?
         for (posting, stack) in running {
-            for (index, delivery) in stack.enumerated() where delivery.hop == nil && ids.contains(delivery.registration)
-            {
+            for (index, delivery) in stack.enumerated()
+            where delivery.hop == nil && delivery.registration.map(ids.contains) == true {
                 if found.map({ delivery.start < $0.start }) ?? true { found = (posting, index, delivery.start) }
             }
         }
@@ -383,10 +335,10 @@ package struct ProbeEventBuilder {
             return
         }
         running[found.thread]![found.index].hop = Hop(thread: thread, start: time)
-        operations[thread, default: []].append((found.thread, running[found.thread]![found.index].registration))
+        operations[thread, default: []].append((found.thread, running[found.thread]![found.index].registration!))
     }
 
-    private mutating func endOperation(thread: Int32, time: UInt64) {
+    mutating func endOperation(thread: Int32, time: UInt64) {
         guard let operation = operations[thread]?.popLast(),
             let index = running[operation.postingThread]?.lastIndex(where: {
                 $0.registration == operation.registration && $0.hop?.thread == thread && $0.hop?.end == nil
@@ -398,7 +350,7 @@ package struct ProbeEventBuilder {
         running[operation.postingThread]![index].hop?.end = time
     }
 
-    private mutating func threadID(_ tid: Int32, time: UInt64, events: inout [TraceEvent]) -> UInt64 {
+    mutating func threadID(_ tid: Int32, time: UInt64, events: inout [TraceEvent]) -> UInt64 {
         if let id = threads[tid] { return id }
         let id = UInt64(threads.count + 1)
         threads[tid] = id
@@ -410,7 +362,7 @@ package struct ProbeEventBuilder {
         return id
     }
 
-    private mutating func siteID(_ site: ProbeSite, events: inout [TraceEvent]) -> UInt64 {
+    mutating func siteID(_ site: ProbeSite, events: inout [TraceEvent]) -> UInt64 {
         if let id = sites[site] { return id }
         let id = newDefinition()
         sites[site] = id
@@ -418,7 +370,7 @@ package struct ProbeEventBuilder {
         return id
     }
 
-    private mutating func objectID(_ object: ProbeObject, events: inout [TraceEvent]) -> UInt64 {
+    mutating func objectID(_ object: ProbeObject, events: inout [TraceEvent]) -> UInt64 {
         if let id = objects[object.word] { return id }
         let type: UInt64
         if let known = types[object.type] {
@@ -434,7 +386,7 @@ package struct ProbeEventBuilder {
         return id
     }
 
-    private mutating func newDefinition() -> UInt64 {
+    mutating func newDefinition() -> UInt64 {
         defer { nextDefinition += 1 }
         return nextDefinition
     }

@@ -2,12 +2,14 @@
 package enum ProbeLine: Sendable, Equatable {
     /// `_addObserver` was entered: `function` and `context` are the observer's closure.
     case add(ProbeCall, object: ProbeObject?, function: UInt64, context: UInt64, name: ProbeName)
-    /// `_addObserver` returned the token's number.
-    case added(thread: Int32, time: UInt64, token: UInt64)
+    /// `_addObserver` returned the token: its number and its object filter's identifier (0: none),
+    /// numbered by Foundation per name and filter.
+    case added(thread: Int32, time: UInt64, token: UInt64, filter: UInt64)
     /// `_post` was entered.
     case post(ProbeCall, object: ProbeObject?, name: ProbeName)
-    /// `_removeObserver` was entered with the token `token` of name `name`.
-    case remove(ProbeCall, token: UInt64, name: ProbeName)
+    /// `_removeObserver` was entered with the token `token` of name `name` and object filter
+    /// identifier `filter` (0: none).
+    case remove(ProbeCall, token: UInt64, filter: UInt64, name: ProbeName)
     /// An observer's closure started: `context` is the delivery closure's own context, `function`
     /// and `closureContext` the observer's closure it calls.
     case deliveryStart(thread: Int32, time: UInt64, context: UInt64, function: UInt64, closureContext: UInt64)
@@ -55,8 +57,8 @@ package enum ProbeLine: Sendable, Equatable {
                 ProbeCall(thread: thread, time: time, center: center, callers: callers), object: object,
                 function: function, context: context, name: name)
         case "a":
-            guard let token = fields.hex() else { return nil }
-            self = .added(thread: thread, time: time, token: token)
+            guard let token = fields.hex(), let filter = fields.hex() else { return nil }
+            self = .added(thread: thread, time: time, token: token, filter: filter)
         case "P":
             guard let center = fields.hex(), let object = fields.object(), let callers = fields.callers(),
                 let name = fields.name()
@@ -64,11 +66,12 @@ package enum ProbeLine: Sendable, Equatable {
             self = .post(
                 ProbeCall(thread: thread, time: time, center: center, callers: callers), object: object, name: name)
         case "R":
-            guard let center = fields.hex(), let token = fields.hex(), let callers = fields.callers(),
-                let name = fields.name()
+            guard let center = fields.hex(), let token = fields.hex(), let filter = fields.hex(),
+                let callers = fields.callers(), let name = fields.name()
             else { return nil }
             self = .remove(
-                ProbeCall(thread: thread, time: time, center: center, callers: callers), token: token, name: name)
+                ProbeCall(thread: thread, time: time, center: center, callers: callers), token: token, filter: filter,
+                name: name)
         case "D":
             guard let context = fields.hex(), let function = fields.hex(), let closureContext = fields.hex() else {
                 return nil

@@ -71,8 +71,8 @@ extension ProbeLine {
     /// When the probe fired; nil for lines bpftrace itself prints.
     package var time: UInt64? {
         switch self {
-        case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _): call.time
-        case .added(_, let time, _), .deliveryStart(_, let time, _, _, _), .deliveryEnd(_, let time),
+        case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _, _): call.time
+        case .added(_, let time, _, _), .deliveryStart(_, let time, _, _, _), .deliveryEnd(_, let time),
             .postEnd(_, let time), .queueAdd(_, let time, _, _, _), .operationStart(_, let time, _, _),
             .operationEnd(_, let time), .exec(_, let time):
             time
@@ -83,8 +83,8 @@ extension ProbeLine {
     /// The thread the probe fired on; nil for lines bpftrace itself prints.
     package var thread: Int32? {
         switch self {
-        case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _): call.thread
-        case .added(let thread, _, _), .deliveryStart(let thread, _, _, _, _), .deliveryEnd(let thread, _),
+        case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _, _): call.thread
+        case .added(let thread, _, _, _), .deliveryStart(let thread, _, _, _, _), .deliveryEnd(let thread, _),
             .postEnd(let thread, _), .queueAdd(let thread, _, _, _, _), .operationStart(let thread, _, _, _),
             .operationEnd(let thread, _), .exec(let thread, _):
             thread

@@ -2,8 +2,9 @@
 /// line per add, post, removal and delivery, parsed by ``ProbeLine``.
 ///
 /// Lines (numbers in hex unless said): `A tid ns center object type function context ra ra2 ra3
-/// NAME` (an add), `a tid ns token` (its return: the token's number), `P tid ns center object type ra
-/// ra2 ra3 NAME` (a post), `R tid ns center token ra ra2 ra3 NAME` (a removal), `D tid ns context function
+/// NAME` (an add), `a tid ns token filter` (its return: the token's number and object filter's
+/// identifier, 0 for none), `P tid ns center object type ra ra2 ra3 NAME` (a post), `R tid ns center
+/// token filter ra ra2 ra3 NAME` (a removal: the token's number, filter and name), `D tid ns context function
 /// closureContext` and `d tid ns` (a delivery's start and end), with `tid` and `ns` in decimal;
 /// with ``DeliveryEnd/nextDeliveryOrPostReturn`` there is no `d` but `p tid ns` (a post returned).
 /// NAME is `S word word` (a small string held in its two words), `L count text` (a large
@@ -101,7 +102,7 @@ package struct ProbeProgram: Sendable, Equatable {
                     low: "di", high: "si")),
             probe(
                 "uretprobe", FoundationSymbols.addObserver, filter,
-                #"printf("a %d %llu %lx\n", tid, nsecs, reg("ax"));"#),
+                #"printf("a %d %llu %lx %lx\n", tid, nsecs, reg("ax"), reg("r8"));"#),
             probe(
                 "uprobe", FoundationSymbols.post, filter,
                 nameLines(
@@ -110,8 +111,8 @@ package struct ProbeProgram: Sendable, Equatable {
             probe(
                 "uprobe", FoundationSymbols.removeObserver, filter,
                 nameLines(
-                    prefix: "R %d %llu %lx %lx %lx %lx %lx",
-                    arguments: #"tid, nsecs, reg("r13"), reg("di"), \#(callers)"#, low: "si", high: "dx")),
+                    prefix: "R %d %llu %lx %lx %lx %lx %lx %lx",
+                    arguments: #"tid, nsecs, reg("r13"), reg("di"), reg("cx"), \#(callers)"#, low: "si", high: "dx")),
             probe(
                 "uprobe", FoundationSymbols.delivery, filter,
                 #"printf("D %d %llu %lx %lx %lx\n", tid, nsecs, reg("r13"), *(uint64 *)(reg("r13") + 24), "#

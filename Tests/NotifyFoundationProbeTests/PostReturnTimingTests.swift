@@ -11,9 +11,9 @@ import Testing
     }
 
     let registrations = [
-        "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000", "a 1 101 0",
-        "A 1 110 c0 0 0 f2 0 fa 13 13 S 61 e100000000000000", "a 1 111 1",
-        "A 1 120 c0 0 0 f3 0 fa 14 14 S 62 e100000000000000", "a 1 121 0",
+        "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000", "a 1 101 0 0",
+        "A 1 110 c0 0 0 f2 0 fa 13 13 S 61 e100000000000000", "a 1 111 1 0",
+        "A 1 120 c0 0 0 f3 0 fa 14 14 S 62 e100000000000000", "a 1 121 0 0",
     ]
 
     @Test func siblingsEndAtTheNextStartAndTheLastAtThePostsReturn() {
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aQueueObserversBlockEndsBeforeTheWaitingPostReturns() {
         let deliveries = deliveries([
-            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0",
+            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0 0",
             "P 1 200 c0 0 0 fa 20 20 S 61 e100000000000000", "D 1 210 aaa f0 c0", "O 7 250 b1 0", "o 7 290", "p 1 300",
         ])
         #expect(deliveries.map(\.start) == [250])

@@ -13,9 +13,9 @@ import Testing
         let events = events([
             // Two registrations of one block from one call site: tokens 0 and 1 of "cart".
             "A 1 100 c0 0 0 f1 0 fa 12 12 S 74726163 e400000000000000",
-            "a 1 110 0",
+            "a 1 110 0 0",
             "A 1 120 c0 0 0 f1 0 fa 12 12 S 74726163 e400000000000000",
-            "a 1 130 1",
+            "a 1 130 1 0",
             // A post on thread 2 runs both.
             "P 2 200 c0 0 0 fa 20 20 S 74726163 e400000000000000",
             "D 2 210 aaa f1 0",
@@ -26,7 +26,7 @@ import Testing
             "P 2 400 c0 0 0 fa 20 20 S 74726163 e400000000000000",
             "D 2 410 bbb f1 0",
             "d 2 420",
-            "R 1 500 c0 1 fa 30 30 S 74726163 e400000000000000",
+            "R 1 500 c0 1 0 fa 30 30 S 74726163 e400000000000000",
         ])
         let registrations = events.compactMap { if case .registered(let r) = $0 { r } else { nil } }
         #expect(registrations.map(\.id) == [1, 2])
@@ -87,11 +87,11 @@ import Testing
     @Test func aPostInsideAHandlerIsNestedAndItsOuterPostResumes() {
         let events = events([
             "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000",
-            "a 1 110 0",
+            "a 1 110 0 0",
             "A 1 120 c0 0 0 f2 0 fa 13 13 S 62 e100000000000000",
-            "a 1 130 0",
+            "a 1 130 0 0",
             "A 1 140 c0 0 0 f3 0 fa 14 14 S 61 e100000000000000",
-            "a 1 150 1",
+            "a 1 150 1 0",
             "P 1 200 c0 0 0 fa 20 20 S 61 e100000000000000",
             "D 1 210 aaa f1 0",
             "P 1 220 c0 0 0 fa 21 21 S 62 e100000000000000",
@@ -116,14 +116,14 @@ import Testing
     @Test func matchedCountsTheNameTheEveryNameAndTheObjectFilterOfTheCenter() {
         let events = events([
             // "a" on any object, "a" on object 7f00 only, every name; and "a" on another center.
-            "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000", "a 1 101 0",
-            "A 1 110 c0 7f00 5500 f2 0 fa 13 13 S 61 e100000000000000", "a 1 111 1",
-            "A 1 120 c0 0 0 f3 0 fa 14 14 N", "a 1 121 0",
-            "A 1 130 c1 0 0 f4 0 fa 15 15 S 61 e100000000000000", "a 1 131 0",
+            "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000", "a 1 101 0 0",
+            "A 1 110 c0 7f00 5500 f2 0 fa 13 13 S 61 e100000000000000", "a 1 111 0 7f00",
+            "A 1 120 c0 0 0 f3 0 fa 14 14 N", "a 1 121 0 0",
+            "A 1 130 c1 0 0 f4 0 fa 15 15 S 61 e100000000000000", "a 1 131 0 0",
             "P 1 200 c0 7f00 5500 fa 20 20 S 61 e100000000000000",
             "P 1 210 c0 7e00 5500 fa 20 20 S 61 e100000000000000",
             "P 1 220 c0 0 0 fa 20 20 S 62 e100000000000000",
-            "R 1 300 c0 0 fa 30 30 N",
+            "R 1 300 c0 0 0 fa 30 30 N",
             "P 1 310 c0 0 0 fa 20 20 S 62 e100000000000000",
         ])
         let posts = events.compactMap { if case .posted(let p) = $0 { p } else { nil } }
@@ -134,8 +134,8 @@ import Testing
 
     @Test func oneClosureObservingTwoNamesIsToldApartByThePostsName() {
         let events = events([
-            "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000", "a 1 101 0",
-            "A 1 110 c0 0 0 f1 0 fa 13 13 S 62 e100000000000000", "a 1 111 0",
+            "A 1 100 c0 0 0 f1 0 fa 12 12 S 61 e100000000000000", "a 1 101 0 0",
+            "A 1 110 c0 0 0 f1 0 fa 13 13 S 62 e100000000000000", "a 1 111 0 0",
             "P 1 200 c0 0 0 fa 20 20 S 62 e100000000000000", "D 1 210 bbb f1 0", "d 1 220",
             "P 1 300 c0 0 0 fa 20 20 S 61 e100000000000000", "D 1 310 aaa f1 0", "d 1 320",
         ])

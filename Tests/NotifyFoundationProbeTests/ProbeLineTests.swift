@@ -43,11 +43,13 @@ import Testing
     }
 
     @Test func returnsRemovalsDeliveriesAndBpftraceReportsParse() {
-        #expect(ProbeLine("a 5 10 1") == .added(thread: 5, time: 10, token: 1))
+        #expect(ProbeLine("a 5 10 1 7f00") == .added(thread: 5, time: 10, token: 1, filter: 0x7f00))
+        #expect(ProbeLine("a 5 10 1") == nil)
         #expect(
-            ProbeLine("R 5 20 10 1 3 4 5 N")
+            ProbeLine("R 5 20 10 1 7f00 3 4 5 N")
                 == .remove(
-                    ProbeCall(thread: 5, time: 20, center: 0x10, callers: [3, 4, 5]), token: 1, name: ProbeName.none))
+                    ProbeCall(thread: 5, time: 20, center: 0x10, callers: [3, 4, 5]), token: 1, filter: 0x7f00,
+                    name: ProbeName.none))
         #expect(
             ProbeLine("D 5 30 55a6a8011570 55a67c9f74b0 0")
                 == .deliveryStart(

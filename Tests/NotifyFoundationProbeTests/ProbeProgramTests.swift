@@ -19,6 +19,13 @@ import Testing
         // The removal's name is the token's second and third words.
         let removal = text.split(separator: "\n").first { $0.contains(FoundationSymbols.removeObserver) } ?? ""
         #expect(removal.contains(#"reg("dx") >> 61"#))
+        // The token's number and object filter (its first and fourth words: rdi and rcx at the removal,
+        // rax and r8 at the add's return): Foundation numbers tokens per name and filter.
+        #expect(removal.contains(#"reg("r13"), reg("di"), reg("cx")"#))
+        let added = text.split(separator: "\n").first {
+            $0.hasPrefix("uretprobe") && $0.contains(FoundationSymbols.addObserver)
+        }
+        #expect(added?.contains(#"reg("ax"), reg("r8")"#) == true)
         // An exec of the process is seen.
         #expect(text.contains("tracepoint:sched:sched_process_exec /pid == 4242/"))
     }

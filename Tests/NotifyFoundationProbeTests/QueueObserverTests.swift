@@ -26,7 +26,7 @@ import Testing
             // passes _addObserver its own closure 0xf0 with context 0xc0.
             "Q 1 90 990 b1 0",
             "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000",
-            "a 1 110 0",
+            "a 1 110 0 0",
             // The post on thread 1 enqueues (D at 210) and waits; thread 7 runs the block 250–290.
             "P 1 200 c0 0 0 fa 20 20 S 61 e100000000000000",
             "D 1 210 aaa f0 c0",
@@ -50,7 +50,7 @@ import Testing
 
     @Test func aQueueObserverOnThePostersOwnQueueRunsInline() {
         let events = events([
-            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0",
+            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0 0",
             "P 1 200 c0 0 0 fa 20 20 S 61 e100000000000000", "D 1 210 aaa f0 c0", "d 1 230",
         ])
         let delivery = events.compactMap { if case .delivered(let d) = $0 { d } else { nil } }.first
@@ -61,8 +61,8 @@ import Testing
 
     @Test func aBlockObserverAfterAQueueObserverIsOnThePostingThread() {
         let events = events([
-            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0",
-            "A 1 120 c0 0 0 f2 0 fa 13 13 S 61 e100000000000000", "a 1 130 1",
+            "Q 1 90 990 b1 0", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0 0",
+            "A 1 120 c0 0 0 f2 0 fa 13 13 S 61 e100000000000000", "a 1 130 1 0",
         ])
         let targets = events.compactMap { if case .registered(let r) = $0 { r.target } else { nil } }
         #expect(targets == [.operationQueue, .posting])

@@ -83,6 +83,7 @@ import Testing
         s.postAndDeliver("main", to: [7], duration: 300 * TraceScript.ms)  // R7
         s.post("dupp", matched: 0)  // R9
         s.register(8, "never", site: 8)  // R10
+        s.missRemoval(observer: 19, name: "gone", site: 30)  // R11
         for id in 20..<26 {  // R6
             s.register(UInt64(id), "grow", site: 20)
             s.advance(2 * TraceScript.ms)

@@ -62,8 +62,8 @@ import Testing
     }
 
     @Test func rulesHashAndOrderByNumber() {
-        #expect(LeakRule.allCases.map(\.number) == Array(1...10))
-        #expect(Set(LeakRule.allCases).count == 10)
+        #expect(LeakRule.allCases.map(\.number) == Array(1...11))
+        #expect(Set(LeakRule.allCases).count == 11)
         #expect(LeakRule.unheardPost < LeakRule.neverPosted)
     }
 }

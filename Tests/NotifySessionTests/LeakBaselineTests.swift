@@ -85,8 +85,8 @@ struct LeakBaselineTests {
             (#"{"signatures": []}"#, #"missing "notifytopBaseline""#),
             (#"{"notifytopBaseline": 2, "signatures": []}"#, "baseline version 2, this notifytop reads version 1"),
             (
-                #"{"notifytopBaseline": 1, "signatures": [{"rule": "R11"}]}"#,
-                #"unknown rule "R11" (R1 to R10) at .signatures[0].rule"#
+                #"{"notifytopBaseline": 1, "signatures": [{"rule": "R12"}]}"#,
+                #"unknown rule "R12" (R1 to R11) at .signatures[0].rule"#
             ),
             (#"{"notifytopBaseline": 1, "signatures": {}}"#, "at .signatures"),
         ])

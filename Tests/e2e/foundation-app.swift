@@ -2,7 +2,9 @@
 // file named by its first argument exists (the probes are attached), then registers block
 // observers (one block twice from one line: a duplicate), a slow handler and a queue observer,
 // posts from two named threads, removes one registration and posts its name again, posts a typed
-// message, and prints its own counts for the checker. With "exec" as third argument it then execs
+// message, exercises registration identity (one name under two object filters, closures churned
+// across names and private centers, a removal from the wrong center), and prints its own counts
+// for the checker. With "exec" as third argument it then execs
 // itself (the new run posts again).
 import Foundation
 
@@ -73,6 +75,58 @@ MainActor.assumeIsolated {
     for _ in 0..<3 { center.post(CartEmptied()) }
 }
 print("message-post at foundation-app.swift:\(#line - 2)")
+
+// Registration identity. One name under two object filters: Foundation numbers both tokens 0.
+final class Sender {}
+let senders = (Sender(), Sender())
+let filtered = Notification.Name("Filtered")
+let first = center.addObserver(forName: filtered, object: senders.0, queue: nil) { _ in count("Filtered") }
+let second = center.addObserver(forName: filtered, object: senders.1, queue: nil) { _ in count("Filtered") }
+for _ in 0..<2 { center.post(name: filtered, object: senders.0) }
+for _ in 0..<3 { center.post(name: filtered, object: senders.1) }
+center.removeObserver(first)
+center.post(name: filtered, object: senders.0)
+center.post(name: filtered, object: senders.1)
+center.removeObserver(second)
+// Closures churned across names: each observer is removed before the next of the other name is
+// added, so the next may get the freed closure's addresses; so do private centers, one at a time.
+for index in 0..<20 {
+    let name = index % 2 == 0 ? "ChurnEven" : "ChurnOdd"
+    let token = center.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { _ in count(name) }
+    center.post(name: Notification.Name(name), object: nil)
+    center.removeObserver(token)
+    let privateName = index % 2 == 0 ? "PrivateEven" : "PrivateOdd"
+    let privateCenter = NotificationCenter()
+    let kept = privateCenter.addObserver(forName: Notification.Name(privateName), object: nil, queue: nil) { _ in
+        count(privateName)
+    }
+    privateCenter.post(name: Notification.Name(privateName), object: nil)
+    privateCenter.removeObserver(kept)
+    // The first four: a center that dies with its observer still registered (not seen dying).
+    if index < 4 {
+        let dyingName = index % 2 == 0 ? "DyingEven" : "DyingOdd"
+        let dying = NotificationCenter()
+        let left = dying.addObserver(forName: Notification.Name(dyingName), object: nil, queue: nil) { _ in
+            count(dyingName)
+        }
+        dying.post(name: Notification.Name(dyingName), object: nil)
+        withExtendedLifetime(left) {}
+    }
+}
+// A token removed from a center that does not hold it, then from its own.
+let otherCenter = NotificationCenter()
+let wrongCenter = Notification.Name("WrongCenter")
+let misplaced = otherCenter.addObserver(forName: wrongCenter, object: nil, queue: nil) { _ in count("WrongCenter") }
+center.removeObserver(misplaced)
+print("wrong-center-remove at foundation-app.swift:\(#line - 1)")
+otherCenter.post(name: wrongCenter, object: nil)
+otherCenter.removeObserver(misplaced)
+print(
+    "identity Filtered 7 \(delivered["Filtered"] ?? 0) ChurnEven \(delivered["ChurnEven"] ?? 0) ChurnOdd "
+        + "\(delivered["ChurnOdd"] ?? 0) PrivateEven \(delivered["PrivateEven"] ?? 0) PrivateOdd "
+        + "\(delivered["PrivateOdd"] ?? 0) WrongCenter \(delivered["WrongCenter"] ?? 0) DyingEven "
+        + "\(delivered["DyingEven"] ?? 0) DyingOdd \(delivered["DyingOdd"] ?? 0)")
+print("identity-posts 52 removed 43 dead-center 4")
 lock.lock()
 let syncPosts = 2 * ((postsPerThread + 99) / 100)
 print("posts CartDidChange \(2 * postsPerThread + 1) SyncFinishedWithAVeryLongName \(syncPosts)")

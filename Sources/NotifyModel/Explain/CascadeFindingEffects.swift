@@ -45,8 +45,10 @@ extension InspectorState {
             effects = missed(by: registrations) { $0 == .nameDiffers || $0 == .otherCenter }
         case .unheardPost:
             effects = unheard(finding.evidence.name ?? "")
+        case .missedRemoval:
+            notes.append("a removal that ended nothing changed no delivery; the registration it meant, if any, runs on")
         }
-        if registrations.isEmpty && finding.rule != .unheardPost {
+        if registrations.isEmpty && finding.rule != .unheardPost && finding.rule != .missedRemoval {
             notes.append("the finding names no registration")
         }
         if effects.isEmpty { notes.append("no delivery or post it affected is kept" + keptSuffix) }

@@ -35,6 +35,12 @@ extension InspectorState {
             }
         }
         if let lacking = whatTheTraceLacks { notes.append(lacking) }
+        // A registration meant to end may run on because its removal ended nothing (R11).
+        for missed in missedRemovals.elements where missed.name == name {
+            notes.append(
+                "remove-missed: removeObserver at \(missed.callsite) ended nothing: the token is another center's "
+                    + "or was removed already")
+        }
         if let object { posts.removeAll { $0.object != object } }
         if let seq { posts.removeAll { $0.seq != seq } }
         var candidatesByName: [String: [Int]] = [:]

@@ -10,7 +10,7 @@ struct LeakFindingStore: Sendable {
     private(set) var dropped: UInt64 = 0
     /// Findings held per rule (by ``LeakRule/number``): a rule with none answers without hashing
     /// its key, which rules ask about on every registration and removal.
-    private var heldPerRule = [Int](repeating: 0, count: 11)
+    private var heldPerRule = [Int](repeating: 0, count: 12)
 
     init(maximum: Int) {
         self.maximum = max(1, maximum)

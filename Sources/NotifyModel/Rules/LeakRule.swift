@@ -1,4 +1,4 @@
-/// The ten warning rules R1–R10, each with its identifier and one-line fix.
+/// The eleven warning rules R1–R11, each with its identifier and one-line fix.
 ///
 /// Why an enum with the fix built in: every finding must be actionable without documentation
 /// ("always visible: rule ID and a one-line fix"), and tests assert on rule identity, not text.
@@ -23,8 +23,10 @@ public enum LeakRule: String, Sendable, Hashable, CaseIterable, Comparable, Cust
     case unheardPost = "R9"
     /// R10: an observer waits for a name nobody posts.
     case neverPosted = "R10"
+    /// R11: a removal ended nothing: the token is another center's, or was removed already.
+    case missedRemoval = "R11"
 
-    /// `"R1"` … `"R10"`.
+    /// `"R1"` … `"R11"`.
     public var code: String { rawValue }
 
     /// The taxonomy's name, such as `ORPHANED_REGISTRATION`.
@@ -40,6 +42,7 @@ public enum LeakRule: String, Sendable, Hashable, CaseIterable, Comparable, Cust
         case .threadMismatch: "THREAD_MISMATCH"
         case .unheardPost: "UNHEARD_POST"
         case .neverPosted: "NEVER_POSTED"
+        case .missedRemoval: "MISSED_REMOVAL"
         }
     }
 
@@ -66,6 +69,8 @@ public enum LeakRule: String, Sendable, Hashable, CaseIterable, Comparable, Cust
             "Use a shared Notification.Name constant instead of a string literal; check the spelling."
         case .neverPosted:
             "Observe the poster's exported constant, on the center it posts to; check bridged names against the Objective-C constant."
+        case .missedRemoval:
+            "Remove a token once, from the center that added it; remove a block observer by its token, not its owner."
         }
     }
 
@@ -77,7 +82,7 @@ public enum LeakRule: String, Sendable, Hashable, CaseIterable, Comparable, Cust
         lhs.number < rhs.number
     }
 
-    /// 1 … 10.
+    /// 1 … 11.
     public var number: Int {
         switch self {
         case .orphanedRegistration: 1
@@ -90,6 +95,7 @@ public enum LeakRule: String, Sendable, Hashable, CaseIterable, Comparable, Cust
         case .threadMismatch: 8
         case .unheardPost: 9
         case .neverPosted: 10
+        case .missedRemoval: 11
         }
     }
 

@@ -1,4 +1,4 @@
-/// Thresholds and switches of the leak rules R1–R10, with their defaults.
+/// Thresholds and switches of the leak rules R1–R11, with their defaults.
 ///
 /// Why a value: the dashboard, batch mode and tests each want different sensitivity (a server has
 /// no 16 ms frame; a test wants a 1 ms checkpoint), and the model must stay a pure function of the

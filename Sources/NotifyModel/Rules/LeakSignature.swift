@@ -69,7 +69,7 @@ public struct LeakSignature: Sendable, Hashable, Comparable, Codable, CustomStri
         let code = try container.decode(String.self, forKey: .rule)
         guard let rule = LeakRule(rawValue: code) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .rule, in: container, debugDescription: "unknown rule \"\(code)\" (R1 to R10)")
+                forKey: .rule, in: container, debugDescription: "unknown rule \"\(code)\" (R1 to R11)")
         }
         self.rule = rule
         name = try container.decodeIfPresent(String.self, forKey: .name)

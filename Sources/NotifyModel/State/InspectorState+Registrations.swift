@@ -142,6 +142,7 @@ extension InspectorState {
             callsite: definitions.callsite(missed.callsite))
         missedRemovals.append(entry)
         orphanMissedRemoval(entry)
+        missedRemovalFound(entry, thread: missed.thread)
     }
 
     /// Retires removed registrations older than the retirement age at stream time `now`.
