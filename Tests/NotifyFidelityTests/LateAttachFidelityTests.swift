@@ -9,7 +9,10 @@ import Testing
 /// A viewer that attaches seconds into a run ends with the whole run's truth: every per-name and
 /// per-thread figure, the live registrations and every planted bug, from the snapshot's history
 /// plus the events after it; and the recording of what that viewer received refolds to the same.
-@Suite("A late viewer's final state equals the whole run's truth", .timeLimit(.minutes(10)))
+///
+/// The runs go one at a time, each on a thread of its own: twenty demos at once would hold every
+/// thread of the test pool (or the CPU) while the other suites wait.
+@Suite("A late viewer's final state equals the whole run's truth", .serialized, .timeLimit(.minutes(10)))
 struct LateAttachFidelityTests {
     static let steps = 400
     static let stepsPerCheckpoint = 50
@@ -22,13 +25,17 @@ struct LateAttachFidelityTests {
     }
 
     @Test("figures, threads and planted bugs of a viewer attached 100 to 250 steps in", arguments: runs)
-    func lateViewerMatchesTruth(seed: UInt64, attachAfter: Int) throws {
+    func lateViewerMatchesTruth(seed: UInt64, attachAfter: Int) async throws {
         let path = temporaryPath("demo-late-\(seed)", suffix: ".jsonl")
         defer { unlink(path) }
-        let run = try RecordedDemoTrace.record(
-            DemoConfiguration(scenario: .steady, seed: seed, slowHandlerMilliseconds: 110), steps: Self.steps,
-            markEvery: Self.stepsPerCheckpoint, recordingPath: path, attachAfter: attachAfter,
-            untilEveryBugRecurs: Self.recurrenceSteps)
+        let run = try await awaitingDedicatedThread {
+            Result {
+                try RecordedDemoTrace.record(
+                    DemoConfiguration(scenario: .steady, seed: seed, slowHandlerMilliseconds: 110), steps: Self.steps,
+                    markEvery: Self.stepsPerCheckpoint, recordingPath: path, attachAfter: attachAfter,
+                    untilEveryBugRecurs: Self.recurrenceSteps)
+            }
+        }.get()
         #expect(run.end == .producerStopped("inspector-stopped"))
         let truth = run.truth
         let label = "seed \(seed), attached after \(attachAfter) steps"

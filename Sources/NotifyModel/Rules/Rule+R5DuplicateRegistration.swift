@@ -83,8 +83,10 @@ extension InspectorState {
             finding.evidence.objectFilter = row.objectFilter
             for member in added { finding.evidence.addRegistration(member) }
             for site in sites { finding.evidence.addRelated(site) }
-            finding.evidence.count = max(finding.evidence.count, UInt64(count))
-            finding.summary = summary(finding.evidence.count)
+            if UInt64(count) > finding.evidence.count {
+                finding.evidence.count = UInt64(count)
+                finding.summary = summary(finding.evidence.count)
+            }
             if crossed { finding.evidence.liveCount += 1 }
             finding.evidence.detail =
                 ownerKeyed
