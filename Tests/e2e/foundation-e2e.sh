@@ -15,25 +15,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-if [ "$(id -u)" != 0 ]; then
-    echo "foundation e2e: skipped: uprobes need root (or CAP_BPF and CAP_PERFMON)"
-    exit 0
-fi
-if [ ! -e /sys/kernel/tracing/uprobe_events ] && [ ! -e /sys/kernel/debug/tracing/uprobe_events ]; then
-    mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-fi
-if [ ! -e /sys/kernel/tracing/uprobe_events ] && [ ! -e /sys/kernel/debug/tracing/uprobe_events ]; then
-    echo "foundation e2e: skipped: this kernel has no uprobes (no uprobe_events in tracefs)"
-    exit 0
-fi
-
-SCRATCH=${SCRATCH:-.build}
-if [ -z "${BIN_DIR:-}" ]; then
-    swift build --scratch-path "$SCRATCH" --product notifytop >/dev/null || { echo "e2e: build of notifytop failed"; exit 1; }
-    BIN_DIR=$(swift build --scratch-path "$SCRATCH" --show-bin-path)
-fi
-TOP="$BIN_DIR/notifytop"
-[ -x "$TOP" ] || { echo "e2e: notifytop missing in $BIN_DIR"; exit 1; }
+. Tests/e2e/foundation-preamble.sh
+foundation_e2e_preamble "foundation e2e"
 command -v bpftrace >/dev/null || { echo "e2e: bpftrace is not installed (.ci/setup installs it)"; exit 1; }
 command -v jq >/dev/null || { echo "e2e: jq is not installed"; exit 1; }
 SWIFTC=$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)

@@ -16,25 +16,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-if [ "$(id -u)" != 0 ]; then
-    echo "foundation hostile e2e: skipped: uprobes need root"
-    exit 0
-fi
-if [ ! -e /sys/kernel/tracing/uprobe_events ] && [ ! -e /sys/kernel/debug/tracing/uprobe_events ]; then
-    mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
-fi
-if [ ! -e /sys/kernel/tracing/uprobe_events ] && [ ! -e /sys/kernel/debug/tracing/uprobe_events ]; then
-    echo "foundation hostile e2e: skipped: this kernel has no uprobes (no uprobe_events in tracefs)"
-    exit 0
-fi
-
-SCRATCH=${SCRATCH:-.build}
-if [ -z "${BIN_DIR:-}" ]; then
-    swift build --scratch-path "$SCRATCH" --product notifytop >/dev/null || { echo "e2e: build of notifytop failed"; exit 1; }
-    BIN_DIR=$(swift build --scratch-path "$SCRATCH" --show-bin-path)
-fi
-TOP="$(cd "$BIN_DIR" && pwd)/notifytop"
-[ -x "$TOP" ] || { echo "e2e: notifytop missing in $BIN_DIR"; exit 1; }
+. Tests/e2e/foundation-preamble.sh
+foundation_e2e_preamble "foundation hostile e2e"
 for tool in bpftrace setpriv tmux jq; do
     command -v "$tool" >/dev/null || { echo "e2e: $tool is not installed (.ci/setup installs it)"; exit 1; }
 done
