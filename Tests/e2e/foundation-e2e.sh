@@ -34,15 +34,6 @@ cleanup() {
     [ "${KEEP:-0}" = 1 ] && echo "e2e: kept $WORK" || rm -rf "$WORK"
 }
 trap cleanup EXIT
-check() {
-    local name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1)); echo "ok   $name"
-    else
-        failed=$((failed + 1)); echo "FAIL $name"
-    fi
-}
 # jq_true ARGS...: jq -e, its output dropped.
 jq_true() { jq -e "$@" >/dev/null; }
 screen() { "${T[@]}" capture-pane -t e2e -p 2>/dev/null; }

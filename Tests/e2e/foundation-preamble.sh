@@ -1,6 +1,7 @@
 # Sourced by the --foundation end-to-end scripts: skips (exit 0, one line) where uprobes cannot be
 # used, mounts tracefs when it is not mounted, builds notifytop unless BIN_DIR is given, and sets
-# TOP to its absolute path. $1 names the suite in its lines.
+# TOP to its absolute path. $1 names the suite in its lines. `check NAME COMMAND…` runs one check
+# and counts it in `passed` or `failed`.
 foundation_e2e_preamble() {
     local suite=$1
     if [ "$(id -u)" != 0 ]; then
@@ -21,4 +22,14 @@ foundation_e2e_preamble() {
     fi
     TOP="$(cd "$BIN_DIR" && pwd)/notifytop"
     [ -x "$TOP" ] || { echo "e2e: notifytop missing in $BIN_DIR"; exit 1; }
+}
+
+check() {
+    local name=$1
+    shift
+    if "$@"; then
+        passed=$((passed + 1)); echo "ok   $name"
+    else
+        failed=$((failed + 1)); echo "FAIL $name"
+    fi
 }
