@@ -41,13 +41,7 @@ extension NotifyCenter {
             let now = MonotonicClock.now()
             if table.filterLookCursor == 0 { filterLookStartedAt = now }
             let finished = table.forEachFiltered(limit: Self.filterLookSlice) { registration in
-                guard registration.objectFilterDied, reportedFilterDeaths.insert(registration.id).inserted else {
-                    return
-                }
-                // On the thread that made the registration: the inspector's thread is not the app's.
-                probes.emit(
-                    .objectDead(registration: registration.id, aliveAt: objectFilterSeenAlive(registration)),
-                    timestamp: now, thread: registration.registeringThread)
+                if registration.objectFilterDied { reportFoundFilterDeath(of: registration, to: probes, at: now) }
             }
             // Every filter the look found alive was alive when it began.
             if finished { objectFiltersSeenAliveAt = filterLookStartedAt }
@@ -55,13 +49,16 @@ extension NotifyCenter {
         }
     }
 
-    /// Reports `registration`'s dead object filter now, unless it was already reported. Must be
-    /// called with `lock` held.
-    func reportFoundFilterDeath(of registration: Registration, to probes: ProbeSet) {
+    /// Reports `registration`'s dead object filter, found at `time`, unless it was already
+    /// reported; on the thread that made the registration (the inspector's thread is not the
+    /// app's). Must be called with `lock` held.
+    func reportFoundFilterDeath(
+        of registration: Registration, to probes: ProbeSet, at time: UInt64 = MonotonicClock.now()
+    ) {
         guard reportedFilterDeaths.insert(registration.id).inserted else { return }
         probes.emit(
             .objectDead(registration: registration.id, aliveAt: objectFilterSeenAlive(registration)),
-            thread: registration.registeringThread)
+            timestamp: time, thread: registration.registeringThread)
     }
 
     /// The last time the center knew `registration`'s object filter alive: when the app made the

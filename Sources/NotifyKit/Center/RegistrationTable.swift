@@ -74,7 +74,7 @@ struct RegistrationTable {
     /// sorted and a removal finds its entry by binary search.
     private var instanceFilteredIDs: ContiguousArray<UInt64> = []
     private var instanceFilteredHoles = 0
-    /// Where the next look at the instance filters goes on from (``forEachFiltered(from:limit:_:)``).
+    /// Where the next look at the instance filters goes on from (``forEachFiltered(limit:_:)``).
     var filterLookCursor = 0
     var lastID: UInt64 = 0
     var serials = ObjectSerials()
