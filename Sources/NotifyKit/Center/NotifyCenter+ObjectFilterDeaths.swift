@@ -1,4 +1,5 @@
 import NotifySystem
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -15,16 +16,37 @@ extension NotifyCenter {
     /// its name. Does nothing while no probe is attached.
     ///
     /// The look goes through the registrations in registration order, ``filterLookSlice`` at a
-    /// time, and lets go of the lock between slices: a post waits for one slice at most, however
-    /// many registrations filter on an instance.
+    /// time. Under the center's lock it only takes the slice's references; it loads the weak
+    /// filters with the lock let go, and takes the lock again only to report the dead ones. A post
+    /// waits for one slice's copy at most, however many registrations filter on an instance, and
+    /// gets the lock between slices (the lock is not fair: a look that held it for the loads too
+    /// took it back before a woken post could run, for the whole look).
     ///
     /// - Complexity: O(registrations filtering on an instance) in all, O(``filterLookSlice``)
-    ///   under the center's lock at a time.
+    ///   reference copies under the center's lock at a time.
     package func lookForDeadObjectFilters() {
+        var slice: [Registration] = []
+        slice.reserveCapacity(Self.filterLookSlice)
         // Bounded even while the app adds registrations as fast as the look goes through them.
         var slicesLeft = lock.withLock { table.instanceFilteredEntries / Self.filterLookSlice + 2 }
-        while slicesLeft > 0, !lookAtFilterSlice() {
+        while slicesLeft > 0 {
             slicesLeft -= 1
+            slice.removeAll(keepingCapacity: true)
+            guard let (finished, startedAt) = takeFilterSlice(into: &slice) else { return }
+            let dead = slice.filter(\.objectFilterDied)
+            let checkedAt = MonotonicClock.now()
+            if !dead.isEmpty || finished {
+                lock.withLock {
+                    guard let probes else { return }
+                    // One that ended since its copy was reported, if dead, as it ended.
+                    for registration in dead where registration.isActive.load(ordering: .relaxed) {
+                        reportFoundFilterDeath(of: registration, to: probes, at: checkedAt)
+                    }
+                    // Every filter the look found alive was alive when it began.
+                    if finished { objectFiltersSeenAliveAt = max(objectFiltersSeenAliveAt, startedAt) }
+                }
+            }
+            if finished { return }
             // A post waiting for the lock gets it before the next slice.
             sched_yield()
         }
@@ -33,19 +55,14 @@ extension NotifyCenter {
     /// Registrations a look goes through per holding of the lock.
     package static let filterLookSlice = 256
 
-    /// Looks at the next slice of instance filters; returns true when the look has gone through
-    /// them all (or no probe is attached).
-    private func lookAtFilterSlice() -> Bool {
+    /// Appends the next slice of instance-filtered registrations to `slice`; returns whether the
+    /// look has gone through them all and when it began, or nil when no probe is attached.
+    private func takeFilterSlice(into slice: inout [Registration]) -> (finished: Bool, startedAt: UInt64)? {
         lock.withLock {
-            guard let probes else { return true }
-            let now = MonotonicClock.now()
-            if table.filterLookCursor == 0 { filterLookStartedAt = now }
-            let finished = table.forEachFiltered(limit: Self.filterLookSlice) { registration in
-                if registration.objectFilterDied { reportFoundFilterDeath(of: registration, to: probes, at: now) }
-            }
-            // Every filter the look found alive was alive when it began.
-            if finished { objectFiltersSeenAliveAt = filterLookStartedAt }
-            return finished
+            guard probes != nil else { return nil }
+            if table.filterLookCursor == 0 { filterLookStartedAt = MonotonicClock.now() }
+            let finished = table.forEachFiltered(limit: Self.filterLookSlice) { slice.append($0) }
+            return (finished, filterLookStartedAt)
         }
     }
 
