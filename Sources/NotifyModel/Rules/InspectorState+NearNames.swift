@@ -39,11 +39,13 @@ extension InspectorState {
     private mutating func refreshNearNameIndexes() {
         let distance = configuration.rules.nearNameDistance
         let limit = 2 * nameSlots.count + 1_024
-        let indexes = [ruleState.unheardNames, ruleState.registeredNameIndex, ruleState.postedNameIndex]
-        guard indexes.contains(where: { $0.maximumDistance != distance || $0.filed > limit }) else { return }
+        func stale(_ index: NearNameIndex) -> Bool { index.maximumDistance != distance || index.filed > limit }
+        guard stale(ruleState.unheardNames) || stale(ruleState.registeredNameIndex) || stale(ruleState.postedNameIndex)
+        else { return }
+        let names = nameSlots.count
         ruleState.unheardNames = NearNameIndex(maximumDistance: distance)
-        ruleState.registeredNameIndex = NearNameIndex(maximumDistance: distance)
-        ruleState.postedNameIndex = NearNameIndex(maximumDistance: distance)
+        ruleState.registeredNameIndex = NearNameIndex(maximumDistance: distance, expectedNames: names)
+        ruleState.postedNameIndex = NearNameIndex(maximumDistance: distance, expectedNames: names)
         for slot in nameRows.indices.dropFirst() where nameRows[slot].occupied {
             let row = nameRows[slot]
             if row.posts > 0 { ruleState.postedNameIndex.file(row.name, slot: slot) }

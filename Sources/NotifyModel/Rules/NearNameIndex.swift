@@ -11,7 +11,8 @@
 /// - C's first and last 8, 16, …, 256 scalars: a longer core the query's core begins or ends.
 ///
 /// Keys are 64-bit hashes: a collision only adds a name to compare. Names are filed by their row
-/// slot, never unfiled: a lookup's caller checks each slot's row as it is now.
+/// slot, never unfiled: a lookup's caller checks each slot's row as it is now. A lookup skips the
+/// pieces of lengths no filed name has.
 struct NearNameIndex: Sendable {
     /// The distance the pieces were cut for.
     let maximumDistance: Int
@@ -20,15 +21,23 @@ struct NearNameIndex: Sendable {
     /// Farther distances are not indexed (the pieces get too many): ``isUsable`` is false.
     static let maximumIndexedDistance = 8
 
-    private var heads: [UInt64: Int32] = [:]
+    private var heads = HashedKeyTable()
+    /// The lengths of the names (lowercased) and of the cores filed, as bits.
+    private var loweredLengths = LengthSet()
+    private var coreLengths = LengthSet()
     private var next: [Int32] = []
     private var slots: [Int32] = []
     /// Names filed since the index was made.
     private(set) var filed = 0
 
-    init(maximumDistance: Int) {
+    /// An index with room for `expectedNames` names before its table grows.
+    init(maximumDistance: Int, expectedNames: Int = 0) {
         self.maximumDistance = maximumDistance
+        heads = HashedKeyTable(capacity: expectedNames * Self.keysPerName)
     }
+
+    /// Keys a typical name is filed under (with a distance of 2 and a core of 16 to 31 scalars).
+    private static let keysPerName = 10
 
     var isUsable: Bool { (0...Self.maximumIndexedDistance).contains(maximumDistance) }
 
@@ -40,11 +49,16 @@ struct NearNameIndex: Sendable {
         add(Self.hash(.whole, lowered[...]), slot)
         guard lowered.count <= NameSimilarity.maximumComparedLength else { return }
         let core = NameSimilarity.core(lowered)
+        loweredLengths.insert(lowered.count)
+        coreLengths.insert(core.count)
         for piece in Self.pieces(of: lowered.count, maximumDistance) {
             add(Self.hash(.loweredPiece, lowered[piece.range], length: lowered.count, piece: piece.index), slot)
         }
-        for piece in Self.pieces(of: core.count, maximumDistance) {
-            add(Self.hash(.corePiece, core[piece.range], length: core.count, piece: piece.index), slot)
+        // A core that is the whole name is found by its name's pieces (see `candidates`).
+        if core.count != lowered.count {
+            for piece in Self.pieces(of: core.count, maximumDistance) {
+                add(Self.hash(.corePiece, core[piece.range], length: core.count, piece: piece.index), slot)
+            }
         }
         guard core.count >= NameSimilarity.minimumAffixLength else { return }
         add(Self.hash(.core, core[...]), slot)
@@ -62,18 +76,25 @@ struct NearNameIndex: Sendable {
     /// the index is not usable.
     func candidates(near name: String) -> (slots: [Int], complete: Bool)? {
         guard isUsable else { return nil }
-        var found = Set<Int32>()
+        var found: [Int32] = []
         var budget = Self.maximumEntriesRead
         let lowered = Array(name.lowercased().unicodeScalars)
         var complete = read(Self.hash(.whole, lowered[...]), into: &found, budget: &budget)
         if complete, lowered.count <= NameSimilarity.maximumComparedLength {
             let core = NameSimilarity.core(lowered)
+            // Filed names whose core is the whole name filed its pieces as the name's.
             complete =
-                readPieces(of: lowered, .loweredPiece, into: &found, budget: &budget)
-                && readPieces(of: core, .corePiece, into: &found, budget: &budget)
+                readPieces(of: lowered, .loweredPiece, filed: loweredLengths, into: &found, budget: &budget)
+                && readPieces(of: core, .corePiece, filed: coreLengths, into: &found, budget: &budget)
+                && (core.count == lowered.count
+                    || readPieces(of: core, .loweredPiece, filed: loweredLengths, into: &found, budget: &budget))
                 && readAffixes(of: core, into: &found, budget: &budget)
         }
-        return (found.map(Int.init).sorted(), complete)
+        found.sort()
+        var slots: [Int] = []
+        slots.reserveCapacity(found.count)
+        for slot in found where slots.last != Int(slot) { slots.append(Int(slot)) }
+        return (slots, complete)
     }
 
     // MARK: Lookup
@@ -81,11 +102,11 @@ struct NearNameIndex: Sendable {
     /// Every filed piece the query's substrings could be: for each length within the distance,
     /// each piece of that length's cut, shifted by up to the distance.
     private func readPieces(
-        of scalars: [Unicode.Scalar], _ kind: Kind, into found: inout Set<Int32>, budget: inout Int
+        of scalars: [Unicode.Scalar], _ kind: Kind, filed: LengthSet, into found: inout [Int32], budget: inout Int
     ) -> Bool {
         let k = maximumDistance
         let longest = min(NameSimilarity.maximumComparedLength, scalars.count + k)
-        for length in max(0, scalars.count - k)...max(0, longest) {
+        for length in max(0, scalars.count - k)...max(0, longest) where filed.contains(length) {
             for piece in Self.pieces(of: length, k) {
                 for shift in -k...k {
                     let start = piece.range.lowerBound + shift
@@ -100,7 +121,7 @@ struct NearNameIndex: Sendable {
     }
 
     /// Filed cores that begin or end the query's core, and filed cores it begins or ends.
-    private func readAffixes(of core: [Unicode.Scalar], into found: inout Set<Int32>, budget: inout Int) -> Bool {
+    private func readAffixes(of core: [Unicode.Scalar], into found: inout [Int32], budget: inout Int) -> Bool {
         let shortest = NameSimilarity.minimumAffixLength
         guard core.count >= shortest else { return true }
         var forwards = Self.start(.core)
@@ -108,7 +129,7 @@ struct NearNameIndex: Sendable {
         for length in 1...core.count {
             forwards = Self.mix(forwards, core[length - 1])
             backwards = Self.mix(backwards, core[core.count - length])
-            guard length >= shortest else { continue }
+            guard length >= shortest, coreLengths.contains(length) else { continue }
             guard read(Self.finish(forwards, count: length), into: &found, budget: &budget),
                 read(Self.finish(backwards, count: length), into: &found, budget: &budget)
             else { return false }
@@ -121,12 +142,12 @@ struct NearNameIndex: Sendable {
                 budget: &budget)
     }
 
-    private func read(_ key: UInt64, into found: inout Set<Int32>, budget: inout Int) -> Bool {
+    private func read(_ key: UInt64, into found: inout [Int32], budget: inout Int) -> Bool {
         var entry = heads[key] ?? -1
         while entry >= 0 {
             guard budget > 0 else { return false }
             budget -= 1
-            found.insert(slots[Int(entry)])
+            found.append(slots[Int(entry)])
             entry = next[Int(entry)]
         }
         return true
@@ -135,8 +156,21 @@ struct NearNameIndex: Sendable {
     private mutating func add(_ key: UInt64, _ slot: Int32) {
         let entry = Int32(truncatingIfNeeded: slots.count)
         slots.append(slot)
-        next.append(heads[key] ?? -1)
-        heads[key] = entry
+        next.append(heads.update(entry, forKey: key) ?? -1)
+    }
+
+    /// Lengths 0 through ``NameSimilarity/maximumComparedLength``, as bits.
+    struct LengthSet: Sendable {
+        private var words = [UInt64](repeating: 0, count: NameSimilarity.maximumComparedLength / 64 + 1)
+
+        mutating func insert(_ length: Int) {
+            guard words.indices.contains(length >> 6) else { return }
+            words[length >> 6] |= 1 << UInt64(length & 63)
+        }
+
+        func contains(_ length: Int) -> Bool {
+            words.indices.contains(length >> 6) && words[length >> 6] & (1 << UInt64(length & 63)) != 0
+        }
     }
 
     // MARK: Keys
@@ -147,15 +181,26 @@ struct NearNameIndex: Sendable {
 
     /// The k + 1 pieces a name of `length` scalars is cut into: the same cut for every name of
     /// that length. Some are empty when the name is shorter than k + 1.
-    private static func pieces(of length: Int, _ k: Int) -> [(index: Int, range: Range<Int>)] {
-        let count = k + 1
-        let short = length / count
-        let longer = length % count
-        var start = 0
-        return (0..<count).map { index in
-            let size = short + (index >= count - longer ? 1 : 0)
-            defer { start += size }
-            return (index, start..<start + size)
+    private static func pieces(of length: Int, _ k: Int) -> Pieces { Pieces(length: length, count: k + 1) }
+
+    /// The cut of ``pieces(of:_:)``, computed as it is read (a lookup reads many cuts).
+    struct Pieces: Sequence, IteratorProtocol {
+        let length: Int
+        let count: Int
+        private var index = 0
+
+        init(length: Int, count: Int) {
+            self.length = length
+            self.count = count
+        }
+
+        mutating func next() -> (index: Int, range: Range<Int>)? {
+            guard index < count else { return nil }
+            defer { index += 1 }
+            let short = length / count
+            let firstLonger = count - length % count
+            let start = index * short + Swift.max(0, index - firstLonger)
+            return (index, start..<start + short + (index >= firstLonger ? 1 : 0))
         }
     }
 

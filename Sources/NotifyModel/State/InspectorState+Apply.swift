@@ -183,16 +183,19 @@ extension InspectorState {
         for finding in findingStore.byKey.values where finding.isOpen {
             if let name = finding.evidence.name { pinned.insert(name) }
         }
-        let idle = nameSlots.filter { entry in
-            let row = nameRows[entry.value]
-            return row.liveObservers == 0 && !pinned.contains(row.name)
+        // The rows, not the name dictionary: reading its string keys cost more than the trim.
+        var idle: [(lastUsed: UInt64, slot: Int)] = []
+        for slot in nameRows.indices.dropFirst() {
+            guard nameRows[slot].occupied, nameRows[slot].liveObservers == 0, !pinned.contains(nameRows[slot].name)
+            else { continue }
+            idle.append((nameRows[slot].lastUsed, slot))
         }
         // Down to three quarters of the cap in idle names, at least a quarter of the cap at a time.
         let quarter = max(1, configuration.maximumNames / 4)
-        let victims = idle.sorted { nameRows[$0.value].lastUsed < nameRows[$1.value].lastUsed }
+        let victims = idle.sorted { $0.lastUsed < $1.lastUsed }
             .prefix(max(quarter, idle.count - configuration.maximumNames + quarter))
-        for (name, slot) in victims {
-            nameSlots[name] = nil
+        for (_, slot) in victims {
+            nameSlots[nameRows[slot].name] = nil
             nameRows[slot] = NameRow.vacant
             freeNameSlots.append(slot)
         }

@@ -10,8 +10,10 @@ struct ModelWorkload: Workload {
     static let explainRow = "explain one post after 1M events"
     static let cascadeRow = "cascade of one post after 1M events"
     static let distinctNamesRow = "model fold, a new name at every registration"
-    /// Per registered name (about three events): 10^6 names fold in under 5 s.
-    static let distinctNamesTarget = 5_000.0
+    /// Per registered name (about three events, each name new to every table the fold keeps, and
+    /// filed for R9's and R10's near-name lookups): 10^6 names fold in under 30 s. Linear: a
+    /// name costs the same at 10^5 names and at 10^6.
+    static let distinctNamesTarget = 30_000.0
 
     let profile: Profile
 
@@ -66,7 +68,7 @@ struct ModelWorkload: Workload {
             var row = Row(name)
             row.notifyKit = .nanoseconds(perName)
             row.expect(
-                "≤ \(Cell.duration(Self.distinctNamesTarget)) (10^6 names in 5 s)", perName <= Self.distinctNamesTarget)
+                "≤ \(Cell.duration(Self.distinctNamesTarget)) (10^6 names in 30 s)", perName <= Self.distinctNamesTarget)
             rows.append(row)
         }
         return rows
