@@ -68,7 +68,8 @@ struct ModelWorkload: Workload {
             var row = Row(name)
             row.notifyKit = .nanoseconds(perName)
             row.expect(
-                "≤ \(Cell.duration(Self.distinctNamesTarget)) (10^6 names in 30 s)", perName <= Self.distinctNamesTarget)
+                "≤ \(Cell.duration(Self.distinctNamesTarget)) (10^6 names in 30 s)", perName <= Self.distinctNamesTarget
+            )
             rows.append(row)
         }
         return rows
