@@ -220,7 +220,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             if now - checkedAt >= 1_000_000_000 {
                 checkedAt = now
                 // Gone, or its pid taken by another process since (a busy stream never idles).
-                if exec == nil, startTime != nil, Self.startTime(pid: pid) != startTime {
+                if exec == nil, let startTime, Self.processReplaced(pid: pid, startedAt: startTime) {
                     reason = .processExit
                     break
                 }
@@ -263,6 +263,12 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         let program =
             count > 0 ? String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
         return "process-exec: process \(pid) exec'd \(VisibleText.line(program))"
+    }
+
+    /// Whether process `pid`, which started at `startedAt` (``startTime(pid:)``), is gone, or its
+    /// pid now names another process.
+    package static func processReplaced(pid: Int32, startedAt: UInt64) -> Bool {
+        startTime(pid: pid) != startedAt
     }
 
     /// When process `pid` started, in clock ticks since boot (`/proc/PID/stat`'s 22nd field);
