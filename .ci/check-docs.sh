@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 readme=README.md
 limit=20000
-first_commands=("swift run notifytop --demo" "swift test")
+first_commands=(".ci/setup && swift run notifytop --demo" ".ci/setup && swift test")
 problems=0
 problem() {
     echo "check-docs: $*"

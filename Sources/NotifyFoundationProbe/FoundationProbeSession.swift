@@ -16,7 +16,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     /// What the probes cannot see, said in the header's producer text and in docs/foundation.md:
     /// queue targets are seen when the process maps `libFoundation.so` with its symbols.
     package static func producer(seesQueues: Bool) -> String {
-        "notifytop Foundation probes (bpftrace); not available: token release (R1), object deaths (R3), "
+        "notifytop \(PackageVersion.current) Foundation probes (bpftrace); not available: token release (R1), object deaths (R3), "
             + "userInfo, \(seesQueues ? "" : "queue targets, ")main-thread-only declarations, "
             + "registrations made before attach (their site and object), "
             + "typed message registrations (their site, subject and removal), async message observers' runs"

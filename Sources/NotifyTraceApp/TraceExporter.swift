@@ -463,7 +463,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         return TraceHeader(
             pid: getpid(), process: processName, center: centers[0].label,
             clockMono: mono, clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec),
-            producer: "NotifyKit \(NotifyTraceVersion.producer)", since: centers.map(\.historySince).min(),
+            producer: "NotifyKit \(PackageVersion.current)", since: centers.map(\.historySince).min(),
             centers: centers.count > 1 ? centers.map(\.label) : nil)
     }
 
@@ -477,9 +477,4 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private func readHistory() -> NotifyHistory {
         NotifyHistory.merging(centers.map { $0.history() })
     }
-}
-
-/// The version this library writes into trace headers.
-enum NotifyTraceVersion {
-    static let producer = "0.1.0"
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import NotifySession
 import NotifyTUI
+import NotifyWire
 
 /// `notifytop`: a top-like dashboard of a process's notification center. Parsing only; the work
 /// happens in NotifySession's ``NotifyTopRunner``.
@@ -21,7 +22,8 @@ struct NotifyTopCommand: ParsableCommand {
             Exit status: 0 ok (also when the reader of batch output stops early, as head does), 1 cannot attach
             or a recording failed (disk full), 2 the --replay file is not a trace (or breaks off at a line of another format), 3 --fail-on findings exist, \
             128+N killed by signal N.
-            """)
+            """,
+        version: PackageVersion.current)
 
     /// `notifytop diff …` goes to ``DiffCommand``; anything else is the dashboard's command line.
     ///

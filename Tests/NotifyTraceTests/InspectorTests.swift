@@ -37,6 +37,7 @@ struct InspectorTests {
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         let first = reader.read(until: { $0.registration != nil })
         #expect(reader.header?.center == "live")
+        #expect(reader.header?.producer == "NotifyKit \(PackageVersion.current)")
         #expect(first.last?.registration?.preexisting == true)
         for _ in 0..<3 { center.post(name: ping) }
         let rest = reader.read(untilThe: 3) { event in
