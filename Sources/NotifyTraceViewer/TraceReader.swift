@@ -34,11 +34,12 @@ public final class TraceReader {
     public let origin: String
     /// Stop at the first malformed line instead of skipping it.
     public let strict: Bool
-    /// Receives every byte read, exactly as received: a recording of the session (including what
-    /// ``open(file:strict:)`` read ahead before the recorder was set).
+    /// Receives every byte read, exactly as received, a line once its newline is read (the rest
+    /// when the stream ends): a recording of the session, including what ``open(file:strict:)``
+    /// read ahead before the recorder was set.
     public var recorder: TraceRecorder? {
         didSet {
-            if let recorder, let readAheadBytes { recorder.write(readAheadBytes) }
+            if let readAheadBytes { record(readAheadBytes[...]) }
             readAheadBytes = nil
         }
     }
@@ -74,6 +75,12 @@ public final class TraceReader {
     private var reportedHoles = false
     /// Bytes since the last newline, to give up on input that has no lines at all.
     private var bytesSinceNewline = 0
+    /// The bytes read after the last newline, not yet given to the recorder.
+    private var unrecordedLine: [UInt8] = []
+    /// The highest number and the latest time of the lines decoded, for the end line of a
+    /// recording the user stops.
+    private var newestSeq: UInt64 = 0
+    private var newestTime: UInt64 = 0
 
     package init(source: Source, origin: String, strict: Bool = false) {
         self.source = source
@@ -186,6 +193,7 @@ public final class TraceReader {
                 if try decoder.next(appendingTo: &events) {
                     let index = events.count - 1
                     let summary = decoder.lastSummary
+                    noteNewest(summary)
                     if !sawFirstLine {
                         sawFirstLine = true
                         guard case .header = events[index] else {
@@ -328,7 +336,7 @@ public final class TraceReader {
         byteCount += count
         // From the end: a trace's last newline is a few hundred bytes back at most.
         bytesSinceNewline = bytes.lastIndex(of: 0x0A).map { count - $0 - 1 } ?? bytesSinceNewline + count
-        recorder?.write(bytes)
+        record(bytes)
         if readingAhead { readAheadBytes?.append(contentsOf: bytes) } else { readAheadBytes = nil }
         decoder.feed(bytes)
         return .bytes
@@ -358,9 +366,59 @@ public final class TraceReader {
         return "\(lines) skipped (first at line \(firstMalformedLine)\(bytes))"
     }
 
+    /// Gives the recorder the bytes up to the last newline among them; holds back the rest.
+    private func record(_ bytes: ArraySlice<UInt8>) {
+        guard let recorder else { return }
+        guard let newline = bytes.lastIndex(of: 0x0A) else {
+            unrecordedLine.append(contentsOf: bytes)
+            // A line this long is skipped by every reader: recorded as it comes, not held.
+            if unrecordedLine.count > Self.maximumBytesWithoutNewline {
+                recorder.write(unrecordedLine)
+                unrecordedLine.removeAll()
+            }
+            return
+        }
+        if !unrecordedLine.isEmpty {
+            recorder.write(unrecordedLine)
+            unrecordedLine.removeAll(keepingCapacity: true)
+        }
+        recorder.write(bytes[...newline])
+        unrecordedLine.append(contentsOf: bytes[(newline + 1)...])
+    }
+
+    private func noteNewest(_ summary: TraceEventSummary) {
+        if let seq = summary.seq, seq > newestSeq { newestSeq = seq }
+        if let time = summary.timestamp, time > newestTime { newestTime = time }
+    }
+
+    /// Ends the recording of a stream that goes on, which the user stopped: after the last whole
+    /// line read, an end line saying so, numbered and timed after every line recorded, so a replay
+    /// ends as stopped by the user rather than as cut off. A line whose newline was not read yet
+    /// is left out. Does nothing after the stream's own end.
+    public func endRecordingStoppedByUser() {
+        guard let recorder, ended == nil, sawEndLine == nil else { return }
+        // The lines read but not yet decoded are in the recording: their numbers count too.
+        var rest: [TraceEvent] = []
+        while (try? decoder.next(appendingTo: &rest)) != false {
+            noteNewest(decoder.lastSummary)
+            rest.removeAll(keepingCapacity: true)
+        }
+        unrecordedLine.removeAll()
+        var line: [UInt8] = []
+        // After a stream numbered up to 2^64 − 1 the end line shares its number: never a trap.
+        let end = TraceEnd(seq: min(newestSeq, .max - 1) + 1, timestamp: newestTime, reason: .recordingStopped)
+        TraceEncoder.encode(.end(end), into: &line)
+        recorder.write(line)
+        recorder.flush()
+    }
+
     /// Ends the stream; events appended before the end go out first, and the end with the next call.
     private func finish(_ end: TraceStreamEnd, appended: Int) -> BatchOutput {
         ended = end
+        if !unrecordedLine.isEmpty {
+            recorder?.write(unrecordedLine)
+            unrecordedLine.removeAll()
+        }
         recorder?.flush()
         return appended > 0 ? .events(appended) : .ended(end)
     }

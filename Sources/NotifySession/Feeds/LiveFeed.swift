@@ -157,7 +157,10 @@ package final class LiveFeed: Sendable {
         inbox.dropped &+= lost
     }
 
+    /// Flushes the recording; one the session stopped while the stream went on (the user quit)
+    /// ends with a line saying so.
     private static func finish(_ reader: TraceReader, _ inbox: Shared) {
+        reader.endRecordingStoppedByUser()
         reader.recorder?.flush()
         inbox.withLock { $0.finished = true }
     }
