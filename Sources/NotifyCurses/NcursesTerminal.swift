@@ -202,6 +202,14 @@ package final class NcursesTerminal: TerminalBackend {
     package func readKey(timeoutMilliseconds: Int) -> Key? {
         guard isOpen else { return nil }
         let window = cn_stdscr()
+        if TerminalSignals.takeResumed() {
+            // Stopped and resumed (`kill -STOP`, then `fg`): the shell left the terminal in line
+            // mode. Leaving curses and refreshing takes it back (modes, keypad, cursor) and repaints.
+            endwin()
+            clearok(window, true)
+            wrefresh(window)
+            previous = nil
+        }
         wtimeout(window, Int32(max(0, timeoutMilliseconds)))
         var code: wint_t = 0
         let result = wget_wch(window, &code)

@@ -6,6 +6,9 @@ import Synchronization
 
 /// The last terminating signal received (SIGINT, SIGTERM, SIGHUP), or 0.
 private let pendingSignal = Atomic<Int32>(0)
+/// Set by SIGCONT: the process was stopped and resumed, and whoever ran meanwhile (the shell put
+/// the terminal back in line mode) may have changed the terminal.
+private let resumed = Atomic<Bool>(false)
 
 /// Routes terminating signals through the run loop, so the terminal is restored, the demo child
 /// is killed and recordings are flushed on the normal exit path.
@@ -31,6 +34,7 @@ package enum TerminalSignals {
                 }
             }
         }
+        setHandler(SIGCONT) { _ in resumed.store(true, ordering: .relaxed) }
         for signal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
             setHandler(signal) { number in
                 endwin()
@@ -53,7 +57,13 @@ package enum TerminalSignals {
         }
     }
 
+    /// Whether the process was resumed (SIGCONT) since the last call.
+    static func takeResumed() -> Bool {
+        resumed.exchange(false, ordering: .relaxed)
+    }
+
     static func uninstall() {
+        Glibc.signal(SIGCONT, SIG_DFL)
         for signal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
             Glibc.signal(signal, SIG_DFL)
         }

@@ -157,6 +157,8 @@ keys q; wait_for "q exits with status 0" "EXITED=0"
 check "the terminal is restored (alternate screen off)" test "$("${T[@]}" display -p -t e2e '#{alternate_on}')" = 0
 check "the demo child (pid ${demo_pid:-?}) is gone" bash -c "[ -n '${demo_pid:-}' ] && ! kill -0 '${demo_pid:-0}' 2>/dev/null"
 check "--record wrote a trace" test -s "$WORK/live.ndjson"
+check "--record's file ends with the user's stop, not cut off" \
+    sh -c "tail -1 '$WORK/live.ndjson' | jq -e '.k == \"end\" and .reason == \"recording-stopped\"' >/dev/null"
 runtime=$(ls notifytop-*-1.ndjson 2>/dev/null | head -1)
 check "r wrote a session log" test -n "$runtime"
 
@@ -291,6 +293,23 @@ check "diff --json reports the warnings as resolved" jqok '(.resolved_warnings |
 status=$?
 check "diff of a missing file: exit 2 and one line (got $status)" \
     sh -c "[ '$status' = 2 ] && [ \$(wc -l < '$WORK/diff.err') = 1 ] && grep -q 'missing.ndjson' '$WORK/diff.err'"
+
+echo "::: stopped and resumed from an interactive shell"
+# The shell puts the terminal back in line mode when the job stops; on resume notifytop must take
+# it back, or keys wait for Enter.
+"${T[@]}" kill-session -t e2e 2>/dev/null
+"${T[@]}" new-session -d -s e2e -x 120 -y 40 "cd '$PWD' && env TERM=tmux-256color LANG=C.UTF-8 bash --norc -i"
+keys "'$TOP' --replay '$WORK/live.ndjson' -d 200ms" Enter
+wait_for "the replay runs in an interactive shell" "REPLAY ×1"
+top_pid=$(pgrep -n -f "notifytop --replay $WORK/live.ndjson")
+kill -STOP "${top_pid:-0}" 2>/dev/null
+wait_for "the shell reports the job stopped" "Stopped"
+keys "fg" Enter
+wait_for "fg brings the dashboard back" "REPLAY"
+keys 3
+wait_for "a key works at once after fg (no Enter needed)" "^Threads" 5
+keys q
+check "q then exits the resumed dashboard" bash -c "for i in \$(seq 50); do kill -0 ${top_pid:-0} 2>/dev/null || exit 0; sleep 0.1; done; exit 1"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
