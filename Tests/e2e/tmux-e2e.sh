@@ -277,6 +277,12 @@ check "--json | head -1: the demo child is gone (its socket removed)" \
 "$TOP" --replay "$WORK/ended.ndjson" --json --view threads --sort dur > /dev/null 2> "$WORK/sort.err"
 check "--sort on a log view is a one-line usage error" grep -q "always in time order" "$WORK/sort.err"
 
+readme_filter=$(grep -o '`/` filters (`[^`]*`' README.md | sed 's/.*(`//; s/`$//')
+"$TOP" --replay "$WORK/live.ndjson" --batch --view names --filter "$readme_filter" > /dev/null 2> "$WORK/readme-filter.err"
+status=$?
+check "the README's filter example ('$readme_filter') works on the Names view (got $status)" \
+    sh -c "[ -n '$readme_filter' ] && [ '$status' = 0 ] && [ ! -s '$WORK/readme-filter.err' ]"
+
 echo "::: notifytop diff"
 "$TOP" --demo --batch -n 1 -d 8s --record "$WORK/clean.ndjson" --scenario steady --seed 3 --duration 2 --no-bugs \
     >/dev/null 2>&1
