@@ -51,14 +51,15 @@ private struct Lines {
     }
 
     mutating func post(
-        _ id: UInt64, _ name: String, thread: UInt64, at time: UInt64, depth: Int = 1, parent: UInt64 = 0
+        _ id: UInt64, _ name: String, thread: UInt64, at time: UInt64, depth: Int = 1, parent: UInt64 = 0,
+        matched: Int = 1
     ) {
         events.append(
             .posted(
                 TracePost(
                     seq: next(), timestamp: time, thread: thread, postID: id, name: name, object: nil,
                     hasUserInfo: false,
-                    matched: 1, depth: depth, parentPostID: parent, callsite: 1)))
+                    matched: matched, depth: depth, parentPostID: parent, callsite: 1)))
     }
 
     mutating func deliver(
@@ -239,6 +240,20 @@ struct PerfettoExportTests {
         #expect(worker.start - origin.start == 8 * Self.ms)
     }
 
+    @Test("every arrow that starts ends: a post no handler matched starts none")
+    func noArrowWithoutDelivery() throws {
+        var lines = Lines()
+        lines.thread(1, "main")
+        lines.post(1, "Heard", thread: 1, at: Self.t0)
+        lines.deliver(1, "Heard", thread: 1, postingThread: 1, start: Self.t0, duration: 10)
+        lines.post(2, "Unheard", thread: 1, at: Self.t0 + Self.ms, matched: 0)
+        let (timeline, _) = try export(lines.events)
+        let starts = Set(timeline.slices.filter(\.flowOut).compactMap(\.bindID))
+        let ends = Set(timeline.slices.filter(\.flowIn).compactMap(\.bindID))
+        #expect(starts == ends)
+        #expect(starts == [1])
+    }
+
     @Test("threads and the process are named; findings and checkpoints are instants on the notifytop track")
     func namesAndFindings() throws {
         let events = Self.scenario()
@@ -263,6 +278,8 @@ struct PerfettoExportTests {
             #expect(
                 instants.contains { $0.args["rule"] as? String == finding.rule.code && $0.start == finding.firstSeen })
         }
+        // Findings are named as a reader knows them (names, call sites), never by the model's keys.
+        #expect(!instants.contains { $0.name.contains("site#") || $0.name.contains("obj#") })
         #expect(instants.contains { $0.name == "checkpoint screen closed" && $0.start == Self.t0 + 10 * Self.ms })
     }
 

@@ -143,7 +143,7 @@ package struct PerfettoTraceWriter {
             args += "}"
             instant(
                 tid: track, at: finding.firstSeen,
-                name: finding.rule.code + " " + finding.rule.title + " " + "\(finding.key.subject)",
+                name: finding.rule.code + " " + finding.rule.title + " " + Self.subject(of: finding),
                 args: args)
             counts.findings += 1
         }
@@ -196,6 +196,13 @@ package struct PerfettoTraceWriter {
         counts.deliveries += 1
     }
 
+    /// What a finding is about, as a reader knows it: its name and call site, not the model's keys.
+    static func subject(of finding: LeakFinding) -> String {
+        let parts = [finding.evidence.name.map { "\"\($0)\"" }, finding.evidence.callsite.map { "at \($0)" }]
+            .compactMap { $0 }
+        return parts.isEmpty ? "\(finding.key.subject)" : parts.joined(separator: " ")
+    }
+
     /// Writes and forgets the open posts of `thread` at `depth` or deeper, innermost first.
     private mutating func closePosts(on thread: UInt64, atDepth depth: Int) {
         while let last = openPosts[thread]?.last, last.post.depth >= depth {
@@ -207,7 +214,8 @@ package struct PerfettoTraceWriter {
             if let message = post.message { args += #","message":"# + quoted(message.rawValue) }
             if placed.adjusted { args += #","recorded_start_us":"# + Self.microseconds(post.timestamp) }
             args += "}"
-            let flow = #","bind_id":\#(post.postID),"flow_out":true"#
+            // An arrow starts only where one ends: a post no handler matched has none.
+            let flow = post.matched > 0 ? #","bind_id":\#(post.postID),"flow_out":true"# : ""
             slice(tid: thread, category: "post", name: post.name, placed: placed, flow: flow, args: args)
             counts.posts += 1
             remember(post.postID)
