@@ -148,6 +148,34 @@ struct RecordingDiffTests {
         return path
     }
 
+    @Test("rates of a recording made after a late attach divide its history by the time since the history began")
+    func ratesAfterLateAttach() throws {
+        let second: UInt64 = 1_000_000_000
+        let since: UInt64 = 100 * second
+        let attach = since + 30 * second
+        var script = TraceScript(
+            header: TraceHeader(
+                pid: 32, process: "Late", center: "default", clockMono: attach, clockWall: 0, producer: "test",
+                since: since),
+            time: attach)
+        script.register(1, "SessionDidChange", site: 5)
+        let prelude = script.events.count
+        // 30 s of history at 10 a second, then 10 s seen live at the same rate.
+        let history = TraceEvent.history(
+            TraceHistory(timestamp: attach, thread: 1, name: "SessionDidChange", posts: 300, deliveries: 300))
+        for tick in 1...100 {
+            script.advance(attach + UInt64(tick) * second / 10 - script.time)
+            script.postAndDeliver("SessionDidChange", to: [1], site: 5, duration: 1_000)
+        }
+        let path = try write(script.events.prefix(prelude) + [history] + script.events.dropFirst(prelude))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fold = try RecordingFold(path: path)
+        #expect(abs(Double(fold.duration) / 1e9 - 40) < 0.1, "\(fold.duration)")
+        let result = RecordingDiff(fold, fold)
+        let line = try #require(result.text.split(separator: "\n").first { $0.hasPrefix("SessionDidChange") })
+        #expect(line.hasSuffix("10.0 → 10.0"), "\(line)")
+    }
+
     @Test(
         "rates of recordings made with r divide the history they open with by the time it covers, not by the time after r"
     )

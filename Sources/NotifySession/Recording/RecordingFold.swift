@@ -18,7 +18,8 @@ package struct RecordingFold: Sendable {
     /// The model after the last event.
     package let model: InspectorState
     /// Stream nanoseconds the recording's figures cover: from its first timed event (a recording
-    /// started with `r` opens with the history the session saw before, which the totals include)
+    /// started with `r` opens with the history the session saw before, which the totals include),
+    /// or from the header's `since` when it carries the history of a viewer that attached late,
     /// to its last. Thread definitions do not count: a thread's line may carry the time it was
     /// first seen, long before.
     package let duration: UInt64
@@ -42,6 +43,9 @@ package struct RecordingFold: Sendable {
         /// Folds one event.
         package mutating func add(_ event: TraceEvent) {
             model.apply(event)
+            // A viewer that attached late got the process's history, counted from the header's
+            // `since`: the figures cover that time too, not only from the history line's own time.
+            if case .history = event, let since = model.header?.since { first = min(first ?? since, since) }
             guard let time = event.timestamp else { return }
             if case .thread = event {
             } else {
