@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         // NotifyMetrics' facade: the app picks the backend (Prometheus, OpenTelemetry, StatsD).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // `swift package generate-documentation`: CI builds every DocC catalog (a plugin, never linked).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // The Linux base both sides share: the lock, Unix sockets, the socket directory, trace errors.

@@ -1,7 +1,7 @@
 import CNcurses
 import NotifyTUI
 
-/// Turns what `wget_wch` returns into our ``Key``s: curses key codes never leave this module.
+/// Turns what `wget_wch` returns into our `Key`s: curses key codes never leave this module.
 enum KeyDecoding {
     /// A `KEY_CODE_YES` result.
     static func functionKey(_ code: Int32) -> Key? {

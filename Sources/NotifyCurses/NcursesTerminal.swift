@@ -4,12 +4,12 @@ import Glibc
 #endif
 package import NotifyTUI
 
-/// The real terminal: ncursesw behind ``TerminalBackend``. The only type in the package that
+/// The real terminal: ncursesw behind `TerminalBackend`. The only type in the package that
 /// calls curses.
 ///
 /// It opens the screen with `newterm` (which fails softly on a bad TERM, unlike `initscr`),
 /// switches to the user's locale first so UTF-8 text survives, picks the colour depth
-/// (256/16/8, or mono for NO_COLOR), maps each ``Style`` to a colour pair once, and presents
+/// (256/16/8, or mono for NO_COLOR), maps each `Style` to a colour pair once, and presents
 /// frames by rewriting only the rows that changed, flushing with one `doupdate`. Nothing is
 /// written at all when a frame equals the previous one.
 ///

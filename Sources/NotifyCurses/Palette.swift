@@ -1,6 +1,6 @@
 import NotifyTUI
 
-/// How one ``Style`` looks at one colour depth: colours as curses numbers (-1 = the terminal's
+/// How one `Style` looks at one colour depth: colours as curses numbers (-1 = the terminal's
 /// default) and attributes. Kept apart from the curses calls so the table reads as a theme.
 struct Look: Equatable {
     var foreground: Int16 = -1

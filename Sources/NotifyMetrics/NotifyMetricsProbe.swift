@@ -8,7 +8,7 @@ public import NotifyKit
 /// configuration's prefix before each label and dimension `name`:
 /// - `posts`, `deliveries`: counters; `handler_duration`: a timer of each handler run;
 /// - `registrations`: a meter (swift-metrics' up-and-down gauge) of live registrations;
-/// - `removals` (dimension `reason`, see ``NotifyKit/NotifyRemovalReason``) and `dropped_tokens`,
+/// - `removals` (dimension `reason`, see NotifyKit's `NotifyRemovalReason`) and `dropped_tokens`,
 ///   registrations whose token was released while they stayed registered (owner-bound ones
 ///   excepted: they end with their owner by design): counters.
 ///
@@ -31,7 +31,9 @@ public final class NotifyMetricsProbe: NotifyProbe, Sendable {
     private let cache: NameMetricsCache
     private let ledger = RegistrationLedger()
 
-    /// - Parameter factory: The backend; by default the one given to `MetricsSystem.bootstrap`.
+    /// - Parameters:
+    ///   - configuration: The metrics' labels and which are recorded.
+    ///   - factory: The backend; by default the one given to `MetricsSystem.bootstrap`.
     public init(
         configuration: NotifyMetricsConfiguration = NotifyMetricsConfiguration(),
         factory: any MetricsFactory = MetricsSystem.factory

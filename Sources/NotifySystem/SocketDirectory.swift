@@ -71,7 +71,7 @@ public struct SocketDirectory: Sendable, Equatable {
 
     /// The processes with a socket here, oldest first. Only sockets of this user count; those of
     /// processes that no longer exist (or are no longer this user's) are removed on the way.
-    /// Nothing is listed from a directory with a ``problem``.
+    /// Nothing is listed from a directory with a `problem`.
     public func inspectableProcesses() -> [InspectableProcess] {
         guard problem == nil else { return [] }
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -107,7 +107,7 @@ public struct InspectableProcess: Sendable, Equatable {
     /// The kernel's command name (`/proc/<pid>/comm`).
     public let name: String
     /// Seconds since the process started, when /proc (or a remote host's listing) tells: finite,
-    /// not negative and at most ``maximumUptimeSeconds``; nil otherwise.
+    /// not negative and at most `maximumUptimeSeconds`; nil otherwise.
     public let uptimeSeconds: Double?
 
     /// About 31 years: longer is not an uptime but a lie or a corrupt listing, and would overflow

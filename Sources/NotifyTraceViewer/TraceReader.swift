@@ -10,7 +10,7 @@ public import NotifyWire
 /// checks this before returning). Later malformed lines are reported with the origin (file or
 /// socket), line number and what was wrong, then skipped and counted, unless `strict` is set. A
 /// recording cut off mid-line is read up to its last whole line. Numbers missing from `seq` that
-/// no gap line reported arrive, at the end, as one synthesized gap (``TraceGapReason/unaccounted``).
+/// no gap line reported arrive, at the end, as one synthesized gap (`TraceGapReason.unaccounted`).
 public final class TraceReader {
     /// Where the bytes come from.
     package enum Source {
@@ -434,7 +434,7 @@ public enum TraceStreamEnd: Sendable, Equatable, CustomStringConvertible {
     /// says how far behind, when the producer tells.
     case cutOff(TraceEnd)
     /// The connection closed without an end line: the process was killed or crashed, or it closed
-    /// the connection while this reader could not take the end line (see ``TraceEnd``). Only the
+    /// the connection while this reader could not take the end line (see `TraceEnd`). Only the
     /// process itself tells which.
     case disconnected
     /// A recording was read to its end, which has no end line: it was cut off.

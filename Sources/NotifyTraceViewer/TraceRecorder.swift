@@ -4,7 +4,7 @@ public import NotifySystem
 /// Writes a session log: exactly the bytes received, so a recording replays through the same
 /// decoder as the live stream and other tools read it as plain JSON Lines.
 ///
-/// Bytes reach the file at least once a ``flushInterval`` (on a write, or on ``flushIfDue()`` from
+/// Bytes reach the file at least once a second (on a write, or on ``flushIfDue()`` from
 /// an idle reader), so a killed viewer loses about a second at most. The first failed write
 /// (a full disk) stops the recording for good: ``failure`` says why and ``bytesWritten`` what the
 /// file holds. Writing is for one thread; ``failure``, ``bytesWritten`` and ``outcome`` may be
@@ -32,7 +32,7 @@ public final class TraceRecorder: @unchecked Sendable {  // `state` is locked; t
     /// and never follows a symbolic link planted at its name (even one pointing nowhere). A
     /// character device or a FIFO already there (`/dev/null`, a pipe) is written to as it is.
     ///
-    /// - Throws: a one-line ``TraceError`` naming the path when it exists or cannot be created.
+    /// - Throws: a one-line `TraceError` naming the path when it exists or cannot be created.
     public init(path: String) throws(TraceError) {
         self.path = path
         let created = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -106,7 +106,7 @@ public final class TraceRecorder: @unchecked Sendable {  // `state` is locked; t
         return "\(failure); recording stopped at \(written) bytes, the file is incomplete"
     }
 
-    /// Queues bytes; they reach the file once 64 KiB are queued or a ``flushInterval`` has passed.
+    /// Queues bytes; they reach the file once 64 KiB are queued or a second has passed.
     /// Ignored after a write failed.
     public func write(_ bytes: some Collection<UInt8>) {
         guard !failed else { return }
@@ -115,7 +115,7 @@ public final class TraceRecorder: @unchecked Sendable {  // `state` is locked; t
         if pending.count >= 64 * 1024 { flush() } else { flushIfDue() }
     }
 
-    /// Writes what is queued if it has waited a ``flushInterval``: for a reader with nothing to read.
+    /// Writes what is queued if it has waited a second: for a reader with nothing to read.
     public func flushIfDue() {
         guard !pending.isEmpty, Self.coarseNow() &- lastFlush >= Self.flushInterval else { return }
         flush()

@@ -17,7 +17,7 @@ extension NotifyCenter {
         post(notification, object: object, isValue: object == nil && notification.object != nil, file: file, line: line)
     }
 
-    /// Builds a notification and posts it; see ``post(_:file:line:)``.
+    /// Builds a notification and posts it; see ``post(_:file:line:)-(Notification,_,_)``.
     public func post(
         name: Notification.Name, object: AnyObject? = nil, userInfo: [AnyHashable: Any]? = nil,
         file: StaticString = #fileID, line: UInt = #line
@@ -27,7 +27,7 @@ extension NotifyCenter {
             line: line)
     }
 
-    /// Builds a notification whose object may be a value and posts it; see ``post(_:file:line:)``.
+    /// Builds a notification whose object may be a value and posts it; see ``post(_:file:line:)-(Notification,_,_)``.
     @_disfavoredOverload
     public func post(
         name: Notification.Name, object: Any?, userInfo: [AnyHashable: Any]? = nil,

@@ -13,11 +13,14 @@ extension NotifyCenter {
     /// ```
     ///
     /// - Parameters:
+    ///   - observer: The object whose method runs; held weakly.
     ///   - action: An unapplied method, such as `Screen.refresh`; it does not capture the observer.
     ///   - name: The name to observe, or nil for every name.
     ///   - object: The sender to observe, or nil for any: a class instance is matched by identity
     ///     and held weakly, a `Hashable` value by `==`. Any other value is a precondition failure
     ///     (Foundation would silently never match it).
+    ///   - file: The call's `#fileID`: the registration's site in events.
+    ///   - line: The call's line.
     public func addObserver<Observer: AnyObject>(
         _ observer: Observer,
         action: @escaping (Observer) -> (Notification) -> Void,
@@ -44,11 +47,15 @@ extension NotifyCenter {
     /// Releasing the token does **not** end the registration; the center reports it as dropped.
     ///
     /// - Parameters:
+    ///   - name: The name to observe, or nil for every name.
     ///   - object: The sender to observe, or nil for any: a class instance is matched by identity
     ///     and held weakly, a `Hashable` value (`5`, `"doc-1"`) by `==`. Any other value is a
     ///     precondition failure (Foundation would silently never match it).
     ///   - queue: nil runs the block on the posting thread; a queue runs it there, and `post`
     ///     waits for that operation (inline when the poster is already on the queue).
+    ///   - block: The handler, given the notification.
+    ///   - file: The call's `#fileID`: the registration's site in events.
+    ///   - line: The call's line.
     /// - Returns: The token that ends the registration; it is an `NSObjectProtocol`, as
     ///   Foundation's is.
     public func addObserver(
@@ -67,11 +74,16 @@ extension NotifyCenter {
     /// Registers a block delivered on `target`: a queue, a dispatch queue, a thread or main.
     ///
     /// - Parameters:
+    ///   - name: The name to observe, or nil for every name.
     ///   - object: The sender to observe, or nil for any; matched as in
     ///     ``addObserver(forName:object:queue:using:file:line:)``.
+    ///   - target: Where the block runs.
     ///   - mainThreadOnly: Declares that the block must run on the main thread (it touches UI
     ///     state). The center still delivers where `target` says; probes see the declaration, so
     ///     notifytop can flag a delivery on another thread.
+    ///   - block: The handler, given the notification.
+    ///   - file: The call's `#fileID`: the registration's site in events.
+    ///   - line: The call's line.
     /// - Returns: The token that ends the registration; releasing it does not.
     public func addObserver(
         forName name: Notification.Name?,

@@ -100,6 +100,7 @@ public final class NotifyQueue {
     /// Enqueues `notification`, first removing pending notifications it coalesces with.
     ///
     /// - Parameters:
+    ///   - notification: The notification to post.
     ///   - postingStyle: `.now` posts at once (if the run loop is not running, or runs in one of
     ///     `modes`); `.asap` and `.whenIdle` wait for the run loop.
     ///   - coalesceMask: Which pending notifications this one replaces: same name, same sender

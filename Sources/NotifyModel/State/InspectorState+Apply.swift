@@ -7,7 +7,7 @@ extension InspectorState {
     /// registrations (lost in a gap, retired, or untracked) still count in the name and thread
     /// figures and in ``detailLoss``. Each event's timestamp moves the model's clock, which first
     /// runs the grid work due before it (rate buckets, level samples, retirement, checkpoints);
-    /// a stream's clock lines (``TraceEvent/tick(_:)``) move it through quiet periods.
+    /// a stream's clock lines (`TraceEvent.tick`) move it through quiet periods.
     ///
     /// - Complexity: O(1) amortized per event, except when a cap is reached and the table is
     ///   trimmed (O(n) once per trim).

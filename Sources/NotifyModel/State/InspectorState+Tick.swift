@@ -3,7 +3,7 @@ extension InspectorState {
     /// time would, without folding anything: closes rate buckets, retires old removed
     /// registrations, and takes the checkpoints due.
     ///
-    /// ``apply(_:)`` already does this from every event's timestamp, so callers need not tick; a
+    /// ``apply(_:)-(TraceEvent)`` already does this from every event's timestamp, so callers need not tick; a
     /// tick changes the state only as the next event would have anyway, so folding is identical
     /// whatever ticks are interleaved, as long as none runs ahead of a later event. A `now`
     /// older than the latest time seen changes nothing.

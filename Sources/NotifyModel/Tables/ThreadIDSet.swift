@@ -1,7 +1,7 @@
 /// A small set of thread ids with a cap: which threads posted or handled a name.
 ///
 /// Why not `Set<UInt64>`: names are touched by a handful of threads, and a linear scan of a few
-/// words (newest first) beats hashing on the fold's hot path. Past ``capacity`` ids, further ones
+/// words (newest first) beats hashing on the fold's hot path. Past its capacity, further ones
 /// are only counted in ``overflow``, so a name touched by an endless thread pool stays bounded.
 public struct ThreadIDSet: Sendable, Hashable {
     /// The ids, in the order first seen.

@@ -9,9 +9,9 @@ import NotifySystem
 /// is the only owner of the model. Collection therefore never waits for drawing,
 /// and a paused screen still receives every event.
 ///
-/// Bounded: the inbox holds at most ``maximumQueuedEvents`` events. A stream faster than the run
+/// Bounded: the inbox holds at most `maximumQueuedEvents` events. A stream faster than the run
 /// loop folds it (a flooding producer, a stalled screen) loses what does not fit: those events are
-/// counted and handed on as one gap line (``TraceGapReason/inboxFull``) once there is room again,
+/// counted and handed on as one gap line (`TraceGapReason.inboxFull`) once there is room again,
 /// so the header's lost count and the events view say what was lost and why. Definitions, gap and
 /// end lines are kept while the inbox holds less than twice the bound.
 package final class LiveFeed: Sendable {

@@ -32,7 +32,7 @@ package struct Reattacher {
     /// `--demo`) it only connects again to the same process after a cut-off.
     package let followsRestarts: Bool
     private let connect: (String) throws(TraceError) -> TraceReader
-    /// Another host to look on (`--ssh`) instead of ``directory``, for ``Match/processName(_:)``.
+    /// Another host to look on (`--ssh`) instead of `directory`, for ``Match/processName(_:)``.
     package let host: (any InspectionHost)?
     private let hostSearch = HostSearch()
 

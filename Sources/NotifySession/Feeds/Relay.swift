@@ -30,7 +30,7 @@ package enum Relay {
     package static let maximumListingLineBytes = 8 << 10
     package static let maximumListedProcesses = 10_000
 
-    /// Reads a ``listing(directory:processes:)``; nil when the text is not one (another program
+    /// Reads a `listing(directory:processes:)`; nil when the text is not one (another program
     /// answered, or another version of notifytop). Lines before it (a login script's greeting) are
     /// skipped. An uptime that cannot be one (not a number, not finite, negative, absurdly long)
     /// reads as unknown.

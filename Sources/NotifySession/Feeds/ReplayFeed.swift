@@ -94,7 +94,7 @@ package final class ReplayFeed {
         return "reached --to \(tenths / 10).\(tenths % 10) s"
     }
 
-    /// Whether ``rewind()`` can read the recording again.
+    /// Whether `rewind()` can read the recording again.
     package var canRewind: Bool { reopen != nil }
 
     /// Advances the clock by `elapsed` wall nanoseconds (unless paused) and returns the events due,

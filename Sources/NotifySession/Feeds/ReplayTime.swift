@@ -9,7 +9,7 @@ package struct ReplayTime: Sendable, Hashable, Comparable, ExpressibleByArgument
     /// The time as typed, for messages.
     package let text: String
 
-    /// Nil when `argument` is not a non-negative time in one of ``TimeOffset``'s spellings.
+    /// Nil when `argument` is not a non-negative time in one of `TimeOffset`'s spellings.
     package init?(argument: String) {
         guard let nanoseconds = TimeOffset.nanoseconds(argument) else { return nil }
         self.nanoseconds = nanoseconds

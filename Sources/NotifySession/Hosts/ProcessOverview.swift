@@ -6,7 +6,7 @@ package import NotifyWire
 import NotifyTraceViewer
 
 /// The overview's collection and state (view 0): one live stream per inspectable process of a
-/// host, each folded into its own ``InspectorState``, so a process's row shows the figures its own
+/// host, each folded into its own `InspectorState`, so a process's row shows the figures its own
 /// views show. Owned by the run loop, like the session's model.
 ///
 /// Cost: one connection, one reader thread and one bounded fold per process, at most ``limit``

@@ -8,7 +8,7 @@ package import NotifyTUI
 ///
 /// Why a real encoder: hand-built JSON breaks on the first name with a quote or a control
 /// character (nvtop#438); `JSONEncoder` with sorted keys gives valid, stable, diffable lines.
-/// The rows are what the chosen view lists after `--filter` and `--sort` (``ViewRows``), with raw
+/// The rows are what the chosen view lists after `--filter` and `--sort` (`ViewRows`), with raw
 /// numbers (nanoseconds, counts) instead of the screen's rounded text.
 package enum BatchJSON {
     /// One frame: where the session stands, and the view's rows.

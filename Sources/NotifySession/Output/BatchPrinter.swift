@@ -9,7 +9,7 @@ import NotifyTUI
 /// a pipe sees them as they come (nvtop#402). Also the fallback when there is no usable terminal.
 /// With `json`, each frame is one line of JSON (``BatchJSON``) instead. `moreViews` are printed
 /// in each frame after the session's view (`--view names,threads,leaks`). The Leaks view, what a
-/// CI gate prints, is a plain table (``leaksTable(_:view:)``) rather than the screen.
+/// CI gate prints, is a plain table (`leaksTable(_:view:)`) rather than the screen.
 enum BatchPrinter {
     /// Prints `iterations` frames, one redraw delay apart (the first after one delay of collecting,
     /// after what precedes `--from` has been folded, or after a whole replay has been read when it

@@ -14,7 +14,7 @@ package import NotifyWire
 ///   themselves (`"bind_id"`, the post id, with `"flow_out"` on the post and `"flow_in"` on each
 ///   delivery), not found by time as `"s"`/`"f"` events are: an inline handler starts at the very
 ///   nanosecond of its post, and an `"s"` there would bind to the handler instead of the post.
-/// - Checkpoints, gaps and the leak findings (the same events folded through ``InspectorState``,
+/// - Checkpoints, gaps and the leak findings (the same events folded through `InspectorState`,
 ///   at the time each finding opened) are instants on a track of their own, named `notifytop`.
 /// - Thread and process names are metadata records. Times are the trace's monotonic clock in
 ///   microseconds, written exactly to the nanosecond.

@@ -1,6 +1,6 @@
 import NotifyTUI
 
-/// Text made safe to print to a terminal, as the screen shows it (``DisplayWidth/visible(_:)``):
+/// Text made safe to print to a terminal, as the screen shows it (`DisplayWidth.visible(_:)`):
 /// control characters (C0, DEL and C1), which a crafted notification name or file name could use
 /// to retitle or clear the terminal, and the invisible characters that reorder or hide text (bidi
 /// embeddings, overrides and isolates, marks, zero-width spaces) become `?`. Every text notifytop

@@ -4,7 +4,7 @@ package import NotifyWire
 /// `--match QUERY` on a `--record` capture: which lines go into the file, and which count toward
 /// `--limit`.
 ///
-/// The query is the table filter's language (``FilterQuery``) over the fields every event has:
+/// The query is the table filter's language (`FilterQuery`) over the fields every event has:
 /// `kind` (the line kind: `post`, `deliver`, `register`, `remove`, `token-dropped`,
 /// `remove-missed`, `queue`, `enqueue`), `name` (the notification's name, empty for a registration
 /// to every name), `thread` (the thread's name), `site` (`File.swift:LINE` of the call, empty for a

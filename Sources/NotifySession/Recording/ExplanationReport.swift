@@ -1,6 +1,6 @@
 package import NotifyModel
 
-/// `notifytop explain`'s output: an ``Explanation`` as text a person reads, or as one JSON object.
+/// `notifytop explain`'s output: an `Explanation` as text a person reads, or as one JSON object.
 package struct ExplanationReport: Sendable, Encodable {
     struct Considered: Sendable, Encodable {
         var registration: UInt64

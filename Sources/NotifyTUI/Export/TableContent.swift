@@ -36,7 +36,7 @@ package struct TableContent: Sendable, Hashable {
     /// ``rows`` holds only rows, so row counts and CSV stay data.
     package var notes: [Note] = []
 
-    /// A line shown before row ``beforeRow`` (``rows.count`` puts it after the last row).
+    /// A line shown before row ``beforeRow`` (`rows.count` puts it after the last row).
     package struct Note: Sendable, Hashable {
         /// The row it precedes.
         package var beforeRow: Int

@@ -89,8 +89,12 @@ package enum OverviewView {
             + (directory.map { "; its socket appears in \($0) and its row here" } ?? "")
     }
 
-    /// - Parameter width: The cells the table has; nil lays it out at its widest (JSON, exports).
-    /// - Parameter stateMinimum: STATE's least width: what a process not attached yet says reads whole.
+    /// - Parameters:
+    ///   - glyphs: The characters the terminal can show.
+    ///   - directory: The socket directory, named in the empty table's message.
+    ///   - emptyMessage: What an empty table says instead of the default.
+    ///   - width: The cells the table has; nil lays it out at its widest (JSON, exports).
+    ///   - stateMinimum: STATE's least width: what a process not attached yet says reads whole.
     static func spec(
         glyphs: Glyphs, directory: String? = nil, emptyMessage: String? = nil, width: Int? = nil,
         stateMinimum: Int = stateWidth
