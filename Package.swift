@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // `swift package generate-documentation`: CI builds every DocC catalog (a plugin, never linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // Tests only: NotifyMetrics' labels and buckets read back from a real Prometheus registry.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
     ],
     targets: [
         // The Linux base both sides share: the lock, Unix sockets, the socket directory, trace errors.
@@ -129,6 +131,7 @@ let package = Package(
             dependencies: [
                 "NotifyMetrics", "NotifyKit", .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks", "NotifyTestSupport"]),

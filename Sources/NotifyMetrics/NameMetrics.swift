@@ -14,17 +14,18 @@ final class NameMetrics: Sendable {
     let droppedTokens: Counter
 
     init(name: String, configuration: NotifyMetricsConfiguration, factory: any MetricsFactory) {
-        let prefix = configuration.labelPrefix
         let dimensions = configuration.dimensions + [("name", name)]
-        posts = Counter(label: prefix + "posts", dimensions: dimensions, factory: factory)
-        deliveries = Counter(label: prefix + "deliveries", dimensions: dimensions, factory: factory)
-        handlerDuration = Metrics.Timer(label: prefix + "handler_duration", dimensions: dimensions, factory: factory)
-        registrations = Meter(label: prefix + "registrations", dimensions: dimensions, factory: factory)
+        posts = Counter(label: configuration.postsLabel, dimensions: dimensions, factory: factory)
+        deliveries = Counter(label: configuration.deliveriesLabel, dimensions: dimensions, factory: factory)
+        handlerDuration = Metrics.Timer(
+            label: configuration.handlerDurationLabel, dimensions: dimensions, factory: factory)
+        registrations = Meter(label: configuration.registrationsLabel, dimensions: dimensions, factory: factory)
         removals = NotifyRemovalReason.allCases.map { reason in
             Counter(
-                label: prefix + "removals", dimensions: dimensions + [("reason", reason.rawValue)], factory: factory)
+                label: configuration.removalsLabel, dimensions: dimensions + [("reason", reason.rawValue)],
+                factory: factory)
         }
-        droppedTokens = Counter(label: prefix + "dropped_tokens", dimensions: dimensions, factory: factory)
+        droppedTokens = Counter(label: configuration.droppedTokensLabel, dimensions: dimensions, factory: factory)
     }
 
     func removal(_ reason: NotifyRemovalReason) -> Counter {
