@@ -102,3 +102,12 @@ public struct LeakReport: Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// The text of one finding a test framework reports: the rule and what it found, where, and the fix.
+enum LeakCheckMessage {
+    static func text(_ finding: LeakReport.Finding) -> String {
+        var text = "\(finding.rule) \(finding.severity): \(finding.summary)"
+        if let site = finding.site { text += " (at \(site))" }
+        return text + ". Fix: " + finding.fix
+    }
+}
