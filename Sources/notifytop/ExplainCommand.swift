@@ -23,6 +23,10 @@ struct ExplainCommand: ParsableCommand {
             buffer-dropped or unknown. \
             A name nobody posted explains its near names' posts.
 
+            Only a name's last 32 posts are kept, and the report says when older ones are not explained; \
+            with a recording, --all keeps up to \(Self.allPostsPerName) posts of each name (and \
+            \(Self.allLinks) deliveries), enough for every post of most recordings.
+
             --post SEQ --cascade prints what that post set off: its deliveries and the posts their handlers \
             made, as a tree; --post SEQ --posted-by climbs from it to the post made outside any handler.
 
@@ -68,11 +72,19 @@ struct ExplainCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
+    @Flag(help: "With a recording: explain every post of the name, not only the last 32.")
+    var all = false
+
+    /// What `--all` keeps: posts of each name, and deliveries and enqueues of all posts.
+    static let allPostsPerName = 1 << 20
+    static let allLinks = 1 << 22
+
     func validate() throws {
         if (file == nil) == (pid == nil && socket == nil) {
             throw ValidationError("give a recording FILE, or --pid P (or --socket PATH) for a live process")
         }
         if foundation && pid == nil { throw ValidationError("--foundation needs --pid") }
+        if all && file == nil { throw ValidationError("--all applies to a recording FILE") }
         if duration != nil && file != nil { throw ValidationError("--for applies to --pid: a file is read to its end") }
         if let duration, duration.nanoseconds == 0 {
             throw ValidationError("--for takes a time above zero, such as 2s")
@@ -89,7 +101,12 @@ struct ExplainCommand: ParsableCommand {
         let model: InspectorState
         if let file {
             let fold: RecordingFold
-            do { fold = try RecordingFold(path: file) } catch {
+            var configuration = InspectorConfiguration()
+            if all {
+                configuration.explainPostsPerName = Self.allPostsPerName
+                configuration.explainLinkCapacity = Self.allLinks
+            }
+            do { fold = try RecordingFold(path: file, configuration: configuration) } catch {
                 NotifyTopRunner.printError("notifytop explain: \(error)")
                 throw ExitCode(DiffCommand.unreadable)
             }
@@ -120,6 +137,12 @@ struct ExplainCommand: ParsableCommand {
             throw ExitCode(DiffCommand.unreadable)
         }
         report.keep(object: object, post: name == nil && registration == nil ? nil : post)
+        if report.leftOlderPosts && !all {
+            report.note(
+                file != nil
+                    ? "--all explains up to \(Self.allPostsPerName) posts of each name"
+                    : "older posts of a live process are not kept: record it and explain the recording with --all")
+        }
         print(json ? report.json : report.text)
     }
 

@@ -60,8 +60,10 @@ struct CenterTests {
         script.register(4, "cartDidChange", site: 104, center: 0)
         let state = script.fold()
         for id: UInt64 in [1, 2, 3] { #expect(verdict(state, "cartDidChange", id)?.reason == .otherCenter) }
-        #expect(verdict(state, "cartDidChange", 4)?.reason == .registeredAfter)
-        #expect(verdict(state, "cartDidChange", 4)?.center == "default")
+        let later = state.explain(name: "cartDidChange", registration: 4).posts.last?.considered.first
+        #expect(later?.reason == .registeredAfter)
+        #expect(later?.center == "default")
+        #expect(state.explain(name: "cartDidChange").posts.last?.registeredLater?.count == 1)
     }
 
     @Test("one center: no center anywhere, and a stray center index changes nothing")

@@ -51,9 +51,10 @@ struct ExplainTests {
         script.advance(5 * TraceScript.ms)
         script.register(1, "ready")
         let state = script.fold()
-        let late = verdict(state, "ready", 1)
+        let late = state.explain(name: "ready", registration: 1).posts.last?.considered.first
         #expect(late?.reason == .registeredAfter)
         #expect(late?.detail.contains("5 ms after") == true)
+        #expect(state.explain(name: "ready").posts.last?.registeredLater?.summary.contains("5 ms after") == true)
     }
 
     @Test("Ended before the post: removed-before, owner-dead, object-dead (with address reuse), token-dropped")

@@ -36,9 +36,34 @@ struct ExplainPaneTests {
         }
         _ = press([.char("x")], &view)
         #expect(view.path.last == .explainEvent(seq))
-        var names = ViewState(view: .names)
-        _ = press([.char("x")], &names)
-        #expect(names.path.isEmpty)
-        #expect(names.notice?.isError == true)
+        var log = ViewState(view: .log)
+        _ = press([.char("x")], &log)
+        #expect(log.path.isEmpty)
+        #expect(log.notice?.isError == true)
+    }
+
+    @Test("x on a Names row explains that name's last post, as x on a post does")
+    func name() throws {
+        var view = ViewState(view: .names)
+        let (_, info) = press([], &view)
+        guard case .name(let name) = info.rowKeys[info.selectedIndex] else {
+            Issue.record("the first Names row is not a name: \(info.rowKeys[info.selectedIndex])")
+            return
+        }
+        let (canvas, pane) = press([.char("x")], &view)
+        #expect(view.path.last == .explainName(name))
+        #expect(view.notice == nil)
+        let screen = canvas.lines.joined(separator: "\n")
+        #expect(screen.contains("why: \(name)"))
+        #expect(screen.contains("REASON"))
+        #expect(!pane.rowKeys.isEmpty)
+        let posts = Set(
+            pane.rowKeys.compactMap { key -> UInt64? in
+                if case .event(let seq, _) = key { return seq }
+                return nil
+            })
+        #expect(posts.count == 1, "only the name's last post is explained")
+        _ = press([.escape], &view)
+        #expect(view.path.isEmpty)
     }
 }

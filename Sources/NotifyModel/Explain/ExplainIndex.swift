@@ -4,15 +4,15 @@ import NotifyWire
 /// post's deliveries and enqueues, folded with every event.
 ///
 /// Bounded: the last ``postsPerName`` posts of each name the model tracks (a forgotten name's
-/// slot starts a fresh log), and the last ``linkCapacity`` deliveries and enqueues of all posts
-/// together. A post finds its deliveries through a chain of links, newest first; a link older
+/// slot starts a fresh log; ``InspectorConfiguration/explainPostsPerName``), and the last
+/// ``linkCapacity`` deliveries and enqueues of all posts together. A post finds its deliveries through a chain of links, newest first; a link older
 /// than the ring is gone, and the post says its deliveries may be incomplete. With the default
 /// 4,096 names that is at most about 15 MB of posts and 5 MB of links.
 ///
 /// - Complexity: O(1) per post, delivery and enqueue; no allocation once a name's log exists.
 struct ExplainIndex: Sendable {
-    /// Posts kept per name.
-    static let postsPerName = 32
+    /// Posts kept per name (``InspectorConfiguration/explainPostsPerName``).
+    let postsPerName: Int
     /// Deliveries and enqueues kept, all posts together
     /// (``InspectorConfiguration/explainLinkCapacity``).
     private(set) var linkCapacity: Int
@@ -56,7 +56,7 @@ struct ExplainIndex: Sendable {
         var ordinal = 0
     }
 
-    /// One name's posts, oldest overwritten first.
+    /// One name's posts, oldest overwritten first once ``ExplainIndex/postsPerName`` are kept.
     struct PostLog: Sendable {
         var posts: [Post] = []
         /// Posts appended since the log was made.
@@ -64,14 +64,14 @@ struct ExplainIndex: Sendable {
 
         /// The post at `ordinal`, while kept.
         func index(of ordinal: Int) -> Int? {
-            guard ordinal < appended, ordinal >= appended - posts.count else { return nil }
-            return ordinal % ExplainIndex.postsPerName
+            guard ordinal < appended, ordinal >= appended - posts.count, !posts.isEmpty else { return nil }
+            return ordinal % posts.count
         }
 
         /// Oldest first.
         var ordered: [Post] {
-            guard posts.count == ExplainIndex.postsPerName else { return posts }
-            let head = appended % ExplainIndex.postsPerName
+            guard appended > posts.count, !posts.isEmpty else { return posts }
+            let head = appended % posts.count
             return Array(posts[head...] + posts[..<head])
         }
     }
@@ -82,8 +82,9 @@ struct ExplainIndex: Sendable {
         var ordinal = 0
     }
 
-    init(linkCapacity: Int) {
+    init(linkCapacity: Int, postsPerName: Int = 32) {
         self.linkCapacity = max(1, linkCapacity)
+        self.postsPerName = max(1, postsPerName)
     }
 
     var logs: [PostLog] = []
@@ -151,10 +152,10 @@ struct ExplainIndex: Sendable {
             object: post.object, callsite: post.callsite, matched: post.matched, depth: post.depth,
             parentPostID: post.parentPostID, isMessage: post.message != nil, center: center, coalesced: coalesced)
         let ordinal = logs[nameSlot].appended
-        if logs[nameSlot].posts.count < Self.postsPerName {
+        if logs[nameSlot].posts.count < postsPerName {
             logs[nameSlot].posts.append(record)
         } else {
-            logs[nameSlot].posts[ordinal % Self.postsPerName] = record
+            logs[nameSlot].posts[ordinal % postsPerName] = record
         }
         logs[nameSlot].appended += 1
         if locations.isEmpty { locations = Array(repeating: Location(), count: Self.locationCapacity) }
@@ -262,5 +263,11 @@ struct ExplainIndex: Sendable {
     func posts(nameSlot: Int, name: String) -> [Post] {
         guard nameSlot < logs.count else { return [] }
         return logs[nameSlot].ordered.filter { $0.name == name }
+    }
+
+    /// Posts of the name in `nameSlot` no longer kept: older than its last ``postsPerName``.
+    func postsForgotten(nameSlot: Int, name: String) -> Int {
+        guard nameSlot < logs.count, logs[nameSlot].posts.last?.name == name else { return 0 }
+        return logs[nameSlot].appended - logs[nameSlot].posts.count
     }
 }

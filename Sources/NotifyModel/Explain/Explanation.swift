@@ -76,10 +76,26 @@ public struct PostExplanation: Sendable, Hashable {
     public let coalesced: Int?
     /// Where the merged enqueues were made, one entry per call site (1.5; empty before).
     public let coalescedSites: [CoalescedEnqueues]
-    /// Registrations weighed, delivered first, then by id.
+    /// Registrations weighed, delivered first, then by id. Those made after the post are counted
+    /// in ``registeredLater`` instead, unless one registration was asked about.
     public let considered: [ExplanationVerdict]
+    /// Registrations that could have received the post but were made after it; nil for none.
+    public let registeredLater: LaterRegistrations?
     /// What the trace could not say about this post (deliveries overwritten, events lost).
     public let notes: [String]
+}
+
+/// Registrations made after a post, summed up: each would only say "registered after".
+public struct LaterRegistrations: Sendable, Hashable {
+    /// How many.
+    public let count: Int
+    /// Stream nanoseconds from the post to the first of them.
+    public let firstAfter: UInt64
+
+    /// `12 registered later, the first 2.5 µs after the post`.
+    public var summary: String {
+        "\(count) registered later, the first \(ExplainText.duration(firstAfter)) after the post"
+    }
 }
 
 /// Enqueues of one call site that a notification queue merged into a post.

@@ -41,6 +41,7 @@ extension InspectorState {
                 "remove-missed: removeObserver at \(missed.callsite) ended nothing: the token is another center's "
                     + "or was removed already")
         }
+        if let window = keptWindow(named: Set(posts.map(\.name))) { notes.append(window) }
         if let object { posts.removeAll { $0.object != object } }
         if let seq { posts.removeAll { $0.seq != seq } }
         var candidatesByName: [String: [Int]] = [:]
@@ -65,6 +66,7 @@ extension InspectorState {
         }
         var notes: [String] = []
         if posts.isEmpty { notes.append("no post of \"\(row.displayName)\" is kept") }
+        if let window = keptWindow(named: Set(posts.map(\.name))) { notes.append(window) }
         if let lacking = whatTheTraceLacks { notes.append(lacking) }
         return RegistrationExplanation(
             registration: row, posts: posts.map { explainPost($0, candidates: [slot], only: id) }, notes: notes)
@@ -89,6 +91,28 @@ extension InspectorState {
         nameSlots.keys.filter {
             NameSimilarity.nearness(name, $0, maximumDistance: Self.explainNameDistance) != nil
         }.sorted()
+    }
+
+    /// Which posts an explanation covers when older posts of `names` were not kept:
+    /// `the last 32 posts of "save" are kept; 8 older ones are not explained`. Nil when all are.
+    func keptWindow(named names: Set<String>) -> String? {
+        let shown = 3
+        var clauses: [String] = []
+        var more = 0
+        for name in names.sorted() {
+            guard let slot = nameSlots[name] else { continue }
+            let count = explainIndex.postsForgotten(nameSlot: slot, name: name)
+            guard count > 0 else { continue }
+            guard clauses.count < shown else {
+                more += 1
+                continue
+            }
+            clauses.append(
+                "the last \(explainIndex.postsPerName) posts of \"\(name)\" are kept; "
+                    + "\(count) older \(count == 1 ? "one is" : "ones are") not explained")
+        }
+        if more > 0 { clauses.append("and so for \(more) more names") }
+        return clauses.isEmpty ? nil : clauses.joined(separator: "; ")
     }
 
     func keptPosts(named name: String) -> [ExplainIndex.Post] {
@@ -122,12 +146,19 @@ extension InspectorState {
         var seen = Set<UInt64>()
         var delivered: [Int] = []
         var nameNotes: [String: String] = [:]
+        var later: LaterRegistrations?
         for slot in candidates {
             let row = rows[slot]
             seen.insert(row.id)
             guard only == nil || only == row.id else { continue }
             let verdict = self.verdict(post, row: row, links: links, complete: complete, nameNotes: &nameNotes)
             if verdict.delivered { delivered.append(slot) }
+            if only == nil, verdict.reason == .registeredAfter {
+                let after = row.registeredAt - post.time
+                later = LaterRegistrations(
+                    count: (later?.count ?? 0) + 1, firstAfter: min(later?.firstAfter ?? after, after))
+                continue
+            }
             verdicts.append(verdict)
         }
         // Deliveries to registrations the table no longer holds: a handler ran for a post only on
@@ -164,7 +195,8 @@ extension InspectorState {
             object: post.object.map { definitions.object($0) },
             thread: post.thread, threadName: threadLabel(post.thread), site: definitions.callsite(post.callsite),
             time: post.time, depth: post.depth, parentPostID: post.parentPostID,
-            coalesced: coalesced > 0 ? coalesced : nil, coalescedSites: sites, considered: verdicts, notes: notes)
+            coalesced: coalesced > 0 ? coalesced : nil, coalescedSites: sites, considered: verdicts,
+            registeredLater: later, notes: notes)
     }
 
     /// A delivered registration that shares its observer (or, for blocks, its site), name and

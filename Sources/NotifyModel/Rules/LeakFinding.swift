@@ -64,7 +64,8 @@ public enum LeakSubject: Sendable, Hashable, CustomStringConvertible {
     /// filter from the observer.
     case participant(callsite: UInt64, sender: Bool)
     /// A name as registered or posted at a callsite (R2(b), R5, R6, R7 post total); `"*"` for wildcard.
-    case nameAtCallsite(String, callsite: UInt64)
+    /// `center` tells apart registrations on the centers of one stream (R5); 0 for the rest.
+    case nameAtCallsite(String, callsite: UInt64, center: UInt32 = 0)
     /// A notification name (R6 budget, R8 mixed threads, R9, R10).
     case name(String)
     /// An observer object (R4).
@@ -75,7 +76,8 @@ public enum LeakSubject: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .callsite(let site): "site#\(site)"
         case .participant(let site, let sender): "\(sender ? "sender" : "observer")@site#\(site)"
-        case .nameAtCallsite(let name, let site): "\"\(name)\"@site#\(site)"
+        case .nameAtCallsite(let name, let site, let center):
+            "\"\(name)\"@site#\(site)" + (center == 0 ? "" : " center#\(center)")
         case .name(let name): "\"\(name)\""
         case .observer(let object): "obj#\(object)"
         }

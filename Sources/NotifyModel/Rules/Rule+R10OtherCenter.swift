@@ -80,7 +80,7 @@ extension InspectorState {
         guard !ruleState.otherCenterWaits.isEmpty else { return }
         let name = nameRows[slot].name
         for (key, wait) in ruleState.otherCenterWaits {
-            guard case .nameAtCallsite(name, _) = key.subject else { continue }
+            guard case .nameAtCallsite(name, _, _) = key.subject else { continue }
             let stillWaiting = wait.registrations.filter { id in
                 registrationSlots[id].map { rows[$0].center != center } ?? false
             }

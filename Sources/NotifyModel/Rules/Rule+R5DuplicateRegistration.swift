@@ -6,8 +6,9 @@ import NotifyWire
 /// "The same": same owner object, name and object filter, whatever the callsites (a screen that
 /// subscribes in `init` and again in `viewDidLoad`). For registrations with no owner (blocks,
 /// sequences) the fallback is the same name, filter and callsite with both tokens held, which
-/// per-instance cells legitimately share. Key: the name at the group's first callsite, so every
-/// instance of a screen adds to one finding; the evidence lists every callsite of the group.
+/// per-instance cells legitimately share. Key: the name at the group's first callsite on its
+/// center, so every instance of a screen adds to one finding; the evidence lists every callsite
+/// of the group, and the summary the most registrations one group held at once.
 /// Registrations on different centers of one stream are never the same: a post reaches one center.
 /// Severity: warning (owner-keyed), info (fallback); when one post runs handlers of the group more
 /// than once, owner-keyed escalates to error and the fallback to warning. A duplicate of a
@@ -43,7 +44,7 @@ extension InspectorState {
             default: DuplicateGroup(
                 findingKey: LeakFindingKey(
                     rule: .duplicateRegistration,
-                    subject: .nameAtCallsite(row.displayName, callsite: row.callsite.id)))
+                    subject: .nameAtCallsite(row.displayName, callsite: row.callsite.id, center: row.center)))
         ].join(row.id, at: row.callsite)
         guard let group = joined else { return }
         let crossed = group.members.count == 2
@@ -69,10 +70,11 @@ extension InspectorState {
         let ownerKeyed = key.owner != nil
         let count = group.members.count
         let added = crossed ? Array(group.members).sorted() : [row.id]
+        let onCenter = carriesSeveralCenters ? " on center \"\(centerLabel(row.center))\"" : ""
         func summary(_ times: UInt64) -> String {
             (ownerKeyed ? "\(row.observer!.typeName) registered" : "registrations with no owner made")
-                + " \(times) times for \"\(row.displayName)\" at \(sites.map(\.description).joined(separator: ", "))"
-                + " while the first is live"
+                + " \(times) times for \"\(row.displayName)\"\(onCenter) at "
+                + sites.map(\.description).joined(separator: ", ") + " while the first is live"
         }
         findingStore.raise(
             group.findingKey, severity: ownerKeyed ? .warning : .info, summary: summary(UInt64(count)), at: now

@@ -40,6 +40,8 @@ public struct InspectorConfiguration: Sendable, Hashable {
     /// when full); also the posts and the deliveries cascades keep, rounded up to a power of two
     /// (about 16 MB more when full).
     public var explainLinkCapacity: Int = 65_536
+    /// Posts of each name explanations keep, the newest (default 32); older ones are not explained.
+    public var explainPostsPerName: Int = 32
     /// The leak rules' thresholds.
     public var rules = LeakRuleConfiguration()
 

@@ -119,7 +119,8 @@ public struct InspectorState: Sendable {
         nameTrimAt = configuration.maximumNames
         nameRows = [NameRow(name: "*", isWildcard: true, threadCapacity: configuration.threadsPerName)]
         recentPosts = RecentPosts(capacity: configuration.recentPostCapacity)
-        explainIndex = ExplainIndex(linkCapacity: configuration.explainLinkCapacity)
+        explainIndex = ExplainIndex(
+            linkCapacity: configuration.explainLinkCapacity, postsPerName: configuration.explainPostsPerName)
         cascadeIndex = CascadeIndex(capacity: configuration.explainLinkCapacity)
         findingStore = LeakFindingStore(maximum: configuration.maximumFindings)
         let rules = configuration.rules

@@ -67,6 +67,17 @@ public struct ObserverRow: Sendable, Hashable, Identifiable {
 
     /// True until the registration ends.
     public var isLive: Bool { removal == nil }
+
+    /// The token's state while the registration is live (``TokenState/description``); once it
+    /// ended, `removed`, or `cancelled` when its token ended it: an ended registration's token
+    /// holds nothing. `-` for a registration with no token.
+    public var tokenText: String {
+        switch token {
+        case .none: return token.description
+        case .cancelled: return "cancelled"
+        default: return removal == nil ? token.description : "removed"
+        }
+    }
     /// True for typed message observers and sequences, whose name is a message type's name.
     public var isMessage: Bool { kind.isMessage }
     /// The name as the table shows it: `"*"` for the wildcard.

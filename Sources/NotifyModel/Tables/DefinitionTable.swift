@@ -74,12 +74,14 @@ struct DefinitionTable: Sendable {
 
     mutating func define(_ type: TraceType) {
         guard types[type.id] != nil || types.count < maximumObjects else { refused += 1; return }
-        types[type.id] = type.name
+        types[type.id] = SwiftSymbolName.typeName(type.name)
     }
 
     mutating func define(_ callsite: TraceCallsite) {
         guard callsites[callsite.id] != nil || callsites.count < maximumObjects else { refused += 1; return }
-        callsites[callsite.id] = CallsiteInfo(id: callsite.id, file: callsite.file, line: callsite.line)
+        // A site named only by its function's symbol (line 0) reads as the function, demangled.
+        let file = callsite.line == 0 ? SwiftSymbolName.siteName(callsite.file) ?? callsite.file : callsite.file
+        callsites[callsite.id] = CallsiteInfo(id: callsite.id, file: file, line: callsite.line)
     }
 
     /// Adds an object; when full, first forgets every object not in `keep`.

@@ -255,7 +255,7 @@ package enum BatchJSON {
                             id: row.id, name: row.name, center: model.centerLabel(of: row), kind: row.kind.rawValue,
                             observer: row.observer?.description,
                             target: row.target.rawValue, targetLabel: row.targetLabel, deliveries: row.deliveries,
-                            state: row.removal?.reason.rawValue ?? "live", token: row.token.description,
+                            state: row.removal?.reason.rawValue ?? "live", token: row.tokenText,
                             ageNs: row.age(at: now), site: row.callsite.description,
                             subject: row.isMessage ? row.objectFilter?.description : nil,
                             pendingMessages: row.isMessage ? row.pendingMessages : nil,

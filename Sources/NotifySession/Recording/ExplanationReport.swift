@@ -25,6 +25,13 @@ package struct ExplanationReport: Sendable, Encodable {
         var sites: [Site]
     }
 
+    /// Registrations made after a post, which could not have received it: counted, not listed.
+    struct RegisteredLater: Sendable, Encodable {
+        var count: Int
+        var firstAfterNs: UInt64
+        var summary: String
+    }
+
     struct Post: Sendable, Encodable {
         var seq: UInt64
         var postID: UInt64
@@ -40,11 +47,12 @@ package struct ExplanationReport: Sendable, Encodable {
         var parentPostID: UInt64
         var coalesced: Coalesced?
         var considered: [Considered]
+        var registeredLater: RegisteredLater?
         var notes: [String]
 
         enum CodingKeys: String, CodingKey {
             case seq, postID, name, center, object, thread, threadName, site, timeNs, depth, parentPostID, coalesced
-            case considered, notes
+            case considered, registeredLater, notes
         }
 
         /// As synthesized, except that a post with no object says `"object": null`.
@@ -63,6 +71,7 @@ package struct ExplanationReport: Sendable, Encodable {
             try container.encode(parentPostID, forKey: .parentPostID)
             try container.encodeIfPresent(coalesced, forKey: .coalesced)
             try container.encode(considered, forKey: .considered)
+            try container.encodeIfPresent(registeredLater, forKey: .registeredLater)
             try container.encode(notes, forKey: .notes)
         }
     }
@@ -95,6 +104,9 @@ package struct ExplanationReport: Sendable, Encodable {
                         registration: $0.registration, site: $0.site?.description, name: $0.name, center: $0.center,
                         delivered: $0.delivered, reason: $0.reason.rawValue, detail: $0.detail)
                 },
+                registeredLater: post.registeredLater.map {
+                    RegisteredLater(count: $0.count, firstAfterNs: $0.firstAfter, summary: $0.summary)
+                },
                 notes: post.notes)
         }
     }
@@ -106,6 +118,13 @@ package struct ExplanationReport: Sendable, Encodable {
                 name: explanation.registration.displayName, nearNames: [], posts: explanation.posts,
                 notes: explanation.notes))
     }
+
+    /// Whether a note says that older posts were not kept.
+    package var leftOlderPosts: Bool { notes.contains { $0.hasPrefix(Self.keptWindowPrefix) } }
+    private static let keptWindowPrefix = "the last "
+
+    /// Adds a whole-answer note.
+    package mutating func note(_ text: String) { notes.append(text) }
 
     /// Keeps only the posts of object id `object` and of sequence number `post`, when given.
     package mutating func keep(object: UInt64?, post: UInt64?) {
@@ -145,12 +164,17 @@ package struct ExplanationReport: Sendable, Encodable {
                 }
             }
             for note in post.notes { lines.append("  note: \(note)") }
-            if post.considered.isEmpty { lines.append("  no registration could have received it") }
+            if post.considered.isEmpty && post.registeredLater == nil {
+                lines.append("  no registration could have received it")
+            }
             for entry in post.considered {
                 let mark = entry.delivered ? "ran   " : "missed"
                 lines.append(
                     "  \(mark) #\(entry.registration) \"\(entry.name)\"\(Self.onCenter(entry.center)) at \(entry.site ?? "?")  \(entry.reason): "
                         + entry.detail)
+            }
+            if let later = post.registeredLater {
+                lines.append("  later  " + later.summary)
             }
         }
         return PrintableText.lines(lines.joined(separator: "\n"))

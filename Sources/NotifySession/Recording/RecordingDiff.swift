@@ -150,7 +150,7 @@ package struct RecordingDiff: Sendable, Encodable {
         switch finding.key.subject {
         case .callsite(let id): return "\(rule) \(model.callsite(id))"
         case .participant(let id, let sender): return "\(rule) \(sender ? "sender" : "observer")@\(model.callsite(id))"
-        case .nameAtCallsite(let name, let id): return "\(rule) \"\(name)\"@\(model.callsite(id))"
+        case .nameAtCallsite(let name, let id, _): return "\(rule) \"\(name)\"@\(model.callsite(id))"
         case .name(let name): return "\(rule) \"\(name)\""
         case .observer: return "\(rule) \(finding.evidence.observer?.typeName ?? "?")"
         }

@@ -1,13 +1,14 @@
+package import NotifyModel
 import NotifyTraceViewer
 
 extension RecordingFold {
-    /// Reads `path` to its end, as `--replay` reads it.
-    package init(path: String) throws(Failure) {
+    /// Reads `path` to its end, as `--replay` reads it, into a model of `configuration`.
+    package init(path: String, configuration: InspectorConfiguration = InspectorConfiguration()) throws(Failure) {
         let reader: TraceReader
         do { reader = try TraceReader.open(file: path) } catch {
             throw Failure(description: "\(error)")
         }
-        var folding = Folding()
+        var folding = Folding(configuration: configuration)
         reading: while true {
             switch reader.next() {
             case .event(let event): folding.add(event)

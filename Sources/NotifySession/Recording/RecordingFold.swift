@@ -40,6 +40,11 @@ package struct RecordingFold: Sendable {
         /// Nothing folded yet.
         package init() {}
 
+        /// Nothing folded yet, into a model of `configuration`.
+        package init(configuration: InspectorConfiguration) {
+            model = InspectorState(configuration: configuration)
+        }
+
         /// Folds one event.
         package mutating func add(_ event: TraceEvent) {
             model.apply(event)

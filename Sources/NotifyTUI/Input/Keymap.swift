@@ -193,7 +193,7 @@ package struct Keymap: Sendable {
             context: .table),
         KeyBinding(
             [.char("x")], .explain, label: "Why",
-            help: "why observers ran or not: selected post, registration or leak warning",
+            help: "why observers ran or not: selected name, post, registration or leak warning",
             context: .table),
         KeyBinding(
             [.char("c")], .cascade, label: "Cascade",

@@ -123,7 +123,7 @@ extension ViewState {
                     ? Self.explainTarget(context.rowKeys[context.selectedIndex]) ?? findingOnScreen : findingOnScreen
             else {
                 notice = Notice(
-                    "x explains a post or event (Events), a registration (Observers) or a warning (Leaks)",
+                    "x explains a name's last post (Names), a post or event (Events), a registration (Observers) or a warning (Leaks)",
                     isError: true)
                 return .redraw
             }
@@ -205,12 +205,13 @@ extension ViewState {
         table = state
     }
 
-    /// What `x` explains on a row: an event (a post, or the registration it is about), a
-    /// registration or a leak warning.
+    /// What `x` explains on a row: a name's last post, an event (a post, or the registration it
+    /// is about), a registration or a leak warning.
     static func explainTarget(_ key: RowKey) -> DrillLevel? {
         switch key {
         case .event(let seq, _): .explainEvent(seq)
         case .registration(let id), .delivery(let id, _): .explainRegistration(id)
+        case .name(let name): .explainName(name)
         case .warning(let key): .explainFinding(key)
         case .continuation(let row, _): explainTarget(row)
         default: nil

@@ -60,6 +60,8 @@ package enum DrillLevel: Sendable, Hashable {
     case explainEvent(UInt64)
     /// Why one registration did or did not run for its name's posts.
     case explainRegistration(UInt64)
+    /// Why each registration did or did not run for a name's last kept post (`x` on Names).
+    case explainName(String)
     /// What a post set off: its deliveries and nested posts, as a tree.
     case cascade(CascadeTarget)
     /// Who posted: from a delivery or a post up to a post made outside any handler.
@@ -76,6 +78,7 @@ package enum DrillLevel: Sendable, Hashable {
         case .thread(let id): .thread(id)
         case .explainEvent(let seq): .why("evt:\(seq)")
         case .explainRegistration(let id): .why("reg:\(id)")
+        case .explainName(let name): .why("name:" + name)
         case .cascade(let target): .why("cascade:\(target)")
         case .postedBy(let target): .why("by:\(target)")
         case .explainFinding(let key): .why("warn:" + key)

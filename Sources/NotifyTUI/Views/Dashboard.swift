@@ -73,7 +73,7 @@ package enum Dashboard {
             return ThreadsView.drawLog(
                 data, threads: [id], state: state, rect: rect, glyphs: glyphs, extras: extras,
                 into: &canvas)
-        case .explainEvent?, .explainRegistration?:
+        case .explainEvent?, .explainRegistration?, .explainName?:
             let level = view.path.last!
             return ExplainView.draw(data, level: level, state: state, rect: rect, glyphs: glyphs, into: &canvas)
         case .cascade?, .postedBy?:
@@ -163,7 +163,7 @@ package enum Dashboard {
                 parts.append("#\(id) \(observer)")
             case .warning(let key): parts.append(LeakDetailView.crumb(data, key: key))
             case .thread(let id): parts.append(data.threadName(id))
-            case .explainEvent, .explainRegistration: parts.append(ExplainView.crumb(level))
+            case .explainEvent, .explainRegistration, .explainName: parts.append(ExplainView.crumb(level))
             case .cascade, .postedBy: parts.append(CascadeView.crumb(data, level))
             case .explainFinding(let key):
                 // Right after the warning's own crumb, "effects" says enough.

@@ -27,7 +27,7 @@ extension Dashboard {
                 ThreadsView.entries(data, threads: [id]),
                 spec: ThreadsView.logSpec(data, showThread: false, ascii: ascii), state: state,
                 view: name, extras: extras, glyphs: glyphs)
-        case .explainEvent?, .explainRegistration?:
+        case .explainEvent?, .explainRegistration?, .explainName?:
             let level = view.path.last!
             return TableWidget.content(
                 ExplainView.rows(data, level, ascii: ascii), spec: ExplainView.spec, state: state, view: name)

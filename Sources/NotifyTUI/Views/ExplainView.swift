@@ -26,6 +26,8 @@ enum ExplainView {
             posts = explanation(data, eventSeq: seq)
         case .explainRegistration(let id):
             posts = data.model.explain(registration: id)?.posts ?? []
+        case .explainName(let name):
+            posts = data.model.explain(name: name).posts.suffix(1)
         default:
             posts = []
         }
@@ -38,6 +40,12 @@ enum ExplainView {
                         post: post.seq, postName: post.name, registration: verdict.registration, name: verdict.name,
                         site: verdict.site?.description ?? "?", reason: verdict.reason.rawValue,
                         detail: verdict.detail, index: rows.count))
+            }
+            if let later = post.registeredLater {
+                rows.append(
+                    Row(
+                        post: post.seq, postName: post.name, registration: nil, name: post.name, site: "",
+                        reason: "registered-after", detail: later.summary, index: rows.count))
             }
         }
         return rows
@@ -120,6 +128,7 @@ enum ExplainView {
         switch level {
         case .explainEvent(let seq): "why: event \(seq)"
         case .explainRegistration(let id): "why: #\(id)"
+        case .explainName(let name): "why: \(name)"
         default: "why"
         }
     }

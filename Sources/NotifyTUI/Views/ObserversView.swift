@@ -198,7 +198,7 @@ enum ObserversView {
                 "AGE", .fixed(6), alignRight: true, text: { Format.age($0.age(at: now)) },
                 sortKey: { .number(Double($0.age(at: now))) }, style: rowStyle),
             TableColumn(
-                "TOKEN", .fixed(9), text: { $0.token.description }, sortKey: { .text($0.token.description) },
+                "TOKEN", .fixed(9), text: { $0.tokenText }, sortKey: { .text($0.tokenText) },
                 style: rowStyle),
         ]
         // SITE keeps its rows' file names and lines; the name and observer grow next, then all share.

@@ -20,7 +20,7 @@ enum RegistrationDetailView {
                     + (row.preexisting ? "  (before attach)" : ""), .normal
             ))
         var state =
-            "state \(ObserversView.stateText(row, now: data.model.now))  token \(row.token)  deliveries \(row.deliveries)"
+            "state \(ObserversView.stateText(row, now: data.model.now))  token \(row.tokenText)  deliveries \(row.deliveries)"
         if let last = row.lastDeliveryAt {
             state += "  last \(Format.age(now >= last ? now - last : 0)) ago"
             if let thread = row.lastDeliveringThread { state += " on \(data.threadName(thread))" }
