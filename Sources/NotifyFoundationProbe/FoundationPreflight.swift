@@ -53,6 +53,7 @@ package enum FoundationPreflight {
         case FoundationSymbols.addObserver: "NotificationCenter._addObserver"
         case FoundationSymbols.post: "NotificationCenter._post"
         case FoundationSymbols.removeObserver: "NotificationCenter._removeObserver"
+        case FoundationSymbols.centerDeinit: "NotificationCenter.deinit"
         default: "the closure that calls an observer"
         }
     }

@@ -9,9 +9,10 @@ package import NotifyWire
 /// bpftrace runs ``ProbeProgram``; a thread of its own turns each output line into trace events
 /// (``ProbeEventBuilder``) and writes them. While nothing happens it writes a `tick` each second;
 /// when the process exits it writes `end` (`process-exit`), when it execs another program `end`
-/// (`process-exec: …`), and stops bpftrace. A viewer that stops
+/// (`process-exec: …`), after reading what bpftrace still holds. A viewer that stops
 /// reading slows only this thread: bpftrace's buffer then fills, and what the kernel drops
-/// arrives as `gap` lines (`probe-buffer-full`). The app is never waited on.
+/// arrives as `gap` lines (`probe-buffer-full`, or `probe-lines-lost` for what bpftrace drops
+/// without a word: the kernel's counts of each probe's lines show it). The app is never waited on.
 package final class FoundationProbeSession: @unchecked Sendable {  // its state is the thread's alone
     /// What the probes cannot see, said in the header's producer text and in docs/foundation.md:
     /// queue targets are seen when the process maps `libFoundation.so` with its symbols.
@@ -171,6 +172,9 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     /// How long a probe line waits for older lines from other CPUs (``ProbeLineOrder``).
     static let reorderNanoseconds: UInt64 = 250_000_000
 
+    /// How long bpftrace may take, once asked to end, to print what it holds and exit.
+    static let drainMilliseconds: UInt64 = 10_000
+
     private func run() {
         var events: [TraceEvent] = []
         var bytes: [UInt8] = []
@@ -183,13 +187,21 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         var reported = (longLines: UInt64(0), dropped: UInt64(0))
         // When the process exec'd (the probes' clock) and when that was seen.
         var exec: (at: UInt64, seen: UInt64)?
+        // Once the view is to end: bpftrace was asked to end and its last lines are read until it
+        // closes its output (its exit counts come last) or this time passes.
+        var drainUntil: UInt64?
+        let drain = { [self] (why: TraceEndReason, now: UInt64) in
+            reason = why
+            drainUntil = now + Self.drainMilliseconds * 1_000_000
+            if bpftrace.termination() == nil { kill(bpftrace.pid, SIGTERM) }
+        }
         while writing && !stopped.withLock({ stopRequested }) {
             events.removeAll(keepingCapacity: true)
             released.removeAll(keepingCapacity: true)
             let now = Self.monotonicNow()
-            if let exec, now - exec.seen >= Self.reorderNanoseconds {
-                reason = TraceEndReason(rawValue: execReason())
-                break
+            if let until = drainUntil, now >= until { break }
+            if drainUntil == nil, let exec, now - exec.seen >= Self.reorderNanoseconds {
+                drain(TraceEndReason(rawValue: execReason()), now)
             }
             if let line = lines.next(timeoutMilliseconds: 50) {
                 if let probe = ProbeLine(line[...]) {
@@ -207,34 +219,27 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
                 quietSince = now
             } else if lines.ended {
                 // bpftrace closed its output: it is ending, and says how when it has.
-                let ended = bpftrace.wait(timeoutMilliseconds: 1_000).map { " (bpftrace: \($0))" } ?? ""
-                reason = TraceEndReason(rawValue: "probes-ended" + ended)
+                if drainUntil == nil {
+                    let ended = bpftrace.wait(timeoutMilliseconds: 1_000).map { " (bpftrace: \($0))" } ?? ""
+                    reason = TraceEndReason(rawValue: "probes-ended" + ended)
+                }
                 break
-            } else if kill(pid, 0) != 0 && errno == ESRCH {
-                reason = .processExit
-                break
+            } else if drainUntil == nil && kill(pid, 0) != 0 && errno == ESRCH {
+                drain(.processExit, now)
             } else if order.isEmpty && now - quietSince >= 1_000_000_000 {
                 events.append(.tick(TraceTick(seq: builder.nextSeq(), timestamp: now)))
                 quietSince = now
             }
-            if now - checkedAt >= 1_000_000_000 {
+            if drainUntil == nil && now - checkedAt >= 1_000_000_000 {
                 checkedAt = now
                 // Gone, or its pid taken by another process since (a busy stream never idles).
                 if exec == nil, let startTime, Self.processReplaced(pid: pid, startedAt: startTime) {
-                    reason = .processExit
-                    break
+                    drain(.processExit, now)
                 }
             }
             order.release(now: Self.monotonicNow(), into: &released)
             for probe in released { builder.add(probe, to: &events) }
-            if lines.skippedLongLines != reported.longLines {
-                builder.lose(lines.skippedLongLines - reported.longLines, reason: "probe-line-too-long", to: &events)
-                reported.longLines = lines.skippedLongLines
-            }
-            if order.dropped != reported.dropped {
-                builder.lose(order.dropped - reported.dropped, reason: "probe-queue-full", to: &events)
-                reported.dropped = order.dropped
-            }
+            reportSkipped(order: order, reported: &reported, events: &events)
             guard !events.isEmpty else { continue }
             bytes.removeAll(keepingCapacity: true)
             TraceEncoder.encode(events, into: &bytes)
@@ -243,17 +248,34 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         bpftrace.terminate(graceMilliseconds: 500)
         bytes.removeAll()
         if writing {
-            // The lines still held: the process or the probes ended, nothing older can come.
+            // The lines still held: the process or the probes ended, nothing older can come. Then
+            // what the kernel counted and never arrived.
             events.removeAll()
             released.removeAll()
             order.releaseAll(into: &released)
             for probe in released { builder.add(probe, to: &events) }
+            reportSkipped(order: order, reported: &reported, events: &events)
+            builder.reconcile(to: &events)
             TraceEncoder.encode(events, into: &bytes)
         }
         let end = TraceEnd(seq: builder.nextSeq(), timestamp: Self.monotonicNow(), reason: reason)
         TraceEncoder.encode(.end(end), into: &bytes)
         _ = writeAll(bytes)
         close(writer)
+    }
+
+    /// Lines notifytop itself skipped since last reported: too long, or beyond the order's bound.
+    private func reportSkipped(
+        order: ProbeLineOrder, reported: inout (longLines: UInt64, dropped: UInt64), events: inout [TraceEvent]
+    ) {
+        if lines.skippedLongLines != reported.longLines {
+            builder.lose(lines.skippedLongLines - reported.longLines, reason: "probe-line-too-long", to: &events)
+            reported.longLines = lines.skippedLongLines
+        }
+        if order.dropped != reported.dropped {
+            builder.lose(order.dropped - reported.dropped, reason: "probe-queue-full", to: &events)
+            reported.dropped = order.dropped
+        }
     }
 
     /// The end's reason after an exec: the program the process runs now, made visible.

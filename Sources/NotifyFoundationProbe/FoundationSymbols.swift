@@ -24,6 +24,10 @@ package enum FoundationSymbols {
         + "s6UInt64VSDyAISDySOSgAA14AutoDictionary33_D7F0FBD11A4908D9351EC62B4910EBB5LLVyyAA10MessageBoxAOLLVYbcGGGzYuYT"
         + "XEfU0_yARYbcfU_"
 
+    /// `NotificationCenter`'s deallocating deinit: the center in r13 (checked with bpftrace against
+    /// `_addObserver`'s r13 on centers an app drops). Its registrations end with it.
+    package static let centerDeinit = "$s20FoundationEssentials18NotificationCenterCfD"
+
     /// `NotificationCenter.addObserver(forName:object:queue:using:)` in `libFoundation.so`: the
     /// queue (`OperationQueue?`) in rcx, the observer's block in r8:r9. With a queue it passes
     /// `_addObserver` a closure of its own that runs the block as an operation on that queue.
@@ -41,7 +45,7 @@ package enum FoundationSymbols {
     package static let queueLibraryName = "libFoundation.so"
 
     /// Every symbol the probes need, checked in the target's own mapping before attaching.
-    package static let required = [addObserver, post, removeObserver, delivery]
+    package static let required = [addObserver, post, removeObserver, centerDeinit, delivery]
 
     /// The library that holds them, as it appears in `/proc/PID/maps`.
     package static let libraryName = "libFoundationEssentials.so"

@@ -42,8 +42,9 @@ extension ProbeEventBuilder {
         guard let id = byKey[key] else {
             // A token this center does not hold. Reported when the probes saw it: another center's,
             // or one already removed; else it may be one added before they attached.
+            // While lines are known lost, the token's add (again) may be among them.
             unmatched += 1
-            guard liveTokens[TokenKey(key)] != nil || removedKeys.contains(key) else { return }
+            guard tally.trustsOrphans, liveTokens[TokenKey(key)] != nil || removedKeys.contains(key) else { return }
             events.append(
                 .removeMissed(
                     TraceMissedRemoval(
@@ -59,6 +60,21 @@ extension ProbeEventBuilder {
                 TraceRemoval(
                     seq: nextSeq(), timestamp: call.time, thread: thread, registration: id, reason: .explicit,
                     callsite: site)))
+    }
+
+    /// A center deallocated: each of its live registrations ends with it.
+    mutating func endCenter(_ center: UInt64, thread: Int32, time: UInt64, events: inout [TraceEvent]) {
+        let ended = registrations.filter { $0.value.center == center }.keys.sorted()
+        guard !ended.isEmpty else { return }
+        let threadID = threadID(thread, time: time, events: &events)
+        for id in ended {
+            forget(id)
+            events.append(
+                .removed(
+                    TraceRemoval(
+                        seq: nextSeq(), timestamp: time, thread: threadID, registration: id,
+                        reason: .centerDeallocated)))
+        }
     }
 
     /// Ends a live registration's links: its key, name, closure, block and delivery context.
@@ -134,6 +150,12 @@ extension ProbeEventBuilder {
             unmatchedDeliveries += 1
             events.append(
                 .gap(TraceGap(seq: nextSeq(), timestamp: time, count: 1, reason: "probe-delivery-unmatched")))
+            running[thread, default: []].append(RunningDelivery(start: time, registration: nil, post: post))
+            return
+        }
+        if id == nil, !tally.trustsOrphans {
+            // Lines are known lost: its registration may be among them, so none is made up.
+            unmatched += 1
             running[thread, default: []].append(RunningDelivery(start: time, registration: nil, post: post))
             return
         }

@@ -158,6 +158,8 @@ package struct ProbeEventBuilder {
     /// Adds that reused a live registration's center, name, filter and number: that one had
     /// ended unseen (its center died and another took its address, or its removal was lost).
     package internal(set) var endedUnseen = 0
+    /// The lines received against the kernel's counts of them.
+    package internal(set) var tally = ProbeLineTally()
 
     package init(pid: Int32, lookups: Lookups) {
         self.pid = pid
@@ -166,9 +168,18 @@ package struct ProbeEventBuilder {
 
     /// The events one line makes, appended to `events`.
     package mutating func add(_ line: ProbeLine, to events: inout [TraceEvent]) {
+        if let kind = line.kind { tally.see(kind) }
         switch line {
         case .ready, .exec: break
         case .lost(let count): lose(count, reason: "probe-buffer-full", to: &events)
+        case .counts(let time, let lines):
+            lastTime = max(lastTime, time)
+            let missing = tally.reconcile(lines)
+            if missing > 0 { lose(missing, reason: Self.linesLost, to: &events) }
+        case .finalCount(let kind, let count): tally.addFinal(kind: kind, count: count)
+        case .centerEnd(let thread, let time, let center):
+            lastTime = time
+            endCenter(center, thread: thread, time: time, events: &events)
         case .add(let call, let object, let function, let context, let name):
             lastTime = call.time
             pendingAdds[call.thread] = PendingAdd(
@@ -230,19 +241,6 @@ package struct ProbeEventBuilder {
             lastTime = time
             endOperation(thread: thread, time: time)
         }
-    }
-
-    /// `count` lines were lost (bpftrace's buffer was full, or notifytop skipped them): a gap.
-    package mutating func lose(_ count: UInt64, reason: TraceGapReason, to events: inout [TraceEvent]) {
-        events.append(.gap(TraceGap(seq: nextSeq(), timestamp: lastTime, count: count, reason: reason)))
-        // Which starts and ends were lost is unknown: the running handlers and posts are
-        // forgotten rather than paired wrongly (a handler then running is not reported).
-        unmatched += running.values.reduce(0) { $0 + $1.count }
-        running.removeAll()
-        currentPost.removeAll()
-        pendingAdds.removeAll()
-        pendingQueues.removeAll()
-        operations.removeAll()
     }
 
     /// The time of the latest line, for lines the probes do not time (gaps, ticks).

@@ -26,6 +26,13 @@ package enum ProbeLine: Sendable, Equatable {
     case operationEnd(thread: Int32, time: UInt64)
     /// The process exec'd: what follows is another program's.
     case exec(thread: Int32, time: UInt64)
+    /// A `NotificationCenter` deallocated: its registrations are over.
+    case centerEnd(thread: Int32, time: UInt64, center: UInt64)
+    /// The lines each probe kind had printed by `time`, counted in the kernel (by
+    /// ``ProbeLineKind/rawValue``): what did not arrive was lost.
+    case counts(time: UInt64, lines: [UInt64])
+    /// bpftrace's last word on exiting: `kind`'s lines printed on one CPU (its `@c[kind, cpu]` map).
+    case finalCount(kind: Int, count: UInt64)
     /// Every probe is attached.
     case ready
     /// bpftrace lost `count` lines: its buffer was full.
@@ -35,6 +42,12 @@ package enum ProbeLine: Sendable, Equatable {
     package init?(_ line: Substring) {
         if line == "READY" {
             self = .ready
+            return
+        }
+        // The counts' map bpftrace prints as it exits: "@c[3, 1]: 42".
+        if line.hasPrefix("@c[") {
+            guard let (kind, count) = Self.finalCount(line.dropFirst(3)) else { return nil }
+            self = .finalCount(kind: kind, count: count)
             return
         }
         // bpftrace's own report: "Lost 123 events".
@@ -84,6 +97,14 @@ package enum ProbeLine: Sendable, Equatable {
             self = .postEnd(thread: thread, time: time)
         case "X":
             self = .exec(thread: thread, time: time)
+        case "E":
+            guard let center = fields.hex() else { return nil }
+            self = .centerEnd(thread: thread, time: time, center: center)
+        case "C":
+            var lines: [UInt64] = []
+            while lines.count < ProbeLineKind.allCases.count, let count = fields.decimal() { lines.append(count) }
+            guard lines.count == ProbeLineKind.allCases.count else { return nil }
+            self = .counts(time: time, lines: lines)
         case "Q":
             guard let queue = fields.hex(), let function = fields.hex(), let context = fields.hex() else { return nil }
             self = .queueAdd(thread: thread, time: time, queue: queue, function: function, context: context)
@@ -95,6 +116,18 @@ package enum ProbeLine: Sendable, Equatable {
         default:
             return nil
         }
+    }
+}
+
+extension ProbeLine {
+    /// `KIND, CPU]: COUNT`, the rest of one line of the counts' map; nil for another map or kind.
+    private static func finalCount(_ rest: Substring) -> (Int, UInt64)? {
+        let parts = rest.split(separator: "]", maxSplits: 1)
+        guard parts.count == 2, parts[1].hasPrefix(": "),
+            let kind = parts[0].split(separator: ",").first.flatMap({ Int($0) }),
+            ProbeLineKind(rawValue: kind) != nil, let count = UInt64(parts[1].dropFirst(2))
+        else { return nil }
+        return (kind, count)
     }
 }
 

@@ -74,9 +74,9 @@ extension ProbeLine {
         case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _, _): call.time
         case .added(_, let time, _, _), .deliveryStart(_, let time, _, _, _), .deliveryEnd(_, let time),
             .postEnd(_, let time), .queueAdd(_, let time, _, _, _), .operationStart(_, let time, _, _),
-            .operationEnd(_, let time), .exec(_, let time):
+            .operationEnd(_, let time), .exec(_, let time), .centerEnd(_, let time, _), .counts(let time, _):
             time
-        case .ready, .lost: nil
+        case .ready, .lost, .finalCount: nil
         }
     }
 
@@ -86,9 +86,9 @@ extension ProbeLine {
         case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _, _): call.thread
         case .added(let thread, _, _, _), .deliveryStart(let thread, _, _, _, _), .deliveryEnd(let thread, _),
             .postEnd(let thread, _), .queueAdd(let thread, _, _, _, _), .operationStart(let thread, _, _, _),
-            .operationEnd(let thread, _), .exec(let thread, _):
+            .operationEnd(let thread, _), .exec(let thread, _), .centerEnd(let thread, _, _):
             thread
-        case .ready, .lost: nil
+        case .ready, .lost, .counts, .finalCount: nil
         }
     }
 }

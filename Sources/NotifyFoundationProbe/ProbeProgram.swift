@@ -1,3 +1,5 @@
+import Glibc
+
 /// The bpftrace program that watches one process's Foundation `NotificationCenter`: one output
 /// line per add, post, removal and delivery, parsed by ``ProbeLine``.
 ///
@@ -12,7 +14,11 @@
 /// name). `ra` is the probed function's return address, `ra2` and `ra3` its caller's and that one's (read
 /// through the frame pointers), for the call site: a typed message's post and a token's removal
 /// pass through two of Foundation's frames. `READY` comes once
-/// every probe is attached; `X tid ns` when the process execs (another program: the view ends).
+/// every probe is attached; `X tid ns` when the process execs (another program: the view ends);
+/// `E tid ns center` when a center deallocates. Each probe counts its lines in the kernel
+/// (`@c[kind, cpu]`, ``ProbeLineKind``; its own CPU's key, so no count is lost to a race), read
+/// before its time: `C 0 ns count…` each second gives them by kind, summed over CPUs, as of `ns`
+/// (every line counted there is older), and bpftrace prints the map itself as it exits.
 /// With ``queueLibrary``: `Q tid ns queue function context` (an add with an
 /// `OperationQueue`: the queue's address and the block), `O tid ns function context` and `o tid ns`
 /// (the block's operation starting and ending on the queue's thread).
@@ -53,14 +59,24 @@ package struct ProbeProgram: Sendable, Equatable {
     /// process has no such file with them: queue observers then look like the others.
     package var queueLibrary: String?
 
+    /// How many CPUs the counts are summed over (`@c[kind, 0]` to `@c[kind, cpus - 1]`).
+    package var cpus: Int
+
     package init(
-        pid: Int32, library: String, queueLibrary: String? = nil, deliveryEnd: DeliveryEnd = .nextDeliveryOrPostReturn
+        pid: Int32, library: String, queueLibrary: String? = nil, deliveryEnd: DeliveryEnd = .nextDeliveryOrPostReturn,
+        cpus: Int = Self.configuredCPUs
     ) {
         self.pid = pid
         self.library = library
         self.queueLibrary = queueLibrary
         self.deliveryEnd = deliveryEnd
+        self.cpus = min(max(cpus, 1), Self.cpuLimit)
     }
+
+    /// The CPUs the system may bring online.
+    package static var configuredCPUs: Int { sysconf(Int32(_SC_NPROCESSORS_CONF)) }
+    /// The most CPUs counted: the counting probe's size grows with them.
+    package static let cpuLimit = 1_024
 
     /// Whether `path` may be written into the program: `/proc/DIGITS/map_files/HEX-HEX` and nothing
     /// else, so no byte of a name the target chose can reach bpftrace as code.
@@ -93,33 +109,40 @@ package struct ProbeProgram: Sendable, Equatable {
         let callers = #"*(uint64 *)reg("sp"), *(uint64 *)(reg("bp") + 8), *(uint64 *)(*(uint64 *)reg("bp") + 8)"#
         return [
             "BEGIN { printf(\"READY\\n\"); }",
-            "tracepoint:sched:sched_process_exec \(filter) { printf(\"X %d %llu\\n\", tid, nsecs); }",
+            "tracepoint:sched:sched_process_exec \(filter) { \(counted(.exec)) printf(\"X %d %llu\\n\", tid, $t); }",
             probe(
-                "uprobe", FoundationSymbols.addObserver, filter,
+                "uprobe", FoundationSymbols.addObserver, filter, .add,
                 nameLines(
                     prefix: "A %d %llu %lx %lx %lx %lx %lx %lx %lx %lx",
-                    arguments: #"tid, nsecs, reg("r13"), \#(object), reg("cx"), reg("r8"), \#(callers)"#,
+                    arguments: #"tid, $t, reg("r13"), \#(object), reg("cx"), reg("r8"), \#(callers)"#,
                     low: "di", high: "si")),
             probe(
-                "uretprobe", FoundationSymbols.addObserver, filter,
-                #"printf("a %d %llu %lx %lx\n", tid, nsecs, reg("ax"), reg("r8"));"#),
+                "uretprobe", FoundationSymbols.addObserver, filter, .added,
+                #"printf("a %d %llu %lx %lx\n", tid, $t, reg("ax"), reg("r8"));"#),
             probe(
-                "uprobe", FoundationSymbols.post, filter,
+                "uprobe", FoundationSymbols.post, filter, .post,
                 nameLines(
                     prefix: "P %d %llu %lx %lx %lx %lx %lx %lx",
-                    arguments: #"tid, nsecs, reg("r13"), \#(object), \#(callers)"#, low: "di", high: "si")),
+                    arguments: #"tid, $t, reg("r13"), \#(object), \#(callers)"#, low: "di", high: "si")),
             probe(
-                "uprobe", FoundationSymbols.removeObserver, filter,
+                "uprobe", FoundationSymbols.removeObserver, filter, .remove,
                 nameLines(
                     prefix: "R %d %llu %lx %lx %lx %lx %lx %lx",
-                    arguments: #"tid, nsecs, reg("r13"), reg("di"), reg("cx"), \#(callers)"#, low: "si", high: "dx")),
+                    arguments: #"tid, $t, reg("r13"), reg("di"), reg("cx"), \#(callers)"#, low: "si", high: "dx")),
             probe(
-                "uprobe", FoundationSymbols.delivery, filter,
-                #"printf("D %d %llu %lx %lx %lx\n", tid, nsecs, reg("r13"), *(uint64 *)(reg("r13") + 24), "#
+                "uprobe", FoundationSymbols.delivery, filter, .deliveryStart,
+                #"printf("D %d %llu %lx %lx %lx\n", tid, $t, reg("r13"), *(uint64 *)(reg("r13") + 24), "#
                     + #"*(uint64 *)(reg("r13") + 32));"#),
             deliveryEnd == .closureReturn
-                ? probe("uretprobe", FoundationSymbols.delivery, filter, #"printf("d %d %llu\n", tid, nsecs);"#)
-                : probe("uretprobe", FoundationSymbols.post, filter, #"printf("p %d %llu\n", tid, nsecs);"#),
+                ? probe(
+                    "uretprobe", FoundationSymbols.delivery, filter, .deliveryEnd,
+                    #"printf("d %d %llu\n", tid, $t);"#)
+                : probe(
+                    "uretprobe", FoundationSymbols.post, filter, .postEnd, #"printf("p %d %llu\n", tid, $t);"#),
+            probe(
+                "uprobe", FoundationSymbols.centerDeinit, filter, .centerEnd,
+                #"printf("E %d %llu %lx\n", tid, $t, reg("r13"));"#),
+            counts,
         ].joined(separator: "\n") + "\n" + queueProbes(filter: filter)
     }
 
@@ -127,22 +150,39 @@ package struct ProbeProgram: Sendable, Equatable {
         guard let queueLibrary else { return "" }
         return [
             probe(
-                "uprobe", FoundationSymbols.queueAddObserver, "/pid == \(pid) && reg(\"cx\") != 0/",
-                #"printf("Q %d %llu %lx %lx %lx\n", tid, nsecs, reg("cx"), reg("r8"), reg("r9"));"#, in: queueLibrary),
+                "uprobe", FoundationSymbols.queueAddObserver, "/pid == \(pid) && reg(\"cx\") != 0/", .queueAdd,
+                #"printf("Q %d %llu %lx %lx %lx\n", tid, $t, reg("cx"), reg("r8"), reg("r9"));"#, in: queueLibrary),
             probe(
-                "uprobe", FoundationSymbols.queueOperation, filter,
-                #"printf("O %d %llu %lx %lx\n", tid, nsecs, *(uint64 *)(reg("r13") + 16), *(uint64 *)(reg("r13") + 24));"#,
+                "uprobe", FoundationSymbols.queueOperation, filter, .operationStart,
+                #"printf("O %d %llu %lx %lx\n", tid, $t, *(uint64 *)(reg("r13") + 16), *(uint64 *)(reg("r13") + 24));"#,
                 in: queueLibrary),
             probe(
-                "uretprobe", FoundationSymbols.queueOperation, filter, #"printf("o %d %llu\n", tid, nsecs);"#,
+                "uretprobe", FoundationSymbols.queueOperation, filter, .operationEnd,
+                #"printf("o %d %llu\n", tid, $t);"#,
                 in: queueLibrary),
         ].joined(separator: "\n") + "\n"
     }
 
-    private func probe(_ kind: String, _ symbol: String, _ filter: String, _ body: String, in file: String? = nil)
-        -> String
-    {
-        "\(kind):\(file ?? library):\"\(symbol)\" \(filter) { \(body) }"
+    private func probe(
+        _ kind: String, _ symbol: String, _ filter: String, _ line: ProbeLineKind, _ body: String,
+        in file: String? = nil
+    ) -> String {
+        "\(kind):\(file ?? library):\"\(symbol)\" \(filter) { \(counted(line)) \(body) }"
+    }
+
+    /// The line's time, read before it is counted, then the count on this CPU.
+    private func counted(_ line: ProbeLineKind) -> String { "$t = nsecs; @c[\(line.rawValue), cpu]++;" }
+
+    /// Each second, every kind's count summed over the CPUs, then the time: a line counted there
+    /// was timed before it.
+    private var counts: String {
+        let kinds = ProbeLineKind.allCases.map { kind in
+            "$k\(kind.rawValue) = " + (0..<cpus).map { "@c[\(kind.rawValue), \($0)]" }.joined(separator: " + ") + ";"
+        }
+        let formats = String(repeating: " %llu", count: ProbeLineKind.allCases.count)
+        let values = ProbeLineKind.allCases.map { ", $k\($0.rawValue)" }.joined()
+        return "interval:s:1 { " + kinds.joined(separator: " ")
+            + " $t = nsecs; printf(\"C 0 %llu\(formats)\\n\", $t\(values)); }"
     }
 
     /// Prints one line whose NAME is the `String?` held in registers `low:high`: bit 61 of the

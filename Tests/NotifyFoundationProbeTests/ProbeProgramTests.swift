@@ -30,6 +30,24 @@ import Testing
         #expect(text.contains("tracepoint:sched:sched_process_exec /pid == 4242/"))
     }
 
+    @Test func everyProbeCountsItsLinesOnItsCPUAndTheCountsArePrintedEachSecond() throws {
+        let text = try ProbeProgram(pid: 4242, library: essentials, queueLibrary: foundation, cpus: 3).text()
+        let probes = text.split(separator: "\n").filter { $0.contains("printf(\"") && !$0.hasPrefix("BEGIN") }
+        let counting = probes.filter { !$0.hasPrefix("interval") }
+        // Every kind but one of a delivery's end and a post's (one design each).
+        #expect(counting.count == ProbeLineKind.allCases.count - 1)
+        for probe in counting {
+            // Timed before it is counted: a line counted in a `C` line is older than it.
+            #expect(probe.contains("{ $t = nsecs; @c["))
+            #expect(probe.contains(", cpu]++;"))
+            #expect(!probe.contains("tid, nsecs"))
+        }
+        let interval = probes.first { $0.hasPrefix("interval:s:1 ") } ?? ""
+        #expect(interval.contains("$k2 = @c[2, 0] + @c[2, 1] + @c[2, 2];"))
+        #expect(interval.contains("$t = nsecs; printf(\"C 0 %llu"))
+        #expect(interval.firstRange(of: "$t = nsecs")!.lowerBound > interval.firstRange(of: "$k11 =")!.lowerBound)
+    }
+
     @Test func queueObserversAreProbedInLibFoundationOnlyWhenItHasTheirSymbols() throws {
         let without = try ProbeProgram(pid: 4242, library: essentials).text()
         #expect(!without.contains(FoundationSymbols.queueOperation))

@@ -5,7 +5,7 @@
 // message, exercises registration identity (one name under two object filters, closures churned
 // across names and private centers, a removal from the wrong center), and prints its own counts
 // for the checker. With "exec" as third argument it then execs
-// itself (the new run posts again).
+// itself (the new run posts again); with "burst" it only posts that many times at once and exits.
 import Foundation
 
 let center = NotificationCenter.default
@@ -28,6 +28,16 @@ let postsPerThread = arguments.count > 2 ? Int(arguments[2])! : 500
 print("pid \(getpid())")
 fflush(stdout)
 for _ in 0..<600 where !FileManager.default.fileExists(atPath: goFile) { usleep(50_000) }
+// With "burst": only an unpaced burst of that many posts to one observer, then exit at once.
+if arguments.count > 3 && arguments[3] == "burst" {
+    let burst = Notification.Name("Burst")
+    let token = center.addObserver(forName: burst, object: nil, queue: nil) { _ in count("Burst") }
+    for _ in 0..<postsPerThread { center.post(name: burst, object: nil) }
+    print("burst Burst \(postsPerThread) \(delivered["Burst"] ?? 0)")
+    fflush(stdout)
+    withExtendedLifetime(token) {}
+    exit(0)
+}
 
 var tokens: [NSObjectProtocol] = []
 for _ in 0..<2 {
@@ -102,7 +112,7 @@ for index in 0..<20 {
     }
     privateCenter.post(name: Notification.Name(privateName), object: nil)
     privateCenter.removeObserver(kept)
-    // The first four: a center that dies with its observer still registered (not seen dying).
+    // The first four: a center that dies with its observer still registered (its end is seen).
     if index < 4 {
         let dyingName = index % 2 == 0 ? "DyingEven" : "DyingOdd"
         let dying = NotificationCenter()

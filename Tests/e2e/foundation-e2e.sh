@@ -2,7 +2,9 @@
 # End-to-end test of `notifytop --foundation`: a small Foundation-only app (foundation-app.swift,
 # built here with swiftc -g) knows nothing of notifytop; notifytop attaches bpftrace's probes to
 # it by pid and the app's own counts are checked against what notifytop shows: per-name posts and
-# deliveries, live observers, threads, a duplicate registration (R5) and a slow handler (R7); the
+# deliveries, live observers, threads, a duplicate registration (R5) and a slow handler (R7),
+# centers dropped with observers (their registrations end with them), a burst whose lost lines
+# are counted whatever drops them (a stopped viewer, the app's exit); the
 # recording replays to the same figures, explain names the removeObserver call that ended a
 # registration, and --fail-on gates on it; attach errors are one line.
 #
@@ -94,14 +96,21 @@ check "SyncFinishedWithAVeryLongName (a large string): $sync_posts posts and $sy
     test "$(name_field SyncFinishedWithAVeryLongName posts) $(name_field SyncFinishedWithAVeryLongName deliveries)" = \
     "$sync_posts $sync_deliveries"
 read -r _ _ _ identity_removed _ dead_center < <(grep '^identity-posts' "$WORK/app.out")
-# A center's death is not seen: its registrations stay live in the views.
+# A center's death is seen: its registrations end with it (center-ended), never live after.
 removed_once() {
-    frame_has ".summary.observers == $((5 + dead_center))" && jq_true -s --argjson n $((1 + identity_removed)) '
-        [.[] | select(.k == "remove")] | length == $n and (map(select(.k == "remove") | .registration) | unique | length == $n)' \
-        "$WORK/rec.jsonl"
+    frame_has ".summary.observers == 5" && jq_true -s --argjson n $((1 + identity_removed)) --argjson dead "$dead_center" '
+        ([.[] | select(.k == "remove" and .reason == "explicit")] | length == $n)
+        and ([.[] | select(.k == "remove") | .registration] | (length == (unique | length)))
+        and (map(select(.k == "register")) | map({key: (.id | tostring), value: .name}) | from_entries) as $names
+        | [.[] | select(.k == "remove" and .reason == "center-ended") | $names[.registration | tostring]]
+        | (length == $dead) and all(test("^Dying(Even|Odd)$"))' "$WORK/rec.jsonl"
 }
-check "4 live observers, the typed message's and $dead_center of dead centers; 1 + $identity_removed removed, each once" \
+check "4 live observers and the typed message's; 1 + $identity_removed removed, $dead_center ended with their centers, each once" \
     removed_once
+check "the $dead_center observers of dropped centers: none live, no R5 on their names" \
+    frame_has '([.views.observers.rows[] | select((.name | test("^Dying")) and .state == "live")] | length == 0)
+        and ([.views.observers.rows[] | select(.name | test("^Dying"))] | length >= 1)
+        and ([.views.leaks.rows[] | select(.rule == "R5" and (.name | test("^Dying")))] | length == 0)'
 # Registration identity: the app's own counts per name, and every delivery credited to a
 # registration of its own name (a freed closure's address reused by another name or center).
 read -r -a identity < <(grep '^identity ' "$WORK/app.out")
@@ -129,7 +138,7 @@ wrong_center_found() {
         jq_true --arg at "$wrong_at" '[.views.leaks.rows[] | select(.rule == "R11" and .site == $at)] | length == 1' <<<"$frame"
 }
 check "a removal from the wrong center: remove-missed and R11 at $wrong_at" wrong_center_found
-check "main thread and both posting threads seen, nothing lost" \
+check "main thread and both posting threads seen, nothing lost (the kernel's counts agree)" \
     frame_has '.summary.threads >= 3 and .summary.lost == 0'
 check "the duplicate registration (R5) is found at its line" \
     frame_has '[.views.leaks.rows[] | select(.rule == "R5" and .name == "CartDidChange" and (.site | test("foundation-app.swift:[0-9]+")))] | length == 1'
@@ -167,6 +176,44 @@ check "explain: WrongCenter's removal from the wrong center ended nothing, at $w
 timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --fail-on warning > /dev/null 2>&1
 status=$?
 check "--fail-on warning exits 3 on the duplicate registration" test "$status" = 3
+
+# Loss is never silent: an unpaced burst of 5,000 posts, the app exiting right after it, read as
+# it comes (the exit's tail must be drained) and by a viewer stopped 300 ms of every 400 (bpftrace's
+# buffer overflows, mostly without a word). The recording's posts plus its lost lines are at least
+# the app's posts, and lost is more than 0 whenever posts are missing.
+for reader in plain stopped; do
+    rm -f "$WORK/go" "$WORK/burst.jsonl"
+    "$WORK/app" "$WORK/go" 5000 burst >"$WORK/burst.out" &
+    app=$!
+    wait_until 20 grep -q '^pid' "$WORK/burst.out" || { echo "e2e: the burst app did not start"; exit 1; }
+    "$TOP" --foundation --pid "$app" --batch --json -n 600 -d 1s --view names --record "$WORK/burst.jsonl" \
+        > "$WORK/burst-live.jsonl" 2> "$WORK/burst.err" &
+    top=$!
+    wait_until 60 grep -q '"k":"header"' "$WORK/burst.jsonl" 2>/dev/null ||
+        { echo "e2e: the probes did not attach:"; cat "$WORK/burst.err"; exit 1; }
+    touch "$WORK/go"
+    if [ "$reader" = stopped ]; then
+        for _ in $(seq 100); do
+            grep -q '^burst' "$WORK/burst.out" && break
+            kill -STOP "$top"; sleep 0.3; kill -CONT "$top"; sleep 0.1
+        done
+        kill -CONT "$top"
+    fi
+    wait_until 60 sh -c "! kill -0 $top 2>/dev/null" || kill "$top"
+    wait "$top" 2>/dev/null
+    wait "$app" 2>/dev/null
+    app=""
+    read -r _ _ truth _ < <(grep '^burst' "$WORK/burst.out")
+    shown=$(jq -s '[.[] | select(.k == "post" and .name == "Burst")] | length' "$WORK/burst.jsonl")
+    lost=$(jq -s '[.[] | select(.k == "gap" and .reason != "probe-delivery-unmatched") | .count] | add // 0' "$WORK/burst.jsonl")
+    causes=$(jq -rs '[.[] | select(.k == "gap") | .reason] | unique | join(",")' "$WORK/burst.jsonl")
+    echo "     burst, $reader reader: truth $truth posts, shown $shown, lost $lost probe lines (${causes:-none})"
+    check "burst read by a $reader viewer: shown + lost >= the app's ${truth:-?} posts, lost > 0 when any is missing" \
+        sh -c "[ -n '$truth' ] && [ $((shown + lost)) -ge ${truth:-1} ] && { [ $shown -ge ${truth:-1} ] || [ $lost -gt 0 ]; }"
+    check "burst read by a $reader viewer: the summary's lost is the recording's" \
+        jq_true -s --argjson lost "$lost" '.[-1].summary.lost >= $lost' "$WORK/burst-live.jsonl"
+done
+rm -f "$WORK/go"
 
 # explain on a live process: it attaches as the dashboard does, folds 2 s and answers; the app
 # posts CartDidChange every 100 ms meanwhile.

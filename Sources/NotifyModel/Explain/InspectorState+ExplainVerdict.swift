@@ -106,6 +106,8 @@ extension InspectorState {
         let site = removal.callsite.map { " at \(definitions.callsite($0))" } ?? ""
         let siteUnknown = traceCarriesWhy ? "" : "; the trace (before 1.5) does not carry the call's site"
         switch removal.reason {
+        case .centerDeallocated:
+            return make(.ownerDead, "its center died \(when), which ended it")
         case .observerDeallocated:
             let owner = row.observer.map { ExplainText.object($0) } ?? "its owner"
             return make(.ownerDead, "\(owner) died \(when), which ended it")

@@ -40,6 +40,8 @@ public enum TraceRemovalReason: String, Sendable, Hashable, CaseIterable {
     case objectDeallocated = "object-deallocated"
     /// An async sequence's iterator went away or its task was cancelled.
     case sequenceEnded = "sequence-ended"
+    /// The center the registration belonged to deallocated.
+    case centerDeallocated = "center-ended"
 }
 
 /// The token of a live registration was released without being cancelled; only a bulk removal
