@@ -10,13 +10,14 @@ extension InspectorState {
     /// names' posts instead.
     ///
     /// Pure: the same events give the same answer however they were batched. Reads only what the
-    /// fold keeps: each name's last ``ExplainIndex/postsPerName`` posts and the registrations the
-    /// observer table still holds.
+    /// fold keeps: each name's last posts (``InspectorConfiguration/explainPostsPerName``) and the
+    /// registrations the observer table still holds.
     ///
     /// - Parameters:
+    ///   - name: The notification name whose posts are explained.
     ///   - object: only posts of this object id.
     ///   - registration: only this registration's verdicts.
-    ///   - post: only the post with this sequence number.
+    ///   - seq: only the post with this sequence number.
     /// - Complexity: O(names + registrations) to find the candidates, then O(candidates) per post.
     public func explain(
         name: String, object: UInt64? = nil, registration: UInt64? = nil, post seq: UInt64? = nil
