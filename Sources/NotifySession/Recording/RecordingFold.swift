@@ -29,7 +29,7 @@ package struct RecordingFold: Sendable {
     /// "3 lines skipped (first at line 101)" when malformed lines were skipped; nil otherwise.
     package let skippedLines: String?
 
-    /// A recording's events folded one at a time, as ``RecordingFold/init(path:configuration:)`` reads them: the model ticked
+    /// A recording's events folded one at a time, as `RecordingFold(path:)` reads them: the model ticked
     /// at every timed event as a live session would, and the span the figures cover.
     package struct Folding: Sendable {
         package private(set) var model = InspectorState()
