@@ -105,6 +105,7 @@ enum ObserversView {
         case .observerDeallocated: return "owner died"
         case .objectDeallocated: return "sender died"
         case .sequenceEnded: return "ended"
+        case .centerDeallocated: return "center died"
         }
     }
 

@@ -40,6 +40,9 @@ public enum TraceRemovalReason: String, Sendable, Hashable, CaseIterable {
     case objectDeallocated = "object-deallocated"
     /// An async sequence's iterator went away or its task was cancelled.
     case sequenceEnded = "sequence-ended"
+    /// The center deallocated with the registration live (format 1.5 producers from NotifyKit 0.2):
+    /// every registration it still had ends with it.
+    case centerDeallocated = "center-deallocated"
 }
 
 /// The token of a live registration was released without being cancelled; only a bulk removal
