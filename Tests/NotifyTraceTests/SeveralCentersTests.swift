@@ -124,17 +124,17 @@ struct SeveralCentersTests {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         #expect(throws: TraceError.self) {
-            try NotifyInspector.start(centers: [], directory: temporary.socketDirectory)
+            try NotifyInspector.start(centers: [], others: .none, directory: temporary.socketDirectory)
         }
         #expect(throws: TraceError.self) {
-            try NotifyInspector.start(centers: [center, center], directory: temporary.socketDirectory)
+            try NotifyInspector.start(centers: [center, center], others: .none, directory: temporary.socketDirectory)
         }
         let many = (0...256).map { NotifyCenter(label: "c\($0)") }
         #expect(throws: TraceError.self) {
-            try NotifyInspector.start(centers: many, directory: temporary.socketDirectory)
+            try NotifyInspector.start(centers: many, others: .none, directory: temporary.socketDirectory)
         }
         // Nothing was left listening: a valid list starts.
-        let started = try NotifyInspector.start(centers: [center], directory: temporary.socketDirectory)
+        let started = try NotifyInspector.start(centers: [center], others: .none, directory: temporary.socketDirectory)
         started.stop()
     }
 
