@@ -29,7 +29,7 @@ public import NotifyKit
 /// come first and are kept alive. ``OtherCenters`` leaves others out by label. At most 256 centers
 /// are streamed at once: a center that ends frees its place, and one made while all are taken is
 /// not streamed, which viewers see as a `center-limit` loss. A center that deallocates with
-/// observers still registered ends each of them (reason `center-deallocated`).
+/// observers still registered ends each of them (reason `center-ended`).
 public final class NotifyInspector: Sendable {
     /// Where viewers connect.
     public let socketPath: String

@@ -96,7 +96,7 @@ public enum NotifyRemovalReason: String, Sendable, CaseIterable {
     /// An async sequence's iterator went away or its task was cancelled.
     case sequenceEnded = "sequence-ended"
     /// The center itself deallocated with the registration live.
-    case centerDeallocated = "center-deallocated"
+    case centerDeallocated = "center-ended"
 }
 
 /// Where a registration's handler runs, without the queue or thread itself.
