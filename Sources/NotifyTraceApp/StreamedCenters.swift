@@ -60,6 +60,9 @@ final class StreamedCenters: CenterWatcher, @unchecked Sendable {  // `state` is
 
     /// Starts following the process's other centers, unless none is streamed.
     func start() {
+        Self.listedByInspectors.withLock { counts in
+            for center in listed { counts[center.serial, default: 0] += 1 }
+        }
         guard others != .none else { return }
         let existing = CenterRegistry.watch(self)
         for center in existing { centerBegan(center) }
@@ -67,12 +70,26 @@ final class StreamedCenters: CenterWatcher, @unchecked Sendable {  // `state` is
 
     /// Stops following them; the members stay as they are.
     func stop() {
+        Self.listedByInspectors.withLock { counts in
+            for center in listed {
+                counts[center.serial, default: 1] -= 1
+                if counts[center.serial] == 0 { counts[center.serial] = nil }
+            }
+        }
         guard others != .none else { return }
         CenterRegistry.unwatch(self)
     }
 
+    /// The centers that running inspectors list, by serial, with how many list each. A center
+    /// another inspector lists is that one's: watching it too would take its events out of the
+    /// unwatched history that inspector gives a late viewer. (An app runs one inspector; tests
+    /// run several in one process.)
+    private static let listedByInspectors = LockedValue<[UInt64: Int]>([:])
+
     func centerBegan(_ center: NotifyCenter) {
         guard !others.leavesOut(center.label) else { return }
+        let listedElsewhere = Self.listedByInspectors.withLock { $0[center.serial] != nil }
+        guard !listedElsewhere || listed.contains(where: { $0 === center }) else { return }
         state.withLock { state in
             guard state.tagsBySerial[center.serial] == nil, !state.unstreamed.contains(center.serial) else { return }
             guard let tag = state.members.firstIndex(where: { $0 == nil }), state.nextIndex < .max else {
