@@ -4,7 +4,7 @@ public import NotifyKit
 @_exported public import NotifySystem
 
 /// Makes a process inspectable: notifytop attaches over a Unix socket and receives the events of
-/// every ``NotifyKit/NotifyCenter`` of the process as JSON Lines.
+/// every `NotifyCenter` of the process as JSON Lines.
 ///
 /// ```swift
 /// let inspector = try NotifyInspector.start(center: .default)
@@ -69,6 +69,7 @@ public final class NotifyInspector: Sendable {
     /// - Parameters:
     ///   - center: The center the header names, index 0 in the stream.
     ///   - others: The process's other centers streamed too: ``OtherCenters/all`` by default.
+    ///   - directory: Where the socket is made; the standard place by default.
     ///   - ringCapacity: Events each posting thread buffers between exporter passes (every ~2 ms);
     ///     beyond it, that thread's events are counted as lost.
     ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
@@ -92,9 +93,14 @@ public final class NotifyInspector: Sendable {
     /// let inspector = try NotifyInspector.start(centers: [.default, syncCenter])
     /// ```
     ///
-    /// - Parameter centers: The centers the header lists, in its order, at most 256, each once;
-    ///   viewers name each by its label. They are streamed whatever `others` says.
-    ///   The other parameters are ``start(center:others:directory:ringCapacity:viewerBufferBytes:limits:)``'s.
+    /// - Parameters:
+    ///   - centers: The centers the header lists, in its order, at most 256, each once; viewers
+    ///     name each by its label. They are streamed whatever `others` says.
+    ///   - others: The process's other centers streamed too: ``OtherCenters/all`` by default.
+    ///   - directory: Where the socket is made; the standard place by default.
+    ///   - ringCapacity: Events each posting thread buffers between exporter passes.
+    ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
+    ///   - limits: What viewers may cost; by default ``ViewerLimits/fromEnvironment(_:)``.
     public static func start(
         centers: [NotifyCenter], others: OtherCenters = .all, directory: SocketDirectory = .standard,
         ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
