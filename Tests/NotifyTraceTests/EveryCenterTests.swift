@@ -173,10 +173,13 @@ extension SeveralCentersTests {
         // 255 places beside `main` at most; other tests' centers may take some too.
         let beyond = UInt64(alive.count - (NotifyInspector.maximumCenters - 1))
         var counted: UInt64 = 0
-        let events = reader.read(until: { event in
-            if let gap = event.gap, gap.reason == .centerLimit { counted += gap.count }
-            return counted >= beyond
-        })
+        // A long deadline: under ThreadSanitizer, with the other suites running, the exporter's
+        // passes come seconds apart.
+        let events = reader.read(
+            until: { event in
+                if let gap = event.gap, gap.reason == .centerLimit { counted += gap.count }
+                return counted >= beyond
+            }, seconds: 60)
         #expect(counted >= beyond)
         var state = InspectorState()
         if let header = reader.header { state.apply(.header(header)) }
