@@ -150,7 +150,7 @@ check "the queue observer: on its OperationQueue, its $queued_deliveries deliver
         and .target == "operation-queue" and (.targetLabel | startswith("OperationQueue 0x")))] | length == 1)
         and ([.[] | select(.k == "deliver" and .name == "QueuedWork" and .target == "operation-queue"
         and .thread != .postingThread)] | length == $n)' "$WORK/rec.jsonl"
-check "the header says what the probes cannot see" grep -q '"producer":"notifytop Foundation probes.*not available' "$WORK/rec.jsonl"
+check "the header says what the probes cannot see" grep -q '"producer":"notifytop [0-9][0-9.]* Foundation probes.*not available' "$WORK/rec.jsonl"
 read -r _ _ message_posts message_deliveries < <(grep '^message ' "$WORK/app.out")
 message_at=$(sed -n 's/^message-post at //p' "$WORK/app.out")
 check "the typed message: $message_posts posts named after its type at $message_at, marked main, its $message_deliveries runs" \
