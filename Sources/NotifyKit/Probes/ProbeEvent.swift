@@ -86,7 +86,7 @@ public enum NotifyMessageKind: String, Sendable, CaseIterable {
 public enum NotifyRemovalReason: String, Sendable, CaseIterable {
     /// `removeObserver(_:)` or `removeObserver(_:name:object:)`.
     case explicit
-    /// `NotifyToken.cancel()`.
+    /// ``NotifyToken/cancel()``.
     case tokenCancelled = "token-cancelled"
     /// The target or owner deallocated; found at the next post that would have reached it.
     case observerDeallocated = "observer-deallocated"
@@ -95,8 +95,6 @@ public enum NotifyRemovalReason: String, Sendable, CaseIterable {
     case objectDeallocated = "object-deallocated"
     /// An async sequence's iterator went away or its task was cancelled.
     case sequenceEnded = "sequence-ended"
-    /// The center itself deallocated with the registration live.
-    case centerDeallocated = "center-ended"
 }
 
 /// Where a registration's handler runs, without the queue or thread itself.
@@ -230,7 +228,7 @@ public struct NotifyRegistration: Sendable {
     /// `CLOCK_MONOTONIC` nanoseconds when the app made the registration; in a snapshot, earlier
     /// than the event's own timestamp.
     public let registeredAt: UInt64
-    /// In a snapshot, the deliveries made while no probe watched (see `Registration.deliveries`
+    /// In a snapshot, the deliveries made while no probe watched (see ``Registration/deliveries``
     /// for how exact); 0 otherwise.
     public internal(set) var deliveries: UInt64 = 0
 }
