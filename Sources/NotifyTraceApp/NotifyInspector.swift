@@ -40,6 +40,8 @@ public final class NotifyInspector: Sendable {
     /// inspector with all of them: ``start(centers:directory:ringCapacity:viewerBufferBytes:limits:)``.
     ///
     /// - Parameters:
+    ///   - center: The center whose events are streamed.
+    ///   - directory: Where the socket is made; the standard place by default.
     ///   - ringCapacity: Events each posting thread buffers between exporter passes (every ~2 ms);
     ///     beyond it, that thread's events are counted as lost.
     ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
@@ -62,8 +64,12 @@ public final class NotifyInspector: Sendable {
     /// let inspector = try NotifyInspector.start(centers: [.default, syncCenter])
     /// ```
     ///
-    /// - Parameter centers: The centers, at most 256, each once; viewers name each by its label.
-    ///   The other parameters are ``start(center:directory:ringCapacity:viewerBufferBytes:limits:)``'s.
+    /// - Parameters:
+    ///   - centers: The centers, at most 256, each once; viewers name each by its label.
+    ///   - directory: Where the socket is made; the standard place by default.
+    ///   - ringCapacity: Events each posting thread buffers between exporter passes.
+    ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
+    ///   - limits: What viewers may cost; by default ``ViewerLimits/fromEnvironment(_:)``.
     public static func start(
         centers: [NotifyCenter], directory: SocketDirectory = .standard,
         ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil

@@ -86,7 +86,7 @@ public enum NotifyMessageKind: String, Sendable, CaseIterable {
 public enum NotifyRemovalReason: String, Sendable, CaseIterable {
     /// `removeObserver(_:)` or `removeObserver(_:name:object:)`.
     case explicit
-    /// ``NotifyToken/cancel()``.
+    /// `NotifyToken.cancel()`.
     case tokenCancelled = "token-cancelled"
     /// The target or owner deallocated; found at the next post that would have reached it.
     case observerDeallocated = "observer-deallocated"
@@ -228,7 +228,7 @@ public struct NotifyRegistration: Sendable {
     /// `CLOCK_MONOTONIC` nanoseconds when the app made the registration; in a snapshot, earlier
     /// than the event's own timestamp.
     public let registeredAt: UInt64
-    /// In a snapshot, the deliveries made while no probe watched (see ``Registration/deliveries``
+    /// In a snapshot, the deliveries made while no probe watched (see `Registration.deliveries`
     /// for how exact); 0 otherwise.
     public internal(set) var deliveries: UInt64 = 0
 }
