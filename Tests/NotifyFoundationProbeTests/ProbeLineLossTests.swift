@@ -8,17 +8,7 @@ import Testing
 @Suite struct ProbeLineLossTests {
     /// The events `lines` become, then those of the final reconciliation (the stream's end).
     func eventsReconciled(_ lines: [String]) -> [TraceEvent] {
-        var builder = ProbeEventBuilder(pid: 1, lookups: testLookups)
-        var events: [TraceEvent] = []
-        for line in lines {
-            guard let probe = ProbeLine(line[...]) else {
-                Issue.record("not a probe line: \(line)")
-                continue
-            }
-            builder.add(probe, to: &events)
-        }
-        builder.reconcile(to: &events)
-        return events
+        probeEvents(lines, reconciled: true)
     }
 
     func gaps(_ events: [TraceEvent]) -> [String] {

@@ -11,8 +11,11 @@ var testLookups: ProbeEventBuilder.Lookups {
 }
 
 /// The trace events that bpftrace's `lines` become, as `notifytop --foundation` builds them; a
-/// line that does not parse is recorded as an issue.
-func probeEvents(_ lines: [String], lookups: ProbeEventBuilder.Lookups = testLookups) -> [TraceEvent] {
+/// line that does not parse is recorded as an issue. `reconciled` adds those of the final
+/// reconciliation with the kernel's line counts (the stream's end).
+func probeEvents(
+    _ lines: [String], lookups: ProbeEventBuilder.Lookups = testLookups, reconciled: Bool = false
+) -> [TraceEvent] {
     var builder = ProbeEventBuilder(pid: 1, lookups: lookups)
     var events: [TraceEvent] = []
     for line in lines {
@@ -22,5 +25,6 @@ func probeEvents(_ lines: [String], lookups: ProbeEventBuilder.Lookups = testLoo
         }
         builder.add(probe, to: &events)
     }
+    if reconciled { builder.reconcile(to: &events) }
     return events
 }
