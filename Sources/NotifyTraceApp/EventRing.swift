@@ -38,9 +38,10 @@ package final class EventRing: RecordingProbe, @unchecked Sendable {  // drained
 
 extension EventRing {
     /// Hands the records written since the last drain to `visitor`, in the order they happened,
-    /// and returns how many events were dropped since the last drain.
-    func drain<Visitor: ProbeRecordVisitor>(into visitor: inout Visitor) -> UInt64 {
-        rings.drain(to: &visitor)
+    /// and returns how many events were dropped since the last drain. Records stamped after
+    /// `notAfter` stay for the next drain.
+    func drain<Visitor: ProbeRecordVisitor>(into visitor: inout Visitor, notAfter: UInt64 = .max) -> UInt64 {
+        rings.drain(to: &visitor, notAfter: notAfter)
     }
 }
 

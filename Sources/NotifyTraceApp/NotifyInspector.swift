@@ -3,8 +3,8 @@ import NotifyWire
 public import NotifyKit
 @_exported public import NotifySystem
 
-/// Makes a process inspectable: notifytop attaches over a Unix socket and receives the center's
-/// events as JSON Lines.
+/// Makes a process inspectable: notifytop attaches over a Unix socket and receives the events of
+/// every `NotifyCenter` of the process as JSON Lines.
 ///
 /// ```swift
 /// let inspector = try NotifyInspector.start(center: .default)
@@ -23,6 +23,13 @@ public import NotifyKit
 /// center runs unprobed; while one is, each posting thread writes its events into a bounded ring
 /// of its own, which a background exporter drains, and anything a slow viewer cannot take is counted and reported to it as a `gap`.
 /// ``ViewerLimits`` bounds how many viewers attach and the memory they may hold.
+///
+/// Every center is streamed, made before or after the inspector started (an app's private
+/// centers, a test suite's one per test), each under its label; the centers passed to `start`
+/// come first and are kept alive. ``OtherCenters`` leaves others out by label. At most 256 centers
+/// are streamed at once: a center that ends frees its place, and one made while all are taken is
+/// not streamed, which viewers see as a `center-limit` loss. A center that deallocates with
+/// observers still registered ends each of them (reason `center-ended`).
 public final class NotifyInspector: Sendable {
     /// Where viewers connect.
     public let socketPath: String
@@ -33,29 +40,51 @@ public final class NotifyInspector: Sendable {
         self.exporter = exporter
     }
 
-    /// Starts listening for viewers of `center`.
+    /// Which centers an inspector streams beside those it is started with.
+    public struct OtherCenters: Sendable, Hashable {
+        private let excludedLabels: Set<String>?
+
+        /// Every other center of the process, made before or after the inspector started.
+        public static let all = OtherCenters(excludedLabels: [])
+        /// None: only the centers the inspector is started with.
+        public static let none = OtherCenters(excludedLabels: nil)
+
+        /// Every other center but those whose label is one of `labels`.
+        public static func all(except labels: Set<String>) -> OtherCenters {
+            OtherCenters(excludedLabels: labels)
+        }
+
+        /// Whether a center labelled `label`, not one started with, is left out.
+        func leavesOut(_ label: String) -> Bool {
+            excludedLabels.map { $0.contains(label) } ?? true
+        }
+    }
+
+    /// Starts listening for viewers of `center` and, by default, of every other center.
     ///
     /// A process has one inspector: starting a second in the same socket directory while one runs
-    /// throws (its socket would take the first one's path). To stream several centers, start one
-    /// inspector with all of them: ``start(centers:directory:ringCapacity:viewerBufferBytes:limits:)``.
+    /// throws (its socket would take the first one's path). To name several centers first, start one
+    /// inspector with all of them: ``start(centers:others:directory:ringCapacity:viewerBufferBytes:limits:)``.
     ///
     /// - Parameters:
-    ///   - center: The center whose events are streamed.
+    ///   - center: The center the header names, index 0 in the stream.
+    ///   - others: The process's other centers streamed too: ``OtherCenters/all`` by default.
     ///   - directory: Where the socket is made; the standard place by default.
     ///   - ringCapacity: Events each posting thread buffers between exporter passes (every ~2 ms);
     ///     beyond it, that thread's events are counted as lost.
     ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
     ///   - limits: What viewers may cost; by default ``ViewerLimits/fromEnvironment(_:)``.
     public static func start(
-        center: NotifyCenter = .default, directory: SocketDirectory = .standard,
+        center: NotifyCenter = .default, others: OtherCenters = .all, directory: SocketDirectory = .standard,
         ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
     ) throws(TraceError) -> NotifyInspector {
         try start(
-            centers: [center], directory: directory, ringCapacity: ringCapacity, viewerBufferBytes: viewerBufferBytes,
-            limits: limits)
+            centers: [center], others: others, directory: directory, ringCapacity: ringCapacity,
+            viewerBufferBytes: viewerBufferBytes, limits: limits)
     }
 
-    /// Starts listening for viewers of several centers, streamed as one: each registration and post
+    /// Starts listening for viewers of several centers named first, and by default of every other,
+    /// streamed as one: each registration and post
     /// says which center it belongs to (viewers show it, and `explain` tells an observer registered
     /// on another center than the post's), post ids are unique across them, and the events of all
     /// come in the order they happened.
@@ -65,37 +94,41 @@ public final class NotifyInspector: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - centers: The centers, at most 256, each once; viewers name each by its label.
+    ///   - centers: The centers the header lists, in its order, at most 256, each once; viewers
+    ///     name each by its label. They are streamed whatever `others` says.
+    ///   - others: The process's other centers streamed too: ``OtherCenters/all`` by default.
     ///   - directory: Where the socket is made; the standard place by default.
     ///   - ringCapacity: Events each posting thread buffers between exporter passes.
     ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
     ///   - limits: What viewers may cost; by default ``ViewerLimits/fromEnvironment(_:)``.
     public static func start(
-        centers: [NotifyCenter], directory: SocketDirectory = .standard,
+        centers: [NotifyCenter], others: OtherCenters = .all, directory: SocketDirectory = .standard,
         ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
     ) throws(TraceError) -> NotifyInspector {
         var limits = if let limits { limits } else { try ViewerLimits.fromEnvironment() }
         if let viewerBufferBytes { limits.viewerBufferBytes = max(4096, viewerBufferBytes) }
         return try start(
-            centers: centers, directory: directory, ringCapacity: ringCapacity, limits: limits,
+            centers: centers, others: others, directory: directory, ringCapacity: ringCapacity, limits: limits,
             accept: { $0.acceptConnection() })
     }
 
-    /// The most centers one inspector streams: a record names its center in one byte.
+    /// The most centers one inspector streams at once: a record names its center in one byte.
     static let maximumCenters = 256
 
     /// As the public `start`, with the call that takes one connection replaceable.
     static func start(
-        center: NotifyCenter, directory: SocketDirectory, ringCapacity: Int, limits: ViewerLimits,
-        accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
+        center: NotifyCenter, others: OtherCenters = .none, directory: SocketDirectory, ringCapacity: Int,
+        limits: ViewerLimits, accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
     ) throws(TraceError) -> NotifyInspector {
-        try start(centers: [center], directory: directory, ringCapacity: ringCapacity, limits: limits, accept: accept)
+        try start(
+            centers: [center], others: others, directory: directory, ringCapacity: ringCapacity, limits: limits,
+            accept: accept)
     }
 
     /// As the public `start(centers:)`, with the call that takes one connection replaceable.
     static func start(
-        centers: [NotifyCenter], directory: SocketDirectory, ringCapacity: Int, limits: ViewerLimits,
-        accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
+        centers: [NotifyCenter], others: OtherCenters = .none, directory: SocketDirectory, ringCapacity: Int,
+        limits: ViewerLimits, accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
     ) throws(TraceError) -> NotifyInspector {
         guard !centers.isEmpty else { throw .invalid("no center to inspect: pass at least one") }
         guard centers.count <= maximumCenters else {
@@ -122,7 +155,7 @@ public final class NotifyInspector: Sendable {
             throw error
         }
         let exporter = TraceExporter(
-            centers: centers, listener: listener, socketPath: path, ringCapacity: ringCapacity,
+            centers: centers, others: others, listener: listener, socketPath: path, ringCapacity: ringCapacity,
             limits: limits, accept: accept)
         ExitCleanup.register(exporter)
         exporter.start()

@@ -7,7 +7,8 @@ package import NotifyKit
 ///
 /// A stream of several centers tells each event's center (its index among them): registration ids
 /// and object serials, numbered per center, are made unique across them as `(id − 1) · n + c + 1`
-/// for center `c` of `n`; one center's are written as they are.
+/// for center `c` of the `n` named at the start (one center's are written as they are), and as
+/// `c · 2⁴⁰ + id` for a center introduced later (whose index `c` is never reused in the stream).
 ///
 /// Only the exporter thread uses it (a leak check, its own).
 package struct ProbeEventConverter {
@@ -30,8 +31,12 @@ package struct ProbeEventConverter {
     private(set) var live: [UInt64: TraceRegistration] = [:]
     /// Bounds the object table: posted objects come and go; past this many, it starts afresh.
     let maximumObjects: Int
-    /// How many centers the stream carries.
+    /// How many centers the stream named at the start.
     let centerCount: UInt64
+    /// The index in the stream of the center whose records carry each ring tag.
+    private var centerIndices: [UInt32] = (0..<256).map(UInt32.init)
+    /// True once the stream carries several centers: lines name theirs.
+    private(set) var carriesSeveralCenters: Bool
 
     private struct ObjectKey: Hashable {
         let address: UInt
@@ -53,25 +58,35 @@ package struct ProbeEventConverter {
         self.maximumObjects = maximumObjects
         self.lastSequence = lastSequence
         self.centerCount = UInt64(min(256, max(1, centerCount)))
+        carriesSeveralCenters = centerCount > 1
+    }
+
+    /// From here on, records tagged `tag` are the center with index `index` in the stream.
+    mutating func assign(tag: UInt8, index: UInt32) {
+        centerIndices[Int(tag)] = index
+        carriesSeveralCenters = true
     }
 
     /// Center `center`'s registration id `id` as the stream writes it; 0 stays 0.
     @inline(__always)
     func streamID(_ id: UInt64, center: UInt8) -> UInt64 {
-        centerCount == 1 || id == 0 ? id : (id &- 1) &* centerCount &+ UInt64(center) &+ 1
+        guard carriesSeveralCenters, id != 0 else { return id }
+        let index = UInt64(centerIndices[Int(center)])
+        guard index >= centerCount else { return (id &- 1) &* centerCount &+ index &+ 1 }
+        return index << 40 | id & (1 << 40 - 1)
     }
 
     /// `object` with its serial made unique across centers like registration ids.
     @inline(__always)
     func streamObject(_ object: NotifyObjectRef, center: UInt8) -> NotifyObjectRef {
-        guard centerCount > 1, object.serial != 0 else { return object }
+        guard carriesSeveralCenters, object.serial != 0 else { return object }
         return object.withSerial(streamID(object.serial, center: center))
     }
 
     /// The `center` field of a register or post line: the index, in a stream of several centers.
     @inline(__always)
     func centerField(_ center: UInt8) -> UInt32? {
-        centerCount == 1 ? nil : UInt32(center)
+        carriesSeveralCenters ? centerIndices[Int(center)] : nil
     }
 
     mutating func nextSequence() -> UInt64 {

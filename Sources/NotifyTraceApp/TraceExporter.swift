@@ -6,8 +6,10 @@ import NotifySystem
 /// The background side of ``NotifyInspector``: accepts viewers, drains the ring, encodes lines once
 /// and queues them to every viewer. One thread owns everything below `state`.
 final class TraceExporter: @unchecked Sendable {  // `control` is locked; the rest belongs to the exporter thread
-    /// The centers streamed, in the header's order: records tell theirs by index.
+    /// The centers started with, in the header's order: the first indices in the stream.
     private let centers: [NotifyCenter]
+    /// Every center streamed: those, and the process's others the inspector follows.
+    private let streamed: StreamedCenters
     private let listener: UnixSocket
     private let socketPath: String
     private let ring: EventRing
@@ -29,8 +31,12 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 
     // Exporter-thread state.
     private var viewers: [ViewerConnection] = []
-    /// One per center while a viewer is attached; empty otherwise.
-    private var attachments: [NotifyProbeAttachment] = []
+    /// True while a viewer is attached: the ring is attached to every streamed center.
+    private var attached = false
+    /// The centers the stream introduced after its header, by ring tag.
+    private var introduced: [UInt8: StreamedCenters.Member] = [:]
+    /// Tags whose center ended: given back after the next drain, once its last records are out.
+    private var endedTags: [UInt8] = []
     private var translator: ProbeEventConverter
     private var spare: [ProbeEvent] = []
     private var lines: [TraceEvent] = []
@@ -73,14 +79,17 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
 
     /// - Parameter accept: Takes one connection from the listener (replaceable in tests).
     init(
-        centers: [NotifyCenter], listener: UnixSocket, socketPath: String, ringCapacity: Int, limits: ViewerLimits,
+        centers: [NotifyCenter], others: NotifyInspector.OtherCenters = .none, listener: UnixSocket,
+        socketPath: String, ringCapacity: Int, limits: ViewerLimits,
         accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult = { $0.acceptConnection() }
     ) {
         self.centers = centers
         translator = ProbeEventConverter(centerCount: centers.count)
         self.listener = listener
         self.socketPath = socketPath
-        self.ring = EventRing(capacity: ringCapacity)
+        let ring = EventRing(capacity: ringCapacity)
+        self.ring = ring
+        streamed = StreamedCenters(listed: centers, others: others, ring: ring)
         self.limits = limits
         self.chunkBytes = min(limits.eventBytes, 1 << 16)
         self.acceptOne = accept
@@ -95,6 +104,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     var viewerHasMissed: Bool { control.withLock { $0.viewerHasMissed } }
 
     func start() {
+        streamed.start()
         let thread = Thread { [self] in
             run()
             endQueued.signal()
@@ -183,14 +193,25 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             }
             let viewer = ViewerConnection(socket: socket, eventLimit: limits.eventBytes)
             var lines: [TraceEvent] = [.header(makeHeader())]
-            if attachments.isEmpty {
+            if !attached {
                 // The first viewer: attaching makes each center put its live registrations in the ring.
                 // A fresh translator (no stale definitions) that numbers on from the last one.
+                syncCenters()
                 translator = ProbeEventConverter(
                     maximumObjects: translator.maximumObjects,
                     lastSequence: translator.lastSequence, centerCount: centers.count)
+                introduceCenters(into: &lines)
+                let unstreamed = streamed.unstreamedCount
+                if unstreamed > 0 {
+                    lines.append(
+                        .gap(
+                            TraceGap(
+                                seq: translator.nextSequence(), timestamp: MonotonicClock.now(),
+                                count: UInt64(unstreamed), reason: .centerLimit)))
+                }
                 translator.introduceLiveThreads(at: MonotonicClock.now(), into: &lines)
-                attachments = attachAll()
+                streamed.attachAll()
+                attached = true
                 // Read after attaching: what posts still count unwatched from here on, polling sends.
                 let history = readHistory()
                 lastSentUnwatched = history.counts
@@ -209,6 +230,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
                 translator.introduceLiveThreads(at: now, into: &threads)
                 translator.introduce(past, at: now, into: &threads)
                 broadcast(threads)
+                introduceCenters(into: &lines)
                 lines += translator.snapshot(history: past, totals: totals, at: now)
             }
             let now = MonotonicClock.now()
@@ -326,17 +348,57 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     }
 
     private func pollHistoryIfDue() {
-        guard !attachments.isEmpty, !viewers.isEmpty,
+        guard attached, !viewers.isEmpty,
             MonotonicClock.now() &- historyPolledAt >= Self.historyPollInterval
         else { return }
         pollHistory()
         // At the same pace: a viewer learns of a dead object filter within the interval.
-        for center in centers { center.lookForDeadObjectFilters() }
+        for (_, _, center) in streamed.live() { center.lookForDeadObjectFilters() }
+    }
+
+    /// Takes in the centers made and ended since the last pass: a new one is introduced to the
+    /// viewers before any of its records; an ended one's tag is given back after the next drain.
+    private func syncCenters() {
+        let changes = streamed.takeChanges()
+        var lines: [TraceEvent] = []
+        for (tag, member) in changes.began {
+            introduced[tag] = member
+            translator.assign(tag: tag, index: member.index)
+            lines.append(.center(TraceCenter(index: member.index, label: member.label)))
+        }
+        if changes.notStreamed > 0 {
+            lines.append(
+                .gap(
+                    TraceGap(
+                        seq: translator.nextSequence(), timestamp: MonotonicClock.now(), count: changes.notStreamed,
+                        reason: .centerLimit)))
+        }
+        if attached { broadcast(lines) }
+        endedTags += changes.ended
+    }
+
+    /// The `center` lines of every center introduced after the header, for a viewer attaching now.
+    private func introduceCenters(into lines: inout [TraceEvent]) {
+        for (tag, member) in introduced.sorted(by: { $0.value.index < $1.value.index }) {
+            translator.assign(tag: tag, index: member.index)
+            lines.append(.center(TraceCenter(index: member.index, label: member.label)))
+        }
     }
 
     /// Moves events from the ring to the viewers, a chunk at a time; returns whether there were any.
     /// With no viewer (or no probe attached) what is drained still adds to the totals and the numbering.
     private func pump() -> Bool {
+        // Tags given back now had their last records drained by the previous pass.
+        let releasable = endedTags
+        endedTags = []
+        // A center made after the sync below has no line yet: its records, all stamped after this,
+        // wait for the next drain.
+        let syncedAt = MonotonicClock.now()
+        syncCenters()
+        defer {
+            streamed.release(releasable)
+            for tag in releasable { introduced[tag] = nil }
+        }
         // Encodes on locals: no exclusivity check per line on the exporter's properties.
         var encoder = RecordLineEncoder(
             converter: ProbeEventConverter(), chunk: EncodedChunk(), lines: [], names: names, chunkBytes: chunkBytes,
@@ -345,7 +407,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         swap(&encoder.chunk, &chunk)
         swap(&encoder.lines, &lines)
         encoder.reportsLoss = !viewers.isEmpty
-        let lost = ring.drain(into: &encoder)
+        let lost = ring.drain(into: &encoder, notAfter: syncedAt)
         if viewers.isEmpty {
             // No one to encode for (the last viewer just left): only the numbering had to go on.
             encoder.chunk.removeAll()
@@ -380,10 +442,10 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         let count = viewers.count
         control.withLock { $0.viewerCount = count }
         // Every viewer (a new one after its snapshot) learns how many there are now.
-        if count > 0, !attachments.isEmpty { sendClockLine(now: MonotonicClock.now()) }
-        if count == 0, !attachments.isEmpty {
-            attachments.forEach { $0.detach() }
-            attachments = []
+        if count > 0, attached { sendClockLine(now: MonotonicClock.now()) }
+        if count == 0, attached {
+            streamed.detachAll()
+            attached = false
             // What the probe recorded until it detached is watched work: it goes to the totals.
             _ = pump()
         }
@@ -394,8 +456,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private func finish(reason: TraceEndReason) {
         // No new records from here: what the app's threads still post (an exit runs beside them)
         // would otherwise keep the rings filling behind the end line.
-        attachments.forEach { $0.detach() }
-        attachments = []
+        streamed.stop()
+        streamed.detachAll()
+        attached = false
         _ = pump()
         // Records stamped before the first drain's limit but published after it.
         _ = pump()
@@ -423,7 +486,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     /// dropped nor counted as a lost event: so no viewer sees a hole in `seq` for it.
     private func sendClockLineIfQuiet(moved: Bool) {
         let now = MonotonicClock.now()
-        if moved || attachments.isEmpty || viewers.isEmpty {
+        if moved || !attached || viewers.isEmpty {
             lastLineAt = now
             return
         }
@@ -467,14 +530,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             centers: centers.count > 1 ? centers.map(\.label) : nil)
     }
 
-    /// Attaches the ring to every center, each through a tap that writes the center's index into
-    /// its records (0 for a lone center, as the ring itself would).
-    private func attachAll() -> [NotifyProbeAttachment] {
-        centers.enumerated().map { index, center in center.attach(CenterTap(ring: ring, center: UInt8(index))) }
-    }
-
-    /// The centers' unwatched history, as one process's.
+    /// The streamed centers' unwatched history, as one process's.
     private func readHistory() -> NotifyHistory {
-        NotifyHistory.merging(centers.map { $0.history() })
+        NotifyHistory.merging(streamed.live().map { $0.center.history() })
     }
 }

@@ -71,7 +71,7 @@ struct DemoFacts {
                     {
                         gaps[GapKey(observer: observer, name: registration.name ?? "*")] = 0
                     }
-                case .sequenceEnded: break
+                case .sequenceEnded, .centerDeallocated: break
                 }
                 if let observer = registration.observer, !live.values.contains(where: { $0.observer == observer }) {
                     // Its last registration ended: the owner closed (or died); a later owner at the same

@@ -58,7 +58,7 @@ struct RecordedDemoTrace: Sendable {
             do throws(TraceError) {
                 var recorder: TraceRecorder?
                 if let recordingPath { recorder = try TraceRecorder(path: recordingPath) }
-                let inspector = try NotifyInspector.start(centers: [center, sync], directory: directory)
+                let inspector = try NotifyInspector.start(centers: [center, sync], others: .none, directory: directory)
                 var viewer: Viewer?
                 func attach() {
                     viewer = Viewer(socketPath: inspector.socketPath, recorder: recorder)

@@ -62,7 +62,7 @@ private extension Notification.Name {
         let temporary = TemporaryDirectory()
         let truth = CenterTruth()
         let center = NotifyCenter(label: "fidelity")
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         reader.recorder = try TraceRecorder(path: temporary.recordingPath)
         let background = BackgroundReader(reader)

@@ -19,7 +19,7 @@ import Testing
         let registered = MonotonicClock.now()
         // The app runs a while before anyone attaches: 50 ms, by the clock the trace uses.
         while MonotonicClock.now() < registered + 50_000_000 { usleep(1_000) }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         var model = InspectorState()

@@ -78,7 +78,7 @@ private final class DemoApp: @unchecked Sendable {  // fields are written before
             let center = NotifyCenter(label: "demo-session-test")
             let inspector: NotifyInspector
             do throws(TraceError) {
-                inspector = try NotifyInspector.start(center: center, directory: directory)
+                inspector = try NotifyInspector.start(center: center, others: .none, directory: directory)
             } catch {
                 failure = error
                 ready.signal()

@@ -43,7 +43,8 @@ struct LeakCheckFidelityTests {
         let recording = temporaryPath("leakcheck", suffix: ".ndjson")
         defer { unlink(recording) }
         let center = NotifyCenter(label: "leakcheck-fidelity")
-        let inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: directory))
+        let inspector = try NotifyInspector.start(
+            center: center, others: .none, directory: SocketDirectory(path: directory))
         let viewer = RecordingViewer(socketPath: inspector.socketPath, recordingPath: recording)
         let deadline = Date(timeIntervalSinceNow: 10)
         while inspector.viewerCount == 0, Date() < deadline { usleep(1_000) }

@@ -175,7 +175,8 @@ struct InputAndRecordingErrorTests {
     func recordRunFails() throws {
         let temporary = NotifyTestSupport.temporaryPath("io-sockets")
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: temporary))
+        let inspector = try NotifyInspector.start(
+            center: center, others: .none, directory: SocketDirectory(path: temporary))
         defer {
             inspector.stop()
             try? FileManager.default.removeItem(atPath: temporary)
@@ -243,7 +244,8 @@ struct InputAndRecordingErrorTests {
     @Test("--record onto an existing file or a planted link exits with one line and leaves both as they were")
     func recordOptionRefusesExistingNames() throws {
         let temporary = Self.temporaryPath("sockets")
-        let inspector = try NotifyInspector.start(center: NotifyCenter(), directory: SocketDirectory(path: temporary))
+        let inspector = try NotifyInspector.start(
+            center: NotifyCenter(), others: .none, directory: SocketDirectory(path: temporary))
         let existing = try Self.write("an earlier recording\n", "existing.ndjson")
         let target = try Self.write("someone else's file\n", "record-target")
         let link = Self.temporaryPath("planted-record.ndjson")
@@ -269,7 +271,8 @@ struct InputAndRecordingErrorTests {
     func noReattachBatchEndsWithItsTarget() throws {
         let temporary = Self.temporaryPath("ending")
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: temporary))
+        let inspector = try NotifyInspector.start(
+            center: center, others: .none, directory: SocketDirectory(path: temporary))
         let output = Self.temporaryPath("frames.ndjson")
         defer {
             try? FileManager.default.removeItem(atPath: temporary)

@@ -35,7 +35,8 @@ struct LiveExplainTests {
             outerToken.cancel()
             innerToken.cancel()
         }
-        let inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: directory))
+        let inspector = try NotifyInspector.start(
+            center: center, others: .none, directory: SocketDirectory(path: directory))
         defer { inspector.stop() }
         let running = LockedValue(true)
         let group = DispatchGroup()

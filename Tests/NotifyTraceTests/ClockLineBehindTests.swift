@@ -18,7 +18,7 @@ struct ClockLineBehindTests {
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         let reading = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         let behind = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 2 })

@@ -12,7 +12,7 @@ struct ClockLineExportTests {
     func quietStreamTicks() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter(label: "quiet")
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         #expect(reader.header == nil || reader.header?.version == .current)

@@ -84,7 +84,7 @@ struct FilterDeathOrderTests {
     func exporterSnapshotKeepsTheOrder() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter(label: "filter-death")
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let first = try TraceReader.connect(socketPath: inspector.socketPath)
         _ = first.read(until: { if case .tick = $0 { true } else { false } })

@@ -8,6 +8,6 @@ import Testing
     func directoryAndErrorThroughTheProduct() {
         let directory = SocketDirectory(path: "/nonexistent/notifytop-import")
         #expect(directory.socketPath(for: 42) == "/nonexistent/notifytop-import/42.sock")
-        #expect(throws: TraceError.self) { _ = try NotifyInspector.start(directory: directory) }
+        #expect(throws: TraceError.self) { _ = try NotifyInspector.start(others: .none, directory: directory) }
     }
 }

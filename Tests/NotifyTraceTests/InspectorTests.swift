@@ -15,7 +15,8 @@ struct InspectorTests {
     @Test("the socket is private, named after the pid, and removed when the inspector stops")
     func socketLifecycle() throws {
         let temporary = TemporaryDirectory()
-        let inspector = try NotifyInspector.start(center: NotifyCenter(), directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(
+            center: NotifyCenter(), others: .none, directory: temporary.socketDirectory)
         #expect(inspector.socketPath == temporary.socketDirectory.socketPath(for: getpid()))
         var info = stat()
         #expect(stat(inspector.socketPath, &info) == 0)
@@ -32,7 +33,7 @@ struct InspectorTests {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter(label: "live")
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         let first = reader.read(until: { $0.registration != nil })
@@ -60,7 +61,7 @@ struct InspectorTests {
     func lateAttachSeesSnapshot() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let early = try TraceReader.connect(socketPath: inspector.socketPath)
         _ = early.read(until: { _ in false }, seconds: 0.1)
@@ -84,7 +85,7 @@ struct InspectorTests {
     func twoViewers() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let a = try TraceReader.connect(socketPath: inspector.socketPath)
         let b = try TraceReader.connect(socketPath: inspector.socketPath)
@@ -102,7 +103,7 @@ struct InspectorTests {
     func viewerKilledMidStream() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         var doomed: TraceReader? = try TraceReader.connect(socketPath: inspector.socketPath)
         let survivor = try TraceReader.connect(socketPath: inspector.socketPath)
@@ -124,7 +125,7 @@ struct InspectorTests {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let inspector = try NotifyInspector.start(
-            center: center, directory: temporary.socketDirectory,
+            center: center, others: .none, directory: temporary.socketDirectory,
             viewerBufferBytes: 64 * 1024)
         defer { inspector.stop() }
         let slow = try TraceReader.connect(socketPath: inspector.socketPath)
@@ -160,7 +161,7 @@ struct InspectorTests {
     func cleanEnd() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")
         center.post(name: ping)
@@ -177,7 +178,7 @@ struct InspectorSnapshotTests {
     func lateViewerSeesDroppedTokens() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let early = try TraceReader.connect(socketPath: inspector.socketPath)
         try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")
@@ -208,7 +209,7 @@ struct InspectorSnapshotTests {
     func recycledAddressIsANewObject() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")

@@ -67,7 +67,7 @@ struct LateViewerHistoryTests {
         for _ in 0..<30 { center.post(name: nobody) }
         center.checkpoint("before the viewer")
 
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         let viewer = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
         for _ in 0..<100 { center.post(name: ping) }
@@ -119,7 +119,7 @@ struct LateViewerHistoryTests {
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         for _ in 0..<120 { center.post(name: ping) }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         let first = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
         for _ in 0..<300 { center.post(name: ping) }
@@ -146,7 +146,7 @@ struct LateViewerHistoryTests {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         // Paced below what the exporter drains, so no event is lost to a full ring.
         let posters = Posters(center, ping, threads: 4, batch: 20, pause: 200)
         #expect(eventually { posters.posted > 5_000 })
@@ -176,7 +176,7 @@ struct LateViewerHistoryTests {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         do {
             let reader = try TraceReader.connect(socketPath: inspector.socketPath)
             #expect(eventually { inspector.viewerCount == 1 })

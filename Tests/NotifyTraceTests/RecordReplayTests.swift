@@ -42,7 +42,7 @@ struct RecordReplayTests {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         let token = center.addObserver(forName: tick, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         let path = temporaryFile("session.jsonl")
         defer { unlink(path) }
         let live = try TraceReader.connect(socketPath: inspector.socketPath)

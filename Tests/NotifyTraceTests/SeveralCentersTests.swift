@@ -30,7 +30,8 @@ struct SeveralCentersTests {
         // Each center's first registration has id 1 in it: the stream must tell them apart.
         let early = app.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         let other = sync.addObserver(forName: ping, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(centers: [app, sync], directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(
+            centers: [app, sync], others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         let snapshot = reader.read(untilThe: 2) { $0.registration != nil }
@@ -59,7 +60,8 @@ struct SeveralCentersTests {
         let sync = NotifyCenter(label: "sync")
         let forward = app.addObserver(forName: ping, object: nil, queue: nil) { _ in sync.post(name: pong) }
         let listen = sync.addObserver(forName: pong, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(centers: [app, sync], directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(
+            centers: [app, sync], others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         _ = reader.read(untilThe: 2) { $0.registration != nil }
@@ -79,7 +81,8 @@ struct SeveralCentersTests {
         let temporary = TemporaryDirectory()
         let app = NotifyCenter(label: "app")
         let sync = NotifyCenter(label: "sync")
-        let inspector = try NotifyInspector.start(centers: [app, sync], directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(
+            centers: [app, sync], others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let first = try TraceReader.connect(socketPath: inspector.socketPath)
         try #require(eventually { inspector.viewerCount == 1 }, "the first viewer never attached")
@@ -103,7 +106,8 @@ struct SeveralCentersTests {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter(label: "only")
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
-        let inspector = try NotifyInspector.start(centers: [center], directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(
+            centers: [center], others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         let snapshot = reader.read(until: { $0.registration != nil })
@@ -120,17 +124,17 @@ struct SeveralCentersTests {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
         #expect(throws: TraceError.self) {
-            try NotifyInspector.start(centers: [], directory: temporary.socketDirectory)
+            try NotifyInspector.start(centers: [], others: .none, directory: temporary.socketDirectory)
         }
         #expect(throws: TraceError.self) {
-            try NotifyInspector.start(centers: [center, center], directory: temporary.socketDirectory)
+            try NotifyInspector.start(centers: [center, center], others: .none, directory: temporary.socketDirectory)
         }
         let many = (0...256).map { NotifyCenter(label: "c\($0)") }
         #expect(throws: TraceError.self) {
-            try NotifyInspector.start(centers: many, directory: temporary.socketDirectory)
+            try NotifyInspector.start(centers: many, others: .none, directory: temporary.socketDirectory)
         }
         // Nothing was left listening: a valid list starts.
-        let started = try NotifyInspector.start(centers: [center], directory: temporary.socketDirectory)
+        let started = try NotifyInspector.start(centers: [center], others: .none, directory: temporary.socketDirectory)
         started.stop()
     }
 

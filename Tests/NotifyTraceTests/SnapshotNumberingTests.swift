@@ -16,7 +16,7 @@ struct SnapshotNumberingTests {
     func lateViewersTakeNoNumbers() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         let tokens = (0..<6).map { index in
             center.addObserver(forName: Notification.Name("numbering.\(index)"), object: nil, queue: nil) { _ in }
         }

@@ -29,7 +29,7 @@ struct ThreadNamesInTraceTests {
     private static func nameDeliveringThreads() throws -> (misnamed: [String], renamedElsewhere: [String]) {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter()
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         try #require(eventually { inspector.viewerCount >= 1 }, "the viewer never attached")

@@ -52,7 +52,7 @@ struct TraceRecorderTests {
         let center = NotifyCenter()
         let token = center.addObserver(forName: tick, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let path = TraceInputTests.temporaryPath("cadence.jsonl")
         defer { unlink(path) }

@@ -19,7 +19,7 @@ struct ViewerCountExportTests {
     func countFollowsViewers() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter(label: "viewers")
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let first = try TraceReader.connect(socketPath: inspector.socketPath)
         #expect(first.read(until: Self.isTick(viewers: 1), seconds: 30).last.map(Self.isTick(viewers: 1)) == true)

@@ -19,7 +19,7 @@ struct WhyLinesExportTests {
     func removalSiteAndFilterDeath() throws {
         let temporary = TemporaryDirectory()
         let center = NotifyCenter(label: "why")
-        let inspector = try NotifyInspector.start(center: center, directory: temporary.socketDirectory)
+        let inspector = try NotifyInspector.start(center: center, others: .none, directory: temporary.socketDirectory)
         defer { inspector.stop() }
         let reader = try TraceReader.connect(socketPath: inspector.socketPath)
         _ = reader.read(until: { if case .tick = $0 { true } else { false } })
@@ -65,15 +65,18 @@ struct OneStreamPerProcessTests {
     @Test("a second inspector in the same directory is refused while the first runs, and allowed after it stops")
     func secondInspectorIsRefused() throws {
         let temporary = TemporaryDirectory()
-        let first = try NotifyInspector.start(center: NotifyCenter(label: "one"), directory: temporary.socketDirectory)
+        let first = try NotifyInspector.start(
+            center: NotifyCenter(label: "one"), others: .none, directory: temporary.socketDirectory)
         #expect(throws: TraceError.self) {
-            _ = try NotifyInspector.start(center: NotifyCenter(label: "two"), directory: temporary.socketDirectory)
+            _ = try NotifyInspector.start(
+                center: NotifyCenter(label: "two"), others: .none, directory: temporary.socketDirectory)
         }
         let reader = try TraceReader.connect(socketPath: first.socketPath)
         _ = reader.read(until: { if case .tick = $0 { true } else { false } })
         #expect(reader.header?.center == "one")
         first.stop()
-        let second = try NotifyInspector.start(center: NotifyCenter(label: "two"), directory: temporary.socketDirectory)
+        let second = try NotifyInspector.start(
+            center: NotifyCenter(label: "two"), others: .none, directory: temporary.socketDirectory)
         second.stop()
     }
 }

@@ -114,7 +114,7 @@ import NotifyWire
         arguments: TraceLineKind.allCases)
     func stampAccessors(kind: TraceLineKind) {
         let event = TraceSamples.event(kind)
-        let isEvent = ![.header, .type, .object, .callsite, .history, .siteCount].contains(kind)
+        let isEvent = ![.header, .type, .object, .callsite, .center, .history, .siteCount].contains(kind)
         #expect((event.seq != nil) == isEvent)
         #expect((event.timestamp != nil) == isEvent)
         #expect(event.kind == kind)

@@ -78,6 +78,8 @@ enum TraceSamples {
             .objectDead(
                 TraceObjectDeath(
                     seq: 12, timestamp: 1_000_700_000, thread: 1, registration: 9, object: 8, aliveAt: 1_000_600_000))
+        case .center:
+            .center(TraceCenter(index: 2, label: "sync"))
         case .merged:
             .merged(
                 TraceQueueMerge(
@@ -128,6 +130,8 @@ enum TraceSamples {
             #"{"k":"site-count","t":999500000,"name":"cartDidChange","callsite":2,"live":3}"#
         case .objectDead:
             #"{"k":"object-dead","seq":12,"t":1000700000,"thread":1,"registration":9,"object":8,"aliveAt":1000600000}"#
+        case .center:
+            #"{"k":"center","center":2,"label":"sync"}"#
         case .merged:
             #"{"k":"merge","seq":14,"t":1000800000,"thread":1,"queueID":1,"postID":13,"callsite":10,"count":2,"enqueuedAt":1000750000}"#
         case .gap:

@@ -42,7 +42,7 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     /// Typed message registrations, also guarded by `lock`.
     let messages = MessageRegistry()
     /// Never reused in the process, unlike the center's address: what a thread's unwatched counters name.
-    let serial = ThreadContext.newCenterSerial()
+    package let serial = ThreadContext.newCenterSerial()
     /// Moves on every change to `table` or `probes` (under `lock`); copies in `postCache` made
     /// from an older version are not used.
     let tableVersion = Atomic<UInt64>(0)
@@ -60,6 +60,12 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
         self.label = label
         recordedHistory = CenterHistory(center: serial)
         link.attach(self)
+        CenterRegistry.began(self)
+    }
+
+    deinit {
+        endRegistrationsAtDeinit()
+        CenterRegistry.ended(serial: serial)
     }
 
     /// Runs `body` with the lock held, then releases what the table let go of, unlocked.

@@ -95,6 +95,8 @@ public enum NotifyRemovalReason: String, Sendable, CaseIterable {
     case objectDeallocated = "object-deallocated"
     /// An async sequence's iterator went away or its task was cancelled.
     case sequenceEnded = "sequence-ended"
+    /// The center itself deallocated with the registration live.
+    case centerDeallocated = "center-ended"
 }
 
 /// Where a registration's handler runs, without the queue or thread itself.

@@ -80,9 +80,10 @@ package final class ProbeRecorder: RecordingProbe, @unchecked Sendable {  // `ri
     /// Hands every record written so far to `visitor`, in the order ``drain(into:)`` appends their
     /// events, and returns how many events were dropped since the last drain. Posts, deliveries and
     /// enqueues come as records read in place; the rare events, whole.
+    /// - Parameter notAfter: Records stamped later stay for the next drain.
     @discardableResult
-    package func drain<Visitor: ProbeRecordVisitor>(to visitor: inout Visitor) -> UInt64 {
-        let limit = MonotonicClock.now() &+ Self.settleNanoseconds
+    package func drain<Visitor: ProbeRecordVisitor>(to visitor: inout Visitor, notAfter: UInt64 = .max) -> UInt64 {
+        let limit = min(MonotonicClock.now() &+ Self.settleNanoseconds, notAfter)
         while MonotonicClock.now() < limit &+ Self.settleNanoseconds {}
         draining = rings.withLock { $0 }
         drainingRefs.removeAll(keepingCapacity: true)

@@ -30,6 +30,7 @@ extension InspectorState {
         case .thread(let thread): applyThread(thread)
         case .type(let type): definitions.define(type)
         case .callsite(let callsite): definitions.define(callsite)
+        case .center(let center): introduceCenter(center)
         case .object(let object):
             let rows = self.rows
             definitions.define(object) { Self.objects(referencedBy: rows) }
@@ -67,6 +68,7 @@ extension InspectorState {
         case .header(let header):
             self.header = header
             carriesSeveralCenters = Self.listsSeveralCenters(header)
+            centerLabels = header.centers ?? [header.center]
             if stream == .waiting { stream = .live }
         case .history(let history): applyHistory(history)
         case .siteCount(let count): rememberSiteCount(count)

@@ -27,6 +27,8 @@ public struct InspectorState: Sendable {
     /// True when the stream carries several centers (its header lists them), so the views say
     /// which one each registration and post is on.
     public internal(set) var carriesSeveralCenters = false
+    /// The labels of the stream's centers by index: the header's, then those `center` lines introduced.
+    var centerLabels: [String] = []
     /// Live, ended, or replaying.
     public internal(set) var stream: StreamState = .waiting
     /// Counts since the start.

@@ -59,7 +59,7 @@ package struct CaptureFilter {
         case .callsite(let site):
             sites[site.id] = "\(site.file.split(separator: "/").last ?? Substring(site.file)):\(site.line)"
             return .keep
-        case .header, .type, .object, .tick, .gap, .end, .checkpoint, .siteCount, .unknown: return .keep
+        case .header, .type, .object, .center, .tick, .gap, .end, .checkpoint, .siteCount, .unknown: return .keep
         case .history(let history):
             return matches("history", history.name ?? "", thread: history.thread, site: 0) ? .keep : .skip
         case .registered(let registration):

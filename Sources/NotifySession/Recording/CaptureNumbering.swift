@@ -82,7 +82,7 @@ struct CaptureNumbering {
         case .merged(var value):
             value.seq = seq
             return .merged(value)
-        case .header, .type, .object, .callsite, .history, .siteCount, .unknown: return event
+        case .header, .type, .object, .callsite, .center, .history, .siteCount, .unknown: return event
         }
     }
 }

@@ -85,7 +85,7 @@ enum EventsView {
         case .gap(let value): detail = "\(value.count) events lost (\(value.reason))"; style = .error
         case .end(let value): detail = "stream ended (\(value.reason))"; style = .warning
         case .tick: detail = "clock"
-        case .header, .type, .object, .callsite, .history, .siteCount, .unknown: break
+        case .header, .type, .object, .callsite, .center, .history, .siteCount, .unknown: break
         }
         return Row(
             event: event, seq: seq, time: Format.streamTime(data.streamOffset(event.timestamp ?? 0)),

@@ -118,6 +118,15 @@ struct TraceFieldReader {
         return try unsignedValue(fields[index], key)
     }
 
+    /// A required unsigned 32-bit integer: a larger value is invalid.
+    mutating func uint32(_ key: WireKey) throws(TraceDecodingError) -> UInt32 {
+        let field = try required(key)
+        guard let value = UInt32(exactly: try unsignedValue(field, key)) else {
+            throw error(.invalidValue(kind: kind, field: key.text, value: rawText(field)))
+        }
+        return value
+    }
+
     /// An unsigned 32-bit integer that may be `null` or absent: a larger value is invalid.
     mutating func optionalUInt32(_ key: WireKey) throws(TraceDecodingError) -> UInt32? {
         guard let index = find(key), fields[index].type != .null else { return nil }

@@ -178,6 +178,8 @@ enum TraceLineDecoder {
             return .object(
                 TraceObject(
                     id: try reader.uint64(.id), type: try reader.uint64(.type), address: try reader.hexUInt64(.addr)))
+        case .center:
+            return .center(TraceCenter(index: try reader.uint32(.center), label: try reader.string(.label)))
         case .callsite:
             let id = try reader.uint64(.id)
             let file = try reader.string(.file)
@@ -269,6 +271,7 @@ enum TraceLineDecoder {
         .delivered, .posted, .enqueued, .registered, .removed, .queue, .object, .type, .callsite, .thread,
         .tokenDropped,
         .removeMissed, .merged, .objectDead, .gap, .end, .tick, .checkpoint, .history, .siteCount, .header,
+        .center,
     ]
 
     @inline(__always)

@@ -34,6 +34,12 @@ public enum TraceEncoder {
             buffer.appendDecimal(object.type)
             buffer.appendKey(.addr)
             buffer.appendHexString(object.address)
+        case .center(let center):
+            buffer.appendKind(.center)
+            buffer.appendKey(.center)
+            buffer.appendDecimal(UInt64(center.index))
+            buffer.appendKey(.label)
+            buffer.appendJSONString(center.label)
         case .callsite(let site):
             buffer.appendKind(.callsite)
             buffer.appendKey(.id)

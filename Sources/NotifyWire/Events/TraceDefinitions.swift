@@ -77,3 +77,20 @@ public struct TraceCallsite: Sendable, Hashable {
         self.line = line
     }
 }
+
+/// A center's introduction in a stream of several (format 1.5, from NotifyKit 0.2): a center the
+/// header does not list, made after the stream began or not named at the start. From this line on,
+/// a `register` or `post` line's `center` equal to `index` is this center. An index is never given
+/// to two centers in one stream.
+public struct TraceCenter: Sendable, Hashable {
+    /// The index `center` fields hold; the header's `centers` take the first ones.
+    public var index: UInt32
+    /// The center's label.
+    public var label: String
+
+    /// Creates a center introduction.
+    public init(index: UInt32, label: String) {
+        self.index = index
+        self.label = label
+    }
+}

@@ -62,6 +62,8 @@ public enum TraceEvent: Sendable, Hashable {
     case objectDead(TraceObjectDeath)
     /// A notification queue merged an enqueue into a later post (format 1.5).
     case merged(TraceQueueMerge)
+    /// A center of a stream of several, introduced after the header (format 1.5, NotifyKit 0.2).
+    case center(TraceCenter)
     /// A line of a kind this version does not know (a newer minor version's addition), kept so
     /// a caller can count or skip it and a re-encoder can pass it through unchanged.
     case unknown(TraceUnknownLine)
@@ -90,6 +92,7 @@ public enum TraceEvent: Sendable, Hashable {
         case .siteCount: .siteCount
         case .objectDead: .objectDead
         case .merged: .merged
+        case .center: .center
         case .unknown: nil
         }
     }
@@ -98,7 +101,7 @@ public enum TraceEvent: Sendable, Hashable {
     /// unknown lines, which are not events.
     public var seq: UInt64? {
         switch self {
-        case .header, .type, .object, .callsite, .history, .siteCount, .unknown: nil
+        case .header, .type, .object, .callsite, .center, .history, .siteCount, .unknown: nil
         case .thread(let value): value.seq
         case .registered(let value): value.seq
         case .posted(let value): value.seq
@@ -121,7 +124,7 @@ public enum TraceEvent: Sendable, Hashable {
     /// count line's own time tells of the past, not of the stream's progress).
     public var timestamp: UInt64? {
         switch self {
-        case .header, .type, .object, .callsite, .history, .siteCount, .unknown: nil
+        case .header, .type, .object, .callsite, .center, .history, .siteCount, .unknown: nil
         case .thread(let value): value.timestamp
         case .registered(let value): value.timestamp
         case .posted(let value): value.timestamp
@@ -207,6 +210,8 @@ public enum TraceLineKind: String, Sendable, Hashable, CaseIterable {
     case objectDead = "object-dead"
     /// `"merge"`: see ``TraceQueueMerge`` (format 1.5).
     case merged = "merge"
+    /// `"center"`: see ``TraceCenter`` (format 1.5, NotifyKit 0.2).
+    case center
     /// `"gap"`: see ``TraceGap``.
     case gap
     /// `"end"`: see ``TraceEnd``.

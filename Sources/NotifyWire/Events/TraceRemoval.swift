@@ -40,7 +40,9 @@ public enum TraceRemovalReason: String, Sendable, Hashable, CaseIterable {
     case objectDeallocated = "object-deallocated"
     /// An async sequence's iterator went away or its task was cancelled.
     case sequenceEnded = "sequence-ended"
-    /// The center the registration belonged to deallocated.
+    /// The center deallocated with the registration in it (a NotifyKit center's deinit, or
+    /// Foundation's `NotificationCenter.deinit` seen by `--foundation`): every registration it
+    /// still had ends with it.
     case centerDeallocated = "center-ended"
 }
 

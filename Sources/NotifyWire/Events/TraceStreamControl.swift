@@ -41,6 +41,9 @@ public struct TraceGapReason: RawRepresentable, Sendable, Hashable, ExpressibleB
     public static let bufferFull: TraceGapReason = "buffer-full"
     /// This viewer read too slowly and its own send queue overflowed; other viewers may have them.
     public static let viewerBehind: TraceGapReason = "viewer-behind"
+    /// Centers made while the inspector already streamed as many as it can at once: `count` is
+    /// how many centers are not streamed, every event of theirs lost.
+    public static let centerLimit: TraceGapReason = "center-limit"
     /// Synthesized by a reader, not sent: numbers missing from `seq` that no gap line counted
     /// (a stream cut off before its producer could report a loss).
     public static let unaccounted: TraceGapReason = "unaccounted"

@@ -55,6 +55,7 @@ struct WireKind {
     static var siteCount: WireKind { WireKind(#"{"k":"site-count""#) }
     static var objectDead: WireKind { WireKind(#"{"k":"object-dead""#) }
     static var merged: WireKind { WireKind(#"{"k":"merge""#) }
+    static var center: WireKind { WireKind(#"{"k":"center""#) }
 }
 
 extension TraceLineKind {
@@ -82,6 +83,7 @@ extension TraceLineKind {
         case .siteCount: .siteCount
         case .objectDead: .objectDead
         case .merged: .merged
+        case .center: .center
         }
     }
 }

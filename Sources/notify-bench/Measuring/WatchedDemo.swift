@@ -16,7 +16,8 @@ enum WatchedDemo {
     ) throws -> (driven: Driven, dashboard: DashboardChild.Result) {
         let center = NotifyCenter(label: "\(label)-bench")
         let directory = "/tmp/notify-bench-\(label)-\(getpid())"
-        let inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: directory))
+        let inspector = try NotifyInspector.start(
+            center: center, others: .none, directory: SocketDirectory(path: directory))
         defer {
             inspector.stop()
             rmdir(directory)

@@ -52,7 +52,9 @@ struct DemoWorkload: Workload {
         let directory = "/tmp/notify-bench-demo-\(getpid())"
         var inspector: NotifyInspector?
         let stop = StopFlag()
-        if viewer, let started = try? NotifyInspector.start(center: center, directory: SocketDirectory(path: directory))
+        if viewer,
+            let started = try? NotifyInspector.start(
+                center: center, others: .none, directory: SocketDirectory(path: directory))
         {
             inspector = started
             if let reader = try? TraceReader.connect(socketPath: started.socketPath) {

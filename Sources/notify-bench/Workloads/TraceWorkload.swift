@@ -97,7 +97,8 @@ final class ViewerSession: @unchecked Sendable {  // counters are behind `lock`
 
     init() throws {
         directory = "/tmp/notify-bench-\(getpid())"
-        inspector = try NotifyInspector.start(center: center, directory: SocketDirectory(path: directory))
+        inspector = try NotifyInspector.start(
+            center: center, others: .none, directory: SocketDirectory(path: directory))
         token = center.addObserver(forName: name, object: nil, queue: nil) { _ in }
     }
 
