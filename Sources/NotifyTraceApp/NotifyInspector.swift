@@ -41,22 +41,36 @@ public final class NotifyInspector: Sendable {
     }
 
     /// Which centers an inspector streams beside those it is started with.
+    ///
+    /// A center one inspector streams is not in the history another gives its late viewers: an
+    /// app runs one inspector, and a test process that runs several gives each its own centers
+    /// (``none``, or ``labeled(prefix:)``).
     public struct OtherCenters: Sendable, Hashable {
-        private let excludedLabels: Set<String>?
+        private var excludedLabels: Set<String> = []
+        private var labelPrefix: String?
+        private var streamsAny = true
 
         /// Every other center of the process, made before or after the inspector started.
-        public static let all = OtherCenters(excludedLabels: [])
+        public static let all = OtherCenters()
         /// None: only the centers the inspector is started with.
-        public static let none = OtherCenters(excludedLabels: nil)
+        public static let none = OtherCenters(streamsAny: false)
 
         /// Every other center but those whose label is one of `labels`.
         public static func all(except labels: Set<String>) -> OtherCenters {
             OtherCenters(excludedLabels: labels)
         }
 
+        /// The other centers whose label starts with `prefix`, such as a subsystem's
+        /// (`"sync."`) or one test's, but those whose label is one of `labels`.
+        public static func labeled(prefix: String, except labels: Set<String> = []) -> OtherCenters {
+            OtherCenters(excludedLabels: labels, labelPrefix: prefix)
+        }
+
         /// Whether a center labelled `label`, not one started with, is left out.
         func leavesOut(_ label: String) -> Bool {
-            excludedLabels.map { $0.contains(label) } ?? true
+            guard streamsAny else { return true }
+            if let labelPrefix, !label.hasPrefix(labelPrefix) { return true }
+            return excludedLabels.contains(label)
         }
     }
 

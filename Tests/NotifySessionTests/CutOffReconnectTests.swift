@@ -66,7 +66,7 @@ struct CutOffReconnectTests {
         let token = center.addObserver(forName: ping, object: nil, queue: nil) { _ in }
         defer { token.cancel() }
         let inspector = try NotifyInspector.start(
-            center: center, directory: SocketDirectory(path: directory), ringCapacity: 1 << 16,
+            center: center, others: .none, directory: SocketDirectory(path: directory), ringCapacity: 1 << 16,
             limits: ViewerLimits(viewerBufferBytes: 64 * 1024, stalledViewerSeconds: 0.3),
             accept: { $0.acceptConnection() })
         defer { inspector.stop() }

@@ -72,7 +72,7 @@ struct CutOffCauseTests {
         defer { token.cancel() }
         let limits = ViewerLimits(viewerBufferBytes: 256 * 1024, stalledViewerSeconds: 0.5)
         let inspector = try NotifyInspector.start(
-            center: center, directory: temporary.socketDirectory, ringCapacity: 1 << 16, limits: limits,
+            center: center, others: .none, directory: temporary.socketDirectory, ringCapacity: 1 << 16, limits: limits,
             accept: { $0.acceptConnection() })
         defer { inspector.stop() }
         // The viewer is `cat`, reading the socket and writing what it gets to a file.

@@ -60,7 +60,7 @@ struct LossCauseTests {
         throws -> NotifyInspector
     {
         try NotifyInspector.start(
-            center: center, directory: directory.socketDirectory, ringCapacity: ringCapacity,
+            center: center, others: .none, directory: directory.socketDirectory, ringCapacity: ringCapacity,
             limits: ViewerLimits(viewerBufferBytes: 4096, stalledViewerSeconds: 60), accept: hold.accept)
     }
 

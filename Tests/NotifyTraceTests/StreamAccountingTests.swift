@@ -17,7 +17,7 @@ struct StreamAccountingTests {
         throws -> NotifyInspector
     {
         try NotifyInspector.start(
-            center: center, directory: directory.socketDirectory, ringCapacity: 1 << 16,
+            center: center, others: .none, directory: directory.socketDirectory, ringCapacity: 1 << 16,
             limits: limits, accept: { $0.acceptConnection() })
     }
 

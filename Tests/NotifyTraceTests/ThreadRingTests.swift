@@ -19,7 +19,7 @@ struct ThreadRingTests {
         throws -> NotifyInspector
     {
         try NotifyInspector.start(
-            center: center, directory: directory.socketDirectory, ringCapacity: ringCapacity,
+            center: center, others: .none, directory: directory.socketDirectory, ringCapacity: ringCapacity,
             limits: ViewerLimits(viewerBufferBytes: 64 << 20, stalledViewerSeconds: 60),
             accept: { $0.acceptConnection() })
     }

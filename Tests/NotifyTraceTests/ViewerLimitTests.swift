@@ -36,7 +36,7 @@ struct ViewerLimitTests {
             maximumViewers: 8, viewerBufferBytes: 1 << 20, totalBufferBytes: 4 << 20,
             stalledViewerSeconds: 0.5)
         let inspector = try NotifyInspector.start(
-            center: center, directory: temporary.socketDirectory, ringCapacity: 1 << 16,
+            center: center, others: .none, directory: temporary.socketDirectory, ringCapacity: 1 << 16,
             limits: limits, accept: { $0.acceptConnection() })
         let healthy = BackgroundViewer(try TraceReader.connect(socketPath: inspector.socketPath))
         #expect(eventually { inspector.viewerCount == 1 })
@@ -69,7 +69,8 @@ struct ViewerLimitTests {
         let calls = LockedValue(0)
         let failing = LockedValue(true)
         let inspector = try NotifyInspector.start(
-            center: NotifyCenter(), directory: temporary.socketDirectory, ringCapacity: 1024, limits: ViewerLimits(),
+            center: NotifyCenter(), others: .none, directory: temporary.socketDirectory, ringCapacity: 1024,
+            limits: ViewerLimits(),
             accept: { listener in
                 calls.withLock { $0 += 1 }
                 return failing.withLock { $0 } ? .failed(EMFILE) : listener.acceptConnection()
@@ -113,7 +114,7 @@ struct ViewerLimitTests {
     func admissionRate() throws {
         let temporary = TemporaryDirectory()
         let inspector = try NotifyInspector.start(
-            center: NotifyCenter(), directory: temporary.socketDirectory, ringCapacity: 1024,
+            center: NotifyCenter(), others: .none, directory: temporary.socketDirectory, ringCapacity: 1024,
             limits: ViewerLimits(maximumViewers: 100, admissionsPerSecond: 2), accept: { $0.acceptConnection() })
         defer { inspector.stop() }
         let clients = try (0..<12).map { _ in try UnixSocket.connect(to: inspector.socketPath) }

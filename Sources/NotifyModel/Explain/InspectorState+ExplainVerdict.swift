@@ -124,8 +124,6 @@ extension InspectorState {
             }
             if let taker = addressTaker(of: row, after: row.registeredAt, name: post.name) { detail += "; " + taker }
             return make(.objectDead, detail)
-        case .centerDeallocated:
-            return make(.removedBefore, "its center was deallocated \(when), which ended it")
         case .sequenceEnded:
             return make(
                 .tokenDropped,
