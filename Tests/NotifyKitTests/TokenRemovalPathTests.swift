@@ -26,6 +26,34 @@ import Testing
         otherToken.cancel()
     }
 
+    @Test(
+        "a token removed from another center, or removed twice, is told to probes with its site; a token whose filter died is not"
+    )
+    func missedTokenRemovalsAreReported() {
+        let center = NotifyCenter()
+        let other = NotifyCenter()
+        let probe = InMemoryProbe()
+        let attachment = center.attach(probe)
+        defer { attachment.detach() }
+        let misplaced = other.addObserver(forName: .testN, object: nil, queue: nil) { _ in }
+        center.removeObserver(misplaced)
+        #expect(misplaced.isActive)
+        let token = center.addObserver(forName: .testM, object: nil, queue: nil) { _ in }
+        center.removeObserver(token)
+        center.removeObserver(token as AnyObject, name: nil, object: nil)
+        var object: NSObject? = NSObject()
+        let filtered = center.addObserver(forName: .testM, object: object, queue: nil) { _ in }
+        object = nil
+        center.post(name: .testM)
+        center.removeObserver(filtered)
+        let missed = probe.missedRemovals
+        #expect(missed.map(\.name) == [Notification.Name.testN.rawValue, nil])
+        #expect(missed.allSatisfy { $0.callsite.file.hasSuffix("TokenRemovalPathTests.swift") })
+        #expect(Set(missed.map(\.callsite.line)).count == 2)
+        misplaced.cancel()
+        withExtendedLifetime(filtered) {}
+    }
+
     @Test("a token passed as AnyObject with a name filter ends its registration only when the name matches")
     func tokenAsObjectWithNameFilter() {
         let center = NotifyCenter()

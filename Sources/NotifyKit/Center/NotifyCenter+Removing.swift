@@ -6,7 +6,7 @@ extension NotifyCenter {
     /// Ends registrations: every registration of a target or owner, or the one of a ``NotifyToken``.
     ///
     /// A token of another center, a token already removed and an object with no registrations
-    /// are ignored (the last is reported to probes, since it is usually a bug). A typed message
+    /// end nothing; probes are told, since each is usually a bug. A typed message
     /// ``ObservationToken`` passed as an object ends its registration (Foundation ignores it).
     public func removeObserver(_ observer: AnyObject, file: StaticString = #fileID, line: UInt = #line) {
         if let token = Self.notifyToken(observer) {
@@ -18,14 +18,42 @@ extension NotifyCenter {
 
     /// Ends the registration of `token`, as passing it as an object does, with no cast to tell it.
     ///
-    /// A token of another center, or one already removed, is ignored.
+    /// A token of another center, or one already removed, ends nothing: probes are told, as that is
+    /// usually a bug (the observer stays registered on its own center).
     public func removeObserver(_ token: NotifyToken, file: StaticString = #fileID, line: UInt = #line) {
-        guard token.link === link else { return }
-        if end(
-            registrationID: token.registrationID, slot: token.slot, reason: .explicit,
-            callsite: NotifyCallsite(file: file, line: line))
-        {
+        let callsite = NotifyCallsite(file: file, line: line)
+        guard token.link === link else {
+            reportMissedRemoval(of: token, callsite: callsite)
+            return
+        }
+        if end(registrationID: token.registrationID, slot: token.slot, reason: .explicit, callsite: callsite) {
             token.ended.store(true, ordering: .relaxed)
+        } else if token.ended.load(ordering: .relaxed) {
+            reportMissedRemoval(of: token, callsite: callsite)
+        }
+    }
+
+    /// Tells the probes that removing `token` ended nothing: it is another center's, or was removed
+    /// or cancelled already. Names the registration's name while its own center still holds it.
+    @inline(never)
+    private func reportMissedRemoval(of token: NotifyToken, callsite: NotifyCallsite) {
+        guard isProbed else { return }
+        let name = token.link === link ? nil : token.center?.liveName(of: token)
+        locked {
+            guard let probes else { return }
+            probes.emit(
+                .removeMissed(
+                    NotifyMissedRemoval(
+                        observer: NotifyObjectRef(token, serial: table.serials.serial(of: token)),
+                        name: name?.rawValue, callsite: callsite)))
+        }
+    }
+
+    /// The name `token`'s registration was made for, while this center holds it; nil for none.
+    private func liveName(of token: NotifyToken) -> Notification.Name? {
+        locked {
+            guard table.find(id: token.registrationID, slot: token.slot) != nil else { return nil }
+            return table.name(ofSlot: token.slot)
         }
     }
 
@@ -90,12 +118,18 @@ extension NotifyCenter {
         _ observer: AnyObject, filter: ObjectFilter, name: Notification.Name?, file: StaticString, line: UInt
     ) {
         if let token = Self.notifyToken(observer) {
-            guard token.link === link else { return }
+            let callsite = NotifyCallsite(file: file, line: line)
+            guard token.link === link else {
+                reportMissedRemoval(of: token, callsite: callsite)
+                return
+            }
             if end(
                 registrationID: token.registrationID, slot: token.slot, reason: .explicit, name: name, object: filter,
-                callsite: NotifyCallsite(file: file, line: line))
+                callsite: callsite)
             {
                 token.ended.store(true, ordering: .relaxed)
+            } else if token.ended.load(ordering: .relaxed) {
+                reportMissedRemoval(of: token, callsite: callsite)
             }
             return
         }
