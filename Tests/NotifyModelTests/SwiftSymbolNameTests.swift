@@ -34,6 +34,38 @@ struct SwiftSymbolNameTests {
         #expect(state.registration(3)?.callsite.description == "type metadata for ocdemo.Document")
     }
 
+    @Test(
+        "an app's function that takes Foundation's types, or extends one, is the app's; Foundation's closures are Foundation's"
+    )
+    func definingModuleDecides() {
+        var script = TraceScript()
+        // (extension in nc):FoundationEssentials.NotificationCenter.countedPost(name: Foundation.NSNotification.Name) -> ()
+        script.site(
+            300,
+            file: "$s20FoundationEssentials18NotificationCenterC2ncE11countedPost4namey0A014NSNotificationC4NameV_tF",
+            line: 0)
+        // nc.Harness.run(center: FoundationEssentials.NotificationCenter) -> ()
+        script.site(301, file: "$s2nc7HarnessV3run6centery20FoundationEssentials18NotificationCenterC_tF", line: 0)
+        // closure #1 (Foundation.Notification) -> () in nc.Harness.run(center: FoundationEssentials.NotificationCenter) -> ()
+        script.site(
+            302, file: "$s2nc7HarnessV3run6centery20FoundationEssentials18NotificationCenterC_tFy0E00G0VcfU_", line: 0)
+        // partial apply forwarder for closure #1 (…) -> () in closure #1 () -> … in Foundation.NotificationQueue.asapRunloopObserver.getter
+        script.site(
+            303,
+            file:
+                "$s10Foundation17NotificationQueueC19asapRunloopObserverSo09CFRunLoopF3RefavgAFyXEfU_yAFSg_So0gH8ActivityVtcfU_TA",
+            line: 0)
+        for (id, site) in [(1, 300), (2, 301), (3, 302), (4, 303)] {
+            script.register(UInt64(id), "n", site: UInt64(site))
+        }
+        let state = script.fold()
+        let sites = (1...4).map { state.registration(UInt64($0))?.callsite.description ?? "" }
+        #expect(sites[0].hasPrefix("(extension in nc):"))
+        #expect(sites[1].hasPrefix("nc.Harness.run("))
+        #expect(sites[2].hasPrefix("closure #1"))
+        #expect(sites[3] == "Foundation (NotificationQueue)")
+    }
+
     @Test("a mangled name past the bound is not demangled")
     func bounded() {
         var script = TraceScript()
