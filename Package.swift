@@ -19,12 +19,18 @@ let package = Package(
         .library(name: "NotifySystem", targets: ["NotifySystem"]),
         // notifytop's leak rules run in a test process: LeakCheck.run(on:) { … } (notifytop does not link it).
         .library(name: "NotifyLeakCheck", targets: ["NotifyLeakCheck"]),
+        // The inspector as a swift-service-lifecycle Service, started and stopped in a ServiceGroup.
+        .library(name: "NotifyInspectorService", targets: ["NotifyInspectorService"]),
     ],
     dependencies: [
         // Command lines of notifytop and notify-demo.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         // NotifyMetrics' facade: the app picks the backend (Prometheus, OpenTelemetry, StatsD).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The inspector's own events (viewers attached, refused, cut off) in the app's logs.
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // NotifyInspectorService: the inspector ordered with the app's other services.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // `swift package generate-documentation`: CI builds every DocC catalog (a plugin, never linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Tests only: NotifyMetrics' labels and buckets read back from a real Prometheus registry.
@@ -48,7 +54,18 @@ let package = Package(
         .target(name: "NotifyWire"),
 
         // The app side: the inspector, its socket and the exporter turning probe events into trace lines.
-        .target(name: "NotifyTraceApp", dependencies: ["NotifyKit", "NotifyWire", "NotifySystem"]),
+        .target(
+            name: "NotifyTraceApp",
+            dependencies: ["NotifyKit", "NotifyWire", "NotifySystem", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The inspector as a Service: its own product, so apps without swift-service-lifecycle do not link it.
+        .target(
+            name: "NotifyInspectorService",
+            dependencies: [
+                "NotifyTraceApp", "NotifyKit", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The viewer side: the client reading a stream, recordings and replay. No NotifyKit.
         .target(name: "NotifyTraceViewer", dependencies: ["NotifyWire", "NotifySystem"]),
 
@@ -140,7 +157,10 @@ let package = Package(
             name: "NotifyTraceTests",
             dependencies: [
                 "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyWire", "NotifyKit", "NotifyModel",
-                "NotifyTestSupport",
+                "NotifyTestSupport", "NotifyInspectorService", .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
         // The pure fold's tests: no app side, no sockets.

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyWire
+public import Logging
 public import NotifyKit
 @_exported public import NotifySystem
 
@@ -78,7 +79,7 @@ public final class NotifyInspector: Sendable {
     ///
     /// A process has one inspector: starting a second in the same socket directory while one runs
     /// throws (its socket would take the first one's path). To name several centers first, start one
-    /// inspector with all of them: ``start(centers:others:directory:ringCapacity:viewerBufferBytes:limits:)``.
+    /// inspector with all of them: ``start(centers:others:directory:ringCapacity:viewerBufferBytes:limits:logger:)``.
     ///
     /// - Parameters:
     ///   - center: The center the header names, index 0 in the stream.
@@ -88,13 +89,16 @@ public final class NotifyInspector: Sendable {
     ///     beyond it, that thread's events are counted as lost.
     ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
     ///   - limits: What viewers may cost; by default ``ViewerLimits/fromEnvironment(_:)``.
+    ///   - logger: Where the inspector logs its own events (listening, viewers attached, refused,
+    ///     cut off, descriptors running out, stopped), from its own thread; none by default.
     public static func start(
         center: NotifyCenter = .default, others: OtherCenters = .all, directory: SocketDirectory = .standard,
-        ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
+        ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil,
+        logger: Logger? = nil
     ) throws(TraceError) -> NotifyInspector {
         try start(
             centers: [center], others: others, directory: directory, ringCapacity: ringCapacity,
-            viewerBufferBytes: viewerBufferBytes, limits: limits)
+            viewerBufferBytes: viewerBufferBytes, limits: limits, logger: logger)
     }
 
     /// Starts listening for viewers of several centers named first, and by default of every other,
@@ -115,15 +119,17 @@ public final class NotifyInspector: Sendable {
     ///   - ringCapacity: Events each posting thread buffers between exporter passes.
     ///   - viewerBufferBytes: Bytes queued for one viewer at most; overrides `limits`.
     ///   - limits: What viewers may cost; by default ``ViewerLimits/fromEnvironment(_:)``.
+    ///   - logger: Where the inspector logs its own events, from its own thread; none by default.
     public static func start(
         centers: [NotifyCenter], others: OtherCenters = .all, directory: SocketDirectory = .standard,
-        ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil
+        ringCapacity: Int = 1 << 14, viewerBufferBytes: Int? = nil, limits: ViewerLimits? = nil,
+        logger: Logger? = nil
     ) throws(TraceError) -> NotifyInspector {
         var limits = if let limits { limits } else { try ViewerLimits.fromEnvironment() }
         if let viewerBufferBytes { limits.viewerBufferBytes = max(4096, viewerBufferBytes) }
         return try start(
             centers: centers, others: others, directory: directory, ringCapacity: ringCapacity, limits: limits,
-            accept: { $0.acceptConnection() })
+            logger: logger, accept: { $0.acceptConnection() })
     }
 
     /// The most centers one inspector streams at once: a record names its center in one byte.
@@ -132,17 +138,17 @@ public final class NotifyInspector: Sendable {
     /// As the public `start`, with the call that takes one connection replaceable.
     static func start(
         center: NotifyCenter, others: OtherCenters = .none, directory: SocketDirectory, ringCapacity: Int,
-        limits: ViewerLimits, accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
+        limits: ViewerLimits, logger: Logger? = nil, accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
     ) throws(TraceError) -> NotifyInspector {
         try start(
             centers: [center], others: others, directory: directory, ringCapacity: ringCapacity, limits: limits,
-            accept: accept)
+            logger: logger, accept: accept)
     }
 
     /// As the public `start(centers:)`, with the call that takes one connection replaceable.
     static func start(
         centers: [NotifyCenter], others: OtherCenters = .none, directory: SocketDirectory, ringCapacity: Int,
-        limits: ViewerLimits, accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
+        limits: ViewerLimits, logger: Logger? = nil, accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult
     ) throws(TraceError) -> NotifyInspector {
         guard !centers.isEmpty else { throw .invalid("no center to inspect: pass at least one") }
         guard centers.count <= maximumCenters else {
@@ -170,7 +176,7 @@ public final class NotifyInspector: Sendable {
         }
         let exporter = TraceExporter(
             centers: centers, others: others, listener: listener, socketPath: path, ringCapacity: ringCapacity,
-            limits: limits, accept: accept)
+            limits: limits, logger: logger, accept: accept)
         ExitCleanup.register(exporter)
         exporter.start()
         return NotifyInspector(socketPath: path, exporter: exporter)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NotifyWire
 import NotifyKit
 import NotifySystem
@@ -16,6 +17,8 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     private let limits: ViewerLimits
     private let acceptOne: (UnixSocket) -> UnixSocket.AcceptResult
     private let processName: String
+    /// Where the inspector's own events go, on the exporter thread; none by default.
+    private let logger: Logger?
 
     private struct Control {
         var stopReason: TraceEndReason?
@@ -80,9 +83,10 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     /// - Parameter accept: Takes one connection from the listener (replaceable in tests).
     init(
         centers: [NotifyCenter], others: NotifyInspector.OtherCenters = .none, listener: UnixSocket,
-        socketPath: String, ringCapacity: Int, limits: ViewerLimits,
+        socketPath: String, ringCapacity: Int, limits: ViewerLimits, logger: Logger? = nil,
         accept: @escaping (UnixSocket) -> UnixSocket.AcceptResult = { $0.acceptConnection() }
     ) {
+        self.logger = logger
         self.centers = centers
         translator = ProbeEventConverter(centerCount: centers.count)
         self.listener = listener
@@ -104,6 +108,9 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
     var viewerHasMissed: Bool { control.withLock { $0.viewerHasMissed } }
 
     func start() {
+        logger?.info(
+            "notifytop inspector listening",
+            metadata: ["socket": "\(socketPath)", "centers": "\(centers.count)"])
         streamed.start()
         let thread = Thread { [self] in
             run()
@@ -139,6 +146,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
         while true {
             if let reason = control.withLock({ $0.stopReason }) {
                 finish(reason: reason)
+                logger?.info("notifytop inspector stopped", metadata: ["reason": "\(reason.rawValue)"])
                 return
             }
             acceptViewers()
@@ -155,7 +163,10 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             cutOffStalledViewers(now: now)
             let before = viewers.count
             viewers.removeAll { $0.isClosed }
-            if viewers.count != before { viewersChanged() }
+            if viewers.count != before {
+                viewersChanged()
+                logger?.info("notifytop viewer detached", metadata: ["viewers": "\(viewers.count)"])
+            }
             if !moved {
                 waitForConnection(milliseconds: viewers.contains { $0.queuedByteCount > 0 } ? 1 : 2)
             } else if lastDrainCount < Self.fullBatch {
@@ -180,14 +191,27 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
                 acceptBackoff = Self.firstAcceptBackoff
             case .none:
                 return
-            case .failed:
+            case .failed(let code):
                 // Out of descriptors (or memory): the connection stays queued; try again later
                 // rather than spin on a listener that stays readable.
+                logger?.error(
+                    "notifytop viewer not accepted; retrying",
+                    metadata: [
+                        "errno": "\(code)", "error": "\(String(cString: strerror(code)))",
+                        "retry-in-ms": "\(acceptBackoff / 1_000_000)",
+                    ])
                 acceptPausedUntil = MonotonicClock.now() + acceptBackoff
                 acceptBackoff = min(acceptBackoff * 2, Self.lastAcceptBackoff)
                 return
             }
-            guard viewers.count < limits.maximumViewers, takeAdmission() else {
+            let full = viewers.count >= limits.maximumViewers
+            guard !full, takeAdmission() else {
+                logger?.warning(
+                    "notifytop viewer refused",
+                    metadata: [
+                        "reason": full ? "viewer-limit" : "admission-rate",
+                        "viewers": "\(viewers.count)", "maximum-viewers": "\(limits.maximumViewers)",
+                    ])
                 refuse(socket)
                 continue
             }
@@ -242,6 +266,7 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
             }
             viewers.append(viewer)
             viewersChanged()
+            logger?.info("notifytop viewer attached", metadata: ["viewers": "\(viewers.count)"])
         }
     }
 
@@ -289,6 +314,12 @@ final class TraceExporter: @unchecked Sendable {  // `control` is locked; the re
                 viewer.behindSince != nil
                 && (behind >= limits.stalledNanoseconds || viewer.queuedByteCount > limits.shareBytes)
             guard stalled else { continue }
+            logger?.warning(
+                "notifytop viewer cut off",
+                metadata: [
+                    "cause": behind >= limits.stalledNanoseconds ? "stalled" : "over-its-share",
+                    "behind-ms": "\(behind / 1_000_000)", "queued-bytes": "\(viewer.queuedByteCount)",
+                ])
             // The end takes the next number without using it up: no line follows it in this stream.
             viewer.cutOffBehind(seq: translator.lastSequence + 1, now: now)
             closingDeadlines[ObjectIdentifier(viewer)] = now + Self.closingGrace

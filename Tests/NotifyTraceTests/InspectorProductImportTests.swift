@@ -1,7 +1,7 @@
 import NotifyTraceApp
 import Testing
 
-/// An app names what ``NotifyInspector/start(center:directory:ringCapacity:viewerBufferBytes:limits:)``
+/// An app names what ``NotifyInspector/start(center:others:directory:ringCapacity:viewerBufferBytes:limits:logger:)``
 /// takes and throws with `import NotifyTraceApp` alone: this file imports nothing else.
 @Suite struct InspectorProductImportTests {
     @Test("the socket directory and the trace error are named through NotifyTraceApp alone")
