@@ -20,15 +20,20 @@ package struct ProbeEventBuilder {
         /// Whether a post's return addresses are those of a typed message's `post` (which calls
         /// `_post` from Foundation's own message code), and which protocol; nil for a notification.
         package var message: ([UInt64]) -> TraceMessageKind?
+        /// A typed message's readable name, whole, from its type's metadata; nil when the
+        /// metadata has no symbol (the name Foundation posts it under is shown then).
+        package var messageName: (UInt64) -> String?
 
         package init(
             threadName: @escaping (Int32) -> String, site: @escaping ([UInt64]) -> ProbeSite,
-            typeName: @escaping (UInt64) -> String, message: @escaping ([UInt64]) -> TraceMessageKind? = { _ in nil }
+            typeName: @escaping (UInt64) -> String, message: @escaping ([UInt64]) -> TraceMessageKind? = { _ in nil },
+            messageName: @escaping (UInt64) -> String? = { _ in nil }
         ) {
             self.threadName = threadName
             self.site = site
             self.typeName = typeName
             self.message = message
+            self.messageName = messageName
         }
     }
 
@@ -38,6 +43,9 @@ package struct ProbeEventBuilder {
         /// The object filter's identifier, 0 for none: Foundation numbers tokens per name and filter.
         var filter: UInt64
         var token: UInt64
+        /// A typed message token's name's high word: two message types whose names read alike
+        /// once cut (local types) are told apart by their strings. 0 for a notification's.
+        var nameWord: UInt64 = 0
     }
 
     /// A token without its center: what a removal from the wrong center shares with the token.
@@ -66,6 +74,8 @@ package struct ProbeEventBuilder {
     struct Registration {
         /// Nil for one found live: its name and filter were never seen.
         var key: RegistrationKey?
+        /// The name its posts carry (a typed message's readable name), nil for every name.
+        var name: String?
         /// Nil for one found live in a delivery whose post was not seen.
         var center: UInt64?
         var closure: ClosureKey
@@ -74,12 +84,31 @@ package struct ProbeEventBuilder {
         var queue: PendingQueue?
         /// An `AsyncMessage` observer: its closure the probes see only enqueues the message.
         var enqueuesOnly = false
+        /// An `AsyncMessage` observer's own closure, which its runs carry; its enqueue's closure
+        /// (``closure``) is learnt at its first delivery.
+        var asyncObserver: ClosureKey?
+    }
+
+    /// An `AsyncMessage` observer's enqueue, waiting for its run.
+    struct PendingRun {
+        var registration: UInt64
+        var post: PostInProgress
+        var enqueued: UInt64
+    }
+
+    /// An `AsyncMessage` observer's run under way.
+    struct AsyncRun {
+        var pending: PendingRun
+        var thread: Int32
+        var start: UInt64
     }
 
     /// An `OperationQueue` observer being added: the queue's address and the app's block.
     struct PendingQueue {
         var queue: UInt64
         var block: ClosureKey
+        /// The queue is `OperationQueue.main`.
+        var isMain = false
     }
 
     struct PendingAdd {
@@ -88,6 +117,8 @@ package struct ProbeEventBuilder {
         var closure: ClosureKey
         var name: String?
         var queue: PendingQueue?
+        /// A typed message observer's add: which, and the message type's metadata.
+        var typed: (kind: TypedAddKind, metadata: UInt64)?
     }
 
     /// Where a queue observer's block ran: the queue's thread, its start and end.
@@ -137,6 +168,16 @@ package struct ProbeEventBuilder {
     var currentPost: [Int32: PostInProgress] = [:]
     var running: [Int32: [RunningDelivery]] = [:]
     var pendingQueues: [Int32: PendingQueue] = [:]
+    /// `AsyncMessage` registrations by their observer's closure whose enqueue was not seen yet.
+    var asyncUnbound: [ClosureKey: [UInt64]] = [:]
+    /// Enqueued `AsyncMessage` runs by the observer's closure, oldest first; bounded.
+    var pendingRuns: [ClosureKey: [PendingRun]] = [:]
+    var pendingRunCount = 0
+    static let pendingRunLimit = 65_536
+    /// `AsyncMessage` runs under way, by their async frame.
+    var asyncRuns: [UInt64: AsyncRun] = [:]
+    /// ``Lookups/messageName`` by metadata, asked once each.
+    var messageNames: [UInt64: String?] = [:]
     /// Live queue registrations by their block, to tie an operation to its registration.
     var byBlock: [ClosureKey: [UInt64]] = [:]
     /// The queue operations running on each thread: the posting thread and registration of each.
@@ -183,24 +224,49 @@ package struct ProbeEventBuilder {
         case .add(let call, let object, let function, let context, let name):
             lastTime = call.time
             pendingAdds[call.thread] = PendingAdd(
-                line: call, object: object, closure: ClosureKey(function: function, context: context), name: name.text,
+                line: call, object: object, closure: ClosureKey(function: function, context: context), name: name.shown,
                 queue: pendingQueues.removeValue(forKey: call.thread))
+        case .typedAdd(let call, let kind, let object, let function, let context, let message):
+            lastTime = call.time
+            pendingAdds[call.thread] = PendingAdd(
+                line: call, object: object, closure: ClosureKey(function: function, context: context), name: nil,
+                typed: (kind, message))
+        case .typedAdded(let thread, let time, let token, let filter, let nameWord, let name):
+            lastTime = time
+            guard let pending = pendingAdds.removeValue(forKey: thread), let typed = pending.typed else {
+                unmatched += 1
+                return
+            }
+            let readable = messageName(typed.metadata)
+            registerTyped(
+                pending, kind: typed.kind, name: readable ?? name.shown,
+                key: RegistrationKey(
+                    center: pending.line.center, name: name.shown, filter: filter, token: token, nameWord: nameWord),
+                events: &events)
+        case .asyncRunStart(let thread, let time, let frame, let function, let context):
+            lastTime = time
+            startAsyncRun(
+                thread: thread, time: time, frame: frame, observer: ClosureKey(function: function, context: context))
+        case .asyncRunEnd(let thread, let time, let frame):
+            lastTime = time
+            endAsyncRun(thread: thread, time: time, frame: frame, events: &events)
         case .added(let thread, let time, let token, let filter):
             lastTime = time
-            guard let pending = pendingAdds.removeValue(forKey: thread) else {
+            guard let pending = pendingAdds.removeValue(forKey: thread), pending.typed == nil else {
                 unmatched += 1
                 return
             }
             register(pending, token: token, filter: filter, events: &events)
-        case .post(let call, let object, let name):
+        case .post(let call, let object, let message, let name):
             lastTime = call.time
-            post(call, object: object, name: name.text ?? "", events: &events)
-        case .remove(let call, let token, let filter, let name):
+            post(call, object: object, metadata: message, name: name.shown ?? "", events: &events)
+        case .remove(let call, let token, let filter, let nameWord, let name):
             lastTime = call.time
-            remove(
-                call, key: RegistrationKey(center: call.center, name: name.text, filter: filter, token: token),
-                events: &events)
-        case .deliveryStart(let thread, let time, let context, let function, let closureContext):
+            let key = RegistrationKey(center: call.center, name: name.shown, filter: filter, token: token)
+            var typedKey = key
+            typedKey.nameWord = nameWord ?? 0
+            remove(call, key: nameWord != nil && byKey[typedKey] != nil ? typedKey : key, events: &events)
+        case .deliveryStart(let thread, let time, let context, let function, let closureContext, let inner):
             lastTime = time
             // Without return probes on the closure, the post's previous delivery ends here; so does
             // one of a post made before the probes attached (neither has a post seen).
@@ -213,7 +279,8 @@ package struct ProbeEventBuilder {
             }
             startDelivery(
                 thread: thread, time: time, context: context,
-                closure: ClosureKey(function: function, context: closureContext), events: &events)
+                closure: ClosureKey(function: function, context: closureContext),
+                inner: inner.map { ClosureKey(function: $0.function, context: $0.context) }, events: &events)
         case .deliveryEnd(let thread, let time):
             lastTime = time
             endDelivery(thread: thread, time: time, events: &events)
@@ -231,9 +298,10 @@ package struct ProbeEventBuilder {
             if running[thread]?.last?.post?.id == post.id { endDelivery(thread: thread, time: time, events: &events) }
             // Back in the delivery (and its post) this post was made from, if any.
             currentPost[thread] = running[thread]?.last?.post
-        case .queueAdd(let thread, let time, let queue, let function, let context):
+        case .queueAdd(let thread, let time, let queue, let function, let context, let mainQueue):
             lastTime = time
-            pendingQueues[thread] = PendingQueue(queue: queue, block: ClosureKey(function: function, context: context))
+            pendingQueues[thread] = PendingQueue(
+                queue: queue, block: ClosureKey(function: function, context: context), isMain: mainQueue == queue)
         case .operationStart(let thread, let time, let function, let context):
             lastTime = time
             startOperation(thread: thread, time: time, block: ClosureKey(function: function, context: context))
@@ -252,7 +320,9 @@ package struct ProbeEventBuilder {
         return seq
     }
 
-    mutating func post(_ call: ProbeCall, object: ProbeObject?, name: String, events: inout [TraceEvent]) {
+    mutating func post(
+        _ call: ProbeCall, object: ProbeObject?, metadata: UInt64?, name probedName: String, events: inout [TraceEvent]
+    ) {
         let thread = threadID(call.thread, time: call.time, events: &events)
         let objectID = object.map { self.objectID($0, events: &events) }
         let site = siteID(lookups.site(call.callers), events: &events)
@@ -261,6 +331,17 @@ package struct ProbeEventBuilder {
         nextPost += 1
         let depth = (running[call.thread]?.count ?? 0) + 1
         var matched = 0
+        let caller = call.callers.first ?? 0
+        let message: TraceMessageKind?
+        if let known = messageByCaller[caller] {
+            message = known
+        } else {
+            message = lookups.message(call.callers)
+            messageByCaller[caller] = message
+        }
+        // A typed message is named after its type, whole; else as Foundation posts it.
+        var name = probedName
+        if message != nil, let metadata, let readable = messageName(metadata) { name = readable }
         for names in [NameKey(center: call.center, name: name), NameKey(center: call.center, name: nil)] {
             for id in byName[names] ?? [] {
                 guard let filter = registrations[id]?.objectWord else {
@@ -269,14 +350,6 @@ package struct ProbeEventBuilder {
                 }
                 if filter == object?.word { matched += 1 }
             }
-        }
-        let caller = call.callers.first ?? 0
-        let message: TraceMessageKind?
-        if let known = messageByCaller[caller] {
-            message = known
-        } else {
-            message = lookups.message(call.callers)
-            messageByCaller[caller] = message
         }
         currentPost[call.thread] = PostInProgress(
             id: id, center: call.center, name: name, thread: thread, depth: depth, message: message)
@@ -300,8 +373,15 @@ package struct ProbeEventBuilder {
             return
         }
         guard let registration = delivery.registration else { return }
-        // An async message observer's run happens later, on a task the probes do not see.
-        if registrations[registration]?.enqueuesOnly == true { return }
+        // An async message observer's run happens later, on a task: its enqueue waits for it.
+        if registrations[registration]?.enqueuesOnly == true {
+            if let observer = registrations[registration]?.asyncObserver, pendingRunCount < Self.pendingRunLimit {
+                pendingRuns[observer, default: []].append(
+                    PendingRun(registration: registration, post: post, enqueued: delivery.start))
+                pendingRunCount += 1
+            }
+            return
+        }
         let isQueued = registrations[registration]?.queue != nil
         // A queue observer's block ran on the queue's thread while the post waited; when the queue
         // was the posting thread's own, it ran inline.
