@@ -7,6 +7,7 @@ extension ProbeEventBuilder {
     /// The readable name of the message type with `metadata`, asked once.
     mutating func messageName(_ metadata: UInt64) -> String? {
         if let known = messageNames[metadata] { return known }
+        if messageNames.count >= Self.pendingRunLimit { messageNames.removeAll() }
         let name = lookups.messageName(metadata)
         messageNames[metadata] = .some(name)
         return name
@@ -75,6 +76,11 @@ extension ProbeEventBuilder {
         let pending = waiting.removeFirst()
         pendingRuns[observer] = waiting.isEmpty ? nil : waiting
         pendingRunCount -= 1
+        // Runs whose end was lost would pile up: bounded, the rest only counted.
+        if asyncRuns.count >= Self.pendingRunLimit {
+            unmatched += asyncRuns.count
+            asyncRuns.removeAll()
+        }
         asyncRuns[frame] = AsyncRun(pending: pending, thread: thread, start: time)
     }
 

@@ -170,7 +170,8 @@ package struct ProbeEventBuilder {
     var pendingQueues: [Int32: PendingQueue] = [:]
     /// `AsyncMessage` registrations by their observer's closure whose enqueue was not seen yet.
     var asyncUnbound: [ClosureKey: [UInt64]] = [:]
-    /// Enqueued `AsyncMessage` runs by the observer's closure, oldest first; bounded.
+    /// Enqueued `AsyncMessage` runs by the observer's closure, oldest first; bounded (so are the
+    /// runs under way and the names asked, by the same limit).
     var pendingRuns: [ClosureKey: [PendingRun]] = [:]
     var pendingRunCount = 0
     static let pendingRunLimit = 65_536

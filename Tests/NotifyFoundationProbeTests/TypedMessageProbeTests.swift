@@ -110,6 +110,21 @@ import Testing
         #expect(removed == [2])
     }
 
+    @Test func runsAndReturnsWithNothingToEndAreOnlyCounted() {
+        let max = "ffffffffffffffff"
+        var builder = ProbeEventBuilder(pid: 1, lookups: lookups)
+        var events: [TraceEvent] = []
+        for line in [
+            "W 7 300 \(max) \(max) \(max)", "w 7 400 \(max)", "m 1 101 \(max) \(max) \(max) S 6e e100000000000000",
+            "D 1 201 c1 ef e1 \(max) \(max)",
+        ] {
+            builder.add(ProbeLine(line[...])!, to: &events)
+        }
+        #expect(builder.unmatched == 3)
+        #expect(registrations(events).map(\.preexisting) == [true])
+        #expect(deliveries(events).isEmpty)
+    }
+
     @Test func theProgramProbesTypedAddsAndAsyncRunsWhenFoundationHasThem() throws {
         let library = "/proc/4242/map_files/7fa5ea200000-7fa5ea782000"
         let text = try ProbeProgram(pid: 4242, library: library).text()
