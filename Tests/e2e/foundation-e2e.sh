@@ -6,7 +6,9 @@
 # centers dropped with observers (their registrations end with them), a burst whose lost lines
 # are counted whatever drops them (a stopped viewer, the app's exit); the
 # recording replays to the same figures, explain names the removeObserver call that ended a
-# registration, and --fail-on gates on it; attach errors are one line.
+# registration, and --fail-on gates on it; attach errors are one line. A second app of our own
+# (foundation-typed-app.swift) checks typed messages against its own counts: 120 and 1,000
+# observers per post, local message types by name, an AsyncMessage's runs, a leaked observer (R6).
 #
 # Needs root (or CAP_BPF and CAP_PERFMON), bpftrace and a kernel with uprobes; it mounts tracefs
 # when it is not mounted. Skips, with one line, only where uprobes cannot be used.
