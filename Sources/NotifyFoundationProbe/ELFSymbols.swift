@@ -3,6 +3,8 @@
 package struct ELFSymbols: Sendable, Equatable {
     /// The names asked for that the file defines.
     package var found: Set<String>
+    /// The value (address in the file) of each name found.
+    package var values: [String: UInt64] = [:]
     /// Whether the file has a full symbol table (`.symtab`): without one it was stripped.
     package var hasSymbolTable: Bool
 
@@ -36,7 +38,11 @@ package struct ELFSymbols: Sendable, Equatable {
                     continue
                 }
                 let name = reader.cString(stringsAt + UInt64(reader.u32(entry)), lengths: lengths)
-                if let name, wanted.contains(name) { found.insert(String(decoding: name, as: UTF8.self)) }
+                if let name, wanted.contains(name) {
+                    let text = String(decoding: name, as: UTF8.self)
+                    found.insert(text)
+                    values[text] = reader.u64(entry + 8)
+                }
                 entry += 24
             }
         }

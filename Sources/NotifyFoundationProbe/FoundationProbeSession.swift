@@ -16,11 +16,14 @@ package import NotifyWire
 package final class FoundationProbeSession: @unchecked Sendable {  // its state is the thread's alone
     /// What the probes cannot see, said in the header's producer text and in docs/foundation.md:
     /// queue targets are seen when the process maps `libFoundation.so` with its symbols.
-    package static func producer(seesQueues: Bool) -> String {
+    /// Typed message observers are seen when Foundation has ``FoundationSymbols/typedSymbols``.
+    package static func producer(seesQueues: Bool, seesTypedMessages: Bool = true) -> String {
         "notifytop \(PackageVersion.current) Foundation probes (bpftrace); not available: token release (R1), object deaths (R3), "
             + "userInfo, \(seesQueues ? "" : "queue targets, ")main-thread-only declarations, "
-            + "registrations made before attach (their site and object), "
-            + "typed message registrations (their site, subject and removal), async message observers' runs"
+            + "registrations made before attach (their site and object)"
+            + (seesTypedMessages
+                ? ""
+                : ", typed message registrations (their site, subject and removal), async message observers' runs")
     }
 
     package let pid: Int32
@@ -38,6 +41,8 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     private let stopped = Lock()
     /// Whether queue observers' targets and threads are seen (``ProbeProgram/queueLibrary``).
     package let seesQueues: Bool
+    /// Whether typed message observers' adds and async runs are seen (``ProbeProgram/seesTypedMessages``).
+    package let seesTypedMessages: Bool
     private var stopRequested = false
     /// When the process started (`/proc/PID/stat`), to tell it from a later one with its pid.
     private let startTime: UInt64?
@@ -55,9 +60,11 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             throw FoundationAttachError(
                 "no trusted bpftrace in " + TrustedTools.bpftraceLocations.joined(separator: ", "))
         }
-        let queueLibrary = Self.queueLibrary(pid: pid, maps: maps, library: library)
+        let (queueLibrary, mainQueueOffset) = Self.queueLibrary(pid: pid, maps: maps, library: library)
+        let seesTypedMessages = Self.hasTypedSymbols(library.mapFilesPath(pid: pid))
         let program = ProbeProgram(
-            pid: pid, library: library.mapFilesPath(pid: pid), queueLibrary: queueLibrary, deliveryEnd: deliveryEnd)
+            pid: pid, library: library.mapFilesPath(pid: pid), queueLibrary: queueLibrary, deliveryEnd: deliveryEnd,
+            seesTypedMessages: seesTypedMessages, mainQueueOffset: mainQueueOffset)
         let text = try program.text()
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -66,6 +73,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         stream = UnixSocket(descriptor: pair[0])
         writer = pair[1]
         seesQueues = queueLibrary != nil
+        self.seesTypedMessages = seesTypedMessages
         let errors = Self.temporaryFile()
         do {
             let output = try ChildProcess.makePipe()
@@ -89,7 +97,9 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         try waitUntilAttached(timeoutSeconds: timeoutSeconds, errors: errors)
         close(errors)
         var header: [UInt8] = []
-        TraceEncoder.encode(.header(Self.header(pid: pid, seesQueues: seesQueues)), into: &header)
+        TraceEncoder.encode(
+            .header(Self.header(pid: pid, seesQueues: seesQueues, seesTypedMessages: seesTypedMessages)),
+            into: &header)
         guard writeAll(header) else { throw FoundationAttachError("the viewer closed the stream") }
         let thread = Thread { [self] in run() }
         thread.name = "notifytop-probes"
@@ -106,7 +116,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     }
 
     /// The header: this process, the probes as producer, the clocks read now.
-    package static func header(pid: Int32, seesQueues: Bool) -> TraceHeader {
+    package static func header(pid: Int32, seesQueues: Bool, seesTypedMessages: Bool = true) -> TraceHeader {
         var mono = timespec()
         clock_gettime(CLOCK_MONOTONIC, &mono)
         var wall = timespec()
@@ -115,19 +125,35 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             pid: pid, process: threadName(pid: pid, tid: pid), center: "Foundation NotificationCenter",
             clockMono: UInt64(mono.tv_sec) * 1_000_000_000 + UInt64(mono.tv_nsec),
             clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec),
-            producer: producer(seesQueues: seesQueues))
+            producer: producer(seesQueues: seesQueues, seesTypedMessages: seesTypedMessages))
     }
 
     /// The mapping (as `/proc/PID/map_files/…`) of the file with ``FoundationSymbols/queueSymbols``:
     /// the mapped `libFoundation.so`, or the executable when Foundation is linked in statically;
-    /// nil when it lacks them.
-    private static func queueLibrary(pid: Int32, maps: ProcessMaps, library: ProcessMaps.Mapping) -> String? {
+    /// nil when it lacks them; with the distance from ``FoundationSymbols/queueAddObserver`` to
+    /// ``FoundationSymbols/mainQueueStorage`` when it has both.
+    private static func queueLibrary(
+        pid: Int32, maps: ProcessMaps, library: ProcessMaps.Mapping
+    ) -> (String?, Int64?) {
         let file = (maps.mapping(named: FoundationSymbols.queueLibraryName) ?? library).mapFilesPath(pid: pid)
         guard let bytes = SystemFiles.bytes(file, followsLinks: true),
-            let symbols = ELFSymbols(bytes: bytes, looking: Set(FoundationSymbols.queueSymbols)),
-            symbols.found.count == FoundationSymbols.queueSymbols.count
-        else { return nil }
-        return file
+            let symbols = ELFSymbols(
+                bytes: bytes, looking: Set(FoundationSymbols.queueSymbols + [FoundationSymbols.mainQueueStorage])),
+            FoundationSymbols.queueSymbols.allSatisfy(symbols.found.contains)
+        else { return (nil, nil) }
+        guard let storage = symbols.values[FoundationSymbols.mainQueueStorage],
+            let entry = symbols.values[FoundationSymbols.queueAddObserver]
+        else { return (file, nil) }
+        return (file, Int64(bitPattern: storage &- entry))
+    }
+
+    /// Whether Foundation's file has ``FoundationSymbols/typedSymbols`` (a statically linked app
+    /// may lack them).
+    private static func hasTypedSymbols(_ file: String) -> Bool {
+        guard let bytes = SystemFiles.bytes(file, followsLinks: true),
+            let symbols = ELFSymbols(bytes: bytes, looking: Set(FoundationSymbols.typedSymbols))
+        else { return false }
+        return symbols.found.count == FoundationSymbols.typedSymbols.count
     }
 
     /// The longest line bpftrace prints for the program (a large string's name is at most
@@ -343,6 +369,12 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
                 if caller.contains("MainActorMessage") { return .mainActor }
                 if caller.contains("AsyncMessage") { return .async }
                 return nil
+            },
+            messageName: { metadata in
+                guard let place = maps.locate(metadata),
+                    let symbol = symbolizer.dataSymbol(path: place.base.mapFilesPath(pid: pid), address: place.address)
+                else { return nil }
+                return SwiftDemangle.metadataType(symbol)
             })
     }
 

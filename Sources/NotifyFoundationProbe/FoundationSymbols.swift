@@ -38,6 +38,37 @@ package enum FoundationSymbols {
     /// its partial application): its context (r13) holds the block at +16 (function) and +24 (context).
     package static let queueOperation = queueAddObserver + "yAUYbcfU_yyYbcfU_TA"
 
+    /// `_addMainActorObserver(subject:observer:)` (fileprivate, `_addObserver` inlined): the subject
+    /// (`Subject?`, indirect) at rdi, the observer's closure in rsi:rdx (the very closure the
+    /// delivery closure calls), the message type's metadata in rcx, the center in r13. Returns the
+    /// `ObservationToken`, one reference (rax) to a box whose token holds the number at +16, the
+    /// name at +24 and +32 and the object filter's identifier at +40.
+    package static let addMainActorObserver =
+        "$s20FoundationEssentials18NotificationCenterC21_addMainActorObserver33_2054816EC234D43617E96B898141AD54LL"
+        + "7subject8observerAC16ObservationTokenV7SubjectQzSg_yxScMYcctAC0fG7MessageRzlF"
+    /// `_addAsyncObserver(_:subject:observer:)`: the message type's metadata in rdi, the subject
+    /// (indirect) at rsi, the observer's async closure in rdx:rcx, the center in r13; returns as
+    /// ``addMainActorObserver``. The delivery closure calls an enqueue whose context holds the
+    /// observer's closure at +40 and +48.
+    package static let addAsyncObserver =
+        "$s20FoundationEssentials18NotificationCenterC17_addAsyncObserver33_716CC8BB01D50141D4EC6CBF270B1A8DLL_"
+        + "7subject8observerAC16ObservationTokenVxm_7SubjectQzSgyxYaYbctAC0F7MessageRzlF"
+    /// The task an `AsyncMessage` observer runs in (`partial apply for closure #1 in closure #1 in
+    /// _addAsyncObserver`): its context (r13) holds the observer's closure at +32 and +40, its
+    /// async frame is r14.
+    package static let asyncRun = addAsyncObserver + "yxYbcfU_yyYaYbcfU_TA"
+    /// Where that task resumes once the observer returned (`closure #1 in closure #1`'s resumption):
+    /// the frame its start had is two links up r14's chain.
+    package static let asyncRunResume = addAsyncObserver + "yxYbcfU_yyYaYbcfU_TQ0_"
+
+    /// The symbols that show typed message observers; without them such an observer is seen only
+    /// at its first run, found live.
+    package static let typedSymbols = [addMainActorObserver, addAsyncObserver, asyncRun, asyncRunResume]
+
+    /// The storage of `OperationQueue.main` (`static let mainQ` of a struct in its getter): the main
+    /// queue's address once the app has asked for it, else 0.
+    package static let mainQueueStorage = "$s10Foundation14OperationQueueC4mainACvgZ4OnceL_V0D1QACvpZ"
+
     /// The symbols that show queue observers; without them queue targets are not visible.
     package static let queueSymbols = [queueAddObserver, queueOperation]
 

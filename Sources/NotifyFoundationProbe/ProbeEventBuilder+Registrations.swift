@@ -18,8 +18,8 @@ extension ProbeEventBuilder {
             forget(stale)
         }
         registrations[id] = Registration(
-            key: key, center: call.center, closure: pending.closure, objectWord: pending.object?.word,
-            queue: pending.queue)
+            key: key, name: pending.name, center: call.center, closure: pending.closure,
+            objectWord: pending.object?.word, queue: pending.queue)
         if let queue = pending.queue { byBlock[queue.block, default: []].append(id) }
         byKey[key] = id
         liveTokens[TokenKey(key), default: 0] += 1
@@ -31,7 +31,9 @@ extension ProbeEventBuilder {
                 TraceRegistration(
                     seq: nextSeq(), timestamp: call.time, thread: thread, id: id, name: pending.name, kind: .block,
                     observer: nil, object: object, target: pending.queue == nil ? .posting : .operationQueue,
-                    targetLabel: pending.queue.map { "OperationQueue 0x" + String($0.queue, radix: 16) },
+                    targetLabel: pending.queue.map {
+                        $0.isMain ? "main queue" : "OperationQueue 0x" + String($0.queue, radix: 16)
+                    },
                     callsite: site,
                     preexisting: false, capturesObserverStrongly: false)))
     }
@@ -90,7 +92,11 @@ extension ProbeEventBuilder {
                     liveTokens[token] = nil
                 }
             }
-            byName[NameKey(center: key.center, name: key.name)]?.remove(id)
+            byName[NameKey(center: key.center, name: registration.name)]?.remove(id)
+        }
+        if let observer = registration.asyncObserver {
+            asyncUnbound[observer]?.removeAll { $0 == id }
+            if asyncUnbound[observer]?.isEmpty == true { asyncUnbound[observer] = nil }
         }
         byClosure[registration.closure]?.removeAll { $0 == id }
         if byClosure[registration.closure]?.isEmpty == true { byClosure[registration.closure] = nil }
@@ -103,9 +109,9 @@ extension ProbeEventBuilder {
     /// its closure and center.
     func fits(_ registration: Registration, closure: ClosureKey, post: PostInProgress?) -> Bool {
         guard registration.closure == closure else { return false }
-        guard let post else { return registration.key.map { $0.name == nil } ?? true }
+        guard let post else { return registration.key.map { _ in registration.name == nil } ?? true }
         guard registration.center.map({ $0 == post.center }) ?? true else { return false }
-        return registration.key.map { $0.name == nil || $0.name == post.name } ?? true
+        return registration.key.map { _ in registration.name == nil || registration.name == post.name } ?? true
     }
 
     mutating func missedToken(events: inout [TraceEvent]) -> UInt64 {
@@ -119,7 +125,8 @@ extension ProbeEventBuilder {
     }
 
     mutating func startDelivery(
-        thread: Int32, time: UInt64, context: UInt64, closure: ClosureKey, events: inout [TraceEvent]
+        thread: Int32, time: UInt64, context: UInt64, closure: ClosureKey, inner: ClosureKey? = nil,
+        events: inout [TraceEvent]
     ) {
         let post = currentPost[thread]
         var id: UInt64?
@@ -145,6 +152,12 @@ extension ProbeEventBuilder {
             byContext[context] = first
             id = first
         }
+        // Else an `AsyncMessage` observer's first enqueue: its closure holds the observer's.
+        if id == nil, let inner, let bound = bindEnqueue(closure: closure, inner: inner, post: post) {
+            registrations[bound]?.boundContext = context
+            byContext[context] = bound
+            id = bound
+        }
         if id == nil, byClosure[closure] != nil {
             // Live registrations carry this closure but none fits this post: tied to none.
             unmatchedDeliveries += 1
@@ -167,7 +180,7 @@ extension ProbeEventBuilder {
             let found = nextRegistration
             nextRegistration += 1
             registrations[found] = Registration(
-                center: post?.center, closure: closure, boundContext: context,
+                name: post?.name, center: post?.center, closure: closure, boundContext: context,
                 enqueuesOnly: post?.message == .async)
             byClosure[closure, default: []].append(found)
             byContext[context] = found

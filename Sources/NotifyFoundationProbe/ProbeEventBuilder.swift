@@ -20,15 +20,20 @@ package struct ProbeEventBuilder {
         /// Whether a post's return addresses are those of a typed message's `post` (which calls
         /// `_post` from Foundation's own message code), and which protocol; nil for a notification.
         package var message: ([UInt64]) -> TraceMessageKind?
+        /// A typed message's readable name, whole, from its type's metadata; nil when the
+        /// metadata has no symbol (the name Foundation posts it under is shown then).
+        package var messageName: (UInt64) -> String?
 
         package init(
             threadName: @escaping (Int32) -> String, site: @escaping ([UInt64]) -> ProbeSite,
-            typeName: @escaping (UInt64) -> String, message: @escaping ([UInt64]) -> TraceMessageKind? = { _ in nil }
+            typeName: @escaping (UInt64) -> String, message: @escaping ([UInt64]) -> TraceMessageKind? = { _ in nil },
+            messageName: @escaping (UInt64) -> String? = { _ in nil }
         ) {
             self.threadName = threadName
             self.site = site
             self.typeName = typeName
             self.message = message
+            self.messageName = messageName
         }
     }
 
@@ -38,6 +43,9 @@ package struct ProbeEventBuilder {
         /// The object filter's identifier, 0 for none: Foundation numbers tokens per name and filter.
         var filter: UInt64
         var token: UInt64
+        /// A typed message token's name's high word: two message types whose names read alike
+        /// once cut (local types) are told apart by their strings. 0 for a notification's.
+        var nameWord: UInt64 = 0
     }
 
     /// A token without its center: what a removal from the wrong center shares with the token.
@@ -66,6 +74,8 @@ package struct ProbeEventBuilder {
     struct Registration {
         /// Nil for one found live: its name and filter were never seen.
         var key: RegistrationKey?
+        /// The name its posts carry (a typed message's readable name), nil for every name.
+        var name: String?
         /// Nil for one found live in a delivery whose post was not seen.
         var center: UInt64?
         var closure: ClosureKey
@@ -74,12 +84,31 @@ package struct ProbeEventBuilder {
         var queue: PendingQueue?
         /// An `AsyncMessage` observer: its closure the probes see only enqueues the message.
         var enqueuesOnly = false
+        /// An `AsyncMessage` observer's own closure, which its runs carry; its enqueue's closure
+        /// (``closure``) is learnt at its first delivery.
+        var asyncObserver: ClosureKey?
+    }
+
+    /// An `AsyncMessage` observer's enqueue, waiting for its run.
+    struct PendingRun {
+        var registration: UInt64
+        var post: PostInProgress
+        var enqueued: UInt64
+    }
+
+    /// An `AsyncMessage` observer's run under way.
+    struct AsyncRun {
+        var pending: PendingRun
+        var thread: Int32
+        var start: UInt64
     }
 
     /// An `OperationQueue` observer being added: the queue's address and the app's block.
     struct PendingQueue {
         var queue: UInt64
         var block: ClosureKey
+        /// The queue is `OperationQueue.main`.
+        var isMain = false
     }
 
     struct PendingAdd {
@@ -88,6 +117,8 @@ package struct ProbeEventBuilder {
         var closure: ClosureKey
         var name: String?
         var queue: PendingQueue?
+        /// A typed message observer's add: which, and the message type's metadata.
+        var typed: (kind: TypedAddKind, metadata: UInt64)?
     }
 
     /// Where a queue observer's block ran: the queue's thread, its start and end.
@@ -137,6 +168,17 @@ package struct ProbeEventBuilder {
     var currentPost: [Int32: PostInProgress] = [:]
     var running: [Int32: [RunningDelivery]] = [:]
     var pendingQueues: [Int32: PendingQueue] = [:]
+    /// `AsyncMessage` registrations by their observer's closure whose enqueue was not seen yet.
+    var asyncUnbound: [ClosureKey: [UInt64]] = [:]
+    /// Enqueued `AsyncMessage` runs by the observer's closure, oldest first; bounded (so are the
+    /// runs under way and the names asked, by the same limit).
+    var pendingRuns: [ClosureKey: [PendingRun]] = [:]
+    var pendingRunCount = 0
+    static let pendingRunLimit = 65_536
+    /// `AsyncMessage` runs under way, by their async frame.
+    var asyncRuns: [UInt64: AsyncRun] = [:]
+    /// ``Lookups/messageName`` by metadata, asked once each.
+    var messageNames: [UInt64: String?] = [:]
     /// Live queue registrations by their block, to tie an operation to its registration.
     var byBlock: [ClosureKey: [UInt64]] = [:]
     /// The queue operations running on each thread: the posting thread and registration of each.
@@ -183,24 +225,49 @@ package struct ProbeEventBuilder {
         case .add(let call, let object, let function, let context, let name):
             lastTime = call.time
             pendingAdds[call.thread] = PendingAdd(
-                line: call, object: object, closure: ClosureKey(function: function, context: context), name: name.text,
+                line: call, object: object, closure: ClosureKey(function: function, context: context), name: name.shown,
                 queue: pendingQueues.removeValue(forKey: call.thread))
+        case .typedAdd(let call, let kind, let object, let function, let context, let message):
+            lastTime = call.time
+            pendingAdds[call.thread] = PendingAdd(
+                line: call, object: object, closure: ClosureKey(function: function, context: context), name: nil,
+                typed: (kind, message))
+        case .typedAdded(let thread, let time, let token, let filter, let nameWord, let name):
+            lastTime = time
+            guard let pending = pendingAdds.removeValue(forKey: thread), let typed = pending.typed else {
+                unmatched += 1
+                return
+            }
+            let readable = messageName(typed.metadata)
+            registerTyped(
+                pending, kind: typed.kind, name: readable ?? name.shown,
+                key: RegistrationKey(
+                    center: pending.line.center, name: name.shown, filter: filter, token: token, nameWord: nameWord),
+                events: &events)
+        case .asyncRunStart(let thread, let time, let frame, let function, let context):
+            lastTime = time
+            startAsyncRun(
+                thread: thread, time: time, frame: frame, observer: ClosureKey(function: function, context: context))
+        case .asyncRunEnd(let thread, let time, let frame):
+            lastTime = time
+            endAsyncRun(thread: thread, time: time, frame: frame, events: &events)
         case .added(let thread, let time, let token, let filter):
             lastTime = time
-            guard let pending = pendingAdds.removeValue(forKey: thread) else {
+            guard let pending = pendingAdds.removeValue(forKey: thread), pending.typed == nil else {
                 unmatched += 1
                 return
             }
             register(pending, token: token, filter: filter, events: &events)
-        case .post(let call, let object, let name):
+        case .post(let call, let object, let message, let name):
             lastTime = call.time
-            post(call, object: object, name: name.text ?? "", events: &events)
-        case .remove(let call, let token, let filter, let name):
+            post(call, object: object, metadata: message, name: name.shown ?? "", events: &events)
+        case .remove(let call, let token, let filter, let nameWord, let name):
             lastTime = call.time
-            remove(
-                call, key: RegistrationKey(center: call.center, name: name.text, filter: filter, token: token),
-                events: &events)
-        case .deliveryStart(let thread, let time, let context, let function, let closureContext):
+            let key = RegistrationKey(center: call.center, name: name.shown, filter: filter, token: token)
+            var typedKey = key
+            typedKey.nameWord = nameWord ?? 0
+            remove(call, key: nameWord != nil && byKey[typedKey] != nil ? typedKey : key, events: &events)
+        case .deliveryStart(let thread, let time, let context, let function, let closureContext, let inner):
             lastTime = time
             // Without return probes on the closure, the post's previous delivery ends here; so does
             // one of a post made before the probes attached (neither has a post seen).
@@ -213,7 +280,8 @@ package struct ProbeEventBuilder {
             }
             startDelivery(
                 thread: thread, time: time, context: context,
-                closure: ClosureKey(function: function, context: closureContext), events: &events)
+                closure: ClosureKey(function: function, context: closureContext),
+                inner: inner.map { ClosureKey(function: $0.function, context: $0.context) }, events: &events)
         case .deliveryEnd(let thread, let time):
             lastTime = time
             endDelivery(thread: thread, time: time, events: &events)
@@ -231,9 +299,10 @@ package struct ProbeEventBuilder {
             if running[thread]?.last?.post?.id == post.id { endDelivery(thread: thread, time: time, events: &events) }
             // Back in the delivery (and its post) this post was made from, if any.
             currentPost[thread] = running[thread]?.last?.post
-        case .queueAdd(let thread, let time, let queue, let function, let context):
+        case .queueAdd(let thread, let time, let queue, let function, let context, let mainQueue):
             lastTime = time
-            pendingQueues[thread] = PendingQueue(queue: queue, block: ClosureKey(function: function, context: context))
+            pendingQueues[thread] = PendingQueue(
+                queue: queue, block: ClosureKey(function: function, context: context), isMain: mainQueue == queue)
         case .operationStart(let thread, let time, let function, let context):
             lastTime = time
             startOperation(thread: thread, time: time, block: ClosureKey(function: function, context: context))
@@ -250,102 +319,6 @@ package struct ProbeEventBuilder {
     package mutating func nextSeq() -> UInt64 {
         seq += 1
         return seq
-    }
-
-    mutating func post(_ call: ProbeCall, object: ProbeObject?, name: String, events: inout [TraceEvent]) {
-        let thread = threadID(call.thread, time: call.time, events: &events)
-        let objectID = object.map { self.objectID($0, events: &events) }
-        let site = siteID(lookups.site(call.callers), events: &events)
-        let outer = running[call.thread]?.last?.post
-        let id = nextPost
-        nextPost += 1
-        let depth = (running[call.thread]?.count ?? 0) + 1
-        var matched = 0
-        for names in [NameKey(center: call.center, name: name), NameKey(center: call.center, name: nil)] {
-            for id in byName[names] ?? [] {
-                guard let filter = registrations[id]?.objectWord else {
-                    matched += 1
-                    continue
-                }
-                if filter == object?.word { matched += 1 }
-            }
-        }
-        let caller = call.callers.first ?? 0
-        let message: TraceMessageKind?
-        if let known = messageByCaller[caller] {
-            message = known
-        } else {
-            message = lookups.message(call.callers)
-            messageByCaller[caller] = message
-        }
-        currentPost[call.thread] = PostInProgress(
-            id: id, center: call.center, name: name, thread: thread, depth: depth, message: message)
-        events.append(
-            .posted(
-                TracePost(
-                    seq: nextSeq(), timestamp: call.time, thread: thread, postID: id, name: name, object: objectID,
-                    hasUserInfo: false, matched: matched, depth: depth, parentPostID: outer?.id ?? 0, callsite: site,
-                    message: message)))
-    }
-
-    mutating func endDelivery(thread: Int32, time: UInt64, events: inout [TraceEvent]) {
-        guard let delivery = running[thread]?.popLast() else {
-            unmatched += 1
-            return
-        }
-        // Back in the post whose handler this was.
-        currentPost[thread] = delivery.post
-        guard let post = delivery.post else {
-            unmatched += 1
-            return
-        }
-        guard let registration = delivery.registration else { return }
-        // An async message observer's run happens later, on a task the probes do not see.
-        if registrations[registration]?.enqueuesOnly == true { return }
-        let isQueued = registrations[registration]?.queue != nil
-        // A queue observer's block ran on the queue's thread while the post waited; when the queue
-        // was the posting thread's own, it ran inline.
-        var ran = (thread: thread, start: delivery.start, end: time)
-        if let hop = delivery.hop, let end = hop.end { ran = (hop.thread, hop.start, end) }
-        let delivering = threadID(ran.thread, time: ran.end, events: &events)
-        events.append(
-            .delivered(
-                TraceDelivery(
-                    seq: nextSeq(), timestamp: time, thread: delivering, postID: post.id,
-                    registration: registration, name: post.name, postingThread: post.thread,
-                    target: isQueued ? .operationQueue : .posting, start: ran.start, duration: ran.end &- ran.start,
-                    wait: ran.start &- delivery.start, depth: post.depth)))
-    }
-
-    /// A queue observer's block starts on the queue's thread: it belongs to the oldest running
-    /// delivery of a registration with that block that has not started its operation yet.
-    mutating func startOperation(thread: Int32, time: UInt64, block: ClosureKey) {
-        let ids = byBlock[block] ?? []
-        var found: (thread: Int32, index: Int, start: UInt64)?
-        for (posting, stack) in running {
-            for (index, delivery) in stack.enumerated()
-            where delivery.hop == nil && delivery.registration.map(ids.contains) == true {
-                if found.map({ delivery.start < $0.start }) ?? true { found = (posting, index, delivery.start) }
-            }
-        }
-        guard let found else {
-            unmatched += 1
-            return
-        }
-        running[found.thread]![found.index].hop = Hop(thread: thread, start: time)
-        operations[thread, default: []].append((found.thread, running[found.thread]![found.index].registration!))
-    }
-
-    mutating func endOperation(thread: Int32, time: UInt64) {
-        guard let operation = operations[thread]?.popLast(),
-            let index = running[operation.postingThread]?.lastIndex(where: {
-                $0.registration == operation.registration && $0.hop?.thread == thread && $0.hop?.end == nil
-            })
-        else {
-            unmatched += 1
-            return
-        }
-        running[operation.postingThread]![index].hop?.end = time
     }
 
     mutating func threadID(_ tid: Int32, time: UInt64, events: inout [TraceEvent]) -> UInt64 {

@@ -5,21 +5,38 @@ package enum ProbeLine: Sendable, Equatable {
     /// `_addObserver` returned the token: its number and its object filter's identifier (0: none),
     /// numbered by Foundation per name and filter.
     case added(thread: Int32, time: UInt64, token: UInt64, filter: UInt64)
-    /// `_post` was entered.
-    case post(ProbeCall, object: ProbeObject?, name: ProbeName)
+    /// `_post` was entered; `message` is the posted value's type metadata (a typed message's type).
+    case post(ProbeCall, object: ProbeObject?, message: UInt64? = nil, name: ProbeName)
+    /// A typed message observer's add (`_addMainActorObserver`, `_addAsyncObserver`) was entered:
+    /// the subject filter, the observer's closure and the message type's metadata.
+    case typedAdd(
+        ProbeCall, kind: TypedAddKind, object: ProbeObject?, function: UInt64, context: UInt64, message: UInt64)
+    /// A typed message observer's add returned its token: number, object filter identifier, the
+    /// name's high word (which tells its string apart from another of the same text) and name.
+    case typedAdded(thread: Int32, time: UInt64, token: UInt64, filter: UInt64, nameWord: UInt64, name: ProbeName)
+    /// An `AsyncMessage` observer's run started on the cooperative pool: its async frame and the
+    /// observer's closure.
+    case asyncRunStart(thread: Int32, time: UInt64, frame: UInt64, function: UInt64, context: UInt64)
+    /// An `AsyncMessage` observer's run ended: `frame` is the one its start gave.
+    case asyncRunEnd(thread: Int32, time: UInt64, frame: UInt64)
     /// `_removeObserver` was entered with the token `token` of name `name` and object filter
-    /// identifier `filter` (0: none).
-    case remove(ProbeCall, token: UInt64, filter: UInt64, name: ProbeName)
+    /// identifier `filter` (0: none); `nameWord` is the name's high word when the line gives it.
+    case remove(ProbeCall, token: UInt64, filter: UInt64, nameWord: UInt64? = nil, name: ProbeName)
     /// An observer's closure started: `context` is the delivery closure's own context, `function`
-    /// and `closureContext` the observer's closure it calls.
-    case deliveryStart(thread: Int32, time: UInt64, context: UInt64, function: UInt64, closureContext: UInt64)
+    /// and `closureContext` the observer's closure it calls, `inner` the two words that closure's
+    /// context holds where an `AsyncMessage` observer's enqueue keeps the app's observer.
+    case deliveryStart(
+        thread: Int32, time: UInt64, context: UInt64, function: UInt64, closureContext: UInt64,
+        inner: ProbeClosure? = nil)
     /// The innermost running observer's closure on `thread` returned.
     case deliveryEnd(thread: Int32, time: UInt64)
     /// The innermost running `_post` on `thread` returned: its last delivery is over.
     case postEnd(thread: Int32, time: UInt64)
     /// `addObserver(forName:object:queue:using:)` was entered with a queue (its address) and the
-    /// block `function`/`context`: the thread's next add is this queue observer's.
-    case queueAdd(thread: Int32, time: UInt64, queue: UInt64, function: UInt64, context: UInt64)
+    /// block `function`/`context`: the thread's next add is this queue observer's. `mainQueue` is
+    /// `OperationQueue.main`'s address when the line gives it (0: not made yet).
+    case queueAdd(
+        thread: Int32, time: UInt64, queue: UInt64, function: UInt64, context: UInt64, mainQueue: UInt64? = nil)
     /// A queue observer's block started on the queue's thread.
     case operationStart(thread: Int32, time: UInt64, function: UInt64, context: UInt64)
     /// The innermost running queue operation on `thread` ended.
@@ -73,24 +90,55 @@ package enum ProbeLine: Sendable, Equatable {
             guard let token = fields.hex(), let filter = fields.hex() else { return nil }
             self = .added(thread: thread, time: time, token: token, filter: filter)
         case "P":
-            guard let center = fields.hex(), let object = fields.object(), let callers = fields.callers(),
-                let name = fields.name()
-            else { return nil }
+            guard let center = fields.hex(), let object = fields.object(), let callers = fields.callers() else {
+                return nil
+            }
+            let message = fields.hexBeforeName()
+            guard let name = fields.name() else { return nil }
             self = .post(
-                ProbeCall(thread: thread, time: time, center: center, callers: callers), object: object, name: name)
+                ProbeCall(thread: thread, time: time, center: center, callers: callers), object: object,
+                message: message, name: name)
         case "R":
             guard let center = fields.hex(), let token = fields.hex(), let filter = fields.hex(),
-                let callers = fields.callers(), let name = fields.name()
+                let callers = fields.callers()
             else { return nil }
+            let nameWord = fields.hexBeforeName()
+            guard let name = fields.name() else { return nil }
             self = .remove(
                 ProbeCall(thread: thread, time: time, center: center, callers: callers), token: token, filter: filter,
-                name: name)
+                nameWord: nameWord, name: name)
+        case "M", "Y":
+            guard let center = fields.hex(), let object = fields.object(), let function = fields.hex(),
+                let context = fields.hex(), let message = fields.hex(), let callers = fields.callers()
+            else { return nil }
+            self = .typedAdd(
+                ProbeCall(thread: thread, time: time, center: center, callers: callers),
+                kind: tag == "M" ? .mainActor : .async, object: object, function: function, context: context,
+                message: message)
+        case "m":
+            guard let token = fields.hex(), let filter = fields.hex(), let nameWord = fields.hex(),
+                let name = fields.name()
+            else { return nil }
+            self = .typedAdded(
+                thread: thread, time: time, token: token, filter: filter, nameWord: nameWord, name: name)
+        case "W":
+            guard let frame = fields.hex(), let function = fields.hex(), let context = fields.hex() else { return nil }
+            self = .asyncRunStart(thread: thread, time: time, frame: frame, function: function, context: context)
+        case "w":
+            guard let frame = fields.hex() else { return nil }
+            self = .asyncRunEnd(thread: thread, time: time, frame: frame)
         case "D":
             guard let context = fields.hex(), let function = fields.hex(), let closureContext = fields.hex() else {
                 return nil
             }
+            var inner: ProbeClosure?
+            if let innerFunction = fields.hex() {
+                guard let innerContext = fields.hex() else { return nil }
+                inner = ProbeClosure(function: innerFunction, context: innerContext)
+            }
             self = .deliveryStart(
-                thread: thread, time: time, context: context, function: function, closureContext: closureContext)
+                thread: thread, time: time, context: context, function: function, closureContext: closureContext,
+                inner: inner)
         case "d":
             self = .deliveryEnd(thread: thread, time: time)
         case "p":
@@ -107,7 +155,8 @@ package enum ProbeLine: Sendable, Equatable {
             self = .counts(time: time, lines: lines)
         case "Q":
             guard let queue = fields.hex(), let function = fields.hex(), let context = fields.hex() else { return nil }
-            self = .queueAdd(thread: thread, time: time, queue: queue, function: function, context: context)
+            self = .queueAdd(
+                thread: thread, time: time, queue: queue, function: function, context: context, mainQueue: fields.hex())
         case "O":
             guard let function = fields.hex(), let context = fields.hex() else { return nil }
             self = .operationStart(thread: thread, time: time, function: function, context: context)
@@ -161,6 +210,22 @@ package struct ProbeObject: Sendable, Equatable {
     }
 }
 
+/// Which typed message observer an add is.
+package enum TypedAddKind: Sendable, Equatable {
+    case mainActor, async
+}
+
+/// A closure's two words: its function and its context.
+package struct ProbeClosure: Sendable, Equatable, Hashable {
+    package var function: UInt64
+    package var context: UInt64
+
+    package init(function: UInt64, context: UInt64) {
+        self.function = function
+        self.context = context
+    }
+}
+
 /// A notification name as the probes saw it.
 package enum ProbeName: Sendable, Equatable {
     /// `nil`: every name.
@@ -187,6 +252,13 @@ private struct ProbeFields {
     }
 
     mutating func decimal() -> UInt64? { word().flatMap { UInt64($0) } }
+
+    /// A hex word before the name, when there is one: a name starts with `S`, `L` or `N`, which
+    /// no hex word does.
+    mutating func hexBeforeName() -> UInt64? {
+        guard let first = rest.first, first != "S", first != "L", first != "N" else { return nil }
+        return hex()
+    }
     mutating func hex() -> UInt64? { word().flatMap { UInt64($0, radix: 16) } }
 
     /// Two words: the first word and the metadata of an `Any?`; nil metadata means none.
@@ -224,5 +296,11 @@ extension ProbeName {
     package var text: String? {
         if case .text(let text, _) = self { return text }
         return nil
+    }
+
+    /// The name as shown, nil for none: one the probes cut ends in `…`, so it never reads as whole.
+    package var shown: String? {
+        guard case .text(let text, let truncated) = self else { return nil }
+        return truncated ? text + "…" : text
     }
 }

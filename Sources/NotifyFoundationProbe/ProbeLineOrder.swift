@@ -71,9 +71,13 @@ extension ProbeLine {
     /// When the probe fired; nil for lines bpftrace itself prints.
     package var time: UInt64? {
         switch self {
-        case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _, _): call.time
-        case .added(_, let time, _, _), .deliveryStart(_, let time, _, _, _), .deliveryEnd(_, let time),
-            .postEnd(_, let time), .queueAdd(_, let time, _, _, _), .operationStart(_, let time, _, _),
+        case .add(let call, _, _, _, _), .post(let call, _, _, _), .remove(let call, _, _, _, _),
+            .typedAdd(let call, _, _, _, _, _):
+            call.time
+        case .typedAdded(_, let time, _, _, _, _), .asyncRunStart(_, let time, _, _, _), .asyncRunEnd(_, let time, _):
+            time
+        case .added(_, let time, _, _), .deliveryStart(_, let time, _, _, _, _), .deliveryEnd(_, let time),
+            .postEnd(_, let time), .queueAdd(_, let time, _, _, _, _), .operationStart(_, let time, _, _),
             .operationEnd(_, let time), .exec(_, let time), .centerEnd(_, let time, _), .counts(let time, _):
             time
         case .ready, .lost, .finalCount: nil
@@ -83,9 +87,14 @@ extension ProbeLine {
     /// The thread the probe fired on; nil for lines bpftrace itself prints.
     package var thread: Int32? {
         switch self {
-        case .add(let call, _, _, _, _), .post(let call, _, _), .remove(let call, _, _, _): call.thread
-        case .added(let thread, _, _, _), .deliveryStart(let thread, _, _, _, _), .deliveryEnd(let thread, _),
-            .postEnd(let thread, _), .queueAdd(let thread, _, _, _, _), .operationStart(let thread, _, _, _),
+        case .add(let call, _, _, _, _), .post(let call, _, _, _), .remove(let call, _, _, _, _),
+            .typedAdd(let call, _, _, _, _, _):
+            call.thread
+        case .typedAdded(let thread, _, _, _, _, _), .asyncRunStart(let thread, _, _, _, _),
+            .asyncRunEnd(let thread, _, _):
+            thread
+        case .added(let thread, _, _, _), .deliveryStart(let thread, _, _, _, _, _), .deliveryEnd(let thread, _),
+            .postEnd(let thread, _), .queueAdd(let thread, _, _, _, _, _), .operationStart(let thread, _, _, _),
             .operationEnd(let thread, _), .exec(let thread, _), .centerEnd(let thread, _, _):
             thread
         case .ready, .lost, .counts, .finalCount: nil

@@ -2,10 +2,12 @@
 /// is printed; the raw value is the map's key and the place in a `C` line.
 package enum ProbeLineKind: Int, CaseIterable, Sendable {
     case add, added, post, remove, deliveryStart, deliveryEnd, postEnd, queueAdd, operationStart, operationEnd
-    case exec, centerEnd
+    case exec, centerEnd, typedAdd, typedAdded, asyncRunStart, asyncRunEnd
 
     /// Whether losing such a line loses a registration (an orphan delivery or removal may be its).
-    var registers: Bool { self == .add || self == .added || self == .queueAdd }
+    var registers: Bool {
+        self == .add || self == .added || self == .queueAdd || self == .typedAdd || self == .typedAdded
+    }
 }
 
 extension ProbeLine {
@@ -24,6 +26,10 @@ extension ProbeLine {
         case .operationEnd: .operationEnd
         case .exec: .exec
         case .centerEnd: .centerEnd
+        case .typedAdd: .typedAdd
+        case .typedAdded: .typedAdded
+        case .asyncRunStart: .asyncRunStart
+        case .asyncRunEnd: .asyncRunEnd
         case .ready, .lost, .counts, .finalCount: nil
         }
     }

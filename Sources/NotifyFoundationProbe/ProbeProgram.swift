@@ -59,14 +59,24 @@ package struct ProbeProgram: Sendable, Equatable {
     /// process has no such file with them: queue observers then look like the others.
     package var queueLibrary: String?
 
+    /// Where `OperationQueue.main`'s storage is from ``FoundationSymbols/queueAddObserver``'s entry,
+    /// in ``queueLibrary`` (its address is read there): nil when unknown.
+    package var mainQueueOffset: Int64?
+
     /// How many CPUs the counts are summed over (`@c[kind, 0]` to `@c[kind, cpus - 1]`).
     package var cpus: Int
 
+    /// Whether the file holds ``FoundationSymbols/typedSymbols``: typed message observers' adds and
+    /// `AsyncMessage` observers' runs are probed.
+    package var seesTypedMessages: Bool
+
     package init(
         pid: Int32, library: String, queueLibrary: String? = nil, deliveryEnd: DeliveryEnd = .nextDeliveryOrPostReturn,
-        cpus: Int = Self.configuredCPUs
+        cpus: Int = Self.configuredCPUs, seesTypedMessages: Bool = true, mainQueueOffset: Int64? = nil
     ) {
+        self.mainQueueOffset = mainQueueOffset
         self.pid = pid
+        self.seesTypedMessages = seesTypedMessages
         self.library = library
         self.queueLibrary = queueLibrary
         self.deliveryEnd = deliveryEnd
@@ -115,24 +125,26 @@ package struct ProbeProgram: Sendable, Equatable {
                 nameLines(
                     prefix: "A %d %llu %lx %lx %lx %lx %lx %lx %lx %lx",
                     arguments: #"tid, $t, reg("r13"), \#(object), reg("cx"), reg("r8"), \#(callers)"#,
-                    low: "di", high: "si")),
+                    low: #"reg("di")"#, high: #"reg("si")"#)),
             probe(
                 "uretprobe", FoundationSymbols.addObserver, filter, .added,
                 #"printf("a %d %llu %lx %lx\n", tid, $t, reg("ax"), reg("r8"));"#),
             probe(
                 "uprobe", FoundationSymbols.post, filter, .post,
                 nameLines(
-                    prefix: "P %d %llu %lx %lx %lx %lx %lx %lx",
-                    arguments: #"tid, $t, reg("r13"), \#(object), \#(callers)"#, low: "di", high: "si")),
+                    prefix: "P %d %llu %lx %lx %lx %lx %lx %lx %lx",
+                    arguments: #"tid, $t, reg("r13"), \#(object), \#(callers), reg("r8")"#, low: #"reg("di")"#,
+                    high: #"reg("si")"#)),
             probe(
                 "uprobe", FoundationSymbols.removeObserver, filter, .remove,
                 nameLines(
-                    prefix: "R %d %llu %lx %lx %lx %lx %lx %lx",
-                    arguments: #"tid, $t, reg("r13"), reg("di"), reg("cx"), \#(callers)"#, low: "si", high: "dx")),
+                    prefix: "R %d %llu %lx %lx %lx %lx %lx %lx %lx",
+                    arguments: #"tid, $t, reg("r13"), reg("di"), reg("cx"), \#(callers), reg("dx")"#,
+                    low: #"reg("si")"#, high: #"reg("dx")"#)),
             probe(
                 "uprobe", FoundationSymbols.delivery, filter, .deliveryStart,
-                #"printf("D %d %llu %lx %lx %lx\n", tid, $t, reg("r13"), *(uint64 *)(reg("r13") + 24), "#
-                    + #"*(uint64 *)(reg("r13") + 32));"#),
+                #"$b = *(uint64 *)(reg("r13") + 32); printf("D %d %llu %lx %lx %lx %lx %lx\n", tid, $t, reg("r13"), "#
+                    + #"*(uint64 *)(reg("r13") + 24), $b, *(uint64 *)($b + 40), *(uint64 *)($b + 48));"#),
             deliveryEnd == .closureReturn
                 ? probe(
                     "uretprobe", FoundationSymbols.delivery, filter, .deliveryEnd,
@@ -143,15 +155,49 @@ package struct ProbeProgram: Sendable, Equatable {
                 "uprobe", FoundationSymbols.centerDeinit, filter, .centerEnd,
                 #"printf("E %d %llu %lx\n", tid, $t, reg("r13"));"#),
             counts,
-        ].joined(separator: "\n") + "\n" + queueProbes(filter: filter)
+        ].joined(separator: "\n") + "\n" + typedProbes(filter: filter, callers: callers) + queueProbes(filter: filter)
+    }
+
+    /// A typed message observer's add and return, and an `AsyncMessage` observer's run.
+    private func typedProbes(filter: String, callers: String) -> String {
+        guard seesTypedMessages else { return "" }
+        let token = #"*(uint64 *)(reg("ax") + 16), *(uint64 *)(reg("ax") + 40), *(uint64 *)(reg("ax") + 32)"#
+        let added = nameLines(
+            prefix: "m %d %llu %lx %lx %lx", arguments: "tid, $t, \(token)", low: #"*(uint64 *)(reg("ax") + 24)"#,
+            high: #"*(uint64 *)(reg("ax") + 32)"#)
+        // The subject is a class reference or nil, held indirectly: its address, then its class.
+        func add(_ tag: String, subject: String, closure: String, metadata: String) -> String {
+            #"$s = *(uint64 *)reg("\#(subject)"); printf("\#(tag) %d %llu %lx %lx %lx %lx %lx %lx %lx %lx %lx\n", "#
+                + #"tid, $t, reg("r13"), $s, *(uint64 *)$s, \#(closure), reg("\#(metadata)"), \#(callers));"#
+        }
+        return [
+            probe(
+                "uprobe", FoundationSymbols.addMainActorObserver, filter, .typedAdd,
+                add("M", subject: "di", closure: #"reg("si"), reg("dx")"#, metadata: "cx")),
+            probe("uretprobe", FoundationSymbols.addMainActorObserver, filter, .typedAdded, added),
+            probe(
+                "uprobe", FoundationSymbols.addAsyncObserver, filter, .typedAdd,
+                add("Y", subject: "si", closure: #"reg("dx"), reg("cx")"#, metadata: "di")),
+            probe("uretprobe", FoundationSymbols.addAsyncObserver, filter, .typedAdded, added),
+            probe(
+                "uprobe", FoundationSymbols.asyncRun, filter, .asyncRunStart,
+                #"printf("W %d %llu %lx %lx %lx\n", tid, $t, reg("r14"), *(uint64 *)(reg("r13") + 32), "#
+                    + #"*(uint64 *)(reg("r13") + 40));"#),
+            probe(
+                "uprobe", FoundationSymbols.asyncRunResume, filter, .asyncRunEnd,
+                #"printf("w %d %llu %lx\n", tid, $t, *(uint64 *)(*(uint64 *)reg("r14")));"#),
+        ].joined(separator: "\n") + "\n"
     }
 
     private func queueProbes(filter: String) -> String {
         guard let queueLibrary else { return "" }
+        // The probe fires at the function's first byte: the storage is a fixed distance from it.
+        let mainQueue = mainQueueOffset.map { #"*(uint64 *)(reg("ip") + ("# + String($0) + "))" } ?? "0"
         return [
             probe(
                 "uprobe", FoundationSymbols.queueAddObserver, "/pid == \(pid) && reg(\"cx\") != 0/", .queueAdd,
-                #"printf("Q %d %llu %lx %lx %lx\n", tid, $t, reg("cx"), reg("r8"), reg("r9"));"#, in: queueLibrary),
+                #"printf("Q %d %llu %lx %lx %lx %lx\n", tid, $t, reg("cx"), reg("r8"), reg("r9"), "# + mainQueue + ");",
+                in: queueLibrary),
             probe(
                 "uprobe", FoundationSymbols.queueOperation, filter, .operationStart,
                 #"printf("O %d %llu %lx %lx\n", tid, $t, *(uint64 *)(reg("r13") + 16), *(uint64 *)(reg("r13") + 24));"#,
@@ -185,14 +231,11 @@ package struct ProbeProgram: Sendable, Equatable {
             + " $t = nsecs; printf(\"C 0 %llu\(formats)\\n\", $t\(values)); }"
     }
 
-    /// Prints one line whose NAME is the `String?` held in registers `low:high`: bit 61 of the
-    /// high word marks a small string, 0 means nil, else the low 56 bits point 32 bytes before
-    /// the UTF-8 bytes (NUL-terminated) and the low 48 bits of the low word count them.
-    private func nameLines(prefix: String, arguments: String, low: String, high: String) -> String {
-        let highWord = "reg(\"\(high)\")"
-        let lowWord = "reg(\"\(low)\")"
-        return
-            "if ((\(highWord) >> 61) & 1) { printf(\"\(prefix) S %lx %lx\\n\", \(arguments), \(lowWord), \(highWord)); } "
+    /// Prints one line whose NAME is the `String?` held in the words `low:high` (expressions): bit
+    /// 61 of the high word marks a small string, 0 means nil, else the low 56 bits point 32 bytes
+    /// before the UTF-8 bytes (NUL-terminated) and the low 48 bits of the low word count them.
+    private func nameLines(prefix: String, arguments: String, low lowWord: String, high highWord: String) -> String {
+        "if ((\(highWord) >> 61) & 1) { printf(\"\(prefix) S %lx %lx\\n\", \(arguments), \(lowWord), \(highWord)); } "
             + "else if (\(highWord) == 0) { printf(\"\(prefix) N\\n\", \(arguments)); } "
             + "else { printf(\"\(prefix) L %d %s\\n\", \(arguments), \(lowWord) & 0xffffffffffff, "
             + "str((\(highWord) & 0xffffffffffffff) + 32)); }"

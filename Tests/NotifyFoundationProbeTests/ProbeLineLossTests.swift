@@ -26,9 +26,11 @@ import Testing
             }
     }
 
-    /// A `C` line: the kernel's counts in ``ProbeLineKind`` order (A a P R D d p Q O o X E).
+    /// A `C` line: the kernel's counts in ``ProbeLineKind`` order (A a P R D d p Q O o X E, then
+    /// the typed message kinds, 0 when not given).
     func counts(at time: Int, _ lines: [UInt64]) -> String {
-        "C 0 \(time) " + lines.map(String.init).joined(separator: " ")
+        let padded = lines + [UInt64](repeating: 0, count: max(0, ProbeLineKind.allCases.count - lines.count))
+        return "C 0 \(time) " + padded.map(String.init).joined(separator: " ")
     }
 
     @Test func linesTheKernelCountedThatNeverArrivedAreAGapOfTheirOwn() {

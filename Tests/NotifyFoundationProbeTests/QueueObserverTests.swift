@@ -20,6 +20,29 @@ import Testing
         #expect(ProbeLine("Q 1 100 5600990 55aae0") == nil)
     }
 
+    @Test func anObserverOnTheMainQueueReadsMainQueue() {
+        // The probe gives OperationQueue.main's address (0x770) with each queue add: 0 before the
+        // app asked for it.
+        let events = events([
+            "Q 1 90 770 b1 0 770", "A 1 100 c0 0 0 f0 c0 fa 12 12 S 61 e100000000000000", "a 1 110 0 0",
+            "Q 1 120 990 b2 0 770", "A 1 130 c0 0 0 f0 c1 fa 12 12 S 62 e100000000000000", "a 1 140 0 0",
+            "Q 1 150 880 b3 0 0", "A 1 160 c0 0 0 f0 c2 fa 12 12 S 63 e100000000000000", "a 1 170 0 0",
+        ])
+        let labels = events.compactMap { if case .registered(let r) = $0 { r.targetLabel } else { nil } }
+        #expect(labels == ["main queue", "OperationQueue 0x990", "OperationQueue 0x880"])
+        #expect(
+            ProbeLine("Q 1 100 770 b1 0 770")
+                == .queueAdd(thread: 1, time: 100, queue: 0x770, function: 0xb1, context: 0, mainQueue: 0x770))
+    }
+
+    @Test func theProgramReadsTheMainQueuesAddressWhereFoundationKeepsIt() throws {
+        let text = try ProbeProgram(
+            pid: 4242, library: "/proc/4242/map_files/7fa5ea200000-7fa5ea782000",
+            queueLibrary: "/proc/4242/map_files/7fa5eb000000-7fa5eb400000", mainQueueOffset: 0x36_4188
+        ).text()
+        #expect(text.contains(#"reg("r9"), *(uint64 *)(reg("ip") + (3555720)));"#))
+    }
+
     @Test func aQueueObserverIsRegisteredOnItsQueueAndDeliveredOnTheQueuesThread() {
         let events = events([
             // addObserver(forName:object:queue:using:) with queue 0x990 and block 0xb1; Foundation

@@ -6,7 +6,9 @@
 # centers dropped with observers (their registrations end with them), a burst whose lost lines
 # are counted whatever drops them (a stopped viewer, the app's exit); the
 # recording replays to the same figures, explain names the removeObserver call that ended a
-# registration, and --fail-on gates on it; attach errors are one line.
+# registration, and --fail-on gates on it; attach errors are one line. A second app of our own
+# (foundation-typed-app.swift) checks typed messages against its own counts: 120 and 1,000
+# observers per post, local message types by name, an AsyncMessage's runs, a leaked observer (R6).
 #
 # Needs root (or CAP_BPF and CAP_PERFMON), bpftrace and a kernel with uprobes; it mounts tracefs
 # when it is not mounted. Skips, with one line, only where uprobes cannot be used.
@@ -230,6 +232,76 @@ check "explain --foundation --pid --for 2s: the posts made meanwhile at $repeat_
 rm -f "$WORK/go"
 wait "$app"
 app=""
+
+# Typed messages (foundation-typed-app.swift): MainActorMessages with 120 and 1,000 observers, four
+# local message types Foundation names alike up to 63 bytes, an AsyncMessage (its enqueue is not a
+# run, its run on the pool is), and an observer added every second and never removed (R6). The
+# app prints its own counts; every post must reach exactly its observers.
+"$SWIFTC" -g -module-name app Tests/e2e/foundation-typed-app.swift -o "$WORK/typed" >"$WORK/swiftc-typed.log" 2>&1 ||
+    { echo "e2e: swiftc failed:"; cat "$WORK/swiftc-typed.log"; exit 1; }
+rm -f "$WORK/go"
+"$WORK/typed" "$WORK/go" 22 >"$WORK/typed.out" &
+app=$!
+wait_until 20 grep -q '^pid' "$WORK/typed.out" || { echo "e2e: the typed app did not start"; exit 1; }
+timeout 180 "$TOP" --foundation --pid "$app" --batch --json -n 150 -d 1s --view names,observers,leaks \
+    --record "$WORK/typed.jsonl" > "$WORK/typed-live.jsonl" 2> "$WORK/typed.err" &
+top=$!
+wait_until 60 grep -q '"k":"header"' "$WORK/typed.jsonl" 2>/dev/null ||
+    { echo "e2e: the probes did not attach:"; cat "$WORK/typed.err"; exit 1; }
+touch "$WORK/go"
+wait_until 120 grep -q '^done' "$WORK/typed.out" || { echo "e2e: the typed app did not finish"; exit 1; }
+sleep 3
+rm -f "$WORK/go"
+wait "$top"
+wait "$app" 2>/dev/null
+app=""
+typed_frame=$(tail -n 1 "$WORK/typed-live.jsonl")
+check "typed messages: nothing lost" jq_true '.summary.lost == 0' <<<"$typed_frame"
+while read -r _ name observers posts truth; do
+    shown=$(jq -s --arg n "$name" '[.[] | select(.k == "deliver" and .name == $n)] | length' "$WORK/typed.jsonl")
+    echo "     $name: $observers observers, $posts posts: truth $truth deliveries, shown $shown"
+    check "$name: $posts posts, each run by exactly its $observers observers ($truth deliveries, as the app counted)" \
+        jq_true -s --arg n "$name" --argjson o "$observers" --argjson p "$posts" --argjson d "$truth" '
+            ([.[] | select(.k == "post" and .name == $n and .message == "main")] | length == $p and all(.matched == $o))
+            and ([.[] | select(.k == "register" and .name == $n and .kind == "message-main" and (.preexisting | not))]
+                | length == $o)
+            and ([.[] | select(.k == "deliver" and .name == $n)] | length == $d
+                and (group_by(.postID) | all(length == $o)))' "$WORK/typed.jsonl"
+    check "$name: the Names view counts its $observers observers and $truth deliveries" \
+        jq_true --arg n "$name" --argjson o "$observers" --argjson d "$truth" \
+        '[.views.names.rows[] | select(.name == $n and .observers == $o and .deliveries == $d)] | length == 1' \
+        <<<"$typed_frame"
+done < <(grep '^typed ' "$WORK/typed.out")
+read -r _ async_name async_observers async_posts async_runs < <(grep '^async ' "$WORK/typed.out")
+check "the AsyncMessage: its $async_runs runs (not its enqueues) are its deliveries, on the pool's threads" \
+    jq_true -s --arg n "$async_name" --argjson o "$async_observers" --argjson p "$async_posts" --argjson d "$async_runs" '
+        ([.[] | select(.k == "post" and .name == $n and .message == "async")] | length == $p)
+        and ([.[] | select(.k == "register" and .name == $n and .kind == "message-async" and .target == "task")]
+            | length == $o)
+        and ([.[] | select(.k == "deliver" and .name == $n)]
+            | length == $d and all(.target == "task" and .thread != .postingThread))' "$WORK/typed.jsonl"
+read -r -a locals < <(grep '^locals ' "$WORK/typed.out")
+for ((i = 1; i < ${#locals[@]}; i += 2)); do
+    local_name=${locals[$i]}
+    local_truth=${locals[$((i + 1))]}
+    check "local type $local_name: a name of its own, whole, without an address; $local_truth posts and deliveries; none left live" \
+        jq_true -s --arg t "$local_name" --argjson d "$local_truth" '
+            [.[] | select(.k == "post" and (.name | contains($t)))] as $posts
+            | ($posts | length == $d) and ($posts | map(.name) | unique | length == 1)
+            and ($posts[0].name | test("^" + $t + " #1 in app\\.") and (contains("$") | not) and (contains("…") | not))
+            and ([.[] | select(.k == "deliver" and .name == $posts[0].name)] | length == $d)
+            and ([.[] | select(.k == "register" and .name == $posts[0].name)] | length == 1)' "$WORK/typed.jsonl"
+done
+check "the four local types: none live at the end" \
+    jq_true '[.views.observers.rows[] | select((.name | contains("LocalMessage")) and .state == "live")] | length == 0' \
+    <<<"$typed_frame"
+read -r _ leaky_name leaky_count < <(grep '^leaky ' "$WORK/typed.out")
+leaky_at="foundation-typed-app.swift:$(grep -n '// leaky-add$' Tests/e2e/foundation-typed-app.swift | cut -d: -f1)"
+check "the typed observer never removed: $leaky_count live, growth (R6) at $leaky_at" \
+    jq_true --arg n "$leaky_name" --argjson c "$leaky_count" --arg at "$leaky_at" '
+        ([.views.names.rows[] | select(.name == $n and .observers == $c)] | length == 1)
+        and ([.views.leaks.rows[] | select(.rule == "R6" and .name == $n and .site == $at)] | length == 1)' \
+    <<<"$typed_frame"
 
 # The dashboard: the overview of Foundation processes; Enter attaches the probes to the app.
 "$WORK/app" "$WORK/go" 100 >"$WORK/app2.out" &

@@ -23,6 +23,9 @@ public struct LeakFinding: Sendable, Hashable, Identifiable {
     public var resolvedAt: UInt64?
     /// Order of creation, for a stable listing.
     public var ordinal: UInt64
+    /// The label of the center it is about when the stream carries several centers (its
+    /// registration's, or its key's); nil in a stream of one center.
+    public internal(set) var center: String?
 
     /// The key; findings are identified by their root cause.
     public var id: LeakFindingKey { key }

@@ -15,13 +15,17 @@ public struct LeakSignature: Sendable, Hashable, Comparable, Codable, CustomStri
     public var site: String?
     /// The dynamic type of the observer (of the object filter, for a dead sender).
     public var ownerType: String?
+    /// The center's label when the stream carries several centers, so that two centers' findings
+    /// stay apart; nil with one center (a baseline written before centers reads the same).
+    public var center: String?
 
     /// Creates a signature.
-    public init(rule: LeakRule, name: String?, site: String?, ownerType: String?) {
+    public init(rule: LeakRule, name: String?, site: String?, ownerType: String?, center: String? = nil) {
         self.rule = rule
         self.name = name
         self.site = site
         self.ownerType = ownerType
+        self.center = center
     }
 
     /// The signature of `finding`.
@@ -29,6 +33,7 @@ public struct LeakSignature: Sendable, Hashable, Comparable, Codable, CustomStri
         let evidence = finding.evidence
         rule = finding.rule
         name = evidence.name
+        center = finding.center
         switch finding.key.subject {
         case .name(let keyName):
             name = keyName
@@ -49,18 +54,19 @@ public struct LeakSignature: Sendable, Hashable, Comparable, Codable, CustomStri
         if let name { parts.append("\"\(name)\"") }
         if let site { parts.append(site) }
         if let ownerType { parts.append(ownerType) }
+        if let center { parts.append("on \(center)") }
         return parts.joined(separator: " ")
     }
 
     /// By rule number, then name, site and owner type (absent first).
     public static func < (lhs: LeakSignature, rhs: LeakSignature) -> Bool {
         if lhs.rule != rhs.rule { return lhs.rule < rhs.rule }
-        return (lhs.name ?? "", lhs.site ?? "", lhs.ownerType ?? "")
-            < (rhs.name ?? "", rhs.site ?? "", rhs.ownerType ?? "")
+        return (lhs.name ?? "", lhs.site ?? "", lhs.ownerType ?? "", lhs.center ?? "")
+            < (rhs.name ?? "", rhs.site ?? "", rhs.ownerType ?? "", rhs.center ?? "")
     }
 
     private enum CodingKeys: String, CodingKey {
-        case rule, name, site, owner
+        case rule, name, site, owner, center
     }
 
     /// Reads `{"rule":"R5","name":…,"site":…,"owner":…}`; an unknown rule is an error.
@@ -75,6 +81,7 @@ public struct LeakSignature: Sendable, Hashable, Comparable, Codable, CustomStri
         name = try container.decodeIfPresent(String.self, forKey: .name)
         site = try container.decodeIfPresent(String.self, forKey: .site)
         ownerType = try container.decodeIfPresent(String.self, forKey: .owner)
+        center = try container.decodeIfPresent(String.self, forKey: .center)
     }
 
     /// Writes the rule's code and the parts present.
@@ -84,6 +91,7 @@ public struct LeakSignature: Sendable, Hashable, Comparable, Codable, CustomStri
         try container.encodeIfPresent(name, forKey: .name)
         try container.encodeIfPresent(site, forKey: .site)
         try container.encodeIfPresent(ownerType, forKey: .owner)
+        try container.encodeIfPresent(center, forKey: .center)
     }
 }
 

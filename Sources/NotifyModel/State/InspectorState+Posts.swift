@@ -16,7 +16,10 @@ extension InspectorState {
             nameRows[slot].isMessage = true
             nameRows[slot].messageKind = message
         }
-        nameRows[0].posts &+= 1
+        let center = centerIndex(post.center)
+        // The `*` row counts the posts a wildcard observer could hear: with several centers, only
+        // those to a center where one is registered.
+        if !carriesSeveralCenters || liveWildcardsByCenter[center] != nil { nameRows[0].posts &+= 1 }
         nameRows[slot].posts &+= 1
         nameRows[slot].postingThreads.insert(post.thread)
         nameRows[slot].lastPostAt = time
@@ -26,7 +29,6 @@ extension InspectorState {
             RecentPosts.Entry(
                 postID: post.postID, nameSlot: slot, callsite: post.callsite, thread: post.thread, threadIsMain: onMain,
                 matched: post.matched))
-        let center = centerIndex(post.center)
         explainIndex.posted(post, nameSlot: slot, center: center)
         cascadeIndex.posted(post, center: center)
         if !ruleState.centerPosts.isEmpty { prematureRemovalPosted(post.name, center: center) }

@@ -12,6 +12,9 @@ extension InspectorState {
         let nameIndex = registration.name.map { nameSlot(for: $0) } ?? 0
         let firstTime = !nameRows[nameIndex].everRegistered
         nameRows[nameIndex].liveObservers += 1
+        if nameIndex == 0, carriesSeveralCenters {
+            liveWildcardsByCenter[centerIndex(registration.center), default: 0] += 1
+        }
         nameRows[nameIndex].everRegistered = true
         nameRows[nameIndex].lastUsed = now
         let registeredAt = registration.registrationTime
@@ -77,6 +80,9 @@ extension InspectorState {
         liveRegistrations -= 1
         let nameSlot = rows[slot].nameSlot
         nameRows[nameSlot].liveObservers -= 1
+        if nameSlot == 0, carriesSeveralCenters, let live = liveWildcardsByCenter[rows[slot].center] {
+            liveWildcardsByCenter[rows[slot].center] = live > 1 ? live - 1 : nil
+        }
         nameRows[nameSlot].lastUsed = now
         let nameIsIdle = nameRows[nameSlot].liveObservers == 0
         if nameIsIdle {

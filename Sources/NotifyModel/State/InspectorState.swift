@@ -29,6 +29,9 @@ public struct InspectorState: Sendable {
     public internal(set) var carriesSeveralCenters = false
     /// The labels of the stream's centers by index: the header's, then those `center` lines introduced.
     var centerLabels: [String] = []
+    /// Live wildcard registrations by center index, when the stream carries several centers: the
+    /// `*` row counts only posts to a center where one could hear them.
+    var liveWildcardsByCenter: [UInt32: Int] = [:]
     /// Live, ended, or replaying.
     public internal(set) var stream: StreamState = .waiting
     /// Counts since the start.
@@ -221,10 +224,30 @@ public struct InspectorState: Sendable {
     }
 
     /// Every finding (open and resolved), oldest first.
-    public var findings: [LeakFinding] { findingStore.all }
+    public var findings: [LeakFinding] {
+        guard carriesSeveralCenters else { return findingStore.all }
+        return findingStore.all.map(withCenter)
+    }
+
+    /// `finding` with the label of the center it is about: its first registration's, else its
+    /// key's (R5 keys its registrations' center); nil when neither says.
+    func withCenter(_ finding: LeakFinding) -> LeakFinding {
+        var finding = finding
+        var index: UInt32?
+        if let first = finding.evidence.registrations.first, let row = registration(first) {
+            index = row.center
+        } else if case .nameAtCallsite(_, _, let center) = finding.key.subject {
+            index = center
+        }
+        finding.center = index.map(centerLabel)
+        return finding
+    }
 
     /// One finding by key.
-    public func finding(_ key: LeakFindingKey) -> LeakFinding? { findingStore[key] }
+    public func finding(_ key: LeakFindingKey) -> LeakFinding? {
+        guard let finding = findingStore[key] else { return nil }
+        return carriesSeveralCenters ? withCenter(finding) : finding
+    }
 
     /// Recent `removeObserver` calls that ended nothing, oldest first (at most 32).
     public var recentMissedRemovals: [MissedRemoval] { missedRemovals.elements }
