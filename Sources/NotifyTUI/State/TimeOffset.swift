@@ -3,7 +3,8 @@
 /// Why one parser: `--from`, `--to` and the `g` prompt take the same spellings, so what works on
 /// the command line works at the prompt.
 package enum TimeOffset {
-    /// Nanoseconds for `text`; nil when it is not a non-negative time in one of those spellings.
+    /// Nanoseconds for `text`; nil when it is not a non-negative time in one of those spellings
+    /// (ASCII digits and one point: no sign, exponent, `nan` or `inf`), or is above about 146 years.
     package static func nanoseconds(_ text: String) -> UInt64? {
         let trimmed = text.trimmingSpaces().lowercased()
         let units: [(suffix: String, scale: Double)] = [("ms", 1e6), ("s", 1e9), ("m", 60e9)]
@@ -14,7 +15,8 @@ package enum TimeOffset {
             scale = unit.scale
             break
         }
-        guard !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(number),
+        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            let value = Double(number),
             value.isFinite, value >= 0, value * scale < Double(UInt64.max / 2)
         else { return nil }
         return UInt64(value * scale)
