@@ -1,9 +1,9 @@
 import ArgumentParser
-import NotifyTUI
+import NotifySystem
 
 /// A time on notifytop's command line, for every option that takes one (`-d`, `--from`, `--to`,
-/// `--timeout`, `explain --for`): `2` (seconds), `2s`, `1.5s`, `500ms`, `1m`, any case. The spellings
-/// are the `g` prompt's, so a time typed there works here too.
+/// `--timeout`, `explain --for`): `2` (seconds), `2s`, `1.5s`, `500ms`, `1m`, any case, read by
+/// `DurationText` as the `g` prompt and notify-demo's `--duration` read them.
 package struct CommandDuration: Sendable, Hashable, Comparable, ExpressibleByArgument {
     /// Nanoseconds.
     package let nanoseconds: UInt64
@@ -13,7 +13,7 @@ package struct CommandDuration: Sendable, Hashable, Comparable, ExpressibleByArg
     /// Nil unless `argument` is a non-negative time in one of those spellings, ASCII digits only,
     /// below about 146 years: no sign, exponent, `nan` or `inf`.
     package init?(argument: String) {
-        guard let nanoseconds = TimeOffset.nanoseconds(argument) else { return nil }
+        guard let nanoseconds = DurationText.nanoseconds(argument) else { return nil }
         self.nanoseconds = nanoseconds
         text = argument
     }
