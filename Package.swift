@@ -97,7 +97,7 @@ let package = Package(
         ),
 
         // notifytop's screen: canvas, widgets, keymap and views, with no curses (so frames are testable).
-        .target(name: "NotifyTUI", dependencies: ["NotifyModel", "NotifyWire", "CDisplayWidth"]),
+        .target(name: "NotifyTUI", dependencies: ["NotifyModel", "NotifyWire", "NotifySystem", "CDisplayWidth"]),
         // The C library's character widths in a UTF-8 locale: the cells ncursesw and the terminal count.
         .target(name: "CDisplayWidth"),
         // ncursesw, seen only by NotifyCurses.

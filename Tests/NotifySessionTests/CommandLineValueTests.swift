@@ -7,16 +7,8 @@ import Testing
 /// notifytop's typed option values: what each accepts, what it refuses, and the error a refused
 /// value gets from ArgumentParser.
 struct CommandLineValueTests {
-    /// The options as notifytop declares them, without the command around them.
-    struct Options: ParsableArguments {
-        @Option var view = ViewList(.names)
-        @Option(name: [.customShort("d"), .long]) var delay = RedrawDelay(milliseconds: 500)
-        @Option var from: ReplayTime?
-        @Option var sort: SortOption?
-        @Option(name: .customLong("fail-on")) var failOn: LeakSeverity?
-        @Option var theme = Theme.standard
-        @Option var size: Size?
-    }
+    /// The dashboard's options as notifytop declares them, without the command around them.
+    typealias Options = NotifyTopOptions
 
     /// The message ArgumentParser prints for `arguments`, or nil when they parse.
     static func error(_ arguments: [String]) -> String? {
@@ -42,24 +34,53 @@ struct CommandLineValueTests {
         }
     }
 
-    @Test func replayTimesTakeThePromptSpellings() {
-        #expect(ReplayTime(argument: "1.5s")?.nanoseconds == 1_500_000_000)
-        #expect(ReplayTime(argument: "250ms")?.nanoseconds == 250_000_000)
-        #expect(ReplayTime(argument: "2m")?.nanoseconds == 120_000_000_000)
-        #expect(ReplayTime(argument: "3")?.nanoseconds == 3_000_000_000)
-        #expect(ReplayTime(argument: "0")?.nanoseconds == 0)
-        #expect(ReplayTime(argument: "2s")! < ReplayTime(argument: "2500ms")!)
-        for bad in ["", "-1s", "1x", "s", "1h"] {
-            #expect(ReplayTime(argument: bad) == nil, "\(bad)")
+    @Test func durationsTakeThePromptSpellings() {
+        #expect(CommandDuration(argument: "1.5s")?.nanoseconds == 1_500_000_000)
+        #expect(CommandDuration(argument: "250ms")?.nanoseconds == 250_000_000)
+        #expect(CommandDuration(argument: "250MS")?.milliseconds == 250)
+        #expect(CommandDuration(argument: "2m")?.nanoseconds == 120_000_000_000)
+        #expect(CommandDuration(argument: "3")?.nanoseconds == 3_000_000_000)
+        #expect(CommandDuration(argument: "2S")?.milliseconds == 2000)
+        #expect(CommandDuration(argument: "0")?.nanoseconds == 0)
+        #expect(CommandDuration(argument: "2s")! < CommandDuration(argument: "2500ms")!)
+        #expect(CommandDuration(argument: "2") == CommandDuration(argument: "2000ms"))
+        #expect(CommandDuration(milliseconds: 500).text == "500ms")
+        for bad in ["", "-1s", "1x", "s", "ms", "1h", "2 s", "2days", "1.2.3", "."] {
+            #expect(CommandDuration(argument: bad) == nil, "\(bad)")
         }
     }
 
-    @Test func redrawDelaysNeedAUnit() {
-        #expect(RedrawDelay(argument: "250ms")?.milliseconds == 250)
-        #expect(RedrawDelay(argument: "1.5s")?.milliseconds == 1500)
-        #expect(RedrawDelay(argument: "2S")?.milliseconds == 2000)
-        for bad in ["200", "", "ms", "0ms", "0.5ms", "-1s", "infs", "nans", "1e3ms", "2 s", "2days"] {
-            #expect(RedrawDelay(argument: bad) == nil, "\(bad)")
+    @Test func hostileDurationsAreRefusedNotTrapped() {
+        // Past about 146 years of nanoseconds, and at 2^64-1 and beyond, in every unit.
+        #expect(CommandDuration(argument: "9000000000s")?.nanoseconds == 9_000_000_000_000_000_000)
+        for huge in [
+            "18446744073709551615", "18446744073709551615ms", "18446744073709551616s", "10000000000s",
+            "300000000m", String(repeating: "9", count: 400), String(repeating: "9", count: 400) + "ms",
+        ] {
+            #expect(CommandDuration(argument: huge) == nil, "\(huge.prefix(40))")
+        }
+        // Signs, exponents and what Double would read as not-a-number or infinity.
+        for bad in ["-0", "+2", "-2ms", "1e3", "1E3ms", "nan", "NaN", "nans", "inf", "infs", "Infinity", "0x10"] {
+            #expect(CommandDuration(argument: bad) == nil, "\(bad)")
+        }
+        // Digits of other scripts, superscripts, fractions, full-width and bidi controls.
+        for bad in ["٣", "٣s", "३ms", "３", "²", "½s", "\u{202E}2s", "2\u{200B}s", "2s\u{202C}"] {
+            #expect(CommandDuration(argument: bad) == nil, "\(bad.unicodeScalars.map(\.value))")
+        }
+    }
+
+    @Test func oneDurationForEveryTimeOption() throws {
+        let options = try Options.parse(["--replay", "r", "-d", "2", "--from", "2", "--to", "1m"])
+        #expect(options.delay.milliseconds == 2000)
+        #expect(options.from?.nanoseconds == 2_000_000_000)
+        #expect(options.to?.nanoseconds == 60_000_000_000)
+        #expect(try Options.parse(["--delay", "250ms"]).delay.milliseconds == 250)
+        let capture = try Options.parse(["--pid", "1", "--record", "r", "--timeout", "500ms"])
+        #expect(capture.timeout?.nanoseconds == 500_000_000)
+        // A redraw delay is from 1ms to a day: the value parses, the range is the option's.
+        for bad in ["0", "0.5ms", "86401s"] {
+            #expect(
+                Self.error(["-d", bad]) == "-d takes a redraw delay from 1ms to a day, such as 250ms or 2", "\(bad)")
         }
     }
 
@@ -98,7 +119,7 @@ struct CommandLineValueTests {
 
     @Test func goodValuesParseIntoTypes() throws {
         let options = try Options.parse([
-            "--view", "names,leaks", "-d", "2s", "--from", "1.5s", "--sort", "posts:asc",
+            "--view", "names,leaks", "--batch", "-d", "2s", "--replay", "r", "--from", "1.5s", "--sort", "posts:asc",
             "--fail-on", "warning", "--theme", "mono", "--size", "100x30",
         ])
         #expect(options.view.views == [.names, .leaks])
@@ -121,12 +142,12 @@ struct CommandLineValueTests {
         )
         #expect(
             Self.error(["--fail-on", "fatal"])
-                == "The value 'fatal' is invalid for '--fail-on <fail-on>'. Please provide one of 'info', 'warning' or 'error'."
+                == "The value 'fatal' is invalid for '--fail-on <severity>'. Please provide one of 'info', 'warning' or 'error'."
         )
         #expect(Self.error(["--view", "names,bogus"]) == "The value 'names,bogus' is invalid for '--view <view>'")
-        #expect(Self.error(["-d", "200"]) == "The value '200' is invalid for '-d <delay>'")
-        #expect(Self.error(["--from", "soon"]) == "The value 'soon' is invalid for '--from <from>'")
-        #expect(Self.error(["--sort", "posts:up"]) == "The value 'posts:up' is invalid for '--sort <sort>'")
+        #expect(Self.error(["-d", "200x"]) == "The value '200x' is invalid for '-d <seconds>'")
+        #expect(Self.error(["--from", "soon"]) == "The value 'soon' is invalid for '--from <seconds>'")
+        #expect(Self.error(["--sort", "posts:up"]) == "The value 'posts:up' is invalid for '--sort <column>'")
         #expect(Self.error(["--size", "wide"]) == "The value 'wide' is invalid for '--size <size>'")
     }
 }

@@ -167,6 +167,13 @@ timeout 30 "$TOP" --ssh "$(id -un)@127.0.0.1:$port" "${SSH[@]}" --pid "$demo_pid
 check "a recording over ssh (user@host:port) replays" \
     sh -c "'$TOP' --replay '$WORK/remote.ndjson' --batch --view names 2>/dev/null | grep -q Did"
 
+# explain takes the dashboard's targets, --ssh included: it attaches there, folds 1 s and answers.
+timeout 30 "$TOP" explain --ssh stage "${SSH[@]}" --pid "$demo_pid" --for 1s --name CartDidChange --json \
+    > "$WORK/explain.json" 2> "$WORK/explain.err"
+status=$?
+check "explain --ssh HOST --pid P answers for the remote process (got $status)" \
+    sh -c "[ '$status' = 0 ] && jq -e 'type == \"object\"' '$WORK/explain.json' > /dev/null"
+
 # The dashboard in a real terminal, attached over ssh.
 screen() { "${T[@]}" capture-pane -t e2e -p 2>/dev/null; }
 wait_for() {  # wait_for NAME REGEX [SECONDS]

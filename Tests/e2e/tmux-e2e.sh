@@ -283,6 +283,15 @@ status=$?
 check "the README's filter example ('$readme_filter') works on the Names view (got $status)" \
     sh -c "[ -n '$readme_filter' ] && [ '$status' = 0 ] && [ ! -s '$WORK/readme-filter.err' ]"
 
+"$TOP" --replay "$WORK/live.ndjson" --batch --view names --filter "bogus>1" > /dev/null 2> "$WORK/filter-field.err"
+status=$?
+check "--filter on a field the view lacks is a usage error naming the fields there (got $status)" \
+    sh -c "[ '$status' = 64 ] && grep -q '^Error: --filter .*unknown field bogus (fields here: name obs posts' '$WORK/filter-field.err'"
+"$TOP" --replay "$WORK/live.ndjson" --batch --pdi 1 > /dev/null 2> "$WORK/typo.err"
+status=$?
+check "a mistyped option gets the nearest one (got $status)" \
+    sh -c "[ '$status' = 64 ] && grep -q \"Did you mean '--pid'?\" '$WORK/typo.err'"
+
 echo "::: notifytop diff"
 "$TOP" --demo --batch -n 1 -d 8s --record "$WORK/clean.ndjson" --scenario steady --seed 3 --duration 2 --no-bugs \
     >/dev/null 2>&1

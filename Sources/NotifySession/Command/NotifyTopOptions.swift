@@ -2,14 +2,11 @@ package import ArgumentParser
 package import NotifyModel
 package import NotifyTUI
 
-/// notifytop's command line, declared and validated once: the executable takes it as an
+/// The dashboard's command line, declared and validated once: ``DashboardCommand`` takes it as an
 /// `@OptionGroup` and ``NotifyTopRunner`` acts on it; tests build it with `parse(_:)`.
 package struct NotifyTopOptions: ParsableArguments, Sendable {
-    @Option(help: "Attach to this process id.")
-    package var pid: Int32?
-
-    @Option(help: ArgumentHelp("Attach to this inspector socket.", valueName: "path"))
-    package var socket: String?
+    @OptionGroup(title: "Target")
+    package var target: TargetOptions
 
     @Flag(
         name: .customLong("no-reattach"),
@@ -21,44 +18,14 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
     @Flag(help: "List the inspectable processes and exit.")
     package var list = false
 
-    @Option(
-        help: ArgumentHelp(
-            "Inspect a process on another host through OpenSSH (your ssh configuration, keys and agent; "
-                + "notifytop must be installed there).",
-            valueName: "[user@]host[:port]"))
-    package var ssh: SSHDestination?
-
-    @Option(
-        name: .customLong("ssh-option"),
-        help: ArgumentHelp(
-            "With --ssh: pass -o OPTION to ssh (repeatable), as IdentityFile=~/.ssh/staging.", valueName: "option"))
-    package var sshOptions: [String] = []
-
-    @Option(
-        name: .customLong("ssh-config"),
-        help: ArgumentHelp(
-            "With --ssh: read this ssh configuration file instead of ~/.ssh/config (ssh -F).", valueName: "file"))
-    package var sshConfig: String?
-
-    @Option(
-        name: .customLong("remote-notifytop"),
-        help: ArgumentHelp(
-            "With --ssh: the notifytop command on the remote host (default: notifytop on its PATH).", valueName: "path")
-    )
-    package var remoteNotifytop: String?
-
     /// Serve a viewer's `--ssh`: list processes or copy one's stream to standard output.
     @Flag(help: .hidden)
     package var relay = false
 
     @Flag(
         help: ArgumentHelp(
-            "Watch an unmodified process's Foundation NotificationCenter through eBPF probes (bpftrace; "
-                + "root): the one --pid names, or choose in the overview of every process that maps "
-                + "Foundation. See docs/foundation.md."))
-    package var foundation = false
-
-    @Flag(help: "Start notify-demo (with any options notifytop does not know) and attach to it.")
+            "Start notify-demo and attach to it; options notifytop does not know are passed to notify-demo "
+                + "(notify-demo --help lists them)."))
     package var demo = false
 
     @Option(help: ArgumentHelp("Save the raw trace to a file (replay it with --replay).", valueName: "file"))
@@ -70,27 +37,35 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
                 + "wait), without the dashboard.", valueName: "query"))
     package var match: String?
 
-    @Option(help: ArgumentHelp("With --record: stop after this many events, without the dashboard.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp("With --record: stop after this many events, without the dashboard.", valueName: "events"))
     package var limit: Int?
 
     @Option(
-        help: ArgumentHelp("With --record: stop after this long (30s, 2m), without the dashboard.", valueName: "time"))
-    package var timeout: ReplayTime?
+        help: ArgumentHelp(
+            "With --record: stop after this long (30 or 30s, 500ms, 2m), without the dashboard.",
+            valueName: "seconds"))
+    package var timeout: CommandDuration?
 
     @Option(help: ArgumentHelp("Replay a recorded trace instead of attaching.", valueName: "file"))
     package var replay: String?
 
-    @Option(help: "Replay speed (0.25 to 64; 0 = all at once; default 1, or 0 with --batch).")
+    @Option(
+        help: ArgumentHelp(
+            "Replay speed (0.25 to 64; 0 = all at once; default 1, or 0 with --batch).", valueName: "factor"))
     package var speed: ReplaySpeed?
 
     @Option(
         help: ArgumentHelp(
-            "Replay from this time (1.5s, 250ms, 2m or seconds); earlier events are folded at once.",
-            valueName: "time"))
-    package var from: ReplayTime?
+            "Replay from this time into the recording (2 or 2s, 250ms, 1.5s, 2m); earlier events are folded at once.",
+            valueName: "seconds"))
+    package var from: CommandDuration?
 
-    @Option(help: ArgumentHelp("Replay up to this time, then stop (shows ENDED).", valueName: "time"))
-    package var to: ReplayTime?
+    @Option(
+        help: ArgumentHelp(
+            "Replay up to this time into the recording (2 or 2s, 250ms, 2m), then stop (shows ENDED).",
+            valueName: "seconds"))
+    package var to: CommandDuration?
 
     @Flag(help: "Print plain-text frames instead of the interactive screen (like top -b).")
     package var batch = false
@@ -98,7 +73,11 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
     @Flag(help: "With --batch (implied): print one JSON object per frame, one per line.")
     package var json = false
 
-    @Option(help: ArgumentHelp("Start with this table filter (as typed after /).", valueName: "query"))
+    @Option(
+        help: ArgumentHelp(
+            "Start with this table filter, as typed after / (cart, ~^user, posts>100); a field must be a column of "
+                + "the first view.",
+            valueName: "query"))
     package var filter: String?
 
     @Option(
@@ -107,7 +86,8 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
             valueName: "column"))
     package var sort: SortOption?
 
-    @Option(name: [.customShort("n"), .long], help: "Frames to print in batch mode.")
+    @Option(
+        name: [.customShort("n"), .long], help: ArgumentHelp("Frames to print in batch mode.", valueName: "frames"))
     package var iterations = 1
 
     @Option(
@@ -117,16 +97,20 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
             valueName: "view"))
     package var view = ViewList(.names)
 
-    @Option(name: [.customShort("d"), .long], help: "Redraw delay, with a unit: 250ms, 1s.")
-    package var delay = RedrawDelay(milliseconds: 500)
+    @Option(
+        name: [.customShort("d"), .long],
+        help: ArgumentHelp("Redraw delay, from 1ms to a day (2 or 2s, 250ms, 1.5s).", valueName: "seconds"))
+    package var delay = CommandDuration(milliseconds: 500)
 
-    @Option(name: .customLong("fail-on"), help: "Exit 3 when open findings of this severity or worse exist.")
+    @Option(
+        name: .customLong("fail-on"),
+        help: ArgumentHelp("Exit 3 when open findings of this severity or worse exist.", valueName: "severity"))
     package var failOn: LeakSeverity?
 
     @Option(
         help: ArgumentHelp(
             "Known findings (written by notifytop baseline): --fail-on fails only on others and lists these apart.",
-            valueName: "known.json"))
+            valueName: "file"))
     package var baseline: String?
 
     @Flag(name: [.customShort("C"), .customLong("no-color")], help: "No colours (as with NO_COLOR).")
@@ -140,23 +124,20 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
     )
     package var noMouse = false
 
-    @Option(help: "Colours: default, light (dark text on light backgrounds) or mono. NO_COLOR forces mono.")
+    @Option(
+        help: ArgumentHelp(
+            "Colours: default, light (dark text on light backgrounds) or mono. NO_COLOR forces mono.",
+            valueName: "theme"))
     package var theme = Theme.standard
 
-    @Option(help: "Batch frame size, such as 120x40 (default: COLUMNS x LINES, else 120x40).")
+    @Option(
+        help: ArgumentHelp(
+            "Batch frame size, such as 120x40 (default: COLUMNS x LINES, else 120x40).", valueName: "size"))
     package var size: Size?
-
-    /// Arguments for `notify-demo`: whatever notifytop does not know, with `--demo`.
-    @Argument(parsing: .allUnrecognized, help: .hidden)
-    package var demoArguments: [String] = []
 
     package init() {}
 
     package func validate() throws {
-        if !demo && !demoArguments.isEmpty {
-            throw ValidationError(
-                "unknown arguments \(demoArguments.joined(separator: " ")) (only --demo passes options on)")
-        }
         if iterations < 1 { throw ValidationError("-n takes the number of frames to print, at least 1") }
         if view.views.count > 1 && !batch && !json {
             throw ValidationError(
@@ -173,8 +154,22 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
                     + (columns.isEmpty
                         ? " (it is a log, always in time order)" : "; columns: " + columns.joined(separator: ", ")))
         }
+        try validateFilter()
         try validateTargets()
         try validateCapture()
+        if delay.nanoseconds < 1_000_000 || delay.nanoseconds > 86_400_000_000_000 {
+            throw ValidationError("-d takes a redraw delay from 1ms to a day, such as 250ms or 2")
+        }
+    }
+
+    /// A field the first view does not have is a mistake to say, not a filter to guess at.
+    private func validateFilter() throws {
+        guard let filter else { return }
+        do {
+            _ = try FilterQuery(filter, fields: ViewRows.filterFields(of: view.first, baseline: baseline != nil))
+        } catch {
+            throw ValidationError("--filter \"\(filter)\" (\(view.first.title.lowercased()) view): \(error)")
+        }
     }
 
     /// `--match`, `--limit` and `--timeout` bound a `--record` capture.
@@ -195,7 +190,8 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
         }
     }
 
-    /// Which targets and replay bounds go together.
+    /// Which targets go with a replay, the demo, the relay and the list (``TargetOptions`` checks
+    /// the targets among themselves), and which replay bounds go together.
     private func validateTargets() throws {
         if replay == nil, let flag = from != nil ? "--from" : to != nil ? "--to" : nil {
             throw ValidationError("\(flag) bounds a replay; use it with --replay FILE")
@@ -206,24 +202,13 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
         if replay != nil && (demo || pid != nil || socket != nil) {
             throw ValidationError("--replay reads a file; it cannot be combined with --demo, --pid or --socket")
         }
-        if ssh != nil, let flag = demo ? "--demo" : replay != nil ? "--replay" : socket != nil ? "--socket" : nil {
+        if ssh != nil, let flag = demo ? "--demo" : replay != nil ? "--replay" : nil {
             throw ValidationError(
                 "--ssh attaches to a process on another host (choose one with --pid); it cannot be combined with \(flag)"
             )
         }
-        if ssh == nil,
-            let flag = !sshOptions.isEmpty
-                ? "--ssh-option"
-                : sshConfig != nil ? "--ssh-config" : remoteNotifytop != nil ? "--remote-notifytop" : nil
-        {
-            throw ValidationError("\(flag) is for --ssh HOST")
-        }
         if foundation,
-            let flag = demo
-                ? "--demo"
-                : replay != nil
-                    ? "--replay"
-                    : socket != nil ? "--socket" : ssh != nil ? "--ssh" : relay ? "--relay" : list ? "--list" : nil
+            let flag = demo ? "--demo" : replay != nil ? "--replay" : relay ? "--relay" : list ? "--list" : nil
         {
             throw ValidationError(
                 "--foundation probes a process on this host by --pid; it cannot be combined with \(flag)")
@@ -277,4 +262,34 @@ extension NotifyTopOptions {
         state.theme = theme
         return state
     }
+}
+
+extension NotifyTopOptions {
+    // The target's options, as the rest of the dashboard reads them.
+
+    package var pid: Int32? {
+        get { target.pid }
+        set { target.pid = newValue }
+    }
+
+    package var socket: String? {
+        get { target.socket }
+        set { target.socket = newValue }
+    }
+
+    package var foundation: Bool {
+        get { target.foundation }
+        set { target.foundation = newValue }
+    }
+
+    package var ssh: SSHDestination? {
+        get { target.ssh }
+        set { target.ssh = newValue }
+    }
+
+    package var sshOptions: [String] { target.sshOptions }
+
+    package var sshConfig: String? { target.sshConfig }
+
+    package var remoteNotifytop: String? { target.remoteNotifytop }
 }

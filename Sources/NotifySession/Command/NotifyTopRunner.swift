@@ -16,11 +16,12 @@ package enum NotifyTopRunner {
     /// Exit status when a recording stopped on a write error.
     package static let recordingFailed: Int32 = 1
 
-    /// Runs notifytop; returns the process exit status. Each one-line error goes to `reportError`:
-    /// standard error, or what a test keeps (redirecting the process's standard error would also
-    /// take what other threads write there).
+    /// Runs notifytop; returns the process exit status. `demoArguments` go to notify-demo with
+    /// `--demo`. Each one-line error goes to `reportError`: standard error, or what a test keeps
+    /// (redirecting the process's standard error would also take what other threads write there).
     package static func run(
-        _ options: NotifyTopOptions, reportError: (String) -> Void = NotifyTopRunner.printError
+        _ options: NotifyTopOptions, demoArguments: [String] = [],
+        reportError: (String) -> Void = NotifyTopRunner.printError
     ) -> Int32 {
         // A closed standard output (`notifytop --batch | head -1`) must end the run through the
         // normal exit path, which stops the demo child and flushes recordings: see EPIPE from
@@ -43,7 +44,7 @@ package enum NotifyTopRunner {
         }
         let opened: OpenedSource
         do {
-            opened = try OpenedSource(options, host: host)
+            opened = try OpenedSource(options, host: host, demoArguments: demoArguments)
         } catch let failure as ReplayOpenFailure {
             reportError("notifytop: \(failure.error)")
             return unreadableInput
@@ -88,7 +89,7 @@ package enum NotifyTopRunner {
     }
 
     /// This host, or the `--ssh` one.
-    private static func makeHost(_ options: NotifyTopOptions) -> any InspectionHost {
+    static func makeHost(_ options: NotifyTopOptions) -> any InspectionHost {
         if options.foundation && options.pid == nil { return FoundationHost() }
         guard let destination = options.ssh else { return LocalHost() }
         var configuration = SSHHost.Configuration(destination: destination)

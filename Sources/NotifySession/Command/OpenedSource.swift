@@ -23,7 +23,8 @@ struct OpenedSource {
     private var live: LiveFeed?
     private var probes: FoundationProbeSession?
 
-    init(_ options: NotifyTopOptions, host: any InspectionHost) throws {
+    /// Opens what `options` name; `demoArguments` go to notify-demo with `--demo`.
+    init(_ options: NotifyTopOptions, host: any InspectionHost, demoArguments: [String] = []) throws {
         source = .fixed([])
         if let path = options.replay {
             do {
@@ -45,7 +46,7 @@ struct OpenedSource {
         }
         let reader: TraceReader
         if options.demo {
-            let child = try DemoProcess(arguments: DemoProcess.watchedFromTheStart(options.demoArguments))
+            let child = try DemoProcess(arguments: DemoProcess.watchedFromTheStart(demoArguments))
             demo = child
             reader = try child.attach()
             // The demo ends with notifytop: only a cut-off is followed, to the same child.

@@ -4,7 +4,7 @@ import NotifyTraceViewer
 import NotifyWire
 
 /// `notifytop explain --pid P`: attaches as the dashboard does (`--pid`, `--socket`,
-/// `--foundation --pid`), folds the stream through the model for a bounded time or until it ends,
+/// `--foundation --pid`, `--ssh HOST --pid P`), folds the stream through the model for a bounded time or until it ends,
 /// then detaches, so a live process is explained exactly as a recording of the same events.
 package struct LiveFold: Sendable {
     /// Why attaching failed, as one line.
@@ -24,8 +24,10 @@ package struct LiveFold: Sendable {
 
     /// Attaches to what `options` names and folds for at most `duration` nanoseconds of wall time.
     package init(_ options: NotifyTopOptions, for duration: UInt64) throws(Failure) {
+        let host = NotifyTopRunner.makeHost(options)
+        defer { host.close() }
         let opened: OpenedSource
-        do { opened = try OpenedSource(options, host: LocalHost()) } catch {
+        do { opened = try OpenedSource(options, host: host) } catch {
             throw Failure(description: "\(error)")
         }
         guard case .live(let feed) = opened.source else {

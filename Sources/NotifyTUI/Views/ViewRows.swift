@@ -91,6 +91,14 @@ package enum ViewRows: Sendable {
         columns(of: view, grouping: grouping, baseline: baseline, all: true).filter(\.sortable).map(\.title)
     }
 
+    /// The titles of every column `view` can have, as `/` filter fields name them: those only some
+    /// streams show too, so a filter on one of them is not refused before it appears.
+    package static func filterFields(of view: ViewID, grouping: ObserverGrouping = .name, baseline: Bool = false)
+        -> [String]
+    {
+        columns(of: view, grouping: grouping, baseline: baseline, all: true).map(\.title)
+    }
+
     /// The table state that sorts `view` by the column titled `title` (case-insensitive), biggest
     /// first when `descending`, else in the column's natural order; nil when the view can have no
     /// such sortable column. A column every stream shows is picked by its position (with

@@ -1,20 +1,16 @@
-import ArgumentParser
+package import ArgumentParser
 import NotifyModel
-import NotifySession
 
 /// `notifytop explain FILE --name NAME` (or `--pid P`): why each observer did or did not run for a
 /// name's posts; `--post SEQ --cascade` what a post set off.
-/// Parsing only; the explanation is NotifyModel's, the report NotifySession's.
-struct ExplainCommand: ParsableCommand {
-    /// The word after `notifytop` that selects this command.
-    static let name = "explain"
-
-    static let configuration = CommandConfiguration(
-        commandName: "notifytop explain",
+/// Parsing only; the explanation is NotifyModel's, the report ``ExplanationReport``.
+package struct ExplainCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "explain",
         abstract: "Explain why each observer did or did not run for a name's posts, in a recording or a live process.",
         discussion: """
-            The file is folded through the same model as --replay; with --pid (or --socket, or --foundation \
-            --pid) notifytop attaches as the dashboard does, folds the stream for --for (default 2s) or until \
+            The file is folded through the same model as --replay; with --pid (or --socket, --foundation --pid \
+            or --ssh HOST --pid) notifytop attaches as the dashboard does, folds the stream for --for (default 2s) or until \
             it ends, detaches and answers the same way. For each kept post of NAME (the last 32), \
             every registration that could have received it is listed: NAME's own, every-name ones, and those \
             of near names (a typo or a difference in case), live or ended within the model's retirement window \
@@ -31,59 +27,63 @@ struct ExplainCommand: ParsableCommand {
             made, as a tree; --post SEQ --posted-by climbs from it to the post made outside any handler.
 
             Exit status: 0 explained, 1 the process cannot be attached, 2 the file cannot be read or is not \
-            a trace, or the registration or post is not kept.
+            a trace, or the registration or post is not kept, 64 a usage error.
             """)
 
-    @Argument(help: ArgumentHelp("The recording (or give --pid).", valueName: "FILE.ndjson"))
-    var file: String?
+    @Argument(help: ArgumentHelp("The recording (or give --pid).", valueName: "recording"))
+    package var file: String?
 
-    @Option(help: "Attach to this live process instead of reading a file.")
-    var pid: Int32?
-
-    @Option(help: "Attach to this inspector socket instead of reading a file.")
-    var socket: String?
-
-    @Flag(help: "With --pid: Foundation's own NotificationCenter, through bpftrace's probes.")
-    var foundation = false
+    @OptionGroup(title: "Target")
+    package var target: TargetOptions
 
     @Option(
         name: .customLong("for"),
-        help: ArgumentHelp("With --pid: how long to fold the stream (default 2s).", valueName: "TIME"))
-    var duration: ReplayTime?
+        help: ArgumentHelp(
+            "With --pid: how long to fold the stream (2 or 2s, 500ms, 1m; default 2s).", valueName: "seconds"))
+    package var duration: CommandDuration?
 
-    @Option(help: "The notification name to explain.")
-    var name: String?
+    @Option(help: ArgumentHelp("The notification name to explain.", valueName: "name"))
+    package var name: String?
 
-    @Option(help: "Only posts of this object id (the trace's obj id).")
-    var object: UInt64?
+    @Option(help: ArgumentHelp("Only posts of this object id (the trace's obj id).", valueName: "id"))
+    package var object: UInt64?
 
-    @Option(help: "Only this registration's verdicts; without --name, every kept post of its name.")
-    var registration: UInt64?
+    @Option(
+        help: ArgumentHelp(
+            "Only this registration's verdicts; without --name, every kept post of its name.", valueName: "id"))
+    package var registration: UInt64?
 
-    @Option(help: "Only the post with this sequence number (alone: that post, or a delivery's post).")
-    var post: UInt64?
+    @Option(
+        help: ArgumentHelp(
+            "Only the post with this sequence number (alone: that post, or a delivery's post).", valueName: "seq"))
+    package var post: UInt64?
 
     @Flag(help: "With --post: the post's cascade, its deliveries and the posts they made, as a tree.")
-    var cascade = false
+    package var cascade = false
 
     @Flag(help: "With --post: who posted it, up through the handler runs to the first post.")
-    var postedBy = false
+    package var postedBy = false
 
     @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    package var json = false
 
     @Flag(help: "With a recording: explain every post of the name, not only the last 32.")
-    var all = false
+    package var all = false
 
     /// What `--all` keeps: posts of each name, and deliveries and enqueues of all posts.
     static let allPostsPerName = 1 << 20
     static let allLinks = 1 << 22
 
-    func validate() throws {
-        if (file == nil) == (pid == nil && socket == nil) {
+    package init() {}
+
+    package func validate() throws {
+        if (file == nil) == !target.namesProcess {
             throw ValidationError("give a recording FILE, or --pid P (or --socket PATH) for a live process")
         }
-        if foundation && pid == nil { throw ValidationError("--foundation needs --pid") }
+        if target.foundation && target.pid == nil { throw ValidationError("--foundation needs --pid") }
+        if file != nil && target.ssh != nil {
+            throw ValidationError("--ssh attaches to a process on another host; a recording FILE is read here")
+        }
         if all && file == nil { throw ValidationError("--all applies to a recording FILE") }
         if duration != nil && file != nil { throw ValidationError("--for applies to --pid: a file is read to its end") }
         if let duration, duration.nanoseconds == 0 {
@@ -97,7 +97,7 @@ struct ExplainCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    package func run() throws {
         let model: InspectorState
         if let file {
             let fold: RecordingFold
@@ -108,7 +108,7 @@ struct ExplainCommand: ParsableCommand {
             }
             do { fold = try RecordingFold(path: file, configuration: configuration) } catch {
                 NotifyTopRunner.printError("notifytop explain: \(error)")
-                throw ExitCode(DiffCommand.unreadable)
+                throw ExitCode(NotifyTopRunner.unreadableInput)
             }
             if let skipped = fold.skippedLines { NotifyTopRunner.printError("notifytop explain: \(file): \(skipped)") }
             model = fold.model
@@ -131,10 +131,10 @@ struct ExplainCommand: ParsableCommand {
             report = ExplanationReport(model.explain(name: posted.name, post: posted.seq))
         } else if registration == nil, let post {
             NotifyTopRunner.printError("notifytop explain: no post or delivery with seq \(post) is kept")
-            throw ExitCode(DiffCommand.unreadable)
+            throw ExitCode(NotifyTopRunner.unreadableInput)
         } else {
             NotifyTopRunner.printError("notifytop explain: registration \(registration ?? 0) is not tracked")
-            throw ExitCode(DiffCommand.unreadable)
+            throw ExitCode(NotifyTopRunner.unreadableInput)
         }
         report.keep(object: object, post: name == nil && registration == nil ? nil : post)
         if report.leftOlderPosts && !all {
@@ -148,15 +148,9 @@ struct ExplainCommand: ParsableCommand {
 
     /// `--pid`: attach as the dashboard does, fold for `--for`, detach.
     private func foldLive() throws -> InspectorState {
-        var arguments: [String] = []
-        if let pid { arguments += ["--pid", String(pid)] }
-        if let socket { arguments += ["--socket", socket] }
-        if foundation { arguments.append("--foundation") }
-        let options: NotifyTopOptions
-        do { options = try NotifyTopOptions.parse(arguments) } catch {
-            NotifyTopRunner.printError("notifytop explain: \(error)")
-            throw ExitCode(1)
-        }
+        // The dashboard's defaults, with this target.
+        var options = try NotifyTopOptions.parse([])
+        options.target = target
         do {
             let fold = try LiveFold(options, for: duration?.nanoseconds ?? LiveFold.defaultDuration)
             if let ended = fold.ended {
@@ -172,7 +166,7 @@ struct ExplainCommand: ParsableCommand {
     private func printCascade(_ model: InspectorState, post seq: UInt64) throws {
         guard let event = model.cascadeEvent(seq: seq) else {
             NotifyTopRunner.printError("notifytop explain: no post or delivery with seq \(seq) is kept")
-            throw ExitCode(DiffCommand.unreadable)
+            throw ExitCode(NotifyTopRunner.unreadableInput)
         }
         let report: CascadeReport
         if cascade, let tree = model.cascade(post: event.postID) {
@@ -184,7 +178,7 @@ struct ExplainCommand: ParsableCommand {
             report = CascadeReport(chain)
         } else {
             NotifyTopRunner.printError("notifytop explain: post \(event.postID) is no longer kept")
-            throw ExitCode(DiffCommand.unreadable)
+            throw ExitCode(NotifyTopRunner.unreadableInput)
         }
         print(json ? report.json : report.text)
     }

@@ -1,14 +1,10 @@
-import ArgumentParser
-import NotifySession
+package import ArgumentParser
 
 /// `notifytop baseline REC`: prints the signatures of a recording's leak findings, the file
-/// `--baseline` reads. Parsing only; the work happens in NotifySession's ``LeakBaseline``.
-struct BaselineCommand: ParsableCommand {
-    /// The word after `notifytop` that selects this command.
-    static let name = "baseline"
-
-    static let configuration = CommandConfiguration(
-        commandName: "notifytop baseline",
+/// `--baseline` reads. Parsing only; the work happens in ``LeakBaseline``.
+package struct BaselineCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "baseline",
         abstract: "Print the signatures of a recording's leak findings: the known.json that --baseline reads.",
         discussion: """
             The recording is folded through the same model as --replay. A signature is a finding's rule, \
@@ -18,13 +14,15 @@ struct BaselineCommand: ParsableCommand {
             Typical use: notifytop baseline main.ndjson > known.json, commit known.json, then in CI \
             notifytop --replay run.ndjson --batch --fail-on error --baseline known.json.
 
-            Exit status: 0 written, 2 the file cannot be read or is not a trace.
+            Exit status: 0 written, 2 the file cannot be read or is not a trace, 64 a usage error.
             """)
 
-    @Argument(help: ArgumentHelp("The recording.", valueName: "REC.ndjson"))
-    var recording: String
+    @Argument(help: ArgumentHelp("The recording.", valueName: "recording"))
+    package var recording: String
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let fold: RecordingFold
         do {
             fold = try RecordingFold(path: recording)

@@ -1,15 +1,11 @@
-import ArgumentParser
-import NotifyModel
-import NotifySession
+package import ArgumentParser
+package import NotifyModel
 
 /// `notifytop diff A B`: compares two recordings for regression checks. Parsing only; the work
-/// happens in NotifySession's ``RecordingDiff``.
-struct DiffCommand: ParsableCommand {
-    /// The word after `notifytop` that selects this command.
-    static let name = "diff"
-
-    static let configuration = CommandConfiguration(
-        commandName: "notifytop diff",
+/// happens in ``RecordingDiff``.
+package struct DiffCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Compare two recordings: observers and deliveries per name, and leak warnings new or resolved in B.",
         discussion: """
             Both files are folded through the same model as --replay. Warnings are matched by rule and \
@@ -21,34 +17,34 @@ struct DiffCommand: ParsableCommand {
             --replay skips them, and counted on standard error. Control characters print as "?".
 
             Exit status: 0 no new warnings of --fail-on severity, 3 there are some, 2 a file cannot be read \
-            or is not a trace.
+            or is not a trace, 64 a usage error.
             """)
 
-    /// Exit status when a file is missing or not a trace.
-    static let unreadable: Int32 = 2
+    @Argument(help: ArgumentHelp("The earlier recording.", valueName: "a"))
+    package var a: String
 
-    @Argument(help: ArgumentHelp("The earlier recording.", valueName: "A.ndjson"))
-    var a: String
-
-    @Argument(help: ArgumentHelp("The later recording.", valueName: "B.ndjson"))
-    var b: String
+    @Argument(help: ArgumentHelp("The later recording.", valueName: "b"))
+    package var b: String
 
     @Flag(help: "Print one JSON object instead of the table.")
-    var json = false
+    package var json = false
 
     // Optional so that help names the default (error) rather than ArgumentParser's raw value.
     @Option(
-        name: .customLong("fail-on"), help: "Exit 3 when B has new warnings of this severity or worse (default: error)."
-    )
-    var failOn: LeakSeverity?
+        name: .customLong("fail-on"),
+        help: ArgumentHelp(
+            "Exit 3 when B has new warnings of this severity or worse (default: error).", valueName: "severity"))
+    package var failOn: LeakSeverity?
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let diff: RecordingDiff
         do {
             diff = RecordingDiff(try RecordingFold(path: a), try RecordingFold(path: b))
         } catch {
             NotifyTopRunner.printError("notifytop diff: \(error)")
-            throw ExitCode(Self.unreadable)
+            throw ExitCode(NotifyTopRunner.unreadableInput)
         }
         for side in [diff.a, diff.b] {
             if let skipped = side.skippedLines {

@@ -1,31 +1,30 @@
-import ArgumentParser
-import NotifySession
+package import ArgumentParser
 
 /// `notifytop export REC --perfetto OUT.json`: a recording as a timeline for ui.perfetto.dev.
-/// Parsing only; the work happens in NotifySession's ``PerfettoExport``.
-struct ExportCommand: ParsableCommand {
-    /// The word after `notifytop` that selects this command.
-    static let name = "export"
-
-    static let configuration = CommandConfiguration(
-        commandName: "notifytop export",
+/// Parsing only; the work happens in ``PerfettoExport``.
+package struct ExportCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write a recording as a Chrome Trace Event Format file for ui.perfetto.dev or chrome://tracing.",
         discussion: """
             Each delivery is a slice on its thread's track, each post a slice on the posting thread, with an \
             arrow from the post to each of its deliveries (its length is the queue or mailbox wait); leak \
-            findings, checkpoints and gaps are instants on a "notifytop" track. OUT is created, never \
-            overwritten. Malformed lines are skipped, as --replay skips them, and counted on standard error.
+            findings, checkpoints and gaps are instants on a "notifytop" track. The --perfetto file is created, \
+            never overwritten. Malformed lines are skipped, as --replay skips them, and counted on standard error.
 
-            Exit status: 0 written, 1 OUT cannot be written (it exists), 2 REC cannot be read or is not a trace.
+            Exit status: 0 written, 1 the file cannot be written (it exists), 2 the recording cannot be read or is not \
+            a trace, 64 a usage error.
             """)
 
-    @Argument(help: ArgumentHelp("The recording.", valueName: "REC"))
-    var recording: String
+    @Argument(help: ArgumentHelp("The recording.", valueName: "recording"))
+    package var recording: String
 
-    @Option(help: ArgumentHelp("The file to create.", valueName: "OUT.json"))
-    var perfetto: String
+    @Option(help: ArgumentHelp("The file to create (never overwritten).", valueName: "file"))
+    package var perfetto: String
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let result: (counts: PerfettoTraceWriter.Counts, skippedLines: String?)
         do {
             result = try PerfettoExport.export(recording: recording, to: perfetto)
