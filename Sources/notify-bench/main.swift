@@ -63,6 +63,22 @@ do {
     for workload in workloads where workload.selectsAny(options) {
         rows += try workload.run(options)
     }
+    // With --speed-gate, a row that misses the gate is measured again, up to twice: load that
+    // other processes put on the machine for a moment passes, a slower center does not.
+    if options.speedGate {
+        for index in rows.indices where rows[index].speedGateMissed == true {
+            var again = options
+            again.filter = rows[index].benchmark
+            for _ in 0..<2 where rows[index].speedGateMissed == true {
+                for workload in workloads where workload.selectsAny(again) {
+                    for row in try workload.run(again) where row.benchmark == rows[index].benchmark {
+                        rows[index] = row
+                        rows[index].speedGateText = (row.speedGateText ?? "") + ", measured again"
+                    }
+                }
+            }
+        }
+    }
 } catch {
     print("notify-bench: measurement void: \(error)")
     exit(1)
