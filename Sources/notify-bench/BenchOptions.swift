@@ -13,7 +13,7 @@ struct BenchOptions: ParsableCommand {
             their target (or the floor's, where the floor misses it) by more than the run's noise.
             """)
 
-    @Flag(help: "Fewer, shorter rounds: about 15 s, for CI (a full run takes about 2 minutes).")
+    @Flag(help: "Fewer, shorter rounds: about a minute, for CI (a full run takes about 2 minutes).")
     var quick = false
 
     @Option(
