@@ -89,7 +89,7 @@ let package = Package(
             name: "notify-bench",
             dependencies: [
                 "NotifyKit", "NotifyWire", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
-                "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter",
+                "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter", "CNotifyTicks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "NotifyMetrics", .product(name: "Metrics", package: "swift-metrics"), "NotifyFoundationProbe",
             ],

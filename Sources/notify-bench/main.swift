@@ -5,7 +5,7 @@ import NotifyKit
 
 // notify-bench: NotifyKit against Foundation's NotificationCenter and the floor, in one run.
 //
-//   swift run -c release notify-bench [--quick] [--filter SUBSTRING] [--markdown] [--list]
+//   swift run -c release notify-bench [--quick] [--speed-gate] [--filter SUBSTRING] [--markdown] [--list]
 //
 // Exits 1 when a deterministic target is missed (see BenchVerdict), 64 for a bad command line.
 
@@ -23,6 +23,7 @@ let workloads: [any Workload] = [
     ContentionWorkload(profile: profile),
     AllocationWorkload(profile: profile),
     UnwatchedCountingWorkload(measurer: measurer, profile: profile),
+    HistoryCostWorkload(measurer: measurer, profile: profile),
     ProbeWorkload(measurer: measurer),
     FoundationProbeWorkload(measurer: measurer),
     RecordWorkload(measurer: measurer, profile: profile),
@@ -62,6 +63,22 @@ do {
     for workload in workloads where workload.selectsAny(options) {
         rows += try workload.run(options)
     }
+    // With --speed-gate, a row that misses the gate is measured again, up to twice: load that
+    // other processes put on the machine for a moment passes, a slower center does not.
+    if options.speedGate {
+        for index in rows.indices where rows[index].speedGateMissed == true {
+            var again = options
+            again.filter = rows[index].benchmark
+            for _ in 0..<2 where rows[index].speedGateMissed == true {
+                for workload in workloads where workload.selectsAny(again) {
+                    for row in try workload.run(again) where row.benchmark == rows[index].benchmark {
+                        rows[index] = row
+                        rows[index].speedGateText = (row.speedGateText ?? "") + ", measured again"
+                    }
+                }
+            }
+        }
+    }
 } catch {
     print("notify-bench: measurement void: \(error)")
     exit(1)
@@ -73,12 +90,19 @@ print()
 print(ReportTable.notes(markdown: options.markdown))
 print()
 print(table.summary)
-if let comparison = ReferenceFoundationFigures.comparison(rows) { print(comparison) }
 let seconds = Cell.decimal(Double(MonotonicClock.now() - started) / 1e9, places: 1)
 print("finished in \(seconds) s; load average now \(RunHeader.loadAverage)")
-let judgements = rows.map { ($0.benchmark, $0.passed, $0.isDeterministic) }
+// With --speed-gate, a speed-up that fell below what the run holds it to by more than the run's
+// noise fails the run like a deterministic miss.
+let gated = options.speedGate ? rows.filter { $0.speedGateMissed != nil } : []
+for row in gated {
+    print("speed gate: \(row.benchmark): \(row.speedGateText ?? ""): \(row.speedGateMissed == true ? "FAIL" : "pass")")
+}
+let judgements =
+    rows.map { ($0.benchmark, $0.passed, $0.isDeterministic) }
+    + gated.map { ("speed gate: " + $0.benchmark, $0.speedGateMissed.map { !$0 }, true) }
 let failures = BenchVerdict.failures(judgements)
 if !failures.isEmpty {
-    print("notify-bench: deterministic target missed: " + failures.joined(separator: "; "))
+    print("notify-bench: target missed: " + failures.joined(separator: "; "))
 }
 exit(BenchVerdict.exitStatus(judgements))

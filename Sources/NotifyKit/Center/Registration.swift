@@ -61,8 +61,9 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
         self.file = file
         self.line = UInt32(truncatingIfNeeded: line)
         self.tokenState = Atomic(hasToken ? TokenState.held : TokenState.none)
-        self.registeredAt = MonotonicClock.now()
-        self.registeringThread = ThreadContext.currentID
+        let context = ThreadContext.currentUnretained
+        self.registeredAt = context._withUnsafeGuaranteedRef { $0.stamp() }
+        self.registeringThread = context._withUnsafeGuaranteedRef { $0.thread.id }
     }
 
     /// Counts one delivery no probe saw.

@@ -80,6 +80,8 @@ struct RegistrationTable {
     var serials = ObjectSerials()
     /// Each (name, callsite) pair's live count after its latest changes.
     var sites = SiteCountLog()
+    /// Whether `sites` is kept; only the benchmark that measures what it costs turns it off.
+    var keepsHistory = true
     /// What the table let go of while locked. A registration's closure may own tokens or objects
     /// whose deinit calls back into the center, so nothing may be released under the lock.
     var garbage = Garbage()
@@ -157,11 +159,15 @@ struct RegistrationTable {
         noteSiteChange(of: registration, by: 1, at: registration.registeredAt)
     }
 
+    /// Records the change in the site count log (the always-on history), unless history is off.
+    @inline(__always)
     private mutating func noteSiteChange(of registration: Registration, by delta: Int, at timestamp: UInt64) {
-        let slot = registration.slot
-        let name = name(ofSlot: slot)?.rawValue
+        guard keepsHistory else { return }
+        let key = SiteCountLog.key(
+            nameKey: UInt(registration.slot), file: registration.file, line: UInt(registration.line))
+        if sites.noteLast(key, delta: delta, at: timestamp) { return }
         sites.note(
-            nameKey: UInt(slot), name: { name }, file: registration.file,
+            key, name: name(ofSlot: registration.slot)?.rawValue, file: registration.file,
             line: UInt(registration.line), delta: delta, at: timestamp)
     }
 
@@ -249,7 +255,7 @@ struct RegistrationTable {
     private mutating func forget(_ registration: Registration) {
         liveCount -= 1
         if registration.objectKey > Registration.valueKey { forgetInstanceFilter(of: registration.id) }
-        noteSiteChange(of: registration, by: -1, at: MonotonicClock.now())
+        if keepsHistory { noteSiteChange(of: registration, by: -1, at: ThreadContext.stamp()) }
         if let key = registration.observerKey {
             byObserver[key]?[registration.id] = nil
             if byObserver[key]?.isEmpty == true { byObserver[key] = nil }

@@ -141,6 +141,13 @@ extension NotifyCenter {
         set { countingUnwatched.store(newValue, ordering: .relaxed) }
     }
 
+    /// Whether registrations and removals are logged per site and unwatched checkpoints are
+    /// remembered; the benchmark turns it off to measure what that costs. Nothing else may change it.
+    package var keepsHistory: Bool {
+        get { lock.withLock { table.keepsHistory } }
+        set { lock.withLock { table.keepsHistory = newValue } }
+    }
+
     /// What this center kept of its history: unwatched counts by thread and name (exited threads
     /// included), the latest checkpoints, and the growth history of each (name, callsite) pair
     /// with a live registration.

@@ -16,40 +16,38 @@ struct SiteCountLog {
         let line: UInt
     }
 
-    struct Pair {
-        var name: String?
-        var callsite: NotifyCallsite
-        var live = 0
-        /// A ring of the latest changes; `total` changes ever.
-        var times: [UInt64] = []
-        var lives: [Int] = []
-        var total = 0
+    /// One pair's count and its latest changes. A class, so a change writes the pair where it
+    /// lies: no copy of it in or out of the dictionary, no uniqueness check of its storage.
+    final class Pair {
+        let name: String?
+        let callsite: NotifyCallsite
+        @exclusivity(unchecked) private(set) var live = 0
+        /// A ring of the latest changes, kept inline; `total` changes ever.
+        @exclusivity(unchecked) private var times = InlineArray<16, UInt64>(repeating: 0)
+        @exclusivity(unchecked) private var lives = InlineArray<16, Int>(repeating: 0)
+        @exclusivity(unchecked) private var total = 0
 
         init(name: String?, callsite: NotifyCallsite) {
             self.name = name
             self.callsite = callsite
-            times.reserveCapacity(SiteCountLog.changesKept)
-            lives.reserveCapacity(SiteCountLog.changesKept)
         }
 
-        mutating func change(by delta: Int, at timestamp: UInt64) {
-            live += delta
-            if times.count < SiteCountLog.changesKept {
-                times.append(timestamp)
-                lives.append(live)
-            } else {
-                times[total % SiteCountLog.changesKept] = timestamp
-                lives[total % SiteCountLog.changesKept] = live
-            }
-            total += 1
+        @inline(__always)
+        func change(by delta: Int, at timestamp: UInt64) {
+            live &+= delta
+            let slot = total & (SiteCountLog.changesKept - 1)
+            times[slot] = timestamp
+            lives[slot] = live
+            total &+= 1
         }
 
         /// Oldest first.
         var changes: [(timestamp: UInt64, live: Int)] {
-            let start = times.count < SiteCountLog.changesKept ? 0 : total % SiteCountLog.changesKept
-            return (0..<times.count).map { offset in
-                let index = (start + offset) % times.count
-                return (times[index], lives[index])
+            let kept = min(total, SiteCountLog.changesKept)
+            let start = total - kept
+            return (start..<total).map { change in
+                let slot = change & (SiteCountLog.changesKept - 1)
+                return (times[slot], lives[slot])
             }
         }
     }
@@ -57,31 +55,51 @@ struct SiteCountLog {
     private var pairs: [Key: Pair] = [:]
     /// Pairs with no live registration: only while some exist does a full log look for one to replace.
     private var idle = 0
-    /// The pair changed last: a site that adds and removes in turn is found without hashing. Valid
-    /// until a pair is added or removed.
+    /// The pair changed last: a site that adds and removes in turn is found without hashing.
     private var lastKey: Key?
-    private var lastIndex: Dictionary<Key, Pair>.Index?
+    private var lastPair: Pair?
 
-    /// Records that a registration of `name` (identified by `nameKey`) made at `file`:`line` was
-    /// added (`delta` 1) or ended (-1) at `timestamp`. `name` is read only for a new pair.
-    mutating func note(
-        nameKey: UInt, name: () -> String?, file: StaticString, line: UInt, delta: Int, at timestamp: UInt64
-    ) {
+    /// The key of a registration of the name `nameKey` stands for, made at `file`:`line`.
+    @inline(__always)
+    static func key(nameKey: UInt, file: StaticString, line: UInt) -> Key {
         let address = file.hasPointerRepresentation ? UInt(bitPattern: file.utf8Start) : UInt(file.unicodeScalar.value)
-        let key = Key(name: nameKey, file: address, line: line)
-        let index: Dictionary<Key, Pair>.Index?
-        if let lastIndex, lastKey == key {
-            index = lastIndex
-        } else {
-            index = pairs.index(forKey: key)
+        return Key(name: nameKey, file: address, line: line)
+    }
+
+    /// Records that a registration of the pair `key` was added (`delta` 1) or ended (-1) at
+    /// `timestamp`, when the pair is the one changed last; false otherwise, and nothing is recorded
+    /// (call ``note(_:name:file:line:delta:at:)``).
+    @inline(__always)
+    mutating func noteLast(_ key: Key, delta: Int, at timestamp: UInt64) -> Bool {
+        guard let lastPair, lastKey == key else { return false }
+        change(lastPair, by: delta, at: timestamp)
+        return true
+    }
+
+    /// Records that a registration of `name` (the pair `key`) made at `file`:`line` was added
+    /// (`delta` 1) or ended (-1) at `timestamp`.
+    mutating func note(
+        _ key: Key, name: String?, file: StaticString, line: UInt, delta: Int, at timestamp: UInt64
+    ) {
+        if noteLast(key, delta: delta, at: timestamp) { return }
+        noteElsewhere(key, name: name, file: file, line: line, delta: delta, at: timestamp)
+    }
+
+    @inline(__always)
+    private mutating func change(_ pair: Pair, by delta: Int, at timestamp: UInt64) {
+        let wasLive = pair.live > 0
+        pair.change(by: delta, at: timestamp)
+        let isLive = pair.live > 0
+        if wasLive != isLive { idle += isLive ? -1 : 1 }
+    }
+
+    private mutating func noteElsewhere(
+        _ key: Key, name: String?, file: StaticString, line: UInt, delta: Int, at timestamp: UInt64
+    ) {
+        if let pair = pairs[key] {
             lastKey = key
-            lastIndex = index
-        }
-        if let index {
-            let wasLive = pairs.values[index].live > 0
-            pairs.values[index].change(by: delta, at: timestamp)
-            let isLive = pairs.values[index].live > 0
-            if wasLive != isLive { idle += isLive ? -1 : 1 }
+            lastPair = pair
+            change(pair, by: delta, at: timestamp)
             return
         }
         // An end whose start was not kept (the log was full) says nothing true about the count.
@@ -91,11 +109,11 @@ struct SiteCountLog {
             pairs[replaced] = nil
             idle -= 1
         }
-        var pair = Pair(name: name(), callsite: NotifyCallsite(file: file, line: line))
+        let pair = Pair(name: name, callsite: NotifyCallsite(file: file, line: line))
         pair.change(by: delta, at: timestamp)
         pairs[key] = pair
         lastKey = key
-        lastIndex = pairs.index(forKey: key)
+        lastPair = pair
     }
 
     /// Forgets the pairs of a name key whose slot now stands for another name.
@@ -103,7 +121,7 @@ struct SiteCountLog {
         pairs = pairs.filter { $0.key.name != nameKey }
         idle = pairs.values.count { $0.live <= 0 }
         lastKey = nil
-        lastIndex = nil
+        lastPair = nil
     }
 
     /// The pairs with a live registration, in callsite order.

@@ -40,8 +40,9 @@ class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomi
         self.kind = kind
         self.file = file
         self.line = line
-        self.registeredAt = MonotonicClock.now()
-        self.registeringThread = ThreadContext.currentID
+        let context = ThreadContext.currentUnretained
+        self.registeredAt = context._withUnsafeGuaranteedRef { $0.stamp() }
+        self.registeringThread = context._withUnsafeGuaranteedRef { $0.thread.id }
     }
 
     /// Counts one delivery no probe saw.

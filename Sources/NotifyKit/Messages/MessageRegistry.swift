@@ -140,11 +140,15 @@ extension NotifyCenter {
     }
 
     /// Must be called with `lock` held.
+    @inline(__always)
     private func noteSiteChange(of registration: MessageRegistration, by delta: Int, at timestamp: UInt64) {
-        let type = registration.messageType
+        guard table.keepsHistory else { return }
+        let key = SiteCountLog.key(
+            nameKey: UInt(bitPattern: registration.key) | 1 << 63, file: registration.file, line: registration.line)
+        if table.sites.noteLast(key, delta: delta, at: timestamp) { return }
         table.sites.note(
-            nameKey: UInt(bitPattern: registration.key) | 1 << 63, name: { TypeNames.name(of: type) },
-            file: registration.file, line: registration.line, delta: delta, at: timestamp)
+            key, name: TypeNames.name(of: registration.messageType), file: registration.file,
+            line: registration.line, delta: delta, at: timestamp)
     }
 
     /// Ends one message registration; false when it had already ended.
@@ -176,7 +180,7 @@ extension NotifyCenter {
             return false
         }
         if let probes { emitMessageRemoved(registration, reason: reason, callsite: callsite, to: probes) }
-        noteSiteChange(of: registration, by: -1, at: MonotonicClock.now())
+        if table.keepsHistory { noteSiteChange(of: registration, by: -1, at: ThreadContext.stamp()) }
         lock.unlock()
         registration.deactivate()
         return true

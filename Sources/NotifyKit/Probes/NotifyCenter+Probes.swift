@@ -188,9 +188,11 @@ extension NotifyCenter {
         // attached probes' records before an attach or detach completes, and times follow that order.
         lock.withLock {
             let now = MonotonicClock.now()
-            recordedHistory.remember(
-                NotifyHistory.Checkpoint(
-                    label: label, callsite: callsite, thread: thread, timestamp: now, watched: probes != nil))
+            if table.keepsHistory {
+                recordedHistory.remember(
+                    NotifyHistory.Checkpoint(
+                        label: label, callsite: callsite, thread: thread, timestamp: now, watched: probes != nil))
+            }
             probes?.emit(.checkpoint(label: label, callsite: callsite), timestamp: now, thread: thread)
         }
     }

@@ -1,4 +1,6 @@
 import CNotifyTicks
+import Foundation
+import Synchronization
 
 /// The CPU's tick counter as ``MonotonicClock`` nanoseconds: what times probed deliveries.
 ///
@@ -43,6 +45,23 @@ enum TickClock {
     /// ``NotifyCenter/attach(_:)`` asks for it before the first probed post needs it.
     static let rate: Rate? = measureRate()
 
+    /// Set once ``rate`` is measured; ``isRateKnown()`` starts measuring it.
+    private static let rateKnown = Atomic<Bool>(false)
+    private static let rateRequested = Atomic<Bool>(false)
+
+    /// Whether ``rate`` can be read without waiting; the first call that finds it unknown measures
+    /// it on a thread of its own, so that no registration waits 2 ms.
+    static func isRateKnown() -> Bool {
+        if rateKnown.load(ordering: .acquiring) { return true }
+        if !rateRequested.exchange(true, ordering: .relaxed) {
+            Thread.detachNewThread {
+                _ = rate
+                rateKnown.store(true, ordering: .releasing)
+            }
+        }
+        return false
+    }
+
     /// A counter reading and a clock reading taken together, to within a few ticks.
     static func anchor() -> (ticks: UInt64, nanos: UInt64) {
         var best: (ticks: UInt64, nanos: UInt64, width: UInt64) = (0, 0, .max)
@@ -58,6 +77,7 @@ enum TickClock {
     }
 
     private static func measureRate() -> Rate? {
+        defer { rateKnown.store(true, ordering: .releasing) }
         #if arch(x86_64)
         guard kernelClockSource() == "tsc" else { return nil }
         #elseif arch(arm64)

@@ -255,6 +255,30 @@ final class ThreadContext {
         return anchorAgain()
     }
 
+    /// ``now()`` for registrations and the history: never waits for the counter's rate to be
+    /// measured (2 ms), but starts measuring it on a thread of its own and reads CLOCK_MONOTONIC
+    /// until it is known.
+    @inline(__always)
+    func stamp() -> UInt64 {
+        let elapsed = notify_cpu_ticks() &- anchorTicks
+        if elapsed < tickRate.anchorSpan {
+            return anchorNanos &+ tickRate.nanos(inTicks: elapsed)
+        }
+        return stampAgain()
+    }
+
+    /// The calling thread's ``stamp()``.
+    @inline(__always)
+    static func stamp() -> UInt64 {
+        currentUnretained._withUnsafeGuaranteedRef { $0.stamp() }
+    }
+
+    @inline(never)
+    private func stampAgain() -> UInt64 {
+        guard TickClock.isRateKnown() else { return MonotonicClock.now() }
+        return anchorAgain()
+    }
+
     @inline(never)
     private func anchorAgain() -> UInt64 {
         guard let rate = TickClock.rate else { return MonotonicClock.now() }

@@ -6,6 +6,8 @@ struct Measurement {
     var nsPerOp: Double
     /// Every operation run, calibration and warm-up included: what handlers should have counted.
     var operations: Int
+    /// The run's noise on this measurement: the interquartile range of the timed rounds ÷ their median.
+    var noise: Double = 0
 }
 
 /// Times an operation: calibrates a round to about `Profile.roundNanos`, runs the warm-up rounds,
@@ -57,11 +59,18 @@ struct Measurer {
             }
             samples.append(Double(round.elapsed) / Double(n))
         }
-        return Measurement(nsPerOp: samples.median, operations: operations)
+        return Measurement(nsPerOp: samples.median, operations: operations, noise: samples.relativeSpread)
     }
 }
 
 extension Array where Element == Double {
+    /// The interquartile range ÷ the median (with five samples, second highest − second lowest); 0 when empty.
+    var relativeSpread: Double {
+        guard count > 1, median > 0 else { return 0 }
+        let sorted = self.sorted()
+        return (sorted[(3 * count) / 4] - sorted[count / 4]) / median
+    }
+
     /// The middle value (the mean of the two middle values for an even count); 0 when empty.
     var median: Double {
         guard !isEmpty else { return 0 }

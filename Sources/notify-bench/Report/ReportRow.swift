@@ -112,6 +112,15 @@ struct Row {
     /// Set when the measurement could not be trusted to judge the target.
     var inconclusive = false
 
+    /// The run's noise on the ratio to Foundation (the two sides' relative spreads, added).
+    var noise: Double?
+    /// Why the target cannot be met here: what the floor measured in the same run allows.
+    var floorNote: String?
+    /// Set for rows with a ``SpeedTarget``: whether the speed-up fell below what the run holds it to
+    /// by more than the run's noise (fatal with `--speed-gate`), and the figures that say so.
+    var speedGateMissed: Bool?
+    var speedGateText: String?
+
     /// Set when the measurement does not depend on the machine's load (a count, not a time), so a
     /// missed target fails the run.
     private(set) var isDeterministic = false

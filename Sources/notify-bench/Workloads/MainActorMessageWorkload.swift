@@ -30,9 +30,9 @@ struct MainActorMessageWorkload: Workload {
             if options.selects(Self.addRemoveRow) {
                 progress(Self.addRemoveRow)
                 var row = Row(Self.addRemoveRow)
-                row.notifyKit = .nanoseconds(try measurePairs(NotifyKitMessageCenter.self))
-                row.foundation = .nanoseconds(try measurePairs(FoundationMessageCenter.self))
-                if let ratio = row.ratioToFoundation { row.expect("≥ 5× faster than Foundation", ratio <= 0.2) }
+                AddRemoveWorkload.speedTarget.judge(
+                    &row, notifyKit: try measurePairs(NotifyKitMessageCenter.self),
+                    foundation: try measurePairs(FoundationMessageCenter.self), floor: measureFloorPairs())
                 rows.append(row)
             }
             if options.selects(Self.allocationRow) {
@@ -64,8 +64,17 @@ struct MainActorMessageWorkload: Workload {
         return result.nsPerOp
     }
 
-    /// Median ns per add+remove pair, after checking that a post reaches none of the removed observers.
-    @MainActor private func measurePairs<Center: MessageBenchCenter>(_: Center.Type) throws -> Double {
+    /// The floor's pairs on an empty center (see ``AddRemoveFloor``).
+    private func measureFloorPairs() -> Measurement {
+        let floor = AddRemoveFloor()
+        let handler = Handlers.counting(into: Counter())
+        return measurer.measure { n in
+            for _ in 0..<n { floor.remove(floor.add(BenchNames.target, handler)) }
+        }
+    }
+
+    /// The pairs' median ns and noise, after checking that a post reaches none of the removed observers.
+    @MainActor private func measurePairs<Center: MessageBenchCenter>(_: Center.Type) throws -> Measurement {
         let center = Center()
         let counter = Counter()
         let handler: @MainActor (BenchMainMessage) -> Void = { _ in counter.count &+= 1 }
@@ -77,7 +86,7 @@ struct MainActorMessageWorkload: Workload {
         }
         center.post(BenchMainMessage(value: 1))
         try Self.verify([counter], posts: 0, Self.addRemoveRow, Center.self)
-        return result.nsPerOp
+        return result
     }
 
     /// Allocations per post to one observer on the posting thread, after a warm-up.
