@@ -36,12 +36,13 @@ extension ProbeEventBuilder {
         }
         currentPost[call.thread] = PostInProgress(
             id: id, center: call.center, name: name, thread: thread, depth: depth, message: message)
+        let center = streamCenter(call.center, events: &events)
         events.append(
             .posted(
                 TracePost(
                     seq: nextSeq(), timestamp: call.time, thread: thread, postID: id, name: name, object: objectID,
                     hasUserInfo: false, matched: matched, depth: depth, parentPostID: outer?.id ?? 0, callsite: site,
-                    message: message)))
+                    message: message, center: center)))
     }
 
     mutating func endDelivery(thread: Int32, time: UInt64, events: inout [TraceEvent]) {

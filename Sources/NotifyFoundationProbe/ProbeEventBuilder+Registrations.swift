@@ -26,6 +26,7 @@ extension ProbeEventBuilder {
         removedKeys.remove(key)
         byName[NameKey(center: call.center, name: pending.name), default: []].insert(id)
         byClosure[pending.closure, default: []].append(id)
+        let center = streamCenter(call.center, events: &events)
         events.append(
             .registered(
                 TraceRegistration(
@@ -35,7 +36,7 @@ extension ProbeEventBuilder {
                         $0.isMain ? "main queue" : "OperationQueue 0x" + String($0.queue, radix: 16)
                     },
                     callsite: site,
-                    preexisting: false, capturesObserverStrongly: false)))
+                    preexisting: false, capturesObserverStrongly: false, center: center)))
     }
 
     mutating func remove(_ call: ProbeCall, key: RegistrationKey, events: inout [TraceEvent]) {
@@ -66,6 +67,7 @@ extension ProbeEventBuilder {
 
     /// A center deallocated: each of its live registrations ends with it.
     mutating func endCenter(_ center: UInt64, thread: Int32, time: UInt64, events: inout [TraceEvent]) {
+        forgetCenter(center)
         let ended = registrations.filter { $0.value.center == center }.keys.sorted()
         guard !ended.isEmpty else { return }
         let threadID = threadID(thread, time: time, events: &events)
@@ -191,12 +193,14 @@ extension ProbeEventBuilder {
                 case .async: .asyncMessage
                 case nil: .block
                 }
+            let center = streamCenter(post?.center, events: &events)
             events.append(
                 .registered(
                     TraceRegistration(
                         seq: nextSeq(), timestamp: time, thread: registering, id: found, name: post?.name, kind: kind,
                         observer: nil, object: nil, target: post?.message == .async ? .task : .posting,
-                        targetLabel: nil, callsite: site, preexisting: true, capturesObserverStrongly: false)))
+                        targetLabel: nil, callsite: site, preexisting: true, capturesObserverStrongly: false,
+                        center: center)))
         }
         running[thread, default: []].append(RunningDelivery(start: time, registration: id!, post: post))
     }

@@ -41,13 +41,14 @@ extension ProbeEventBuilder {
         liveTokens[TokenKey(key), default: 0] += 1
         removedKeys.remove(key)
         byName[NameKey(center: call.center, name: name), default: []].insert(id)
+        let center = streamCenter(call.center, events: &events)
         events.append(
             .registered(
                 TraceRegistration(
                     seq: nextSeq(), timestamp: call.time, thread: thread, id: id, name: name,
                     kind: kind == .async ? .asyncMessage : .mainActorMessage, observer: nil, object: object,
                     target: kind == .async ? .task : .posting, targetLabel: nil, callsite: site, preexisting: false,
-                    capturesObserverStrongly: false)))
+                    capturesObserverStrongly: false, center: center)))
     }
 
     /// The `AsyncMessage` registration an enqueue closure belongs to: the oldest not yet tied whose

@@ -156,6 +156,9 @@ package struct ProbeEventBuilder {
     var messageByCaller: [UInt64: TraceMessageKind?] = [:]
     var nextDefinition: UInt64 = 1
     var nextRegistration: UInt64 = 1
+    /// Stream indices of the centers seen, by address; the first is the header's, index 0.
+    var centerIndices: [UInt64: UInt32] = [:]
+    var nextCenterIndex: UInt32 = 0
     var nextPost: UInt64 = 1
     var pendingAdds: [Int32: PendingAdd] = [:]
     var registrations: [UInt64: Registration] = [:]
