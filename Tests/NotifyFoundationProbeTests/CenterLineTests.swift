@@ -22,9 +22,13 @@ import Testing
         let centers = events.compactMap { if case .center(let c) = $0 { c } else { nil } }
         #expect(centers.map(\.index) == [1, 2])
         #expect(centers.map(\.label) == ["NotificationCenter 0xc1", "NotificationCenter 0xc1"])
-        let registered = events.compactMap { if case .registered(let r) = $0 { r.center } else { nil } }
+        var registered: [UInt32?] = []
+        var posted: [UInt32?] = []
+        for event in events {
+            if case .registered(let registration) = event { registered.append(registration.center) }
+            if case .posted(let post) = event { posted.append(post.center) }
+        }
         #expect(registered == [nil, 1, 2])
-        let posted = events.compactMap { if case .posted(let p) = $0 { p.center } else { nil } }
         #expect(posted == [nil, 1, 2])
         // A center line comes before the first event that names its index.
         let firstNaming = events.firstIndex { if case .registered(let r) = $0 { r.center == 1 } else { false } }
