@@ -45,7 +45,7 @@ public final class NotifyInspector: Sendable {
     ///
     /// A center one inspector streams is not in the history another gives its late viewers: an
     /// app runs one inspector, and a test process that runs several gives each its own centers
-    /// (``none``, or ``labeled(prefix:)``).
+    /// (``none``, or ``labeled(prefix:except:)``).
     public struct OtherCenters: Sendable, Hashable {
         private var excludedLabels: Set<String> = []
         private var labelPrefix: String?
