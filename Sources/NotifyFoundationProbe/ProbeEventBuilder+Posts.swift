@@ -59,7 +59,13 @@ extension ProbeEventBuilder {
         guard let registration = delivery.registration else { return }
         // An async message observer's run happens later, on a task: its enqueue waits for it.
         if registrations[registration]?.enqueuesOnly == true {
-            if let observer = registrations[registration]?.asyncObserver, pendingRunCount < Self.pendingRunLimit {
+            if let observer = registrations[registration]?.asyncObserver {
+                // Enqueues whose run start was lost would pile up: bounded, the rest only counted.
+                if pendingRunCount >= Self.pendingRunLimit {
+                    unmatched += pendingRunCount
+                    pendingRuns.removeAll()
+                    pendingRunCount = 0
+                }
                 pendingRuns[observer, default: []].append(
                     PendingRun(registration: registration, post: post, enqueued: delivery.start))
                 pendingRunCount += 1

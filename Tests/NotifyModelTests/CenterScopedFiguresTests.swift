@@ -26,6 +26,17 @@ struct CenterScopedFiguresTests {
         #expect(state.name("a")?.posts == 3)
     }
 
+    @Test("a wildcard observer registered before a second center is introduced still hears its own center's posts")
+    func wildcardBeforeASecondCenter() {
+        var script = TraceScript()
+        script.register(1, nil)
+        script.post("a", matched: 1)
+        script.introduceCenter(1, label: "private")
+        script.post("a", matched: 1, center: 0)
+        script.post("b", matched: 0, center: 1)
+        #expect(script.fold().name("*")?.posts == 2)
+    }
+
     @Test("with one center, the * row still counts every post")
     func oneCenterCountsEveryPost() {
         var script = TraceScript()

@@ -213,6 +213,11 @@ package struct TraceScript: Sendable {
     }
 
     /// The app's `center.checkpoint(label)`.
+    /// A `center` line: a center introduced after the header.
+    package mutating func introduceCenter(_ index: UInt32, label: String) {
+        events.append(.center(TraceCenter(index: index, label: label)))
+    }
+
     package mutating func checkpoint(_ label: String, site: UInt64 = 400) {
         self.site(site)
         events.append(

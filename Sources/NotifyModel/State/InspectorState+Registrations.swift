@@ -12,9 +12,8 @@ extension InspectorState {
         let nameIndex = registration.name.map { nameSlot(for: $0) } ?? 0
         let firstTime = !nameRows[nameIndex].everRegistered
         nameRows[nameIndex].liveObservers += 1
-        if nameIndex == 0, carriesSeveralCenters {
-            liveWildcardsByCenter[centerIndex(registration.center), default: 0] += 1
-        }
+        // Kept with one center too: a second one may be introduced later in the stream.
+        if nameIndex == 0 { liveWildcardsByCenter[centerIndex(registration.center), default: 0] += 1 }
         nameRows[nameIndex].everRegistered = true
         nameRows[nameIndex].lastUsed = now
         let registeredAt = registration.registrationTime
@@ -80,7 +79,7 @@ extension InspectorState {
         liveRegistrations -= 1
         let nameSlot = rows[slot].nameSlot
         nameRows[nameSlot].liveObservers -= 1
-        if nameSlot == 0, carriesSeveralCenters, let live = liveWildcardsByCenter[rows[slot].center] {
+        if nameSlot == 0, let live = liveWildcardsByCenter[rows[slot].center] {
             liveWildcardsByCenter[rows[slot].center] = live > 1 ? live - 1 : nil
         }
         nameRows[nameSlot].lastUsed = now
