@@ -39,8 +39,9 @@ struct RecordingQuitTests {
         let replay = try TraceReader.open(file: path)
         var replayed: [TraceEvent] = []
         var end: TraceStreamEnd?
-        while end == nil {
-            switch replay.next(timeoutMilliseconds: 0) {
+        let replayDeadline = Date(timeIntervalSinceNow: 20)
+        while end == nil, Date() < replayDeadline {
+            switch replay.next(timeoutMilliseconds: 20) {
             case .event(let event): replayed.append(event)
             case .idle: continue
             case .ended(let ended): end = ended
