@@ -58,6 +58,9 @@ struct SiteCountLog {
     /// The pair changed last: a site that adds and removes in turn is found without hashing.
     private var lastKey: Key?
     private var lastPair: Pair?
+    /// A key found absent, still absent: `pairs` has not taken it since. A site that adds and
+    /// removes in turn while the log is full of live pairs is then passed over without hashing.
+    private var lastMissKey: Key?
 
     /// The key of a registration of the name `nameKey` stands for, made at `file`:`line`.
     @inline(__always)
@@ -96,6 +99,8 @@ struct SiteCountLog {
     private mutating func noteElsewhere(
         _ key: Key, name: String?, file: StaticString, line: UInt, delta: Int, at timestamp: UInt64
     ) {
+        // Absent still: an end is not kept, nor is a start while no pair is idle to be replaced.
+        if key == lastMissKey, delta < 0 || idle == 0 { return }
         if let pair = pairs[key] {
             lastKey = key
             lastPair = pair
@@ -103,15 +108,22 @@ struct SiteCountLog {
             return
         }
         // An end whose start was not kept (the log was full) says nothing true about the count.
-        guard delta > 0 else { return }
+        guard delta > 0 else {
+            lastMissKey = key
+            return
+        }
         if pairs.count >= Self.maximumPairs {
-            guard idle > 0, let replaced = pairs.first(where: { $0.value.live <= 0 })?.key else { return }
+            guard idle > 0, let replaced = pairs.first(where: { $0.value.live <= 0 })?.key else {
+                lastMissKey = key
+                return
+            }
             pairs[replaced] = nil
             idle -= 1
         }
         let pair = Pair(name: name, callsite: NotifyCallsite(file: file, line: line))
         pair.change(by: delta, at: timestamp)
         pairs[key] = pair
+        if lastMissKey == key { lastMissKey = nil }
         lastKey = key
         lastPair = pair
     }
@@ -122,6 +134,7 @@ struct SiteCountLog {
         idle = pairs.values.count { $0.live <= 0 }
         lastKey = nil
         lastPair = nil
+        lastMissKey = nil
     }
 
     /// The pairs with a live registration, in callsite order.
