@@ -201,6 +201,24 @@ import Testing
         tokens.forEach { $0.cancel() }
     }
 
+    @Test func aPairNotKeptWhileTheLogIsFullIsKeptOnceAPairGoesIdle() {
+        let center = NotifyCenter(label: "history")
+        func register(_ name: String) -> NotifyToken {
+            center.addObserver(forName: Notification.Name(name), object: nil, queue: nil) { _ in }
+        }
+        let full = (0..<1_024).map { register("site-\($0)") }
+        // Not kept, in turn, while every kept pair is live.
+        for _ in 0..<3 { register("late").cancel() }
+        #expect(!center.history().siteCounts.contains { $0.name == "late" })
+        full[0].cancel()
+        let late = register("late")
+        let kept = center.history().siteCounts.first { $0.name == "late" }
+        #expect(kept?.changes.last?.live == 1)
+        #expect(!center.history().siteCounts.contains { $0.name == "site-0" })
+        late.cancel()
+        full.forEach { $0.cancel() }
+    }
+
     @Test func historyStartsWhenTheCenterIsMade() {
         let before = MonotonicClock.now()
         let center = NotifyCenter(label: "history")
