@@ -8,7 +8,7 @@
 #   Tests/Fuzz/run-decoder-fuzz.sh [seconds]     (default 30, for each target)
 #
 # Built with `swiftc -sanitize=fuzzer,address`: the decoder target from the NotifyWire sources
-# in one module; the read-path target from NotifyWire, NotifyModel and NotifyTUI built as
+# in one module; the read-path target from NotifySystem, NotifyWire, NotifyModel and NotifyTUI built as
 # modules of their own, as the package builds them, and NotifySession's report and export files
 # (those that need no terminal, socket or file) as a module of their own. The corpus starts from
 # every JSON line in the wire-format article plus boundary cases (numbers at 2^64 − 1, an
@@ -79,7 +79,7 @@ sources() {
         find "Sources/$1" -name '*.swift' | sort
     fi
 }
-for module in NotifyWire NotifyModel NotifyTUI NotifySession; do
+for module in NotifySystem NotifyWire NotifyModel NotifyTUI NotifySession; do
     swiftc "${flags[@]}" -parse-as-library -wmo -c -I "$modules" -I "$modules/CDisplayWidth" \
         -module-name "$module" -emit-module -emit-module-path "$modules/$module.swiftmodule" \
         $(sources "$module") -o "$modules/$module.o"
