@@ -80,11 +80,10 @@ struct SiteCountLog {
     }
 
     /// Records that a registration of `name` (the pair `key`) made at `file`:`line` was added
-    /// (`delta` 1) or ended (-1) at `timestamp`.
+    /// (`delta` 1) or ended (-1) at `timestamp`, once ``noteLast(_:delta:at:)`` returned false.
     mutating func note(
         _ key: Key, name: String?, file: StaticString, line: UInt, delta: Int, at timestamp: UInt64
     ) {
-        if noteLast(key, delta: delta, at: timestamp) { return }
         noteElsewhere(key, name: name, file: file, line: line, delta: delta, at: timestamp)
     }
 
