@@ -8,7 +8,7 @@ import Testing
 
 /// The live feed's inbox is bounded: what a stream sends faster than the run loop takes it is
 /// dropped, counted and handed on as one gap line saying why, which the model counts as lost.
-@Suite("Live feed bound", .timeLimit(.minutes(2)))
+@Suite("Live feed bound", .timeLimit(.minutes(10)))
 struct LiveFeedBoundTests {
     /// A recording of `posts` posts after the fixture's header and definitions.
     private static func recording(posts: Int) throws -> (path: String, events: [TraceEvent]) {

@@ -8,7 +8,7 @@ import Testing
 
 /// `--record FILE` and `q`: the session stops reading while the stream goes on, and the file ends
 /// with a line saying the user stopped, so its replay does not read as cut off.
-@Suite("Recording a session the user quits", .timeLimit(.minutes(1)))
+@Suite("Recording a session the user quits", .timeLimit(.minutes(10)))
 struct RecordingQuitTests {
     @Test("the file ends with recording-stopped after every whole line; a line half read is left out")
     func quitEndsTheRecording() throws {

@@ -13,7 +13,7 @@ import Testing
 /// recording again and a reconnect to the same process keeps its ids, so the mark stays and
 /// compares against the same set; another process numbers its registrations afresh, so its
 /// stream clears the mark, and says so.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct RegistrationMarkAcrossStreamsTests {
     static func header(pid: Int32, process: String = "Shop") -> TraceHeader {
         TraceHeader(

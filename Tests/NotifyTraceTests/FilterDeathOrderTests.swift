@@ -14,7 +14,7 @@ private final class Document: Sendable {}
 /// A token released because its object filter died is told after that death, whenever the viewer
 /// attached: live, in the center's snapshot for a new probe, and in the exporter's snapshot for a
 /// later viewer. R1 then judges every stream alike: a dead filter's released token orphans nothing.
-@Suite("A filter object's death before the token release it caused", .serialized, .timeLimit(.minutes(2)))
+@Suite("A filter object's death before the token release it caused", .serialized, .timeLimit(.minutes(10)))
 struct FilterDeathOrderTests {
     /// The kinds of the events that concern registration `id`, in order.
     static func kinds(of id: UInt64, in lines: [TraceEvent]) -> [TraceLineKind?] {

@@ -12,7 +12,7 @@ private let pong = Notification.Name("centers.pong")
 
 /// One inspector streams several centers: each registration and post says its center, ids stay
 /// unique across them, and the events of all come in the order they happened.
-@Suite("Several centers in one stream", .serialized, .timeLimit(.minutes(5)))
+@Suite("Several centers in one stream", .serialized, .timeLimit(.minutes(10)))
 struct SeveralCentersTests {
     private static func posts(_ events: [TraceEvent]) -> [TracePost] {
         events.compactMap { if case .posted(let post) = $0 { post } else { nil } }

@@ -7,7 +7,7 @@ import Testing
 /// A live stream (a socket, or ssh's pipe) that sends an over-long line: the reader holds a bounded
 /// buffer, skips and counts the line, and gives a stream with no line end at all up after a
 /// bounded number of bytes, however many the sender has.
-@Suite("Socket line bound", .serialized, .timeLimit(.minutes(2)))
+@Suite("Socket line bound", .serialized, .timeLimit(.minutes(10)))
 struct SocketLineBoundTests {
     /// A reader on one end of a socket pair and a thread writing `chunks()` into the other end
     /// until they run out or the reader has gone; returns the bytes written.

@@ -13,7 +13,7 @@ private final class Subject: Sendable {}
 
 /// Format 1.5's lines as an inspector sends them: a removal names its call's site, and a dead
 /// object filter is reported by the inspector's periodic look, with no post of its name.
-@Suite("Why lines from an inspector", .serialized, .timeLimit(.minutes(2)))
+@Suite("Why lines from an inspector", .serialized, .timeLimit(.minutes(10)))
 struct WhyLinesExportTests {
     @Test("a cancelled token's removal names the cancel() call; a released filter object is reported without a post")
     func removalSiteAndFilterDeath() throws {
@@ -60,7 +60,7 @@ struct WhyLinesExportTests {
     }
 }
 
-@Suite("One inspected center per process", .serialized, .timeLimit(.minutes(2)))
+@Suite("One inspected center per process", .serialized, .timeLimit(.minutes(10)))
 struct OneStreamPerProcessTests {
     @Test("a second inspector in the same directory is refused while the first runs, and allowed after it stops")
     func secondInspectorIsRefused() throws {
