@@ -61,9 +61,26 @@ package enum FoundationSymbols {
     /// the frame its start had is two links up r14's chain.
     package static let asyncRunResume = addAsyncObserver + "yxYbcfU_yyYaYbcfU_TQ0_"
 
-    /// The symbols that show typed message observers; without them such an observer is seen only
-    /// at its first run, found live.
-    package static let typedSymbols = [addMainActorObserver, addAsyncObserver, asyncRun, asyncRunResume]
+    /// The iterator of an `AsyncMessage` sequence (`messages(of:for:bufferSize:)`), a fileprivate
+    /// generic class: its `init(center:object:bufferSize:)` gets the center in rdi, the subject
+    /// (`AnyObject?`) in rsi, the buffer size in rdx and the iterator in r13, whose class metadata
+    /// holds the message type's metadata at +56. It adds the iterator's observer (`_addObserver`
+    /// specialized, not the probed entry) and returns the iterator (rax); the iterator's state (a
+    /// buffer at +16) holds the `ObservationToken` at +16, laid out as ``addMainActorObserver``'s.
+    package static let sequenceIteratorInit =
+        "$s20FoundationEssentials18NotificationCenterC28AsyncMessageSequenceIterator33_EC30AC68DC066B7AFA19EA0258281FADLL"
+        + "C6center6object10bufferSizeAFy_xGAC_yXlSgSitcfc"
+    /// `observationCallback(_:)`: the iterator's observer puts a posted message in its buffer, the
+    /// iterator in r13. It runs inside the delivery closure, so it names the delivery's sequence.
+    package static let sequenceCallback =
+        "$s20FoundationEssentials18NotificationCenterC28AsyncMessageSequenceIterator33_EC30AC68DC066B7AFA19EA0258281FADLL"
+        + "C19observationCallbackyyxF"
+
+    /// The symbols that show typed message observers and sequences; without them such an observer
+    /// is seen only at its first run, found live.
+    package static let typedSymbols = [
+        addMainActorObserver, addAsyncObserver, asyncRun, asyncRunResume, sequenceIteratorInit, sequenceCallback,
+    ]
 
     /// The storage of `OperationQueue.main` (`static let mainQ` of a struct in its getter): the main
     /// queue's address once the app has asked for it, else 0.

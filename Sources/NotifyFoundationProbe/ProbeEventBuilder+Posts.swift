@@ -56,6 +56,18 @@ extension ProbeEventBuilder {
             unmatched += 1
             return
         }
+        if let unbound = delivery.unbound {
+            // No sequence named it: the enqueue of an `AsyncMessage` observer made before the
+            // probes attached (not a run), unless lines are known lost.
+            if tally.trustsOrphans {
+                _ = foundLive(
+                    thread: thread, time: time, context: unbound.context, closure: unbound.closure, post: post,
+                    events: &events)
+            } else {
+                unmatched += 1
+            }
+            return
+        }
         guard let registration = delivery.registration else { return }
         // An async message observer's run happens later, on a task: its enqueue waits for it.
         if registrations[registration]?.enqueuesOnly == true {

@@ -104,6 +104,7 @@ extension ProbeEventBuilder {
         if byClosure[registration.closure]?.isEmpty == true { byClosure[registration.closure] = nil }
         if let queue = registration.queue { byBlock[queue.block]?.removeAll { $0 == id } }
         if let context = registration.boundContext, byContext[context] == id { byContext[context] = nil }
+        if let iterator = registration.sequence, bySequence[iterator] == id { bySequence[iterator] = nil }
     }
 
     /// Whether a delivery of `closure` during `post` may be `registration`'s: the same observer
@@ -168,6 +169,13 @@ extension ProbeEventBuilder {
             running[thread, default: []].append(RunningDelivery(start: time, registration: nil, post: post))
             return
         }
+        if id == nil, post?.message == .async {
+            // A sequence's (its next line names the iterator) or an enqueue of an observer made
+            // before the probes attached: told apart by the time it ends.
+            running[thread, default: []].append(
+                RunningDelivery(start: time, registration: nil, post: post, unbound: (context, closure)))
+            return
+        }
         if id == nil, !tally.trustsOrphans {
             // Lines are known lost: its registration may be among them, so none is made up.
             unmatched += 1
@@ -175,33 +183,44 @@ extension ProbeEventBuilder {
             return
         }
         if id == nil {
-            // Registered before the probes attached, or a typed message's observer (whose add does
-            // not pass the probed entry): introduced now, as found live.
-            let registering = threadID(thread, time: time, events: &events)
-            let site = siteID(post?.message == nil ? ProbeSite.beforeAttach : ProbeSite.typedObserver, events: &events)
-            let found = nextRegistration
-            nextRegistration += 1
-            registrations[found] = Registration(
-                name: post?.name, center: post?.center, closure: closure, boundContext: context,
-                enqueuesOnly: post?.message == .async)
-            byClosure[closure, default: []].append(found)
-            byContext[context] = found
-            id = found
-            let kind: TraceRegistrationKind =
-                switch post?.message {
-                case .mainActor: .mainActorMessage
-                case .async: .asyncMessage
-                case nil: .block
-                }
-            let center = streamCenter(post?.center, events: &events)
-            events.append(
-                .registered(
-                    TraceRegistration(
-                        seq: nextSeq(), timestamp: time, thread: registering, id: found, name: post?.name, kind: kind,
-                        observer: nil, object: nil, target: post?.message == .async ? .task : .posting,
-                        targetLabel: nil, callsite: site, preexisting: true, capturesObserverStrongly: false,
-                        center: center)))
+            // Registered before the probes attached, or a typed message's observer whose add was
+            // not seen: introduced now, as found live.
+            id = foundLive(thread: thread, time: time, context: context, closure: closure, post: post, events: &events)
         }
         running[thread, default: []].append(RunningDelivery(start: time, registration: id!, post: post))
+    }
+
+    /// A registration first seen at a delivery of `closure` during `post` (or, for `sequence`, a
+    /// delivery naming that iterator): introduced now, as found live, with the post's center and name.
+    mutating func foundLive(
+        thread: Int32, time: UInt64, context: UInt64, closure: ClosureKey, post: PostInProgress?,
+        sequence: UInt64? = nil, events: inout [TraceEvent]
+    ) -> UInt64 {
+        let registering = threadID(thread, time: time, events: &events)
+        let site = siteID(post?.message == nil ? ProbeSite.beforeAttach : ProbeSite.typedObserver, events: &events)
+        let found = nextRegistration
+        nextRegistration += 1
+        registrations[found] = Registration(
+            name: post?.name, center: post?.center, closure: closure, boundContext: context,
+            enqueuesOnly: post?.message == .async && sequence == nil, sequence: sequence)
+        byClosure[closure, default: []].append(found)
+        byContext[context] = found
+        if let sequence { bySequence[sequence] = found }
+        let kind: TraceRegistrationKind =
+            switch post?.message {
+            case .mainActor: .mainActorMessage
+            case .async: .asyncMessage
+            case nil: .block
+            }
+        let center = streamCenter(post?.center, events: &events)
+        let enqueues = post?.message == .async && sequence == nil
+        events.append(
+            .registered(
+                TraceRegistration(
+                    seq: nextSeq(), timestamp: time, thread: registering, id: found, name: post?.name, kind: kind,
+                    observer: nil, object: nil, target: enqueues ? .task : .posting,
+                    targetLabel: sequence == nil ? nil : Self.sequenceLabel, callsite: site, preexisting: true,
+                    capturesObserverStrongly: false, center: center)))
+        return found
     }
 }

@@ -28,12 +28,17 @@ extension ProbeEventBuilder {
         }
         var registration = Registration(
             key: key, name: name, center: call.center, closure: pending.closure, objectWord: pending.object?.word)
-        if kind == .async {
+        switch kind {
+        case .async:
             // Its delivery closure calls an enqueue, not the observer: tied at its first delivery.
             registration.enqueuesOnly = true
             registration.asyncObserver = pending.closure
             asyncUnbound[pending.closure, default: []].append(id)
-        } else {
+        case .sequence:
+            // The add line carries the iterator: tied at the first delivery that names it.
+            registration.sequence = pending.closure.context
+            bySequence[pending.closure.context] = id
+        case .mainActor:
             byClosure[pending.closure, default: []].append(id)
         }
         registrations[id] = registration
@@ -46,9 +51,45 @@ extension ProbeEventBuilder {
             .registered(
                 TraceRegistration(
                     seq: nextSeq(), timestamp: call.time, thread: thread, id: id, name: name,
-                    kind: kind == .async ? .asyncMessage : .mainActorMessage, observer: nil, object: object,
-                    target: kind == .async ? .task : .posting, targetLabel: nil, callsite: site, preexisting: false,
+                    kind: kind == .mainActor ? .mainActorMessage : .asyncMessage, observer: nil, object: object,
+                    target: kind == .async ? .task : .posting,
+                    targetLabel: kind == .sequence ? Self.sequenceLabel : nil,
+                    callsite: site, preexisting: false,
                     capturesObserverStrongly: false, center: center)))
+    }
+
+    /// What a sequence's registration targets: its iterator's buffer, filled inside the post.
+    static let sequenceLabel = "message sequence"
+
+    /// A posted message reached a sequence's buffer: the thread's running delivery, when no live
+    /// registration carried its closure, is that sequence's, and so are its later deliveries.
+    mutating func sequenceDelivered(thread: Int32, time: UInt64, iterator: UInt64, events: inout [TraceEvent]) {
+        guard let index = running[thread]?.indices.last else {
+            unmatched += 1
+            return
+        }
+        // Already tied through its closure: a later delivery of a sequence seen before.
+        guard let unbound = running[thread]![index].unbound else { return }
+        running[thread]![index].unbound = nil
+        var id = bySequence[iterator]
+        if id == nil {
+            // Made before the probes attached; unless lines are known lost (its add may be among them).
+            guard tally.trustsOrphans else {
+                unmatched += 1
+                return
+            }
+            id = foundLive(
+                thread: thread, time: time, context: unbound.context, closure: unbound.closure,
+                post: running[thread]![index].post, sequence: iterator, events: &events)
+        }
+        guard let id, let previous = registrations[id]?.closure else { return }
+        byClosure[previous]?.removeAll { $0 == id }
+        if byClosure[previous]?.isEmpty == true { byClosure[previous] = nil }
+        registrations[id]?.closure = unbound.closure
+        registrations[id]?.boundContext = unbound.context
+        byClosure[unbound.closure, default: []].append(id)
+        byContext[unbound.context] = id
+        running[thread]![index].registration = id
     }
 
     /// The `AsyncMessage` registration an enqueue closure belongs to: the oldest not yet tied whose

@@ -87,6 +87,9 @@ package struct ProbeEventBuilder {
         /// An `AsyncMessage` observer's own closure, which its runs carry; its enqueue's closure
         /// (``closure``) is learnt at its first delivery.
         var asyncObserver: ClosureKey?
+        /// An `AsyncMessage` sequence's iterator; its observer's closure (``closure``) is learnt at
+        /// its first delivery, which names the iterator.
+        var sequence: UInt64?
     }
 
     /// An `AsyncMessage` observer's enqueue, waiting for its run.
@@ -134,6 +137,10 @@ package struct ProbeEventBuilder {
         var registration: UInt64?
         var post: PostInProgress?
         var hop: Hop?
+        /// An `AsyncMessage` post's delivery whose closure no live registration carries: a
+        /// sequence's, if a line names its iterator before it ends, else an observer's enqueue
+        /// (one made before the probes attached).
+        var unbound: (context: UInt64, closure: ClosureKey)?
     }
 
     struct PostInProgress {
@@ -180,6 +187,8 @@ package struct ProbeEventBuilder {
     static let pendingRunLimit = 65_536
     /// `AsyncMessage` runs under way, by their async frame.
     var asyncRuns: [UInt64: AsyncRun] = [:]
+    /// Live `AsyncMessage` sequence registrations by their iterator.
+    var bySequence: [UInt64: UInt64] = [:]
     /// ``Lookups/messageName`` by metadata, asked once each.
     var messageNames: [UInt64: String?] = [:]
     /// Live queue registrations by their block, to tie an operation to its registration.
@@ -254,6 +263,9 @@ package struct ProbeEventBuilder {
         case .asyncRunEnd(let thread, let time, let frame):
             lastTime = time
             endAsyncRun(thread: thread, time: time, frame: frame, events: &events)
+        case .sequenceDelivery(let thread, let time, let iterator):
+            lastTime = time
+            sequenceDelivered(thread: thread, time: time, iterator: iterator, events: &events)
         case .added(let thread, let time, let token, let filter):
             lastTime = time
             guard let pending = pendingAdds.removeValue(forKey: thread), pending.typed == nil else {

@@ -19,6 +19,9 @@ package enum ProbeLine: Sendable, Equatable {
     case asyncRunStart(thread: Int32, time: UInt64, frame: UInt64, function: UInt64, context: UInt64)
     /// An `AsyncMessage` observer's run ended: `frame` is the one its start gave.
     case asyncRunEnd(thread: Int32, time: UInt64, frame: UInt64)
+    /// A posted message reached the buffer of the `AsyncMessage` sequence whose iterator is at
+    /// `iterator`, inside the thread's running delivery.
+    case sequenceDelivery(thread: Int32, time: UInt64, iterator: UInt64)
     /// `_removeObserver` was entered with the token `token` of name `name` and object filter
     /// identifier `filter` (0: none); `nameWord` is the name's high word when the line gives it.
     case remove(ProbeCall, token: UInt64, filter: UInt64, nameWord: UInt64? = nil, name: ProbeName)
@@ -107,14 +110,14 @@ package enum ProbeLine: Sendable, Equatable {
             self = .remove(
                 ProbeCall(thread: thread, time: time, center: center, callers: callers), token: token, filter: filter,
                 nameWord: nameWord, name: name)
-        case "M", "Y":
+        case "M", "Y", "G":
             guard let center = fields.hex(), let object = fields.object(), let function = fields.hex(),
                 let context = fields.hex(), let message = fields.hex(), let callers = fields.callers()
             else { return nil }
             self = .typedAdd(
                 ProbeCall(thread: thread, time: time, center: center, callers: callers),
-                kind: tag == "M" ? .mainActor : .async, object: object, function: function, context: context,
-                message: message)
+                kind: tag == "M" ? .mainActor : tag == "Y" ? .async : .sequence, object: object, function: function,
+                context: context, message: message)
         case "m":
             guard let token = fields.hex(), let filter = fields.hex(), let nameWord = fields.hex(),
                 let name = fields.name()
@@ -127,6 +130,9 @@ package enum ProbeLine: Sendable, Equatable {
         case "w":
             guard let frame = fields.hex() else { return nil }
             self = .asyncRunEnd(thread: thread, time: time, frame: frame)
+        case "B":
+            guard let iterator = fields.hex() else { return nil }
+            self = .sequenceDelivery(thread: thread, time: time, iterator: iterator)
         case "D":
             guard let context = fields.hex(), let function = fields.hex(), let closureContext = fields.hex() else {
                 return nil
@@ -210,9 +216,10 @@ package struct ProbeObject: Sendable, Equatable {
     }
 }
 
-/// Which typed message observer an add is.
+/// Which typed message observer an add is: a `sequence` is an `AsyncMessage` sequence's iterator,
+/// whose add line carries the iterator (as the context, function 0) in place of a closure.
 package enum TypedAddKind: Sendable, Equatable {
-    case mainActor, async
+    case mainActor, async, sequence
 }
 
 /// A closure's two words: its function and its context.

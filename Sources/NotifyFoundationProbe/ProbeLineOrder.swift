@@ -74,7 +74,8 @@ extension ProbeLine {
         case .add(let call, _, _, _, _), .post(let call, _, _, _), .remove(let call, _, _, _, _),
             .typedAdd(let call, _, _, _, _, _):
             call.time
-        case .typedAdded(_, let time, _, _, _, _), .asyncRunStart(_, let time, _, _, _), .asyncRunEnd(_, let time, _):
+        case .typedAdded(_, let time, _, _, _, _), .asyncRunStart(_, let time, _, _, _), .asyncRunEnd(_, let time, _),
+            .sequenceDelivery(_, let time, _):
             time
         case .added(_, let time, _, _), .deliveryStart(_, let time, _, _, _, _), .deliveryEnd(_, let time),
             .postEnd(_, let time), .queueAdd(_, let time, _, _, _, _), .operationStart(_, let time, _, _),
@@ -91,7 +92,7 @@ extension ProbeLine {
             .typedAdd(let call, _, _, _, _, _):
             call.thread
         case .typedAdded(let thread, _, _, _, _, _), .asyncRunStart(let thread, _, _, _, _),
-            .asyncRunEnd(let thread, _, _):
+            .asyncRunEnd(let thread, _, _), .sequenceDelivery(let thread, _, _):
             thread
         case .added(let thread, _, _, _), .deliveryStart(let thread, _, _, _, _, _), .deliveryEnd(let thread, _),
             .postEnd(let thread, _), .queueAdd(let thread, _, _, _, _, _), .operationStart(let thread, _, _, _),

@@ -2,7 +2,7 @@
 /// is printed; the raw value is the map's key and the place in a `C` line.
 package enum ProbeLineKind: Int, CaseIterable, Sendable {
     case add, added, post, remove, deliveryStart, deliveryEnd, postEnd, queueAdd, operationStart, operationEnd
-    case exec, centerEnd, typedAdd, typedAdded, asyncRunStart, asyncRunEnd
+    case exec, centerEnd, typedAdd, typedAdded, asyncRunStart, asyncRunEnd, sequenceDelivery
 
     /// Whether losing such a line loses a registration (an orphan delivery or removal may be its).
     var registers: Bool {
@@ -30,6 +30,7 @@ extension ProbeLine {
         case .typedAdded: .typedAdded
         case .asyncRunStart: .asyncRunStart
         case .asyncRunEnd: .asyncRunEnd
+        case .sequenceDelivery: .sequenceDelivery
         case .ready, .lost, .counts, .finalCount: nil
         }
     }

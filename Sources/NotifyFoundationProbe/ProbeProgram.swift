@@ -186,6 +186,23 @@ package struct ProbeProgram: Sendable, Equatable {
             probe(
                 "uprobe", FoundationSymbols.asyncRunResume, filter, .asyncRunEnd,
                 #"printf("w %d %llu %lx\n", tid, $t, *(uint64 *)(*(uint64 *)reg("r14")));"#),
+            // A sequence's add: its iterator stands for the observer's closure until a delivery
+            // names it; the subject is held directly.
+            probe(
+                "uprobe", FoundationSymbols.sequenceIteratorInit, filter, .typedAdd,
+                #"$s = reg("si"); $k = $s == 0 ? 0 : *(uint64 *)$s; "#
+                    + #"printf("G %d %llu %lx %lx %lx 0 %lx %lx %lx %lx %lx\n", tid, $t, reg("di"), $s, $k, reg("r13"), "#
+                    + #"*(uint64 *)(*(uint64 *)reg("r13") + 56), \#(callers));"#),
+            probe(
+                "uretprobe", FoundationSymbols.sequenceIteratorInit, filter, .typedAdded,
+                #"$b = *(uint64 *)(*(uint64 *)(reg("ax") + 16) + 16); "#
+                    + nameLines(
+                        prefix: "m %d %llu %lx %lx %lx",
+                        arguments: #"tid, $t, *(uint64 *)($b + 16), *(uint64 *)($b + 40), *(uint64 *)($b + 32)"#,
+                        low: #"*(uint64 *)($b + 24)"#, high: #"*(uint64 *)($b + 32)"#)),
+            probe(
+                "uprobe", FoundationSymbols.sequenceCallback, filter, .sequenceDelivery,
+                #"printf("B %d %llu %lx\n", tid, $t, reg("r13"));"#),
         ].joined(separator: "\n") + "\n"
     }
 

@@ -235,7 +235,8 @@ app=""
 
 # Typed messages (foundation-typed-app.swift): MainActorMessages with 120 and 1,000 observers, four
 # local message types Foundation names alike up to 63 bytes, an AsyncMessage (its enqueue is not a
-# run, its run on the pool is), and an observer added every second and never removed (R6). The
+# run, its run on the pool is), an AsyncMessage read through sequences (each message put in a
+# reader's buffer is a delivery), and an observer added every second and never removed (R6). The
 # app prints its own counts; every post must reach exactly its observers.
 "$SWIFTC" -g -module-name app Tests/e2e/foundation-typed-app.swift -o "$WORK/typed" >"$WORK/swiftc-typed.log" 2>&1 ||
     { echo "e2e: swiftc failed:"; cat "$WORK/swiftc-typed.log"; exit 1; }
@@ -280,6 +281,23 @@ check "the AsyncMessage: its $async_runs runs (not its enqueues) are its deliver
             | length == $o)
         and ([.[] | select(.k == "deliver" and .name == $n)]
             | length == $d and all(.target == "task" and .thread != .postingThread))' "$WORK/typed.jsonl"
+read -r _ sequence_name sequence_readers sequence_posts sequence_received sequence_dropped < <(grep '^sequence ' "$WORK/typed.out")
+sequences=$((sequence_readers + sequence_dropped))
+check "the AsyncMessage sequences: $sequences made ($sequence_dropped dropped unread), each post in its $sequence_readers readers' buffers, $sequence_received deliveries as the app received, every sequence ended" \
+    jq_true -s --arg n "$sequence_name" --argjson r "$sequence_readers" --argjson p "$sequence_posts" \
+        --argjson d "$sequence_received" --argjson m "$sequences" '
+        [.[] | select(.k == "register" and .name == $n)] as $made
+        | ($made | length == $m
+            and all(.kind == "message-async" and .targetLabel == "message sequence" and (.preexisting | not)))
+        and ([.[] | select(.k == "post" and .name == $n)] | map(.matched) == ([range($p)] | map($r)) + [0])
+        and ([.[] | select(.k == "deliver" and .name == $n)]
+            | length == $d and all(.target == "posting" and .thread == .postingThread)
+            and (group_by(.postID) | all(length == $r)))
+        and (($made | map(.id)) - [.[] | select(.k == "remove") | .registration] | length == 0)' "$WORK/typed.jsonl"
+check "the sequences' message: none live, $sequence_received deliveries in the Names view, no finding" \
+    jq_true --arg n "$sequence_name" --argjson d "$sequence_received" '
+        ([.views.names.rows[] | select(.name == $n and .observers == 0 and .deliveries == $d)] | length == 1)
+        and ([.views.leaks.rows[] | select(.name == $n)] | length == 0)' <<<"$typed_frame"
 read -r -a locals < <(grep '^locals ' "$WORK/typed.out")
 for ((i = 1; i < ${#locals[@]}; i += 2)); do
     local_name=${locals[$i]}

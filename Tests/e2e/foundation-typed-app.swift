@@ -3,8 +3,10 @@
 // observes and posts swift-foundation's typed messages: a MainActorMessage with 120 observers and
 // one with 1,000 (each added from one line, one closure), four local message types whose
 // Foundation names read alike up to 63 bytes, an AsyncMessage with 3 observers (their runs waited
-// for), and a MainActorMessage observer added every second and never removed (growth, R6). It
-// prints its own counts for the checker, then stays alive until the file is gone.
+// for), an AsyncMessage read through 4 sequences (`messages(for:)`, each ending after 5 messages)
+// and started by 3 more that are dropped unread, and a MainActorMessage observer added every
+// second and never removed (growth, R6). It prints its own counts for the checker, then stays
+// alive until the file is gone.
 import Foundation
 
 final class Cart: Sendable {}
@@ -12,6 +14,7 @@ struct HundredsChanged: NotificationCenter.MainActorMessage { typealias Subject 
 struct ThousandChanged: NotificationCenter.MainActorMessage { typealias Subject = Cart }
 struct OrderFetched: NotificationCenter.AsyncMessage { typealias Subject = Cart }
 struct LeakyChanged: NotificationCenter.MainActorMessage { typealias Subject = Cart }
+struct OrderShipped: NotificationCenter.AsyncMessage { typealias Subject = Cart }
 
 let center = NotificationCenter.default
 let lock = NSLock()
@@ -51,6 +54,34 @@ func counted(_ name: String) -> Int {
     }
 }
 
+/// `readers` sequences each read `count` messages of `OrderShipped` posted `count` times once all
+/// are iterating, and `dropped` more start their observation and end unread; then one more post,
+/// which no sequence hears. Returns the messages the readers received.
+func readSequences(readers: Int, count: Int, dropped: Int) -> Int {
+    let done = DispatchSemaphore(value: 0)
+    let state = NSLock()
+    nonisolated(unsafe) var ready = 0
+    nonisolated(unsafe) var received = 0
+    for _ in 0..<dropped {
+        let iterator = center.messages(for: OrderShipped.self).makeAsyncIterator()
+        withExtendedLifetime(iterator) {}
+    }
+    for _ in 0..<readers {
+        Task.detached {
+            var iterator = center.messages(for: OrderShipped.self, bufferSize: count).makeAsyncIterator()
+            state.withLock { ready += 1 }
+            for _ in 0..<count where await iterator.next(isolation: nil) != nil { state.withLock { received += 1 } }
+            done.signal()
+        }
+    }
+    for _ in 0..<500 where state.withLock({ ready }) < readers { usleep(10_000) }
+    for _ in 0..<count { center.post(OrderShipped()) }
+    for _ in 0..<readers { _ = done.wait(timeout: .now() + 10) }
+    usleep(100_000)
+    center.post(OrderShipped())
+    return state.withLock { received }
+}
+
 let arguments = CommandLine.arguments
 let goFile = arguments.count > 1 ? arguments[1] : "/nonexistent"
 print("pid \(getpid())")
@@ -83,10 +114,16 @@ let locals = MainActor.assumeIsolated {
     return localMessages()
 }
 for _ in 0..<200 where counted("OrderFetched") < 12 { usleep(10_000) }
+let sequenceReaders = 4
+let sequenceMessages = 5
+let droppedSequences = 3
+let sequenceReceived = readSequences(readers: sequenceReaders, count: sequenceMessages, dropped: droppedSequences)
 print("typed app.HundredsChanged \(hundreds) 5 \(counted("Hundreds"))")
 print("typed app.ThousandChanged \(thousand) 3 \(counted("Thousand"))")
 print("async app.OrderFetched 3 4 \(counted("OrderFetched"))")
 print("locals \(locals.joined(separator: " "))")
+print(
+    "sequence app.OrderShipped \(sequenceReaders) \(sequenceMessages) \(sequenceReceived) \(droppedSequences)")
 fflush(stdout)
 // Growth: one more observer every second, never removed.
 let leaks = arguments.count > 2 ? Int(arguments[2])! : 22
