@@ -97,6 +97,16 @@ import Testing
                 s.postAndDeliver("a", to: [1], thread: 2)
             }, [.name("a")], .info
         ),
+        (
+            // The main actor runs on a worker thread once the main thread parks in dispatchMain().
+            Scenario("control: a main-actor message posted on the main thread and on a worker") { s in
+                s.register(1, "App.CartChanged", site: 10)
+                for thread: UInt64 in [1, 2] {
+                    let post = s.post("App.CartChanged", matched: 1, thread: thread, message: .mainActor)
+                    s.deliver(post, to: 1, name: "App.CartChanged", thread: thread, postingThread: thread)
+                }
+            }, [], nil
+        ),
     ]
 
     @Test("R8 thread mismatch", arguments: mismatches)

@@ -9,8 +9,9 @@ import NotifyWire
 /// they describe runs that happened.
 ///
 /// Typed messages cannot mismatch, by construction: a main-actor message's `post` is
-/// main-actor-isolated and delivers inline, so its observers never run off the main actor; an
-/// async message makes no thread promise (its observers run on the cooperative pool).
+/// main-actor-isolated and delivers inline, so its observers never run off the main actor (which
+/// runs on a worker thread once the main thread parks in `dispatchMain()`); an async message makes
+/// no thread promise (its observers run on the cooperative pool). Neither is a mixed-thread name.
 extension InspectorState {
     mutating func mismatchDelivered(_ rowSlot: Int, delivery: TraceDelivery, postIndex: Int?) {
         let row = rows[rowSlot]
@@ -73,7 +74,8 @@ extension InspectorState {
 
     private mutating func mixedThreadJudge(_ name: String, callsite: UInt64?, nameSlot: Int) {
         let row = nameRows[nameSlot]
-        guard row.postedOnMain, row.postedOffMain, !row.declaresMainOnly else { return }
+        // A typed message's thread is not the question: see the type's description.
+        guard row.postedOnMain, row.postedOffMain, !row.declaresMainOnly, !row.isMessage else { return }
         let site = callsite.map { definitions.callsite($0) }
         guard allows(.threadMismatch, callsite: site, name: name) else { return }
         let threads = row.postingThreads.ids
