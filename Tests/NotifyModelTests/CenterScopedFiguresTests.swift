@@ -37,6 +37,19 @@ struct CenterScopedFiguresTests {
         #expect(script.fold().name("*")?.posts == 2)
     }
 
+    @Test("once a second center appears, the * row counts from the start only the posts a wildcard could hear")
+    func postsBeforeAWildcardLeaveTheRowWhenASecondCenterAppears() {
+        var script = TraceScript()
+        script.post("a", matched: 0)
+        script.register(1, nil)
+        script.post("a", matched: 1)
+        #expect(script.fold().name("*")?.posts == 2)
+        script.introduceCenter(1, label: "private")
+        script.post("b", matched: 0, center: 1)
+        script.post("b", matched: 1, center: 0)
+        #expect(script.fold().name("*")?.posts == 2)
+    }
+
     @Test("with one center, the * row still counts every post")
     func oneCenterCountsEveryPost() {
         var script = TraceScript()

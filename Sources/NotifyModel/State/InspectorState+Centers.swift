@@ -39,6 +39,8 @@ extension InspectorState {
     /// one out of order, or beyond the cap, stays unnamed.
     mutating func introduceCenter(_ center: TraceCenter) {
         if centerLabels.isEmpty { centerLabels = [header?.center ?? ""] }
+        // From here the `*` row counts only what a wildcard could hear, from the start.
+        if !carriesSeveralCenters { nameRows[0].posts = wildcardAudiblePosts }
         carriesSeveralCenters = true
         let index = Int(center.index)
         if index < centerLabels.count {

@@ -19,6 +19,7 @@ extension InspectorState {
         threadRows[threadSlot].deliveries &+= history.deliveries
         markActive(threadSlot)
         nameRows[0].posts &+= history.posts
+        wildcardAudiblePosts &+= history.posts
         guard let name = history.name else {
             totals.otherNamePosts &+= history.posts
             totals.otherNameDeliveries &+= history.deliveries

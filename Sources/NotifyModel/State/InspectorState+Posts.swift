@@ -19,7 +19,9 @@ extension InspectorState {
         let center = centerIndex(post.center)
         // The `*` row counts the posts a wildcard observer could hear: with several centers, only
         // those to a center where one is registered.
-        if !carriesSeveralCenters || liveWildcardsByCenter[center] != nil { nameRows[0].posts &+= 1 }
+        let audible = liveWildcardsByCenter[center] != nil
+        if audible { wildcardAudiblePosts &+= 1 }
+        if !carriesSeveralCenters || audible { nameRows[0].posts &+= 1 }
         nameRows[slot].posts &+= 1
         nameRows[slot].postingThreads.insert(post.thread)
         nameRows[slot].lastPostAt = time

@@ -32,6 +32,9 @@ public struct InspectorState: Sendable {
     /// Live wildcard registrations by center index, when the stream carries several centers: the
     /// `*` row counts only posts to a center where one could hear them.
     var liveWildcardsByCenter: [UInt32: Int] = [:]
+    /// Posts to a center while a wildcard observer was live there (history's posts included): the
+    /// `*` row's posts once the stream carries several centers.
+    var wildcardAudiblePosts: UInt64 = 0
     /// Live, ended, or replaying.
     public internal(set) var stream: StreamState = .waiting
     /// Counts since the start.
