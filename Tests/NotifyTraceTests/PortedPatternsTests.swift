@@ -17,6 +17,16 @@ struct PortedBasketEmptied: NotifyCenter.MainActorMessage {
     typealias Subject = PortedBasket
 }
 
+/// An async message read through sequences.
+struct PortedBasketShipped: NotifyCenter.AsyncMessage {
+    typealias Subject = PortedBasket
+}
+
+/// How many sequence readers have started observing.
+private final class PortedReaders: Sendable {
+    let started = Mutex(0)
+}
+
 /// What the app counted itself: posts and handler runs per name, and observers it left registered.
 private final class PortedTruth: @unchecked Sendable {  // `counts` is locked
     private let counts = Mutex<[String: (posts: Int, runs: Int)]>([:])
@@ -34,7 +44,8 @@ private final class PortedTruth: @unchecked Sendable {  // `counts` is locked
 /// `NotificationCenter` to `NotifyCenter` (its private centers get labels, so this test's inspector
 /// can take them alone): private centers made and dropped with observers still registered, one
 /// name under several object filters, closures churned across names and centers, a typed message
-/// heard by 150 observers, a removal from the wrong center and an unpaced burst. The dashboard's
+/// heard by 150 observers, an async message read through sequences, a removal from the wrong
+/// center and an unpaced burst. The dashboard's
 /// figures must equal the app's own counts.
 extension SeveralCentersTests {
     @Test("an app ported by the rename: every center's figures equal the app's own counts")
@@ -109,6 +120,30 @@ extension SeveralCentersTests {
         }
         truth.posted("PortedBasketEmptied", times: 3)
         truth.leaves("PortedBasketEmptied", live: 150)
+        // An async message read through three sequences, each ending after the four posts.
+        let reading = PortedReaders()
+        let readers = (0..<3).map { _ in
+            Task {
+                var iterator = center.messages(of: basket, for: PortedBasketShipped.self, bufferSize: 4)
+                    .makeAsyncIterator()
+                reading.started.withLock { $0 += 1 }
+                for _ in 0..<4 where await iterator.next(isolation: nil) != nil { truth.ran("PortedBasketShipped") }
+            }
+        }
+        let readyBy = ContinuousClock.now + .seconds(20)
+        while reading.started.withLock({ $0 }) < 3, ContinuousClock.now < readyBy {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        for _ in 0..<4 { center.post(PortedBasketShipped(), subject: basket) }
+        truth.posted("PortedBasketShipped", times: 4)
+        let readBy = ContinuousClock.now + .seconds(20)
+        while truth.runs["PortedBasketShipped", default: 0] < 12, ContinuousClock.now < readBy {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        for reader in readers {
+            reader.cancel()
+            await reader.value
+        }
         // A token removed from a center that does not hold it, then from its own.
         let other = NotifyCenter(label: "\(tag).other")
         let misplaced = other.addObserver(forName: name("WrongCenter"), object: nil, queue: nil) { _ in
@@ -137,16 +172,16 @@ extension SeveralCentersTests {
             rows.filter { $0.deliveries > 0 }.map { (short($0), Int($0.deliveries)) }, uniquingKeysWith: +)
         let live = Dictionary(
             rows.filter { $0.liveObservers > 0 }.map { (short($0), $0.liveObservers) }, uniquingKeysWith: +)
-        // The typed message's row is named by its type, not the tag.
-        let typed = state.names.first { $0.name.hasSuffix("PortedBasketEmptied") }
+        // The typed messages' rows are named by their types, not the tag.
         var shownPosts = posts
         var shownRuns = runs
         var shownLive = live
         shownPosts["done"] = nil
-        if let typed {
-            shownPosts["PortedBasketEmptied"] = Int(typed.posts)
-            shownRuns["PortedBasketEmptied"] = Int(typed.deliveries)
-            shownLive["PortedBasketEmptied"] = typed.liveObservers
+        for message in ["PortedBasketEmptied", "PortedBasketShipped"] {
+            guard let typed = state.names.first(where: { $0.name.hasSuffix(message) }) else { continue }
+            shownPosts[message] = Int(typed.posts)
+            shownRuns[message] = typed.deliveries > 0 ? Int(typed.deliveries) : nil
+            shownLive[message] = typed.liveObservers > 0 ? typed.liveObservers : nil
         }
         #expect(state.eventsLost == 0)
         #expect(shownPosts == truth.posts)
