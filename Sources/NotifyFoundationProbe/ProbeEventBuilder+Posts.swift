@@ -69,21 +69,8 @@ extension ProbeEventBuilder {
             return
         }
         guard let registration = delivery.registration else { return }
-        // An async message observer's run happens later, on a task: its enqueue waits for it.
-        if registrations[registration]?.enqueuesOnly == true {
-            if let observer = registrations[registration]?.asyncObserver {
-                // Enqueues whose run start was lost would pile up: bounded, the rest only counted.
-                if pendingRunCount >= Self.pendingRunLimit {
-                    unmatched += pendingRunCount
-                    pendingRuns.removeAll()
-                    pendingRunCount = 0
-                }
-                pendingRuns[observer, default: []].append(
-                    PendingRun(registration: registration, post: post, enqueued: delivery.start))
-                pendingRunCount += 1
-            }
-            return
-        }
+        // An async message observer's run happens later, on a task (waiting since the enqueue started).
+        if registrations[registration]?.enqueuesOnly == true { return }
         let isQueued = registrations[registration]?.queue != nil
         // A queue observer's block ran on the queue's thread while the post waited; when the queue
         // was the posting thread's own, it ran inline.

@@ -187,6 +187,9 @@ extension ProbeEventBuilder {
             // not seen: introduced now, as found live.
             id = foundLive(thread: thread, time: time, context: context, closure: closure, post: post, events: &events)
         }
+        if let post, let observer = registrations[id!]?.asyncObserver {
+            awaitRun(of: observer, registration: id!, post: post, enqueued: time)
+        }
         running[thread, default: []].append(RunningDelivery(start: time, registration: id!, post: post))
     }
 

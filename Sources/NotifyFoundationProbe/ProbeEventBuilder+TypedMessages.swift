@@ -109,6 +109,20 @@ extension ProbeEventBuilder {
         return id
     }
 
+    /// An `AsyncMessage` observer's enqueue started: its run may start on a pool thread before the
+    /// enqueue returns, so it waits from here.
+    mutating func awaitRun(of observer: ClosureKey, registration: UInt64, post: PostInProgress, enqueued: UInt64) {
+        // Enqueues whose run start was lost would pile up: bounded, the rest only counted.
+        if pendingRunCount >= Self.pendingRunLimit {
+            unmatched += pendingRunCount
+            pendingRuns.removeAll()
+            pendingRunCount = 0
+        }
+        pendingRuns[observer, default: []].append(
+            PendingRun(registration: registration, post: post, enqueued: enqueued))
+        pendingRunCount += 1
+    }
+
     /// An `AsyncMessage` observer's run starts: the oldest enqueue waiting for that observer.
     mutating func startAsyncRun(thread: Int32, time: UInt64, frame: UInt64, observer: ClosureKey) {
         guard var waiting = pendingRuns[observer], !waiting.isEmpty else {

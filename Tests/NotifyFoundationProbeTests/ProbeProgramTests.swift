@@ -35,8 +35,8 @@ import Testing
         let probes = text.split(separator: "\n").filter { $0.contains("printf(\"") && !$0.hasPrefix("BEGIN") }
         let counting = probes.filter { !$0.hasPrefix("interval") }
         // Every kind but one of a delivery's end and a post's (one design each); a typed add and
-        // its return are probed in two functions (main actor and async).
-        #expect(counting.count == ProbeLineKind.allCases.count - 1 + 2)
+        // its return are probed in three functions (main actor, async and a sequence's iterator).
+        #expect(counting.count == ProbeLineKind.allCases.count - 1 + 4)
         for probe in counting {
             // Timed before it is counted: a line counted in a `C` line is older than it.
             #expect(probe.contains("{ $t = nsecs; @c["))

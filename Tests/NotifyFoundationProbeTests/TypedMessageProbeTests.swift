@@ -89,6 +89,20 @@ import Testing
         #expect(!delivered.contains { $0.start == 201 || $0.start == 202 })
     }
 
+    @Test func aRunThatStartsBeforeItsEnqueueReturnsIsStillTheDelivery() {
+        let events = probeEvents(
+            [
+                "Y 1 100 c0 0 0 af 0 71 fa 12 12", "m 1 101 0 0 0 S 6e e100000000000000",
+                "P 1 200 c0 0 0 a2 fb 20 71 S 6e e100000000000000", "D 1 201 c1 ef e1 af 0",
+                // A pool thread runs the task (and finishes it) while the enqueue is still returning.
+                "W 7 202 f70 af 0", "w 7 210 f70", "p 1 220",
+            ], lookups: lookups)
+        let delivered = deliveries(events)
+        #expect(delivered.map(\.registration) == [1])
+        #expect(delivered.map(\.start) == [202])
+        #expect(delivered.map(\.wait) == [1])
+    }
+
     @Test func localTypesWhoseNamesReadAlikeOnceCutStayApart() {
         let cut = String(repeating: "x", count: 63)
         let events = probeEvents(
