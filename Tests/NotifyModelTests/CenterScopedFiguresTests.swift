@@ -50,6 +50,21 @@ struct CenterScopedFiguresTests {
         #expect(script.fold().name("*")?.posts == 2)
     }
 
+    @Test("a finding keeps its registration's center after the registration's row retires")
+    func findingKeepsItsCenterAfterRetirement() {
+        var script = TraceScript(centers: ["default", "private"])
+        script.register(1, "a", site: 10, center: 1)
+        let post = script.post("a", matched: 1, center: 1)
+        script.deliver(post, to: 1, name: "a", duration: 200_000_000)
+        script.remove(1, reason: .explicit)
+        #expect(script.fold().findings.first { $0.rule == .slowHandler }?.center == "private")
+        script.advance(120_000_000_000)
+        script.tick()
+        let state = script.fold()
+        #expect(state.registration(1) == nil)
+        #expect(state.findings.first { $0.rule == .slowHandler }?.center == "private")
+    }
+
     @Test("with one center, the * row still counts every post")
     func oneCenterCountsEveryPost() {
         var script = TraceScript()

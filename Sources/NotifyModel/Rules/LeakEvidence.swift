@@ -13,6 +13,9 @@ public struct LeakEvidence: Sendable, Hashable {
     public var objectFilter: ObjectInfo?
     /// Registration ids involved, most recent last (at most 16 kept).
     public var registrations: [UInt64] = []
+    /// The center of the first registration added, kept from then on: its row may retire, and the
+    /// kept ids move on, but what the finding is about does not.
+    var centerIndex: UInt32?
     /// The rule's main count. R1: registrations orphaned; R2: posts missed (b) or registrations
     /// ended unused (a); R3: registrations found dead; R4: strong registrations seen; R5: duplicates
     /// seen at once (max); R6: live registrations now; R7: slow runs; R8: violations; R9: unheard
@@ -55,7 +58,8 @@ public struct LeakEvidence: Sendable, Hashable {
     /// Empty evidence.
     public init() {}
 
-    mutating func addRegistration(_ id: UInt64) {
+    mutating func addRegistration(_ id: UInt64, center: UInt32) {
+        if centerIndex == nil { centerIndex = center }
         if registrations.last == id { return }
         registrations.removeAll { $0 == id }
         registrations.append(id)

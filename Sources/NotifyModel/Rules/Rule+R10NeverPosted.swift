@@ -66,7 +66,7 @@ extension InspectorState {
         guard let oldest = live.min(by: { $0.registeredAt < $1.registeredAt }),
             allows(.neverPosted, callsite: oldest.callsite, name: name)
         else { return }
-        let ids = live.map(\.id).suffix(16)
+        let kept = live.suffix(16).map { (id: $0.id, center: $0.center) }
         let near = nameRows[slot].isMessage ? nil : nearestPosted(to: name)
         findingStore.raise(
             key, severity: near == nil ? .info : .warning,
@@ -77,7 +77,7 @@ extension InspectorState {
             finding.evidence.name = name
             finding.evidence.callsite = oldest.callsite
             finding.evidence.observer = oldest.observer
-            for id in ids { finding.evidence.addRegistration(id) }
+            for row in kept { finding.evidence.addRegistration(row.id, center: row.center) }
             finding.evidence.count = UInt64(checkpoints)
             finding.evidence.duration = waited
             finding.evidence.sessionPosts = sessionPosts

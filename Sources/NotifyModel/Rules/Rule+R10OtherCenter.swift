@@ -66,7 +66,7 @@ extension InspectorState {
             finding.evidence.callsite = row.callsite
             finding.evidence.observer = row.observer
             finding.evidence.registrations = []
-            for id in ids { finding.evidence.addRegistration(id) }
+            for id in ids { finding.evidence.addRegistration(id, center: row.center) }
             finding.evidence.count = UInt64(checkpoints)
             finding.evidence.duration = waited
             finding.evidence.sessionPosts = sessionPosts

@@ -38,7 +38,7 @@ extension InspectorState {
             finding.evidence.name = row.displayName
             finding.evidence.callsite = row.callsite
             finding.evidence.objectFilter = row.objectFilter
-            finding.evidence.addRegistration(row.id)
+            finding.evidence.addRegistration(row.id, center: row.center)
             finding.evidence.count += 1
             finding.evidence.liveCount += 1
             finding.evidence.duration = row.age(at: now)

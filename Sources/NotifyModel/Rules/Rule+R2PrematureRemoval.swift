@@ -29,7 +29,7 @@ extension InspectorState {
                 ) { finding in
                     finding.evidence.name = row.displayName
                     finding.evidence.callsite = row.callsite
-                    finding.evidence.addRegistration(row.id)
+                    finding.evidence.addRegistration(row.id, center: row.center)
                     finding.evidence.count += 1
                     finding.evidence.duration = lifetime
                     finding.evidence.detail = "lived \(lifetime) ns with no delivery"
@@ -104,7 +104,7 @@ extension InspectorState {
             finding.evidence.name = name
             finding.evidence.callsite = row.callsite
             finding.evidence.observer = row.observer
-            finding.evidence.addRegistration(row.id)
+            finding.evidence.addRegistration(row.id, center: row.center)
             finding.evidence.count += missed
             finding.evidence.duration = absent
             for poster in posters { finding.evidence.addRelated(poster) }

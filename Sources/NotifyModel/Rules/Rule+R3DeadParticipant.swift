@@ -41,7 +41,7 @@ extension InspectorState {
             finding.evidence.callsite = row.callsite
             finding.evidence.observer = row.observer
             finding.evidence.objectFilter = row.objectFilter
-            finding.evidence.addRegistration(row.id)
+            finding.evidence.addRegistration(row.id, center: row.center)
             finding.evidence.count += 1
             finding.evidence.deliveriesAfter = row.deliveries
             finding.evidence.duration = row.age(at: now)

@@ -27,7 +27,7 @@ extension InspectorState {
             finding.evidence.name = finding.evidence.name ?? row.displayName
             finding.evidence.callsite = finding.evidence.callsite ?? row.callsite
             finding.evidence.addRelated(row.callsite)
-            finding.evidence.addRegistration(row.id)
+            finding.evidence.addRegistration(row.id, center: row.center)
             finding.evidence.count += 1
             finding.evidence.liveCount = k
             finding.evidence.detail =

@@ -83,7 +83,7 @@ extension InspectorState {
             finding.evidence.callsite = finding.evidence.callsite ?? sites.first
             finding.evidence.observer = row.observer
             finding.evidence.objectFilter = row.objectFilter
-            for member in added { finding.evidence.addRegistration(member) }
+            for member in added { finding.evidence.addRegistration(member, center: row.center) }
             for site in sites { finding.evidence.addRelated(site) }
             if UInt64(count) > finding.evidence.count {
                 finding.evidence.count = UInt64(count)

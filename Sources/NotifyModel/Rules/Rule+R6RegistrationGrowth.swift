@@ -29,7 +29,7 @@ extension InspectorState {
         ) { finding in
             finding.evidence.name = name
             finding.evidence.callsite = row.callsite
-            finding.evidence.addRegistration(row.id)
+            finding.evidence.addRegistration(row.id, center: row.center)
             finding.evidence.addRelated(row.callsite)
             finding.evidence.count = UInt64(live)
             finding.evidence.liveCount = live
@@ -132,7 +132,7 @@ extension InspectorState {
         let findingKey = LeakFindingKey(
             rule: .registrationGrowth, subject: .nameAtCallsite(name, callsite: key.callsite))
         // The registrations are listed once, when the finding opens: a scan of the table.
-        let ids: [UInt64] =
+        let kept: [(id: UInt64, center: UInt32)] =
             findingStore.isOpen(findingKey)
             ? []
             : Array(
@@ -140,7 +140,7 @@ extension InspectorState {
                     .filter {
                         $0.occupied && $0.isLive && $0.nameSlot == key.nameSlot && $0.callsite.id == key.callsite
                     }
-                    .map(\.id).suffix(16))
+                    .map { (id: $0.id, center: $0.center) }.suffix(16))
         let summary =
             "registrations for \"\(name)\" at \(site) keep growing: "
             + series.map(String.init).joined(separator: " → ")
@@ -154,7 +154,7 @@ extension InspectorState {
             finding.evidence.series = series
             finding.evidence.count = UInt64(live)
             finding.evidence.liveCount = live
-            for id in ids { finding.evidence.addRegistration(id) }
+            for row in kept { finding.evidence.addRegistration(row.id, center: row.center) }
             finding.evidence.detail = "live count rose at each of the last \(series.count - 1) checkpoints"
         }
     }

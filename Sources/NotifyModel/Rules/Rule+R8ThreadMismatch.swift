@@ -28,7 +28,7 @@ extension InspectorState {
             finding.evidence.name = row.displayName
             finding.evidence.callsite = row.callsite
             finding.evidence.observer = row.observer
-            finding.evidence.addRegistration(row.id)
+            finding.evidence.addRegistration(row.id, center: row.center)
             finding.evidence.count += 1
             finding.evidence.addThread(delivery.postingThread)
             finding.evidence.addThread(delivery.thread)

@@ -232,14 +232,12 @@ public struct InspectorState: Sendable {
         return findingStore.all.map(withCenter)
     }
 
-    /// `finding` with the label of the center it is about: its first registration's, else its
-    /// key's (R5 keys its registrations' center); nil when neither says.
+    /// `finding` with the label of the center it is about: its first registration's (kept when it
+    /// was added), else its key's (R5 keys its registrations' center); nil when neither says.
     func withCenter(_ finding: LeakFinding) -> LeakFinding {
         var finding = finding
-        var index: UInt32?
-        if let first = finding.evidence.registrations.first, let row = registration(first) {
-            index = row.center
-        } else if case .nameAtCallsite(_, _, let center) = finding.key.subject {
+        var index = finding.evidence.centerIndex
+        if index == nil, case .nameAtCallsite(_, _, let center) = finding.key.subject {
             index = center
         }
         finding.center = index.map(centerLabel)
