@@ -182,6 +182,8 @@ extension ProbeEventBuilder {
         running[thread] = []
         startDelivery(thread: thread, time: time, context: 0, closure: closure, events: &events)
         let registration = running[thread]?.last?.registration
+        // No delivery closure's context is known here: event mode's deliveries bind their own.
+        if let bound = byContext.removeValue(forKey: 0) { registrations[bound]?.boundContext = nil }
         currentPost[thread] = saved
         running[thread] = savedRunning
         if unmatchedDeliveries > unmatchedBefore, case .gap = events.last {

@@ -41,7 +41,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     private let programs: [ProbeMode: String]
     /// The mode the probes run (the probes' thread's own), and the one asked for.
     private var running: ProbeMode
-    private var requestedMode: ProbeMode
+    private var wantedMode: ProbeMode
     private var counting = CountingReader(holdNanoseconds: FoundationProbeSession.reorderNanoseconds)
     private var builder: ProbeEventBuilder
     private let symbolizer: Symbolizer
@@ -80,7 +80,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         let programs = [ProbeMode.events: try program.text(), .counting: try CountingProgram(events: program).text()]
         self.programs = programs
         running = mode
-        requestedMode = mode
+        wantedMode = mode
         shownMode = mode
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -128,12 +128,14 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     /// own); the stream ends with `end` (`inspector-stopped`) soon after.
     /// The mode the probes run now.
     package var mode: ProbeMode { stopped.withLock { shownMode } }
+    /// The mode last asked for (``switchMode(to:)``).
+    package var requestedMode: ProbeMode { stopped.withLock { wantedMode } }
     private var shownMode: ProbeMode = .events
 
     /// Asks for the probes to run in `mode`: bpftrace is restarted with that mode's program (which
     /// takes it seconds; what the app does meanwhile is not seen), the app is not.
     package func switchMode(to mode: ProbeMode) {
-        stopped.withLock { requestedMode = mode }
+        stopped.withLock { wantedMode = mode }
     }
 
     /// bpftrace's environment: the trusted one, with room for the counting maps' keys.
@@ -258,8 +260,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             released.removeAll(keepingCapacity: true)
             let now = Self.monotonicNow()
             if let until = drainUntil, now >= until { break }
-            if drainUntil == nil, exec == nil, case let wanted = stopped.withLock({ requestedMode }), wanted != running
-            {
+            if drainUntil == nil, exec == nil, case let wanted = stopped.withLock({ wantedMode }), wanted != running {
                 do throws(FoundationAttachError) {
                     try switchProbes(to: wanted, order: &order, events: &events)
                     reported.longLines = 0

@@ -21,7 +21,7 @@ struct OpenedSource {
     var processOverview: ProcessOverview?
     private var demo: DemoProcess?
     private var live: LiveFeed?
-    private var probes: FoundationProbeSession?
+    private(set) var probes: FoundationProbeSession?
 
     /// Opens what `options` name; `demoArguments` go to notify-demo with `--demo`.
     init(_ options: NotifyTopOptions, host: any InspectionHost, demoArguments: [String] = []) throws {
