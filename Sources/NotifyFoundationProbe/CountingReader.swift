@@ -135,6 +135,7 @@ package struct CountingReader {
                 rows[row, default: (0, 0, 0)].deliveries += delta
             }
         }
+        order.sort { ($0.thread, $0.name, $0.registration ?? 0) < ($1.thread, $1.name, $1.registration ?? 0) }
         for row in order {
             guard let figures = rows[row] else { continue }
             events.append(
