@@ -341,6 +341,38 @@ check "the typed observer never removed: $leaky_count live, growth (R6) at $leak
         and ([.views.leaks.rows[] | select(.rule == "R6" and .name == $n and .site == $at)] | length == 1)' \
     <<<"$typed_frame"
 
+# The typed messages again under the counting mode (3 s of the leaky observer): the Names view
+# counts each message's observers and deliveries as the app did, an AsyncMessage's enqueues
+# (counted on the posting thread) as many as its runs.
+rm -f "$WORK/go"
+"$WORK/typed" "$WORK/go" 3 >"$WORK/typed-counting.out" &
+app=$!
+wait_until 20 grep -q '^pid' "$WORK/typed-counting.out" || { echo "e2e: the typed app did not start"; exit 1; }
+timeout 120 "$TOP" --foundation --pid "$app" --batch --json -n 60 -d 1s --view names,observers,leaks \
+    > "$WORK/typed-counting.jsonl" 2> "$WORK/typed-counting.err" &
+top=$!
+wait_until 60 test -s "$WORK/typed-counting.jsonl" ||
+    { echo "e2e: the counting probes did not attach:"; cat "$WORK/typed-counting.err"; exit 1; }
+touch "$WORK/go"
+wait_until 120 grep -q '^done' "$WORK/typed-counting.out" || { echo "e2e: the typed app did not finish"; exit 1; }
+sleep 3
+rm -f "$WORK/go"
+wait "$top"
+wait "$app" 2>/dev/null
+app=""
+counted=$(tail -n 1 "$WORK/typed-counting.jsonl")
+while read -r _ name observers posts truth; do
+    check "counting mode: $name's $observers observers, $posts posts and $truth deliveries, as the app counted" \
+        jq_true --arg n "$name" --argjson o "$observers" --argjson p "$posts" --argjson d "$truth" \
+        '[.views.names.rows[] | select(.name == $n and .observers == $o and .posts == $p and .deliveries == $d)]
+            | length == 1' <<<"$counted"
+done < <(grep '^typed ' "$WORK/typed-counting.out")
+read -r _ async_name async_observers async_posts async_runs < <(grep '^async ' "$WORK/typed-counting.out")
+check "counting mode: the AsyncMessage's $async_posts posts and $async_runs deliveries; nothing lost" \
+    jq_true --arg n "$async_name" --argjson p "$async_posts" --argjson d "$async_runs" \
+    '([.views.names.rows[] | select(.name == $n and .posts == $p and .deliveries == $d)] | length == 1)
+        and .summary.lost == 0' <<<"$counted"
+
 # The dashboard: the overview of Foundation processes; Enter attaches the probes to the app.
 "$WORK/app" "$WORK/go" 100 >"$WORK/app2.out" &
 app=$!
