@@ -65,6 +65,10 @@ package enum CountingLine: Sendable, Equatable {
     case unheard(CountedPost, count: UInt64)
 
     package init?(_ line: Substring) {
+        // Most lines are event lines: told apart by their first byte alone.
+        guard let first = line.utf8.first,
+            first == UInt8(ascii: "@") || first == UInt8(ascii: "K") || first == UInt8(ascii: "k")
+        else { return nil }
         if line == "k" {
             self = .end
             return
@@ -74,7 +78,7 @@ package enum CountingLine: Sendable, Equatable {
             self = .begin(time: time)
             return
         }
-        guard line.count > 4, line.hasPrefix("@"), line.dropFirst(2).hasPrefix("["),
+        guard line.utf8.count > 4, line.hasPrefix("@"), line.dropFirst(2).hasPrefix("["),
             let close = line.firstIndex(of: "]")
         else { return nil }
         let map = line[line.index(after: line.startIndex)]

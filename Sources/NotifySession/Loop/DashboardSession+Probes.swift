@@ -17,7 +17,8 @@ extension DashboardSession {
 
     func toggleProbeMode() {
         guard let probes else {
-            status.message = "P switches --foundation --pid's probes; this source has none"
+            status.message =
+                "P switches the probes of --foundation --pid (processes attached from the overview run in event mode)"
             return
         }
         guard recorder == nil || probes.mode == .counting else {
