@@ -17,8 +17,13 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     /// What the probes cannot see, said in the header's producer text and in docs/foundation.md:
     /// queue targets are seen when the process maps `libFoundation.so` with its symbols.
     /// Typed message observers are seen when Foundation has ``FoundationSymbols/typedSymbols``.
-    package static func producer(seesQueues: Bool, seesTypedMessages: Bool = true) -> String {
-        "notifytop \(PackageVersion.current) Foundation probes (bpftrace); not available: token release (R1), object deaths (R3), "
+    package static func producer(seesQueues: Bool, seesTypedMessages: Bool = true, mode: ProbeMode = .events) -> String
+    {
+        "notifytop \(PackageVersion.current) Foundation probes (bpftrace, \(mode.label)); not available: "
+            + (mode == .counting
+                ? "single posts and deliveries (handler durations, R7, cascades, explain, Events: event mode), "
+                : "")
+            + "token release (R1), object deaths (R3), "
             + "userInfo, \(seesQueues ? "" : "queue targets, ")main-thread-only declarations, "
             + "registrations made before attach (their site and object)"
             + (seesTypedMessages
@@ -30,8 +35,14 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     /// The viewer's end of the stream.
     package let stream: UnixSocket
     private let writer: Int32
-    private let bpftrace: ChildProcess
+    private var bpftrace: ChildProcess
     private var lines: LineReader
+    /// Each mode's program text, to switch without attaching anew.
+    private let programs: [ProbeMode: String]
+    /// The mode the probes run (the probes' thread's own), and the one asked for.
+    private var running: ProbeMode
+    private var wantedMode: ProbeMode
+    private var counting = CountingReader(holdNanoseconds: FoundationProbeSession.reorderNanoseconds)
     private var builder: ProbeEventBuilder
     private let symbolizer: Symbolizer
     /// Thread names read when a thread's first line arrives, before ``ProbeLineOrder`` holds it: a
@@ -50,7 +61,8 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     /// Checks what attaching needs, starts bpftrace and waits until its probes are attached (at
     /// most `timeoutSeconds`). The header is the stream's first line.
     package init(
-        pid: Int32, timeoutSeconds: Int = 60, deliveryEnd: ProbeProgram.DeliveryEnd = .nextDeliveryOrPostReturn
+        pid: Int32, timeoutSeconds: Int = 60, deliveryEnd: ProbeProgram.DeliveryEnd = .nextDeliveryOrPostReturn,
+        mode: ProbeMode = .events
     ) throws(FoundationAttachError) {
         let (maps, library) = try FoundationPreflight.check(pid: pid)
         self.pid = pid
@@ -65,7 +77,11 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         let program = ProbeProgram(
             pid: pid, library: library.mapFilesPath(pid: pid), queueLibrary: queueLibrary, deliveryEnd: deliveryEnd,
             seesTypedMessages: seesTypedMessages, mainQueueOffset: mainQueueOffset)
-        let text = try program.text()
+        let programs = [ProbeMode.events: try program.text(), .counting: try CountingProgram(events: program).text()]
+        self.programs = programs
+        running = mode
+        wantedMode = mode
+        shownMode = mode
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw FoundationAttachError("socketpair: \(String(cString: strerror(errno)))")
@@ -79,8 +95,8 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             let output = try ChildProcess.makePipe()
             let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
             bpftrace = try ChildProcess(
-                [bpftracePath, "-e", text], input: null, output: output[1], error: errors,
-                environment: TrustedTools.environment)
+                [bpftracePath, "-e", programs[mode] ?? ""], input: null, output: output[1], error: errors,
+                environment: Self.environment)
             close(null)
             close(output[1])
             lines = LineReader(descriptor: output[0], maximumLineBytes: Self.maximumLineBytes)
@@ -98,7 +114,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         close(errors)
         var header: [UInt8] = []
         TraceEncoder.encode(
-            .header(Self.header(pid: pid, seesQueues: seesQueues, seesTypedMessages: seesTypedMessages)),
+            .header(Self.header(pid: pid, seesQueues: seesQueues, seesTypedMessages: seesTypedMessages, mode: mode)),
             into: &header)
         guard writeAll(header) else { throw FoundationAttachError("the viewer closed the stream") }
         let thread = Thread { [self] in run() }
@@ -110,13 +126,31 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
 
     /// Stops bpftrace now, so that no probe outlives notifytop (bpftrace runs in a session of its
     /// own); the stream ends with `end` (`inspector-stopped`) soon after.
+    /// The mode the probes run now.
+    package var mode: ProbeMode { stopped.withLock { shownMode } }
+    /// The mode last asked for (``switchMode(to:)``).
+    package var requestedMode: ProbeMode { stopped.withLock { wantedMode } }
+    private var shownMode: ProbeMode = .events
+
+    /// Asks for the probes to run in `mode`: bpftrace is restarted with that mode's program (which
+    /// takes it seconds; what the app does meanwhile is not seen), the app is not.
+    package func switchMode(to mode: ProbeMode) {
+        stopped.withLock { wantedMode = mode }
+    }
+
+    /// bpftrace's environment: the trusted one, with room for the counting maps' keys.
+    private static let environment =
+        TrustedTools.environment + ["BPFTRACE_MAP_KEYS_MAX=\(CountingProgram.mapKeys)"]
+
     package func stop() {
         stopped.withLock { stopRequested = true }
         bpftrace.terminate(graceMilliseconds: 500)
     }
 
     /// The header: this process, the probes as producer, the clocks read now.
-    package static func header(pid: Int32, seesQueues: Bool, seesTypedMessages: Bool = true) -> TraceHeader {
+    package static func header(
+        pid: Int32, seesQueues: Bool, seesTypedMessages: Bool = true, mode: ProbeMode = .events
+    ) -> TraceHeader {
         var mono = timespec()
         clock_gettime(CLOCK_MONOTONIC, &mono)
         var wall = timespec()
@@ -125,7 +159,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             pid: pid, process: threadName(pid: pid, tid: pid), center: "Foundation NotificationCenter",
             clockMono: UInt64(mono.tv_sec) * 1_000_000_000 + UInt64(mono.tv_nsec),
             clockWall: UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec),
-            producer: producer(seesQueues: seesQueues, seesTypedMessages: seesTypedMessages))
+            producer: producer(seesQueues: seesQueues, seesTypedMessages: seesTypedMessages, mode: mode))
     }
 
     /// The mapping (as `/proc/PID/map_files/…`) of the file with ``FoundationSymbols/queueSymbols``:
@@ -226,11 +260,26 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             released.removeAll(keepingCapacity: true)
             let now = Self.monotonicNow()
             if let until = drainUntil, now >= until { break }
+            if drainUntil == nil, exec == nil, case let wanted = stopped.withLock({ wantedMode }), wanted != running {
+                do throws(FoundationAttachError) {
+                    try switchProbes(to: wanted, order: &order, events: &events)
+                    reported.longLines = 0
+                } catch {
+                    reason = TraceEndReason(rawValue: "probes-ended (\(error.description))")
+                    break
+                }
+                bytes.removeAll(keepingCapacity: true)
+                TraceEncoder.encode(events, into: &bytes)
+                writing = writeAll(bytes)
+                continue
+            }
             if drainUntil == nil, let exec, now - exec.seen >= Self.reorderNanoseconds {
                 drain(TraceEndReason(rawValue: execReason()), now)
             }
             if let line = lines.next(timeoutMilliseconds: 50) {
-                if let probe = ProbeLine(line[...]) {
+                if let counted = CountingLine(line[...]) {
+                    counting.add(counted, now: now)
+                } else if let probe = ProbeLine(line[...]) {
                     if case .exec(_, let time) = probe {
                         exec = (time, now)
                     } else if let exec, let time = probe.time, time > exec.at {
@@ -265,6 +314,8 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             }
             order.release(now: Self.monotonicNow(), into: &released)
             for probe in released { builder.add(probe, to: &events) }
+            counting.note(events)
+            counting.release(now: Self.monotonicNow(), builder: &builder, events: &events)
             reportSkipped(order: order, reported: &reported, events: &events)
             guard !events.isEmpty else { continue }
             bytes.removeAll(keepingCapacity: true)
@@ -280,6 +331,8 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             released.removeAll()
             order.releaseAll(into: &released)
             for probe in released { builder.add(probe, to: &events) }
+            counting.note(events)
+            counting.releaseAll(builder: &builder, events: &events)
             reportSkipped(order: order, reported: &reported, events: &events)
             builder.reconcile(to: &events)
             TraceEncoder.encode(events, into: &bytes)
@@ -288,6 +341,66 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         TraceEncoder.encode(.end(end), into: &bytes)
         _ = writeAll(bytes)
         close(writer)
+    }
+
+    /// Ends the running bpftrace, reading what it still prints (its maps' last counts), and starts
+    /// the program of `mode` on the same stream; the builder keeps the registrations it knows.
+    private func switchProbes(
+        to mode: ProbeMode, order: inout ProbeLineOrder, events: inout [TraceEvent]
+    ) throws(FoundationAttachError) {
+        if bpftrace.termination() == nil { kill(bpftrace.pid, SIGTERM) }
+        let deadline = Self.monotonicNow() + Self.drainMilliseconds * 1_000_000
+        var released: [ProbeLine] = []
+        while !lines.ended && Self.monotonicNow() < deadline {
+            guard let line = lines.next(timeoutMilliseconds: 50) else { continue }
+            if let counted = CountingLine(line[...]) {
+                counting.add(counted, now: Self.monotonicNow())
+            } else if let probe = ProbeLine(line[...]) {
+                order.add(probe, releasing: &released)
+            }
+        }
+        order.releaseAll(into: &released)
+        for probe in released { builder.add(probe, to: &events) }
+        counting.note(events)
+        counting.releaseAll(builder: &builder, events: &events)
+        if lines.skippedLongLines > 0 {
+            builder.lose(lines.skippedLongLines, reason: "probe-line-too-long", to: &events)
+        }
+        builder.reconcile(to: &events)
+        bpftrace.terminate(graceMilliseconds: 500)
+        lines.close()
+        // The new program's counts start from zero; posts under way are not its to end.
+        builder.restartProbes()
+        counting.restart()
+        order = ProbeLineOrder(holdNanoseconds: Self.reorderNanoseconds)
+        guard let path = TrustedTools.bpftrace() else { throw FoundationAttachError("bpftrace is no longer trusted") }
+        let errors = Self.temporaryFile()
+        defer { close(errors) }
+        do {
+            let output = try ChildProcess.makePipe()
+            let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            bpftrace = try ChildProcess(
+                [path, "-e", programs[mode] ?? ""], input: null, output: output[1], error: errors,
+                environment: Self.environment)
+            close(null)
+            close(output[1])
+            lines = LineReader(descriptor: output[0], maximumLineBytes: Self.maximumLineBytes)
+        } catch {
+            throw FoundationAttachError("cannot start bpftrace: \(error)")
+        }
+        for _ in 0..<60 {
+            while let line = lines.next(timeoutMilliseconds: 1_000) {
+                if line == "READY" {
+                    running = mode
+                    stopped.withLock { shownMode = mode }
+                    return
+                }
+            }
+            if lines.ended || bpftrace.termination() != nil { break }
+        }
+        let ended = bpftrace.termination()
+        bpftrace.terminate(graceMilliseconds: 500)
+        throw Self.attachFailure(pid: pid, termination: ended, errors: Self.contents(of: errors), timeoutSeconds: 60)
     }
 
     /// Lines notifytop itself skipped since last reported: too long, or beyond the order's bound.

@@ -24,6 +24,14 @@ package struct LineReader {
         ended = descriptor < 0
     }
 
+    /// Closes the descriptor: no line comes after.
+    package mutating func close() {
+        if !closed && descriptor >= 0 { Glibc.close(descriptor) }
+        closed = true
+        ended = true
+    }
+    private var closed = false
+
     /// The next whole line (without its newline), nil on timeout or at the end.
     package mutating func next(timeoutMilliseconds: Int32) -> String? {
         while true {

@@ -26,6 +26,7 @@ let workloads: [any Workload] = [
     HistoryCostWorkload(measurer: measurer, profile: profile),
     ProbeWorkload(measurer: measurer),
     FoundationProbeWorkload(measurer: measurer),
+    FoundationCountingWorkload(measurer: measurer),
     RecordWorkload(measurer: measurer, profile: profile),
     NestedPostStackWorkload(),
     MetricsProbeWorkload(measurer: measurer, profile: profile),

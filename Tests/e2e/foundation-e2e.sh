@@ -9,6 +9,7 @@
 # registration, and --fail-on gates on it; attach errors are one line. A second app of our own
 # (foundation-typed-app.swift) checks typed messages against its own counts: 120 and 1,000
 # observers per post, local message types by name, an AsyncMessage's runs, a leaked observer (R6).
+# The app runs again under the counting mode (the probes count in the kernel): the same figures.
 #
 # Needs root (or CAP_BPF and CAP_PERFMON), bpftrace and a kernel with uprobes; it mounts tracefs
 # when it is not mounted. Skips, with one line, only where uprobes cannot be used.
@@ -179,6 +180,43 @@ timeout 60 "$TOP" --replay "$WORK/rec.jsonl" --batch --fail-on warning > /dev/nu
 status=$?
 check "--fail-on warning exits 3 on the duplicate registration" test "$status" = 3
 
+# Counting mode (the default without --record): the same app again, its posts and deliveries
+# counted in the kernel's maps, shows the app's own counts and the event run's figures.
+rm -f "$WORK/go"
+"$WORK/app" "$WORK/go" 300 >"$WORK/app-counting.out" &
+app=$!
+wait_until 20 grep -q '^pid' "$WORK/app-counting.out" || { echo "e2e: the app did not start"; exit 1; }
+timeout 120 "$TOP" --foundation --pid "$app" --batch --json -n 60 -d 1s --view names,observers,leaks \
+    > "$WORK/counting.jsonl" 2> "$WORK/counting.err" &
+top=$!
+# The first frame is printed once every probe is attached.
+wait_until 60 test -s "$WORK/counting.jsonl" ||
+    { echo "e2e: the counting probes did not attach:"; cat "$WORK/counting.err"; exit 1; }
+touch "$WORK/go"
+wait_until 60 grep -q '^live' "$WORK/app-counting.out" || { echo "e2e: the app did not finish"; exit 1; }
+sleep 2
+rm -f "$WORK/go"
+wait "$top"
+app=""
+counted=$(tail -n 1 "$WORK/counting.jsonl")
+names_of() { jq -c '[.views.names.rows[] | {name, posts, deliveries}] | sort_by(.name)' <<<"$1"; }
+check "counting mode: every name's posts and deliveries are the event run's ($(jq '.views.names.rows | length' <<<"$counted") names)" \
+    test "$(names_of "$counted")" = "$(names_of "$frame")"
+read -r _ _ cart_posts _ sync_posts < <(grep '^posts' "$WORK/app-counting.out")
+read -r _ _ cart_deliveries _ sync_deliveries < <(grep '^deliveries' "$WORK/app-counting.out")
+check "counting mode: CartDidChange $cart_posts posts and $cart_deliveries deliveries, as the app counted" \
+    test "$(jq -r '.views.names.rows[] | select(.name == "CartDidChange") | "\(.posts) \(.deliveries)"' <<<"$counted")" = \
+    "$cart_posts $cart_deliveries"
+check "counting mode: the same observers and totals; R5 and R11 found, R7 (durations) waits for event mode" \
+    jq_true --argjson events "$frame" '(.summary | {posts, deliveries, observers}) == ($events.summary | {posts, deliveries, observers})
+        and ([.views.leaks.rows[] | select(.rule == "R5" and .name == "CartDidChange")] | length == 1)
+        and ([.views.leaks.rows[] | select(.rule == "R11" and .name == "WrongCenter")] | length == 1)
+        and ([.views.leaks.rows[] | select(.rule == "R7")] | length == 0) and .summary.lost == 0' <<<"$counted"
+timeout 30 "$TOP" --foundation --pid $$ --probes counting --record "$WORK/no.jsonl" > "$WORK/norecord.txt" 2>&1
+status=$?
+check "--record with --probes counting is refused: a recording keeps every event" \
+    sh -c "[ $status != 0 ] && grep -q 'keeps every event' '$WORK/norecord.txt' && [ ! -e '$WORK/no.jsonl' ]"
+
 # Loss is never silent: an unpaced burst of 5,000 posts, the app exiting right after it, read as
 # it comes (the exit's tail must be drained) and by a viewer stopped 300 ms of every 400 (bpftrace's
 # buffer overflows, mostly without a word). The recording's posts plus its lost lines are at least
@@ -320,6 +358,38 @@ check "the typed observer never removed: $leaky_count live, growth (R6) at $leak
         ([.views.names.rows[] | select(.name == $n and .observers == $c)] | length == 1)
         and ([.views.leaks.rows[] | select(.rule == "R6" and .name == $n and .site == $at)] | length == 1)' \
     <<<"$typed_frame"
+
+# The typed messages again under the counting mode (3 s of the leaky observer): the Names view
+# counts each message's observers and deliveries as the app did, an AsyncMessage's enqueues
+# (counted on the posting thread) as many as its runs.
+rm -f "$WORK/go"
+"$WORK/typed" "$WORK/go" 3 >"$WORK/typed-counting.out" &
+app=$!
+wait_until 20 grep -q '^pid' "$WORK/typed-counting.out" || { echo "e2e: the typed app did not start"; exit 1; }
+timeout 120 "$TOP" --foundation --pid "$app" --batch --json -n 60 -d 1s --view names,observers,leaks \
+    > "$WORK/typed-counting.jsonl" 2> "$WORK/typed-counting.err" &
+top=$!
+wait_until 60 test -s "$WORK/typed-counting.jsonl" ||
+    { echo "e2e: the counting probes did not attach:"; cat "$WORK/typed-counting.err"; exit 1; }
+touch "$WORK/go"
+wait_until 120 grep -q '^done' "$WORK/typed-counting.out" || { echo "e2e: the typed app did not finish"; exit 1; }
+sleep 3
+rm -f "$WORK/go"
+wait "$top"
+wait "$app" 2>/dev/null
+app=""
+counted=$(tail -n 1 "$WORK/typed-counting.jsonl")
+while read -r _ name observers posts truth; do
+    check "counting mode: $name's $observers observers, $posts posts and $truth deliveries, as the app counted" \
+        jq_true --arg n "$name" --argjson o "$observers" --argjson p "$posts" --argjson d "$truth" \
+        '[.views.names.rows[] | select(.name == $n and .observers == $o and .posts == $p and .deliveries == $d)]
+            | length == 1' <<<"$counted"
+done < <(grep '^typed ' "$WORK/typed-counting.out")
+read -r _ async_name async_observers async_posts async_runs < <(grep '^async ' "$WORK/typed-counting.out")
+check "counting mode: the AsyncMessage's $async_posts posts and $async_runs deliveries; nothing lost" \
+    jq_true --arg n "$async_name" --argjson p "$async_posts" --argjson d "$async_runs" \
+    '([.views.names.rows[] | select(.name == $n and .posts == $p and .deliveries == $d)] | length == 1)
+        and .summary.lost == 0' <<<"$counted"
 
 # The dashboard: the overview of Foundation processes; Enter attaches the probes to the app.
 "$WORK/app" "$WORK/go" 100 >"$WORK/app2.out" &

@@ -29,6 +29,12 @@ public struct RateWindow: Sendable, Hashable {
         current &+= 1
     }
 
+    /// Counts `count` events at `time` (counted elsewhere, told at once).
+    mutating func record(count: UInt64, at time: UInt64) {
+        if time >= bucketEnd { advance(to: time) }
+        current &+= count
+    }
+
     /// Keeps the largest value seen in the open bucket (a peak window: the slowest handler per
     /// second) instead of counting.
     @inline(__always)

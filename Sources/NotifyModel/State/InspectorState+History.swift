@@ -11,7 +11,21 @@ import NotifyWire
 extension InspectorState {
     mutating func applyHistory(_ history: TraceHistory) {
         guard history.posts > 0 || history.deliveries > 0 else { return }
-        beganLate = true
+        if history.recent {
+            // Work counted in place of events: it happened now, as the events would have.
+            observe(history.timestamp)
+            postRate.record(count: history.posts, at: history.timestamp)
+            deliveryRate.record(count: history.deliveries, at: history.timestamp)
+        } else {
+            beganLate = true
+        }
+        if let registration = history.registration, let slot = registrationSlots[registration] {
+            rows[slot].deliveries &+= history.deliveries
+            if history.deliveries > 0 {
+                rows[slot].lastDeliveryAt = max(rows[slot].lastDeliveryAt ?? 0, history.timestamp)
+                rows[slot].lastDeliveringThread = history.thread
+            }
+        }
         totals.posts &+= history.posts
         totals.deliveries &+= history.deliveries
         let threadSlot = threadSlot(for: history.thread)

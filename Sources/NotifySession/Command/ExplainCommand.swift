@@ -151,6 +151,14 @@ package struct ExplainCommand: ParsableCommand {
         // The dashboard's defaults, with this target.
         var options = try NotifyTopOptions.parse([])
         options.target = target
+        // Explaining needs every post and delivery.
+        if target.foundation {
+            guard target.probes != .counting else {
+                NotifyTopRunner.printError("notifytop explain: explaining needs every event: give --probes events")
+                throw ExitCode(1)
+            }
+            options.target.probes = .events
+        }
         do {
             let fold = try LiveFold(options, for: duration?.nanoseconds ?? LiveFold.defaultDuration)
             if let ended = fold.ended {

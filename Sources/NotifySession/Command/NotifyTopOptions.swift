@@ -139,6 +139,9 @@ package struct NotifyTopOptions: ParsableArguments, Sendable {
 
     package func validate() throws {
         if iterations < 1 { throw ValidationError("-n takes the number of frames to print, at least 1") }
+        if record != nil && target.probes == .counting {
+            throw ValidationError("--record keeps every event: give --probes events (its default with --record)")
+        }
         if view.views.count > 1 && !batch && !json {
             throw ValidationError(
                 "several views (\(view.defaultValueDescription)) need --batch or --json; "

@@ -127,6 +127,7 @@ package enum NotifyTopRunner {
             source: opened.source, view: view, delayMilliseconds: options.delay.milliseconds,
             processUptime: opened.uptime, recordingPath: options.record)
         session.reattacher = opened.reattacher
+        if let probes = opened.probes { session.watchProbes(probes) }
         if options.ssh != nil { session.status.host = host.name }
         if let processOverview = opened.processOverview {
             session.overview = processOverview

@@ -21,7 +21,7 @@ struct OpenedSource {
     var processOverview: ProcessOverview?
     private var demo: DemoProcess?
     private var live: LiveFeed?
-    private var probes: FoundationProbeSession?
+    private(set) var probes: FoundationProbeSession?
 
     /// Opens what `options` name; `demoArguments` go to notify-demo with `--demo`.
     init(_ options: NotifyTopOptions, host: any InspectionHost, demoArguments: [String] = []) throws {
@@ -54,7 +54,8 @@ struct OpenedSource {
                 match: .socket(SocketDirectory.standard.socketPath(for: child.pid)), lastPid: child.pid,
                 followsRestarts: false)
         } else if options.foundation {
-            reader = try attachProbes(pid: options.pid)
+            reader = try attachProbes(
+                pid: options.pid, mode: options.target.probes?.mode ?? (options.record != nil ? .events : .counting))
         } else if options.ssh != nil {
             reader = try attachOverSSH(options, host: host)
         } else {
@@ -95,7 +96,7 @@ struct OpenedSource {
 
     /// `--foundation --pid P`: Foundation's own center in that process, through bpftrace's probes.
     /// Not followed across restarts: a new process needs probes of its own.
-    private mutating func attachProbes(pid: Int32?) throws -> TraceReader {
+    private mutating func attachProbes(pid: Int32?, mode: ProbeMode) throws -> TraceReader {
         guard let pid else {
             let found = FoundationProcesses.list()
             throw HostFailure(
@@ -106,7 +107,7 @@ struct OpenedSource {
                             + found.map { "\($0.pid) (\(VisibleText.line($0.name, limit: 40)))" }.joined(
                                 separator: ", ")))
         }
-        let session = try FoundationProbeSession(pid: pid)
+        let session = try FoundationProbeSession(pid: pid, mode: mode)
         probes = session
         attached =
             "attached probes to pid \(pid) (\(VisibleText.line(FoundationProbeSession.threadName(pid: pid, tid: pid), limit: 40))): "

@@ -1,4 +1,5 @@
 package import ArgumentParser
+package import NotifyFoundationProbe
 
 /// What notifytop attaches to: a process by id or socket, Foundation's own center, another host.
 /// Declared once and shared by every command that attaches (the dashboard, `explain`), validated
@@ -16,6 +17,14 @@ package struct TargetOptions: ParsableArguments, Sendable {
                 + "the one --pid names, or choose in the overview of every process that maps Foundation. "
                 + "See docs/foundation.md."))
     package var foundation = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --foundation: count posts and deliveries in the kernel (counting: the default, the app pays "
+                + "about a tenth of events) or print every event (events: the default with --record and for explain; "
+                + "durations, cascades, the Events view). The dashboard switches with P.",
+            valueName: "counting|events"))
+    package var probes: ProbeModeChoice?
 
     @Option(
         help: ArgumentHelp(
@@ -63,9 +72,17 @@ package struct TargetOptions: ParsableArguments, Sendable {
         {
             throw ValidationError("\(flag) is for --ssh HOST")
         }
+        if probes != nil && !foundation { throw ValidationError("--probes is for --foundation") }
         if foundation, let flag = socket != nil ? "--socket" : ssh != nil ? "--ssh" : nil {
             throw ValidationError(
                 "--foundation probes a process on this host by --pid; it cannot be combined with \(flag)")
         }
     }
+}
+
+/// `--probes`: what `--foundation`'s probes send (``ProbeMode``).
+package enum ProbeModeChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case counting, events
+
+    package var mode: ProbeMode { self == .counting ? .counting : .events }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NotifyFoundationProbe
 import NotifyModel
 import NotifySystem
 import NotifyTraceViewer
@@ -15,6 +16,10 @@ extension DashboardSession {
         }
         if overview != nil && attachedProcess == nil {
             status.message = "cannot record: no process attached (Enter on a process attaches it)"
+            return
+        }
+        if let probes, probes.mode == .counting || probes.requestedMode == .counting {
+            status.message = "cannot record counts: a recording keeps every event (P switches the probes to events)"
             return
         }
         let path = recordingPath ?? Self.nextRecordingPath(pid: model.header?.pid ?? 0, count: &recordings)

@@ -24,8 +24,8 @@ extension DashboardSession {
             case .stepBackEvents(let count): self = .stepBackEvents(count)
             case .stepBackSeconds(let seconds): self = .stepBackSeconds(seconds)
             case .goToTime(let nanoseconds): self = .goToTime(nanoseconds)
-            case .toggleRecording, .markRegistrations, .scaleDelay, .repaint, .export, .dumpScreen, .setTheme,
-                .logAction, .attach:
+            case .toggleRecording, .toggleProbeMode, .markRegistrations, .scaleDelay, .repaint, .export, .dumpScreen,
+                .setTheme, .logAction, .attach:
                 return nil
             }
         }

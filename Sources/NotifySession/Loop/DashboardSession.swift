@@ -6,6 +6,7 @@ package import NotifyWire
 package import NotifyModel
 package import NotifyTUI
 import NotifyTraceViewer
+import NotifyFoundationProbe
 
 /// The run loop: the single owner of the model and the view state (bottom's `recv` loop).
 ///
@@ -73,6 +74,8 @@ package final class DashboardSession {
     var memory = SessionRecorder.Memory()
     var recorder: SessionRecorder?
     var recordings = 0
+    /// `--foundation --pid`'s probes, whose mode `P` switches.
+    var probes: FoundationProbeSession?
     /// `--record`'s files for the processes followed after a restart, in order (the first
     /// attachment's is the runner's own).
     var restartRecordings: [TraceRecorder] = []
@@ -265,6 +268,7 @@ package final class DashboardSession {
         status.selfCPU = cpu.percent
         status.selfCPUHistory = cpu.history
         if let uptime = uptimeAtAttach { status.processUptime = uptime + Double(now - min(now, attachedAt)) / 1e9 }
+        showProbeMode()
     }
 
     /// The redraw delays `+` and `-` step through: halving and doubling from 250 ms without
@@ -306,6 +310,7 @@ package final class DashboardSession {
         case .togglePause: freeze(view.paused)
         case .stepEvents, .stepSeconds, .scaleSpeed, .stepBackEvents, .stepBackSeconds, .goToTime: break
         case .toggleRecording: toggleRecording()
+        case .toggleProbeMode: toggleProbeMode()
         case .markRegistrations: markRegistrations()
         case .scaleDelay(let factor):
             status.delayMilliseconds = Self.nextDelay(after: status.delayMilliseconds, faster: factor < 1)

@@ -72,6 +72,8 @@ package enum Action: Sendable, Hashable {
     case togglePause
     /// Start or stop recording a session log.
     case toggleRecording
+    /// `--foundation`: switch the probes between counting in the kernel and every event as a line.
+    case toggleProbeMode
     /// Redraw more often.
     case faster
     /// Redraw less often.
@@ -130,6 +132,8 @@ package enum SessionCommand: Sendable, Hashable {
     case attach(Int32)
     /// Start or stop recording.
     case toggleRecording
+    /// Switch `--foundation`'s probes to the other mode.
+    case toggleProbeMode
     /// Mark the live registration set now.
     case markRegistrations
     /// Multiply the redraw delay by this factor.

@@ -198,6 +198,7 @@ extension Action {
         case .togglePause: "pause"
         case .showOverview: "overview"
         case .toggleRecording: "record"
+        case .toggleProbeMode: "probes"
         case .faster: "faster"
         case .slower: "slower"
         case .stepEvent: "step"

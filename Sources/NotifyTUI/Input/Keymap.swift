@@ -234,6 +234,10 @@ package struct Keymap: Sendable {
             [.function(8), .char("r"), .char("R")], .toggleRecording, label: "Rec",
             help: "start/stop recording a session log", context: .live, footer: 8),
         KeyBinding(
+            [.char("P")], .toggleProbeMode, label: "Probes",
+            help: "--foundation --pid: count in the kernel, or print every event (bpftrace restarts, the app goes on)",
+            context: .live),
+        KeyBinding(
             [.char(".")], .stepEvent, label: "Step", help: "apply the next event", context: .replay,
             footer: 7),
         KeyBinding(

@@ -151,6 +151,7 @@ extension ViewState {
             paused.toggle()
             return Reaction(redraw: true, command: .togglePause)
         case .toggleRecording: return Reaction(redraw: true, command: .toggleRecording)
+        case .toggleProbeMode: return Reaction(redraw: true, command: .toggleProbeMode)
         case .markRegistrations: return Reaction(redraw: true, command: .markRegistrations)
         case .faster: return Reaction(redraw: true, command: .scaleDelay(0.5))
         case .slower: return Reaction(redraw: true, command: .scaleDelay(2))

@@ -21,6 +21,9 @@ package struct SessionStatus: Sendable, Hashable {
     package var eventsWhilePaused: UInt64?
     /// The recording's path while recording.
     package var recordingPath: String?
+    /// What `--foundation`'s probes send (the header's badge): `COUNTING` or `EVENTS`; nil for
+    /// other sources.
+    package var probeMode: String?
     /// How a recording that stopped on a write error ended (bytes written, file incomplete).
     package var recordingFailure: String?
     /// The redraw delay.

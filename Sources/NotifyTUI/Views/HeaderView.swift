@@ -206,6 +206,7 @@ enum HeaderView {
         var badges: [(String, Style)] = []
         if data.status.recordingPath != nil { badges.append(("[REC]", .recording)) }
         if data.status.recordingFailure != nil { badges.append(("[REC FAILED]", .warning)) }
+        if let probeMode = data.status.probeMode { badges.append(("[\(probeMode)]", .recording)) }
         let offset = data.status.replayPosition ?? data.streamOffset(data.model.now)
         let position = " @" + Format.streamTime(offset) + "s "
         switch data.status.mode {

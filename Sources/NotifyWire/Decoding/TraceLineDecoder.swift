@@ -223,7 +223,9 @@ enum TraceLineDecoder {
                     timestamp: try reader.uint64(.t), thread: try reader.uint64(.thread),
                     name: try reader.optionalString(.name), posts: try reader.optionalUInt64(.posts) ?? 0,
                     deliveries: try reader.optionalUInt64(.deliveries) ?? 0,
-                    unheard: try reader.optionalUInt64(.unheard) ?? 0))
+                    unheard: try reader.optionalUInt64(.unheard) ?? 0,
+                    registration: try reader.optionalUInt64(.registration),
+                    recent: try reader.optionalBool(.recent) ?? false))
         case .siteCount:
             return .siteCount(
                 TraceSiteCount(

@@ -159,6 +159,14 @@ public enum TraceEncoder {
             buffer.appendDecimal(history.deliveries)
             buffer.appendKey(.unheard)
             buffer.appendDecimal(history.unheard)
+            if let registration = history.registration {
+                buffer.appendKey(.registration)
+                buffer.appendDecimal(registration)
+            }
+            if history.recent {
+                buffer.appendKey(.recent)
+                buffer.appendBool(true)
+            }
         case .siteCount(let count):
             buffer.appendKind(.siteCount)
             buffer.appendKey(.t)

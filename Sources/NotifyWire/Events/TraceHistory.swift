@@ -19,12 +19,21 @@ public struct TraceHistory: Sendable, Hashable {
     public var deliveries: UInt64
     /// Posts, among ``posts``, that matched no registration.
     public var unheard: UInt64
+    /// The registration whose handler ran ``deliveries`` (a `register` line before), nil when the
+    /// line does not say (format 1.6).
+    public var registration: UInt64?
+    /// Whether the counts are of work done since the producer's previous line, up to ``timestamp``
+    /// (a producer that counts instead of sending events): they count in rates as events would
+    /// (format 1.6). False for work before the viewer attached.
+    public var recent: Bool
 
     /// Creates a history line.
     public init(
         timestamp: UInt64, thread: UInt64, name: String?, posts: UInt64 = 0, deliveries: UInt64 = 0,
-        unheard: UInt64 = 0
+        unheard: UInt64 = 0, registration: UInt64? = nil, recent: Bool = false
     ) {
+        self.registration = registration
+        self.recent = recent
         self.timestamp = timestamp
         self.thread = thread
         self.name = name

@@ -204,6 +204,8 @@ struct WireKey {
     // history (then `deliveries`)
     static var posts: WireKey { WireKey(#","posts":"#) }
     static var unheard: WireKey { WireKey(#","unheard":"#) }
+    /// Written only when true (1.6), after `registration` (written only when known).
+    static var recent: WireKey { WireKey(#","recent":"#) }
 
     // site-count
     static var live: WireKey { WireKey(#","live":"#) }

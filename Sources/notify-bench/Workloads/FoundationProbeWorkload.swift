@@ -77,7 +77,7 @@ extension FoundationProbeWorkload {
 }
 
 /// Reads a stream to its end on a thread of its own, as a viewer that keeps up would.
-private final class Drain: @unchecked Sendable {  // `bytes` is read only after the thread ends
+final class Drain: @unchecked Sendable {  // `bytes` is read only after the thread ends
     private var bytes = 0
     private let done = DispatchSemaphore(value: 0)
 

@@ -1,0 +1,113 @@
+/// The counting mode's bpftrace program: ``ProbeProgram``'s, with posts and deliveries counted in
+/// the kernel instead of printed, so the app pays each probe's trap but not its line.
+///
+/// Adds, removals, a center's end, an exec and the kernel's line counts stay lines (they are
+/// rare). `_post`'s entry counts the post in `@P[NAME, center, metadata, ra, tid]`, and keeps its
+/// key on the thread's stack of posts (`@cur[tid, depth]`); the delivery closure counts in
+/// `@D[NAME, center, metadata, ra, tid, function, context, born]`, `born` the time of the
+/// closure's latest add (`@born`, kept by each add's entry probe; 0 for one added before attach) under the running post's key (a queue
+/// observer's block and an `AsyncMessage` observer's enqueue are counted where they are handed
+/// over, on the posting thread); `_post`'s return counts a post that ran no observer in
+/// `@U[NAME, center, metadata, ra, tid]`. NAME is nine numbers that hold the name whole up to
+/// ``ProbeProgram/nameLimit`` bytes (``CountedName``), so no text the app chose reaches bpftrace's
+/// map keys. The maps only grow (never cleared, so no count is lost to a race); every
+/// ``readMilliseconds`` they are printed between `K ns` and `k` (``CountingLine``), and bpftrace
+/// prints them once more as it exits.
+package struct CountingProgram: Sendable, Equatable {
+    /// The program it changes; its checks (``ProbeProgram/isSafeFilePath(_:)``) hold here too.
+    package var events: ProbeProgram
+
+    /// How often the maps are printed.
+    package static let readMilliseconds = 250
+
+    /// The most keys each map holds (bpftrace's `BPFTRACE_MAP_KEYS_MAX`): a map this full may have
+    /// refused a count, which is then reported lost.
+    package static let mapKeys = 65_536
+
+    package init(events: ProbeProgram) { self.events = events }
+
+    /// The symbols whose probes print a line per post or delivery: counted here instead.
+    static let hotSymbols: Set<String> = [
+        FoundationSymbols.post, FoundationSymbols.delivery, FoundationSymbols.queueOperation,
+        FoundationSymbols.asyncRun, FoundationSymbols.asyncRunResume,
+    ]
+
+    /// The program's text, for `bpftrace -e`; refused as ``ProbeProgram/text()`` refuses.
+    package func text() throws(FoundationAttachError) -> String {
+        let kept = try events.text().split(separator: "\n", omittingEmptySubsequences: true).map(String.init).filter {
+            line in
+            !Self.hotSymbols.contains { line.contains(":\"\($0)\" ") }
+        }
+        return (kept.map(Self.markingBirth) + hotProbes + [reading]).joined(separator: "\n") + "\n"
+    }
+
+    /// The observer closure's registers at each add's entry.
+    static let addedClosures: [(symbol: String, function: String, context: String)] = [
+        (FoundationSymbols.addObserver, "cx", "r8"), (FoundationSymbols.addMainActorObserver, "si", "dx"),
+        (FoundationSymbols.addAsyncObserver, "dx", "cx"),
+    ]
+
+    /// An add's entry also keeps, by its observer closure, the add's time (its line's): deliveries
+    /// are counted under it, so each is tied to the registration its closure had when it ran.
+    static func markingBirth(_ probe: String) -> String {
+        guard probe.hasPrefix("uprobe:"),
+            let added = addedClosures.first(where: { probe.contains(":\"\($0.symbol)\" ") })
+        else { return probe }
+        let kind = added.symbol == FoundationSymbols.addObserver ? ProbeLineKind.add : .typedAdd
+        let counted = "@c[\(kind.rawValue), cpu]++;"
+        guard let range = probe.firstRange(of: counted) else { return probe }
+        var marked = probe
+        marked.replaceSubrange(
+            range, with: counted + " @born[reg(\"\(added.function)\"), reg(\"\(added.context)\")] = $t;")
+        return marked
+    }
+
+    private var hotProbes: [String] {
+        let filter = "/pid == \(events.pid)/"
+        let library = events.library
+        let post = FoundationSymbols.post
+        let key = "$h, $w0, $w1, $w2, $w3, $w4, $w5, $w6, $w7, reg(\"r13\"), reg(\"r8\"), *(uint64 *)reg(\"sp\")"
+        let onPost =
+            Self.nameWords(low: #"reg("di")"#, high: #"reg("si")"#)
+            + " @P[\(key), tid]++; $d = @dp[tid] + 1; @dp[tid] = $d; @cur[tid, $d] = (\(key)); @dn[tid, $d] = 0;"
+        let element = (0..<12).map { "$n.\($0)" }.joined(separator: ", ")
+        // An `AsyncMessage` observer's delivery closure calls an enqueue that holds the observer's.
+        let onDelivery =
+            "$d = @dp[tid]; if ($d > 0) { $n = @cur[tid, $d]; @dn[tid, $d] = 1; $b = *(uint64 *)(reg(\"r13\") + 32); "
+            + "$f = *(uint64 *)(reg(\"r13\") + 24); $born = @born[$f, $b]; "
+            + "if ($born == 0) { $born = @born[*(uint64 *)($b + 40), *(uint64 *)($b + 48)]; } "
+            + "@D[\(element), tid, $f, $b, $born]++; }"
+        let onReturn =
+            "$d = @dp[tid]; if ($d > 0) { if (@dn[tid, $d] == 0) { $n = @cur[tid, $d]; @U[\(element), tid]++; } "
+            + "delete(@cur[tid, $d]); delete(@dn[tid, $d]); if ($d == 1) { delete(@dp[tid]); } else { @dp[tid] = $d - 1; } }"
+        return [
+            "uprobe:\(library):\"\(post)\" \(filter) { \(onPost) }",
+            "uprobe:\(library):\"\(FoundationSymbols.delivery)\" \(filter) { \(onDelivery) }",
+            "uretprobe:\(library):\"\(post)\" \(filter) { \(onReturn) }",
+        ]
+    }
+
+    private var reading: String {
+        "interval:ms:\(Self.readMilliseconds) { printf(\"K %llu\\n\", nsecs); print(@P); print(@D); print(@U); "
+            + "printf(\"k\\n\"); }"
+    }
+
+    /// Sets `$h` and `$w0`…`$w7` to the `String?` held in the words `low:high` (``CountedName``): a
+    /// small string's high and low words, nothing for nil, else its byte count (at most 48 bits, so
+    /// never read as a small string's) and its first bytes, those past the count or the limit zeroed.
+    static func nameWords(low: String, high: String) -> String {
+        var text = "$h = 0; $p = 0; " + (0..<8).map { "$w\($0) = 0;" }.joined(separator: " ")
+        text += " $hi = \(high); $lo = \(low); if (($hi >> 61) & 1) { $h = $hi; $w0 = $lo; } "
+        text += "else if ($hi != 0) { $h = $lo & 0xffffffffffff; $p = ($hi & 0xffffffffffffff) + 32; "
+        for word in 0..<8 {
+            let start = word * 8
+            // The last word keeps at most 7 bytes: names are read up to the limit, as lines read them.
+            let mask =
+                word == 7
+                ? "$r = $h < 63 ? $h - 56 : 7; $w7 = $w7 & ((1 << ($r * 8)) - 1);"
+                : "if ($h < \(start + 8)) { $w\(word) = $w\(word) & ((1 << (($h - \(start)) * 8)) - 1); }"
+            text += "if ($h > \(start)) { $w\(word) = *(uint64 *)($p + \(start)); \(mask) } "
+        }
+        return text + "}"
+    }
+}

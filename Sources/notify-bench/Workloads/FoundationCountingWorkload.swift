@@ -1,0 +1,92 @@
+import Foundation
+import NotifyFoundationProbe
+import NotifySystem
+
+/// What `notifytop --foundation`'s counting mode costs Foundation's own post, as probed ÷ unprobed
+/// in one run, beside the floor: the same three probes only counting (the traps alone). Needs what
+/// ``FoundationProbeWorkload`` needs; without it the rows say why.
+///
+/// Targets: at one observer the counting mode costs at most ``maxFactor`` times the unprobed post;
+/// at ten, at most N + 2 traps per post (the count, as the event mode's row).
+struct FoundationCountingWorkload: Workload {
+    static let observerCounts = [1, 10]
+    static let maxFactor = 10.0
+
+    let measurer: Measurer
+
+    static func rowName(observers: Int) -> String {
+        "--foundation counting ÷ unprobed Foundation post, \(observers) observer\(observers == 1 ? "" : "s")"
+    }
+    static let floorName = "count-only probes (the floor) ÷ unprobed Foundation post, 1 observer"
+
+    var rowNames: [String] { Self.observerCounts.map(Self.rowName) + [Self.floorName] }
+
+    func run(_ options: BenchOptions) throws -> [Row] {
+        var rows = try selectedRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
+            try measure(name, observers: observers) { () throws(FoundationAttachError) in
+                let session = try FoundationProbeSession(pid: getpid(), mode: .counting)
+                let drained = Drain(session.stream)
+                return {
+                    session.stop()
+                    return drained.finish() > 0
+                }
+            } judge: { row, factor in
+                let traps = ProbeProgram.trapsPerPost(observers: observers, deliveryEnd: .nextDeliveryOrPostReturn)
+                row.floor = .countOf(UInt64(traps), conditions: "uprobe traps per post")
+                if observers == 1 {
+                    row.expect("≤ \(Int(Self.maxFactor))× unprobed", factor <= Self.maxFactor)
+                } else {
+                    let most = FoundationProbeWorkload.maxTraps(observers: observers)
+                    row.expectDeterministic("≤ \(most) traps per post", traps <= most)
+                }
+            }
+        }
+        if options.selects(Self.floorName) {
+            rows.append(
+                try measure(Self.floorName, observers: 1) { () throws(FoundationAttachError) in
+                    let probes = try CountOnlyProbes(pid: getpid())
+                    return {
+                        probes.stop()
+                        return true
+                    }
+                } judge: { row, _ in
+                    row.floor = .countOf(3, conditions: "uprobe traps per post")
+                    row.target = "information: the traps alone"
+                })
+        }
+        return rows
+    }
+
+    /// Posts unprobed, attaches (`attach` returns how to detach: false when nothing was sent),
+    /// posts again, and sets the row's factor; `judge` sets its target.
+    private func measure(
+        _ name: String, observers: Int,
+        attach: () throws(FoundationAttachError) -> () -> Bool,
+        judge: (inout Row, Double) -> Void
+    ) throws -> Row {
+        let fixture = PostFixture<FoundationCenter>(observers: observers)
+        let unprobed = measurer.measure { n in
+            for _ in 0..<n { fixture.post() }
+        }
+        try fixture.verify(posts: unprobed.operations, name)
+        fixture.reset()
+        var row = Row(name)
+        let detach: () -> Bool
+        do { detach = try attach() } catch {
+            row.target = "not measured: \(error)"
+            return row
+        }
+        let probed = measurer.measure { n in
+            for _ in 0..<n { fixture.post() }
+        }
+        let sent = detach()
+        try fixture.verify(posts: probed.operations, name)
+        guard sent else {
+            throw DeliveryMismatch(benchmark: name, center: "FoundationCenter", detail: "the probes sent nothing")
+        }
+        let factor = probed.nsPerOp / unprobed.nsPerOp
+        row.foundation = .factorOf(factor, numerator: probed.nsPerOp, denominator: unprobed.nsPerOp)
+        judge(&row, factor)
+        return row
+    }
+}
