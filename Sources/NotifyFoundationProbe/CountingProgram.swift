@@ -26,10 +26,11 @@ package struct CountingProgram: Sendable, Equatable {
 
     package init(events: ProbeProgram) { self.events = events }
 
-    /// The symbols whose probes print a line per post or delivery: counted here instead.
+    /// The symbols whose probes print a line per post or delivery: counted here instead (a
+    /// sequence's delivery is its delivery closure's, counted for its name).
     static let hotSymbols: Set<String> = [
         FoundationSymbols.post, FoundationSymbols.delivery, FoundationSymbols.queueOperation,
-        FoundationSymbols.asyncRun, FoundationSymbols.asyncRunResume,
+        FoundationSymbols.asyncRun, FoundationSymbols.asyncRunResume, FoundationSymbols.sequenceCallback,
     ]
 
     /// The program's text, for `bpftrace -e`; refused as ``ProbeProgram/text()`` refuses.

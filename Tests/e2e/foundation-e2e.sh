@@ -390,6 +390,11 @@ check "counting mode: the AsyncMessage's $async_posts posts and $async_runs deli
     jq_true --arg n "$async_name" --argjson p "$async_posts" --argjson d "$async_runs" \
     '([.views.names.rows[] | select(.name == $n and .posts == $p and .deliveries == $d)] | length == 1)
         and .summary.lost == 0' <<<"$counted"
+read -r _ sequence_name sequence_readers sequence_posts sequence_received _ < <(grep '^sequence ' "$WORK/typed-counting.out")
+check "counting mode: the sequences' $((sequence_posts + 1)) posts (one unheard) and $sequence_received deliveries, none live" \
+    jq_true --arg n "$sequence_name" --argjson p "$((sequence_posts + 1))" --argjson d "$sequence_received" \
+    '[.views.names.rows[] | select(.name == $n and .posts == $p and .deliveries == $d and .observers == 0
+        and .posts_with_no_observer == 1)] | length == 1' <<<"$counted"
 
 # The dashboard: the overview of Foundation processes; Enter attaches the probes to the app.
 "$WORK/app" "$WORK/go" 100 >"$WORK/app2.out" &
