@@ -3,7 +3,9 @@
 ///
 /// Adds, removals, a center's end, an exec and the kernel's line counts stay lines (they are
 /// rare). `_post`'s entry counts the post in `@P[NAME, center, metadata, ra, tid]`, and keeps its
-/// key on the thread's stack of posts (`@cur[tid, depth]`); the delivery closure counts in
+/// key on the thread's stack of posts (`@cur[tid, depth]`; `@dp[tid]` holds the depth and, in its
+/// low bit, whether the innermost post ran an observer: an outer post has, since an inner post
+/// runs inside one of its observers); the delivery closure counts in
 /// `@D[NAME, center, metadata, ra, tid, function, context, born]`, `born` the time of the
 /// closure's latest add (`@born`, kept by each add's entry probe; 0 for one added before attach) under the running post's key (a queue
 /// observer's block and an `AsyncMessage` observer's enqueue are counted where they are handed
@@ -70,17 +72,18 @@ package struct CountingProgram: Sendable, Equatable {
         let key = "$h, $w0, $w1, $w2, $w3, $w4, $w5, $w6, $w7, reg(\"r13\"), reg(\"r8\"), *(uint64 *)reg(\"sp\")"
         let onPost =
             Self.nameWords(low: #"reg("di")"#, high: #"reg("si")"#)
-            + " @P[\(key), tid]++; $d = @dp[tid] + 1; @dp[tid] = $d; @cur[tid, $d] = (\(key)); @dn[tid, $d] = 0;"
+            + " @P[\(key), tid]++; $d = (@dp[tid] >> 1) + 1; @dp[tid] = $d << 1; @cur[tid, $d] = (\(key));"
         let element = (0..<12).map { "$n.\($0)" }.joined(separator: ", ")
         // An `AsyncMessage` observer's delivery closure calls an enqueue that holds the observer's.
         let onDelivery =
-            "$d = @dp[tid]; if ($d > 0) { $n = @cur[tid, $d]; @dn[tid, $d] = 1; $b = *(uint64 *)(reg(\"r13\") + 32); "
+            "$s = @dp[tid]; $d = $s >> 1; if ($d > 0) { $n = @cur[tid, $d]; if (($s & 1) == 0) { @dp[tid] = $s | 1; } "
+            + "$b = *(uint64 *)(reg(\"r13\") + 32); "
             + "$f = *(uint64 *)(reg(\"r13\") + 24); $born = @born[$f, $b]; "
             + "if ($born == 0) { $born = @born[*(uint64 *)($b + 40), *(uint64 *)($b + 48)]; } "
             + "@D[\(element), tid, $f, $b, $born]++; }"
         let onReturn =
-            "$d = @dp[tid]; if ($d > 0) { if (@dn[tid, $d] == 0) { $n = @cur[tid, $d]; @U[\(element), tid]++; } "
-            + "delete(@cur[tid, $d]); delete(@dn[tid, $d]); if ($d == 1) { delete(@dp[tid]); } else { @dp[tid] = $d - 1; } }"
+            "$s = @dp[tid]; $d = $s >> 1; if ($d > 0) { if (($s & 1) == 0) { $n = @cur[tid, $d]; @U[\(element), tid]++; } "
+            + "delete(@cur[tid, $d]); if ($d == 1) { delete(@dp[tid]); } else { @dp[tid] = (($d - 1) << 1) | 1; } }"
         return [
             "uprobe:\(library):\"\(post)\" \(filter) { \(onPost) }",
             "uprobe:\(library):\"\(FoundationSymbols.delivery)\" \(filter) { \(onDelivery) }",
