@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "NotifyLeakCheck", targets: ["NotifyLeakCheck"]),
         // The inspector as a swift-service-lifecycle Service, started and stopped in a ServiceGroup.
         .library(name: "NotifyInspectorService", targets: ["NotifyInspectorService"]),
+        // A span per post and per handler in the app's traces: a context probe on swift-distributed-tracing.
+        .library(name: "NotifyTracing", targets: ["NotifyTracing"]),
     ],
     dependencies: [
         // Command lines of notifytop and notify-demo.
@@ -31,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // NotifyInspectorService: the inspector ordered with the app's other services.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // NotifyTracing's facade: the app picks the tracer (swift-otel, …); its InMemoryTracing in tests.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
         // `swift package generate-documentation`: CI builds every DocC catalog (a plugin, never linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Tests only: NotifyMetrics' labels and buckets read back from a real Prometheus registry.
@@ -46,6 +50,11 @@ let package = Package(
         .target(
             name: "NotifyMetrics",
             dependencies: ["NotifyKit", "NotifySystem", .product(name: "Metrics", package: "swift-metrics")]
+        ),
+        // Posts and handlers as spans of the poster's trace, the handler inside its own span: a context probe.
+        .target(
+            name: "NotifyTracing",
+            dependencies: ["NotifyKit", .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
         // The CPU tick counter, which times probed deliveries for a third of a vDSO clock read.
         .target(name: "CNotifyTicks"),
@@ -92,6 +101,7 @@ let package = Package(
                 "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter", "CNotifyTicks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "NotifyMetrics", .product(name: "Metrics", package: "swift-metrics"), "NotifyFoundationProbe",
+                "NotifyTracing", .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Sources/notify-bench"
         ),
@@ -149,6 +159,14 @@ let package = Package(
                 "NotifyMetrics", "NotifyKit", .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .testTarget(
+            name: "NotifyTracingTests",
+            dependencies: [
+                "NotifyTracing", "NotifyKit", "NotifyTestSupport",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
         .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks", "NotifyTestSupport"]),

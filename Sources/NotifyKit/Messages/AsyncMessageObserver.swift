@@ -38,7 +38,7 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
     /// Queues `message`; returns how many wait, this one included (0: the observer has ended).
     @discardableResult
     func enqueue(_ message: Message, trace post: MessagePostTrace?, counted: UnwatchedDelivery? = nil) -> Int {
-        let trace = post?.handOff
+        let trace = post?.handOff(to: self)
         lock.lock()
         guard isActive.load(ordering: .relaxed) else {
             lock.unlock()
@@ -77,7 +77,9 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
                 if let trace = letter.trace {
                     // The clock posts read, so a post inside the call falls within its start and end.
                     let start = ThreadContext.current.now()
-                    await AsyncDeliveryScope.run(for: trace.postID) { await handler(letter.message) }
+                    await trace.withinDelivery(registration: id, start: start) {
+                        await AsyncDeliveryScope.run(for: trace.postID) { await handler(letter.message) }
+                    }
                     trace.emitDelivered(registration: id, start: start, end: ThreadContext.current.now())
                 } else {
                     await handler(letter.message)
