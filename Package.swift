@@ -18,7 +18,8 @@ let package = Package(
         // (NotifyTraceApp and NotifyTraceViewer re-export it).
         .library(name: "NotifySystem", targets: ["NotifySystem"]),
         // notifytop's leak rules run in a test process: LeakCheck.run(on:) { … } (notifytop does not link it).
-        .library(name: "NotifyLeakCheck", targets: ["NotifyLeakCheck"]),
+        // Its baseline of known findings is notifytop's `--baseline` file, read by both.
+        .library(name: "NotifyLeakCheck", targets: ["NotifyLeakCheck", "NotifyLeakBaseline"]),
         // The inspector as a swift-service-lifecycle Service, started and stopped in a ServiceGroup.
         .library(name: "NotifyInspectorService", targets: ["NotifyInspectorService"]),
         // A span per post and per handler in the app's traces: a context probe on swift-distributed-tracing.
@@ -87,7 +88,13 @@ let package = Package(
 
         // Leak checks in tests: a probe on the center for a block, folded through NotifyModel's rules.
         // NotifyTraceApp turns probe events into trace lines exactly as notifytop receives them.
-        .target(name: "NotifyLeakCheck", dependencies: ["NotifyKit", "NotifyModel", "NotifyTraceApp", "NotifyWire"]),
+        .target(
+            name: "NotifyLeakCheck",
+            dependencies: ["NotifyKit", "NotifyModel", "NotifyTraceApp", "NotifyWire", "NotifyLeakBaseline"]
+        ),
+        // The known findings' file (`notifytop baseline`, `--baseline`, `newFindings(against:)`): the
+        // model's signatures read and written with Foundation, which NotifyModel does not import.
+        .target(name: "NotifyLeakBaseline", dependencies: ["NotifyModel"]),
 
         // The codec's and the model's benchmarks and their workloads, called by notify-bench and tests.
         .target(name: "NotifyBenchmarks", dependencies: ["NotifyWire", "NotifyModel"]),
@@ -120,7 +127,8 @@ let package = Package(
             name: "NotifySession",
             dependencies: [
                 "NotifyTUI", "NotifyCurses", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire",
-                "NotifyFoundationProbe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NotifyFoundationProbe", "NotifyLeakBaseline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // notifytop: the thin command line. `--demo` starts the notify-demo binary built beside it.
@@ -199,7 +207,7 @@ let package = Package(
             name: "NotifyLeakCheckTests",
             dependencies: [
                 "NotifyLeakCheck", "NotifyKit", "NotifyModel", "NotifyTraceApp", "NotifyTraceViewer", "NotifySession",
-                "NotifyDemo", "NotifyTestSupport",
+                "NotifyDemo", "NotifyTestSupport", "NotifyLeakBaseline",
             ]
         ),
         .testTarget(
@@ -212,7 +220,7 @@ let package = Package(
             dependencies: [
                 "NotifySession", "NotifyTUI", "NotifyCurses", "NotifyModel", "NotifyWire", "NotifyTraceViewer",
                 "NotifyTraceApp", "NotifySystem", "NotifyKit", "NotifyTUITestSupport", "NotifyTestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NotifyLeakBaseline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The demo's workload, scenarios and planted bugs, seen by a probe in the demo's own process.
