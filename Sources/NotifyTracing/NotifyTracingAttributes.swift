@@ -31,9 +31,9 @@ public enum NotifyTracingAttributes {
     public static let observerGone = "notify.observer.gone"
     /// On a hop: true when the handler never ran (its registration ended before its turn).
     public static let abandoned = "notify.hop.abandoned"
-    /// NotifyKit's thread id (``NotifyThread/id``).
+    /// NotifyKit's thread id (`NotifyThread.id`).
     public static let threadID = "thread.id"
-    /// The thread's name as NotifyKit knows it (``NotifyThread/name``).
+    /// The thread's name as NotifyKit knows it (`NotifyThread.name`).
     public static let threadName = "thread.name"
 
     static func describe(_ post: NotifyPostScope, in attributes: inout SpanAttributes) {

@@ -5,8 +5,9 @@ public import Tracing
 /// A probe that puts a center's posts and handlers into the app's traces:
 /// `let attachment = center.attach(NotifyTracingProbe())`.
 ///
-/// - A post opens a span, `post <name>`, a child of the poster's `ServiceContext.current` (a new
-///   trace when there is none), that ends when `post` returns.
+/// - A post opens a span, `post <name>`, a child of the poster's `ServiceContext.current`, that
+///   ends when `post` returns. A post made outside any trace is left alone unless
+///   ``startsTraces`` is set.
 /// - Each handler runs inside a span of its own, `deliver <name>`, made the handler's
 ///   `ServiceContext.current`: what it logs with a tracing-aware logger, the spans it starts and
 ///   the requests it makes join the poster's trace, and posts it makes are children of its span.
@@ -22,32 +23,39 @@ public import Tracing
 /// The probe takes events from no ring and keeps no state of its own between posts.
 public final class NotifyTracingProbe: NotifyContextProbe, Sendable {
     private let tracer: any Tracer
+    /// Whether a post made outside any trace starts one.
+    public let startsTraces: Bool
 
-    /// - Parameter tracer: Where spans go; by default the one given to `InstrumentationSystem.bootstrap`.
-    public init(tracer: any Tracer = InstrumentationSystem.tracer) {
+    /// - Parameters:
+    ///   - tracer: Where spans go; by default the one given to `InstrumentationSystem.bootstrap`.
+    ///   - startsTraces: Whether a post made with no `ServiceContext.current` (outside any request
+    ///     or span) starts a trace of its own. By default it does not: its handlers run as they
+    ///     would unprobed, and the post costs the probe one task-local read.
+    public init(tracer: any Tracer = InstrumentationSystem.tracer, startsTraces: Bool = false) {
         self.tracer = tracer
+        self.startsTraces = startsTraces
     }
 
     /// Events are not needed: spans are made around posts and handlers as they run.
     public func receive(_ event: ProbeEvent) {}
 
     public func withinPost(_ post: NotifyPostScope, _ body: () -> Void) {
-        let span = tracer.startSpan(
-            "post \(post.name)", context: ServiceContext.current ?? .topLevel, ofKind: .producer)
+        guard let parent = parentContext() else { return body() }
+        let span = tracer.startSpan("post \(post.name)", context: parent, ofKind: .producer)
         if span.isRecording { span.updateAttributes { NotifyTracingAttributes.describe(post, in: &$0) } }
         ServiceContext.$current.withValue(span.context) { body() }
         span.end()
     }
 
     public func handOff(_ hop: NotifyHandlerCall) -> (any Sendable)? {
-        let span = tracer.startSpan(
-            "hop \(hop.target.rawValue)", context: ServiceContext.current ?? .topLevel, ofKind: .internal)
+        guard let parent = parentContext() else { return nil }
+        let span = tracer.startSpan("hop \(hop.target.rawValue)", context: parent, ofKind: .internal)
         if span.isRecording { span.updateAttributes { NotifyTracingAttributes.describe(hop: hop, in: &$0) } }
         return CarriedHop(span: span)
     }
 
     public func withinDelivery(_ call: NotifyHandlerCall, resuming: (any Sendable)?, _ body: () -> Bool) -> Bool {
-        let span = startDelivery(call, resuming: resuming)
+        guard let span = startDelivery(call, resuming: resuming) else { return body() }
         let delivered = ServiceContext.$current.withValue(span.context) { body() }
         if !delivered && span.isRecording { span.attributes[NotifyTracingAttributes.observerGone] = true }
         span.end()
@@ -57,19 +65,25 @@ public final class NotifyTracingProbe: NotifyContextProbe, Sendable {
     public func withinDelivery(
         _ call: NotifyHandlerCall, resuming: (any Sendable)?, _ body: () async -> Void
     ) async {
-        let span = startDelivery(call, resuming: resuming)
+        guard let span = startDelivery(call, resuming: resuming) else { return await body() }
         await ServiceContext.$current.withValue(span.context) { await body() }
         span.end()
     }
 
+    /// The context a post's or handler's span is a child of; nil when it gets none.
+    private func parentContext() -> ServiceContext? {
+        ServiceContext.current ?? (startsTraces ? .topLevel : nil)
+    }
+
     /// Ends the hop the handler waited in, if any, and opens the handler's span under it.
-    private func startDelivery(_ call: NotifyHandlerCall, resuming: (any Sendable)?) -> any Span {
+    private func startDelivery(_ call: NotifyHandlerCall, resuming: (any Sendable)?) -> (any Span)? {
         let parent: ServiceContext
         if let hop = resuming as? CarriedHop {
             hop.end()
             parent = hop.span.context
         } else {
-            parent = ServiceContext.current ?? .topLevel
+            guard let context = parentContext() else { return nil }
+            parent = context
         }
         let span = tracer.startSpan("deliver \(call.name)", context: parent, ofKind: .consumer)
         if span.isRecording { span.updateAttributes { NotifyTracingAttributes.describe(call, in: &$0) } }

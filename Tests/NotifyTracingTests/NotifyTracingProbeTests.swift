@@ -50,15 +50,27 @@ struct NotifyTracingProbeTests {
         withExtendedLifetime((first, second)) {}
     }
 
-    @Test("a post outside any trace starts one")
-    func rootPost() throws {
+    @Test("a post outside any trace makes no span, inline or queued, unless the probe starts traces")
+    func postOutsideATrace() throws {
         let fixture = TracingFixture()
-        let token = fixture.center.addObserver(forName: .cart, object: nil, queue: nil) { _ in }
+        let seen = SeenContext()
+        let queue = DispatchQueue(label: "untraced")
+        let inline = fixture.center.addObserver(forName: .cart, object: nil, queue: nil) { _ in seen.record() }
+        let queued = fixture.center.addObserver(forName: .cart, object: nil, deliverOn: .dispatchQueue(queue)) { _ in
+            seen.record()
+        }
         fixture.center.post(name: .cart)
-        let post = try #require(fixture.span("post CartDidChange"))
+        try #require(eventually { seen.seen.count == 2 })
+        #expect(fixture.spans.isEmpty)
+        #expect(seen.seen == ["none", "none"])
+
+        let starting = TracingFixture(startsTraces: true)
+        let token = starting.center.addObserver(forName: .cart, object: nil, queue: nil) { _ in }
+        starting.center.post(name: .cart)
+        let post = try #require(starting.span("post CartDidChange"))
         #expect(post.parentSpanID == nil)
-        #expect(try #require(fixture.span("deliver CartDidChange")).parentSpanID == post.spanID)
-        withExtendedLifetime(token) {}
+        #expect(try #require(starting.span("deliver CartDidChange")).parentSpanID == post.spanID)
+        withExtendedLifetime((inline, queued, token)) {}
     }
 
     @Test("the handler runs in its delivery's context: its own spans and posts are the delivery's children")
@@ -73,7 +85,7 @@ struct NotifyTracingProbeTests {
             center.post(name: .stock)
         }
         let stock = center.addObserver(forName: .stock, object: nil, queue: nil) { _ in }
-        center.post(name: .cart)
+        tracer.withSpan("PUT /cart") { _ in center.post(name: .cart) }
 
         let delivery = try #require(fixture.span("deliver CartDidChange"))
         #expect(seen.seen == [delivery.spanID])
@@ -123,7 +135,7 @@ struct NotifyTracingProbeTests {
         let queue = DispatchQueue(label: "paused")
         let token = fixture.center.addObserver(forName: .cart, object: nil, deliverOn: .dispatchQueue(queue)) { _ in }
         queue.suspend()
-        fixture.center.post(name: .cart)
+        fixture.tracer.withSpan("DELETE /cart") { _ in fixture.center.post(name: .cart) }
         token.cancel()
         queue.resume()
         try #require(eventually { fixture.span("hop dispatch-queue") != nil })
@@ -164,13 +176,32 @@ struct NotifyTracingProbeTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test("a MainActorMessage observer runs inside post, in a delivery span under the post's")
+    @MainActor
+    func mainActorMessage() throws {
+        let fixture = TracingFixture()
+        let seen = SeenContext()
+        let token = fixture.center.addObserver(of: Cart.self, for: .cartTapped) { (_: CartTapped) in seen.record() }
+        fixture.tracer.withSpan("tap") { _ in fixture.center.post(CartTapped()) }
+
+        let name = String(reflecting: CartTapped.self)
+        let post = try #require(fixture.span("post \(name)"))
+        let delivery = try #require(fixture.span("deliver \(name)"))
+        #expect(post.parentSpanID == fixture.span("tap")?.spanID)
+        #expect(post.string(NotifyTracingAttributes.message) == "main")
+        #expect(delivery.parentSpanID == post.spanID)
+        #expect(delivery.string(NotifyTracingAttributes.target) == "posting")
+        #expect(seen.seen == [delivery.spanID])
+        withExtendedLifetime(token) {}
+    }
+
     @Test("once detached, posts make no spans")
     func detached() {
         let fixture = TracingFixture()
         let token = fixture.center.addObserver(forName: .cart, object: nil, queue: nil) { _ in }
         fixture.attachment.detach()
-        fixture.center.post(name: .cart)
-        #expect(fixture.spans.isEmpty)
+        fixture.tracer.withSpan("GET /cart") { _ in fixture.center.post(name: .cart) }
+        #expect(fixture.spans.map(\.operationName) == ["GET /cart"])
         withExtendedLifetime(token) {}
     }
 }

@@ -15,8 +15,8 @@ final class TracingFixture: Sendable {
     let center = NotifyCenter()
     let attachment: NotifyProbeAttachment
 
-    init() {
-        attachment = center.attach(NotifyTracingProbe(tracer: tracer))
+    init(startsTraces: Bool = false) {
+        attachment = center.attach(NotifyTracingProbe(tracer: tracer, startsTraces: startsTraces))
     }
 
     var spans: [FinishedInMemorySpan] { tracer.finishedSpans }
@@ -55,6 +55,15 @@ extension NotifyCenter.MessageIdentifier where Self == NotifyCenter.BaseMessageI
 }
 
 final class Cart: Sendable {}
+
+/// A main-actor message about a cart.
+struct CartTapped: NotifyCenter.MainActorMessage {
+    typealias Subject = Cart
+}
+
+extension NotifyCenter.MessageIdentifier where Self == NotifyCenter.BaseMessageIdentifier<CartTapped> {
+    static var cartTapped: Self { .init() }
+}
 
 /// The span context a handler saw as its current one.
 final class SeenContext: @unchecked Sendable {  // `lock` guards `spanIDs`
