@@ -25,15 +25,20 @@ public final class NotifyTracingProbe: NotifyContextProbe, Sendable {
     private let tracer: any Tracer
     /// Whether a post made outside any trace starts one.
     public let startsTraces: Bool
+    /// True for swift-distributed-tracing's `NoOpTracer` (nothing bootstrapped): no span would be
+    /// kept, so posts and handlers run as they would unprobed.
+    private let isInert: Bool
 
     /// - Parameters:
-    ///   - tracer: Where spans go; by default the one given to `InstrumentationSystem.bootstrap`.
+    ///   - tracer: Where spans go; by default the one given to `InstrumentationSystem.bootstrap`
+    ///     (bootstrap first: with none, the default is a `NoOpTracer`, and the probe does nothing).
     ///   - startsTraces: Whether a post made with no `ServiceContext.current` (outside any request
     ///     or span) starts a trace of its own. By default it does not: its handlers run as they
     ///     would unprobed, and the post costs the probe one task-local read.
     public init(tracer: any Tracer = InstrumentationSystem.tracer, startsTraces: Bool = false) {
         self.tracer = tracer
         self.startsTraces = startsTraces
+        isInert = tracer is NoOpTracer
     }
 
     /// Events are not needed: spans are made around posts and handlers as they run.
@@ -72,7 +77,8 @@ public final class NotifyTracingProbe: NotifyContextProbe, Sendable {
 
     /// The context a post's or handler's span is a child of; nil when it gets none.
     private func parentContext() -> ServiceContext? {
-        ServiceContext.current ?? (startsTraces ? .topLevel : nil)
+        guard !isInert else { return nil }
+        return ServiceContext.current ?? (startsTraces ? .topLevel : nil)
     }
 
     /// Ends the hop the handler waited in, if any, and opens the handler's span under it.

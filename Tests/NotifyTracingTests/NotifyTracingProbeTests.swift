@@ -195,6 +195,22 @@ struct NotifyTracingProbeTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test("with no tracer bootstrapped (NoOpTracer) the handler runs in the poster's own context")
+    func noTracer() {
+        let center = NotifyCenter()
+        let tracer = InMemoryTracer()
+        let seen = SeenContext()
+        let attachment = center.attach(NotifyTracingProbe(tracer: NoOpTracer(), startsTraces: true))
+        let token = center.addObserver(forName: .cart, object: nil, queue: nil) { _ in seen.record() }
+        let request = tracer.withSpan("GET /cart") { span in
+            center.post(name: .cart)
+            return span.context.inMemorySpanContext?.spanID
+        }
+        #expect(seen.seen == [request ?? "missing"])
+        #expect(tracer.finishedSpans.map(\.operationName) == ["GET /cart"])
+        withExtendedLifetime((attachment, token)) {}
+    }
+
     @Test("once detached, posts make no spans")
     func detached() {
         let fixture = TracingFixture()
