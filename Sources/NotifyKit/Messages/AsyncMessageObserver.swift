@@ -75,9 +75,11 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
                 taken.subtract(1, ordering: .relaxed)
                 guard isActive.load(ordering: .acquiring) else { continue }
                 if let trace = letter.trace {
-                    // The clock posts read, so a post inside the call falls within its start and end.
-                    let start = ThreadContext.current.now()
+                    // The clock posts read, so a post inside the call falls within its start and end;
+                    // read again inside a context probe's scope, so the call's duration leaves it out.
+                    var start = ThreadContext.current.now()
                     await trace.withinDelivery(registration: id, start: start) {
+                        start = ThreadContext.current.now()
                         await AsyncDeliveryScope.run(for: trace.postID) { await handler(letter.message) }
                     }
                     trace.emitDelivered(registration: id, start: start, end: ThreadContext.current.now())
