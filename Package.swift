@@ -229,6 +229,23 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// swift-otel's OTLP exporter end to end, to a receiver on loopback: opt in with NOTIFYTOP_OTLP_TESTS=1, as
+// swift-otel and what it builds on (swift-nio, async-http-client, swift-protobuf) take minutes to build.
+if Context.environment["NOTIFYTOP_OTLP_TESTS"] == "1" {
+    package.dependencies.append(
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]))
+    package.targets.append(
+        .testTarget(
+            name: "NotifyTracingOTLPTests",
+            dependencies: [
+                "NotifyTracing", "NotifyKit", "NotifySystem", "NotifyTestSupport",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ))
+}
+
 for target in package.targets where target.type != .system {
     guard target.name != "CAllocationCounter" else { continue }
     var settings = target.swiftSettings ?? []
