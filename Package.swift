@@ -18,9 +18,12 @@ let package = Package(
         // (NotifyTraceApp and NotifyTraceViewer re-export it).
         .library(name: "NotifySystem", targets: ["NotifySystem"]),
         // notifytop's leak rules run in a test process: LeakCheck.run(on:) { … } (notifytop does not link it).
-        .library(name: "NotifyLeakCheck", targets: ["NotifyLeakCheck"]),
+        // Its baseline of known findings is notifytop's `--baseline` file, read by both.
+        .library(name: "NotifyLeakCheck", targets: ["NotifyLeakCheck", "NotifyLeakBaseline"]),
         // The inspector as a swift-service-lifecycle Service, started and stopped in a ServiceGroup.
         .library(name: "NotifyInspectorService", targets: ["NotifyInspectorService"]),
+        // A span per post and per handler in the app's traces: a context probe on swift-distributed-tracing.
+        .library(name: "NotifyTracing", targets: ["NotifyTracing"]),
     ],
     dependencies: [
         // Command lines of notifytop and notify-demo.
@@ -31,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // NotifyInspectorService: the inspector ordered with the app's other services.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // NotifyTracing's facade: the app picks the tracer (swift-otel, …); its InMemoryTracing in tests.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
         // `swift package generate-documentation`: CI builds every DocC catalog (a plugin, never linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // Tests only: NotifyMetrics' labels and buckets read back from a real Prometheus registry.
@@ -46,6 +51,11 @@ let package = Package(
         .target(
             name: "NotifyMetrics",
             dependencies: ["NotifyKit", "NotifySystem", .product(name: "Metrics", package: "swift-metrics")]
+        ),
+        // Posts and handlers as spans of the poster's trace, the handler inside its own span: a context probe.
+        .target(
+            name: "NotifyTracing",
+            dependencies: ["NotifyKit", .product(name: "Tracing", package: "swift-distributed-tracing")]
         ),
         // The CPU tick counter, which times probed deliveries for a third of a vDSO clock read.
         .target(name: "CNotifyTicks"),
@@ -78,7 +88,13 @@ let package = Package(
 
         // Leak checks in tests: a probe on the center for a block, folded through NotifyModel's rules.
         // NotifyTraceApp turns probe events into trace lines exactly as notifytop receives them.
-        .target(name: "NotifyLeakCheck", dependencies: ["NotifyKit", "NotifyModel", "NotifyTraceApp", "NotifyWire"]),
+        .target(
+            name: "NotifyLeakCheck",
+            dependencies: ["NotifyKit", "NotifyModel", "NotifyTraceApp", "NotifyWire", "NotifyLeakBaseline"]
+        ),
+        // The known findings' file (`notifytop baseline`, `--baseline`, `newFindings(against:)`): the
+        // model's signatures read and written with Foundation, which NotifyModel does not import.
+        .target(name: "NotifyLeakBaseline", dependencies: ["NotifyModel"]),
 
         // The codec's and the model's benchmarks and their workloads, called by notify-bench and tests.
         .target(name: "NotifyBenchmarks", dependencies: ["NotifyWire", "NotifyModel"]),
@@ -92,6 +108,7 @@ let package = Package(
                 "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter", "CNotifyTicks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "NotifyMetrics", .product(name: "Metrics", package: "swift-metrics"), "NotifyFoundationProbe",
+                "NotifyTracing", .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Sources/notify-bench"
         ),
@@ -110,7 +127,8 @@ let package = Package(
             name: "NotifySession",
             dependencies: [
                 "NotifyTUI", "NotifyCurses", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire",
-                "NotifyFoundationProbe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NotifyFoundationProbe", "NotifyLeakBaseline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // notifytop: the thin command line. `--demo` starts the notify-demo binary built beside it.
@@ -151,6 +169,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        .testTarget(
+            name: "NotifyTracingTests",
+            dependencies: [
+                "NotifyTracing", "NotifyKit", "NotifyTestSupport",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks", "NotifyTestSupport"]),
         .testTarget(name: "NotifyFoundationProbeTests", dependencies: ["NotifyFoundationProbe", "NotifyWire"]),
         .testTarget(
@@ -181,7 +207,7 @@ let package = Package(
             name: "NotifyLeakCheckTests",
             dependencies: [
                 "NotifyLeakCheck", "NotifyKit", "NotifyModel", "NotifyTraceApp", "NotifyTraceViewer", "NotifySession",
-                "NotifyDemo", "NotifyTestSupport",
+                "NotifyDemo", "NotifyTestSupport", "NotifyLeakBaseline",
             ]
         ),
         .testTarget(
@@ -194,7 +220,7 @@ let package = Package(
             dependencies: [
                 "NotifySession", "NotifyTUI", "NotifyCurses", "NotifyModel", "NotifyWire", "NotifyTraceViewer",
                 "NotifyTraceApp", "NotifySystem", "NotifyKit", "NotifyTUITestSupport", "NotifyTestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NotifyLeakBaseline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The demo's workload, scenarios and planted bugs, seen by a probe in the demo's own process.
@@ -202,6 +228,23 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// swift-otel's OTLP exporter end to end, to a receiver on loopback: opt in with NOTIFYTOP_OTLP_TESTS=1, as
+// swift-otel and what it builds on (swift-nio, async-http-client, swift-protobuf) take minutes to build.
+if Context.environment["NOTIFYTOP_OTLP_TESTS"] == "1" {
+    package.dependencies.append(
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]))
+    package.targets.append(
+        .testTarget(
+            name: "NotifyTracingOTLPTests",
+            dependencies: [
+                "NotifyTracing", "NotifyKit", "NotifySystem", "NotifyTestSupport",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ))
+}
 
 for target in package.targets where target.type != .system {
     guard target.name != "CAllocationCounter" else { continue }

@@ -18,7 +18,7 @@ struct BenchOptions: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Run only benchmarks whose name contains this (case-insensitive).",
+            "Run only benchmarks whose name contains this (case-insensitive); several separated by '|'.",
             valueName: "substring"))
     var filter: String?
 
@@ -37,6 +37,7 @@ struct BenchOptions: ParsableCommand {
     /// Whether the benchmark called `name` should run.
     func selects(_ name: String) -> Bool {
         guard let filter, !filter.isEmpty else { return true }
-        return name.lowercased().contains(filter.lowercased())
+        let lowered = name.lowercased()
+        return filter.lowercased().split(separator: "|").contains { lowered.contains($0) }
     }
 }

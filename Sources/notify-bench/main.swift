@@ -30,6 +30,7 @@ let workloads: [any Workload] = [
     RecordWorkload(measurer: measurer, profile: profile),
     NestedPostStackWorkload(),
     MetricsProbeWorkload(measurer: measurer, profile: profile),
+    TracingProbeWorkload(measurer: measurer, profile: profile),
     MemoryWorkload(profile: profile),
     TraceWorkload(profile: profile),
     ModelWorkload(profile: profile),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotifyLeakBaseline
 import NotifyModel
 @testable import NotifySession
 import NotifyTUI

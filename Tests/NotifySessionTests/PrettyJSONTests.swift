@@ -1,4 +1,5 @@
 import Foundation
+import NotifyLeakBaseline
 import NotifyModel
 @testable import NotifySession
 import NotifyTUI

@@ -303,23 +303,61 @@ extension NotifyCenter {
             probes, name: name, context: context, at: clock, postID: postID, object: object,
             hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parentPostID, file: file,
             line: line)
-        context.withinPost(postID) {
-            inRegistrationOrder(named, wildcard) { registration in
-                guard accepts(registration, objectKey: objectKey, of: notification) else { return }
-                if registration.deliversInline {
-                    guard registration.invoke(notification) else {
-                        purge(registration, reason: .observerDeallocated)
-                        return
+        let scope = NotifyPostScope(
+            postID: postID, name: name.rawValue, callsite: NotifyCallsite(file: file, line: line), matched: matched,
+            parentPostID: parentPostID, message: nil, thread: thread)
+        probes.withinPost(scope) {
+            context.withinPost(postID) {
+                inRegistrationOrder(named, wildcard) { registration in
+                    guard accepts(registration, objectKey: objectKey, of: notification) else { return }
+                    if registration.deliversInline {
+                        if let contextProbe = probes.contextProbe {
+                            guard
+                                Self.deliverWithin(
+                                    contextProbe, notification, to: registration, probes: probes, context: context,
+                                    postID: postID)
+                            else {
+                                purge(registration, reason: .observerDeallocated)
+                                return
+                            }
+                            clock = context.now()
+                            return
+                        }
+                        guard registration.invoke(notification) else {
+                            purge(registration, reason: .observerDeallocated)
+                            return
+                        }
+                        clock = Self.emitDelivered(
+                            probes, name: name, context: context, postID: postID, registration: registration.id,
+                            postingThread: thread, start: clock)
+                    } else {
+                        handOffProbed(
+                            notification, to: registration, probes: probes, postID: postID, postingThread: thread)
+                        // A hand-off to an operation queue waits; the next handler starts now, not before.
+                        clock = context.now()
                     }
-                    clock = Self.emitDelivered(
-                        probes, name: name, context: context, postID: postID, registration: registration.id,
-                        postingThread: thread, start: clock)
-                } else {
-                    handOffProbed(notification, to: registration, probes: probes, postID: postID, postingThread: thread)
-                    // A hand-off to an operation queue waits; the next handler starts now, not before.
-                    clock = context.now()
                 }
             }
+        }
+    }
+
+    /// An inline handler run inside the context probe's delivery scope, timed inside it, so the
+    /// handler's duration leaves out what the context probe does around it.
+    @inline(never)
+    private static func deliverWithin(
+        _ contextProbe: any NotifyContextProbe, _ notification: Notification, to registration: Registration,
+        probes: ProbeSet, context: ThreadContext, postID: UInt64
+    ) -> Bool {
+        let call = NotifyHandlerCall(
+            postID: postID, registration: registration.id, name: notification.name.rawValue,
+            registeredAt: registration.callsite, target: .posting, targetLabel: nil, thread: context.thread, wait: 0)
+        return contextProbe.withinDelivery(call, resuming: nil) {
+            let start = context.now()
+            guard registration.invoke(notification) else { return false }
+            _ = emitDelivered(
+                probes, name: notification.name, context: context, postID: postID, registration: registration.id,
+                postingThread: call.thread.id, start: start)
+            return true
         }
     }
 
@@ -346,8 +384,15 @@ extension NotifyCenter {
         _ notification: Notification, to registration: Registration, probes: ProbeSet, postID: UInt64,
         postingThread: UInt64
     ) {
+        let carried = probes.contextProbe.flatMap { contextProbe in
+            contextProbe.handOff(
+                NotifyHandlerCall(
+                    postID: postID, registration: registration.id, name: notification.name.rawValue,
+                    registeredAt: registration.callsite, target: registration.target.kind,
+                    targetLabel: registration.target.label, thread: ThreadContext.current.thread, wait: 0))
+        }
         let trace = DeliveryTrace(
-            probes: probes, postID: postID, name: notification.name, postingThread: postingThread)
+            probes: probes, postID: postID, name: notification.name, postingThread: postingThread, carried: carried)
         handOff(notification, to: registration, trace: trace)
     }
 
@@ -390,6 +435,8 @@ struct DeliveryTrace: Sendable {
     let postID: UInt64
     let name: Notification.Name
     let postingThread: UInt64
+    /// What the context probe's ``NotifyContextProbe/handOff(_:)`` returned for this hand-off.
+    var carried: (any Sendable)? = nil
 
     /// Runs a handed-off handler between two clock reads and emits the delivery; false if the
     /// observer is gone.
@@ -397,7 +444,23 @@ struct DeliveryTrace: Sendable {
         let context = ThreadContext.current
         context.name(after: registration.target)
         probes.prepareRings(context)
-        return context.withinPost(postID) {
+        guard let contextProbe = probes.contextProbe else {
+            return timedInvoke(registration, notification, handedOff: handedOff, context: context)
+        }
+        let now = context.now()
+        let call = NotifyHandlerCall(
+            postID: postID, registration: registration.id, name: name.rawValue, registeredAt: registration.callsite,
+            target: registration.target.kind, targetLabel: registration.target.label, thread: context.thread,
+            wait: now > handedOff ? now - handedOff : 0)
+        return contextProbe.withinDelivery(call, resuming: carried) {
+            timedInvoke(registration, notification, handedOff: handedOff, context: context)
+        }
+    }
+
+    private func timedInvoke(
+        _ registration: Registration, _ notification: Notification, handedOff: UInt64, context: ThreadContext
+    ) -> Bool {
+        context.withinPost(postID) {
             let start = context.now()
             guard registration.invoke(notification) else { return false }
             let end = context.now()

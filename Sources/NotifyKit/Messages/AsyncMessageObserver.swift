@@ -38,7 +38,7 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
     /// Queues `message`; returns how many wait, this one included (0: the observer has ended).
     @discardableResult
     func enqueue(_ message: Message, trace post: MessagePostTrace?, counted: UnwatchedDelivery? = nil) -> Int {
-        let trace = post?.handOff
+        let trace = post?.handOff(to: self)
         lock.lock()
         guard isActive.load(ordering: .relaxed) else {
             lock.unlock()
@@ -75,9 +75,13 @@ final class AsyncMessageObserver<Message: NotifyCenter.AsyncMessage>: MessageReg
                 taken.subtract(1, ordering: .relaxed)
                 guard isActive.load(ordering: .acquiring) else { continue }
                 if let trace = letter.trace {
-                    // The clock posts read, so a post inside the call falls within its start and end.
-                    let start = ThreadContext.current.now()
-                    await AsyncDeliveryScope.run(for: trace.postID) { await handler(letter.message) }
+                    // The clock posts read, so a post inside the call falls within its start and end;
+                    // read again inside a context probe's scope, so the call's duration leaves it out.
+                    var start = ThreadContext.current.now()
+                    await trace.withinDelivery(registration: id, start: start) {
+                        start = ThreadContext.current.now()
+                        await AsyncDeliveryScope.run(for: trace.postID) { await handler(letter.message) }
+                    }
                     trace.emitDelivered(registration: id, start: start, end: ThreadContext.current.now())
                 } else {
                     await handler(letter.message)

@@ -29,7 +29,7 @@ final class MessageSequenceObserver<Message: NotifyCenter.AsyncMessage>: Message
     /// the enqueue to `post`'s probes. Returns false when the sequence has ended.
     @discardableResult
     func push(_ message: Message, trace post: MessagePostTrace?, counted: UnwatchedDelivery?) -> Bool {
-        let letter = Letter(message: message, trace: post?.handOff, counted: counted)
+        let letter = Letter(message: message, trace: post?.handOff(to: self), counted: counted)
         lock.lock()
         if finished {
             lock.unlock()

@@ -119,13 +119,18 @@ extension NotifyCenter {
         let receivers = matchingReceivers(bucket, subjectKey: subjectKey)
         let post = emitMessagePosted(
             Message.self, kind: .async, subject: subject, matched: receivers.count, to: probes, file: file, line: line)
-        post.context.withinPost(post.postID) {
-            for registration in receivers where registration.isActive.load(ordering: .acquiring) {
-                if registration.kind == .asyncMessage {
-                    unsafeDowncast(registration, to: AsyncMessageObserver<Message>.self).enqueue(message, trace: post)
-                } else if registration.kind == .messageSequence {
-                    unsafeDowncast(registration, to: MessageSequenceObserver<Message>.self).push(
-                        message, trace: post, counted: nil)
+        let scope = post.scope(
+            callsite: NotifyCallsite(file: file, line: line), matched: receivers.count, message: .async)
+        probes.withinPost(scope) {
+            post.context.withinPost(post.postID) {
+                for registration in receivers where registration.isActive.load(ordering: .acquiring) {
+                    if registration.kind == .asyncMessage {
+                        unsafeDowncast(registration, to: AsyncMessageObserver<Message>.self).enqueue(
+                            message, trace: post)
+                    } else if registration.kind == .messageSequence {
+                        unsafeDowncast(registration, to: MessageSequenceObserver<Message>.self).push(
+                            message, trace: post, counted: nil)
+                    }
                 }
             }
         }

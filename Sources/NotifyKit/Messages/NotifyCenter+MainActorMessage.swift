@@ -111,12 +111,28 @@ extension NotifyCenter {
         let post = emitMessagePosted(
             Message.self, kind: .mainActor, subject: subject, matched: receivers.count, to: probes, file: file,
             line: line)
-        post.context.withinPost(post.postID) {
-            var clock = post.start
-            for registration in receivers
-            where registration.kind == .mainActorMessage && registration.isActive.load(ordering: .acquiring) {
-                unsafeDowncast(registration, to: MainActorMessageObserver<Message>.self).handler(message)
-                clock = emitMessageDelivered(post, registration: registration, start: clock)
+        let scope = post.scope(
+            callsite: NotifyCallsite(file: file, line: line), matched: receivers.count, message: .mainActor)
+        probes.withinPost(scope) {
+            post.context.withinPost(post.postID) {
+                var clock = post.start
+                for registration in receivers
+                where registration.kind == .mainActorMessage && registration.isActive.load(ordering: .acquiring) {
+                    let observer = unsafeDowncast(registration, to: MainActorMessageObserver<Message>.self)
+                    guard let contextProbe = probes.contextProbe else {
+                        observer.handler(message)
+                        clock = emitMessageDelivered(post, registration: registration, start: clock)
+                        continue
+                    }
+                    let call = post.call(registration, wait: 0, thread: post.context.thread)
+                    _ = contextProbe.withinDelivery(call, resuming: nil) {
+                        let start = post.context.now()
+                        observer.handler(message)
+                        _ = emitMessageDelivered(post, registration: registration, start: start)
+                        return true
+                    }
+                    clock = post.context.now()
+                }
             }
         }
     }

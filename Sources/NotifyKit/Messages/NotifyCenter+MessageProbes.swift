@@ -10,6 +10,8 @@ struct MessagePostTrace {
     let context: ThreadContext
     /// When the post was reported: the first delivery starts here.
     let start: UInt64
+    /// The post whose handler made this post, 0 when none.
+    let parentPostID: UInt64
 
     func emitEnqueued(registration: MessageRegistration, pending: Int, droppedOldest: Bool) {
         probes.emit(
@@ -19,10 +21,30 @@ struct MessagePostTrace {
             named: Notification.Name(rawValue: name), context: context)
     }
 
-    /// What a delivery on another thread needs: everything but the posting thread's context.
-    var handOff: MessageHandOffTrace {
-        MessageHandOffTrace(
-            probes: probes, postID: postID, name: name, postingThread: context.thread.id, enqueuedAt: context.now())
+    /// What a delivery of `registration` on another thread needs: everything but the posting
+    /// thread's context. Only an `AsyncMessage` observer's call runs within a context probe's
+    /// scope: a sequence's consumer runs in a task of its own, in its own context.
+    func handOff(to registration: MessageRegistration) -> MessageHandOffTrace {
+        let carried =
+            registration.kind == .asyncMessage
+            ? probes.contextProbe.flatMap { $0.handOff(call(registration, wait: 0, thread: context.thread)) } : nil
+        return MessageHandOffTrace(
+            probes: probes, postID: postID, name: name, postingThread: context.thread.id, enqueuedAt: context.now(),
+            registeredAt: registration.callsite, carried: carried)
+    }
+
+    /// What a context probe is told of `registration`'s call for this post.
+    func call(_ registration: MessageRegistration, wait: UInt64, thread: NotifyThread) -> NotifyHandlerCall {
+        NotifyHandlerCall(
+            postID: postID, registration: registration.id, name: name, registeredAt: registration.callsite,
+            target: registration.target, targetLabel: nil, thread: thread, wait: wait)
+    }
+
+    /// The post's scope as its context probe sees it.
+    func scope(callsite: NotifyCallsite, matched: Int, message: NotifyMessageKind) -> NotifyPostScope {
+        NotifyPostScope(
+            postID: postID, name: name, callsite: callsite, matched: matched, parentPostID: parentPostID,
+            message: message, thread: context.thread.id)
     }
 }
 
@@ -33,6 +55,18 @@ struct MessageHandOffTrace: Sendable {
     let name: String
     let postingThread: UInt64
     let enqueuedAt: UInt64
+    let registeredAt: NotifyCallsite
+    /// What the context probe's ``NotifyContextProbe/handOff(_:)`` returned for this message.
+    let carried: (any Sendable)?
+
+    /// Runs an `AsyncMessage` observer's call within the context probe's delivery scope, if any.
+    func withinDelivery(registration: UInt64, start: UInt64, _ body: () async -> Void) async {
+        guard let contextProbe = probes.contextProbe else { return await body() }
+        let call = NotifyHandlerCall(
+            postID: postID, registration: registration, name: name, registeredAt: registeredAt, target: .task,
+            targetLabel: nil, thread: ThreadContext.current.thread, wait: start > enqueuedAt ? start - enqueuedAt : 0)
+        await contextProbe.withinDelivery(call, resuming: carried, body)
+    }
 }
 
 // Every probe event of typed messages is built here.
@@ -64,13 +98,15 @@ extension NotifyCenter {
         }
         probes.prepareRings(context)
         let now = context.now()
+        let parentPostID = context.currentPostID
         probes.emit(
             .posted(
                 at: now, postID: postID, object: object, hasUserInfo: false, matched: matched,
-                depth: context.postDepth + 1, parentPostID: context.currentPostID, file: file, line: line,
+                depth: context.postDepth + 1, parentPostID: parentPostID, file: file, line: line,
                 message: kind),
             named: Notification.Name(rawValue: name), context: context)
-        return MessagePostTrace(probes: probes, postID: postID, name: name, context: context, start: now)
+        return MessagePostTrace(
+            probes: probes, postID: postID, name: name, context: context, start: now, parentPostID: parentPostID)
     }
 
     /// Reports a call that ran on the posting thread from `start` until now; returns now.

@@ -16,6 +16,8 @@ final class ProbeSet: Sendable {
     private let receivers: [any NotifyProbe]
     /// True when the first recorder is the only place posts and deliveries go.
     private let recorderOnly: Bool
+    /// The first probe that runs around posts and handlers, if any.
+    let contextProbe: (any NotifyContextProbe)?
 
     init?(entries: [(id: UInt64, probe: any NotifyProbe)]) {
         guard let first = entries.first else { return nil }
@@ -28,6 +30,7 @@ final class ProbeSet: Sendable {
         otherRecorders = recorders.dropFirst().map { (recorder: $0.0, tag: $0.1) }
         receivers = entries.filter { !($0.probe is any RecordingProbe) }.map(\.probe)
         recorderOnly = recorders.count == 1 && receivers.isEmpty
+        contextProbe = entries.lazy.compactMap { $0.probe as? any NotifyContextProbe }.first
     }
 
     /// The same probes in an object of its own. A posting thread's stripe keeps one, so the retain

@@ -1,7 +1,8 @@
 package import ArgumentParser
+import NotifyLeakBaseline
 
 /// `notifytop baseline REC`: prints the signatures of a recording's leak findings, the file
-/// `--baseline` reads. Parsing only; the work happens in ``LeakBaseline``.
+/// `--baseline` reads. Parsing only; the work happens in `LeakBaseline`.
 package struct BaselineCommand: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "baseline",

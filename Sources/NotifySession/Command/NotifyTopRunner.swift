@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NotifyCurses
+import NotifyLeakBaseline
 import NotifySystem
 import NotifyTraceViewer
 import NotifyTUI

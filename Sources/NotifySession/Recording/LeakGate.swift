@@ -1,4 +1,5 @@
 package import NotifyModel
+package import NotifyLeakBaseline
 
 /// `--fail-on` with an optional `--baseline`: the open findings of the severity or worse, split
 /// into new ones (which fail the run) and known ones (listed apart, not failing).

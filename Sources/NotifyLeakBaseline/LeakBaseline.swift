@@ -1,37 +1,38 @@
-package import Foundation
-package import NotifyModel
+public import Foundation
+public import NotifyModel
 
 /// The leak findings already known, by signature: what `notifytop baseline REC` writes and
-/// `--baseline FILE` reads, so `--fail-on` fails only on what is new.
+/// `--baseline FILE` reads, so `--fail-on` fails only on what is new; a leak check's
+/// `report.newFindings(against:)` reads the same file.
 ///
 /// The file is JSON, one signature per element, sorted, so a reviewer reads its diff:
 /// `{"notifytopBaseline": 1, "signatures": [{"rule": "R1", "name": "cartDidChange",
 /// "site": "Shop/Cart.swift:42", "owner": "Shop.CartScreen"}]}`.
-package struct LeakBaseline: Sendable, Equatable {
+public struct LeakBaseline: Sendable, Equatable {
     /// Why a baseline file could not be read: one line naming the file.
-    package struct Failure: Error, CustomStringConvertible {
-        package let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// The version this notifytop writes and reads.
-    package static let version = 1
+    public static let version = 1
 
     /// The known signatures.
-    package var signatures: Set<LeakSignature>
+    public var signatures: Set<LeakSignature>
 
     /// A baseline of `signatures`.
-    package init(signatures: some Sequence<LeakSignature>) {
+    public init(signatures: some Sequence<LeakSignature>) {
         self.signatures = Set(signatures)
     }
 
     /// The signatures of every finding of `model`, open or resolved: a finding that came and went
     /// in the recorded run is known too.
-    package init(model: InspectorState) {
+    public init(model: InspectorState) {
         self.init(signatures: model.findings.map(\.signature))
     }
 
     /// Reads the baseline file at `path`.
-    package init(contentsOf path: String) throws(Failure) {
+    public init(contentsOf path: String) throws(Failure) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "\(path): cannot read the baseline file")
         }
@@ -39,7 +40,7 @@ package struct LeakBaseline: Sendable, Equatable {
     }
 
     /// Reads a baseline from JSON; `source` names it in the error.
-    package init(json data: Data, source: String) throws(Failure) {
+    public init(json data: Data, source: String) throws(Failure) {
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: data)
@@ -58,14 +59,17 @@ package struct LeakBaseline: Sendable, Equatable {
     }
 
     /// The file's text, signatures sorted, ending with a newline.
-    package var json: String {
+    public var json: String {
         let file = File(notifytopBaseline: Self.version, signatures: signatures.sorted())
-        // Encoding strings and integers cannot fail.
-        return (try? PrettyJSON.text(file)) ?? "\n"
+        // Indented, keys sorted, slashes as typed, as notifytop's other files for people; encoding
+        // strings and integers cannot fail.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(file)).map { String(decoding: $0, as: UTF8.self) } ?? "") + "\n"
     }
 
     /// Whether `finding`'s signature is known.
-    package func contains(_ finding: LeakFinding) -> Bool {
+    public func contains(_ finding: LeakFinding) -> Bool {
         signatures.contains(finding.signature)
     }
 
