@@ -80,7 +80,7 @@ package struct TargetOptions: ParsableArguments, Sendable {
     }
 }
 
-/// `--probes`: what `--foundation`'s probes send (``ProbeMode``).
+/// `--probes`: what `--foundation`'s probes send (NotifyFoundationProbe's `ProbeMode`).
 package enum ProbeModeChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
     case counting, events
 
