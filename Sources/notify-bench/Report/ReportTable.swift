@@ -84,9 +84,9 @@ extension ReportTable {
                 + " for the removal's time; the floor part rows time its pieces alone.",
             "ratio ±N%: the run's noise on the ratio, the interquartile range of each side's timed rounds ÷ its"
                 + " median, added. Where the floor itself misses a speed-up target, the row fails and the summary"
-                + " says so with the floor's own speed-up; --speed-gate then holds NotifyKit to the floor's speed-up"
-                + " ÷ the allowed slack (1.5× the floor's time for posts, 2× for add+remove) instead, and fails the"
-                + " run only when the speed-up is below that by more than the noise.",
+                + " says so with the floor's own speed-up. --speed-gate holds NotifyKit to the target or to the"
+                + " floor's speed-up ÷ the allowed slack (1.5× the floor's time for posts, 2× for add+remove),"
+                + " whichever is lower, and fails the run only when the speed-up is below that by more than the noise.",
             "history cost: the always-on history measured per path, with the center's history on and off in"
                 + " alternating rounds (median of the differences): post (per-thread counters), add and remove"
                 + " (per-callsite count log), checkpoint (remembered for a late viewer).",

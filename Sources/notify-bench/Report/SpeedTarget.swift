@@ -2,9 +2,12 @@
 ///
 /// The target is met when NotifyKit is `factor` times faster than Foundation. When even the floor
 /// (the least any center can do, measured in the same run) is not that much faster, the row says
-/// so, and what CI holds NotifyKit to is the floor's own speed-up within `floorSlack`. CI's gate
-/// (`--speed-gate`) fails only when the speed-up falls below what it is held to by more than the
-/// run's noise on the ratio.
+/// so. CI's gate (`--speed-gate`) holds NotifyKit to the target or to the floor's own speed-up
+/// within `floorSlack`, whichever is lower, and fails only when the speed-up falls below that by
+/// more than the run's noise on the ratio: Foundation's time moves from run to run far more than
+/// a run's noise shows (an add+remove among 10k other names: 0.99 to 1.35 µs in three runs on one
+/// machine), NotifyKit's and the floor's much less, so NotifyKit within its slack of the floor is
+/// no regression whatever Foundation did in that run.
 struct SpeedTarget {
     let factor: Double
     /// How many times the floor's time NotifyKit may take when the floor misses `factor`.
@@ -23,8 +26,8 @@ struct SpeedTarget {
         var heldTo = factor
         if let floor {
             let floorSpeedUp = foundation.nsPerOp / max(floor.nsPerOp, 0.001)
+            heldTo = min(factor, floorSpeedUp / floorSlack)
             if floorSpeedUp < factor {
-                heldTo = floorSpeedUp / floorSlack
                 row.floorNote =
                     "the floor (\(Cell.duration(floor.nsPerOp))) is only \(Cell.decimal(floorSpeedUp, places: 1))× "
                     + "faster than Foundation (\(Cell.duration(foundation.nsPerOp))); NotifyKit is "
