@@ -201,11 +201,6 @@ extension ProbeEventBuilder {
     /// deliveries under way are left unended rather than ended by the new program's lines.
     mutating func restartProbes() {
         tally = ProbeLineTally()
-        unmatched += running.values.reduce(0) { $0 + $1.count }
-        running.removeAll()
-        currentPost.removeAll()
-        pendingAdds.removeAll()
-        pendingQueues.removeAll()
-        operations.removeAll()
+        forgetUnderWay()
     }
 }

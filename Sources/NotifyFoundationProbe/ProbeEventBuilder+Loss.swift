@@ -19,6 +19,12 @@ extension ProbeEventBuilder {
         events.append(.gap(TraceGap(seq: nextSeq(), timestamp: lastTime, count: count, reason: reason)))
         // Which starts and ends were lost is unknown: the running handlers and posts are
         // forgotten rather than paired wrongly (a handler then running is not reported).
+        forgetUnderWay()
+    }
+
+    /// Forgets the posts, deliveries, adds and queue operations under way, counting the deliveries
+    /// as unmatched: their other ends will not be paired.
+    mutating func forgetUnderWay() {
         unmatched += running.values.reduce(0) { $0 + $1.count }
         running.removeAll()
         currentPost.removeAll()
