@@ -23,7 +23,8 @@ struct FoundationCountingWorkload: Workload {
 
     func run(_ options: BenchOptions) throws -> [Row] {
         var rows = try selectedRows(Self.observerCounts, named: Self.rowName, options) { observers, name in
-            try measure(name, observers: observers) { () throws(FoundationAttachError) in
+            try FoundationProbeWorkload.measure(name, observers: observers, measurer: measurer) {
+                () throws(FoundationAttachError) in
                 let session = try FoundationProbeSession(pid: getpid(), mode: .counting)
                 let drained = Drain(session.stream)
                 return {
@@ -43,7 +44,8 @@ struct FoundationCountingWorkload: Workload {
         }
         if options.selects(Self.floorName) {
             rows.append(
-                try measure(Self.floorName, observers: 1) { () throws(FoundationAttachError) in
+                try FoundationProbeWorkload.measure(Self.floorName, observers: 1, measurer: measurer) {
+                    () throws(FoundationAttachError) in
                     let probes = try CountOnlyProbes(pid: getpid())
                     return {
                         probes.stop()
@@ -55,38 +57,5 @@ struct FoundationCountingWorkload: Workload {
                 })
         }
         return rows
-    }
-
-    /// Posts unprobed, attaches (`attach` returns how to detach: false when nothing was sent),
-    /// posts again, and sets the row's factor; `judge` sets its target.
-    private func measure(
-        _ name: String, observers: Int,
-        attach: () throws(FoundationAttachError) -> () -> Bool,
-        judge: (inout Row, Double) -> Void
-    ) throws -> Row {
-        let fixture = PostFixture<FoundationCenter>(observers: observers)
-        let unprobed = measurer.measure { n in
-            for _ in 0..<n { fixture.post() }
-        }
-        try fixture.verify(posts: unprobed.operations, name)
-        fixture.reset()
-        var row = Row(name)
-        let detach: () -> Bool
-        do { detach = try attach() } catch {
-            row.target = "not measured: \(error)"
-            return row
-        }
-        let probed = measurer.measure { n in
-            for _ in 0..<n { fixture.post() }
-        }
-        let sent = detach()
-        try fixture.verify(posts: probed.operations, name)
-        guard sent else {
-            throw DeliveryMismatch(benchmark: name, center: "FoundationCenter", detail: "the probes sent nothing")
-        }
-        let factor = probed.nsPerOp / unprobed.nsPerOp
-        row.foundation = .factorOf(factor, numerator: probed.nsPerOp, denominator: unprobed.nsPerOp)
-        judge(&row, factor)
-        return row
     }
 }

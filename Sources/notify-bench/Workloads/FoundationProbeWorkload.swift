@@ -30,41 +30,23 @@ struct FoundationProbeWorkload: Workload {
             let names = { (observers: Int) in Self.rowName(observers: observers, variant: variant) }
             try rows.append(
                 contentsOf: selectedRows(Self.observerCounts, named: names, options) { observers, name in
-                    let fixture = PostFixture<FoundationCenter>(observers: observers)
-                    let unprobed = measurer.measure { n in
-                        for _ in 0..<n { fixture.post() }
+                    try Self.measure(name, observers: observers, measurer: measurer) {
+                        () throws(FoundationAttachError) in
+                        let session = try FoundationProbeSession(pid: getpid(), deliveryEnd: variant)
+                        let drained = Drain(session.stream)
+                        return {
+                            session.stop()
+                            return drained.finish() > 0
+                        }
+                    } judge: { row, _ in
+                        let traps = ProbeProgram.trapsPerPost(observers: observers, deliveryEnd: variant)
+                        row.floor = .countOf(UInt64(traps), conditions: "uprobe traps per post")
+                        if variant == .nextDeliveryOrPostReturn {
+                            row.expectDeterministic(
+                                "≤ \(Self.maxTraps(observers: observers)) traps per post",
+                                traps <= Self.maxTraps(observers: observers))
+                        }
                     }
-                    try fixture.verify(posts: unprobed.operations, name)
-                    fixture.reset()
-                    var row = Row(name)
-                    let session: FoundationProbeSession
-                    do {
-                        session = try FoundationProbeSession(pid: getpid(), deliveryEnd: variant)
-                    } catch {
-                        row.target = "not measured: \(error)"
-                        return row
-                    }
-                    let drained = Drain(session.stream)
-                    let probed = measurer.measure { n in
-                        for _ in 0..<n { fixture.post() }
-                    }
-                    session.stop()
-                    let bytes = drained.finish()
-                    try fixture.verify(posts: probed.operations, name)
-                    guard bytes > 0 else {
-                        throw DeliveryMismatch(
-                            benchmark: name, center: "FoundationCenter", detail: "the probes sent nothing")
-                    }
-                    let factor = probed.nsPerOp / unprobed.nsPerOp
-                    row.foundation = .factorOf(factor, numerator: probed.nsPerOp, denominator: unprobed.nsPerOp)
-                    let traps = ProbeProgram.trapsPerPost(observers: observers, deliveryEnd: variant)
-                    row.floor = .countOf(UInt64(traps), conditions: "uprobe traps per post")
-                    if variant == .nextDeliveryOrPostReturn {
-                        row.expectDeterministic(
-                            "≤ \(Self.maxTraps(observers: observers)) traps per post",
-                            traps <= Self.maxTraps(observers: observers))
-                    }
-                    return row
                 })
         }
         return rows
@@ -74,6 +56,39 @@ struct FoundationProbeWorkload: Workload {
 extension FoundationProbeWorkload {
     /// The target: one trap per observer, one for the post and one for its return.
     static func maxTraps(observers: Int) -> Int { observers + 2 }
+
+    /// Posts unprobed, attaches (`attach` returns how to detach: false when nothing was sent),
+    /// posts again, and sets the row's factor; `judge` sets its target.
+    static func measure(
+        _ name: String, observers: Int, measurer: Measurer,
+        attach: () throws(FoundationAttachError) -> () -> Bool,
+        judge: (inout Row, Double) -> Void
+    ) throws -> Row {
+        let fixture = PostFixture<FoundationCenter>(observers: observers)
+        let unprobed = measurer.measure { n in
+            for _ in 0..<n { fixture.post() }
+        }
+        try fixture.verify(posts: unprobed.operations, name)
+        fixture.reset()
+        var row = Row(name)
+        let detach: () -> Bool
+        do { detach = try attach() } catch {
+            row.target = "not measured: \(error)"
+            return row
+        }
+        let probed = measurer.measure { n in
+            for _ in 0..<n { fixture.post() }
+        }
+        let sent = detach()
+        try fixture.verify(posts: probed.operations, name)
+        guard sent else {
+            throw DeliveryMismatch(benchmark: name, center: "FoundationCenter", detail: "the probes sent nothing")
+        }
+        let factor = probed.nsPerOp / unprobed.nsPerOp
+        row.foundation = .factorOf(factor, numerator: probed.nsPerOp, denominator: unprobed.nsPerOp)
+        judge(&row, factor)
+        return row
+    }
 }
 
 /// Reads a stream to its end on a thread of its own, as a viewer that keeps up would.
