@@ -56,6 +56,10 @@ package enum CountingLine: Sendable, Equatable {
     case begin(time: UInt64)
     /// `k`: the read is whole.
     case end
+    /// `S ns`: the gate moved (``CountingProgram/Switch``) at `ns`.
+    case switched(time: UInt64)
+    /// `T tid`: the thread's first counted post.
+    case thread(Int32)
     /// `@P[…]: n`: posts so far under this key.
     case posts(CountedPost, count: UInt64)
     /// `@D[…]: n`: deliveries so far of the observer closure `function`/`context` under the post
@@ -68,9 +72,20 @@ package enum CountingLine: Sendable, Equatable {
         // Most lines are event lines: told apart by their first byte alone.
         guard let first = line.utf8.first,
             first == UInt8(ascii: "@") || first == UInt8(ascii: "K") || first == UInt8(ascii: "k")
+                || first == UInt8(ascii: "S") || first == UInt8(ascii: "T")
         else { return nil }
         if line == "k" {
             self = .end
+            return
+        }
+        if line.hasPrefix("T ") {
+            guard let thread = Int32(line.dropFirst(2)), thread > 0 else { return nil }
+            self = .thread(thread)
+            return
+        }
+        if line.hasPrefix("S ") {
+            guard let time = UInt64(line.dropFirst(2)) else { return nil }
+            self = .switched(time: time)
             return
         }
         if line.hasPrefix("K ") {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The counting mode's bpftrace program: ``ProbeProgram``'s, with posts and deliveries counted in
 /// the kernel instead of printed, so the app pays each probe's trap but not its line.
 ///
@@ -12,12 +14,29 @@
 /// over, on the posting thread); `_post`'s return counts a post that ran no observer in
 /// `@U[NAME, center, metadata, ra, tid]`. NAME is nine numbers that hold the name whole up to
 /// ``ProbeProgram/nameLimit`` bytes (``CountedName``), so no text the app chose reaches bpftrace's
-/// map keys. The maps only grow (never cleared, so no count is lost to a race); every
+/// map keys. A thread's first counted post prints `T tid`, so that notifytop reads its name while
+/// it runs (a short-lived posting thread is gone by the next read). The maps only grow (never cleared, so no count is lost to a race); every
 /// ``readMilliseconds`` they are printed between `K ns` and `k` (``CountingLine``), and bpftrace
 /// prints them once more as it exits.
+///
+/// A post is counted only while the gate `@on` is open: from the start (``Gate/open``), or from
+/// the moment notifytop opens it (``Gate/closed``), when the probes switch from event mode, and
+/// until it closes it, when they switch to event mode (``Switch``). A post made while the gate is
+/// closed is kept on the thread's stack unkeyed, so neither it nor its deliveries are counted; a
+/// post counted keeps counting its deliveries after the gate closes. So every post is counted or
+/// printed, never both, and so are its deliveries.
 package struct CountingProgram: Sendable, Equatable {
     /// The program it changes; its checks (``ProbeProgram/isSafeFilePath(_:)``) hold here too.
     package var events: ProbeProgram
+    /// Whether posts are counted from the start.
+    package var gate: Gate
+    /// notifytop's process, the only one whose ``Switch`` call moves the gate.
+    package var switcher: Int32
+
+    /// The gate's state when the program starts.
+    package enum Gate: Sendable, Equatable {
+        case open, closed
+    }
 
     /// How often the maps are printed.
     package static let readMilliseconds = 250
@@ -26,7 +45,11 @@ package struct CountingProgram: Sendable, Equatable {
     /// refused a count, which is then reported lost.
     package static let mapKeys = 65_536
 
-    package init(events: ProbeProgram) { self.events = events }
+    package init(events: ProbeProgram, gate: Gate = .open, switcher: Int32 = getpid()) {
+        self.events = events
+        self.gate = gate
+        self.switcher = switcher
+    }
 
     /// The symbols whose probes print a line per post or delivery: counted here instead (a
     /// sequence's delivery is its delivery closure's, counted for its name).
@@ -41,7 +64,28 @@ package struct CountingProgram: Sendable, Equatable {
             line in
             !Self.hotSymbols.contains { line.contains(":\"\($0)\" ") }
         }
-        return (kept.map(Self.markingBirth) + hotProbes + [reading]).joined(separator: "\n") + "\n"
+        let opened = kept.map { gate == .open && $0 == ProbeProgram.ready ? ProbeProgram.ready(opening: "@on = 1;") : $0 }
+        return (opened.map(Self.markingBirth) + hotProbes + [gateProbe, reading]).joined(separator: "\n") + "\n"
+    }
+
+    /// The gate moves when notifytop calls `getpriority` with a `which` of ``Switch/open`` or
+    /// ``Switch/close`` and the watched pid as `who` (the call fails: no such `which`); the
+    /// program then prints `S ns` (``CountingLine/switched(time:)``), the moment it moved.
+    private var gateProbe: String {
+        "tracepoint:syscalls:sys_enter_getpriority /pid == \(switcher) && args->who == \(events.pid)/ { "
+            + "if (args->which == \(Switch.open.rawValue)) { @on = 1; printf(\"S %llu\\n\", nsecs); } "
+            + "if (args->which == \(Switch.close.rawValue)) { @on = 0; printf(\"S %llu\\n\", nsecs); } }"
+    }
+
+    /// notifytop's calls that move the gate of the counting program watching `pid`.
+    package enum Switch: Int32, Sendable {
+        case open = 0x4E54_0001
+        case close = 0x4E54_0000
+
+        /// Moves the gate of the counting program watching `pid`, now.
+        package func call(watching pid: Int32) {
+            _ = getpriority(__priority_which_t(UInt32(bitPattern: rawValue)), id_t(bitPattern: pid))
+        }
     }
 
     /// The observer closure's registers at each add's entry.
@@ -71,16 +115,19 @@ package struct CountingProgram: Sendable, Equatable {
         let post = FoundationSymbols.post
         let key = "$h, $w0, $w1, $w2, $w3, $w4, $w5, $w6, $w7, reg(\"r13\"), reg(\"r8\"), *(uint64 *)reg(\"sp\")"
         let onPost =
-            Self.nameWords(low: #"reg("di")"#, high: #"reg("si")"#)
-            + " @P[\(key), tid]++; $d = (@dp[tid] >> 1) + 1; @dp[tid] = $d << 1; @cur[tid, $d] = (\(key));"
+            "if (@on) { if (@named[tid] == 0) { @named[tid] = 1; printf(\"T %d\\n\", tid); } "
+            + Self.nameWords(low: #"reg("di")"#, high: #"reg("si")"#)
+            + " @P[\(key), tid]++; $d = (@dp[tid] >> 1) + 1; @dp[tid] = $d << 1; @cur[tid, $d] = (\(key)); } "
+            // Not counted: on the stack unkeyed, marked as having run an observer (no unheard count).
+            + "else { $d = (@dp[tid] >> 1) + 1; @dp[tid] = ($d << 1) | 1; delete(@cur[tid, $d]); }"
         let element = (0..<12).map { "$n.\($0)" }.joined(separator: ", ")
         // An `AsyncMessage` observer's delivery closure calls an enqueue that holds the observer's.
         let onDelivery =
-            "$s = @dp[tid]; $d = $s >> 1; if ($d > 0) { $n = @cur[tid, $d]; if (($s & 1) == 0) { @dp[tid] = $s | 1; } "
+            "$s = @dp[tid]; $d = $s >> 1; if ($d > 0) { $n = @cur[tid, $d]; if ($n.9 != 0) { if (($s & 1) == 0) { @dp[tid] = $s | 1; } "
             + "$b = *(uint64 *)(reg(\"r13\") + 32); "
             + "$f = *(uint64 *)(reg(\"r13\") + 24); $born = @born[$f, $b]; "
             + "if ($born == 0) { $born = @born[*(uint64 *)($b + 40), *(uint64 *)($b + 48)]; } "
-            + "@D[\(element), tid, $f, $b, $born]++; }"
+            + "@D[\(element), tid, $f, $b, $born]++; } }"
         let onReturn =
             "$s = @dp[tid]; $d = $s >> 1; if ($d > 0) { if (($s & 1) == 0) { $n = @cur[tid, $d]; @U[\(element), tid]++; } "
             + "delete(@cur[tid, $d]); if ($d == 1) { delete(@dp[tid]); } else { @dp[tid] = (($d - 1) << 1) | 1; } }"

@@ -52,6 +52,7 @@ package struct CountingReader {
         case .end:
             waiting.append((now, readingTime, reading))
             reading = [:]
+        case .switched, .thread: break
         case .posts(let post, let count): reading[.posts(post)] = count
         case .unheard(let post, let count): reading[.unheard(post)] = count
         case .deliveries(let post, let function, let context, let born, let count):
@@ -77,7 +78,7 @@ package struct CountingReader {
         }
     }
 
-    /// bpftrace restarted: its maps count from zero again.
+    /// Another bpftrace took over: its maps count from zero.
     package mutating func restart() {
         reading = [:]
         waiting.removeAll()
@@ -176,6 +177,13 @@ extension ProbeEventBuilder {
     mutating func countedRegistration(
         thread: Int32, time: UInt64, post: PostInProgress, closure: ClosureKey, events: inout [TraceEvent]
     ) -> UInt64? {
+        // A registration seen already (by event lines, or another program's adds): any delivery
+        // context is its own here, since a count carries none.
+        if let known = byClosure[closure]?.first(where: { id in
+            registrations[id].map { fits($0, closure: closure, post: post) } ?? false
+        }) {
+            return known
+        }
         let saved = currentPost[thread]
         let savedRunning = running[thread]
         let unmatchedBefore = unmatchedDeliveries
@@ -187,20 +195,62 @@ extension ProbeEventBuilder {
         if let bound = byContext.removeValue(forKey: 0) { registrations[bound]?.boundContext = nil }
         currentPost[thread] = saved
         running[thread] = savedRunning
-        if unmatchedDeliveries > unmatchedBefore, case .gap = events.last {
-            // Counted for its name: not lost.
+        if unmatchedDeliveries > unmatchedBefore, case .gap(let gap) = events.last {
+            // Counted for its name: not lost (nor its number taken).
             unmatchedDeliveries = unmatchedBefore
             events.removeLast()
+            if gap.seq == seq { seq -= 1 }
         }
         return registration
     }
 }
 
 extension ProbeEventBuilder {
-    /// bpftrace restarted with another program: its line counts start from zero, and the posts and
-    /// deliveries under way are left unended rather than ended by the new program's lines.
-    mutating func restartProbes() {
+    /// Handlers running when the probes switched program: the old program's ends of them came
+    /// too late and the new one never saw them start.
+    package static let probesSwitched: TraceGapReason = "probes-switched"
+
+    /// Another bpftrace program took over: its line counts start from zero, the posts and handlers
+    /// under way are forgotten (the new program's lines are not theirs to end), and the running
+    /// handlers are a gap ``probesSwitched``.
+    package mutating func handOver(to events: inout [TraceEvent]) {
+        let count = running.values.reduce(0) { $0 + $1.count }
         tally = ProbeLineTally()
         forgetUnderWay()
+        continuing = [:]
+        if count > 0 {
+            events.append(
+                .gap(TraceGap(seq: nextSeq(), timestamp: lastTime, count: UInt64(count), reason: Self.probesSwitched)))
+        }
+    }
+
+    /// Whether a line of the event program past the cutover continues a post it printed before
+    /// the cutover (a delivery, the post's end), on that post's thread: the counting program that
+    /// took over counts only posts made after the cutover. A post made inside one of that post's
+    /// handlers is the counting program's, and so is every line up to its end.
+    package mutating func continuesPostUnderWay(_ line: ProbeLine) -> Bool {
+        guard let thread = line.thread else { return false }
+        if let depth = continuing[thread], depth > 0 {
+            switch line {
+            case .post: continuing[thread] = depth + 1
+            case .postEnd: continuing[thread] = depth - 1
+            default: break
+            }
+            return false
+        }
+        guard currentPost[thread] != nil || !(running[thread]?.isEmpty ?? true) else { return false }
+        switch line {
+        case .post:
+            continuing[thread] = 1
+            return false
+        case .deliveryStart, .deliveryEnd, .postEnd: return true
+        default: return false
+        }
+    }
+
+    /// A line that arrived from a program whose lines before (or after) the cutover are the other
+    /// program's to show: counted as received, not shown.
+    package mutating func skip(_ line: ProbeLine) {
+        if let kind = line.kind { tally.see(kind) }
     }
 }

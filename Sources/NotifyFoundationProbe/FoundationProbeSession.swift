@@ -35,21 +35,21 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     /// The viewer's end of the stream.
     package let stream: UnixSocket
     private let writer: Int32
-    private var bpftrace: ChildProcess
-    private var lines: LineReader
-    /// Each mode's program text, to switch without attaching anew.
-    private let programs: [ProbeMode: String]
+    var bpftrace: ChildProcess
+    var lines: LineReader
+    /// Each mode's program text as a switch starts it, to switch without attaching anew.
+    let programs: [ProbeMode: String]
     /// The mode the probes run (the probes' thread's own), and the one asked for.
-    private var running: ProbeMode
-    private var wantedMode: ProbeMode
-    private var counting = CountingReader(holdNanoseconds: FoundationProbeSession.reorderNanoseconds)
-    private var builder: ProbeEventBuilder
+    var running: ProbeMode
+    var wantedMode: ProbeMode
+    var counting = CountingReader(holdNanoseconds: FoundationProbeSession.reorderNanoseconds)
+    var builder: ProbeEventBuilder
     private let symbolizer: Symbolizer
     /// Thread names read when a thread's first line arrives, before ``ProbeLineOrder`` holds it: a
     /// short-lived thread may be gone by the time the line is released.
-    private let threadNames = ThreadNames()
+    let threadNames = ThreadNames()
     private let maps: ProcessMaps
-    private let stopped = Lock()
+    let stopped = Lock()
     /// Whether queue observers' targets and threads are seen (``ProbeProgram/queueLibrary``).
     package let seesQueues: Bool
     /// Whether typed message observers' adds and async runs are seen (``ProbeProgram/seesTypedMessages``).
@@ -77,8 +77,12 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         let program = ProbeProgram(
             pid: pid, library: library.mapFilesPath(pid: pid), queueLibrary: queueLibrary, deliveryEnd: deliveryEnd,
             seesTypedMessages: seesTypedMessages, mainQueueOffset: mainQueueOffset)
-        let programs = [ProbeMode.events: try program.text(), .counting: try CountingProgram(events: program).text()]
+        // A counting program started by a switch counts from the moment its gate opens.
+        let programs = [
+            ProbeMode.events: try program.text(), .counting: try CountingProgram(events: program, gate: .closed).text(),
+        ]
         self.programs = programs
+        let first = mode == .counting ? try CountingProgram(events: program).text() : programs[.events] ?? ""
         running = mode
         wantedMode = mode
         shownMode = mode
@@ -95,7 +99,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             let output = try ChildProcess.makePipe()
             let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
             bpftrace = try ChildProcess(
-                [bpftracePath, "-e", programs[mode] ?? ""], input: null, output: output[1], error: errors,
+                [bpftracePath, "-e", first], input: null, output: output[1], error: errors,
                 environment: Self.environment)
             close(null)
             close(output[1])
@@ -110,6 +114,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         builder = ProbeEventBuilder(
             pid: pid,
             lookups: Self.lookups(pid: pid, maps: maps, symbolizer: symbolizer, threadNames: threadNames))
+        runningProbes = [bpftrace]
         try waitUntilAttached(timeoutSeconds: timeoutSeconds, errors: errors)
         close(errors)
         var header: [UInt8] = []
@@ -130,21 +135,41 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     package var mode: ProbeMode { stopped.withLock { shownMode } }
     /// The mode last asked for (``switchMode(to:)``).
     package var requestedMode: ProbeMode { stopped.withLock { wantedMode } }
-    private var shownMode: ProbeMode = .events
+    var shownMode: ProbeMode = .events
+    /// The next program while a switch attaches it (the probes' thread's own).
+    var handover: ProbeHandover?
+    /// Why the last switch failed, until read (``takeSwitchFailure()``).
+    var switchFailure: String?
+    /// The probes' time before which lines are the previous program's (the last switch's cutover).
+    var showsFrom: UInt64 = 0
+    /// The bpftrace programs running, for ``stop()`` on another thread.
+    var runningProbes: [ChildProcess] = []
 
-    /// Asks for the probes to run in `mode`: bpftrace is restarted with that mode's program (which
-    /// takes it seconds; what the app does meanwhile is not seen), the app is not.
+    /// Asks for the probes to run in `mode`: bpftrace starts that mode's program beside the running
+    /// one, which hands over to it once attached (a few seconds); the app is not restarted, and
+    /// nothing it does meanwhile goes unseen.
     package func switchMode(to mode: ProbeMode) {
         stopped.withLock { wantedMode = mode }
     }
 
+    /// Why the last switch did not happen (the probes stay in their mode), once; nil when none failed.
+    package func takeSwitchFailure() -> String? {
+        stopped.withLock {
+            defer { switchFailure = nil }
+            return switchFailure
+        }
+    }
+
     /// bpftrace's environment: the trusted one, with room for the counting maps' keys.
-    private static let environment =
+    static let environment =
         TrustedTools.environment + ["BPFTRACE_MAP_KEYS_MAX=\(CountingProgram.mapKeys)"]
 
     package func stop() {
-        stopped.withLock { stopRequested = true }
-        bpftrace.terminate(graceMilliseconds: 500)
+        let programs = stopped.withLock {
+            stopRequested = true
+            return runningProbes
+        }
+        for program in programs { program.terminate(graceMilliseconds: 500) }
     }
 
     /// The header: this process, the probes as producer, the clocks read now.
@@ -260,37 +285,22 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             released.removeAll(keepingCapacity: true)
             let now = Self.monotonicNow()
             if let until = drainUntil, now >= until { break }
-            if drainUntil == nil, exec == nil, case let wanted = stopped.withLock({ wantedMode }), wanted != running {
-                do throws(FoundationAttachError) {
-                    try switchProbes(to: wanted, order: &order, events: &events)
-                    reported.longLines = 0
-                } catch {
-                    reason = TraceEndReason(rawValue: "probes-ended (\(error.description))")
-                    break
+            if drainUntil == nil, exec == nil {
+                followSwitch(now: now, order: &order, exec: &exec, events: &events, longLines: &reported.longLines)
+                if !events.isEmpty {
+                    bytes.removeAll(keepingCapacity: true)
+                    TraceEncoder.encode(events, into: &bytes)
+                    writing = writeAll(bytes)
+                    continue
                 }
-                bytes.removeAll(keepingCapacity: true)
-                TraceEncoder.encode(events, into: &bytes)
-                writing = writeAll(bytes)
-                continue
+            } else if handover != nil {
+                abandonSwitch(because: "the process ended or exec'd", events: &events)
             }
             if drainUntil == nil, let exec, now - exec.seen >= Self.reorderNanoseconds {
                 drain(TraceEndReason(rawValue: execReason()), now)
             }
-            if let line = lines.next(timeoutMilliseconds: 50) {
-                if let counted = CountingLine(line[...]) {
-                    counting.add(counted, now: now)
-                } else if let probe = ProbeLine(line[...]) {
-                    if case .exec(_, let time) = probe {
-                        exec = (time, now)
-                    } else if let exec, let time = probe.time, time > exec.at {
-                        // The new program's: not this one's to show.
-                    } else {
-                        if let tid = probe.thread, threadNames.names[tid] == nil {
-                            threadNames.names[tid] = Self.threadName(pid: pid, tid: tid)
-                        }
-                        order.add(probe, releasing: &released)
-                    }
-                }
+            if let line = lines.next(timeoutMilliseconds: handover == nil ? 50 : 10) {
+                take(line, now: now, order: &order, released: &released, exec: &exec)
                 quietSince = now
             } else if lines.ended {
                 // bpftrace closed its output: it is ending, and says how when it has.
@@ -313,7 +323,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
                 }
             }
             order.release(now: Self.monotonicNow(), into: &released)
-            for probe in released { builder.add(probe, to: &events) }
+            release(released, into: &events)
             counting.note(events)
             counting.release(now: Self.monotonicNow(), builder: &builder, events: &events)
             reportSkipped(order: order, reported: &reported, events: &events)
@@ -323,6 +333,9 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             writing = writeAll(bytes)
         }
         bpftrace.terminate(graceMilliseconds: 500)
+        if handover != nil {
+            abandonSwitch(because: "the probes ended", events: &events)
+        }
         bytes.removeAll()
         if writing {
             // The lines still held: the process or the probes ended, nothing older can come. Then
@@ -330,7 +343,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             events.removeAll()
             released.removeAll()
             order.releaseAll(into: &released)
-            for probe in released { builder.add(probe, to: &events) }
+            release(released, into: &events)
             counting.note(events)
             counting.releaseAll(builder: &builder, events: &events)
             reportSkipped(order: order, reported: &reported, events: &events)
@@ -343,64 +356,31 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         close(writer)
     }
 
-    /// Ends the running bpftrace, reading what it still prints (its maps' last counts), and starts
-    /// the program of `mode` on the same stream; the builder keeps the registrations it knows.
-    private func switchProbes(
-        to mode: ProbeMode, order: inout ProbeLineOrder, events: inout [TraceEvent]
-    ) throws(FoundationAttachError) {
-        if bpftrace.termination() == nil { kill(bpftrace.pid, SIGTERM) }
-        let deadline = Self.monotonicNow() + Self.drainMilliseconds * 1_000_000
-        var released: [ProbeLine] = []
-        while !lines.ended && Self.monotonicNow() < deadline {
-            guard let line = lines.next(timeoutMilliseconds: 50) else { continue }
-            if let counted = CountingLine(line[...]) {
-                counting.add(counted, now: Self.monotonicNow())
-            } else if let probe = ProbeLine(line[...]) {
-                order.add(probe, releasing: &released)
+    /// Takes one line of bpftrace's output: a map read's to ``counting``, a probe line's into `order`.
+    func take(
+        _ line: String, now: UInt64, order: inout ProbeLineOrder, released: inout [ProbeLine],
+        exec: inout (at: UInt64, seen: UInt64)?
+    ) {
+        if let counted = CountingLine(line[...]) {
+            if case .switched(let time) = counted {
+                handover?.cut(at: time, now: now)
+            } else if case .thread(let tid) = counted {
+                if threadNames.names[tid] == nil { threadNames.names[tid] = Self.threadName(pid: pid, tid: tid) }
+            } else {
+                counting.add(counted, now: now)
             }
+            return
         }
-        order.releaseAll(into: &released)
-        for probe in released { builder.add(probe, to: &events) }
-        counting.note(events)
-        counting.releaseAll(builder: &builder, events: &events)
-        if lines.skippedLongLines > 0 {
-            builder.lose(lines.skippedLongLines, reason: "probe-line-too-long", to: &events)
+        guard let probe = ProbeLine(line[...]) else { return }
+        if case .exec(_, let time) = probe {
+            exec = (time, now)
+            return
         }
-        builder.reconcile(to: &events)
-        bpftrace.terminate(graceMilliseconds: 500)
-        lines.close()
-        // The new program's counts start from zero; posts under way are not its to end.
-        builder.restartProbes()
-        counting.restart()
-        order = ProbeLineOrder(holdNanoseconds: Self.reorderNanoseconds)
-        guard let path = TrustedTools.bpftrace() else { throw FoundationAttachError("bpftrace is no longer trusted") }
-        let errors = Self.temporaryFile()
-        defer { close(errors) }
-        do {
-            let output = try ChildProcess.makePipe()
-            let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            bpftrace = try ChildProcess(
-                [path, "-e", programs[mode] ?? ""], input: null, output: output[1], error: errors,
-                environment: Self.environment)
-            close(null)
-            close(output[1])
-            lines = LineReader(descriptor: output[0], maximumLineBytes: Self.maximumLineBytes)
-        } catch {
-            throw FoundationAttachError("cannot start bpftrace: \(error)")
+        if let exec, let time = probe.time, time > exec.at { return }  // the new program's: not this one's to show
+        if let tid = probe.thread, threadNames.names[tid] == nil {
+            threadNames.names[tid] = Self.threadName(pid: pid, tid: tid)
         }
-        for _ in 0..<60 {
-            while let line = lines.next(timeoutMilliseconds: 1_000) {
-                if line == "READY" {
-                    running = mode
-                    stopped.withLock { shownMode = mode }
-                    return
-                }
-            }
-            if lines.ended || bpftrace.termination() != nil { break }
-        }
-        let ended = bpftrace.termination()
-        bpftrace.terminate(graceMilliseconds: 500)
-        throw Self.attachFailure(pid: pid, termination: ended, errors: Self.contents(of: errors), timeoutSeconds: 60)
+        order.add(probe, releasing: &released)
     }
 
     /// Lines notifytop itself skipped since last reported: too long, or beyond the order's bound.
@@ -497,20 +477,20 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         return text.hasSuffix("\n") ? String(text.dropLast()) : text
     }
 
-    private static func monotonicNow() -> UInt64 {
+    static func monotonicNow() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
-    private static func temporaryFile() -> Int32 {
+    static func temporaryFile() -> Int32 {
         var template = Array("/tmp/notifytop-bpftrace-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
         return fd
     }
 
-    private static func contents(of fd: Int32) -> String {
+    static func contents(of fd: Int32) -> String {
         guard fd >= 0 else { return "" }
         lseek(fd, 0, SEEK_SET)
         var bytes = [UInt8](repeating: 0, count: 1 << 16)
@@ -520,6 +500,6 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
 }
 
 /// The names of the target's threads as first seen, by thread id; used on the probes' thread only.
-private final class ThreadNames {
+final class ThreadNames {
     var names: [Int32: String] = [:]
 }

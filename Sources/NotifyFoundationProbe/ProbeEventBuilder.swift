@@ -209,6 +209,9 @@ package struct ProbeEventBuilder {
     /// Deliveries whose closure a live registration carries but none of its center and name fit
     /// the running post: not written (each is a gap `probe-delivery-unmatched`).
     package internal(set) var unmatchedDeliveries = 0
+    /// Per thread, how deep the posts are that the event program printed past a switch's cutover
+    /// inside a post it printed before (``continuesPostUnderWay(_:)``): not its to show.
+    var continuing: [Int32: Int] = [:]
     /// Adds that reused a live registration's center, name, filter and number: that one had
     /// ended unseen (its center died and another took its address, or its removal was lost).
     package internal(set) var endedUnseen = 0

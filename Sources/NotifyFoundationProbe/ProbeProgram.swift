@@ -113,12 +113,20 @@ package struct ProbeProgram: Sendable, Equatable {
         return unchecked
     }
 
+    /// The probe that says every other one is attached.
+    static let ready = ready(opening: "")
+
+    /// ``ready``, running `statements` first.
+    static func ready(opening statements: String) -> String {
+        "BEGIN { \(statements.isEmpty ? "" : statements + " ")printf(\"READY\\n\"); }"
+    }
+
     private var unchecked: String {
         let filter = "/pid == \(pid)/"
         let object = #"*(uint64 *)reg("dx"), *(uint64 *)(reg("dx") + 24)"#
         let callers = #"*(uint64 *)reg("sp"), *(uint64 *)(reg("bp") + 8), *(uint64 *)(*(uint64 *)reg("bp") + 8)"#
         return [
-            "BEGIN { printf(\"READY\\n\"); }",
+            Self.ready,
             "tracepoint:sched:sched_process_exec \(filter) { \(counted(.exec)) printf(\"X %d %llu\\n\", tid, $t); }",
             probe(
                 "uprobe", FoundationSymbols.addObserver, filter, .add,

@@ -5,7 +5,8 @@
 // message, exercises registration identity (one name under two object filters, closures churned
 // across names and private centers, a removal from the wrong center), and prints its own counts
 // for the checker. With "exec" as third argument it then execs
-// itself (the new run posts again); with "burst" it only posts that many times at once and exits.
+// itself (the new run posts again); with "burst" it only posts that many times at once and exits;
+// with "paced" it posts to two observers every that many milliseconds until a file exists.
 import Foundation
 
 let center = NotificationCenter.default
@@ -36,6 +37,23 @@ if arguments.count > 3 && arguments[3] == "burst" {
     print("burst Burst \(postsPerThread) \(delivered["Burst"] ?? 0)")
     fflush(stdout)
     withExtendedLifetime(token) {}
+    exit(0)
+}
+
+// With "paced": two observers of one name, a post every that many milliseconds until the file
+// named by the fourth argument exists (the probes switch modes meanwhile), then the counts.
+if arguments.count > 4 && arguments[3] == "paced" {
+    let paced = Notification.Name("Paced")
+    let tokens = (0..<2).map { _ in center.addObserver(forName: paced, object: nil, queue: nil) { _ in count("Paced") } }
+    var posts = 0
+    while !FileManager.default.fileExists(atPath: arguments[4]) {
+        center.post(name: paced, object: nil)
+        posts += 1
+        usleep(useconds_t(postsPerThread * 1_000))
+    }
+    print("paced Paced \(posts) \(delivered["Paced"] ?? 0)")
+    fflush(stdout)
+    withExtendedLifetime(tokens) {}
     exit(0)
 }
 

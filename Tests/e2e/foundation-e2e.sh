@@ -10,6 +10,7 @@
 # (foundation-typed-app.swift) checks typed messages against its own counts: 120 and 1,000
 # observers per post, local message types by name, an AsyncMessage's runs, a leaked observer (R6).
 # The app runs again under the counting mode (the probes count in the kernel): the same figures.
+# P switches the modes twice while an app posts: the figures stay the app's own.
 #
 # Needs root (or CAP_BPF and CAP_PERFMON), bpftrace and a kernel with uprobes; it mounts tracefs
 # when it is not mounted. Skips, with one line, only where uprobes cannot be used.
@@ -186,7 +187,7 @@ rm -f "$WORK/go"
 "$WORK/app" "$WORK/go" 300 >"$WORK/app-counting.out" &
 app=$!
 wait_until 20 grep -q '^pid' "$WORK/app-counting.out" || { echo "e2e: the app did not start"; exit 1; }
-timeout 120 "$TOP" --foundation --pid "$app" --batch --json -n 60 -d 1s --view names,observers,leaks \
+timeout 120 "$TOP" --foundation --pid "$app" --batch --json -n 60 -d 1s --view names,observers,leaks,threads \
     > "$WORK/counting.jsonl" 2> "$WORK/counting.err" &
 top=$!
 # The first frame is printed once every probe is attached.
@@ -212,6 +213,10 @@ check "counting mode: the same observers and totals; R5 and R11 found, R7 (durat
         and ([.views.leaks.rows[] | select(.rule == "R5" and .name == "CartDidChange")] | length == 1)
         and ([.views.leaks.rows[] | select(.rule == "R11" and .name == "WrongCenter")] | length == 1)
         and ([.views.leaks.rows[] | select(.rule == "R7")] | length == 0) and .summary.lost == 0' <<<"$counted"
+# The posting threads live ~30 ms: each is named by its first counted post's line, as Linux has it.
+check "counting mode: the posting threads poster-0 and poster-1 by name, $((cart_posts / 2)) posts each" \
+    jq_true --argjson p "$((cart_posts / 2))" '[.views.threads.threads[] | select((.name == "poster-0" or .name == "poster-1")
+        and .posts >= $p)] | length == 2' <<<"$counted"
 timeout 30 "$TOP" --foundation --pid $$ --probes counting --record "$WORK/no.jsonl" > "$WORK/norecord.txt" 2>&1
 status=$?
 check "--record with --probes counting is refused: a recording keeps every event" \
@@ -396,6 +401,36 @@ check "counting mode: the sequences' $((sequence_posts + 1)) posts (one unheard)
     '[.views.names.rows[] | select(.name == $n and .posts == $p and .deliveries == $d and .observers == 0
         and .posts_with_no_observer == 1)] | length == 1' <<<"$counted"
 
+# P switches the probes' mode while the app posts (every 6 ms, to two observers), counting →
+# events → counting: no post or delivery is missed or counted twice across the cutovers.
+rm -f "$WORK/go" "$WORK/stop"
+"$WORK/app" "$WORK/go" 6 paced "$WORK/stop" >"$WORK/app-paced.out" &
+app=$!
+wait_until 20 grep -q '^pid' "$WORK/app-paced.out" || { echo "e2e: the paced app did not start"; exit 1; }
+"${T[@]}" new-session -d -s e2e -x 150 -y 40 \
+    "env TERM=tmux-256color LANG=C.UTF-8 '$TOP' --foundation --pid $app -d 300ms; echo EXITED=\$?; sleep 600"
+check "the dashboard starts in counting mode" wait_until 60 on_screen "\\[COUNTING\\]"
+touch "$WORK/go"
+sleep 2
+"${T[@]}" send-keys -t e2e P
+check "P: the new probes attach beside the running ones, the badge says so" \
+    wait_until 5 on_screen "\\[COUNTING → EVENTS\\]"
+check "P: event mode once attached" wait_until 60 on_screen "\\[EVENTS\\]"
+sleep 2
+"${T[@]}" send-keys -t e2e P
+check "P again: counting mode once attached" wait_until 60 on_screen "\\[COUNTING\\]"
+sleep 2
+touch "$WORK/stop"
+wait_until 20 grep -q '^paced' "$WORK/app-paced.out" || { echo "e2e: the paced app did not finish"; exit 1; }
+read -r _ _ paced_posts paced_deliveries < <(grep '^paced' "$WORK/app-paced.out")
+paced_row() { on_screen "^Paced +2 +$paced_posts +$paced_deliveries "; }
+check "across both switches: Paced $paced_posts posts and $paced_deliveries deliveries, as the app counted" \
+    wait_until 10 paced_row
+check "nothing lost, no handler cut by a switch" on_screen "lost 0 "
+"${T[@]}" kill-server 2>/dev/null
+app=""
+rm -f "$WORK/go" "$WORK/stop"
+
 # The dashboard: the overview of Foundation processes; Enter attaches the probes to the app.
 "$WORK/app" "$WORK/go" 100 >"$WORK/app2.out" &
 app=$!
@@ -409,7 +444,12 @@ wait_until 10 on_screen "Filter: $app"
 "${T[@]}" send-keys -t e2e Enter
 check "Enter starts attaching without freezing the screen, and says so" wait_until 10 on_screen "attaching to pid $app"
 wait_until 60 on_screen "^Names"
-check "Enter attaches the probes: the Names view" on_screen "^Names"
+check "Enter attaches the probes (counting in the kernel): the Names view" on_screen "\\[COUNTING\\]"
+"${T[@]}" send-keys -t e2e 3
+check "counting: the Threads view says single deliveries wait for event mode" \
+    wait_until 10 on_screen "single deliveries wait for event mode"
+"${T[@]}" send-keys -t e2e 1 P
+check "P switches the attached process's probes to event mode" wait_until 60 on_screen "\\[EVENTS\\]"
 touch "$WORK/go"
 wait_until 30 grep -q '^live' "$WORK/app2.out"
 read -r _ _ cart_posts _ sync_posts < <(grep '^posts' "$WORK/app2.out")

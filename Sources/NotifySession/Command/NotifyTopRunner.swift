@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NotifyCurses
+import NotifyFoundationProbe
 import NotifyLeakBaseline
 import NotifySystem
 import NotifyTraceViewer
@@ -91,7 +92,9 @@ package enum NotifyTopRunner {
 
     /// This host, or the `--ssh` one.
     static func makeHost(_ options: NotifyTopOptions) -> any InspectionHost {
-        if options.foundation && options.pid == nil { return FoundationHost() }
+        if options.foundation && options.pid == nil {
+            return FoundationHost(mode: options.target.probes?.mode ?? (options.record != nil ? .events : .counting))
+        }
         guard let destination = options.ssh else { return LocalHost() }
         var configuration = SSHHost.Configuration(destination: destination)
         configuration.options = options.sshOptions

@@ -1,4 +1,4 @@
-import NotifyFoundationProbe
+package import NotifyFoundationProbe
 package import NotifySystem
 package import NotifyTraceViewer
 
@@ -24,8 +24,10 @@ package final class FoundationHost: OnDemandHost {
     private let listed = LockedValue<[Int32: Listed]>([:])
     private let readinessByFile = LockedValue<[String: FoundationReadiness]>([:])
     private let sessions = LockedValue<[Int32: FoundationProbeSession]>([:])
+    /// The mode each process's probes start in (`P` switches the attached one's).
+    private let mode: ProbeMode
 
-    package init() {}
+    package init(mode: ProbeMode = .counting) { self.mode = mode }
 
     package var name: String { "this host" }
 
@@ -65,13 +67,16 @@ package final class FoundationHost: OnDemandHost {
         }
         let session: FoundationProbeSession
         do {
-            session = try FoundationProbeSession(pid: process.pid)
+            session = try FoundationProbeSession(pid: process.pid, mode: mode)
         } catch {
             throw HostFailure(error.description)
         }
         sessions.withLock { $0[process.pid] = session }
         return TraceReader(source: .socket(session.stream), origin: "probes of pid \(process.pid)")
     }
+
+    /// The probes attached to `pid`, if any.
+    package func probes(of pid: Int32) -> FoundationProbeSession? { sessions.withLock { $0[pid] } }
 
     package func notAttachedState(of pid: Int32) -> (threads: Int?, state: String)? {
         guard let entry = listed.withLock({ $0[pid] }) else { return nil }

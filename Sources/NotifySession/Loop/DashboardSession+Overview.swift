@@ -74,6 +74,7 @@ extension DashboardSession {
         uptimeAtAttach = entry.process.uptimeSeconds
         logAction(.attach, "attached to pid \(pid) (\(entry.process.name))")
         dropRegistrationMarkOfAnotherProcess()
+        if let probes = (overview.host as? FoundationHost)?.probes(of: pid) { watchProbes(probes) }
     }
 
     /// Takes over the attached process's new stream once the overview has opened it again after
@@ -107,5 +108,6 @@ extension DashboardSession {
         reconnectingAfterCutOff = nil
         attachedProcess = nil
         source = .fixed([])
+        if probes != nil { unwatchProbes() }
     }
 }

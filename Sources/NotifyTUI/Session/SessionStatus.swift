@@ -24,6 +24,8 @@ package struct SessionStatus: Sendable, Hashable {
     /// What `--foundation`'s probes send (the header's badge): `COUNTING` or `EVENTS`; nil for
     /// other sources.
     package var probeMode: String?
+    /// Whether `--foundation`'s probes count in the kernel now: no single delivery arrives.
+    package var probesCount: Bool { probeMode?.hasPrefix("COUNTING") == true }
     /// How a recording that stopped on a write error ended (bytes written, file incomplete).
     package var recordingFailure: String?
     /// The redraw delay.

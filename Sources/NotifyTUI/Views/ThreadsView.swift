@@ -50,7 +50,9 @@ enum ThreadsView {
         ]
         var spec = TableSpec(
             columns: columns, key: { .delivery(registration: $0.entry.registration, post: $0.entry.postID) },
-            isLog: true, emptyMessage: "no deliveries yet")
+            isLog: true,
+            emptyMessage: data.status.probesCount
+                ? "the probes count in the kernel: single deliveries wait for event mode (P)" : "no deliveries yet")
         spec.time = { $0.entry.start }
         return spec
     }
