@@ -64,7 +64,9 @@ package struct CountingProgram: Sendable, Equatable {
             line in
             !Self.hotSymbols.contains { line.contains(":\"\($0)\" ") }
         }
-        let opened = kept.map { gate == .open && $0 == ProbeProgram.ready ? ProbeProgram.ready(opening: "@on = 1;") : $0 }
+        let opened = kept.map {
+            gate == .open && $0 == ProbeProgram.ready ? ProbeProgram.ready(opening: "@on = 1;") : $0
+        }
         return (opened.map(Self.markingBirth) + hotProbes + [gateProbe, reading]).joined(separator: "\n") + "\n"
     }
 

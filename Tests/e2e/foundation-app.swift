@@ -44,7 +44,8 @@ if arguments.count > 3 && arguments[3] == "burst" {
 // named by the fourth argument exists (the probes switch modes meanwhile), then the counts.
 if arguments.count > 4 && arguments[3] == "paced" {
     let paced = Notification.Name("Paced")
-    let tokens = (0..<2).map { _ in center.addObserver(forName: paced, object: nil, queue: nil) { _ in count("Paced") } }
+    let tokens = (0..<2).map { _ in center.addObserver(forName: paced, object: nil, queue: nil) { _ in count("Paced") }
+    }
     var posts = 0
     while !FileManager.default.fileExists(atPath: arguments[4]) {
         center.post(name: paced, object: nil)
