@@ -58,7 +58,7 @@ package enum CountingLine: Sendable, Equatable {
     case end
     /// `S ns`: the gate moved (``CountingProgram/Switch``) at `ns`.
     case switched(time: UInt64)
-    /// `T tid`: the thread's first counted post.
+    /// `T tid`: the thread named itself.
     case thread(Int32)
     /// `@P[…]: n`: posts so far under this key.
     case posts(CountedPost, count: UInt64)

@@ -14,8 +14,8 @@ import Glibc
 /// over, on the posting thread); `_post`'s return counts a post that ran no observer in
 /// `@U[NAME, center, metadata, ra, tid]`. NAME is nine numbers that hold the name whole up to
 /// ``ProbeProgram/nameLimit`` bytes (``CountedName``), so no text the app chose reaches bpftrace's
-/// map keys. A thread's first counted post prints `T tid`, so that notifytop reads its name while
-/// it runs (a short-lived posting thread is gone by the next read). The maps only grow (never cleared, so no count is lost to a race); every
+/// map keys. A thread of the app that names itself prints `T tid`, so that notifytop reads its
+/// name while it runs (a short-lived posting thread is gone by the next read). The maps only grow (never cleared, so no count is lost to a race); every
 /// ``readMilliseconds`` they are printed between `K ns` and `k` (``CountingLine``), and bpftrace
 /// prints them once more as it exits.
 ///
@@ -67,7 +67,8 @@ package struct CountingProgram: Sendable, Equatable {
         let opened = kept.map {
             gate == .open && $0 == ProbeProgram.ready ? ProbeProgram.ready(opening: "@on = 1;") : $0
         }
-        return (opened.map(Self.markingBirth) + hotProbes + [gateProbe, reading]).joined(separator: "\n") + "\n"
+        return (opened.map(Self.markingBirth) + hotProbes + [gateProbe, renameProbe, reading]).joined(separator: "\n")
+            + "\n"
     }
 
     /// The gate moves when notifytop calls `getpriority` with a `which` of ``Switch/open`` or
@@ -77,6 +78,11 @@ package struct CountingProgram: Sendable, Equatable {
         "tracepoint:syscalls:sys_enter_getpriority /pid == \(switcher) && args->who == \(events.pid)/ { "
             + "if (args->which == \(Switch.open.rawValue)) { @on = 1; printf(\"S %llu\\n\", nsecs); } "
             + "if (args->which == \(Switch.close.rawValue)) { @on = 0; printf(\"S %llu\\n\", nsecs); } }"
+    }
+
+    /// A thread that names itself (`pthread_setname_np`, `/proc/thread-self/comm`): its id, no text.
+    private var renameProbe: String {
+        "tracepoint:task:task_rename /pid == \(events.pid)/ { printf(\"T %d\\n\", args->pid); }"
     }
 
     /// notifytop's calls that move the gate of the counting program watching `pid`.
@@ -117,8 +123,7 @@ package struct CountingProgram: Sendable, Equatable {
         let post = FoundationSymbols.post
         let key = "$h, $w0, $w1, $w2, $w3, $w4, $w5, $w6, $w7, reg(\"r13\"), reg(\"r8\"), *(uint64 *)reg(\"sp\")"
         let onPost =
-            "if (@on) { if (@named[tid] == 0) { @named[tid] = 1; printf(\"T %d\\n\", tid); } "
-            + Self.nameWords(low: #"reg("di")"#, high: #"reg("si")"#)
+            "if (@on) { " + Self.nameWords(low: #"reg("di")"#, high: #"reg("si")"#)
             + " @P[\(key), tid]++; $d = (@dp[tid] >> 1) + 1; @dp[tid] = $d << 1; @cur[tid, $d] = (\(key)); } "
             // Not counted: on the stack unkeyed, marked as having run an observer (no unheard count).
             + "else { $d = (@dp[tid] >> 1) + 1; @dp[tid] = ($d << 1) | 1; delete(@cur[tid, $d]); }"

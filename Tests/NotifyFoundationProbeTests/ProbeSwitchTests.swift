@@ -16,7 +16,7 @@ import Testing
 
     @Test func theGateAndThreadLinesParse() {
         #expect(CountingLine("S 47011913996010") == .switched(time: 47_011_913_996_010))
-        // A thread's first counted post, so that its name is read while it runs.
+        // A thread that named itself, so that its name is read while it runs.
         #expect(CountingLine("T 4242") == .thread(4242))
         for line in ["S", "S x", "S -1", "S 1 2", "S 99999999999999999999", "T 0", "T -3", "T x", "T 99999999999"] {
             #expect(CountingLine(line[...]) == nil, "\(line)")
@@ -38,6 +38,7 @@ import Testing
             #expect(gate.first?.contains("args->which == \(CountingProgram.Switch.close.rawValue)) { @on = 0;") == true)
             let post = text.split(separator: "\n").first { $0.hasPrefix("uprobe:") && $0.contains("@P[") }
             #expect(post?.contains("{ if (@on) { ") == true, "a post is counted only through the gate")
+            #expect(text.contains("tracepoint:task:task_rename /pid == 42/ { printf(\"T %d\\n\", args->pid); }"))
             // A post made while it is closed is on the stack unkeyed: its deliveries are not counted.
             let delivery = text.split(separator: "\n").first { $0.contains("@D[") }
             #expect(delivery?.contains("if ($n.9 != 0)") == true)

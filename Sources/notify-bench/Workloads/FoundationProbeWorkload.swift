@@ -38,7 +38,7 @@ struct FoundationProbeWorkload: Workload {
                             session.stop()
                             return drained.finish() > 0
                         }
-                    } judge: { row, _ in
+                    } judge: { row, _, _ in
                         let traps = ProbeProgram.trapsPerPost(observers: observers, deliveryEnd: variant)
                         row.floor = .countOf(UInt64(traps), conditions: "uprobe traps per post")
                         if variant == .nextDeliveryOrPostReturn {
@@ -62,7 +62,7 @@ extension FoundationProbeWorkload {
     static func measure(
         _ name: String, observers: Int, measurer: Measurer,
         attach: () throws(FoundationAttachError) -> () -> Bool,
-        judge: (inout Row, Double) -> Void
+        judge: (inout Row, _ factor: Double, _ probedNanoseconds: Double) -> Void
     ) throws -> Row {
         let fixture = PostFixture<FoundationCenter>(observers: observers)
         let unprobed = measurer.measure { n in
@@ -86,7 +86,7 @@ extension FoundationProbeWorkload {
         }
         let factor = probed.nsPerOp / unprobed.nsPerOp
         row.foundation = .factorOf(factor, numerator: probed.nsPerOp, denominator: unprobed.nsPerOp)
-        judge(&row, factor)
+        judge(&row, factor, probed.nsPerOp)
         return row
     }
 }
