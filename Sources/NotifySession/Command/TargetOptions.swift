@@ -21,7 +21,7 @@ package struct TargetOptions: ParsableArguments, Sendable {
     @Option(
         help: ArgumentHelp(
             "With --foundation: count posts and deliveries in the kernel (counting: the default, the app pays "
-                + "about a tenth of events) or print every event (events: the default with --record and for explain; "
+                + "the probes' traps, not a line each) or print every event (events: the default with --record and for explain; "
                 + "durations, cascades, the Events view). The dashboard switches with P.",
             valueName: "counting|events"))
     package var probes: ProbeModeChoice?
