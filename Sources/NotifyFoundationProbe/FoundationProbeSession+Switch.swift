@@ -39,6 +39,21 @@ extension FoundationProbeSession {
         counting.note(events)
     }
 
+    /// The process ended (or exec'd) during a switch. Once the gate has moved, the next program
+    /// holds the app's last counts or lines: it takes over and is asked to end as the old one was.
+    /// Before, or after an exec (nothing past it is this process's), the switch is abandoned.
+    func endSwitch(
+        because reason: String, execd: Bool, order: inout ProbeLineOrder, exec: inout (at: UInt64, seen: UInt64)?,
+        events: inout [TraceEvent], longLines: inout UInt64
+    ) {
+        guard !execd, handover?.cutover != nil else {
+            abandonSwitch(because: reason, events: &events)
+            return
+        }
+        handOver(order: &order, exec: &exec, events: &events, longLines: &longLines)
+        if bpftrace.termination() == nil { kill(bpftrace.pid, SIGTERM) }
+    }
+
     /// Ends a switch under way: the running program goes on (its gate open again, when it counts).
     func abandonSwitch(because reason: String, events: inout [TraceEvent]) {
         guard var next = handover else { return }
@@ -134,7 +149,9 @@ extension FoundationProbeSession {
         if lines.skippedLongLines > longLines {
             builder.lose(lines.skippedLongLines - longLines, reason: "probe-line-too-long", to: &events)
         }
-        builder.reconcile(to: &events)
+        // bpftrace's probes go on counting lines while it ends, lines it never prints: once its
+        // lines were read a reorder hold past the cutover, those are all past it, none the stream's.
+        if latestProbeTime < cutover + Self.reorderNanoseconds { builder.reconcile(to: &events) }
         bpftrace.terminate(graceMilliseconds: 500)
         lines.close()
 
@@ -148,6 +165,7 @@ extension FoundationProbeSession {
         order = ProbeLineOrder(holdNanoseconds: Self.reorderNanoseconds)
         bpftrace = next.process
         lines = next.lines
+        latestProbeTime = 0
         longLines = 0
         running = mode
         stopped.withLock {

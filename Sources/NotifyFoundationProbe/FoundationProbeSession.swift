@@ -142,6 +142,8 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
     var switchFailure: String?
     /// The probes' time before which lines are the previous program's (the last switch's cutover).
     var showsFrom: UInt64 = 0
+    /// The latest probe time among the running program's lines read.
+    var latestProbeTime: UInt64 = 0
     /// The bpftrace programs running, for ``stop()`` on another thread.
     var runningProbes: [ChildProcess] = []
 
@@ -294,7 +296,9 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
                     continue
                 }
             } else if handover != nil {
-                abandonSwitch(because: "the process ended or exec'd", events: &events)
+                endSwitch(
+                    because: "the process ended or exec'd", execd: exec != nil, order: &order, exec: &exec,
+                    events: &events, longLines: &reported.longLines)
             }
             if drainUntil == nil, let exec, now - exec.seen >= Self.reorderNanoseconds {
                 drain(TraceEndReason(rawValue: execReason()), now)
@@ -377,6 +381,7 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             return
         }
         if let exec, let time = probe.time, time > exec.at { return }  // the new program's: not this one's to show
+        if let time = probe.time { latestProbeTime = max(latestProbeTime, time) }
         if let tid = probe.thread, threadNames.names[tid] == nil {
             threadNames.names[tid] = Self.threadName(pid: pid, tid: tid)
         }
