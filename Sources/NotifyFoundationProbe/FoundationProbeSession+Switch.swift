@@ -107,22 +107,13 @@ extension FoundationProbeSession {
     private func startProgram(_ mode: ProbeMode, now: UInt64) throws(FoundationAttachError) -> ProbeHandover {
         guard let path = TrustedTools.bpftrace() else { throw FoundationAttachError("bpftrace is no longer trusted") }
         let errors = Self.temporaryFile()
-        do {
-            let output = try ChildProcess.makePipe()
-            let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            let process = try ChildProcess(
-                [path, "-e", programs[mode] ?? ""], input: null, output: output[1], error: errors,
-                environment: Self.environment)
-            close(null)
-            close(output[1])
+        do throws(FoundationAttachError) {
+            let (process, lines) = try Self.startBpftrace(path, program: programs[mode] ?? "", errors: errors)
             stopped.withLock { runningProbes.append(process) }
-            return ProbeHandover(
-                mode: mode, process: process,
-                lines: LineReader(descriptor: output[0], maximumLineBytes: Self.maximumLineBytes), errors: errors,
-                now: now)
+            return ProbeHandover(mode: mode, process: process, lines: lines, errors: errors, now: now)
         } catch {
             close(errors)
-            throw FoundationAttachError("cannot start bpftrace: \(error)")
+            throw error
         }
     }
 

@@ -95,19 +95,12 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
         seesQueues = queueLibrary != nil
         self.seesTypedMessages = seesTypedMessages
         let errors = Self.temporaryFile()
-        do {
-            let output = try ChildProcess.makePipe()
-            let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            bpftrace = try ChildProcess(
-                [bpftracePath, "-e", first], input: null, output: output[1], error: errors,
-                environment: Self.environment)
-            close(null)
-            close(output[1])
-            lines = LineReader(descriptor: output[0], maximumLineBytes: Self.maximumLineBytes)
+        do throws(FoundationAttachError) {
+            (bpftrace, lines) = try Self.startBpftrace(bpftracePath, program: first, errors: errors)
         } catch {
             close(errors)
             close(writer)
-            throw FoundationAttachError("cannot start bpftrace: \(error)")
+            throw error
         }
         let symbolizer = Symbolizer()
         self.symbolizer = symbolizer
@@ -172,6 +165,24 @@ package final class FoundationProbeSession: @unchecked Sendable {  // its state 
             return runningProbes
         }
         for program in programs { program.terminate(graceMilliseconds: 500) }
+    }
+
+    /// Starts `bpftrace -e program` (at the trusted `path`) with its stderr into `errors`, and the
+    /// reader of its output.
+    static func startBpftrace(
+        _ path: String, program: String, errors: Int32
+    ) throws(FoundationAttachError) -> (ChildProcess, LineReader) {
+        do {
+            let output = try ChildProcess.makePipe()
+            let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            let process = try ChildProcess(
+                [path, "-e", program], input: null, output: output[1], error: errors, environment: environment)
+            close(null)
+            close(output[1])
+            return (process, LineReader(descriptor: output[0], maximumLineBytes: maximumLineBytes))
+        } catch {
+            throw FoundationAttachError("cannot start bpftrace: \(error)")
+        }
     }
 
     /// The header: this process, the probes as producer, the clocks read now.
