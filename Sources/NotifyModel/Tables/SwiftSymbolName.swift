@@ -108,11 +108,13 @@ enum SwiftSymbolName {
     /// a mangled symbol, too long, or the runtime cannot demangle it.
     static func demangled(_ name: String) -> String? {
         guard isMangled(name), name.utf8.count <= maximumInput, let demangle = runtimeDemangle else { return nil }
+        // NUL-terminated: the runtime reads the input with strlen before it heeds the length.
         var input = Array(name.utf8)
+        input.append(0)
         guard
             let output = input.withUnsafeMutableBufferPointer({ buffer in
                 buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    demangle($0, buffer.count, nil, nil, 0)
+                    demangle($0, buffer.count - 1, nil, nil, 0)
                 }
             })
         else { return nil }
