@@ -39,6 +39,8 @@ public final class NotifyCenter: @unchecked Sendable {  // `table` and `probes` 
     @exclusivity(unchecked) var filterLookStartedAt: UInt64 = 0
     /// Registrations whose dead object filter a look has reported and no post has yet ended.
     @exclusivity(unchecked) var reportedFilterDeaths: Set<UInt64> = []
+    /// The latest checkpoints, remembered for a viewer attached later.
+    @exclusivity(unchecked) var rememberedCheckpoints = CheckpointRing()
     /// Typed message registrations, also guarded by `lock`.
     let messages = MessageRegistry()
     /// Never reused in the process, unlike the center's address: what a thread's unwatched counters name.

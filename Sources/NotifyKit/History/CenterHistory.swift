@@ -3,14 +3,13 @@ import NotifySystem
 import Synchronization
 
 /// What a center keeps of its history whether or not a probe watches: each name's counter index,
-/// every thread's unwatched counters (``HistoryCounters``), the totals of exited threads, and the
-/// latest explicit checkpoints.
+/// every thread's unwatched counters (``HistoryCounters``) and the totals of exited threads. The
+/// latest explicit checkpoints are the center's own (``CheckpointRing``), kept under its lock.
 ///
 /// Its lock is taken after the center's, never before.
 final class CenterHistory: @unchecked Sendable {  // `state` is locked
     /// Names given a counter index; posts of further names count under index 0, no name.
     static let nameCapacity = HistoryCounters.capacity - 1
-    static let checkpointsKept = 64
 
     /// ``MonotonicClock`` nanoseconds when the center was made.
     let since = MonotonicClock.now()
@@ -25,8 +24,6 @@ final class CenterHistory: @unchecked Sendable {  // `state` is locked
         /// Counts of exited threads, by thread id and name index, and those threads.
         var retired: [UInt64: [UInt32: HistoryCounts]] = [:]
         var retiredThreads: [UInt64: NotifyThread] = [:]
-        var checkpoints: [NotifyHistory.Checkpoint] = []
-        var checkpointTotal = 0
     }
     private let state = LockedValue(State())
 
@@ -90,23 +87,8 @@ final class CenterHistory: @unchecked Sendable {  // `state` is locked
         }
     }
 
-    /// Remembers an explicit checkpoint, keeping the latest ``checkpointsKept``.
-    func remember(_ checkpoint: NotifyHistory.Checkpoint) {
-        state.withLock { state in
-            if state.checkpoints.count < Self.checkpointsKept {
-                state.checkpoints.append(checkpoint)
-            } else {
-                state.checkpoints[state.checkpointTotal % Self.checkpointsKept] = checkpoint
-            }
-            state.checkpointTotal += 1
-        }
-    }
-
-    /// Every count so far, by thread and name, and the remembered checkpoints, oldest first.
-    func read() -> (
-        counts: [NotifyHistory.Key: HistoryCounts], checkpoints: [NotifyHistory.Checkpoint],
-        exitedThreads: [UInt64: NotifyThread]
-    ) {
+    /// Every count so far, by thread and name, and the threads that exited.
+    func read() -> (counts: [NotifyHistory.Key: HistoryCounts], exitedThreads: [UInt64: NotifyThread]) {
         state.withLock { state in
             Self.retireExited(&state)
             var counts: [NotifyHistory.Key: HistoryCounts] = [:]
@@ -123,12 +105,7 @@ final class CenterHistory: @unchecked Sendable {  // `state` is locked
                     counts[NotifyHistory.Key(thread: counters.thread, name: name), default: HistoryCounts()] += total
                 }
             }
-            let start =
-                state.checkpoints.count < Self.checkpointsKept ? 0 : state.checkpointTotal % Self.checkpointsKept
-            let checkpoints = (0..<state.checkpoints.count).map {
-                state.checkpoints[(start + $0) % state.checkpoints.count]
-            }
-            return (counts, checkpoints, state.retiredThreads)
+            return (counts, state.retiredThreads)
         }
     }
 }
@@ -156,8 +133,8 @@ extension NotifyCenter {
     /// a post that found one sends events instead. So the counts read after attaching, plus the
     /// later readings' growth, plus the events, count every post and delivery once.
     package func history() -> NotifyHistory {
-        let siteCounts = lock.withLock { table.sites.live }
-        let (counts, checkpoints, exited) = recordedHistory.read()
+        let (siteCounts, checkpoints) = lock.withLock { (table.sites.live, rememberedCheckpoints.remembered) }
+        let (counts, exited) = recordedHistory.read()
         return NotifyHistory(
             since: recordedHistory.since, counts: counts, checkpoints: checkpoints, siteCounts: siteCounts,
             exitedThreads: exited)

@@ -192,7 +192,7 @@ extension NotifyCenter {
         lock.withLock {
             let now = MonotonicClock.now()
             if table.keepsHistory {
-                recordedHistory.remember(
+                rememberedCheckpoints.remember(
                     NotifyHistory.Checkpoint(
                         label: label, callsite: callsite, thread: thread, timestamp: now, watched: probes != nil))
             }

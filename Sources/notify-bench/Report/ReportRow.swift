@@ -16,7 +16,7 @@ enum Cell {
     /// A ratio with the measurements it came from.
     case factorOf(Double, numerator: Double, denominator: Double)
     /// What a change adds to a duration, with the durations with and without it.
-    case addedTo(Double, with: Double, without: Double)
+    case addedTo(Double, error: Double, with: Double, without: Double)
     /// Percent of one core, with the conditions it was measured under.
     case percentOf(Double, conditions: String)
     /// A count of things, with the conditions it was measured under.
@@ -34,8 +34,8 @@ enum Cell {
         case .rate(let perSecond): "\(Self.decimal(perSecond / 1e6, places: 2))M/s"
         case .factorOf(let factor, let numerator, let denominator):
             "\(Self.decimal(factor, places: 2))× (\(Self.duration(numerator)) / \(Self.duration(denominator)))"
-        case .addedTo(let added, let with, let without):
-            "\(added < 0 ? "" : "+")\(Self.duration(added)) (\(Self.duration(with)) / \(Self.duration(without)))"
+        case .addedTo(let added, let error, let with, let without):
+            "\(added < 0 ? "" : "+")\(Self.duration(added)) ±\(Self.duration(error)) (\(Self.duration(with)) / \(Self.duration(without)))"
         case .percentOf(let percent, let conditions): "\(Self.decimal(percent, places: 1))% (\(conditions))"
         case .countOf(let count, let conditions): "\(count) (\(conditions))"
         case .latency(let max, let p99, let conditions):

@@ -61,7 +61,8 @@ struct ReportTable {
         let inconclusive = rows.filter(\.inconclusive)
         if !inconclusive.isEmpty {
             text +=
-                "\nnot judged (other processes kept a CPU busy, or two threads did not run at once): "
+                "\nnot judged (other processes kept a CPU busy, two threads did not run at once, or a cost lay within"
+                + " twice its standard error of its limit): "
                 + inconclusive.map(\.benchmark).joined(separator: "; ")
         }
         return text

@@ -26,37 +26,16 @@ struct HistoryCostWorkload: Workload {
         if options.selects(Self.addRow) || options.selects(Self.removeRow) {
             progress("history cost: add and remove")
             let (add, remove) = try addAndRemove()
-            if options.selects(Self.addRow) { rows.append(Self.row(Self.addRow, add, limit: Self.changeLimit)) }
+            if options.selects(Self.addRow) { rows.append(add.row(Self.addRow, limit: Self.changeLimit)) }
             if options.selects(Self.removeRow) {
-                rows.append(Self.row(Self.removeRow, remove, limit: Self.changeLimit))
+                rows.append(remove.row(Self.removeRow, limit: Self.changeLimit))
             }
         }
         if options.selects(Self.checkpointRow) {
             progress(Self.checkpointRow)
-            rows.append(Self.row(Self.checkpointRow, checkpoints(), limit: Self.checkpointLimit))
+            rows.append(checkpoints().row(Self.checkpointRow, limit: Self.checkpointLimit))
         }
         return rows
-    }
-
-    /// Medians of the per-pair differences and of each side.
-    struct Alternation {
-        var with: [Double] = []
-        var without: [Double] = []
-        var differences: [Double] = []
-
-        mutating func add(on: Double, off: Double) {
-            with.append(on)
-            without.append(off)
-            differences.append(on - off)
-        }
-    }
-
-    private static func row(_ name: String, _ alternation: Alternation, limit: Double) -> Row {
-        var row = Row(name)
-        let added = alternation.differences.median
-        row.notifyKit = .addedTo(added, with: alternation.with.median, without: alternation.without.median)
-        row.expect("≤ \(Cell.decimal(limit, places: 0)) ns added", added <= limit)
-        return row
     }
 
     /// On/off pairs of rounds timed.

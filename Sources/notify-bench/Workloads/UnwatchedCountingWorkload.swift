@@ -57,30 +57,19 @@ struct UnwatchedCountingWorkload: Workload {
             posts += n
             return Double(MonotonicClock.now() &- start) / Double(n)
         }
-        var with: [Double] = []
-        var without: [Double] = []
-        var differences: [Double] = []
+        var alternation = Alternation()
         for pair in 0..<Self.pairs(profile) {
-            let off: Double
-            let on: Double
             if pair % 2 == 0 {
-                off = round(counting: false)
-                on = round(counting: true)
+                let off = round(counting: false)
+                alternation.add(on: round(counting: true), off: off)
             } else {
-                on = round(counting: true)
-                off = round(counting: false)
+                let on = round(counting: true)
+                alternation.add(on: on, off: round(counting: false))
             }
-            with.append(on)
-            without.append(off)
-            differences.append(on - off)
         }
         center.countsUnwatched = true
         try fixture.verify(posts: posts, name)
-        let added = differences.median
-        var row = Row(name)
-        row.notifyKit = .addedTo(added, with: with.median, without: without.median)
-        row.expect("≤ \(Cell.decimal(Self.addedLimit, places: 0)) ns added", added <= Self.addedLimit)
-        return row
+        return alternation.row(name, limit: Self.addedLimit)
     }
 
     /// On/off pairs of rounds timed.
