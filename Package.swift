@@ -152,7 +152,8 @@ let package = Package(
 
         // The tests' shared vocabulary: a seeded generator, waits with a deadline, temporary paths, a trace
         // builder. Generic: it sees NotifyWire only, so the model's tests link no app side.
-        .target(name: "NotifyTestSupport", dependencies: ["NotifyWire"], path: "Tests/NotifyTestSupport"),
+        .target(
+            name: "NotifyTestSupport", dependencies: ["NotifyWire", "NotifySystem"], path: "Tests/NotifyTestSupport"),
         // The viewer's test fixture: a small trace with every view's content, folded into frame data.
         .target(
             name: "NotifyTUITestSupport", dependencies: ["NotifyTUI", "NotifyModel", "NotifyWire"],
@@ -178,7 +179,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks", "NotifyTestSupport"]),
-        .testTarget(name: "NotifyFoundationProbeTests", dependencies: ["NotifyFoundationProbe", "NotifyWire"]),
+        .testTarget(
+            name: "NotifyFoundationProbeTests", dependencies: ["NotifyFoundationProbe", "NotifyWire", "NotifySystem"]),
         .testTarget(
             name: "NotifyTraceTests",
             dependencies: [
@@ -212,7 +214,9 @@ let package = Package(
         ),
         .testTarget(
             name: "NotifyTUITests",
-            dependencies: ["NotifyTUI", "NotifyCurses", "NotifyModel", "NotifyWire", "NotifyTUITestSupport"],
+            dependencies: [
+                "NotifyTUI", "NotifyCurses", "NotifyModel", "NotifyWire", "NotifyTUITestSupport", "NotifyTestSupport",
+            ],
             exclude: ["Snapshots"]
         ),
         .testTarget(

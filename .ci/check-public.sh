@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fails (exit 1) on a `public` or `open` declaration in a library target that no product exports:
-# such a declaration is API nobody outside the package can reach, so it should say `package`.
+# such a declaration is API nobody outside the package can reach, so it should say `package`. Also
+# fails on a target under Tests/ that imports a module of this package it does not declare.
 # The exported targets come from Package.swift (`swift package dump-package`). Executables and
 # targets under Tests/ (test support) are not checked: nothing outside the package imports them.
 set -euo pipefail
@@ -43,4 +44,28 @@ done <<<"$targets"
 if [ "$found" = 0 ]; then
     echo "every public declaration is in a target a library product exports ($(tr '\n' ' ' <<<"$exported"))"
 fi
-exit $found
+
+# A target under Tests/ that imports a module of this package it does not declare builds only when
+# another target happens to build that module first: building it alone fails ("no such module").
+undeclared=0
+packageModules=$(jq -r '.targets[].name' <<<"$manifest")
+while IFS=$'\t' read -r name path declared; do
+    [ "$path" = null ] && path="Tests/$name"
+    case "$path" in Tests/*) ;; *) continue ;; esac
+    [ -d "$path" ] || continue
+    imports=$(grep -rhoE --include='*.swift' \
+        '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((public|package|internal|fileprivate|private)[[:space:]]+)?import[[:space:]]+[A-Za-z_][A-Za-z0-9_]*' \
+        "$path" | awk '{print $NF}' | sort -u || true)
+    for module in $imports; do
+        grep -qxF "$module" <<<"$packageModules" || continue
+        [ "$module" = "$name" ] && continue
+        grep -qxF "$module" <<<"$(tr ' ' '\n' <<<"$declared")" && continue
+        echo "$path: $name imports $module, which its dependencies in Package.swift do not list"
+        undeclared=1
+    done
+done < <(jq -r '.targets[] | [.name, (.path // "null"),
+    ([.dependencies[] | (.byName // .target // .product)[0]] | join(" "))] | @tsv' <<<"$manifest")
+if [ "$undeclared" = 0 ]; then
+    echo "every target under Tests/ declares each module of the package it imports"
+fi
+[ "$found" = 0 ] && [ "$undeclared" = 0 ]

@@ -51,15 +51,24 @@ struct NotificationSequenceTests {
     @Test("a waiting iterator is resumed by a post from another thread")
     func resumesWaitingIterator() async {
         let center = NotifyCenter()
-        var iterator = center.notifications(named: ping).makeAsyncIterator()
+        let waiter = Task {
+            var iterator = center.notifications(named: ping).makeAsyncIterator()
+            return number(of: await iterator.next(isolation: nil))
+        }
+        // Cancelling ends the wait with nil: an iterator no post resumes fails the test instead of hanging it.
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(patience))
+            waiter.cancel()
+        }
         let poster = Task.detached {
-            while center.registrationCount == 1 {
-                center.post(name: ping, userInfo: numbered(7))
+            while !Task.isCancelled {
+                if center.registrationCount == 1 { center.post(name: ping, userInfo: numbered(7)) }
                 try? await Task.sleep(for: .milliseconds(5))
             }
         }
-        #expect(number(of: await iterator.next(isolation: nil)) == 7)
+        #expect(await waiter.value == 7)
         poster.cancel()
+        deadline.cancel()
     }
 
     @Test("the registration ends when the iterator goes away")

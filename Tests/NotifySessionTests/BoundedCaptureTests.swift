@@ -161,12 +161,7 @@ struct BoundedCaptureTests {
         defer { listener.close() }
         let feed = LiveFeed(reader: try TraceReader.connect(socketPath: socketPath))
         defer { feed.stop() }
-        var accepted: UnixSocket?
-        for _ in 0..<1_000 where accepted == nil {
-            accepted = listener.accept()
-            if accepted == nil { usleep(2_000) }
-        }
-        let producer = try #require(accepted)
+        let producer = try #require(acceptedConnection(on: listener))
         defer { producer.close() }
         var bytes: [UInt8] = []
         TraceEncoder.encode(stream(script(posts: 4).events), into: &bytes)

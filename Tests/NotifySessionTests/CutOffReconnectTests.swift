@@ -97,17 +97,8 @@ struct CutOffReconnectTests {
                 relays.append(relay)
                 return relay.reader
             })
-        var now: UInt64 = 1_000_000_000
-        func poll(until done: () -> Bool) -> Bool {
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while Date() < deadline {
-                now += 10_000_000
-                session.poll(now: now)
-                if done() { return true }
-                usleep(5_000)
-            }
-            return false
-        }
+        let clock = PollClock(step: 10_000_000)
+        func poll(until done: () -> Bool) -> Bool { session.pollUntil(clock: clock, seconds: 30, done) }
         #expect(poll { session.model.totals.posts > 200 })
 
         first.paused.withLock { $0 = true }
@@ -214,15 +205,7 @@ struct CutOffReconnectTests {
         defer { session.overview?.stop() }
         session.overview?.refresh()
         session.attach(pid: 10, now: CPUMeter.wallNanoseconds())
-        let deadline = Date(timeIntervalSinceNow: 30)
-        func poll(until done: () -> Bool) -> Bool {
-            while Date() < deadline {
-                session.poll(now: CPUMeter.wallNanoseconds())
-                if done() { return true }
-                usleep(10_000)
-            }
-            return false
-        }
+        func poll(until done: () -> Bool) -> Bool { session.pollUntil(seconds: 30, done) }
         #expect(
             poll {
                 host.opened(10) == 2 && session.actions.entries.contains { $0.text.hasPrefix("reconnected to pid 10 ") }
@@ -265,18 +248,6 @@ struct BareCloseTests {
         return TraceReader(source: .socket(UnixSocket(descriptor: fds[0])), origin: "/d/app.sock")
     }
 
-    static func poll(_ session: DashboardSession, until done: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 20)
-        var now: UInt64 = 1_000_000_000
-        while Date() < deadline {
-            now += 300_000_000
-            session.poll(now: now)
-            if done() { return true }
-            usleep(5_000)
-        }
-        return false
-    }
-
     @Test(
         "a connection closed without an end line by a process that still runs is connected to again, not called crashed"
     )
@@ -292,7 +263,7 @@ struct BareCloseTests {
                 }
                 return reader
             }, followsRestarts: false)
-        #expect(Self.poll(session) { connects == 1 })
+        #expect(session.pollUntil(clock: PollClock(step: 300_000_000)) { connects == 1 })
         let texts = session.actions.entries.map(\.text)
         #expect(
             texts.contains("stream ended: connection closed without an end line by pid \(getpid()), which still runs"),
@@ -312,7 +283,7 @@ struct BareCloseTests {
         session.reattacher = Reattacher(
             match: .socket("/d/app.sock"), lastPid: dead,
             connect: { _ throws(TraceError) in throw .invalid("connection refused") })
-        #expect(Self.poll(session) { session.status.mode != .live })
+        #expect(session.pollUntil(clock: PollClock(step: 300_000_000)) { session.status.mode != .live })
         #expect(
             session.status.mode
                 == .ended(
@@ -339,12 +310,12 @@ extension BareCloseTests {
             connect: { _ throws(TraceError) in throw .invalid("connection refused") }, followsRestarts: false)
         let cause = "cut off by the process for reading too slowly: 5.0 s behind, 0 events lost, 1.0 KiB queued"
         #expect(
-            Self.poll(session) {
+            session.pollUntil(clock: PollClock(step: 300_000_000)) {
                 session.status.mode == .ended("\(cause); reconnecting to pid \(child.processIdentifier)")
             })
         kill(child.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child of the test process
         child.waitUntilExit()
-        #expect(Self.poll(session) { session.isEnded })
+        #expect(session.pollUntil(clock: PollClock(step: 300_000_000)) { session.isEnded })
         #expect(session.status.mode == .ended("\(cause); process \(child.processIdentifier) has exited since"))
     }
 }

@@ -202,26 +202,15 @@ struct EventClockSessionTests {
             unlink(path)
         }
         let session = DashboardSession(source: .live(LiveFeed(reader: try TraceReader.connect(socketPath: path))))
-        var accepted: UnixSocket?
-        for _ in 0..<1_000 where accepted == nil {
-            accepted = listener.accept()
-            if accepted == nil { usleep(2_000) }
-        }
-        let producer = try #require(accepted)
+        let producer = try #require(acceptedConnection(on: listener))
         defer {
             producer.close()
             session.stopFeed()
         }
         let prefix = Array(Self.events().prefix(20))
-        func pollUntil(_ done: () -> Bool) {
-            for _ in 0..<2_000 where !done() {
-                session.poll(now: CPUMeter.wallNanoseconds())
-                usleep(5_000)
-            }
-        }
         Self.send(prefix, to: producer)
         let count = UInt64(prefix.count)
-        pollUntil { session.model.totals.events == count }
+        _ = session.pollUntil { session.model.totals.events == count }
         #expect(session.model.totals.events == count)
         let now = session.model.now
         let checkpoints = session.model.checkpoints
@@ -233,7 +222,7 @@ struct EventClockSessionTests {
         #expect(session.model.now == now)
         #expect(session.model.checkpoints == checkpoints)
         Self.send([.tick(TraceTick(seq: 10_000, timestamp: now + 20 * Self.second))], to: producer)
-        pollUntil { session.model.now == now + 20 * Self.second }
+        _ = session.pollUntil { session.model.now == now + 20 * Self.second }
         #expect(session.model.now == now + 20 * Self.second)
         #expect(session.model.checkpoints > checkpoints)
     }

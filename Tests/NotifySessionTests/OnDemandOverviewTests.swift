@@ -52,7 +52,7 @@ struct OnDemandOverviewTests {
         let empty = session.render(size: Size(width: 150, height: 20), glyphs: .ascii).plainText
         #expect(empty.contains("nothing to probe yet") && !empty.contains("NOTIFYTOP=1"), "\(empty)")
         listed.set([10, 20])
-        #expect(ProcessOverviewTests.poll(session) { ProcessOverviewTests.rows(session).count == 2 })
+        #expect(session.pollUntil { ProcessOverviewTests.rows(session).count == 2 })
         // Several listings later, still nothing opened.
         for _ in 0..<3 {
             session.overview?.refresh()
@@ -75,17 +75,17 @@ struct OnDemandOverviewTests {
         // Enter: the opening runs off the run loop; the screen says so and goes on.
         session.attach(pid: 20, now: CPUMeter.wallNanoseconds())
         #expect(session.status.message == "attaching to pid 20…")
-        #expect(ProcessOverviewTests.poll(session) { session.status.message?.contains("cannot be probed") == true })
+        #expect(session.pollUntil { session.status.message?.contains("cannot be probed") == true })
         #expect(session.attachedProcess == nil)
         #expect(session.view.showsOverview)
         #expect(session.status.message == "pid 20 cannot be probed: stripped: cannot attach")
 
         session.attach(pid: 10, now: CPUMeter.wallNanoseconds())
-        #expect(ProcessOverviewTests.poll(session) { session.attachedProcess?.pid == 10 })
+        #expect(session.pollUntil { session.attachedProcess?.pid == 10 })
         #expect(host.openedPids == [20, 10])
         #expect(!session.view.showsOverview, "the views show the process once its stream is open")
         #expect(session.status.message == "attached to pid 10")
-        #expect(ProcessOverviewTests.poll(session) { session.model.overview.totals.posts > 0 })
+        #expect(session.pollUntil { session.model.overview.totals.posts > 0 })
         let posts = session.model.overview.totals.posts
         let attachedRow = ProcessOverviewTests.rows(session).first { $0.pid == 10 }
         #expect(attachedRow?.notAttached == nil && attachedRow?.isAttached == true)

@@ -21,7 +21,7 @@ struct OverviewOmissionTests {
         session.overview = ProcessOverview(host: host, limit: 1)
         defer { session.overview?.stop() }
         #expect(
-            ProcessOverviewTests.poll(session) {
+            session.pollUntil {
                 session.data.overview?.count == 1 && session.data.overviewNotShown == 1
             })
         let frame = session.render(size: Size(width: 120, height: 30), glyphs: .unicode).plainText
@@ -30,7 +30,7 @@ struct OverviewOmissionTests {
         let json = BatchJSON.overviewLine(session.data, view: session.view, iteration: 1)
         #expect(json.contains(#""not_shown":{"count":1,"limit":1,"reason":"limit"}"#), "\(json)")
         host.set([10])
-        #expect(ProcessOverviewTests.poll(session) { session.data.overviewNotShown == 0 })
+        #expect(session.pollUntil { session.data.overviewNotShown == 0 })
         #expect(!BatchJSON.overviewLine(session.data, view: session.view, iteration: 2).contains("not_shown"))
     }
 

@@ -62,7 +62,7 @@ struct ProcessOverviewStartTests {
         #expect(text.contains("NOTIFYTOP=1"))
         #expect(text.contains("/d"), "the socket directory where processes appear")
         host.set([30])
-        #expect(ProcessOverviewTests.poll(session) { ProcessOverviewTests.rows(session).first?.ended != nil })
+        #expect(session.pollUntil { ProcessOverviewTests.rows(session).first?.ended != nil })
         text = session.render(size: size, glyphs: .ascii).lines.joined(separator: "\n")
         #expect(!text.contains("NOTIFYTOP=1"))
         #expect(text.contains(" 0 Processes (1) "))
@@ -79,7 +79,7 @@ struct ProcessOverviewStartTests {
         defer { cleanup() }
         let session = ProcessOverviewTests.session(host)
         defer { session.overview?.stop() }
-        #expect(ProcessOverviewTests.poll(session) { ProcessOverviewTests.complete(session) })
+        #expect(session.pollUntil { ProcessOverviewTests.complete(session) })
         let lines = session.render(size: Size(width: 150, height: 20), glyphs: .ascii).lines
         let models = [ProcessOverviewTests.fold(registrations: 0), ProcessOverviewTests.fold(registrations: 5)]
         let observers = models.reduce(0) { $0 + $1.liveRegistrations }
@@ -107,7 +107,7 @@ struct ProcessOverviewStartTests {
         host.set([30])
         let session = ProcessOverviewTests.session(host)
         defer { session.overview?.stop() }
-        #expect(ProcessOverviewTests.poll(session) { ProcessOverviewTests.rows(session).first?.ended != nil })
+        #expect(session.pollUntil { ProcessOverviewTests.rows(session).first?.ended != nil })
         #expect(ProcessOverviewTests.rows(session).first?.summary.viewers == 2)
         let lines = session.render(size: Size(width: 160, height: 20), glyphs: .ascii).lines
         let header = try #require(lines.first { $0.contains("VIEWERS") })

@@ -68,16 +68,6 @@ struct ProcessOverviewTests {
         return model
     }
 
-    /// Polls `session` until `done` holds, for at most 30 s (the streams are read on their own threads).
-    static func poll(_ session: DashboardSession, until done: () -> Bool) -> Bool {
-        for _ in 0..<3_000 {
-            session.poll(now: CPUMeter.wallNanoseconds())
-            if done() { return true }
-            usleep(10_000)
-        }
-        return false
-    }
-
     static func session(_ host: ListedHost) -> DashboardSession {
         var view = ViewState()
         view.showsOverview = true
@@ -99,7 +89,7 @@ struct ProcessOverviewTests {
         defer { cleanup() }
         let session = Self.session(host)
         defer { session.overview?.stop() }
-        #expect(Self.poll(session) { Self.complete(session) })
+        #expect(session.pollUntil { Self.complete(session) })
         let rows = Self.rows(session)
         #expect(rows.map(\.pid) == [10, 20])
         #expect(rows.map(\.name) == ["app10", "app20"])
@@ -119,7 +109,7 @@ struct ProcessOverviewTests {
         defer { cleanup() }
         let session = Self.session(host)
         defer { session.overview?.stop() }
-        #expect(Self.poll(session) { Self.complete(session) })
+        #expect(session.pollUntil { Self.complete(session) })
         let lines = session.render(size: Size(width: 150, height: 20), glyphs: .ascii).lines
         let own = Self.fold(registrations: 5)
         #expect(lines[3].hasPrefix(" 0 Processes (2) "))
@@ -139,7 +129,7 @@ struct ProcessOverviewTests {
         defer { cleanup() }
         let session = Self.session(host)
         defer { session.overview?.stop() }
-        #expect(Self.poll(session) { Self.complete(session) })
+        #expect(session.pollUntil { Self.complete(session) })
         let before = Self.rows(session).map(\.summary.totals)
         let size = Size(width: 150, height: 20)
         // The second row (pid 20), then Enter.
@@ -168,11 +158,11 @@ struct ProcessOverviewTests {
         host.set([10])
         let session = Self.session(host)
         defer { session.overview?.stop() }
-        #expect(Self.poll(session) { Self.rows(session).map(\.pid) == [10] })
+        #expect(session.pollUntil { Self.rows(session).map(\.pid) == [10] })
         host.set([10, 20])
-        #expect(Self.poll(session) { Self.rows(session).map(\.pid) == [10, 20] })
+        #expect(session.pollUntil { Self.rows(session).map(\.pid) == [10, 20] })
         host.set([20])
-        #expect(Self.poll(session) { Self.rows(session).map(\.pid) == [20] })
+        #expect(session.pollUntil { Self.rows(session).map(\.pid) == [20] })
     }
 
     @Test("0 shows the overview only where there is one; Esc at a view's top goes there")
@@ -199,7 +189,7 @@ struct ProcessOverviewTests {
         defer { cleanup() }
         let session = Self.session(host)
         defer { session.overview?.stop() }
-        #expect(Self.poll(session) { Self.complete(session) })
+        #expect(session.pollUntil { Self.complete(session) })
         let line = BatchJSON.overviewLine(session.data, view: session.view, iteration: 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["view"] as? String == "processes")
@@ -246,16 +236,16 @@ struct ProcessOverviewTests {
         host.set([10], name: "shop")
         let session = Self.session(host)
         defer { session.overview?.stop() }
-        #expect(Self.poll(session) { Self.rows(session).count == 1 })
+        #expect(session.pollUntil { Self.rows(session).count == 1 })
         session.attach(pid: 10, now: CPUMeter.wallNanoseconds())
         // The recorded stream ends at the end of its file: the process "exited".
-        #expect(Self.poll(session) { session.ended })
+        #expect(session.pollUntil { session.ended })
         session.poll(now: CPUMeter.wallNanoseconds())
         host.set([10, 20], name: "shop")
-        #expect(Self.poll(session) { session.attachedProcess?.pid == 20 })
+        #expect(session.pollUntil { session.attachedProcess?.pid == 20 })
         // The session folds the restarted process's stream from its start.
         let restarted = Self.fold(registrations: 5)
-        #expect(Self.poll(session) { session.model.totals.events == restarted.totals.events })
+        #expect(session.pollUntil { session.model.totals.events == restarted.totals.events })
         #expect(session.model.liveRegistrations == restarted.liveRegistrations)
 
         let (siblings, cleanupSiblings) = try Self.host()
@@ -263,10 +253,10 @@ struct ProcessOverviewTests {
         siblings.set([10, 20], name: "shop")
         let other = Self.session(siblings)
         defer { other.overview?.stop() }
-        #expect(Self.poll(other) { Self.complete(other) })
+        #expect(other.pollUntil { Self.complete(other) })
         other.attach(pid: 10, now: CPUMeter.wallNanoseconds())
         let listings = other.overview?.listings ?? 0
-        #expect(Self.poll(other) { other.ended && (other.overview?.listings ?? 0) >= listings + 2 })
+        #expect(other.pollUntil { other.ended && (other.overview?.listings ?? 0) >= listings + 2 })
         #expect(other.attachedProcess?.pid == 10)
     }
 }

@@ -43,17 +43,6 @@ struct ReattachTests {
         return events + [.end(TraceEnd(seq: seq + 1, timestamp: last + 1, reason: TraceEndReason.processExit))]
     }
 
-    /// Polls `session` (the feed reads on its own thread) until `done` holds; false after 10 s.
-    static func poll(_ session: DashboardSession, from now: inout UInt64, until done: () -> Bool) -> Bool {
-        for _ in 0..<2_000 {
-            now += 10_000_000
-            session.poll(now: now)
-            if done() { return true }
-            usleep(5_000)
-        }
-        return false
-    }
-
     @Test("a process exit keeps the state on screen and waits; the restarted process is attached with a fresh model")
     func reattach() throws {
         let scratch = Scratch()
@@ -69,19 +58,19 @@ struct ReattachTests {
                 connected.append(path)
                 return try TraceReader.open(file: second)
             })
-        var now: UInt64 = 1_000_000_000
-        #expect(Self.poll(session, from: &now) { session.status.mode != .live })
+        let clock = PollClock(step: 10_000_000)
+        #expect(session.pollUntil(clock: clock) { session.status.mode != .live })
         #expect(session.status.mode == .ended("process exited; waiting for \(name) to restart"))
         #expect(!session.isEnded)
         let firstEvents = session.model.totals.events
         #expect(firstEvents == UInt64(Fixture.events().count + 1))
-        for _ in 0..<20 { now += 300_000_000; session.poll(now: now) }
+        for _ in 0..<20 { session.poll(now: clock.advance(by: 300_000_000)) }
         #expect(session.model.totals.events == firstEvents, "nothing to attach to yet: the state stays")
 
         session.view = ViewState(view: .observers)
         session.view.drill[.observers] = [.registration(1)]
         _ = try scratch.advertiseSelf()
-        #expect(Self.poll(session, from: &now) { session.status.mode == .live })
+        #expect(session.pollUntil(clock: clock) { session.status.mode == .live })
         #expect(session.view.path.isEmpty, "the old process's detail page is gone")
         #expect(connected == [scratch.directory + "/\(getpid()).sock"])
         let actions = session.actions.entries
@@ -90,7 +79,7 @@ struct ReattachTests {
                 $0.kind == .reconnect && $0.text == "reattached to pid \(getpid()) (\(second)); a fresh model starts"
             })
         #expect(actions.contains { $0.kind == .stream && $0.text.hasPrefix("stream ended (process exited)") })
-        #expect(Self.poll(session, from: &now) { session.isEnded })
+        #expect(session.pollUntil(clock: clock) { session.isEnded })
         #expect(session.model.totals.events == 25, "a fresh model: only the second stream")
         #expect(session.status.mode == .ended("recording cut off: no end line"), "an end of file cannot restart")
     }
@@ -100,8 +89,8 @@ struct ReattachTests {
         let scratch = Scratch()
         let first = try scratch.write(Self.exited(Fixture.events()), name: "first.ndjson")
         let session = DashboardSession(source: .live(LiveFeed(reader: try TraceReader.open(file: first))))
-        var now: UInt64 = 0
-        #expect(Self.poll(session, from: &now) { session.isEnded })
+        let clock = PollClock(from: 0, step: 10_000_000)
+        #expect(session.pollUntil(clock: clock) { session.isEnded })
         #expect(session.status.mode == .ended("process exited"))
         #expect(!session.actions.entries.contains { $0.kind == .reconnect })
     }
@@ -160,8 +149,8 @@ struct ReattachTests {
         session.reattacher = Reattacher(
             match: .processName(name), directory: SocketDirectory(path: scratch.directory), lastPid: 4242,
             recordPath: record, connect: { _ throws(TraceError) in try TraceReader.open(file: second) })
-        var now: UInt64 = 1_000_000_000
-        #expect(Self.poll(session, from: &now) { session.isEnded })
+        let clock = PollClock(step: 10_000_000)
+        #expect(session.pollUntil(clock: clock) { session.isEnded })
         session.stopFeed()
         let recordings = [recording] + session.restartRecordings
         #expect(recordings.map(\.path) == [record, scratch.directory + "/run-2.ndjson"])

@@ -53,7 +53,7 @@ struct RecordingEveryAttachTests {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         session.recordingPath = path
-        #expect(Overview.poll(session) { Overview.complete(session) })
+        #expect(session.pollUntil { Overview.complete(session) })
         Self.press([.down, .enter], on: session)
         #expect(session.attachedProcess?.pid == 20)
         Self.press([.char("r")], on: session)
@@ -77,7 +77,7 @@ struct RecordingEveryAttachTests {
         defer { session.overview?.stop() }
         let path = Self.temporaryPath()
         session.recordingPath = path
-        #expect(Overview.poll(session) { Overview.complete(session) })
+        #expect(session.pollUntil { Overview.complete(session) })
         Self.press([.char("r")], on: session)
         #expect(session.status.recordingPath == nil)
         #expect(session.status.message?.contains("no process attached") == true)
@@ -90,7 +90,7 @@ struct RecordingEveryAttachTests {
         defer { cleanup() }
         let session = Overview.session(host)
         defer { session.overview?.stop() }
-        #expect(Overview.poll(session) { Overview.complete(session) })
+        #expect(session.pollUntil { Overview.complete(session) })
         session.attach(pid: 10, now: CPUMeter.wallNanoseconds())
         session.attach(pid: 20, now: CPUMeter.wallNanoseconds())
         let path = Self.temporaryPath()
@@ -109,14 +109,14 @@ struct RecordingEveryAttachTests {
         restarting.set([10], name: "shop")
         let other = Overview.session(restarting)
         defer { other.overview?.stop() }
-        #expect(Overview.poll(other) { Overview.rows(other).count == 1 })
+        #expect(other.pollUntil { Overview.rows(other).count == 1 })
         other.attach(pid: 10, now: CPUMeter.wallNanoseconds())
-        #expect(Overview.poll(other) { other.ended })
+        #expect(other.pollUntil { other.ended })
         other.poll(now: CPUMeter.wallNanoseconds())
         restarting.set([10, 20], name: "shop")
         let restarted = Overview.fold(registrations: 5)
         #expect(
-            Overview.poll(other) {
+            other.pollUntil {
                 other.attachedProcess?.pid == 20 && other.model.totals.events == restarted.totals.events
             })
         let second = Self.temporaryPath()
@@ -151,7 +151,7 @@ struct RecordingEveryAttachTests {
             #expect(end?.description == "recording stopped by the user")
 
             let replay = DashboardSession(source: .replay(try ReplayFeed(path: path, speed: 0)))
-            #expect(Overview.poll(replay) { replay.isEnded })
+            #expect(replay.pollUntil { replay.isEnded })
             #expect(replay.status.mode == .ended("recording stopped by the user"))
             #expect(!replay.actions.entries.contains { $0.text.contains("cut off") })
         }
@@ -209,7 +209,7 @@ extension RecordingEveryAttachTests {
         let overview = ProcessOverview(host: host, historyBudget: 20)
         session.overview = overview
         defer { overview.stop() }
-        #expect(Overview.poll(session) { Overview.complete(session) })
+        #expect(session.pollUntil { Overview.complete(session) })
         #expect(overview.entries.values.map(\.memory.historyLimit) == [10, 10])
         #expect(overview.entries.values.allSatisfy { !$0.memory.historyIsComplete })
         session.attach(pid: 20, now: CPUMeter.wallNanoseconds())
@@ -235,15 +235,10 @@ extension RecordingEveryAttachTests {
         }
         let session = DashboardSession(source: .live(LiveFeed(reader: try TraceReader.connect(socketPath: path))))
         defer { session.stopFeed() }
-        var accepted: UnixSocket?
-        for _ in 0..<1_000 where accepted == nil {
-            accepted = listener.accept()
-            if accepted == nil { usleep(2_000) }
-        }
-        let producer = try #require(accepted)
+        let producer = try #require(acceptedConnection(on: listener))
         let before = RecordingPreludeTests.before()
         EventClockSessionTests.send(before, to: producer)
-        #expect(Overview.poll(session) { session.model.totals.events == UInt64(before.count) })
+        #expect(session.pollUntil { session.model.totals.events == UInt64(before.count) })
         let recording = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: recording) }
         session.recordingPath = recording
@@ -258,7 +253,7 @@ extension RecordingEveryAttachTests {
                         seq: last + 1, timestamp: RecordingPreludeTests.base + 60_000_000_000, reason: .processExit))
             ], to: producer)
         producer.close()
-        #expect(Overview.poll(session) { session.isEnded })
+        #expect(session.pollUntil { session.isEnded })
         #expect(session.status.recordingPath == nil)
         let (events, end) = try Self.read(recording)
         #expect(events.filter { if case .end = $0 { true } else { false } }.count == 1)

@@ -107,16 +107,6 @@ struct RegistrationMarkAcrossStreamsTests {
         return s.events
     }
 
-    static func poll(_ session: DashboardSession, until done: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline {
-            session.poll(now: CPUMeter.wallNanoseconds())
-            if done() { return true }
-            usleep(5_000)
-        }
-        return false
-    }
-
     /// Marks registrations 1–3 of `first` with `b`, ends its stream while the process runs, and
     /// reconnects to `second`; returns the session once `second` is folded.
     static func reconnect(to second: [TraceEvent]) throws -> DashboardSession {
@@ -132,11 +122,11 @@ struct RegistrationMarkAcrossStreamsTests {
                 guard connects == 1 else { throw .invalid("connection refused") }
                 return next.reader
             }, followsRestarts: false)
-        #expect(poll(session) { session.model.registrations.count == 3 })
+        #expect(session.pollUntil { session.model.registrations.count == 3 })
         _ = session.run(on: InMemoryTerminal(size: Size(width: 120, height: 30), keys: [.char("b"), .char("q")]))
         try #require(session.status.registrationMark?.live.count == 3)
         first.close()
-        #expect(poll(session) { connects >= 1 && session.model.registrations.contains { $0.id == 4 } })
+        #expect(session.pollUntil { connects >= 1 && session.model.registrations.contains { $0.id == 4 } })
         #expect(session.actions.entries.contains { $0.text.hasPrefix("reconnected to ") })
         return session
     }
@@ -179,11 +169,11 @@ struct RegistrationMarkAcrossStreamsTests {
         defer { session.overview?.stop() }
         session.overview?.refresh()
         session.attach(pid: 10, now: CPUMeter.wallNanoseconds())
-        #expect(Self.poll(session) { session.model.header?.pid == 10 && session.model.registrations.count == 3 })
+        #expect(session.pollUntil { session.model.header?.pid == 10 && session.model.registrations.count == 3 })
         _ = session.run(on: InMemoryTerminal(size: Size(width: 120, height: 30), keys: [.char("b"), .char("q")]))
         try #require(session.status.registrationMark?.live.count == 3)
         session.attach(pid: 20, now: CPUMeter.wallNanoseconds())
-        #expect(Self.poll(session) { session.model.header?.pid == 20 })
+        #expect(session.pollUntil { session.model.header?.pid == 20 })
         #expect(session.status.registrationMark == nil)
         #expect(
             session.status.message

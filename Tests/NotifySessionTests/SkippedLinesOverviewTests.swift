@@ -46,7 +46,7 @@ struct SkippedLinesOverviewTests {
         host.set([30])
         let session = ProcessOverviewTests.session(host)
         defer { session.overview?.stop() }
-        #expect(ProcessOverviewTests.poll(session) { ProcessOverviewTests.rows(session).first?.ended != nil })
+        #expect(session.pollUntil { ProcessOverviewTests.rows(session).first?.ended != nil })
         let row = try #require(ProcessOverviewTests.rows(session).first)
         #expect(row.skippedLines == 3)
         #expect(row.state.hasSuffix("; 3 lines skipped"), "\(row.state)")

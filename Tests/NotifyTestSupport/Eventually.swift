@@ -1,4 +1,5 @@
 package import Foundation
+package import NotifySystem
 
 /// How long a synchronous wait may take before the test counts as failed rather than hung. Every
 /// wait ends as soon as what it waits for happens, so only a failing test waits this long; a slow
@@ -26,4 +27,14 @@ package func eventually(budget: TimeInterval = PoolAttention.defaultBudget, _ co
         guard await attention.sleep() else { return false }
     }
     return true
+}
+
+/// The first connection `listener` (non-blocking) accepts within `seconds`; nil when none came.
+package func acceptedConnection(on listener: UnixSocket, seconds: TimeInterval = patience) -> UnixSocket? {
+    var accepted: UnixSocket?
+    _ = eventually(seconds: seconds) {
+        accepted = listener.accept()
+        return accepted != nil
+    }
+    return accepted
 }
