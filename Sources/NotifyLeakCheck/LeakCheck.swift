@@ -1,5 +1,14 @@
 public import NotifyKit
-@_exported public import NotifyModel
+public import NotifyModel
+// Only what a test passes to a check and reads from its report is re-exported, not the model behind it.
+@_exported public import struct NotifyModel.InspectorConfiguration
+@_exported public import struct NotifyModel.LeakFinding
+@_exported public import struct NotifyModel.LeakFindingKey
+@_exported public import enum NotifyModel.LeakSubject
+@_exported public import struct NotifyModel.LeakEvidence
+@_exported public import enum NotifyModel.LeakRule
+@_exported public import enum NotifyModel.LeakSeverity
+@_exported public import struct NotifyModel.LeakSignature
 
 /// Runs notifytop's leak rules over what a block of code does to a notification center, in the
 /// test process: the assertion a unit test makes about observers.
