@@ -9,7 +9,7 @@ final class NameMetrics: Sendable {
     let handlerDuration: Metrics.Timer
     /// Live registrations: swift-metrics' gauge that goes up and down.
     let registrations: Meter
-    /// One per ``NotifyRemovalReason``, in `allCases` order.
+    /// One per ``ProbeEvent/RemovalReason``, in `allCases` order.
     let removals: [Counter]
     let droppedTokens: Counter
 
@@ -20,7 +20,7 @@ final class NameMetrics: Sendable {
         handlerDuration = Metrics.Timer(
             label: configuration.handlerDurationLabel, dimensions: dimensions, factory: factory)
         registrations = Meter(label: configuration.registrationsLabel, dimensions: dimensions, factory: factory)
-        removals = NotifyRemovalReason.allCases.map { reason in
+        removals = ProbeEvent.RemovalReason.allCases.map { reason in
             Counter(
                 label: configuration.removalsLabel, dimensions: dimensions + [("reason", reason.rawValue)],
                 factory: factory)
@@ -28,7 +28,7 @@ final class NameMetrics: Sendable {
         droppedTokens = Counter(label: configuration.droppedTokensLabel, dimensions: dimensions, factory: factory)
     }
 
-    func removal(_ reason: NotifyRemovalReason) -> Counter {
-        removals[NotifyRemovalReason.allCases.firstIndex(of: reason)!]
+    func removal(_ reason: ProbeEvent.RemovalReason) -> Counter {
+        removals[ProbeEvent.RemovalReason.allCases.firstIndex(of: reason)!]
     }
 }

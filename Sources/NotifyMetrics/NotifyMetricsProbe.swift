@@ -8,7 +8,7 @@ public import NotifyKit
 /// configuration's prefix before each label and dimension `name`:
 /// - `posts`, `deliveries`: counters; `handler_duration`: a timer of each handler run;
 /// - `registrations`: a meter (swift-metrics' up-and-down gauge) of live registrations;
-/// - `removals` (dimension `reason`, see NotifyKit's `NotifyRemovalReason`) and `dropped_tokens`,
+/// - `removals` (dimension `reason`, see NotifyKit's `ProbeEvent.RemovalReason`) and `dropped_tokens`,
 ///   registrations whose token was released while they stayed registered (owner-bound ones
 ///   excepted: they end with their owner by design): counters.
 ///
@@ -71,7 +71,7 @@ public final class NotifyMetricsProbe: NotifyProbe, Sendable {
         }
     }
 
-    private func registered(_ registration: NotifyRegistration) {
+    private func registered(_ registration: ProbeEvent.Registration) {
         let metrics = registration.name.map(table.metrics(for:)) ?? table.anyName
         let countsDroppedToken = registration.kind != .ownerBound
         let entry = RegistrationLedger.Entry(

@@ -25,7 +25,7 @@ package struct ProbeEventConverter {
     private static let recentObjectSlots = 256
     private var types: [ObjectIdentifier: TraceType] = [:]
     private var objects: [ObjectKey: TraceObject] = [:]
-    private var callsites: [NotifyCallsite: TraceCallsite] = [:]
+    private var callsites: [ProbeEvent.Callsite: TraceCallsite] = [:]
     private var nextDefinitionID: UInt64 = 0
     /// Live registrations by id, for the snapshot of a late viewer.
     private(set) var live: [UInt64: TraceRegistration] = [:]
@@ -78,7 +78,7 @@ package struct ProbeEventConverter {
 
     /// `object` with its serial made unique across centers like registration ids.
     @inline(__always)
-    func streamObject(_ object: NotifyObjectRef, center: UInt8) -> NotifyObjectRef {
+    func streamObject(_ object: ProbeEvent.ObjectRef, center: UInt8) -> ProbeEvent.ObjectRef {
         guard carriesSeveralCenters, object.serial != 0 else { return object }
         return object.withSerial(streamID(object.serial, center: center))
     }
@@ -315,7 +315,7 @@ package struct ProbeEventConverter {
         return id
     }
 
-    mutating func introduce(_ object: NotifyObjectRef, into lines: inout [TraceEvent]) -> UInt64 {
+    mutating func introduce(_ object: ProbeEvent.ObjectRef, into lines: inout [TraceEvent]) -> UInt64 {
         let key = ObjectKey(address: object.address, type: ObjectIdentifier(object.type), serial: object.serial)
         if let known = objects[key] { return known.id }
         if objects.count >= maximumObjects {
@@ -343,7 +343,7 @@ package struct ProbeEventConverter {
         return value.id
     }
 
-    mutating func introduce(_ callsite: NotifyCallsite, into lines: inout [TraceEvent]) -> UInt64 {
+    mutating func introduce(_ callsite: ProbeEvent.Callsite, into lines: inout [TraceEvent]) -> UInt64 {
         if let known = callsites[callsite] { return known.id }
         nextDefinitionID += 1
         let value = TraceCallsite(id: nextDefinitionID, file: callsite.file, line: callsite.line)
@@ -356,20 +356,20 @@ package struct ProbeEventConverter {
     @inline(__always)
     mutating func introduceCallsite(file: StaticString, line: UInt, into lines: inout [TraceEvent]) -> UInt64 {
         guard file.hasPointerRepresentation else {
-            return introduce(NotifyCallsite(file: file, line: line), into: &lines)
+            return introduce(ProbeEvent.Callsite(file: file, line: line), into: &lines)
         }
         let address = UInt(bitPattern: file.utf8Start)
         let slot = Int((address >> 3 ^ line &* 0x9E37) % UInt(Self.recentCallsiteSlots))
         let recent = recentCallsites[slot]
         if recent.file == address && recent.line == line { return recent.id }
-        let id = introduce(NotifyCallsite(file: file, line: line), into: &lines)
+        let id = introduce(ProbeEvent.Callsite(file: file, line: line), into: &lines)
         recentCallsites[slot] = RecentCallsite(file: address, line: line, id: id)
         return id
     }
 
     /// The id of `object`, introducing it (and its type) first if needed.
     @inline(__always)
-    mutating func introduceObject(_ object: NotifyObjectRef, into lines: inout [TraceEvent]) -> UInt64 {
+    mutating func introduceObject(_ object: ProbeEvent.ObjectRef, into lines: inout [TraceEvent]) -> UInt64 {
         let type = ObjectIdentifier(object.type)
         let slot = Int((object.address >> 4 ^ UInt(truncatingIfNeeded: object.serial)) % UInt(Self.recentObjectSlots))
         let recent = recentObjects[slot]

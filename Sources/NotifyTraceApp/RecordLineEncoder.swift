@@ -143,7 +143,7 @@ struct RecordLineEncoder: ProbeRecordVisitor {
     }
 
     @inline(__always)
-    static func traceMessage(_ message: NotifyMessageKind) -> TraceMessageKind {
+    static func traceMessage(_ message: ProbeEvent.MessageKind) -> TraceMessageKind {
         switch message {
         case .mainActor: .mainActor
         case .async: .async
@@ -151,7 +151,7 @@ struct RecordLineEncoder: ProbeRecordVisitor {
     }
 
     @inline(__always)
-    static func traceTarget(_ target: NotifyTargetKind) -> TraceTargetKind {
+    static func traceTarget(_ target: ProbeEvent.TargetKind) -> TraceTargetKind {
         switch target {
         case .posting: .posting
         case .operationQueue: .operationQueue

@@ -19,7 +19,7 @@ struct DemoFacts {
         var evidence: [DemoBug: [String]] = [:]
         func note(_ bug: DemoBug, _ line: String) { evidence[bug, default: []].append(line) }
 
-        var live: [UInt64: NotifyRegistration] = [:]
+        var live: [UInt64: ProbeEvent.Registration] = [:]
         var everRegisteredNames: Set<String> = []
         var postedNames: Set<String> = []
         var unheard: [String] = []
@@ -122,15 +122,15 @@ struct DemoFacts {
     }
 
     private struct GapKey: Hashable {
-        let observer: NotifyObjectRef
+        let observer: ProbeEvent.ObjectRef
         let name: String
     }
 
     private struct GrowthKey: Hashable {
         let name: String
-        let callsite: NotifyCallsite
+        let callsite: ProbeEvent.Callsite
 
-        init(_ registration: NotifyRegistration) {
+        init(_ registration: ProbeEvent.Registration) {
             name = registration.name ?? "*"
             callsite = registration.callsite
         }

@@ -49,7 +49,7 @@ struct PlantedBugTests {
     @Test("the self-capturing banner is flagged by the center at registration")
     func selfCaptureIsFlagged() throws {
         let run = RecordedDemoRun.record(DemoConfiguration(scenario: .steady, bugs: [.selfCapture]), steps: 20)
-        let flagged = run.events.compactMap { event -> NotifyRegistration? in
+        let flagged = run.events.compactMap { event -> ProbeEvent.Registration? in
             if case .registered(let registration) = event.kind, registration.capturesObserverStrongly {
                 return registration
             }

@@ -3,8 +3,8 @@ import Testing
 
 /// Several centers streamed together send one history: the process's, summed over them.
 @Suite struct HistoryMergingTests {
-    static let site = NotifyCallsite(file: #fileID, line: 3)
-    static let otherSite = NotifyCallsite(file: #fileID, line: 4)
+    static let site = ProbeEvent.Callsite(file: #fileID, line: 3)
+    static let otherSite = ProbeEvent.Callsite(file: #fileID, line: 4)
 
     static func history(
         since: UInt64, counts: [NotifyHistory.Key: HistoryCounts], checkpoints: [UInt64],

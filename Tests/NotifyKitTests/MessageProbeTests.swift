@@ -94,7 +94,7 @@ import NotifyTestSupport
         let registration = try #require(probe.registrations.first)
         #expect(registration.kind == .messageSequence)
         #expect(registration.target == .task)
-        let enqueues = probe.events.compactMap { event -> NotifyMessageEnqueue? in
+        let enqueues = probe.events.compactMap { event -> ProbeEvent.MessageEnqueue? in
             if case .messageEnqueued(let enqueue) = event.kind { enqueue } else { nil }
         }
         #expect(enqueues.map(\.pending) == [1, 2, 2])

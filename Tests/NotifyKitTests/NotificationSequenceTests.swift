@@ -82,7 +82,7 @@ struct NotificationSequenceTests {
             withExtendedLifetime(iterator) {}
         }
         #expect(center.registrationCount == 0)
-        let reasons = probe.events.compactMap { event -> NotifyRemovalReason? in
+        let reasons = probe.events.compactMap { event -> ProbeEvent.RemovalReason? in
             if case .removed(_, let reason, _) = event.kind { return reason }
             return nil
         }

@@ -9,7 +9,7 @@ import Testing
     enum Form: String, CaseIterable, Sendable {
         case block, blockOnDispatchQueue, blockOnOperationQueue, blockOnThread, blockOnMain, owner, target
 
-        var kind: NotifyRegistrationKind {
+        var kind: ProbeEvent.RegistrationKind {
             switch self {
             case .owner: .ownerBound
             case .target: .target
@@ -17,7 +17,7 @@ import Testing
             }
         }
 
-        var targetKind: NotifyTargetKind {
+        var targetKind: ProbeEvent.TargetKind {
             switch self {
             case .blockOnDispatchQueue: .dispatchQueue
             case .blockOnOperationQueue: .operationQueue
@@ -214,8 +214,8 @@ import Testing
 
     @Test(
         "removed reports why each registration ended",
-        arguments: [NotifyRemovalReason.explicit, .tokenCancelled, .observerDeallocated, .objectDeallocated])
-    func removedReasons(_ reason: NotifyRemovalReason) throws {
+        arguments: [ProbeEvent.RemovalReason.explicit, .tokenCancelled, .observerDeallocated, .objectDeallocated])
+    func removedReasons(_ reason: ProbeEvent.RemovalReason) throws {
         let center = NotifyCenter()
         try withProbe(on: center) { probe in
             switch reason {
@@ -372,7 +372,7 @@ struct CheckpointTests {
         center.checkpoint("cart screen closed")
         attachment.detach()
         center.checkpoint("after detaching")
-        let checkpoints = probe.events.compactMap { event -> (String, NotifyCallsite)? in
+        let checkpoints = probe.events.compactMap { event -> (String, ProbeEvent.Callsite)? in
             if case .checkpoint(let label, let callsite) = event.kind { return (label, callsite) }
             return nil
         }

@@ -347,20 +347,20 @@ final class AsyncTarget: @unchecked Sendable {  // all stored properties are imm
 // MARK: - Probe events
 
 extension InMemoryProbe {
-    var registrations: [NotifyRegistration] {
+    var registrations: [ProbeEvent.Registration] {
         events.compactMap { if case .registered(let r) = $0.kind { r } else { nil } }
     }
 
-    var posts: [NotifyPost] {
+    var posts: [ProbeEvent.Post] {
         events.compactMap { if case .posted(let p) = $0.kind { p } else { nil } }
     }
 
     /// Deliveries with the thread each one was reported on (the delivering thread).
-    var deliveries: [(delivery: NotifyDelivery, thread: UInt64)] {
+    var deliveries: [(delivery: ProbeEvent.Delivery, thread: UInt64)] {
         events.compactMap { if case .delivered(let d) = $0.kind { (d, $0.thread) } else { nil } }
     }
 
-    var removals: [(registration: UInt64, reason: NotifyRemovalReason)] {
+    var removals: [(registration: UInt64, reason: ProbeEvent.RemovalReason)] {
         events.compactMap { if case .removed(let id, let reason, _) = $0.kind { (id, reason) } else { nil } }
     }
 
@@ -368,12 +368,12 @@ extension InMemoryProbe {
         events.compactMap { if case .tokenDropped(let id) = $0.kind { id } else { nil } }
     }
 
-    var missedRemovals: [NotifyMissedRemoval] {
+    var missedRemovals: [ProbeEvent.MissedRemoval] {
         events.compactMap { if case .removeMissed(let m) = $0.kind { m } else { nil } }
     }
 
     /// Why `registration` ended, if it did.
-    func removalReasons(of registration: UInt64) -> [NotifyRemovalReason] {
+    func removalReasons(of registration: UInt64) -> [ProbeEvent.RemovalReason] {
         removals.filter { $0.registration == registration }.map(\.reason)
     }
 }

@@ -52,7 +52,7 @@ import Testing
         attachment.detach()
         token.cancel()
         let delivery = try #require(
-            probe.events.compactMap { event -> NotifyDelivery? in
+            probe.events.compactMap { event -> ProbeEvent.Delivery? in
                 if case .delivered(let delivery) = event.kind { return delivery }
                 return nil
             }.first)

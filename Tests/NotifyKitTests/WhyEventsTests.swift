@@ -11,7 +11,7 @@ private final class Screen: Sendable {}
 struct WhyEventsTests {
     private static let name = Notification.Name("why")
 
-    private func removal(of id: UInt64, in probe: InMemoryProbe) -> (NotifyRemovalReason, NotifyCallsite?)? {
+    private func removal(of id: UInt64, in probe: InMemoryProbe) -> (ProbeEvent.RemovalReason, ProbeEvent.Callsite?)? {
         for event in probe.events {
             if case .removed(id, let reason, let callsite) = event.kind { return (reason, callsite) }
         }
@@ -52,7 +52,7 @@ struct WhyEventsTests {
             let removeLine: UInt = #line + 1
             center.removeObserver(removed)
             _ = center.addObserver(for: Tapped.self) { _ in }
-            let ends = probe.events.compactMap { event -> (NotifyRemovalReason, NotifyCallsite?)? in
+            let ends = probe.events.compactMap { event -> (ProbeEvent.RemovalReason, ProbeEvent.Callsite?)? in
                 if case .removed(_, let reason, let callsite) = event.kind { (reason, callsite) } else { nil }
             }
             #expect(ends.count == 2)
@@ -151,8 +151,8 @@ struct WhyEventsTests {
     @Test("a queue's post names the enqueues merged into it, by site, and takes the survivor's site")
     func queueMerges() {
         let center = NotifyCenter()
-        let merges = LockedBox<[NotifyQueueMerge]>([])
-        let posts = LockedBox<[NotifyPost]>([])
+        let merges = LockedBox<[ProbeEvent.QueueMerge]>([])
+        let posts = LockedBox<[ProbeEvent.Post]>([])
         let lines = LockedBox<(first: UInt, second: UInt, last: UInt)?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {

@@ -27,7 +27,7 @@ struct MetricsFixture {
     func posts(_ name: String) -> Int64 { counter("posts", name) }
     func deliveries(_ name: String) -> Int64 { counter("deliveries", name) }
     func droppedTokens(_ name: String) -> Int64 { counter("dropped_tokens", name) }
-    func removals(_ name: String, _ reason: NotifyRemovalReason) -> Int64 {
+    func removals(_ name: String, _ reason: ProbeEvent.RemovalReason) -> Int64 {
         counter("removals", name, [("reason", reason.rawValue)])
     }
 
@@ -57,25 +57,25 @@ final class Target {
 /// Events as a center would report them, for the cases a test cannot make a center produce.
 enum SyntheticEvents {
     static func registered(
-        id: UInt64, name: String?, kind: NotifyRegistrationKind = .block, preexisting: Bool = false,
+        id: UInt64, name: String?, kind: ProbeEvent.RegistrationKind = .block, preexisting: Bool = false,
         tokenDropped: Bool = false
     ) -> ProbeEvent {
-        let registration = NotifyRegistration(
+        let registration = ProbeEvent.Registration(
             id: id, name: name, kind: kind, observer: nil, object: nil, target: .posting, targetLabel: nil,
-            callsite: NotifyCallsite(file: #fileID, line: #line), preexisting: preexisting,
+            callsite: ProbeEvent.Callsite(file: #fileID, line: #line), preexisting: preexisting,
             capturesObserverStrongly: false, mainThreadOnly: false, tokenDropped: tokenDropped, registeredAt: 1)
         return ProbeEvent(timestamp: 2, thread: 1, kind: .registered(registration))
     }
 
-    static func posted(_ name: String, message: NotifyMessageKind? = nil, thread: UInt64 = 1) -> ProbeEvent {
-        let post = NotifyPost(
+    static func posted(_ name: String, message: ProbeEvent.MessageKind? = nil, thread: UInt64 = 1) -> ProbeEvent {
+        let post = ProbeEvent.Post(
             postID: 1, name: name, object: nil, hasUserInfo: false, matched: 1, depth: 1, parentPostID: 0,
-            callsite: NotifyCallsite(file: #fileID, line: #line), message: message)
+            callsite: ProbeEvent.Callsite(file: #fileID, line: #line), message: message)
         return ProbeEvent(timestamp: 3, thread: thread, kind: .posted(post))
     }
 
     static func delivered(_ name: String, registration: UInt64, duration: UInt64, thread: UInt64 = 1) -> ProbeEvent {
-        let delivery = NotifyDelivery(
+        let delivery = ProbeEvent.Delivery(
             postID: 1, registration: registration, name: name, postingThread: thread, target: .posting, start: 3,
             duration: duration, wait: 0, depth: 1)
         return ProbeEvent(timestamp: 3 + duration, thread: thread, kind: .delivered(delivery))

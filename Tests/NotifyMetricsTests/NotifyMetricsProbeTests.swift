@@ -168,7 +168,7 @@ struct NotifyMetricsProbeTests {
     func typedMessagesCountLikeNames() {
         let fixture = MetricsFixture()
         let message = "Shop.CartChanged"
-        let kinds: [NotifyRegistrationKind] = [.mainActorMessage, .asyncMessage, .messageSequence]
+        let kinds: [ProbeEvent.RegistrationKind] = [.mainActorMessage, .asyncMessage, .messageSequence]
         for (index, kind) in kinds.enumerated() {
             fixture.probe.receive(SyntheticEvents.registered(id: UInt64(index + 1), name: message, kind: kind))
         }

@@ -6,14 +6,16 @@ import Testing
 /// The converter carries typed messages' probe events onto the wire: their registration kinds and
 /// target, a post's message kind, and each enqueue.
 @Suite struct MessageConversionTests {
-    static let site = NotifyCallsite(file: #fileID, line: 7)
+    static let site = ProbeEvent.Callsite(file: #fileID, line: 7)
     static let typeName = "NotifyDemo.CartTotalChanged"
 
-    static func registration(_ id: UInt64, _ kind: NotifyRegistrationKind, _ target: NotifyTargetKind) -> ProbeEvent {
+    static func registration(_ id: UInt64, _ kind: ProbeEvent.RegistrationKind, _ target: ProbeEvent.TargetKind)
+        -> ProbeEvent
+    {
         ProbeEvent(
             timestamp: 10, thread: NotifyThread.current.id,
             kind: .registered(
-                NotifyRegistration(
+                ProbeEvent.Registration(
                     id: id, name: typeName, kind: kind, observer: nil, object: nil, target: target, targetLabel: nil,
                     callsite: site, preexisting: false, capturesObserverStrongly: false, mainThreadOnly: false,
                     tokenDropped: false, registeredAt: 10)))
@@ -33,13 +35,13 @@ import Testing
 
     @Test("every NotifyKit registration kind, target and message kind has a wire spelling")
     func everyKindHasAWireValue() {
-        for kind in NotifyRegistrationKind.allCases {
+        for kind in ProbeEvent.RegistrationKind.allCases {
             #expect(TraceRegistrationKind(rawValue: kind.rawValue) != nil, "\(kind)")
         }
-        for target in NotifyTargetKind.allCases {
+        for target in ProbeEvent.TargetKind.allCases {
             #expect(TraceTargetKind(rawValue: target.rawValue) != nil, "\(target)")
         }
-        for message in NotifyMessageKind.allCases {
+        for message in ProbeEvent.MessageKind.allCases {
             #expect(TraceMessageKind(rawValue: message.rawValue) != nil, "\(message)")
         }
     }
@@ -50,7 +52,7 @@ import Testing
         var lines: [TraceEvent] = []
         let thread = NotifyThread.current.id
         converter.translate(Self.registration(2, .asyncMessage, .task), into: &lines)
-        var post = NotifyPost(
+        var post = ProbeEvent.Post(
             postID: 12, name: Self.typeName, object: nil, hasUserInfo: false, matched: 1, depth: 1, parentPostID: 0,
             callsite: Self.site)
         post.message = .async
@@ -59,7 +61,7 @@ import Testing
             ProbeEvent(
                 timestamp: 21, thread: thread,
                 kind: .messageEnqueued(
-                    NotifyMessageEnqueue(postID: 12, registration: 2, pending: 3, droppedOldest: true))),
+                    ProbeEvent.MessageEnqueue(postID: 12, registration: 2, pending: 3, droppedOldest: true))),
             into: &lines)
         let posted = try #require(lines.compactMap { if case .posted(let value) = $0 { value } else { nil } }.first)
         #expect(posted.message == .async)

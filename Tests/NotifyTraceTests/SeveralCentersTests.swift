@@ -148,7 +148,7 @@ struct SeveralCentersTests {
         #expect(three.streamID(0, center: 1) == 0)
         let all = (1...50).flatMap { id in (0..<3).map { three.streamID(id, center: UInt8($0)) } }
         #expect(Set(all).count == all.count)
-        let object = NotifyObjectRef(address: 0x1000, type: NotifyCenter.self, serial: 2)
+        let object = ProbeEvent.ObjectRef(address: 0x1000, type: NotifyCenter.self, serial: 2)
         #expect(three.streamObject(object, center: 1).serial == 5)
         #expect(one.streamObject(object, center: 0).serial == 2)
         #expect(three.streamObject(object.withSerial(0), center: 2).serial == 0)

@@ -89,7 +89,7 @@ struct ThreadNamesInTraceTests {
         var translator = ProbeEventConverter()
         let worker = SteppedWorker()
         let id = try #require(worker.step { NotifyThread.current.id })
-        let site = NotifyCallsite(file: #fileID, line: #line)
+        let site = ProbeEvent.Callsite(file: #fileID, line: #line)
         var lines: [TraceEvent] = []
         translator.translate(
             ProbeEvent(timestamp: 10, thread: id, kind: .checkpoint(label: "a", callsite: site)),

@@ -24,7 +24,7 @@ public enum DeliveryTarget: Sendable {
     case main
 
     /// The kind of target, for events and descriptions.
-    public var kind: NotifyTargetKind {
+    public var kind: ProbeEvent.TargetKind {
         switch self {
         case .posting: .posting
         case .operationQueue: .operationQueue

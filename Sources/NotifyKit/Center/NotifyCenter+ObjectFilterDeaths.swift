@@ -86,7 +86,9 @@ extension NotifyCenter {
 
     /// Reports `registration`'s dead object filter as it ends, unless a look already did; forgets
     /// the look's report of a registration that ends. Must be called with `lock` held.
-    func reportFilterDeath(of registration: Registration, endingFor reason: NotifyRemovalReason, to probes: ProbeSet) {
+    func reportFilterDeath(
+        of registration: Registration, endingFor reason: ProbeEvent.RemovalReason, to probes: ProbeSet
+    ) {
         let reported = !reportedFilterDeaths.isEmpty && reportedFilterDeaths.remove(registration.id) != nil
         guard reason == .objectDeallocated, !reported else { return }
         probes.emit(.objectDead(registration: registration.id, aliveAt: objectFilterSeenAlive(registration)))

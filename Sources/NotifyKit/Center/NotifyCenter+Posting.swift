@@ -172,14 +172,14 @@ extension NotifyCenter {
 
     /// The posted object as events report it; must be called with `lock` held (serials are the table's).
     private func postedObjectRef(_ object: AnyObject?, objectKey: UInt, in notification: Notification)
-        -> NotifyObjectRef?
+        -> ProbeEvent.ObjectRef?
     {
-        if let object { return NotifyObjectRef(object, serial: table.serials.serial(of: object)) }
+        if let object { return ProbeEvent.ObjectRef(object, serial: table.serials.serial(of: object)) }
         guard objectKey == Registration.valueKey, let posted = notification.object else { return nil }
         guard case .value(let value) = ObjectFilter(posted) else {
-            return NotifyObjectRef(valueOfType: type(of: posted), serial: 0)
+            return ProbeEvent.ObjectRef(valueOfType: type(of: posted), serial: 0)
         }
-        return NotifyObjectRef(valueOfType: type(of: value.base), serial: table.serials.serial(ofValue: value))
+        return ProbeEvent.ObjectRef(valueOfType: type(of: value.base), serial: table.serials.serial(ofValue: value))
     }
 
     /// Calls `body` with the entries of both sorted buckets merged by id.
@@ -276,7 +276,7 @@ extension NotifyCenter {
     /// start is the previous reading, so a duration includes the few nanoseconds spent
     /// handing the previous event to the probes. `context` is the calling thread's, unretained.
     private func postProbed(
-        _ notification: Notification, object: NotifyObjectRef?, objectKey: UInt,
+        _ notification: Notification, object: ProbeEvent.ObjectRef?, objectKey: UInt,
         named: ContiguousArray<Registration>, wildcard: ContiguousArray<Registration>, probes: ProbeSet,
         file: StaticString, line: UInt, context: ThreadContext
     ) {
@@ -304,7 +304,8 @@ extension NotifyCenter {
             hasUserInfo: hasUserInfo, matched: matched, depth: depth, parentPostID: parentPostID, file: file,
             line: line)
         let scope = NotifyPostScope(
-            postID: postID, name: name.rawValue, callsite: NotifyCallsite(file: file, line: line), matched: matched,
+            postID: postID, name: name.rawValue, callsite: ProbeEvent.Callsite(file: file, line: line),
+            matched: matched,
             parentPostID: parentPostID, message: nil, thread: thread)
         probes.withinPost(scope) {
             context.withinPost(postID) {
@@ -402,7 +403,7 @@ extension NotifyCenter {
     @inline(never)
     private static func emitPosted(
         _ probes: ProbeSet, name: Notification.Name, context: ThreadContext, at clock: UInt64, postID: UInt64,
-        object: NotifyObjectRef?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64,
+        object: ProbeEvent.ObjectRef?, hasUserInfo: Bool, matched: Int, depth: Int, parentPostID: UInt64,
         file: StaticString, line: UInt
     ) {
         probes.emit(named: name, context: context) { slot, center in

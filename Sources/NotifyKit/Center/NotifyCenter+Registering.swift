@@ -132,7 +132,7 @@ extension NotifyCenter {
     }
 
     func addBlock(
-        name: Notification.Name?, object: Any?, target: DeliveryTarget, kind: NotifyRegistrationKind,
+        name: Notification.Name?, object: Any?, target: DeliveryTarget, kind: ProbeEvent.RegistrationKind,
         mainThreadOnly: Bool = false, block: @escaping @Sendable (Notification) -> Void, file: StaticString, line: UInt
     ) -> NotifyToken {
         let filter = ObjectFilter.stored(object, file: file, line: line)

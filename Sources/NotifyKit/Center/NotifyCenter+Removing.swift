@@ -21,7 +21,7 @@ extension NotifyCenter {
     /// A token of another center, or one already removed, ends nothing: probes are told, as that is
     /// usually a bug (the observer stays registered on its own center).
     public func removeObserver(_ token: NotifyToken, file: StaticString = #fileID, line: UInt = #line) {
-        let callsite = NotifyCallsite(file: file, line: line)
+        let callsite = ProbeEvent.Callsite(file: file, line: line)
         guard token.link === link else {
             reportMissedRemoval(of: token, callsite: callsite)
             return
@@ -36,15 +36,15 @@ extension NotifyCenter {
     /// Tells the probes that removing `token` ended nothing: it is another center's, or was removed
     /// or cancelled already. Names the registration's name while its own center still holds it.
     @inline(never)
-    private func reportMissedRemoval(of token: NotifyToken, callsite: NotifyCallsite) {
+    private func reportMissedRemoval(of token: NotifyToken, callsite: ProbeEvent.Callsite) {
         guard isProbed else { return }
         let name = token.link === link ? nil : token.center?.liveName(of: token)
         locked {
             guard let probes else { return }
             probes.emit(
                 .removeMissed(
-                    NotifyMissedRemoval(
-                        observer: NotifyObjectRef(token, serial: table.serials.serial(of: token)),
+                    ProbeEvent.MissedRemoval(
+                        observer: ProbeEvent.ObjectRef(token, serial: table.serials.serial(of: token)),
                         name: name?.rawValue, callsite: callsite)))
         }
     }
@@ -118,7 +118,7 @@ extension NotifyCenter {
         _ observer: AnyObject, filter: ObjectFilter, name: Notification.Name?, file: StaticString, line: UInt
     ) {
         if let token = Self.notifyToken(observer) {
-            let callsite = NotifyCallsite(file: file, line: line)
+            let callsite = ProbeEvent.Callsite(file: file, line: line)
             guard token.link === link else {
                 reportMissedRemoval(of: token, callsite: callsite)
                 return
@@ -152,7 +152,7 @@ extension NotifyCenter {
     ) {
         let candidates = table.byObserver[ObjectIdentifier(observer)].map { $0.values.sorted { $0.id < $1.id } } ?? []
         let nameSlot = name.map { table.existingSlot(of: $0) }
-        let callsite = NotifyCallsite(file: file, line: line)
+        let callsite = ProbeEvent.Callsite(file: file, line: line)
         var removed = 0
         for registration in candidates {
             guard let current = registration.observer else {
@@ -172,8 +172,8 @@ extension NotifyCenter {
         if removed == 0, let probes {
             probes.emit(
                 .removeMissed(
-                    NotifyMissedRemoval(
-                        observer: NotifyObjectRef(observer, serial: table.serials.serial(of: observer)),
+                    ProbeEvent.MissedRemoval(
+                        observer: ProbeEvent.ObjectRef(observer, serial: table.serials.serial(of: observer)),
                         name: name?.rawValue,
                         callsite: callsite)))
         }
@@ -183,8 +183,8 @@ extension NotifyCenter {
     /// matches any); what a token's `cancel()` and `removeObserver(token…)` call.
     @discardableResult
     func end(
-        registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason,
-        name: Notification.Name?, object: ObjectFilter, callsite: NotifyCallsite
+        registrationID: UInt64, slot: UInt32, reason: ProbeEvent.RemovalReason,
+        name: Notification.Name?, object: ObjectFilter, callsite: ProbeEvent.Callsite
     ) -> Bool {
         if name == nil, case .any = object {
             return end(registrationID: registrationID, slot: slot, reason: reason, callsite: callsite)
@@ -207,7 +207,9 @@ extension NotifyCenter {
     /// Ends one registration by id, whatever its name and object filter: a token's `cancel()`;
     /// `callsite` is the call's, nil when no call ends it (an iterator released).
     @discardableResult
-    func end(registrationID: UInt64, slot: UInt32, reason: NotifyRemovalReason, callsite: NotifyCallsite?) -> Bool {
+    func end(registrationID: UInt64, slot: UInt32, reason: ProbeEvent.RemovalReason, callsite: ProbeEvent.Callsite?)
+        -> Bool
+    {
         locked {
             guard let registration = table.remove(id: registrationID, slot: slot) else { return false }
             if let probes {
@@ -219,12 +221,12 @@ extension NotifyCenter {
     }
 
     /// Ends a registration found dead during a post.
-    func purge(_ registration: Registration, reason: NotifyRemovalReason) {
+    func purge(_ registration: Registration, reason: ProbeEvent.RemovalReason) {
         locked { end(registration, reason: reason, callsite: nil) }
     }
 
     /// Must be called with `lock` held.
-    func end(_ registration: Registration, reason: NotifyRemovalReason, callsite: NotifyCallsite?) {
+    func end(_ registration: Registration, reason: ProbeEvent.RemovalReason, callsite: ProbeEvent.Callsite?) {
         guard table.remove(registration) else { return }
         guard let probes else { return }
         reportFilterDeath(of: registration, endingFor: reason, to: probes)

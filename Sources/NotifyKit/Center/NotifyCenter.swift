@@ -146,7 +146,7 @@ extension Registration {
         if let valueFilter {
             return "\(TypeNames.name(of: valueFilter.valueType)) \(String(reflecting: valueFilter.value.base))"
         }
-        return object.map { NotifyObjectRef($0).description } ?? (hasObjectFilter ? "<deallocated>" : "*")
+        return object.map { ProbeEvent.ObjectRef($0).description } ?? (hasObjectFilter ? "<deallocated>" : "*")
     }
 
     func debugLine(name: Notification.Name?) -> String {
@@ -156,7 +156,7 @@ extension Registration {
             kind.rawValue,
         ]
         if hasObserver {
-            parts.append("observer: \(observer.map { NotifyObjectRef($0).description } ?? "<deallocated>")")
+            parts.append("observer: \(observer.map { ProbeEvent.ObjectRef($0).description } ?? "<deallocated>")")
         }
         parts.append("on \(target.description)")
         parts.append("at \(callsite)")

@@ -50,7 +50,7 @@ public final class NotifyQueue {
     /// Enqueues from one call site merged into an entry: a busy coalescing site adds a count, not
     /// an element, so an entry holds at most one per call site.
     private struct Merged {
-        let callsite: NotifyCallsite
+        let callsite: ProbeEvent.Callsite
         var count: Int
         /// When the first of them was made.
         var enqueuedAt: UInt64
@@ -124,7 +124,7 @@ public final class NotifyQueue {
             report(.coalesced, name: notification.name, style: nil, count: replaced.count)
             for old in replaced {
                 let own = Merged(
-                    callsite: NotifyCallsite(file: old.file, line: old.line), count: 1, enqueuedAt: old.enqueuedAt)
+                    callsite: ProbeEvent.Callsite(file: old.file, line: old.line), count: 1, enqueuedAt: old.enqueuedAt)
                 entry.merged = (old.merged + [own]).reduce(entry.merged, Self.merging)
             }
         }
@@ -240,16 +240,17 @@ public final class NotifyQueue {
         for merged in entry.merged {
             center.emitIfProbed(
                 .queueMerged(
-                    NotifyQueueMerge(
+                    ProbeEvent.QueueMerge(
                         queueID: id, postID: postID, callsite: merged.callsite, count: merged.count,
                         enqueuedAt: merged.enqueuedAt)))
         }
     }
 
-    private func report(_ action: NotifyQueueActivity.Action, name: Notification.Name?, style: String?, count: Int) {
+    private func report(_ action: ProbeEvent.QueueActivity.Action, name: Notification.Name?, style: String?, count: Int)
+    {
         center.emitIfProbed(
             .queue(
-                NotifyQueueActivity(
+                ProbeEvent.QueueActivity(
                     queueID: id, action: action, name: name?.rawValue, style: style, count: count, pending: pendingCount
                 )))
     }

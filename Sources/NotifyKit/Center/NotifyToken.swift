@@ -48,7 +48,7 @@ public final class NotifyToken: NSObject, Sendable {
         guard !ended.exchange(true, ordering: .relaxed) else { return }
         center?.end(
             registrationID: registrationID, slot: slot, reason: .tokenCancelled,
-            callsite: NotifyCallsite(file: file, line: line))
+            callsite: ProbeEvent.Callsite(file: file, line: line))
     }
 
     /// The center this token's registration belongs to, while it exists.

@@ -20,7 +20,7 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     let mainThreadOnly: Bool
     /// True for `.posting`: the handler runs inside `post` on the posting thread.
     let deliversInline: Bool
-    let kind: NotifyRegistrationKind
+    let kind: ProbeEvent.RegistrationKind
     let line: UInt32
     /// ``ObjectSerials`` number of the object filter, set under the center's lock at insertion.
     var objectSerial: UInt32 = 0
@@ -47,7 +47,7 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
 
     init(
         id: UInt64, slot: UInt32, object: AnyObject?, valueFilter: ValueFilter? = nil, target: DeliveryTarget,
-        kind: NotifyRegistrationKind, hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt
+        kind: ProbeEvent.RegistrationKind, hasToken: Bool, mainThreadOnly: Bool, file: StaticString, line: UInt
     ) {
         self.mainThreadOnly = mainThreadOnly
         self.id = id
@@ -113,16 +113,16 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     /// True when the handler's closure context is the observer itself.
     var capturesObserverStrongly: Bool { false }
 
-    final var callsite: NotifyCallsite {
-        NotifyCallsite(file: file, line: UInt(line))
+    final var callsite: ProbeEvent.Callsite {
+        ProbeEvent.Callsite(file: file, line: UInt(line))
     }
 
     /// - Parameter name: The name of the registration's slot, which only the table knows.
     /// - Parameter tokenDropped: Whether the event says the token was released; by default, whether it was.
-    final func info(preexisting: Bool, name: Notification.Name?, tokenDropped: Bool? = nil) -> NotifyRegistration {
-        NotifyRegistration(
+    final func info(preexisting: Bool, name: Notification.Name?, tokenDropped: Bool? = nil) -> ProbeEvent.Registration {
+        ProbeEvent.Registration(
             id: id, name: name?.rawValue, kind: kind,
-            observer: observer.map { NotifyObjectRef($0, serial: observerSerial) },
+            observer: observer.map { ProbeEvent.ObjectRef($0, serial: observerSerial) },
             object: objectRef,
             target: target.kind, targetLabel: target.label, callsite: callsite,
             preexisting: preexisting, capturesObserverStrongly: capturesObserverStrongly,
@@ -131,9 +131,11 @@ class Registration: @unchecked Sendable {  // immutable fields plus atomics; see
     }
 
     /// The object filter as events report it: an instance, or a value as its type with no address.
-    final var objectRef: NotifyObjectRef? {
-        if let valueFilter { return NotifyObjectRef(valueOfType: valueFilter.valueType, serial: UInt64(objectSerial)) }
-        return object.map { NotifyObjectRef($0, serial: UInt64(objectSerial)) }
+    final var objectRef: ProbeEvent.ObjectRef? {
+        if let valueFilter {
+            return ProbeEvent.ObjectRef(valueOfType: valueFilter.valueType, serial: UInt64(objectSerial))
+        }
+        return object.map { ProbeEvent.ObjectRef($0, serial: UInt64(objectSerial)) }
     }
 
     /// True once the app released the token without cancelling (dropped, or bound to the owner).
@@ -158,7 +160,7 @@ final class BlockRegistration: Registration, @unchecked Sendable {
 
     init(
         id: UInt64, slot: UInt32, object: AnyObject?, valueFilter: ValueFilter? = nil, target: DeliveryTarget,
-        kind: NotifyRegistrationKind, mainThreadOnly: Bool, handler: @escaping @Sendable (Notification) -> Void,
+        kind: ProbeEvent.RegistrationKind, mainThreadOnly: Bool, handler: @escaping @Sendable (Notification) -> Void,
         file: StaticString, line: UInt
     ) {
         self.handler = handler
@@ -183,7 +185,7 @@ final class ObserverRegistration: Registration, @unchecked Sendable {
 
     init(
         id: UInt64, slot: UInt32, object: AnyObject?, valueFilter: ValueFilter? = nil, target: DeliveryTarget,
-        kind: NotifyRegistrationKind, observer: AnyObject, contextIsObserver: Bool, mainThreadOnly: Bool,
+        kind: ProbeEvent.RegistrationKind, observer: AnyObject, contextIsObserver: Bool, mainThreadOnly: Bool,
         handler: @escaping (AnyObject, Notification) -> Void, file: StaticString, line: UInt
     ) {
         self.weakObserver = observer

@@ -20,13 +20,13 @@ package struct NotifyHistory: Sendable {
     /// An explicit ``NotifyCenter/checkpoint(_:file:line:)``.
     package struct Checkpoint: Sendable, Equatable {
         package var label: String
-        package var callsite: NotifyCallsite
+        package var callsite: ProbeEvent.Callsite
         package var thread: UInt64
         package var timestamp: UInt64
         /// A probe was attached when it was made, so probes received it as an event.
         package var watched: Bool
 
-        package init(label: String, callsite: NotifyCallsite, thread: UInt64, timestamp: UInt64, watched: Bool) {
+        package init(label: String, callsite: ProbeEvent.Callsite, thread: UInt64, timestamp: UInt64, watched: Bool) {
             self.label = label
             self.callsite = callsite
             self.thread = thread
@@ -39,7 +39,7 @@ package struct NotifyHistory: Sendable {
     package struct SiteCount: Sendable, Equatable {
         /// The observed name (a typed message's type name); nil for every name.
         package var name: String?
-        package var callsite: NotifyCallsite
+        package var callsite: ProbeEvent.Callsite
         /// Oldest first: when the count changed and what it became.
         package var changes: [(timestamp: UInt64, live: Int)]
 

@@ -20,14 +20,14 @@ struct SiteCountLog {
     /// lies: no copy of it in or out of the dictionary, no uniqueness check of its storage.
     final class Pair {
         let name: String?
-        let callsite: NotifyCallsite
+        let callsite: ProbeEvent.Callsite
         @exclusivity(unchecked) private(set) var live = 0
         /// A ring of the latest changes, kept inline; `total` changes ever.
         @exclusivity(unchecked) private var times = InlineArray<16, UInt64>(repeating: 0)
         @exclusivity(unchecked) private var lives = InlineArray<16, Int>(repeating: 0)
         @exclusivity(unchecked) private var total = 0
 
-        init(name: String?, callsite: NotifyCallsite) {
+        init(name: String?, callsite: ProbeEvent.Callsite) {
             self.name = name
             self.callsite = callsite
         }
@@ -119,7 +119,7 @@ struct SiteCountLog {
             pairs[replaced] = nil
             idle -= 1
         }
-        let pair = Pair(name: name, callsite: NotifyCallsite(file: file, line: line))
+        let pair = Pair(name: name, callsite: ProbeEvent.Callsite(file: file, line: line))
         pair.change(by: delta, at: timestamp)
         pairs[key] = pair
         if lastMissKey == key { lastMissKey = nil }

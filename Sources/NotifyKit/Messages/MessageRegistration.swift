@@ -15,7 +15,7 @@ class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomi
     weak let subject: AnyObject?
     /// The subject filter's address, 0 for any subject.
     let subjectKey: UInt
-    let kind: NotifyRegistrationKind
+    let kind: ProbeEvent.RegistrationKind
     /// Cleared when the registration ends; checked just before every callout.
     let isActive = Atomic<Bool>(true)
     let file: StaticString
@@ -29,7 +29,7 @@ class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomi
     var subjectSerial: UInt64 = 0
 
     init(
-        id: UInt64, messageType: any Any.Type, subject: AnyObject?, kind: NotifyRegistrationKind,
+        id: UInt64, messageType: any Any.Type, subject: AnyObject?, kind: ProbeEvent.RegistrationKind,
         file: StaticString, line: UInt
     ) {
         self.id = id
@@ -53,14 +53,14 @@ class MessageRegistration: @unchecked Sendable {  // immutable fields plus atomi
 
     var hasSubjectFilter: Bool { subjectKey != 0 }
 
-    var target: NotifyTargetKind { kind == .asyncMessage || kind == .messageSequence ? .task : .posting }
+    var target: ProbeEvent.TargetKind { kind == .asyncMessage || kind == .messageSequence ? .task : .posting }
 
-    var callsite: NotifyCallsite { NotifyCallsite(file: file, line: line) }
+    var callsite: ProbeEvent.Callsite { ProbeEvent.Callsite(file: file, line: line) }
 
     /// One line of the center's `debugDescription`.
     var debugLine: String {
         let subjectText =
-            subject.map { NotifyObjectRef($0, serial: subjectSerial).description }
+            subject.map { ProbeEvent.ObjectRef($0, serial: subjectSerial).description }
             ?? (hasSubjectFilter ? "<deallocated>" : "*")
         return [
             "#\(id)", TypeNames.name(of: messageType), "subject: \(subjectText)", kind.rawValue,

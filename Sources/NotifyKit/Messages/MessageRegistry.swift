@@ -153,7 +153,7 @@ extension NotifyCenter {
 
     /// Ends one message registration; false when it had already ended.
     @discardableResult
-    func endMessageRegistration(id: UInt64, key: ObjectIdentifier, reason: NotifyRemovalReason) -> Bool {
+    func endMessageRegistration(id: UInt64, key: ObjectIdentifier, reason: ProbeEvent.RemovalReason) -> Bool {
         lock.lock()
         let registration = messages.remove(id: id, key: key)
         return endedMessageRegistration(registration, reason: reason)
@@ -163,7 +163,8 @@ extension NotifyCenter {
     /// already ended.
     @discardableResult
     func endMessageRegistration(
-        id: UInt64, in entry: MessageRegistry.Entry, reason: NotifyRemovalReason, callsite: NotifyCallsite? = nil
+        id: UInt64, in entry: MessageRegistry.Entry, reason: ProbeEvent.RemovalReason,
+        callsite: ProbeEvent.Callsite? = nil
     ) -> Bool {
         lock.lock()
         let registration = messages.remove(id: id, from: entry)
@@ -173,7 +174,7 @@ extension NotifyCenter {
     /// Reports a removal and unlocks, then deactivates: called with `lock` held.
     @inline(__always)
     private func endedMessageRegistration(
-        _ registration: MessageRegistration?, reason: NotifyRemovalReason, callsite: NotifyCallsite? = nil
+        _ registration: MessageRegistration?, reason: ProbeEvent.RemovalReason, callsite: ProbeEvent.Callsite? = nil
     ) -> Bool {
         guard let registration else {
             lock.unlock()

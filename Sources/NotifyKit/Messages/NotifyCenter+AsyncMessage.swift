@@ -120,7 +120,7 @@ extension NotifyCenter {
         let post = emitMessagePosted(
             Message.self, kind: .async, subject: subject, matched: receivers.count, to: probes, file: file, line: line)
         let scope = post.scope(
-            callsite: NotifyCallsite(file: file, line: line), matched: receivers.count, message: .async)
+            callsite: ProbeEvent.Callsite(file: file, line: line), matched: receivers.count, message: .async)
         probes.withinPost(scope) {
             post.context.withinPost(post.postID) {
                 for registration in receivers where registration.isActive.load(ordering: .acquiring) {

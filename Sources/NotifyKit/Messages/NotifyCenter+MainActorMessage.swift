@@ -112,7 +112,7 @@ extension NotifyCenter {
             Message.self, kind: .mainActor, subject: subject, matched: receivers.count, to: probes, file: file,
             line: line)
         let scope = post.scope(
-            callsite: NotifyCallsite(file: file, line: line), matched: receivers.count, message: .mainActor)
+            callsite: ProbeEvent.Callsite(file: file, line: line), matched: receivers.count, message: .mainActor)
         probes.withinPost(scope) {
             post.context.withinPost(post.postID) {
                 var clock = post.start

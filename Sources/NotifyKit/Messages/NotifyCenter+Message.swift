@@ -52,7 +52,7 @@ extension NotifyCenter {
         let handle = token.handle
         guard handle.link === link else { return }
         if endMessageRegistration(
-            id: handle.id, in: handle.entry, reason: .explicit, callsite: NotifyCallsite(file: file, line: line))
+            id: handle.id, in: handle.entry, reason: .explicit, callsite: ProbeEvent.Callsite(file: file, line: line))
         {
             handle.ended.store(true, ordering: .relaxed)
         }

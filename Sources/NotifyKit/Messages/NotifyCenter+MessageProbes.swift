@@ -41,7 +41,7 @@ struct MessagePostTrace {
     }
 
     /// The post's scope as its context probe sees it.
-    func scope(callsite: NotifyCallsite, matched: Int, message: NotifyMessageKind) -> NotifyPostScope {
+    func scope(callsite: ProbeEvent.Callsite, matched: Int, message: ProbeEvent.MessageKind) -> NotifyPostScope {
         NotifyPostScope(
             postID: postID, name: name, callsite: callsite, matched: matched, parentPostID: parentPostID,
             message: message, thread: context.thread.id)
@@ -55,7 +55,7 @@ struct MessageHandOffTrace: Sendable {
     let name: String
     let postingThread: UInt64
     let enqueuedAt: UInt64
-    let registeredAt: NotifyCallsite
+    let registeredAt: ProbeEvent.Callsite
     /// What the context probe's ``NotifyContextProbe/handOff(_:)`` returned for this message.
     let carried: (any Sendable)?
 
@@ -80,21 +80,21 @@ extension NotifyCenter {
     }
 
     func emitMessageRemoved(
-        _ registration: MessageRegistration, reason: NotifyRemovalReason, callsite: NotifyCallsite? = nil,
+        _ registration: MessageRegistration, reason: ProbeEvent.RemovalReason, callsite: ProbeEvent.Callsite? = nil,
         to probes: ProbeSet
     ) {
         probes.emit(.removed(registration: registration.id, reason: reason, callsite: callsite))
     }
 
     func emitMessagePosted(
-        _ type: any Any.Type, kind: NotifyMessageKind, subject: AnyObject?, matched: Int, to probes: ProbeSet,
+        _ type: any Any.Type, kind: ProbeEvent.MessageKind, subject: AnyObject?, matched: Int, to probes: ProbeSet,
         file: StaticString, line: UInt
     ) -> MessagePostTrace {
         let context = ThreadContext.current
         let postID = context.takePostID()
         let name = TypeNames.name(of: type)
         let object = subject.map { subject in
-            NotifyObjectRef(subject, serial: lock.withLock { table.serials.serial(of: subject) })
+            ProbeEvent.ObjectRef(subject, serial: lock.withLock { table.serials.serial(of: subject) })
         }
         probes.prepareRings(context)
         let now = context.now()
@@ -135,10 +135,10 @@ extension MessageHandOffTrace {
 }
 
 extension MessageRegistration {
-    func info(preexisting: Bool) -> NotifyRegistration {
-        NotifyRegistration(
+    func info(preexisting: Bool) -> ProbeEvent.Registration {
+        ProbeEvent.Registration(
             id: id, name: TypeNames.name(of: messageType), kind: kind, observer: nil,
-            object: subject.map { NotifyObjectRef($0, serial: subjectSerial) }, target: target, targetLabel: nil,
+            object: subject.map { ProbeEvent.ObjectRef($0, serial: subjectSerial) }, target: target, targetLabel: nil,
             callsite: callsite,
             // Not main-thread-only: main-actor code may run off the main thread (an async `main`).
             preexisting: preexisting, capturesObserverStrongly: false, mainThreadOnly: false,

@@ -185,7 +185,7 @@ extension NotifyCenter {
     /// checkpoints but never posted is suspicious. Instruments calls the same idea Mark Generation.
     /// The latest checkpoints are remembered even with no probe attached, for a probe attached later.
     public func checkpoint(_ label: String, file: StaticString = #fileID, line: UInt = #line) {
-        let callsite = NotifyCallsite(file: file, line: line)
+        let callsite = ProbeEvent.Callsite(file: file, line: line)
         let thread = ThreadContext.currentID
         // Under the lock, so that a checkpoint is either remembered as unwatched or in the
         // attached probes' records before an attach or detach completes, and times follow that order.

@@ -24,18 +24,18 @@ public protocol NotifyContextProbe: NotifyProbe {
 
 /// A post as a context probe sees it when the post begins.
 public struct NotifyPostScope: Sendable {
-    /// As ``NotifyPost/postID``: its deliveries and the posts its handlers make refer to it.
+    /// As ``ProbeEvent/Post/postID``: its deliveries and the posts its handlers make refer to it.
     public let postID: UInt64
     /// The notification name, or a typed message's type name.
     public let name: String
     /// The `post` call.
-    public let callsite: NotifyCallsite
+    public let callsite: ProbeEvent.Callsite
     /// The registrations that will receive it.
     public let matched: Int
     /// The post whose handler made this post, 0 when none.
     public let parentPostID: UInt64
     /// The protocol of a typed message; nil for a `Notification`.
-    public let message: NotifyMessageKind?
+    public let message: ProbeEvent.MessageKind?
     /// ``NotifyThread/id`` of the posting thread.
     public let thread: UInt64
 }
@@ -47,8 +47,8 @@ public struct NotifyHandlerCall: Sendable {
     /// The notification name, or a typed message's type name.
     public let name: String
     /// Where the observer was registered.
-    public let registeredAt: NotifyCallsite
-    public let target: NotifyTargetKind
+    public let registeredAt: ProbeEvent.Callsite
+    public let target: ProbeEvent.TargetKind
     /// The queue label, operation-queue name or delivery-thread name; nil for posting, main and tasks.
     public let targetLabel: String?
     /// The thread the handler runs on; at a hand-off, the posting thread.

@@ -35,8 +35,8 @@ struct ProbeRecord {
     @usableFromInline var pointer: UnsafeRawPointer?
     @usableFromInline var file: StaticString
     @usableFromInline var kind: Kind
-    @usableFromInline var target: NotifyTargetKind
-    @usableFromInline var message: NotifyMessageKind?
+    @usableFromInline var target: ProbeEvent.TargetKind
+    @usableFromInline var message: ProbeEvent.MessageKind?
     @usableFromInline var hasUserInfo: Bool
     /// Which of the recorder's centers wrote it (see ``RecordingProbe/centerTag``): a byte the
     /// fields' alignment leaves free, so a record is no larger for it. Set as the record is built:
@@ -48,8 +48,9 @@ struct ProbeRecord {
 
     @inline(__always)
     static func posted(
-        at timestamp: UInt64, postID: UInt64, object: NotifyObjectRef?, hasUserInfo: Bool, matched: Int, depth: Int,
-        parentPostID: UInt64, file: StaticString, line: UInt, message: NotifyMessageKind?, nameSlot: UInt16 = 0,
+        at timestamp: UInt64, postID: UInt64, object: ProbeEvent.ObjectRef?, hasUserInfo: Bool, matched: Int,
+        depth: Int,
+        parentPostID: UInt64, file: StaticString, line: UInt, message: ProbeEvent.MessageKind?, nameSlot: UInt16 = 0,
         center: UInt8 = 0
     ) -> ProbeRecord {
         ProbeRecord(
@@ -62,7 +63,7 @@ struct ProbeRecord {
 
     @inline(__always)
     static func delivered(
-        at end: UInt64, postID: UInt64, registration: UInt64, postingThread: UInt64, target: NotifyTargetKind,
+        at end: UInt64, postID: UInt64, registration: UInt64, postingThread: UInt64, target: ProbeEvent.TargetKind,
         start: UInt64, wait: UInt64, depth: Int, nameSlot: UInt16 = 0, center: UInt8 = 0
     ) -> ProbeRecord {
         ProbeRecord(
@@ -99,24 +100,25 @@ struct ProbeRecord {
         switch kind {
         case .posted:
             let object = pointer.map {
-                NotifyObjectRef(
+                ProbeEvent.ObjectRef(
                     address: UInt(objectAddress), type: unsafeBitCast($0, to: (any AnyObject.Type).self),
                     serial: objectSerial)
             }
-            let post = NotifyPost(
+            let post = ProbeEvent.Post(
                 postID: postID, name: name, object: object, hasUserInfo: hasUserInfo, matched: Int(matched),
-                depth: Int(depth), parentPostID: parentPostID, callsite: NotifyCallsite(file: file, line: UInt(line)),
+                depth: Int(depth), parentPostID: parentPostID,
+                callsite: ProbeEvent.Callsite(file: file, line: UInt(line)),
                 message: message)
             return ProbeEvent(timestamp: timestamp, thread: thread, kind: .posted(post))
         case .delivered:
             let start = objectAddress
-            let delivery = NotifyDelivery(
+            let delivery = ProbeEvent.Delivery(
                 postID: postID, registration: parentPostID, name: name, postingThread: matched, target: target,
                 start: start, duration: timestamp > start ? timestamp - start : 0, wait: objectSerial,
                 depth: Int(depth))
             return ProbeEvent(timestamp: timestamp, thread: thread, kind: .delivered(delivery))
         case .messageEnqueued:
-            let enqueue = NotifyMessageEnqueue(
+            let enqueue = ProbeEvent.MessageEnqueue(
                 postID: postID, registration: parentPostID, pending: Int(matched), droppedOldest: hasUserInfo)
             return ProbeEvent(timestamp: timestamp, thread: thread, kind: .messageEnqueued(enqueue))
         case .boxed, .nameDefined:
@@ -175,9 +177,9 @@ package struct ProbeDrainedRecord {
     @inlinable package var center: UInt8 { record.center }
 
     // Posted.
-    @inlinable package var object: NotifyObjectRef? {
+    @inlinable package var object: ProbeEvent.ObjectRef? {
         record.pointer.map {
-            NotifyObjectRef(
+            ProbeEvent.ObjectRef(
                 address: UInt(record.objectAddress), type: unsafeBitCast($0, to: (any AnyObject.Type).self),
                 serial: record.objectSerial)
         }
@@ -186,16 +188,18 @@ package struct ProbeDrainedRecord {
     @inlinable package var matched: Int { Int(record.matched) }
     @inlinable package var depth: Int { Int(record.depth) }
     @inlinable package var parentPostID: UInt64 { record.parentPostID }
-    @inlinable package var callsite: NotifyCallsite { NotifyCallsite(file: record.file, line: UInt(record.line)) }
+    @inlinable package var callsite: ProbeEvent.Callsite {
+        ProbeEvent.Callsite(file: record.file, line: UInt(record.line))
+    }
     /// The callsite's file as written (`#fileID`), and its line: a key for a cache of callsites.
     @inlinable package var callsiteFile: StaticString { record.file }
     @inlinable package var callsiteLine: UInt { UInt(record.line) }
-    @inlinable package var message: NotifyMessageKind? { record.message }
+    @inlinable package var message: ProbeEvent.MessageKind? { record.message }
 
     // Delivered.
     @inlinable package var registration: UInt64 { record.parentPostID }
     @inlinable package var postingThread: UInt64 { record.matched }
-    @inlinable package var target: NotifyTargetKind { record.target }
+    @inlinable package var target: ProbeEvent.TargetKind { record.target }
     @inlinable package var start: UInt64 { record.objectAddress }
     @inlinable package var duration: UInt64 {
         record.timestamp > record.objectAddress ? record.timestamp - record.objectAddress : 0

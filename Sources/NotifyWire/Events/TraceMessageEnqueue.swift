@@ -1,5 +1,5 @@
 /// A typed message was queued for one observer: an `AsyncMessage` observer's mailbox or a message
-/// sequence's buffer (format 1.2); mirrors NotifyKit's `NotifyMessageEnqueue`. The delivery, if it
+/// sequence's buffer (format 1.2); mirrors NotifyKit's `ProbeEvent.MessageEnqueue`. The delivery, if it
 /// happens, follows as a ``TraceDelivery`` with the same post id and registration.
 public struct TraceMessageEnqueue: Sendable, Hashable {
     /// The event's sequence number.

@@ -1,4 +1,4 @@
-/// A notification was posted; mirrors NotifyKit's `NotifyPost`.
+/// A notification was posted; mirrors NotifyKit's `ProbeEvent.Post`.
 public struct TracePost: Sendable, Hashable {
     /// The event's sequence number.
     public var seq: UInt64
@@ -50,7 +50,7 @@ public struct TracePost: Sendable, Hashable {
     }
 }
 
-/// Which protocol a posted typed message conforms to; raw values equal NotifyKit's `NotifyMessageKind`.
+/// Which protocol a posted typed message conforms to; raw values equal NotifyKit's `ProbeEvent.MessageKind`.
 public enum TraceMessageKind: String, Sendable, Hashable, CaseIterable {
     /// A `MainActorMessage`: delivered inside `post`, on the main actor.
     case mainActor = "main"
@@ -59,7 +59,7 @@ public enum TraceMessageKind: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One handler run for one post, as a single line with its duration; mirrors NotifyKit's
-/// `NotifyDelivery`.
+/// `ProbeEvent.Delivery`.
 ///
 /// The event's ``timestamp`` is when the handler ended, so `timestamp == start + duration`.
 public struct TraceDelivery: Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// What a notification queue did; mirrors NotifyKit's `NotifyQueueActivity`.
+/// What a notification queue did; mirrors NotifyKit's `ProbeEvent.QueueActivity`.
 public struct TraceQueueActivity: Sendable, Hashable {
     /// The event's sequence number.
     public var seq: UInt64
@@ -36,7 +36,7 @@ public struct TraceQueueActivity: Sendable, Hashable {
     }
 }
 
-/// A queue's action; raw values equal NotifyKit's `NotifyQueueActivity.Action`.
+/// A queue's action; raw values equal NotifyKit's `ProbeEvent.QueueActivity.Action`.
 public enum TraceQueueAction: String, Sendable, Hashable, CaseIterable {
     /// A notification was added (or posted at once, for style `"now"`).
     case enqueued

@@ -1,6 +1,6 @@
 /// A registration as a trace records it: it began, or it was live when the stream started.
 ///
-/// Mirrors NotifyKit's `NotifyRegistration`, with objects and the callsite replaced by the ids of
+/// Mirrors NotifyKit's `ProbeEvent.Registration`, with objects and the callsite replaced by the ids of
 /// their introductions. A viewer builds its observer table from these and ``TraceRemoval``s.
 public struct TraceRegistration: Sendable, Hashable {
     /// The event's sequence number.
@@ -76,7 +76,7 @@ public struct TraceRegistration: Sendable, Hashable {
     }
 }
 
-/// How a registration delivers; raw values equal NotifyKit's `NotifyRegistrationKind`.
+/// How a registration delivers; raw values equal NotifyKit's `ProbeEvent.RegistrationKind`.
 public enum TraceRegistrationKind: String, Sendable, Hashable, CaseIterable {
     /// A weakly held target and an unapplied method.
     case target
@@ -102,7 +102,7 @@ public enum TraceRegistrationKind: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// Where a handler runs; raw values equal NotifyKit's `NotifyTargetKind`.
+/// Where a handler runs; raw values equal NotifyKit's `ProbeEvent.TargetKind`.
 public enum TraceTargetKind: String, Sendable, Hashable, CaseIterable {
     /// On the posting thread, inside `post`.
     case posting

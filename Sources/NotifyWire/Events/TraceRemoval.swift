@@ -28,7 +28,7 @@ public struct TraceRemoval: Sendable, Hashable {
     }
 }
 
-/// Why a registration ended; raw values equal NotifyKit's `NotifyRemovalReason`.
+/// Why a registration ended; raw values equal NotifyKit's `ProbeEvent.RemovalReason`.
 public enum TraceRemovalReason: String, Sendable, Hashable, CaseIterable {
     /// `removeObserver` was called.
     case explicit
