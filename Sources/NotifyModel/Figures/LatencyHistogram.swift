@@ -10,7 +10,7 @@
 /// histogram.record(1_400)
 /// histogram.percentile(0.99)  // 1_400
 /// ```
-public struct LatencyHistogram: Sendable, Hashable {
+package struct LatencyHistogram: Sendable, Hashable {
     /// Linear sub-buckets per power of two.
     static let subBucketBits = 3
     static let subBuckets = 1 << subBucketBits
@@ -22,23 +22,23 @@ public struct LatencyHistogram: Sendable, Hashable {
     /// Allocated on the first value, so a row that never delivers pays nothing.
     private var counts: [UInt64] = []
     /// Values recorded.
-    public private(set) var count: UInt64 = 0
+    package private(set) var count: UInt64 = 0
     /// Sum of the values, for the mean.
-    public private(set) var sum: UInt64 = 0
+    package private(set) var sum: UInt64 = 0
     /// The largest value recorded; 0 when empty.
-    public private(set) var max: UInt64 = 0
+    package private(set) var max: UInt64 = 0
     /// The smallest value recorded; 0 when empty.
-    public private(set) var min: UInt64 = 0
+    package private(set) var min: UInt64 = 0
 
     /// Creates an empty histogram.
-    public init() {}
+    package init() {}
 
     /// The mean, or 0 when empty.
-    public var mean: UInt64 { count == 0 ? 0 : sum / count }
+    package var mean: UInt64 { count == 0 ? 0 : sum / count }
 
     /// Adds one value (nanoseconds).
     @inline(__always)
-    public mutating func record(_ value: UInt64) {
+    package mutating func record(_ value: UInt64) {
         if counts.isEmpty {
             counts = Array(repeating: 0, count: Self.bucketCount)
             min = value
@@ -52,7 +52,7 @@ public struct LatencyHistogram: Sendable, Hashable {
 
     /// The value below which a fraction `p` (0...1) of the recorded values fall, rounded up to a
     /// bucket bound and clamped to ``max``; 0 when empty.
-    public func percentile(_ p: Double) -> UInt64 {
+    package func percentile(_ p: Double) -> UInt64 {
         guard count > 0 else { return 0 }
         let clamped = Swift.min(Swift.max(p, 0), 1)
         let rank = Swift.max(1, UInt64((clamped * Double(count)).rounded(.up)))
@@ -65,7 +65,7 @@ public struct LatencyHistogram: Sendable, Hashable {
     }
 
     /// The 99th percentile: what the name table shows.
-    public var p99: UInt64 { percentile(0.99) }
+    package var p99: UInt64 { percentile(0.99) }
 
     @inline(__always)
     static func bucket(of value: UInt64) -> Int {

@@ -4,14 +4,14 @@
 /// Why buckets and not timestamps: memory stays fixed (``InspectorConfiguration/rateHistoryLength``
 /// buckets) however fast events come, and the figure is a pure function of event and tick times,
 /// so a replay shows exactly what the live session showed.
-public struct RateWindow: Sendable, Hashable {
+package struct RateWindow: Sendable, Hashable {
     /// Nanoseconds per bucket.
-    public let bucketWidth: UInt64
+    package let bucketWidth: UInt64
     /// Complete buckets that make up ``perSecond``.
-    public let windowBuckets: Int
+    package let windowBuckets: Int
     private var history: RingBuffer<UInt64>
     /// Events in the bucket still open.
-    public private(set) var current: UInt64 = 0
+    package private(set) var current: UInt64 = 0
     /// Start of the open bucket; nil before the first event or tick.
     private var bucketStart: UInt64?
     private var bucketEnd: UInt64 = 0
@@ -86,7 +86,7 @@ public struct RateWindow: Sendable, Hashable {
 
     /// Events per second over the last ``windowBuckets`` complete buckets (fewer at the start of
     /// a session); 0 before the first bucket completes.
-    public var perSecond: Double {
+    package var perSecond: Double {
         let buckets = history.elements.suffix(windowBuckets)
         guard !buckets.isEmpty else { return 0 }
         let total = buckets.reduce(0, +)
@@ -94,5 +94,5 @@ public struct RateWindow: Sendable, Hashable {
     }
 
     /// Counts of the complete buckets, oldest first: a sparkline's data.
-    public var recentBuckets: [UInt64] { history.elements }
+    package var recentBuckets: [UInt64] { history.elements }
 }

@@ -33,7 +33,9 @@ public struct LeakEvidence: Sendable, Hashable {
     /// R7: the slowest run or post total; R2(a) and R10: how long the registration lived or waited.
     public var duration: UInt64?
     /// R7: durations of the slow runs, for p50/p95.
-    public var durations: LatencyHistogram?
+    package var durations: LatencyHistogram?
+    /// R7: the 99th-percentile slow run, nanoseconds.
+    public var durationP99: UInt64? { durations?.p99 }
     /// Other callsites: R4 every self-capturing registration, R5 every registering call of the
     /// duplicated group, R7 and R8 the posters, R9 the posters, R2(b) the re-registration, R1
     /// missed `removeObserver` calls.

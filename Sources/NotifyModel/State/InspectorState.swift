@@ -56,14 +56,14 @@ public struct InspectorState: Sendable {
     /// until one said (producers before format 1.3 never do).
     public internal(set) var viewers: Int?
     /// Posts per second and their history.
-    public internal(set) var postRate: RateWindow
+    package internal(set) var postRate: RateWindow
     /// Deliveries per second and their history.
-    public internal(set) var deliveryRate: RateWindow
+    package internal(set) var deliveryRate: RateWindow
     /// The slowest handler run per rate bucket (nanoseconds): the header's sparkline.
-    public internal(set) var slowestHandlerWindow: RateWindow
+    package internal(set) var slowestHandlerWindow: RateWindow
     /// Live registrations, names, threads and open findings, sampled each tick: the header's
     /// sparklines of counts.
-    public internal(set) var levelWindows: LevelWindows
+    package internal(set) var levelWindows: LevelWindows
 
     var loss = DetailLoss()
     /// Stream time at which ``advanceClock(to:)`` has work due (0: before the first timed event).

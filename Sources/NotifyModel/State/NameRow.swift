@@ -21,11 +21,18 @@ public struct NameRow: Sendable, Hashable {
     /// Posts that matched no registration (wildcards included).
     public internal(set) var postsWithNoObserver: UInt64 = 0
     /// Handler durations.
-    public internal(set) var handlerTime = LatencyHistogram()
+    package internal(set) var handlerTime = LatencyHistogram()
     /// Threads that posted the name.
-    public internal(set) var postingThreads: ThreadIDSet
+    package internal(set) var postingThreads: ThreadIDSet
     /// Threads whose handlers ran for it.
-    public internal(set) var handlingThreads: ThreadIDSet
+    package internal(set) var handlingThreads: ThreadIDSet
+    /// The mean and 99th-percentile handler run for this name, nanoseconds (0 before one ran).
+    public var handlerMean: UInt64 { handlerTime.mean }
+    public var handlerP99: UInt64 { handlerTime.p99 }
+    /// Ids of the threads that posted the name (as the stream numbers them), and of those whose handlers
+    /// ran for it, as far as the row keeps them.
+    public var postingThreadIDs: [UInt64] { postingThreads.ids }
+    public var handlingThreadIDs: [UInt64] { handlingThreads.ids }
     /// Stream time of the last post.
     public internal(set) var lastPostAt: UInt64?
     /// Thread of the last post.

@@ -26,7 +26,9 @@ public struct ThreadRow: Sendable, Hashable, Identifiable {
     /// How long the async messages this thread ran had waited in their observers' mailboxes
     /// (enqueue to start; deliveries with target task). Other queued deliveries' waits are in the
     /// log.
-    public internal(set) var mailboxWait = LatencyHistogram()
+    package internal(set) var mailboxWait = LatencyHistogram()
+    /// The 99th-percentile mailbox wait, nanoseconds (0 before one was seen).
+    public var mailboxWaitP99: UInt64 { mailboxWait.p99 }
     var log: RingBuffer<DeliveryLogEntry>
     /// Stream time of the last activity, for eviction.
     var lastActive: UInt64 = 0

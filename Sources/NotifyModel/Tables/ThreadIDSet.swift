@@ -3,12 +3,12 @@
 /// Why not `Set<UInt64>`: names are touched by a handful of threads, and a linear scan of a few
 /// words (newest first) beats hashing on the fold's hot path. Past its capacity, further ones
 /// are only counted in ``overflow``, so a name touched by an endless thread pool stays bounded.
-public struct ThreadIDSet: Sendable, Hashable {
+package struct ThreadIDSet: Sendable, Hashable {
     /// The ids, in the order first seen.
-    public private(set) var ids: [UInt64] = []
+    package private(set) var ids: [UInt64] = []
     /// Insertions of ids not kept because the set was full; ids past the cap are not remembered,
     /// so one such thread may count more than once.
-    public private(set) var overflow: UInt64 = 0
+    package private(set) var overflow: UInt64 = 0
     let capacity: Int
 
     init(capacity: Int) {
@@ -16,10 +16,10 @@ public struct ThreadIDSet: Sendable, Hashable {
     }
 
     /// Whether `id` is in the set.
-    public func contains(_ id: UInt64) -> Bool { ids.contains(id) }
+    package func contains(_ id: UInt64) -> Bool { ids.contains(id) }
 
     /// The number of ids kept.
-    public var count: Int { ids.count }
+    package var count: Int { ids.count }
 
     @inline(__always)
     mutating func insert(_ id: UInt64) {
