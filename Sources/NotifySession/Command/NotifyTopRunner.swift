@@ -30,7 +30,9 @@ package enum NotifyTopRunner {
         // write instead of dying of SIGPIPE. Sockets already write with MSG_NOSIGNAL.
         signal(SIGPIPE, SIG_IGN)
         if options.relay {
-            return options.list ? Relay.list() : Relay.stream(pid: options.pid, socket: options.socket)
+            return options.list
+                ? Relay.list(reportError: reportError)
+                : Relay.stream(pid: options.pid, socket: options.socket, reportError: reportError)
         }
         let host = makeHost(options)
         defer { host.close() }
