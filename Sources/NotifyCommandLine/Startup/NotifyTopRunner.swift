@@ -4,6 +4,7 @@ import Glibc
 import NotifyCurses
 import NotifyFoundationProbe
 import NotifyLeakBaseline
+import NotifySession
 import NotifySystem
 import NotifyTraceViewer
 import NotifyTUI
