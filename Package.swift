@@ -105,7 +105,8 @@ let package = Package(
             name: "notify-bench",
             dependencies: [
                 "NotifyKit", "NotifyWire", "NotifyTraceApp", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
-                "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyDemo", "CAllocationCounter", "CNotifyTicks",
+                "NotifyBenchmarks", "NotifySession", "NotifyTUI", "NotifyCurses", "NotifyDemo", "CAllocationCounter",
+                "CNotifyTicks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "NotifyMetrics", .product(name: "Metrics", package: "swift-metrics"), "NotifyFoundationProbe",
                 "NotifyTracing", .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -122,22 +123,30 @@ let package = Package(
         .systemLibrary(name: "CNcurses"),
         // The real terminal backend: the only target that imports CNcurses.
         .target(name: "NotifyCurses", dependencies: ["NotifyTUI", "CNcurses"]),
-        // notifytop's run loop: reader thread, replay clock, recording, demo child, batch output.
+        // notifytop's run loop: reader thread, replay clock, recording, demo child, reports, batch output.
+        // It draws on any TerminalBackend and links no curses.
         .target(
             name: "NotifySession",
             dependencies: [
-                "NotifyTUI", "NotifyCurses", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire",
-                "NotifyFoundationProbe", "NotifyLeakBaseline",
+                "NotifyTUI", "NotifyTraceViewer", "NotifySystem", "NotifyModel", "NotifyWire", "NotifyFoundationProbe",
+                "NotifyLeakBaseline",
+            ]
+        ),
+        // notifytop's command line and start-up: the commands and their options, opening the source, the
+        // terminal (NotifyCurses) and the session. A library, so tests parse and run it.
+        .target(
+            name: "NotifyCommandLine",
+            dependencies: [
+                "NotifySession", "NotifyCurses", "NotifyTUI", "NotifyTraceViewer", "NotifySystem", "NotifyModel",
+                "NotifyWire", "NotifyFoundationProbe", "NotifyLeakBaseline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // notifytop: the thin command line. `--demo` starts the notify-demo binary built beside it.
+        // notifytop: only calls NotifyCommandLine's root command. `--demo` starts the notify-demo binary
+        // built beside it.
         .executableTarget(
             name: "notifytop",
-            dependencies: [
-                "NotifySession", "NotifyTUI", "NotifyModel",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["NotifyCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // The demo app's workload, scenarios and planted bugs (all logic, so tests can drive it).
@@ -219,12 +228,14 @@ let package = Package(
             ],
             exclude: ["Snapshots"]
         ),
+        // NotifySession's tests, and NotifyCommandLine's: the commands parsed, and runs through NotifyTopRunner.
         .testTarget(
             name: "NotifySessionTests",
             dependencies: [
-                "NotifySession", "NotifyTUI", "NotifyCurses", "NotifyModel", "NotifyWire", "NotifyTraceViewer",
-                "NotifyTraceApp", "NotifySystem", "NotifyKit", "NotifyTUITestSupport", "NotifyTestSupport",
-                "NotifyLeakBaseline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NotifySession", "NotifyCommandLine", "NotifyTUI", "NotifyCurses", "NotifyModel", "NotifyWire",
+                "NotifyTraceViewer", "NotifyTraceApp", "NotifySystem", "NotifyKit", "NotifyTUITestSupport",
+                "NotifyTestSupport", "NotifyLeakBaseline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The demo's workload, scenarios and planted bugs, seen by a probe in the demo's own process.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks notifytop's command line as ArgumentParser builds it: `notifytop --help` lists every
-# subcommand declared in Sources/NotifySession/Command, `notifytop help SUB` prints each one's help,
+# subcommand declared in Sources/NotifyCommandLine/Commands, `notifytop help SUB` prints each one's help,
 # and every completion script (bash, zsh, fish; from the root and from each subcommand) parses.
 # Usage: .ci/check-cli.sh [path/to/notifytop]   (default .build/debug/notifytop, built already)
 # Prints one line per problem and exits 1 when there is any.
@@ -18,7 +18,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # The subcommands as the sources declare them: every commandName but the root's.
-mapfile -t subcommands < <(grep -ho 'commandName: *"[^"]*"' Sources/NotifySession/Command/*.swift |
+mapfile -t subcommands < <(grep -ho 'commandName: *"[^"]*"' Sources/NotifyCommandLine/Commands/*.swift |
     sed -E 's/.*"([^"]*)"/\1/' | grep -vx notifytop | sort -u)
 [ ${#subcommands[@]} -ge 5 ] || problem "found only ${#subcommands[@]} subcommands: ${subcommands[*]}"
 

@@ -1,7 +1,7 @@
 import ArgumentParser
-import NotifySession
+import NotifyCommandLine
 
-/// `notifytop`: the command line is NotifySession's ``NotifyTopCommand``, so tests parse it too.
+/// `notifytop`: the command line is NotifyCommandLine's ``NotifyTopCommand``, so tests parse it too.
 @main
 enum NotifyTop {
     static func main() {

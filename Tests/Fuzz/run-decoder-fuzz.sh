@@ -69,8 +69,8 @@ printf 'module CDisplayWidth {\n    header "%s"\n    export *\n}\n' \
 # sources MODULE: what the fuzzer compiles of it; of NotifySession, the reports and exports.
 sources() {
     if [ "$1" = NotifySession ]; then
-        for file in Recording/RecordingDiff.swift Recording/RecordingDiff+Report.swift Recording/RecordingFold.swift \
-            Recording/ExplanationReport.swift Recording/CascadeReport.swift Recording/ReportedObject.swift \
+        for file in Reports/RecordingDiff.swift Reports/RecordingDiff+Report.swift Recording/RecordingFold.swift \
+            Reports/ExplanationReport.swift Reports/CascadeReport.swift Reports/ReportedObject.swift \
             Output/PrintableText.swift Output/BatchJSON.swift Output/BatchJSON+Overview.swift Output/PrettyJSON.swift \
             Output/PerfettoTraceWriter.swift Output/SliceNesting.swift; do
             echo "Sources/NotifySession/$file"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotifyCommandLine
 import NotifySession
 import NotifySystem
 import Testing

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotifyCommandLine
 import NotifyModel
 import NotifySession
 import NotifySystem

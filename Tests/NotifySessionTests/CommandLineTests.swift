@@ -1,4 +1,5 @@
 import ArgumentParser
+import NotifyCommandLine
 import NotifyModel
 import NotifySession
 import Testing

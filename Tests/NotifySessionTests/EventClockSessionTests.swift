@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import NotifyCommandLine
 import NotifyTestSupport
 import NotifyWire
 import NotifyModel

@@ -1,4 +1,5 @@
 import Foundation
+import NotifyCommandLine
 import NotifyModel
 @testable import NotifySession
 import NotifySystem

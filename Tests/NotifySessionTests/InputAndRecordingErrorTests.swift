@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotifyCommandLine
 import NotifyTUITestSupport
 import NotifyTestSupport
 import NotifyWire

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import NotifyCommandLine
 import NotifyKit
 import NotifyModel
 import NotifySession

@@ -1,4 +1,5 @@
 import Foundation
+@testable import NotifyCommandLine
 import NotifyTUITestSupport
 import NotifyTestSupport
 import NotifyWire

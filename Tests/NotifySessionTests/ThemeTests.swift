@@ -1,4 +1,3 @@
-@testable import NotifyCurses
 import NotifySession
 import NotifyTUI
 import NotifyTUITestSupport

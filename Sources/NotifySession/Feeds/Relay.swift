@@ -81,18 +81,20 @@ package enum Relay {
         String(text.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? "?" : $0 })
     }
 
-    /// `--relay --list`: prints the listing; 1 when the socket directory is unsafe.
-    package static func list(directory: SocketDirectory = .standard) -> Int32 {
+    /// `--relay --list`: prints the listing; 1 when the socket directory is unsafe, said through
+    /// `reportError`.
+    package static func list(directory: SocketDirectory = .standard, reportError: (String) -> Void) -> Int32 {
         if let problem = directory.problem {
-            NotifyTopRunner.printError("notifytop: \(problem)")
+            reportError("notifytop: \(problem)")
             return 1
         }
         var text = listing(directory: directory.path, processes: directory.inspectableProcesses())
         return writeAll(STDOUT_FILENO, &text) ? 0 : 1
     }
 
-    /// `--relay [--pid N | --socket PATH]`: streams the target's trace to standard output.
-    package static func stream(pid: Int32?, socket path: String?) -> Int32 {
+    /// `--relay [--pid N | --socket PATH]`: streams the target's trace to standard output; a target
+    /// that cannot be reached is one line through `reportError`.
+    package static func stream(pid: Int32?, socket path: String?, reportError: (String) -> Void) -> Int32 {
         let socket: UnixSocket
         do {
             let target = try AttachTarget.resolve(pid: pid, socket: path)
@@ -100,7 +102,7 @@ package enum Relay {
         } catch {
             // The viewer shows one line; a list of candidates is its own business (it listed them).
             let line = "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
-            NotifyTopRunner.printError("notifytop: \(line)")
+            reportError("notifytop: \(line)")
             return 1
         }
         copy(from: socket)

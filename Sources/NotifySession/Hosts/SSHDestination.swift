@@ -1,5 +1,3 @@
-import ArgumentParser
-
 /// `--ssh [user@]host[:port]`: where ssh logs in, checked once when the command line is parsed.
 /// An IPv6 address takes brackets when it has a port (`[::1]:2222`); a bare one (`::1`) has none.
 package struct SSHDestination: Sendable, Equatable {
@@ -59,12 +57,4 @@ package struct SSHDestination: Sendable, Equatable {
         let shownHost = port != nil && host.contains(":") ? "[\(host)]" : host
         return (user.map { $0 + "@" } ?? "") + shownHost + (port.map { ":\($0)" } ?? "")
     }
-}
-
-extension SSHDestination: ExpressibleByArgument {
-    package init?(argument: String) {
-        self.init(text: argument)
-    }
-
-    package var defaultValueDescription: String { text }
 }

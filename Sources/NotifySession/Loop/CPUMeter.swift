@@ -34,7 +34,7 @@ package struct CPUMeter {
     }
 
     /// CLOCK_MONOTONIC, the clock trace timestamps use, so live ticks line up with event times.
-    static func wallNanoseconds() -> UInt64 {
+    package static func wallNanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)

@@ -1,4 +1,4 @@
-import NotifyFoundationProbe
+package import NotifyFoundationProbe
 import NotifyTUI
 
 /// `--foundation --pid`'s two modes: figures counted in the kernel, or every event as a line.
@@ -6,7 +6,7 @@ import NotifyTUI
 /// the app goes on, seen throughout.
 extension DashboardSession {
     /// Follows `probes`: the header's badge says its mode, the log its start.
-    func watchProbes(_ probes: FoundationProbeSession) {
+    package func watchProbes(_ probes: FoundationProbeSession) {
         self.probes = probes
         showProbeMode()
         if probes.mode == .counting { status.message = Self.countingNote }

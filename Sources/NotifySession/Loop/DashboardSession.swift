@@ -5,7 +5,7 @@ import Glibc
 package import NotifyWire
 package import NotifyModel
 package import NotifyTUI
-import NotifyTraceViewer
+package import NotifyTraceViewer
 import NotifyFoundationProbe
 
 /// The run loop: the single owner of the model and the view state (bottom's `recv` loop).
@@ -43,7 +43,7 @@ package final class DashboardSession {
     /// What the screen shows.
     package var view: ViewState
     /// Pause, recording, delay and the rest of the header's session facts.
-    package internal(set) var status: SessionStatus
+    package var status: SessionStatus
     /// The keymap keys go through.
     package let keymap: Keymap
     /// Where the next runtime recording goes; nil picks `notifytop-<pid>-<n>.ndjson`.
@@ -78,7 +78,7 @@ package final class DashboardSession {
     var probes: FoundationProbeSession?
     /// `--record`'s files for the processes followed after a restart, in order (the first
     /// attachment's is the runner's own).
-    var restartRecordings: [TraceRecorder] = []
+    package internal(set) var restartRecordings: [TraceRecorder] = []
     private var cpu = CPUMeter()
     private var lastInfo = FrameInfo()
     var lastAdvance = CPUMeter.wallNanoseconds()

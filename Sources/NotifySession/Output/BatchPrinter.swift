@@ -3,19 +3,19 @@ import Glibc
 #endif
 import NotifyModel
 import NotifyWire
-import NotifyTUI
+package import NotifyTUI
 
 /// `--batch`: frames as plain text on standard output, like `top -b`, flushed after each one so
 /// a pipe sees them as they come (nvtop#402). Also the fallback when there is no usable terminal.
 /// With `json`, each frame is one line of JSON (``BatchJSON``) instead. `moreViews` are printed
 /// in each frame after the session's view (`--view names,threads,leaks`). The Leaks view, what a
 /// CI gate prints, is a plain table (`leaksTable(_:view:)`) rather than the screen.
-enum BatchPrinter {
+package enum BatchPrinter {
     /// Prints `iterations` frames, one redraw delay apart (the first after one delay of collecting,
     /// after what precedes `--from` has been folded, or after a whole replay has been read when it
     /// plays at full speed), and no more once a live
     /// target has ended for good (`--no-reattach`, or a demo child).
-    static func run(
+    package static func run(
         _ session: DashboardSession, iterations: Int, size: Size, glyphs: Glyphs, isReplay: Bool,
         json: Bool = false, moreViews: [ViewID] = []
     ) -> DashboardSession.Exit {
@@ -121,7 +121,7 @@ enum BatchPrinter {
 
     /// Writes all of `text` to standard output; false when it is closed (or fails), so the batch
     /// ends instead of computing frames nobody reads. Needs SIGPIPE ignored, as
-    /// ``NotifyTopRunner`` does, to see EPIPE rather than be killed by the signal.
+    /// notifytop's start-up (`NotifyTopRunner`) does, to see EPIPE rather than be killed by the signal.
     static func write(_ text: String) -> Bool {
         var bytes = Array(text.utf8)
         var offset = 0

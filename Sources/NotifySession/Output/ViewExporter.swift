@@ -1,5 +1,4 @@
 import Foundation
-import NotifyCurses
 import NotifySystem
 import NotifyTUI
 import NotifyWire

@@ -1,8 +1,9 @@
 import ArgumentParser
+import NotifySession
 
 /// `--speed 2`: how much faster than recorded a replay plays; 0 plays everything at once.
 package struct ReplaySpeed: Sendable, Hashable, ExpressibleByArgument {
-    /// 0, or a factor within ``ReplayFeed/speeds``.
+    /// 0, or a factor within `ReplayFeed.speeds`.
     package let factor: Double
 
     /// A plain number, 0 or from 0.25 to 64; nil for anything else rather than clamping it.

@@ -1,4 +1,5 @@
 import NotifyFoundationProbe
+import NotifySession
 import NotifySystem
 import NotifyWire
 import NotifyTraceViewer

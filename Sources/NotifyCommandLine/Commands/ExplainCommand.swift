@@ -1,9 +1,10 @@
 package import ArgumentParser
 import NotifyModel
+import NotifySession
 
 /// `notifytop explain FILE --name NAME` (or `--pid P`): why each observer did or did not run for a
 /// name's posts; `--post SEQ --cascade` what a post set off.
-/// Parsing only; the explanation is NotifyModel's, the report ``ExplanationReport``.
+/// Parsing only; the explanation is NotifyModel's, the report `ExplanationReport`.
 package struct ExplainCommand: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "explain",

@@ -1,14 +1,13 @@
-import NotifyTUI
-
 /// How one `Style` looks at one colour depth: colours as curses numbers (-1 = the terminal's
-/// default) and attributes. Kept apart from the curses calls so the table reads as a theme.
-struct Look: Equatable {
-    var foreground: Int16 = -1
-    var background: Int16 = -1
-    var bold = false
-    var reverse = false
-    var dim = false
-    var underline = false
+/// default) and attributes. Kept apart from the curses calls so the table reads as a theme; the
+/// curses backend and the screen dump (``AnsiDump``) both draw with it.
+package struct Look: Equatable {
+    package var foreground: Int16 = -1
+    package var background: Int16 = -1
+    package var bold = false
+    package var reverse = false
+    package var dim = false
+    package var underline = false
 }
 
 /// The themes, each degrading 256 → 16 → 8 → mono (btop's `-l`/`-t`, htop's `-C`).
@@ -16,8 +15,8 @@ struct Look: Equatable {
 /// Mono uses attributes only, so every role stays distinguishable with NO_COLOR. Dark grey is
 /// never used as a foreground on 8/16 colours, since some terminals draw it invisible (htop's
 /// "Broken Gray" scheme exists for that).
-enum Palette {
-    static func look(for style: Style, depth: ColorDepth, theme: Theme = .standard) -> Look {
+package enum Palette {
+    package static func look(for style: Style, depth: ColorDepth, theme: Theme = .standard) -> Look {
         if theme == .mono { return mono(style) }
         if theme == .light {
             switch depth {

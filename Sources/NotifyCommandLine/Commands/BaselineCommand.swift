@@ -1,5 +1,6 @@
 package import ArgumentParser
 import NotifyLeakBaseline
+import NotifySession
 
 /// `notifytop baseline REC`: prints the signatures of a recording's leak findings, the file
 /// `--baseline` reads. Parsing only; the work happens in `LeakBaseline`.

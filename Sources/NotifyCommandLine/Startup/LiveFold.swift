@@ -1,5 +1,6 @@
 import Foundation
 package import NotifyModel
+import NotifySession
 import NotifyTraceViewer
 import NotifyWire
 

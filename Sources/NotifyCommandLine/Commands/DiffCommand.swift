@@ -1,8 +1,9 @@
 package import ArgumentParser
 package import NotifyModel
+import NotifySession
 
 /// `notifytop diff A B`: compares two recordings for regression checks. Parsing only; the work
-/// happens in ``RecordingDiff``.
+/// happens in `RecordingDiff`.
 package struct DiffCommand: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "diff",

@@ -1,5 +1,6 @@
 package import ArgumentParser
 package import NotifyFoundationProbe
+package import NotifySession
 
 /// What notifytop attaches to: a process by id or socket, Foundation's own center, another host.
 /// Declared once and shared by every command that attaches (the dashboard, `explain`), validated

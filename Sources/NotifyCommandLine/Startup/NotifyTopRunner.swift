@@ -4,6 +4,7 @@ import Glibc
 import NotifyCurses
 import NotifyFoundationProbe
 import NotifyLeakBaseline
+import NotifySession
 import NotifySystem
 import NotifyTraceViewer
 import NotifyTUI
@@ -30,7 +31,9 @@ package enum NotifyTopRunner {
         // write instead of dying of SIGPIPE. Sockets already write with MSG_NOSIGNAL.
         signal(SIGPIPE, SIG_IGN)
         if options.relay {
-            return options.list ? Relay.list() : Relay.stream(pid: options.pid, socket: options.socket)
+            return options.list
+                ? Relay.list(reportError: reportError)
+                : Relay.stream(pid: options.pid, socket: options.socket, reportError: reportError)
         }
         let host = makeHost(options)
         defer { host.close() }

@@ -1,5 +1,3 @@
-import NotifyTUI
-
 /// The light theme: dark text on light backgrounds. Every role sets its background, so the
 /// screen is light whatever the terminal's own background is. Yellow is never a foreground (it
 /// vanishes on white); warnings use magenta on 8/16 colours and dark orange on 256. Tests check

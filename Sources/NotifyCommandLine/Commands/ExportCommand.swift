@@ -1,7 +1,8 @@
 package import ArgumentParser
+import NotifySession
 
 /// `notifytop export REC --perfetto OUT.json`: a recording as a timeline for ui.perfetto.dev.
-/// Parsing only; the work happens in ``PerfettoExport``.
+/// Parsing only; the work happens in `PerfettoExport`.
 package struct ExportCommand: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "export",

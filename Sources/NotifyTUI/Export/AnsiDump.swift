@@ -1,5 +1,3 @@
-package import NotifyTUI
-
 /// A frame as text with ANSI SGR colour codes (a `.ans` file): what the screen looked like, in
 /// colour, for a bug report, using the same palette the terminal uses.
 package enum AnsiDump {

@@ -1,5 +1,6 @@
 package import ArgumentParser
 package import NotifyModel
+package import NotifySession
 package import NotifyTUI
 
 /// The dashboard's command line, declared and validated once: ``DashboardCommand`` takes it as an
