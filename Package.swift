@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "NotifyFoundationProbe", dependencies: ["NotifyWire", "NotifySystem"]),
 
         // The inspector model: a pure fold of trace events into tables and leak findings.
-        .target(name: "NotifyModel", dependencies: ["NotifyWire"]),
+        .target(name: "NotifyModel", dependencies: ["NotifyWire", "NotifySystem"]),
 
         // Leak checks in tests: a probe on the center for a block, folded through NotifyModel's rules.
         // NotifyTraceApp turns probe events into trace lines exactly as notifytop receives them.
