@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "NotifyFoundationProbe", dependencies: ["NotifyWire", "NotifySystem"]),
 
         // The inspector model: a pure fold of trace events into tables and leak findings.
-        .target(name: "NotifyModel", dependencies: ["NotifyWire"]),
+        .target(name: "NotifyModel", dependencies: ["NotifyWire", "NotifySystem"]),
 
         // Leak checks in tests: a probe on the center for a block, folded through NotifyModel's rules.
         // NotifyTraceApp turns probe events into trace lines exactly as notifytop receives them.
@@ -159,8 +159,9 @@ let package = Package(
             path: "Demo/notify-demo"
         ),
 
-        // The tests' shared vocabulary: a seeded generator, waits with a deadline, temporary paths, a trace
-        // builder. Generic: it sees NotifyWire only, so the model's tests link no app side.
+        // The tests' shared vocabulary: waits with a deadline, temporary paths, a trace builder (the seeded
+        // generator is NotifySystem's SplitMix64). Generic: it sees NotifyWire only, so the model's tests
+        // link no app side.
         .target(
             name: "NotifyTestSupport", dependencies: ["NotifyWire", "NotifySystem"], path: "Tests/NotifyTestSupport"),
         // The viewer's test fixture: a small trace with every view's content, folded into frame data.
@@ -187,7 +188,10 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
-        .testTarget(name: "NotifyWireTests", dependencies: ["NotifyWire", "NotifyBenchmarks", "NotifyTestSupport"]),
+        .testTarget(
+            name: "NotifyWireTests",
+            dependencies: ["NotifyWire", "NotifyBenchmarks", "NotifySystem", "NotifyTestSupport"]
+        ),
         .testTarget(
             name: "NotifyFoundationProbeTests", dependencies: ["NotifyFoundationProbe", "NotifyWire", "NotifySystem"]),
         .testTarget(
@@ -203,7 +207,7 @@ let package = Package(
         // The pure fold's tests: no app side, no sockets.
         .testTarget(
             name: "NotifyModelTests",
-            dependencies: ["NotifyModel", "NotifyWire", "NotifyBenchmarks", "NotifyTestSupport"]
+            dependencies: ["NotifyModel", "NotifyWire", "NotifyBenchmarks", "NotifySystem", "NotifyTestSupport"]
         ),
         // End to end: a NotifyKit center or the demo through the inspector's socket into the model and a
         // session, against the truth the app kept, live and replayed.

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifySystem
 
 /// The demo app as a whole: the long-lived services, the UI (inside the main lane) and the worker
 /// lanes, all on one ``NotifyCenter``. Drivers decide where and when lanes step:

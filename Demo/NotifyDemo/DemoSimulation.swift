@@ -1,5 +1,6 @@
 import Foundation
 package import NotifyKit
+import NotifySystem
 
 /// The demo driven deterministically, for tests: every lane steps on the calling thread in an
 /// order drawn from the seed, and asynchronous delivery targets deliver on the posting thread.

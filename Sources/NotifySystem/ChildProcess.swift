@@ -7,7 +7,8 @@ import Musl
 /// A child program started with `posix_spawnp`, its standard streams on descriptors the caller
 /// chose, in a session of its own: it has no controlling terminal, so it can never prompt on
 /// (or draw over) the dashboard's screen, and a Ctrl-C meant for notifytop does not reach it.
-/// SIGPIPE, which notifytop ignores, is restored to its default in the child.
+/// SIGPIPE, which notifytop ignores, is restored to its default in the child, and it inherits no
+/// other descriptor (``closeDescriptorsFromThree(_:)``), with or without close-on-exec.
 package final class ChildProcess: @unchecked Sendable {  // `ended` is only touched under `lock`
     /// How a child ended.
     package enum Termination: Sendable, Equatable, CustomStringConvertible {
@@ -53,6 +54,7 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
         posix_spawn_file_actions_adddup2(&actions, input, 0)
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, error, 2)
+        Self.closeDescriptorsFromThree(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -133,6 +135,26 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
         return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
     }
 
+    /// Adds to `actions`, after the standard streams are in place, the closing of every descriptor
+    /// from 3 up, so a descriptor opened without close-on-exec (by this process, a library or
+    /// another thread) does not leak into the child. posix_spawn runs no code of ours in the child,
+    /// so `close_range` is reached through glibc's `posix_spawn_file_actions_addclosefrom_np`
+    /// (2.34, which calls it there); without it (an older glibc, musl) each descriptor open now
+    /// is closed by name, which misses one another thread opens before the spawn.
+    private static func closeDescriptorsFromThree(_ actions: inout posix_spawn_file_actions_t) {
+        if let closeFrom = SpawnCloseFrom.function, closeFrom(&actions, 3) == 0 { return }
+        guard let directory = opendir("/proc/self/fd") else { return }
+        var open: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if let fd = Int32(name), fd >= 3 { open.append(fd) }
+        }
+        closedir(directory)
+        for fd in open { posix_spawn_file_actions_addclose(&actions, fd) }
+    }
+
     /// A pipe, read end first, both ends close-on-exec (the child gets copies by `dup2`).
     package static func makePipe() throws(TraceError) -> [Int32] {
         var ends: [Int32] = [-1, -1]
@@ -207,4 +229,17 @@ package final class ChildProcess: @unchecked Sendable {  // `ended` is only touc
             termination: termination, standardOutput: collected[0], standardError: collected[1],
             exceededOutputLimit: exceeded)
     }
+}
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which the Glibc module does not
+/// import; nil where the C library lacks it.
+private enum SpawnCloseFrom {
+    typealias Function = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+
+    static let function: Function? = {
+        guard let handle = dlopen(nil, RTLD_NOW),
+            let symbol = dlsym(handle, "posix_spawn_file_actions_addclosefrom_np")
+        else { return nil }
+        return unsafeBitCast(symbol, to: Function.self)
+    }()
 }

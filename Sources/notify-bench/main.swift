@@ -43,6 +43,7 @@ let workloads: [any Workload] = [
     FilterLookWorkload(profile: profile),
     MainActorMessageWorkload(measurer: measurer, profile: profile),
     AsyncMessageWorkload(profile: profile),
+    NotificationSequenceWorkload(profile: profile),
 ]
 
 if options.list {

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifySystem
 import NotifyTestSupport
 import Testing
 
@@ -119,7 +120,7 @@ import Testing
         let a = Subject(1)
         let b = Subject(2)
         let log = Recorder<Int>()
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         // label → (name, object) filter, kept alongside the token so the expectation can be computed.
         var live: [(label: Int, name: Notification.Name?, object: Subject?, token: NotifyToken)] = []
         func add(_ label: Int) {

@@ -1,3 +1,4 @@
+import NotifySystem
 import NotifyTestSupport
 import NotifyWire
 @testable import NotifyModel
@@ -82,7 +83,7 @@ struct EventClockTests {
 
         // Ticks at arbitrary times, never ahead of the next event, as a replay's clock or a
         // redraw might bring them.
-        var random = SeededRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         var jittered = InspectorState()
         var latest: UInt64?
         for event in events {

@@ -25,6 +25,19 @@ struct ChildProcessTests {
         #expect(ignored & (1 << (UInt64(SIGPIPE) - 1)) == 0, "SIGPIPE is not ignored in the child")
     }
 
+    @Test("a child sees its three standard streams and no descriptor of ours, close-on-exec or not")
+    func aChildInheritsNoOtherDescriptor() throws {
+        let inheritable = open("/dev/null", O_RDONLY)
+        try #require(inheritable >= 3)
+        defer { close(inheritable) }
+        #expect(fcntl(inheritable, F_GETFD) & FD_CLOEXEC == 0, "open without O_CLOEXEC")
+        // Built-ins only (`[` and `echo`): no program found on PATH.
+        let script = "for fd in 0 1 2 \(inheritable); do if [ -e /proc/$$/fd/$fd ]; then echo $fd; fi; done"
+        let output = try ChildProcess.run(["/bin/sh", "-c", script], timeoutMilliseconds: 30_000)
+        #expect(output.termination == .exited(0))
+        #expect(String(decoding: output.standardOutput, as: UTF8.self) == "0\n1\n2\n")
+    }
+
     @Test func terminateKillsAChildThatIgnoresSigterm() throws {
         let null = open("/dev/null", O_RDWR)
         defer { close(null) }

@@ -1,3 +1,4 @@
+import NotifySystem
 import NotifyTestSupport
 @testable import NotifyWire
 
@@ -41,7 +42,7 @@ enum Chunking: Hashable, CustomStringConvertible, Sendable {
         case .oneByteAtATime:
             return bytes.indices.map { bytes[$0...$0] }
         case .random(let seed, let maximum):
-            var random = SeededRandom(seed: seed)
+            var random = SplitMix64(seed: seed)
             var chunks: [ArraySlice<UInt8>] = []
             var offset = 0
             while offset < bytes.count {

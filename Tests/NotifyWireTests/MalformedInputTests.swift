@@ -1,3 +1,4 @@
+import NotifySystem
 import NotifyTestSupport
 import Testing
 import NotifyWire
@@ -182,7 +183,7 @@ import NotifyWire
         "random garbage never crashes and every line yields at most one outcome",
         arguments: [1, 2, 3, 4, 5] as [UInt64])
     func randomGarbage(seed: UInt64) {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let alphabet = Array(#"{}[]":,\ntruefalsnul0123456789-.eE+ubk"#.utf8) + [0x00, 0xFF, 0xC3, 0x0A]
         let bytes = (0..<20_000).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
         let newlines = bytes.count { $0 == 0x0A }

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifySystem
 
 /// The main thread's share of the workload: navigation, the cart, the editor, the theme, the
 /// session. It owns the UI; every step runs on the main lane and draws its choices from the lane's

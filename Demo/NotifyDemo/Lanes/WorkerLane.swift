@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifySystem
 
 /// One worker thread's share of the workload: downloads, incoming messages, reachability, auth
 /// token refreshes, cache trimming and cart syncs. Everything it posts is a background name; its

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyKit
+import NotifySystem
 import Synchronization
 
 /// The cart: a target–action observer of `CartDidChange`, a typed observer of its cart's

@@ -4,13 +4,14 @@
 /// Storage is an array, so copying a ring (as copying the model does) is a retain, not a copy.
 /// Package-wide for the dashboard's own bounded logs.
 package struct RingBuffer<Element: Sendable>: Sendable {
-    private var storage: [Element] = []
+    @usableFromInline var storage: [Element] = []
     /// Index of the oldest element once the ring is full.
-    private var head = 0
+    @usableFromInline var head = 0
     /// The most elements kept.
     package let capacity: Int
-    /// Elements overwritten since the ring was made: detail the model dropped.
-    package private(set) var overwritten: UInt64 = 0
+    /// Elements overwritten (or passed over by ``append(contentsOf:)``) since the ring was made:
+    /// detail the model dropped.
+    package internal(set) var overwritten: UInt64 = 0
 
     /// Creates an empty ring that keeps at most `capacity` elements.
     package init(capacity: Int) {
@@ -34,6 +35,20 @@ package struct RingBuffer<Element: Sendable>: Sendable {
         head += 1
         if head == capacity { head = 0 }
         overwritten &+= 1
+    }
+
+    /// Appends `elements` in order. When they alone fill the ring, only their newest `capacity` are
+    /// copied in; the rest count as overwritten without being copied, as if pushed through.
+    @inlinable
+    package mutating func append(contentsOf elements: some BidirectionalCollection<Element>) {
+        let count = elements.count
+        guard count >= capacity else {
+            for element in elements { append(element) }
+            return
+        }
+        overwritten &+= UInt64(storage.count + count - capacity)
+        storage = Array(elements.suffix(capacity))
+        head = 0
     }
 
     /// The newest element.

@@ -1,16 +1,12 @@
-import Glibc
+import NotifySystem
 
 /// Swift's mangled symbols made readable for display: a type (`$s6ocdemo8DocumentCN` reads
 /// `ocdemo.Document`) and a call site the trace could only name by its function's symbol
 /// (Foundation's own frames read `Foundation (NotificationQueue)`).
 ///
-/// Demangled by the Swift runtime's `swift_demangle`, found once through `dlsym`; without it a
-/// symbol stays as it came. The input is bounded and so is the result; the result is as untrusted
-/// as the symbol (a watched process names its own types), so it is escaped where shown, as every
-/// name is.
+/// Demangled by NotifySystem's `SwiftDemangler` (the runtime's `swift_demangle`, bounded): without
+/// the runtime a symbol stays as it came, and so does one past the bound.
 enum SwiftSymbolName {
-    /// Mangled symbols longer than this are shown as they came.
-    static let maximumInput = 1_024
     /// Readable names are cut to this many bytes.
     static let maximumOutput = 256
 
@@ -107,32 +103,8 @@ enum SwiftSymbolName {
     /// The runtime's demangling of `name`, cut to ``maximumOutput`` bytes; nil when `name` is not
     /// a mangled symbol, too long, or the runtime cannot demangle it.
     static func demangled(_ name: String) -> String? {
-        guard isMangled(name), name.utf8.count <= maximumInput, let demangle = runtimeDemangle else { return nil }
-        // NUL-terminated: the runtime reads the input with strlen before it heeds the length.
-        var input = Array(name.utf8)
-        input.append(0)
-        guard
-            let output = input.withUnsafeMutableBufferPointer({ buffer in
-                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    demangle($0, buffer.count - 1, nil, nil, 0)
-                }
-            })
+        guard isMangled(name), let text = SwiftDemangler.demangle(name, maximumOutputBytes: maximumOutput)?.readable
         else { return nil }
-        defer { free(output) }
-        let bytes = UnsafeBufferPointer(start: output, count: strnlen(output, 4 * maximumInput))
-            .prefix(maximumOutput).map { UInt8(bitPattern: $0) }
-        let text = String(decoding: bytes, as: UTF8.self)
         return text.isEmpty || text == name ? nil : text
     }
-
-    private typealias Demangle =
-        @convention(c) (
-            UnsafePointer<CChar>?, Int, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?, UInt32
-        ) -> UnsafeMutablePointer<CChar>?
-
-    /// `swift_demangle` from the runtime loaded in this process.
-    private static let runtimeDemangle: Demangle? = {
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_demangle") else { return nil }
-        return unsafeBitCast(symbol, to: Demangle.self)
-    }()
 }

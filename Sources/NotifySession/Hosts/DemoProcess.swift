@@ -24,12 +24,12 @@ package final class DemoProcess {
         }
     }
 
-    private let process: Process
+    private let child: ChildProcess
     /// Where the demo's own output goes, so it does not scribble over the dashboard.
     package let logPath: String
 
     /// The child's process id.
-    package var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { child.pid }
 
     /// Finds `notify-demo`: beside the running executable first, then on PATH; a notifytop run
     /// from a package's build directory with no demo beside it (`swift run notifytop --demo` on a
@@ -60,26 +60,28 @@ package final class DemoProcess {
     /// Starts the demo with `arguments`, its output going to a log file.
     package init(arguments: [String]) throws(Failure) {
         guard let path = Self.locate() else { throw .notFound }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFYTOP"] = "1"
-        process.environment = environment
         // A fresh name made exclusively (mkstemps): a file or link planted in the shared temporary
         // directory is never written through.
         var template = Array((NSTemporaryDirectory() + "notifytop-demo-\(getpid())-XXXXXX.log").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
-        guard fd >= 0 else {
+        let log = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
+        guard log >= 0 else {
             throw .launch(
                 "cannot create the demo's log in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
         }
+        defer { close(log) }
         logPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let log = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw .launch("\(error)") }
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .launch("cannot open /dev/null: \(String(cString: strerror(errno)))") }
+        defer { close(input) }
+        do {
+            child = try ChildProcess(
+                [path] + arguments, input: input, output: log, error: log,
+                environment: environment.map { "\($0)=\($1)" })
+        } catch {
+            throw .launch("\(error)")
+        }
     }
 
     /// Waits until the demo's socket accepts a viewer and returns a reader on it.
@@ -87,8 +89,8 @@ package final class DemoProcess {
         let socket = SocketDirectory.standard.socketPath(for: pid)
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {
-            guard process.isRunning else {
-                throw .noSocket("notify-demo exited (status \(process.terminationStatus)); see \(logPath)")
+            if let ended = child.termination() {
+                throw .noSocket("notify-demo ended (\(ended)); see \(logPath)")
             }
             if FileManager.default.fileExists(atPath: socket), let reader = try? TraceReader.connect(socketPath: socket)
             {
@@ -101,10 +103,6 @@ package final class DemoProcess {
 
     /// Stops the demo: SIGTERM, then SIGKILL after two seconds.
     package func terminate() {
-        guard process.isRunning else { return }
-        process.terminate()
-        for _ in 0..<200 where process.isRunning { usleep(10_000) }
-        if process.isRunning { kill(pid, SIGKILL) }
-        process.waitUntilExit()
+        child.terminate(graceMilliseconds: 2_000)
     }
 }

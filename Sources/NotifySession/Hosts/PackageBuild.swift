@@ -1,4 +1,5 @@
 import Foundation
+import NotifySystem
 
 /// The SwiftPM build a notifytop binary runs from: `<package>/<scratch>/<triple>/<configuration>/notifytop`,
 /// where the package directory holds `Package.swift` and the scratch directory's name starts with `.build`.
@@ -42,14 +43,13 @@ package struct PackageBuild: Equatable {
     func buildDemo() -> Bool {
         let announcement = "notifytop: building notify-demo once: \(command.joined(separator: " "))\n"
         FileHandle.standardError.write(Data(announcement.utf8))
-        let build = Process()
-        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        build.arguments = command
-        build.standardOutput = FileHandle.standardError
-        build.standardError = FileHandle.standardError
-        build.standardInput = FileHandle.nullDevice
-        do { try build.run() } catch { return false }
-        build.waitUntilExit()
-        return build.terminationStatus == 0
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { return false }
+        defer { close(input) }
+        guard
+            let build = try? ChildProcess(
+                ["/usr/bin/env"] + command, input: input, output: STDERR_FILENO, error: STDERR_FILENO)
+        else { return false }
+        return build.wait(timeoutMilliseconds: .max) == .exited(0)
     }
 }

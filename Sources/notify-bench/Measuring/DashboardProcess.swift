@@ -1,4 +1,5 @@
 import Foundation
+import NotifySystem
 
 /// Starts ``DashboardChild`` on a pseudo-terminal of 120×40, as a user's terminal would be, and
 /// drains what it draws; ``wait()`` returns what the child measured.
@@ -9,23 +10,19 @@ import Foundation
 final class DashboardProcess {
     enum Failure: Error, CustomStringConvertible {
         case pseudoTerminal(Int32)
-        case launch(Int32)
-        case noResult(Int32)
+        case launch(TraceError)
+        case noResult(ChildProcess.Termination)
 
         var description: String {
             switch self {
             case .pseudoTerminal(let error): "cannot open a pseudo-terminal: \(String(cString: strerror(error)))"
-            case .launch(let error): "cannot start the dashboard child: \(String(cString: strerror(error)))"
-            case .noResult(let status): "the dashboard child exited with status \(status) and no result"
+            case .launch(let error): "cannot start the dashboard child: \(error)"
+            case .noResult(let termination): "the dashboard child ended (\(termination)) with no result"
             }
         }
     }
 
-    /// glibc's POSIX_SPAWN_SETSID (since 2.26), which the Glibc module does not import.
-    private static let spawnNewSession: Int16 = 0x80
-
-    private let pid: pid_t
-    private var status: Int32?
+    private let child: ChildProcess
     private let master: Int32
     private let resultPath: String
 
@@ -51,24 +48,13 @@ final class DashboardProcess {
         environment["LC_ALL"] = "C.UTF-8"
         environment["LINES"] = "40"
         environment["COLUMNS"] = "120"
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            posix_spawn_file_actions_adddup2(&actions, slave, descriptor)
+        do {
+            child = try ChildProcess(
+                arguments, input: slave, output: slave, error: slave,
+                environment: environment.map { "\($0)=\($1)" })
+        } catch {
+            throw .launch(error)
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Self.spawnNewSession)
-        var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw .launch(result) }
-        pid = child
 
         let master = self.master
         Thread.detachNewThread {
@@ -77,34 +63,22 @@ final class DashboardProcess {
         }
     }
 
-    var isRunning: Bool {
-        if status != nil { return false }
-        var raw: Int32 = 0
-        guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
-        status = raw
-        return false
-    }
+    var isRunning: Bool { child.termination() == nil }
 
     /// Waits for the child to exit and returns its measurement.
     func wait() throws(Failure) -> DashboardChild.Result {
-        if status == nil {
-            var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-            status = raw
-        }
+        let termination = child.wait(timeoutMilliseconds: .max) ?? child.terminate()
         defer { unlink(resultPath) }
         guard let text = try? String(contentsOfFile: resultPath, encoding: .utf8),
             let result = DashboardChild.Result(line: text)
-        else { throw .noResult(status.map { ($0 >> 8) & 0xFF } ?? -1) }
+        else { throw .noResult(termination) }
         return result
     }
 
     /// Stops a child that is still running.
     func terminate() {
-        if isRunning {
-            kill(pid, SIGTERM)
-            _ = try? wait()
-        }
+        child.terminate()
+        unlink(resultPath)
     }
 
     deinit { close(master) }

@@ -114,6 +114,8 @@ extension ReportTable {
                 + " MainActorMessage rows post(_:) from the main thread to observers registered with"
                 + " addObserver(for:using:); AsyncMessage rows post a burst from one thread to one observer and stop"
                 + " the clock when it has run for the last message.",
+            "notifications(named:): a burst of 1k posts from one thread to one task iterating the sequence, its"
+                + " buffer as large as the burst; the posts alone, and until the task has taken the last one.",
         ]
         return notes.map { (markdown ? "- " : "* ") + $0 }.joined(separator: "\n")
     }

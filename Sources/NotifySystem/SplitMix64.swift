@@ -1,10 +1,10 @@
-/// The demo's only source of choices: a seeded SplitMix64 generator (Steele, Lea and Flood 2014,
-/// the generator argument-parser's `roll` example uses).
+/// A seeded SplitMix64 generator (Steele, Lea and Flood 2014; Vigna's constants): the demo's only
+/// source of choices, and the tests' randomised scenarios, chunkings and ticks.
 ///
-/// Every decision the workload makes (which screen opens, which name is posted, which bug fires
-/// when) is drawn from one of these, so a seed reproduces the run. The bounded draws are written
-/// out here rather than taken from `Int.random(in:using:)`, whose algorithm the standard library
-/// may change, so a seed keeps meaning the same sequence across toolchains.
+/// Every decision the demo's workload makes (which screen opens, which name is posted, which bug
+/// fires when) is drawn from one of these, so a seed reproduces the run. The bounded draws are
+/// written out here rather than taken from `Int.random(in:using:)`, whose algorithm the standard
+/// library may change, so a seed keeps meaning the same sequence across toolchains.
 ///
 /// ```swift
 /// var rng = SplitMix64(seed: 42)
