@@ -211,6 +211,25 @@ import Testing
         #expect(unheard.evidence.nearestName == "kNetworkReachabilityChangedNotification")
     }
 
+    @Test("R10 raised at info before its near name was first posted becomes a warning at that post")
+    func nearNamePostedLater() throws {
+        var s = TraceScript()
+        s.register(1, "kNetworkReachabilityChangedNotification", site: 10)
+        for index in 0..<4 {
+            s.advance(2 * Self.ms)
+            s.checkpoint("screen \(index)")
+        }
+        let early = try #require(s.fold(.fastCheckpoints).open(.neverPosted).first)
+        #expect(early.severity == .info)
+        #expect(early.evidence.nearestName == nil)
+        s.advance(Self.ms)
+        s.post("kReachabilityChangedNotification", matched: 0)
+        let late = try #require(s.fold(.fastCheckpoints).open(.neverPosted).first)
+        #expect(late.severity == .warning)
+        #expect(late.evidence.nearestName == "kReachabilityChangedNotification")
+        #expect(late.summary.hasSuffix("; \"kReachabilityChangedNotification\" is posted"), "\(late.summary)")
+    }
+
     static let neverPosted: [(Scenario, LeakSeverity?)] = [
         (
             Scenario("observed through three checkpoints, never posted, nothing near: info") { s in

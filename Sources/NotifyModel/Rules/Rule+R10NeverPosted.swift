@@ -88,6 +88,29 @@ extension InspectorState {
         }
     }
 
+    /// A name posted for the first time may be the near name an open finding at info lacked: it
+    /// becomes a warning, as if the post had come before the finding was raised, so its severity
+    /// does not depend on how much stream time passed before the near name's first post.
+    private mutating func neverPostedNearNamePosted(_ slot: Int) {
+        let posted = nameRows[slot]
+        guard !posted.isWildcard, !posted.isMessage else { return }
+        let maximum = configuration.rules.nearNameDistance
+        for waiting in ruleState.neverPostedWaiting where waiting != slot && !nameRows[waiting].isMessage {
+            let name = nameRows[waiting].name
+            let key = LeakFindingKey(rule: .neverPosted, subject: .name(name))
+            guard findingStore.isOpen(key),
+                let near = NameSimilarity.nearest(to: name, among: [posted.name], maximumDistance: maximum)
+            else { continue }
+            findingStore.update(key) { finding in
+                guard finding.severity == .info else { return }
+                finding.severity = .warning
+                finding.summary += "; \"\(near.name)\" is posted"
+                finding.evidence.nearestName = near.name
+                finding.evidence.nearestDistance = near.distance
+            }
+        }
+    }
+
     private mutating func nearestPosted(to name: String) -> (name: String, distance: Int)? {
         let posted = nearNameCandidates(to: name, among: \.postedNameIndex).map { nameRows[$0] }
             .filter { $0.occupied && $0.posts > 0 && !$0.isWildcard && !$0.isMessage }.map(\.name)
@@ -97,6 +120,7 @@ extension InspectorState {
     mutating func neverPostedFirstPost(_ slot: Int) {
         filePostedName(slot)
         nameRows[slot].checkpointsWaiting = 0
+        neverPostedNearNamePosted(slot)
         findingStore.resolve(LeakFindingKey(rule: .neverPosted, subject: .name(nameRows[slot].name)), at: now)
     }
 
