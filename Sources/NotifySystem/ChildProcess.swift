@@ -8,7 +8,7 @@ import Musl
 /// chose, in a session of its own: it has no controlling terminal, so it can never prompt on
 /// (or draw over) the dashboard's screen, and a Ctrl-C meant for notifytop does not reach it.
 /// SIGPIPE, which notifytop ignores, is restored to its default in the child, and it inherits no
-/// other descriptor (``closeDescriptorsFromThree(_:)``), with or without close-on-exec.
+/// other descriptor (`closeDescriptorsFromThree`), with or without close-on-exec.
 package final class ChildProcess: @unchecked Sendable {  // `ended` is only touched under `lock`
     /// How a child ended.
     package enum Termination: Sendable, Equatable, CustomStringConvertible {

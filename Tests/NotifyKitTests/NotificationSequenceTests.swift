@@ -71,6 +71,25 @@ struct NotificationSequenceTests {
         deadline.cancel()
     }
 
+    @Test("posts from several threads at once all reach the consumer, each once, when the buffer holds them")
+    func concurrentPostersEachSeenOnce() async {
+        let center = NotifyCenter()
+        let threads = 4
+        let perThread = 250
+        var iterator = center.notifications(named: ping, bufferSize: threads * perThread).makeAsyncIterator()
+        let posters = (0..<threads).map { thread in
+            Task.detached {
+                for k in 0..<perThread { center.post(name: ping, userInfo: numbered(thread * perThread + k)) }
+            }
+        }
+        var seen = Set<Int>()
+        for _ in 0..<(threads * perThread) {
+            if let k = number(of: await iterator.next(isolation: nil)) { seen.insert(k) }
+        }
+        for poster in posters { await poster.value }
+        #expect(seen == Set(0..<(threads * perThread)))
+    }
+
     @Test("the registration ends when the iterator goes away")
     func endsWithIterator() {
         let center = NotifyCenter()

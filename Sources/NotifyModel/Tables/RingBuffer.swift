@@ -27,7 +27,8 @@ package struct RingBuffer<Element: Sendable>: Sendable {
     @inline(__always)
     package mutating func append(_ element: Element) {
         if storage.count < capacity {
-            if storage.isEmpty { storage.reserveCapacity(min(capacity, 64)) }
+            // Grown by hand so the last growth stops at `capacity`, not at the next power of two.
+            if storage.count == storage.capacity { storage.reserveCapacity(min(capacity, max(64, storage.count * 2))) }
             storage.append(element)
             return
         }
