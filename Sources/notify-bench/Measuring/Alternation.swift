@@ -26,9 +26,24 @@ struct Alternation {
     /// the cost is within it, missed when it exceeds it by more than twice its error, and not
     /// judged in between, where the run cannot tell a cost over the limit from its own noise.
     func row(_ name: String, limit: Double) -> Row {
+        judged(name, limit: limit, target: "≤ \(Cell.decimal(limit, places: 0)) ns added")
+    }
+
+    /// A row judged against `limit` ns or `fraction` of the time without the feature in this run,
+    /// whichever is larger: a cost that scales with the path it is added to.
+    func row(_ name: String, limit: Double, orFractionOfWithout fraction: Double) -> Row {
+        let scaled = fraction * without.median
+        let percent = Cell.decimal(fraction * 100, places: 0)
+        let target =
+            "≤ \(Cell.decimal(limit, places: 0)) ns or ≤ \(percent)% of the path "
+            + "(\(Cell.decimal(scaled, places: 1)) ns) added"
+        return judged(name, limit: max(limit, scaled), target: target)
+    }
+
+    private func judged(_ name: String, limit: Double, target: String) -> Row {
         var row = Row(name)
         row.notifyKit = .addedTo(added, error: standardError, with: with.median, without: without.median)
-        row.expect("≤ \(Cell.decimal(limit, places: 0)) ns added", added <= limit)
+        row.expect(target, added <= limit)
         if added > limit, added - 2 * standardError <= limit { row.markInconclusive() }
         return row
     }

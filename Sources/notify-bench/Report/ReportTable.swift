@@ -105,8 +105,8 @@ extension ReportTable {
                 + " frames; unpaced, the events it lost (viewer-behind gaps). A trial in which the dashboard's"
                 + " threads waited for a CPU over 5% of their time (another process busy) is tried again, up to 3.",
             "Targets: post ≥ 10× faster than Foundation with observers and ≤ 2× the floor at 100,"
-                + " add+remove ≥ 5× faster (ratios against Foundation measured in the same run only), history ≤ 2 ns"
-                + " per post, ≤ 20 ns per add or removal, ≤ 100 ns per checkpoint, 0 allocations per post, probe ≤ 2×, contention ≥ 1.5× (lock held < 1×),"
+                + " add+remove ≥ 5× faster (ratios against Foundation measured in the same run only), history ≤ 5 ns"
+                + " or ≤ 3% per post, ≤ 20 ns per add or removal, ≤ 100 ns per checkpoint, 0 allocations per post, probe ≤ 2×, contention ≥ 1.5× (lock held < 1×),"
                 + " memory per registration ≤ Foundation's; trace codec ≥ 1M events/s, viewer ≤ 2×; model fold"
                 + " ≥ 2M events/s with flat memory; a dashboard frame with 10k registrations ≤ 5 ms; the dashboard"
                 + " ≤ 10% of a core at 100k events/s and 10 frames/s, and no event lost at the demo's highest rate.",

