@@ -243,7 +243,8 @@ let package = Package(
             ]
         ),
         // The demo's workload, scenarios and planted bugs, seen by a probe in the demo's own process.
-        .testTarget(name: "NotifyDemoTests", dependencies: ["NotifyDemo", "NotifyKit", "NotifyTestSupport"]),
+        .testTarget(
+            name: "NotifyDemoTests", dependencies: ["NotifyDemo", "NotifyKit", "NotifySystem", "NotifyTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

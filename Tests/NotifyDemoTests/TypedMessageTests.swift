@@ -1,5 +1,6 @@
 import Foundation
 import NotifyDemo
+import NotifySystem
 import NotifyTestSupport
 import Testing
 
@@ -30,16 +31,12 @@ struct TypedMessageTests {
         try #require(FileManager.default.isExecutableFile(atPath: demo.path), "notify-demo is built beside the tests")
         let truthPath = temporaryPath("demo-messages", suffix: ".json")
         defer { unlink(truthPath) }
-        let process = Process()
-        process.executableURL = demo
-        process.arguments = [
-            "--scenario", "steady", "--rate", "1000", "--duration", "2", "--no-inspector", "--no-bugs",
+        let process = try ChildProcess.start([
+            demo.path, "--scenario", "steady", "--rate", "1000", "--duration", "2", "--no-inspector", "--no-bugs",
             "--truth", truthPath,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        ])
+        defer { process.terminate() }
+        #expect(process.wait(timeoutMilliseconds: 120_000) == .exited(0), "the demo ends its 2 s run")
         let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: truthPath)))
 
         // CartTotalDidChange: the badge hears every post; open cart screens add their own.

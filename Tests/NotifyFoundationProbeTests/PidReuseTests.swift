@@ -1,5 +1,6 @@
 import Glibc
 import NotifyFoundationProbe
+import NotifySystem
 import Testing
 
 /// `--foundation` ends a view whose process is gone or whose pid another process took, so the
@@ -10,42 +11,37 @@ import Testing
 
     @Test("a live process is not replaced; gone, it is; its pid taken by another process, it is")
     func pidTakenByAnotherProcess() throws {
-        let first = try #require(Self.spawnSleeper())
+        let sleeper = try #require(Self.spawnSleeper())
+        let first = sleeper.pid
         let started = try #require(FoundationProbeSession.startTime(pid: first))
         #expect(!FoundationProbeSession.processReplaced(pid: first, startedAt: started))
         // The start time counts clock ticks: the next process starts in a later one.
         usleep(50_000)
-        Self.end(first)
+        sleeper.terminate(graceMilliseconds: 0)
         #expect(FoundationProbeSession.processReplaced(pid: first, startedAt: started))
 
         guard Self.canChoosePids else { return }
-        var second: pid_t?
+        var second: ChildProcess?
         for _ in 0..<20 {
             Self.setLastPid(first - 1)
-            guard let pid = Self.spawnSleeper() else { break }
-            if pid == first {
-                second = pid
+            guard let child = Self.spawnSleeper() else { break }
+            if child.pid == first {
+                second = child
                 break
             }
-            Self.end(pid)
+            child.terminate(graceMilliseconds: 0)
         }
         let reused = try #require(second, "pid \(first) was not handed out again")
-        defer { Self.end(reused) }
-        #expect(FoundationProbeSession.startTime(pid: reused) != nil)
+        defer { reused.terminate(graceMilliseconds: 0) }
+        #expect(FoundationProbeSession.startTime(pid: reused.pid) != nil)
         #expect(FoundationProbeSession.processReplaced(pid: first, startedAt: started))
     }
 
-    private static func spawnSleeper() -> pid_t? {
-        var pid: pid_t = 0
-        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
-        defer { for argument in arguments { free(argument) } }
-        return posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, environ) == 0 ? pid : nil
-    }
-
-    private static func end(_ pid: pid_t) {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+    private static func spawnSleeper() -> ChildProcess? {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        guard null >= 0 else { return nil }
+        defer { close(null) }
+        return try? ChildProcess(["/bin/sleep", "30"], input: null, output: null, error: null)
     }
 
     private static func setLastPid(_ pid: pid_t) {

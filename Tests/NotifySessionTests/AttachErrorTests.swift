@@ -3,6 +3,7 @@ import Foundation
 import NotifyCommandLine
 import NotifySession
 import NotifySystem
+import NotifyTestSupport
 import Testing
 
 /// Errors about the process to attach to: a pid that names no process is called so, and the
@@ -12,13 +13,7 @@ struct AttachErrorTests {
     static let one = InspectableProcess(pid: 42, socketPath: "/d/42.sock", name: "shop", uptimeSeconds: 3)
 
     /// The pid of a process that has exited and been reaped.
-    static func deadPid() throws -> Int32 {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
-        child.waitUntilExit()
-        return child.processIdentifier
-    }
+    static func deadPid() throws -> Int32 { try ChildProcess.reapedPid() }
 
     @Test("a pid that names no process is 'no such process'; a live one without a socket is not inspectable")
     func deadOrUninspectable() throws {

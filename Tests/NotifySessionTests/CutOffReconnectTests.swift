@@ -274,11 +274,7 @@ struct BareCloseTests {
 
     @Test("a connection closed without an end line by a process that is gone says so, and waits for a restart")
     func gone() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
-        child.waitUntilExit()
-        let dead = child.processIdentifier
+        let dead = try ChildProcess.reapedPid()
         let session = DashboardSession(source: .live(LiveFeed(reader: try Self.closedStream(Fixture.events()))))
         session.reattacher = Reattacher(
             match: .socket("/d/app.sock"), lastPid: dead,
@@ -295,27 +291,23 @@ struct BareCloseTests {
 extension BareCloseTests {
     @Test("a process that cut the viewer off and exits before it reconnects is then said to have exited")
     func exitsBeforeReconnect() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        child.arguments = ["30"]
-        try child.run()
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        let child = try ChildProcess.start(["/bin/sleep", "30"])
+        defer { child.terminate(graceMilliseconds: 0) }
         let events = Fixture.events()
         let end = TraceEnd(
             seq: (events.compactMap(\.seq).max() ?? 0) + 1, timestamp: (events.compactMap(\.timestamp).max() ?? 0) + 1,
             reason: .disconnected, behindNanoseconds: 5_000_000_000, missedEvents: 0, queuedBytes: 1024)
         let session = DashboardSession(source: .live(LiveFeed(reader: try Self.closedStream(events + [.end(end)]))))
         session.reattacher = Reattacher(
-            match: .socket("/d/app.sock"), lastPid: child.processIdentifier,
+            match: .socket("/d/app.sock"), lastPid: child.pid,
             connect: { _ throws(TraceError) in throw .invalid("connection refused") }, followsRestarts: false)
         let cause = "cut off by the process for reading too slowly: 5.0 s behind, 0 events lost, 1.0 KiB queued"
         #expect(
             session.pollUntil(clock: PollClock(step: 300_000_000)) {
-                session.status.mode == .ended("\(cause); reconnecting to pid \(child.processIdentifier)")
+                session.status.mode == .ended("\(cause); reconnecting to pid \(child.pid)")
             })
-        kill(child.processIdentifier, SIGKILL)  // SIGTERM may be blocked in a child of the test process
-        child.waitUntilExit()
+        child.terminate(graceMilliseconds: 0)  // SIGKILL: SIGTERM may be blocked in a child of the test process
         #expect(session.pollUntil(clock: PollClock(step: 300_000_000)) { session.isEnded })
-        #expect(session.status.mode == .ended("\(cause); process \(child.processIdentifier) has exited since"))
+        #expect(session.status.mode == .ended("\(cause); process \(child.pid) has exited since"))
     }
 }

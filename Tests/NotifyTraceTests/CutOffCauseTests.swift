@@ -79,29 +79,28 @@ struct CutOffCauseTests {
         let output = temporary.socketDirectory.path + "/viewer.jsonl"
         try #require(FileManager.default.createFile(atPath: output, contents: Data()))
         let socket = try UnixSocket.connect(to: inspector.socketPath)
-        let viewer = Process()
-        viewer.executableURL = URL(fileURLWithPath: "/bin/cat")
-        viewer.standardInput = FileHandle(fileDescriptor: socket.descriptor, closeOnDealloc: false)
-        viewer.standardOutput = FileHandle(forWritingAtPath: output)
-        try viewer.run()
+        let written = open(output, O_WRONLY | O_CLOEXEC)
+        try #require(written >= 0)
+        let viewer = try ChildProcess.start(["/bin/cat"], input: socket.descriptor, output: written)
+        close(written)
         socket.close()
         defer {
-            if viewer.isRunning {
-                kill(viewer.processIdentifier, SIGCONT)
+            if viewer.termination() == nil {
+                kill(viewer.pid, SIGCONT)
                 viewer.terminate()
             }
         }
         #expect(eventually { inspector.viewerCount == 1 })
         let posters = Posters(center, ping, threads: 1, pause: 200)
         defer { posters.stop() }
-        kill(viewer.processIdentifier, SIGSTOP)
+        kill(viewer.pid, SIGSTOP)
         // Stopped well past the cut-off and the time a cut-off viewer has to take its last lines.
         #expect(eventually(seconds: 30) { inspector.viewerHasMissed })
         #expect(eventually(seconds: 30) { inspector.viewerCount == 0 })
         usleep(300_000)  // the app goes on posting while the viewer stays stopped
-        kill(viewer.processIdentifier, SIGCONT)
+        kill(viewer.pid, SIGCONT)
         // The app closes the connection once the viewer has read its last lines: `cat` then ends.
-        #expect(eventually(seconds: 30) { !viewer.isRunning })
+        #expect(eventually(seconds: 30) { viewer.termination() != nil })
         let (stream, _) = try TraceReader.open(file: output).readToEnd(seconds: 30)
         let account = StreamAccount(stream)
         let end = try #require(account.end, "the stream ends with an end line, not a bare close")

@@ -102,17 +102,21 @@ struct StreamAccountingTests {
         let output = temporary.socketDirectory.path + "/viewer.jsonl"
         try #require(FileManager.default.createFile(atPath: output, contents: Data()))
         let socket = try UnixSocket.connect(to: inspector.socketPath)
-        let viewer = Process()
-        viewer.executableURL = URL(fileURLWithPath: "/bin/cat")
-        viewer.standardInput = FileHandle(fileDescriptor: socket.descriptor, closeOnDealloc: false)
-        viewer.standardOutput = FileHandle(forWritingAtPath: output)
-        try viewer.run()
+        let written = open(output, O_WRONLY | O_CLOEXEC)
+        try #require(written >= 0)
+        let viewer = try ChildProcess.start(["/bin/cat"], input: socket.descriptor, output: written)
+        close(written)
         socket.close()
-        defer { if viewer.isRunning { viewer.terminate() } }
+        defer {
+            if viewer.termination() == nil {
+                kill(viewer.pid, SIGCONT)
+                viewer.terminate()
+            }
+        }
         #expect(eventually { inspector.viewerCount == 1 })
         let posters = Posters(center, ping, threads: 1)
         #expect(eventually { posters.posted > 5_000 })
-        kill(viewer.processIdentifier, SIGSTOP)
+        kill(viewer.pid, SIGSTOP)
         let stoppedAt = posters.posted
         #expect(eventually { posters.posted > stoppedAt + 50_000 })
         // On a loaded machine the exporter may get so little CPU that the app's ring, not this
@@ -121,12 +125,12 @@ struct StreamAccountingTests {
         #expect(eventually(seconds: 30) { inspector.viewerHasMissed })
         let filledAt = posters.posted
         #expect(eventually { posters.posted > filledAt + 5_000 })
-        kill(viewer.processIdentifier, SIGCONT)
+        kill(viewer.pid, SIGCONT)
         let continuedAt = posters.posted
         #expect(eventually { posters.posted > continuedAt + 5_000 })
         let posted = posters.stop()
         inspector.stop()
-        #expect(eventually(seconds: 30) { !viewer.isRunning })
+        #expect(eventually(seconds: 30) { viewer.termination() != nil })
         let (stream, _) = try TraceReader.open(file: output).readToEnd(seconds: 30)
         let account = StreamAccount(stream)
         #expect(account.end?.reason == .inspectorStopped)

@@ -61,8 +61,7 @@ package enum NotifyTopRunner {
         if options.isBoundedCapture, case .live(let feed) = opened.source, let recording = opened.recording {
             return capture(feed, into: recording, options: options, reportError: reportError)
         }
-        let session = makeSession(options, opened: opened, host: host)
-        session.status.knownFindings = baseline?.signatures
+        let session = makeSession(options, opened: opened, host: host, baseline: baseline)
         defer { session.stopFeed() }
         TerminalSignals.installForBatch()
         session.pendingSignal = { TerminalSignals.received }
@@ -126,23 +125,17 @@ package enum NotifyTopRunner {
 
     /// The session on `opened`, in its first view, with what it attached to in its log.
     private static func makeSession(
-        _ options: NotifyTopOptions, opened: OpenedSource, host: any InspectionHost
+        _ options: NotifyTopOptions, opened: OpenedSource, host: any InspectionHost, baseline: LeakBaseline?
     ) -> DashboardSession {
         var view = options.initialViewState ?? ViewState(view: options.firstView)
         view.theme = options.theme
         let session = DashboardSession(
             source: opened.source, view: view, delayMilliseconds: options.delay.milliseconds,
-            processUptime: opened.uptime, recordingPath: options.record)
+            processUptime: opened.uptime, recordingPath: options.record, host: options.ssh != nil ? host.name : nil,
+            knownFindings: baseline?.signatures)
         session.reattacher = opened.reattacher
         if let probes = opened.probes { session.watchProbes(probes) }
-        if options.ssh != nil { session.status.host = host.name }
-        if let processOverview = opened.processOverview {
-            session.overview = processOverview
-            processOverview.refresh()
-            session.view.showsOverview = true
-            session.status.source = "processes on \(host.name)"
-            session.logAction(.attach, "watching \(processOverview.pids.count) processes on \(host.name)")
-        }
+        if let processOverview = opened.processOverview { session.show(processOverview, on: host.name) }
         if let attached = opened.attached {
             session.logAction(.attach, attached)
         } else if opened.processOverview == nil, case .live(let feed) = opened.source {

@@ -3,6 +3,15 @@ import NotifySystem
 import NotifyTUI
 
 extension DashboardSession {
+    /// Starts on the overview of `overview`'s processes on the host named `hostName`.
+    package func show(_ overview: ProcessOverview, on hostName: String) {
+        self.overview = overview
+        overview.refresh()
+        view.showsOverview = true
+        status.source = "processes on \(hostName)"
+        logAction(.attach, "watching \(overview.pids.count) processes on \(hostName)")
+    }
+
     /// Lists and folds the overview's processes; follows the attached process to its restart
     /// (a newer process of the same name) once its stream ended.
     func pollOverview(now: UInt64) {

@@ -42,8 +42,9 @@ package final class DashboardSession {
     package internal(set) var tail = EventTail()
     /// What the screen shows.
     package var view: ViewState
-    /// Pause, recording, delay and the rest of the header's session facts.
-    package var status: SessionStatus
+    /// Pause, recording, delay and the rest of the header's session facts: the session's own to
+    /// change; start-up gives its part through `init` and ``show(_:on:)``.
+    package internal(set) var status: SessionStatus
     /// The keymap keys go through.
     package let keymap: Keymap
     /// Where the next runtime recording goes; nil picks `notifytop-<pid>-<n>.ndjson`.
@@ -114,7 +115,7 @@ package final class DashboardSession {
     package init(
         source: Source, view: ViewState = ViewState(), delayMilliseconds: Int = 500, keymap: Keymap = .standard,
         configuration: InspectorConfiguration = InspectorConfiguration(), processUptime: Double? = nil,
-        recordingPath: String? = nil
+        recordingPath: String? = nil, host: String? = nil, knownFindings: Set<LeakSignature>? = nil
     ) {
         self.source = source
         self.view = view
@@ -132,6 +133,8 @@ package final class DashboardSession {
             mode: mode, source: origin, delayMilliseconds: delayMilliseconds,
             recordingPath: recordingPath)
         if case .replay = source { status.isRecording = true }
+        status.host = host
+        status.knownFindings = knownFindings
         actions.utcOffsetSeconds = Self.localUTCOffset()
         if case .replay(let feed) = source { logAction(.attach, "opened recording \(feed.origin)") }
         if let recordingPath, case .live = source {
