@@ -58,7 +58,7 @@ extension InspectorState {
     }
 
     private var keptSuffix: String {
-        " (cascades keep the last \(cascadeIndex.capacity) posts and deliveries, explanations each name's last 32 posts)"
+        " (cascades keep the last \(history.capacity) posts and deliveries, explanations each name's last \(configuration.explainPostsPerName) posts)"
     }
 
     /// For each post run more than once by a duplicated group, every run after the first.
