@@ -215,11 +215,7 @@ extension InspectorState {
         }
         let coalesced = traceCarriesWhy ? sites.reduce(0) { $0 &+ $1.count } : post.coalesced
         return PostExplanation(
-            seq: post.seq, postID: post.postID, name: post.name,
-            center: postCenter,
-            object: post.object.map { definitions.object($0) },
-            thread: post.thread, threadName: threadLabel(post.thread), site: definitions.callsite(post.callsite),
-            time: post.time, depth: post.depth, parentPostID: post.parentPostID,
+            post: cascadePost(post),
             coalesced: coalesced > 0 ? coalesced : nil, coalescedSites: sites, considered: verdicts,
             registeredLater: later, notes: notes)
     }
