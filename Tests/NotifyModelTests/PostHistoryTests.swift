@@ -113,6 +113,20 @@ struct PostHistoryTests {
         #expect(stillKept.posts.first?.considered.first?.reason == .delivered)
     }
 
+    @Test("A full history stays within the bytes its documentation states: 152 a post, 80 a link, 32 of lookup")
+    func fullHistoryBytes() {
+        #expect(MemoryLayout<PostHistory.Post>.stride <= 152)
+        #expect(MemoryLayout<PostHistory.Link>.stride <= 80)
+        var history = PostHistory(capacity: 64)
+        for id in 1...UInt64(200) {
+            history.append(post(id))
+            _ = history.delivered(delivery(to: id))
+        }
+        #expect(history.posts.count == 64)
+        #expect(history.links.count == 64)
+        #expect(history.estimatedBytes <= 64 * (152 + 80 + 32))
+    }
+
     private func post(_ id: UInt64, name: String = "A", parent: UInt64 = 0) -> TracePost {
         TracePost(
             seq: id, timestamp: id, thread: 1, postID: id, name: name, object: nil, hasUserInfo: false, matched: 1,

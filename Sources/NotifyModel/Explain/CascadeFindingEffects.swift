@@ -58,7 +58,8 @@ extension InspectorState {
     }
 
     private var keptSuffix: String {
-        " (cascades keep the last \(history.capacity) posts and deliveries, explanations each name's last \(configuration.explainPostsPerName) posts)"
+        " (the history keeps the last \(history.capacity) posts and deliveries of all names; explanations list "
+            + "each name's last \(configuration.explainPostsPerName) posts among them)"
     }
 
     /// For each post run more than once by a duplicated group, every run after the first.

@@ -34,7 +34,7 @@ public struct InspectorConfiguration: Sendable, Hashable {
     /// (default 1,024).
     public var maximumFindings: Int = 1_024
     /// The post history's bound: the posts, and the deliveries and enqueues, it keeps of all names
-    /// together, rounded up to a power of two (default 65,536; about 15 MB when full). Explanations,
+    /// together, rounded up to a power of two (default 65,536; about 17 MB when full). Explanations,
     /// cascades and the rules R7 and R8 read it. A name's posts older than that are summed up by
     /// its newest post's time, id and site.
     public var explainLinkCapacity: Int = 65_536
