@@ -197,7 +197,7 @@ package enum ModelBenchmark {
         let state = steadyState(eventCount: eventCount).state
         let name = SteadyWorkload.names[3]
         // Registration 0 is never made: this lists the kept posts without weighing anyone.
-        let latest = state.explain(name: name, registration: 0).posts.last?.seq
+        let latest = state.explain(name: name, registration: 0).posts.last?.post.seq
         var best = UInt64.max
         var verdicts = 0
         for _ in 0..<max(1, repeats) {

@@ -42,7 +42,7 @@ struct CenterTests {
         #expect(missed.reason.rawValue == "other-center")
         #expect(missed.center == "sync")
         #expect(missed.detail == #"registered on center "sync"; the post went to center "default""#)
-        #expect(state.explain(name: "cartDidChange").posts.last?.center == "default")
+        #expect(state.explain(name: "cartDidChange").posts.last?.post.center == "default")
 
         let registration = try #require(state.explain(registration: 2))
         #expect(registration.posts.map { $0.considered.first?.reason } == [.otherCenter])
@@ -78,7 +78,7 @@ struct CenterTests {
         #expect(state.registrations.map(\.center) == [0, 0])
         #expect(state.registrations.allSatisfy { state.centerLabel(of: $0) == nil })
         let explained = state.explain(name: "cartDidChange").posts.last
-        #expect(explained?.center == nil)
+        #expect(explained?.post.center == nil)
         #expect(explained?.considered.allSatisfy { $0.reason != .otherCenter && $0.center == nil } == true)
     }
 

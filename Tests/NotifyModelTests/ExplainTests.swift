@@ -115,10 +115,10 @@ struct ExplainTests {
         let state = script.fold()
         #expect(verdict(state, "work", 1)?.reason == .stillQueued)
         let explanation = state.explain(name: "App.Msg")
-        let firstPost = explanation.posts.first { $0.postID == first }
+        let firstPost = explanation.posts.first { $0.post.postID == first }
         #expect(firstPost?.considered.first { $0.registration == 2 }?.reason == .stillQueued)
         #expect(firstPost?.considered.first { $0.registration == 3 }?.reason == .bufferDropped)
-        let secondPost = explanation.posts.first { $0.postID == second }
+        let secondPost = explanation.posts.first { $0.post.postID == second }
         #expect(secondPost?.considered.first { $0.registration == 3 }?.reason == .stillQueued)
     }
 
@@ -174,7 +174,7 @@ struct ExplainTests {
         script.register(1, "kNetworkReachabilityChanged")
         script.post("kNetworkReachabilityChange", matched: 0)
         let explanation = script.fold().explain(name: "kNetworkReachabilityChanged")
-        #expect(explanation.posts.map(\.name) == ["kNetworkReachabilityChange"])
+        #expect(explanation.posts.map(\.post.name) == ["kNetworkReachabilityChange"])
         #expect(explanation.notes.first?.contains("nobody posted") == true)
         #expect(explanation.posts.first?.considered.first?.reason == .nameDiffers)
     }

@@ -10,11 +10,11 @@ import Testing
 struct PostLookupTests {
     @Test("Two kept posts whose ids share their low bits both keep their deliveries")
     func collidingIdsBothLink() {
-        var index = CascadeIndex(capacity: 4)
+        var index = PostHistory(capacity: 4)
         // 1 and 1 + 8·k shared one slot of the old direct-mapped table of 8.
         let ids: [UInt64] = [1, 9, 17, 25]
-        for (seq, id) in ids.enumerated() { index.posted(post(id, seq: UInt64(seq)), center: 0) }
-        for id in ids { index.delivered(delivery(to: id)) }
+        for (seq, id) in ids.enumerated() { index.append(post(id, seq: UInt64(seq))) }
+        for id in ids { _ = index.delivered(delivery(to: id)) }
         for id in ids {
             let ordinal = index.postOrdinal(id)
             #expect(ordinal != nil, "post \(id) is found")
@@ -29,7 +29,7 @@ struct PostLookupTests {
     func agreesWithReference() {
         var random = SplitMix64(seed: 7)
         for capacity in [1, 4, 64] {
-            var index = CascadeIndex(capacity: capacity)
+            var index = PostHistory(capacity: capacity)
             var ring: [UInt64] = []  // ids by ordinal
             var used: [UInt64] = []
             for seq in 0..<5_000 {
@@ -41,7 +41,7 @@ struct PostLookupTests {
                 default: id = random.next() % 100_000 + 1
                 }
                 used.append(id)
-                index.posted(post(id, seq: UInt64(seq)), center: 0)
+                index.append(post(id, seq: UInt64(seq)))
                 ring.append(id)
                 let kept = ring.suffix(index.capacity)
                 let keptStart = ring.count - kept.count
@@ -76,5 +76,13 @@ struct PostLookupTests {
         TraceDelivery(
             seq: 0, timestamp: 10, thread: 1, postID: postID, registration: 1, name: "A", postingThread: 1,
             target: .posting, start: 5, duration: 5, wait: 0, depth: 1)
+    }
+}
+
+extension PostHistory {
+    /// Appends `post` as the fold does for a name of its own slot 1, chained to its name's newest.
+    @discardableResult
+    mutating func append(_ post: TracePost, previousOfName: Int = -1) -> Int {
+        posted(post, nameSlot: 1, center: 0, previousOfName: previousOfName, threadIsMain: false, coalesced: 0)
     }
 }

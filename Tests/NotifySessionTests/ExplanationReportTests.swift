@@ -42,6 +42,12 @@ struct ExplanationReportTests {
         #expect(post["site"] as? String == "App/File.swift:200")
         #expect(post["object"] is NSNull)
         #expect(post["thread"] as? Int == 1)
+        // The post's fields and the explanation's in one object, as before the report post type was shared.
+        #expect(
+            Set(post.keys) == [
+                "seq", "post_id", "name", "object", "thread", "thread_name", "site", "time_ns", "depth",
+                "parent_post_id", "considered", "notes",
+            ])
         let considered = try #require(post["considered"] as? [[String: Any]])
         #expect(considered.map { $0["reason"] as? String } == ["delivered", "object-differs", "name-differs"])
         #expect(considered.map { $0["delivered"] as? Bool } == [true, false, false])
@@ -65,7 +71,7 @@ struct ExplanationReportTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let explanation = try RecordingFold(path: path).model.explain(name: "cartDidChange")
         var report = ExplanationReport(explanation)
-        report.keep(object: nil, post: explanation.posts[0].seq)
+        report.keep(object: nil, post: explanation.posts[0].post.seq)
         #expect(report.text.contains("post seq"))
         report.keep(object: 50, post: nil)
         #expect(report.text.contains("no post to explain"))

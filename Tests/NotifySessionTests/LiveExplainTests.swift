@@ -73,14 +73,14 @@ struct LiveExplainTests {
         // The cascade of an outer post whose handler ran: the inner post under that run, on the queue's thread.
         let ran = try #require(
             live.posts.last { post in
-                fold.model.cascade(post: post.postID)?.root.deliveries.first?.nested.isEmpty == false
+                fold.model.cascade(post: post.post.postID)?.root.deliveries.first?.nested.isEmpty == false
             })
-        let tree = try #require(fold.model.cascade(post: ran.postID))
+        let tree = try #require(fold.model.cascade(post: ran.post.postID))
         let run = try #require(tree.root.deliveries.first)
         #expect(run.delivery.hopped)
         #expect(run.nested.first?.post.name == Self.inner.rawValue)
         #expect(run.nested.first?.post.thread == run.delivery.thread)
-        #expect(CascadeReport(tree).json == CascadeReport(try #require(replayed.cascade(post: ran.postID))).json)
+        #expect(CascadeReport(tree).json == CascadeReport(try #require(replayed.cascade(post: ran.post.postID))).json)
         let chain = try #require(fold.model.postedBy(post: run.nested[0].post.postID))
         #expect(chain.reachedRoot)
         #expect(chain.steps.count == 3)

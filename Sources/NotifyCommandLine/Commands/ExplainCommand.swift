@@ -20,9 +20,10 @@ package struct ExplainCommand: ParsableCommand {
             buffer-dropped or unknown. \
             A name nobody posted explains its near names' posts.
 
-            Only a name's last 32 posts are kept, and the report says when older ones are not explained; \
-            with a recording, --all keeps up to \(Self.allPostsPerName) posts of each name (and \
-            \(Self.allLinks) deliveries), enough for every post of most recordings.
+            Only a name's last 32 posts among the last 65,536 posts of all names are explained, and the \
+            report says when older ones are not; with a recording, --all keeps up to \(Self.allLinks) posts \
+            (and as many deliveries) and explains up to \(Self.allPostsPerName) posts of each name, enough \
+            for every post of most recordings.
 
             --post SEQ --cascade prints what that post set off: its deliveries and the posts their handlers \
             made, as a tree; --post SEQ --posted-by climbs from it to the post made outside any handler.

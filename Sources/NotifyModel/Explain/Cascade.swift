@@ -1,6 +1,7 @@
 public import NotifyWire
 
-/// One post in a cascade or a "posted by" chain.
+/// One post as every answer shows it: an explanation, a cascade, a "posted by" chain, a
+/// finding's effects.
 public struct CascadePost: Sendable, Hashable {
     /// The post line's sequence number.
     public let seq: UInt64

@@ -58,7 +58,8 @@ extension InspectorState {
     }
 
     private var keptSuffix: String {
-        " (cascades keep the last \(cascadeIndex.capacity) posts and deliveries, explanations each name's last 32 posts)"
+        " (the history keeps the last \(history.capacity) posts and deliveries of all names; explanations list "
+            + "each name's last \(configuration.explainPostsPerName) posts among them)"
     }
 
     /// For each post run more than once by a duplicated group, every run after the first.
@@ -119,14 +120,14 @@ extension InspectorState {
             var posts = explanation.posts
             if posts.isEmpty, let name = explanation.registration.name {
                 // A registration waiting for a name nobody posts misses its near names' posts.
-                posts += explain(name: name, registration: id).posts.filter { $0.name != name }
+                posts += explain(name: name, registration: id).posts.filter { $0.post.name != name }
             }
             for post in posts {
                 guard let verdict = post.considered.first(where: { $0.registration == id }), counts(verdict.reason)
                 else { continue }
                 effects.append(
                     FindingEffects.Effect(
-                        caused: false, post: cascadePost(id: post.postID) ?? Self.cascadePost(post), delivery: nil,
+                        caused: false, post: post.post, delivery: nil,
                         registration: id, reason: verdict.reason.rawValue, detail: verdict.detail))
             }
         }
@@ -135,9 +136,9 @@ extension InspectorState {
 
     /// The posts of an unheard name, each with what could have heard it.
     private func unheard(_ name: String) -> [FindingEffects.Effect] {
-        explain(name: name).posts.filter { $0.name == name }.flatMap { post in
+        explain(name: name).posts.filter { $0.post.name == name }.flatMap { post in
             let missed = post.considered.filter { !$0.delivered }
-            let cascade = cascadePost(id: post.postID) ?? Self.cascadePost(post)
+            let cascade = post.post
             guard !missed.isEmpty else {
                 return [
                     FindingEffects.Effect(
@@ -153,13 +154,6 @@ extension InspectorState {
         }
     }
 
-    private static func cascadePost(_ post: PostExplanation) -> CascadePost {
-        CascadePost(
-            seq: post.seq, postID: post.postID, name: post.name, center: post.center, object: post.object,
-            thread: post.thread,
-            threadName: post.threadName, site: post.site, time: post.time, depth: post.depth,
-            parentPostID: post.parentPostID, matched: 0)
-    }
 }
 
 extension FindingEffects.Effect {

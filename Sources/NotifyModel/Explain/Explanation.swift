@@ -49,28 +49,8 @@ public struct ExplanationVerdict: Sendable, Hashable {
 
 /// One post, and every registration that could have received it.
 public struct PostExplanation: Sendable, Hashable {
-    /// The post line's sequence number.
-    public let seq: UInt64
-    /// The post id.
-    public let postID: UInt64
-    /// The name posted.
-    public let name: String
-    /// The label of the center posted to when the stream carries several; nil for one.
-    public let center: String?
-    /// The object posted; nil for none.
-    public let object: ObjectInfo?
-    /// The posting thread's id.
-    public let thread: UInt64
-    /// The posting thread's name.
-    public let threadName: String
-    /// The `post` call.
-    public let site: CallsiteInfo
-    /// Stream time of the post.
-    public let time: UInt64
-    /// 1 outside any handler, 2 inside one, and so on.
-    public let depth: Int
-    /// The post whose handler made this one; 0 for none.
-    public let parentPostID: UInt64
+    /// The post, as a cascade shows it too.
+    public let post: CascadePost
     /// Enqueues a notification queue merged into this post; nil when none. From 1.5 the queue
     /// names the post; an older trace's queue lines only count merges of the name before the post.
     public let coalesced: Int?

@@ -10,10 +10,10 @@ extension InspectorState {
     /// post's id and its registration). Nil when the model keeps no post or delivery line of
     /// that number. O(kept posts + kept deliveries).
     public func cascadeEvent(seq: UInt64) -> (postID: UInt64, registration: UInt64?)? {
-        if let ordinal = cascadeIndex.postOrdinal(seq: seq), let post = cascadeIndex.post(at: ordinal) {
+        if let ordinal = history.postOrdinal(seq: seq), let post = history.post(at: ordinal) {
             return (post.postID, nil)
         }
-        if let delivery = cascadeIndex.delivery(seq: seq) { return (delivery.postID, delivery.registration) }
+        if let delivery = history.delivery(seq: seq) { return (delivery.postID, delivery.registration) }
         return nil
     }
 
@@ -25,7 +25,7 @@ extension InspectorState {
     /// posts and deliveries). Never guesses: a nested post whose delivery is not identified is
     /// listed under its post as unplaced, and each node says what was pushed out or lost.
     public func cascade(post postID: UInt64, maximumNodes: Int = cascadeNodeLimit) -> Cascade? {
-        guard let ordinal = cascadeIndex.postOrdinal(postID), let post = cascadeIndex.post(at: ordinal) else {
+        guard let ordinal = history.postOrdinal(postID), let post = history.post(at: ordinal) else {
             return nil
         }
         var budget = max(1, maximumNodes)
@@ -45,12 +45,12 @@ extension InspectorState {
     }
 
     private func cascadeNode(
-        _ post: CascadeIndex.Post, budget: inout Int, truncated: inout Bool, counts: inout (posts: Int, deliveries: Int)
+        _ post: PostHistory.Post, budget: inout Int, truncated: inout Bool, counts: inout (posts: Int, deliveries: Int)
     ) -> CascadeNode {
         budget -= 1
         counts.posts += 1
-        let (deliveries, deliveriesComplete) = cascadeIndex.deliveries(of: post)
-        let (children, childrenComplete) = cascadeIndex.children(of: post)
+        let (deliveries, deliveriesComplete) = history.deliveries(of: post)
+        let (children, childrenComplete) = history.children(of: post)
         counts.deliveries += deliveries.count
         var nested = Array(repeating: [CascadeNode](), count: deliveries.count)
         var unplaced: [CascadeNode] = []
@@ -101,16 +101,16 @@ extension InspectorState {
     /// delivery of it; then the post, the handler run that made it, that run's post, and so on up
     /// to a post made outside any handler. Nil when neither the post nor the delivery is kept.
     public func postedBy(post postID: UInt64, registration: UInt64? = nil) -> PostedByChain? {
-        let ordinal = cascadeIndex.postOrdinal(postID)
+        let ordinal = history.postOrdinal(postID)
         guard let registration else {
-            guard let ordinal, let post = cascadeIndex.post(at: ordinal) else { return nil }
+            guard let ordinal, let post = history.post(at: ordinal) else { return nil }
             return climb(from: [], post: post)
         }
-        let delivery: CascadeIndex.Delivery?
-        if let ordinal, let post = cascadeIndex.post(at: ordinal) {
-            delivery = cascadeIndex.deliveries(of: post).deliveries.last { $0.registration == registration }
+        let delivery: PostHistory.Link?
+        if let ordinal, let post = history.post(at: ordinal) {
+            delivery = history.deliveries(of: post).deliveries.last { $0.registration == registration }
         } else {
-            delivery = cascadeIndex.deliveries(to: [registration]).last { $0.postID == postID }
+            delivery = history.deliveries(to: [registration]).last { $0.postID == postID }
         }
         guard let delivery else { return nil }
         return postedBy(delivery)
@@ -119,12 +119,12 @@ extension InspectorState {
     /// Who posted the post of the delivery whose line had sequence number `seq`; nil when that
     /// delivery is no longer kept.
     public func postedBy(deliverySeq seq: UInt64) -> PostedByChain? {
-        cascadeIndex.delivery(seq: seq).map { postedBy($0) }
+        history.delivery(seq: seq).map { postedBy($0) }
     }
 
-    private func postedBy(_ delivery: CascadeIndex.Delivery) -> PostedByChain {
+    private func postedBy(_ delivery: PostHistory.Link) -> PostedByChain {
         let start = [PostedByChain.Step.delivery(cascadeDelivery(delivery))]
-        guard let ordinal = cascadeIndex.postOrdinal(delivery.postID), let post = cascadeIndex.post(at: ordinal) else {
+        guard let ordinal = history.postOrdinal(delivery.postID), let post = history.post(at: ordinal) else {
             return PostedByChain(
                 steps: start, reachedRoot: false,
                 notes: ["its post \(delivery.postID) is no longer kept" + forgottenSuffix])
@@ -132,7 +132,7 @@ extension InspectorState {
         return climb(from: start, post: post)
     }
 
-    private func climb(from start: [PostedByChain.Step], post first: CascadeIndex.Post) -> PostedByChain {
+    private func climb(from start: [PostedByChain.Step], post first: PostHistory.Post) -> PostedByChain {
         var steps = start
         var notes: [String] = []
         var post = first
@@ -147,15 +147,15 @@ extension InspectorState {
                 notes.append("stopped after \(visited.count) posts: the chain loops or is longer than the limit")
                 break
             }
-            guard let ordinal = cascadeIndex.postOrdinal(post.parentPostID),
-                let parent = cascadeIndex.post(at: ordinal), parent.time <= post.time
+            guard let ordinal = history.postOrdinal(post.parentPostID),
+                let parent = history.post(at: ordinal), parent.time <= post.time
             else {
                 notes.append(
                     "post \(post.postID) was made inside a handler of post \(post.parentPostID), which is no longer kept"
                         + forgottenSuffix)
                 break
             }
-            let (deliveries, complete) = cascadeIndex.deliveries(of: parent)
+            let (deliveries, complete) = history.deliveries(of: parent)
             switch Self.placement(of: post, parent: parent, in: deliveries, complete: complete) {
             case .delivery(let index):
                 steps.append(.delivery(cascadeDelivery(deliveries[index])))
@@ -174,12 +174,12 @@ extension InspectorState {
 
     /// Kept deliveries to any of `registrations`, oldest first.
     public func cascadeDeliveries(to registrations: Set<UInt64>) -> [CascadeDelivery] {
-        cascadeIndex.deliveries(to: registrations).map { cascadeDelivery($0) }
+        history.deliveries(to: registrations).map { cascadeDelivery($0) }
     }
 
     /// The kept post with id `postID`.
     public func cascadePost(id postID: UInt64) -> CascadePost? {
-        cascadeIndex.postOrdinal(postID).flatMap { cascadeIndex.post(at: $0) }.map { cascadePost($0) }
+        history.postOrdinal(postID).flatMap { history.post(at: $0) }.map { cascadePost($0) }
     }
 
     // MARK: Pieces
@@ -200,7 +200,7 @@ extension InspectorState {
     /// A call's line comes when it ends, so one spanning call is the one only when every call of
     /// the parent has ended and is kept (`complete`, as many deliveries as registrations matched).
     static func placement(
-        of nested: CascadeIndex.Post, parent: CascadeIndex.Post, in deliveries: [CascadeIndex.Delivery],
+        of nested: PostHistory.Post, parent: PostHistory.Post, in deliveries: [PostHistory.Link],
         complete: Bool
     ) -> Placement {
         let onThread = deliveries.lastIndex {
@@ -231,15 +231,15 @@ extension InspectorState {
     /// Why a post the trace refers to is not kept: pushed out, lost, or before the stream began.
     private var forgottenSuffix: String {
         var reasons: [String] = []
-        if cascadeIndex.forgotPosts {
-            reasons.append("cascades keep the last \(cascadeIndex.capacity) posts and deliveries")
+        if history.forgotPosts {
+            reasons.append("cascades keep the last \(history.capacity) posts and deliveries")
         }
         if eventsLost > 0 { reasons.append("\(eventsLost) events were lost in gaps") }
         if reasons.isEmpty { reasons.append("the trace does not hold it: it was posted before the stream began") }
         return " (" + reasons.joined(separator: "; ") + ")"
     }
 
-    func cascadePost(_ post: CascadeIndex.Post) -> CascadePost {
+    func cascadePost(_ post: PostHistory.Post) -> CascadePost {
         CascadePost(
             seq: post.seq, postID: post.postID, name: post.name,
             center: carriesSeveralCenters ? centerLabel(post.center) : nil,
@@ -248,7 +248,7 @@ extension InspectorState {
             time: post.time, depth: post.depth, parentPostID: post.parentPostID, matched: post.matched)
     }
 
-    func cascadeDelivery(_ delivery: CascadeIndex.Delivery) -> CascadeDelivery {
+    func cascadeDelivery(_ delivery: PostHistory.Link) -> CascadeDelivery {
         let row = registrationSlots[delivery.registration].map { rows[$0] }
         return CascadeDelivery(
             seq: delivery.seq, postID: delivery.postID, registration: delivery.registration,

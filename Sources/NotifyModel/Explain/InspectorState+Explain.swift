@@ -10,8 +10,10 @@ extension InspectorState {
     /// names' posts instead.
     ///
     /// Pure: the same events give the same answer however they were batched. Reads only what the
-    /// fold keeps: each name's last posts (``InspectorConfiguration/explainPostsPerName``) and the
-    /// registrations the observer table still holds.
+    /// fold keeps: the post history (each name's last ``InspectorConfiguration/explainPostsPerName``
+    /// posts among its last ``InspectorConfiguration/explainLinkCapacity`` posts of all names) and
+    /// the registrations the observer table still holds. A name whose posts all left the history
+    /// is said to be older than it, with its last post's time and site, never "nobody posted".
     ///
     /// - Parameters:
     ///   - name: The notification name whose posts are explained.
@@ -25,7 +27,9 @@ extension InspectorState {
         let near = nearNames(to: name)
         var notes: [String] = []
         var posts = keptPosts(named: name)
-        if posts.isEmpty {
+        if posts.isEmpty, let older = postedBeforeTheHistory(name) {
+            notes.append(older)
+        } else if posts.isEmpty {
             let posted = near.filter { !keptPosts(named: $0).isEmpty }
             if posted.isEmpty {
                 notes.append("nobody posted \"\(name)\" (or its posts are no longer kept), nor a near name")
@@ -59,7 +63,7 @@ extension InspectorState {
     public func explain(registration id: UInt64) -> RegistrationExplanation? {
         guard let slot = registrationSlots[id] else { return nil }
         let row = rows[slot]
-        let posts: [ExplainIndex.Post]
+        let posts: [PostHistory.Post]
         if let name = row.name {
             posts = keptPosts(named: name)
         } else {
@@ -98,27 +102,47 @@ extension InspectorState {
     /// `the last 32 posts of "save" are kept; 8 older ones are not explained`. Nil when all are.
     func keptWindow(named names: Set<String>) -> String? {
         let shown = 3
+        let limit = max(1, configuration.explainPostsPerName)
         var clauses: [String] = []
         var more = 0
         for name in names.sorted() {
             guard let slot = nameSlots[name] else { continue }
-            let count = explainIndex.postsForgotten(nameSlot: slot, name: name)
+            let row = nameRows[slot]
+            let kept = history.keptCount(ofNameFrom: row.newestPost.ordinal, limit: limit)
+            let count = Int(clamping: row.posts) - kept
             guard count > 0 else { continue }
             guard clauses.count < shown else {
                 more += 1
                 continue
             }
-            clauses.append(
-                "the last \(explainIndex.postsPerName) posts of \"\(name)\" are kept; "
-                    + "\(count) older \(count == 1 ? "one is" : "ones are") not explained")
+            let window =
+                kept == limit
+                ? "the last \(limit) posts of \"\(name)\" are kept"
+                : "the last \(kept) posts of \"\(name)\" are kept (the history keeps the last "
+                    + "\(history.capacity) posts of all names)"
+            clauses.append(window + "; \(count) older \(count == 1 ? "one is" : "ones are") not explained")
         }
         if more > 0 { clauses.append("and so for \(more) more names") }
         return clauses.isEmpty ? nil : clauses.joined(separator: "; ")
     }
 
-    func keptPosts(named name: String) -> [ExplainIndex.Post] {
+    /// For a name posted, none of whose posts the history still keeps: when it was last posted,
+    /// and that the post is older than the history. Nil for a name never posted or still kept.
+    func postedBeforeTheHistory(_ name: String) -> String? {
+        guard let slot = nameSlots[name], nameRows[slot].posts > 0 else { return nil }
+        let newest = nameRows[slot].newestPost
+        guard newest.ordinal >= 0, !history.keeps(post: newest.ordinal) else { return nil }
+        let ago = now >= newest.time ? ExplainText.duration(now - newest.time) + " before the latest event" : "earlier"
+        return "\"\(name)\" was last posted \(ago) (post \(newest.postID), line \(newest.seq), at "
+            + "\(definitions.callsite(newest.callsite)), \(newest.matched) registrations matched); that post is older "
+            + "than the history kept (the last \(history.capacity) posts of all names): its deliveries are no "
+            + "longer kept"
+    }
+
+    func keptPosts(named name: String) -> [PostHistory.Post] {
         guard let slot = nameSlots[name] else { return [] }
-        return explainIndex.posts(nameSlot: slot, name: name)
+        return history.posts(
+            ofNameFrom: nameRows[slot].newestPost.ordinal, limit: max(1, configuration.explainPostsPerName))
     }
 
     /// Row slots of registrations that could receive a post of `name`: its own, `*`, near names'.
@@ -141,8 +165,8 @@ extension InspectorState {
         return slots
     }
 
-    func explainPost(_ post: ExplainIndex.Post, candidates: [Int], only: UInt64?) -> PostExplanation {
-        let (links, complete) = explainIndex.links(of: post)
+    func explainPost(_ post: PostHistory.Post, candidates: [Int], only: UInt64?) -> PostExplanation {
+        let (links, complete) = history.links(of: post)
         var verdicts: [ExplanationVerdict] = []
         var seen = Set<UInt64>()
         var delivered: [Int] = []
@@ -179,23 +203,19 @@ extension InspectorState {
         if !complete {
             notes.append(
                 "older deliveries of this post were overwritten: explanations keep the last "
-                    + "\(explainIndex.linkCapacity) deliveries and enqueues")
+                    + "\(history.capacity) deliveries and enqueues")
         }
         if eventsLost > 0 {
             notes.append("\(eventsLost) events were lost in gaps: a missing delivery may be among them")
         }
-        let merges = explainIndex.merges[post.postID] ?? []
+        let merges = explainFacts.merges[post.postID] ?? []
         let sites = merges.map {
             CoalescedEnqueues(
                 site: definitions.callsite($0.callsite), count: Int(clamping: $0.count), enqueuedAt: $0.enqueuedAt)
         }
         let coalesced = traceCarriesWhy ? sites.reduce(0) { $0 &+ $1.count } : post.coalesced
         return PostExplanation(
-            seq: post.seq, postID: post.postID, name: post.name,
-            center: postCenter,
-            object: post.object.map { definitions.object($0) },
-            thread: post.thread, threadName: threadLabel(post.thread), site: definitions.callsite(post.callsite),
-            time: post.time, depth: post.depth, parentPostID: post.parentPostID,
+            post: cascadePost(post),
             coalesced: coalesced > 0 ? coalesced : nil, coalescedSites: sites, considered: verdicts,
             registeredLater: later, notes: notes)
     }

@@ -5,7 +5,7 @@ extension InspectorState {
     /// center decides (its center, name, lifetime, object filter), then what happened after
     /// matching.
     func verdict(
-        _ post: ExplainIndex.Post, row: ObserverRow, links: [ExplainIndex.Link], complete: Bool,
+        _ post: PostHistory.Post, row: ObserverRow, links: [PostHistory.Link], complete: Bool,
         nameNotes: inout [String: String]
     ) -> ExplanationVerdict {
         let several = carriesSeveralCenters
@@ -63,7 +63,7 @@ extension InspectorState {
                 "\(who) was found dead and the registration ended \(ExplainText.duration(removal.at - post.time)) "
                 + "after the post, without running for it"
             if removal.reason == .objectDeallocated {
-                if let death = explainIndex.filterDeaths[row.id] {
+                if let death = explainFacts.filterDeaths[row.id] {
                     detail += "; " + deathWindow(death, relativeTo: post.time)
                 }
                 if let taker = addressTaker(of: row, after: row.registeredAt, name: post.name) {
@@ -99,7 +99,7 @@ extension InspectorState {
     }
 
     private func ended(
-        _ row: ObserverRow, removal: RemovalInfo, before post: ExplainIndex.Post,
+        _ row: ObserverRow, removal: RemovalInfo, before post: PostHistory.Post,
         make: (ExplanationReason, String) -> ExplanationVerdict
     ) -> ExplanationVerdict {
         let when = "\(ExplainText.duration(post.time - removal.at)) before the post, on \(threadLabel(removal.thread))"
@@ -114,7 +114,7 @@ extension InspectorState {
         case .objectDeallocated:
             let filter = row.objectFilter.map { ExplainText.object($0) } ?? "?"
             var detail: String
-            if let death = explainIndex.filterDeaths[row.id] {
+            if let death = explainFacts.filterDeaths[row.id] {
                 detail =
                     "its object filter \(filter) " + deathWindow(death, relativeTo: post.time)
                     + ", which ended it"
@@ -140,7 +140,7 @@ extension InspectorState {
     }
 
     /// When a filter died, as the trace bounds it: alive at one time, found dead at a later one.
-    private func deathWindow(_ death: ExplainIndex.FilterDeath, relativeTo time: UInt64) -> String {
+    private func deathWindow(_ death: ExplainFacts.FilterDeath, relativeTo time: UInt64) -> String {
         "died between \(ExplainText.moment(death.aliveAt, relativeTo: time)) the post, when it was last seen "
             + "alive, and \(ExplainText.moment(death.foundAt, relativeTo: time)) it, when it was found dead"
     }
@@ -155,7 +155,7 @@ extension InspectorState {
             guard object.address == filter.address else { continue }
             var text =
                 "a new \(ExplainText.object(object)) took its address, posted at \(definitions.callsite(post.callsite))"
-            if let death = explainIndex.filterDeaths[row.id] {
+            if let death = explainFacts.filterDeaths[row.id] {
                 text += " \(ExplainText.moment(post.time, relativeTo: death.foundAt)) its filter was found dead"
             }
             return text
@@ -165,8 +165,8 @@ extension InspectorState {
 
     /// Replays the registration's enqueues and deliveries among the kept posts of the name: true
     /// when a full buffer dropped `post`'s message.
-    private func bufferDropped(_ post: ExplainIndex.Post, registration: UInt64) -> Bool {
-        let events = keptPosts(named: post.name).flatMap { explainIndex.links(of: $0).links }
+    private func bufferDropped(_ post: PostHistory.Post, registration: UInt64) -> Bool {
+        let events = keptPosts(named: post.name).flatMap { history.links(of: $0).links }
             .filter { $0.registration == registration }.sorted { $0.seq < $1.seq }
         guard events.contains(where: { $0.kind == .enqueuedDroppingOldest }) else { return false }
         var pending: [UInt64] = []

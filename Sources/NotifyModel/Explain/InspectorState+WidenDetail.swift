@@ -4,7 +4,6 @@ extension InspectorState {
     /// whose views are now shown. What was kept stays; a ring that already went round keeps its
     /// size, and explain and cascades say how far it reaches.
     public mutating func widenDetail(to configuration: InspectorConfiguration) {
-        explainIndex.widen(to: configuration.explainLinkCapacity)
-        cascadeIndex.widen(to: configuration.explainLinkCapacity)
+        history.widen(to: configuration.explainLinkCapacity)
     }
 }

@@ -28,17 +28,20 @@ extension InspectorState {
         guard let postIndex, slowPostFloor != .max,
             delivery.target == .posting || delivery.target == .operationQueue
         else { return }
-        recentPosts[postIndex].blocking &+= delivery.duration
+        history[kept: postIndex].blocking &+= delivery.duration
         if let handlerGrade {
-            recentPosts[postIndex].worstHandler = max(recentPosts[postIndex].worstHandler, Int8(handlerGrade.rawValue))
+            history[kept: postIndex].worstHandler = max(
+                history[kept: postIndex].worstHandler, Int8(handlerGrade.rawValue))
         }
-        let total = recentPosts[postIndex].blocking
+        let total = history[kept: postIndex].blocking
         guard total >= slowPostFloor, let grade = rules.slowPost.severity(of: total) else { return }
         let level = Int8(grade.rawValue)
-        guard level > recentPosts[postIndex].reportedTotal, level > recentPosts[postIndex].worstHandler else { return }
-        let firstReport = recentPosts[postIndex].reportedTotal < 0
-        recentPosts[postIndex].reportedTotal = level
-        let post = recentPosts[postIndex]
+        guard level > history[kept: postIndex].reportedTotal, level > history[kept: postIndex].worstHandler else {
+            return
+        }
+        let firstReport = history[kept: postIndex].reportedTotal < 0
+        history[kept: postIndex].reportedTotal = level
+        let post = history[kept: postIndex]
         let site = definitions.callsite(post.callsite)
         guard allows(.slowHandler, callsite: site, name: delivery.name) else { return }
         findingStore.raise(
@@ -64,7 +67,7 @@ extension InspectorState {
     ) {
         let row = rows[rowSlot]
         guard allows(.slowHandler, callsite: row.callsite, name: delivery.name) else { return }
-        let post = postIndex.map { recentPosts[$0] }
+        let post = postIndex.map { history[kept: $0] }
         let poster = post.map { definitions.callsite($0.callsite) }
         let mailbox = delivery.target == .task
         let graded = mailbox ? delivery.wait : delivery.duration

@@ -16,7 +16,7 @@ extension InspectorState {
     mutating func mismatchDelivered(_ rowSlot: Int, delivery: TraceDelivery, postIndex: Int?) {
         let row = rows[rowSlot]
         guard allows(.threadMismatch, callsite: row.callsite, name: row.displayName) else { return }
-        let post = postIndex.map { recentPosts[$0] }
+        let post = postIndex.map { history[kept: $0] }
         let poster = post.map { definitions.callsite($0.callsite) }
         let threadName = thread(delivery.thread)?.name ?? "thread-\(delivery.thread)"
         findingStore.raise(

@@ -33,14 +33,13 @@ public struct InspectorConfiguration: Sendable, Hashable {
     /// Findings kept at most; beyond, the oldest resolved (then the oldest info) are dropped
     /// (default 1,024).
     public var maximumFindings: Int = 1_024
-    /// Recent posts remembered for their callsite, thread and blocking time (default 4,096; a
-    /// power of two).
-    public var recentPostCapacity: Int = 4_096
-    /// Deliveries and enqueues explanations keep, all posts together (default 65,536, about 5 MB
-    /// when full); also the posts and the deliveries cascades keep, rounded up to a power of two
-    /// (about 16 MB more when full).
+    /// The post history's bound: the posts, and the deliveries and enqueues, it keeps of all names
+    /// together, rounded up to a power of two (default 65,536; about 17 MB when full). Explanations,
+    /// cascades and the rules R7 and R8 read it. A name's posts older than that are summed up by
+    /// its newest post's time, id and site.
     public var explainLinkCapacity: Int = 65_536
-    /// Posts of each name explanations keep, the newest (default 32); older ones are not explained.
+    /// Posts of each name an explanation lists, the newest among those the history keeps (default
+    /// 32); older ones are counted, not explained. Costs no memory: it bounds a read.
     public var explainPostsPerName: Int = 32
     /// The leak rules' thresholds.
     public var rules = LeakRuleConfiguration()

@@ -39,17 +39,17 @@ extension InspectorState {
             totals.queueActions &+= 1
             // From 1.5 the queue names the post its coalesced enqueues merged into (`merge` lines).
             if activity.action == .coalesced, let name = activity.name, !traceCarriesWhy {
-                explainIndex.coalesced(count: activity.count, name: name)
+                explainFacts.coalesced(count: activity.count, name: name)
             }
         case .objectDead(let death):
             observe(death.timestamp)
-            explainIndex.objectDied(death)
+            explainFacts.objectDied(death)
             if let slot = registrationSlots[death.registration], rows[slot].isLive {
                 rows[slot].flags.insert(.objectFilterDead)
             }
         case .merged(let merge):
             observe(merge.timestamp)
-            explainIndex.merged(merge)
+            explainFacts.merged(merge)
         case .checkpoint(let mark):
             if mark.preexisting {
                 rememberPastCheckpoint(at: mark.timestamp)

@@ -27,12 +27,12 @@ extension InspectorState {
         nameRows[slot].lastPostAt = time
         nameRows[slot].lastPostThread = post.thread
         nameRows[slot].lastUsed = time
-        recentPosts.insert(
-            RecentPosts.Entry(
-                postID: post.postID, nameSlot: slot, callsite: post.callsite, thread: post.thread, threadIsMain: onMain,
-                matched: post.matched))
-        explainIndex.posted(post, nameSlot: slot, center: center)
-        cascadeIndex.posted(post, center: center)
+        let ordinal = history.posted(
+            post, nameSlot: slot, center: center, previousOfName: nameRows[slot].newestPost.ordinal,
+            threadIsMain: onMain, coalesced: explainFacts.takeCoalesced(name: post.name))
+        nameRows[slot].newestPost = PostHistory.NewestPost(
+            ordinal: ordinal, seq: post.seq, postID: post.postID, time: time, callsite: post.callsite,
+            matched: post.matched)
         if !ruleState.centerPosts.isEmpty { prematureRemovalPosted(post.name, center: center) }
         if carriesSeveralCenters { notePostedCenter(center, nameSlot: slot) }
 
@@ -73,8 +73,7 @@ extension InspectorState {
         deliveryRate.record(at: time)
         slowestHandlerWindow.recordMaximum(delivery.duration, at: time)
         let threadSlot = threadSlot(for: delivery.thread)
-        explainIndex.delivered(delivery)
-        cascadeIndex.delivered(delivery)
+        let postIndex = history.delivered(delivery)
 
         var observerType: String?
         var registrationKind: TraceRegistrationKind?
@@ -103,12 +102,10 @@ extension InspectorState {
         } else {
             loss.unknownRegistrationEvents &+= 1
         }
-        let postIndex = recentPosts.index(of: delivery.postID)
         if nameSlot < 0 {
-            if let postIndex, nameRows[recentPosts[postIndex].nameSlot].occupied,
-                nameRows[recentPosts[postIndex].nameSlot].name == delivery.name
-            {
-                nameSlot = recentPosts[postIndex].nameSlot
+            let postSlot = postIndex.map { Int(history[kept: $0].nameSlot) } ?? -1
+            if postSlot >= 0, nameRows[postSlot].occupied, nameRows[postSlot].name == delivery.name {
+                nameSlot = postSlot
             } else {
                 nameSlot = self.nameSlot(for: delivery.name)
             }

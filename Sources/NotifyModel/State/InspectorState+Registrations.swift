@@ -128,7 +128,7 @@ extension InspectorState {
         observe(enqueue.timestamp)
         totals.messageEnqueues &+= 1
         if enqueue.droppedOldest { totals.messagesDropped &+= 1 }
-        explainIndex.enqueued(enqueue)
+        history.enqueued(enqueue)
         guard let slot = registrationSlots[enqueue.registration], rows[slot].isLive else {
             loss.unknownRegistrationEvents &+= 1
             return

@@ -101,11 +101,11 @@ public struct InspectorState: Sendable {
     /// Threads whose ``ThreadRow/isActive`` is set: the ones the tables list.
     var activeThreads = 0
 
-    var recentPosts: RecentPosts
-    /// Each name's recent posts with their deliveries: what ``explain(name:object:registration:post:)`` reads.
-    var explainIndex: ExplainIndex
-    /// Every kept post with its deliveries and nested posts: what ``cascade(post:maximumNodes:)`` reads.
-    var cascadeIndex: CascadeIndex
+    /// Every kept post with its links, nested posts and name chain: what explanations, cascades
+    /// and the rules R7 and R8 read.
+    var history: PostHistory
+    /// Filter deaths, queue merges and coalesces: what explanations read besides the history.
+    var explainFacts = ExplainFacts()
     var findingStore: LeakFindingStore
     var ruleState = RuleState()
     var missedRemovals: RingBuffer<MissedRemoval> = RingBuffer(capacity: 32)
@@ -126,10 +126,7 @@ public struct InspectorState: Sendable {
         definitions = DefinitionTable(maximumObjects: configuration.maximumObjects)
         nameTrimAt = configuration.maximumNames
         nameRows = [NameRow(name: "*", isWildcard: true, threadCapacity: configuration.threadsPerName)]
-        recentPosts = RecentPosts(capacity: configuration.recentPostCapacity)
-        explainIndex = ExplainIndex(
-            linkCapacity: configuration.explainLinkCapacity, postsPerName: configuration.explainPostsPerName)
-        cascadeIndex = CascadeIndex(capacity: configuration.explainLinkCapacity)
+        history = PostHistory(capacity: configuration.explainLinkCapacity)
         findingStore = LeakFindingStore(maximum: configuration.maximumFindings)
         let rules = configuration.rules
         slowHandlerFloor = rules.runs(.slowHandler) ? rules.slowHandler.lowest : .max

@@ -46,8 +46,7 @@ extension InspectorState {
             + nameRows.count * MemoryLayout<NameRow>.stride + histograms * LatencyHistogram.bucketCount * 8
             + threadRows.count * MemoryLayout<ThreadRow>.stride + logEntries * MemoryLayout<DeliveryLogEntry>.stride
             + findingStore.byKey.count * (MemoryLayout<LeakFinding>.stride + 256) + definitionCount * 64
-            + ruleEntries * 64 + recentPosts.entries.count * MemoryLayout<RecentPosts.Entry>.stride
-            + retiring.count * 8 + explainIndex.estimatedBytes + cascadeIndex.estimatedBytes
+            + ruleEntries * 64 + retiring.count * 8 + history.estimatedBytes + explainFacts.estimatedBytes
         return ModelFootprint(
             registrations: registrationSlots.count, removedRegistrations: retiring.count - retiringHead,
             names: nameSlots.count + 1, threads: threadRows.count, logEntries: logEntries,

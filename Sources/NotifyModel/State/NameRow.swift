@@ -59,6 +59,9 @@ public struct NameRow: Sendable, Hashable {
     var recentPosters: [UInt64] = []
     /// Stream time of the last use, for eviction.
     var lastUsed: UInt64 = 0
+    /// The newest post: its ordinal heads the name's chain in the post history, and the rest
+    /// outlives the ring.
+    var newestPost = PostHistory.NewestPost()
     /// False for a freed slot of the table.
     var occupied = true
 

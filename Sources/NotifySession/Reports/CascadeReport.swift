@@ -5,21 +5,7 @@ import NotifyWire
 /// `notifytop explain --post SEQ --cascade` and `--posted-by`: a post's cascade as an indented
 /// tree a person reads, or as one JSON object with the tree.
 package struct CascadeReport: Sendable, Encodable {
-    struct Post: Sendable, Encodable {
-        var seq: UInt64
-        var postID: UInt64
-        var name: String
-        /// The label of the center posted to; absent when the stream carries one center.
-        var center: String?
-        var object: ReportedObject?
-        var thread: UInt64
-        var threadName: String
-        var site: String
-        var timeNs: UInt64
-        var depth: Int
-        var parentPostID: UInt64
-        var matched: Int
-    }
+    typealias Post = ReportedPost
 
     struct Delivery: Sendable, Encodable {
         var seq: UInt64
@@ -101,11 +87,7 @@ package struct CascadeReport: Sendable, Encodable {
     }
 
     static func post(_ post: CascadePost) -> Post {
-        Post(
-            seq: post.seq, postID: post.postID, name: post.name, center: post.center,
-            object: post.object.map(ReportedObject.init),
-            thread: post.thread, threadName: post.threadName, site: post.site.description, timeNs: post.time,
-            depth: post.depth, parentPostID: post.parentPostID, matched: post.matched)
+        Post(post, matched: true)
     }
 
     static func delivery(_ delivery: CascadeDelivery) -> Delivery {

@@ -32,43 +32,23 @@ package struct ExplanationReport: Sendable, Encodable {
         var summary: String
     }
 
+    /// A post and its verdicts: one JSON object, the post's fields beside the explanation's.
     struct Post: Sendable, Encodable {
-        var seq: UInt64
-        var postID: UInt64
-        var name: String
-        /// The label of the center posted to; absent when the stream carries one center.
-        var center: String?
-        var object: ReportedObject?
-        var thread: UInt64
-        var threadName: String
-        var site: String
-        var timeNs: UInt64
-        var depth: Int
-        var parentPostID: UInt64
+        var post: ReportedPost
         var coalesced: Coalesced?
         var considered: [Considered]
         var registeredLater: RegisteredLater?
         var notes: [String]
 
         enum CodingKeys: String, CodingKey {
-            case seq, postID, name, center, object, thread, threadName, site, timeNs, depth, parentPostID, coalesced
-            case considered, registeredLater, notes
+            case object, coalesced, considered, registeredLater, notes
         }
 
-        /// As synthesized, except that a post with no object says `"object": null`.
+        /// The post's fields, then the explanation's; a post with no object says `"object": null`.
         func encode(to encoder: any Encoder) throws {
+            try post.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(seq, forKey: .seq)
-            try container.encode(postID, forKey: .postID)
-            try container.encode(name, forKey: .name)
-            try container.encodeIfPresent(center, forKey: .center)
-            try container.encode(object, forKey: .object)
-            try container.encode(thread, forKey: .thread)
-            try container.encode(threadName, forKey: .threadName)
-            try container.encode(site, forKey: .site)
-            try container.encode(timeNs, forKey: .timeNs)
-            try container.encode(depth, forKey: .depth)
-            try container.encode(parentPostID, forKey: .parentPostID)
+            if post.object == nil { try container.encodeNil(forKey: .object) }
             try container.encodeIfPresent(coalesced, forKey: .coalesced)
             try container.encode(considered, forKey: .considered)
             try container.encodeIfPresent(registeredLater, forKey: .registeredLater)
@@ -88,10 +68,7 @@ package struct ExplanationReport: Sendable, Encodable {
         notes = explanation.notes
         posts = explanation.posts.map { post in
             Post(
-                seq: post.seq, postID: post.postID, name: post.name, center: post.center,
-                object: post.object.map(ReportedObject.init),
-                thread: post.thread, threadName: post.threadName, site: post.site.description, timeNs: post.time,
-                depth: post.depth, parentPostID: post.parentPostID,
+                post: ReportedPost(post.post, matched: false),
                 coalesced: post.coalesced.map { count in
                     Coalesced(
                         count: count,
@@ -128,8 +105,8 @@ package struct ExplanationReport: Sendable, Encodable {
 
     /// Keeps only the posts of object id `object` and of sequence number `post`, when given.
     package mutating func keep(object: UInt64?, post: UInt64?) {
-        if let object { posts.removeAll { $0.object?.id != object } }
-        if let post { posts.removeAll { $0.seq != post } }
+        if let object { posts.removeAll { $0.post.object?.id != object } }
+        if let post { posts.removeAll { $0.post.seq != post } }
     }
 
     /// One JSON object, sorted snake_case keys.
@@ -147,13 +124,14 @@ package struct ExplanationReport: Sendable, Encodable {
             lines.append("near names: " + nearNames.map { "\"\($0)\"" }.joined(separator: ", "))
         }
         if posts.isEmpty { lines.append("no post to explain") }
-        for post in posts {
+        for entry in posts {
+            let post = entry.post
             let object = post.object.map { "\($0.type) #\($0.id) @\($0.address)" } ?? "no object"
             lines.append("")
             lines.append(
                 "post seq \(post.seq) \"\(post.name)\"\(post.center.map { " to center \"\($0)\"" } ?? "") with \(object), on \(post.threadName) at \(post.site)"
                     + (post.depth > 1 ? ", inside post \(post.parentPostID) (depth \(post.depth))" : ""))
-            if let coalesced = post.coalesced {
+            if let coalesced = entry.coalesced {
                 if coalesced.sites.isEmpty {
                     lines.append(
                         "  coalesced: a queue merged \(coalesced.count) earlier enqueue(s) of this name; the trace "
@@ -163,17 +141,17 @@ package struct ExplanationReport: Sendable, Encodable {
                     lines.append("  coalesced: a queue merged \(coalesced.count) earlier enqueue(s) into it: \(sites)")
                 }
             }
-            for note in post.notes { lines.append("  note: \(note)") }
-            if post.considered.isEmpty && post.registeredLater == nil {
+            for note in entry.notes { lines.append("  note: \(note)") }
+            if entry.considered.isEmpty && entry.registeredLater == nil {
                 lines.append("  no registration could have received it")
             }
-            for entry in post.considered {
-                let mark = entry.delivered ? "ran   " : "missed"
+            for verdict in entry.considered {
+                let mark = verdict.delivered ? "ran   " : "missed"
                 lines.append(
-                    "  \(mark) #\(entry.registration) \"\(entry.name)\"\(Self.onCenter(entry.center)) at \(entry.site ?? "?")  \(entry.reason): "
-                        + entry.detail)
+                    "  \(mark) #\(verdict.registration) \"\(verdict.name)\"\(Self.onCenter(verdict.center)) at \(verdict.site ?? "?")  \(verdict.reason): "
+                        + verdict.detail)
             }
-            if let later = post.registeredLater {
+            if let later = entry.registeredLater {
                 lines.append("  later  " + later.summary)
             }
         }

@@ -32,16 +32,17 @@ enum ExplainView {
             posts = []
         }
         var rows: [Row] = []
-        for post in posts {
-            appendCoalesced(post, ascii: ascii, to: &rows)
-            for verdict in post.considered {
+        for explained in posts {
+            appendCoalesced(explained, ascii: ascii, to: &rows)
+            let post = explained.post
+            for verdict in explained.considered {
                 rows.append(
                     Row(
                         post: post.seq, postName: post.name, registration: verdict.registration, name: verdict.name,
                         site: verdict.site?.description ?? "?", reason: verdict.reason.rawValue,
                         detail: verdict.detail, index: rows.count))
             }
-            if let later = post.registeredLater {
+            if let later = explained.registeredLater {
                 rows.append(
                     Row(
                         post: post.seq, postName: post.name, registration: nil, name: post.name, site: "",
@@ -53,21 +54,22 @@ enum ExplainView {
 
     /// One row per call site whose enqueues were merged into `post` (one without a site when the
     /// trace, before 1.5, only counts them).
-    private static func appendCoalesced(_ post: PostExplanation, ascii: Bool, to rows: inout [Row]) {
-        guard let total = post.coalesced else { return }
+    private static func appendCoalesced(_ explained: PostExplanation, ascii: Bool, to rows: inout [Row]) {
+        guard let total = explained.coalesced else { return }
+        let post = explained.post
         func row(site: String, detail: String) -> Row {
             Row(
                 post: post.seq, postName: post.name, registration: nil, name: post.name, site: site,
                 reason: "coalesced", detail: detail, index: rows.count)
         }
-        guard !post.coalescedSites.isEmpty else {
+        guard !explained.coalescedSites.isEmpty else {
             rows.append(
                 row(
                     site: "?",
                     detail: "\(total) merged enqueues of this name; the trace does not carry their sites"))
             return
         }
-        for merged in post.coalescedSites {
+        for merged in explained.coalescedSites {
             let before = post.time - min(post.time, merged.enqueuedAt)
             rows.append(
                 row(
@@ -89,10 +91,10 @@ enum ExplainView {
         case .posted(let post):
             return data.model.explain(name: post.name, post: post.seq).posts
         case .delivered(let delivery):
-            return data.model.explain(name: delivery.name).posts.filter { $0.postID == delivery.postID }
+            return data.model.explain(name: delivery.name).posts.filter { $0.post.postID == delivery.postID }
         case .enqueued(let enqueue):
             return data.model.explain(registration: enqueue.registration)?.posts
-                .filter { $0.postID == enqueue.postID } ?? []
+                .filter { $0.post.postID == enqueue.postID } ?? []
         case .registered(let registration):
             return data.model.explain(registration: registration.id)?.posts ?? []
         case .removed(let removal):
