@@ -1,35 +1,5 @@
 public import NotifyWire
 
-/// One post as every answer shows it: an explanation, a cascade, a "posted by" chain, a
-/// finding's effects.
-public struct CascadePost: Sendable, Hashable {
-    /// The post line's sequence number.
-    public let seq: UInt64
-    /// The post id.
-    public let postID: UInt64
-    /// The name posted.
-    public let name: String
-    /// The label of the center posted to when the stream carries several (a nested post may go
-    /// to another center than its parent); nil for one.
-    public let center: String?
-    /// The object posted; nil for none.
-    public let object: ObjectInfo?
-    /// The posting thread's id.
-    public let thread: UInt64
-    /// The posting thread's name, with its id.
-    public let threadName: String
-    /// The `post` call.
-    public let site: CallsiteInfo
-    /// Stream time of the post.
-    public let time: UInt64
-    /// 1 outside any handler, 2 inside one, and so on.
-    public let depth: Int
-    /// The post whose handler made this one; 0 for none.
-    public let parentPostID: UInt64
-    /// Registrations that matched when the post took its snapshot.
-    public let matched: Int
-}
-
 /// One handler run in a cascade or a "posted by" chain.
 public struct CascadeDelivery: Sendable, Hashable {
     /// The deliver line's sequence number.
@@ -64,7 +34,7 @@ public struct CascadeDelivery: Sendable, Hashable {
 /// A post, every kept delivery of it, and the posts each delivery's handler made, recursively.
 public struct CascadeNode: Sendable, Hashable {
     /// The post.
-    public let post: CascadePost
+    public let post: PostInfo
     /// Its deliveries, oldest first, each with the posts its handler made.
     public let deliveries: [CascadeBranch]
     /// Posts made with this post as their parent whose delivery the trace does not identify
@@ -104,7 +74,7 @@ public struct PostedByChain: Sendable, Hashable {
         /// A handler run: the post below it was made inside it.
         case delivery(CascadeDelivery)
         /// A post: the delivery below it is one of its deliveries.
-        case post(CascadePost)
+        case post(PostInfo)
     }
 
     /// From what was asked about up to the highest post the trace still holds.

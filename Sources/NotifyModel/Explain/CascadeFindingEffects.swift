@@ -6,7 +6,7 @@ public struct FindingEffects: Sendable, Hashable {
         /// Whether the finding caused the run or prevented it.
         public let caused: Bool
         /// The post.
-        public let post: CascadePost?
+        public let post: PostInfo?
         /// The run, when it happened.
         public let delivery: CascadeDelivery?
         /// The registration.

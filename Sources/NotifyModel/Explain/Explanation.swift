@@ -50,7 +50,7 @@ public struct ExplanationVerdict: Sendable, Hashable {
 /// One post, and every registration that could have received it.
 public struct PostExplanation: Sendable, Hashable {
     /// The post, as a cascade shows it too.
-    public let post: CascadePost
+    public let post: PostInfo
     /// Enqueues a notification queue merged into this post; nil when none. From 1.5 the queue
     /// names the post; an older trace's queue lines only count merges of the name before the post.
     public let coalesced: Int?

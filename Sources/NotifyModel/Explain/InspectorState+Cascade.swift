@@ -178,7 +178,7 @@ extension InspectorState {
     }
 
     /// The kept post with id `postID`.
-    public func cascadePost(id postID: UInt64) -> CascadePost? {
+    public func cascadePost(id postID: UInt64) -> PostInfo? {
         history.postOrdinal(postID).flatMap { history.post(at: $0) }.map { cascadePost($0) }
     }
 
@@ -239,8 +239,8 @@ extension InspectorState {
         return " (" + reasons.joined(separator: "; ") + ")"
     }
 
-    func cascadePost(_ post: PostHistory.Post) -> CascadePost {
-        CascadePost(
+    func cascadePost(_ post: PostHistory.Post) -> PostInfo {
+        PostInfo(
             seq: post.seq, postID: post.postID, name: post.name,
             center: carriesSeveralCenters ? centerLabel(post.center) : nil,
             object: post.object.map { definitions.object($0) },

@@ -86,7 +86,7 @@ package struct CascadeReport: Sendable, Encodable {
         notes = chain.notes
     }
 
-    static func post(_ post: CascadePost) -> Post {
+    static func post(_ post: PostInfo) -> Post {
         Post(post, matched: true)
     }
 

@@ -86,7 +86,7 @@ enum CascadeView {
         }
     }
 
-    private static func postRow(_ post: CascadePost, _ data: DashboardData, tree: String, base: UInt64) -> Row {
+    private static func postRow(_ post: PostInfo, _ data: DashboardData, tree: String, base: UInt64) -> Row {
         var note = "post \(post.postID), depth \(post.depth), matched \(post.matched)"
         if let object = post.object { note += ", object \(object.typeName) #\(object.id)" }
         if let center = post.center { note += ", center \(center)" }
