@@ -167,6 +167,8 @@ extension InspectorState {
 
     func explainPost(_ post: PostHistory.Post, candidates: [Int], only: UInt64?) -> PostExplanation {
         let (links, complete) = history.links(of: post)
+        // Each candidate's own links in one lookup, not a scan of all of them per candidate.
+        let linksByRegistration = Dictionary(grouping: links, by: \.registration)
         var verdicts: [ExplanationVerdict] = []
         var seen = Set<UInt64>()
         var delivered: [Int] = []
@@ -176,7 +178,8 @@ extension InspectorState {
             let row = rows[slot]
             seen.insert(row.id)
             guard only == nil || only == row.id else { continue }
-            let verdict = self.verdict(post, row: row, links: links, complete: complete, nameNotes: &nameNotes)
+            let verdict = self.verdict(
+                post, row: row, own: linksByRegistration[row.id] ?? [], complete: complete, nameNotes: &nameNotes)
             if verdict.delivered { delivered.append(slot) }
             if only == nil, verdict.reason == .registeredAfter {
                 let after = row.registeredAt - post.time

@@ -1,11 +1,11 @@
 import NotifyWire
 
 extension InspectorState {
-    /// Why `row` did or did not run for `post`: the first cause that applies, in the order a
-    /// center decides (its center, name, lifetime, object filter), then what happened after
-    /// matching.
+    /// Why `row` did or did not run for `post`, given `own`, the post's kept links to `row` in
+    /// order: the first cause that applies, in the order a center decides (its center, name,
+    /// lifetime, object filter), then what happened after matching.
     func verdict(
-        _ post: PostHistory.Post, row: ObserverRow, links: [PostHistory.Link], complete: Bool,
+        _ post: PostHistory.Post, row: ObserverRow, own: [PostHistory.Link], complete: Bool,
         nameNotes: inout [String: String]
     ) -> ExplanationVerdict {
         let several = carriesSeveralCenters
@@ -14,7 +14,6 @@ extension InspectorState {
                 registration: row.id, site: row.callsite, name: row.displayName,
                 center: several ? centerLabel(row.center) : nil, reason: reason, detail: detail)
         }
-        let own = links.filter { $0.registration == row.id }
         let runs = own.filter { $0.kind == .delivered }
         if let first = runs.first {
             var detail = "ran on \(threadLabel(first.thread))"
