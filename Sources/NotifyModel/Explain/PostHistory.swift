@@ -8,8 +8,8 @@ import NotifyWire
 /// (``InspectorConfiguration/explainLinkCapacity`` rounded up to a power of two; 65,536 by
 /// default: 152 bytes a post, 80 a link and 32 of lookup a post, about 17 MB when full). Entries
 /// refer to each other by absolute ordinal (how many were appended before), so a reference to one
-/// pushed out of its ring is recognised as gone, never mistaken for the entry that took its place. A post is found by id through ``PostLookup``, which drops an entry when
-/// the ring does.
+/// pushed out of its ring is recognised as gone, never mistaken for the entry that took its place.
+/// A post is found by id through ``PostLookup``, which drops an entry when the ring does.
 ///
 /// A name posted rarely loses its posts once ``capacity`` newer ones have passed; its name row
 /// keeps a ``NewestPost`` summary (time, id, site, observers matched) outside the ring, so an

@@ -1,6 +1,6 @@
 import NotifyModel
 
-/// One post in a report: the wire shape of a model ``PostInfo``, shared by explain's report and
+/// One post in a report: the wire shape of a model `PostInfo`, shared by explain's report and
 /// the cascade's.
 ///
 /// Explain's report has always said `"object": null` for a post with no object and never
