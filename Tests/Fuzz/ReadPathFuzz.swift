@@ -75,7 +75,7 @@ private func reports(_ folding: RecordingFold.Folding) {
         let report = ExplanationReport(explanation)
         texts.append(report.text)
         _ = report.json
-        if let post = explanation.posts.last, let cascade = fold.model.cascade(post: post.postID) {
+        if let post = explanation.posts.last, let cascade = fold.model.cascade(post: post.post.postID) {
             let report = CascadeReport(cascade)
             texts.append(report.text)
             _ = report.json

@@ -70,7 +70,8 @@ printf 'module CDisplayWidth {\n    header "%s"\n    export *\n}\n' \
 sources() {
     if [ "$1" = NotifySession ]; then
         for file in Reports/RecordingDiff.swift Reports/RecordingDiff+Report.swift Recording/RecordingFold.swift \
-            Reports/ExplanationReport.swift Reports/CascadeReport.swift Reports/ReportedObject.swift \
+            Reports/ExplanationReport.swift Reports/CascadeReport.swift Reports/ReportedPost.swift \
+            Reports/ReportedObject.swift \
             Output/PrintableText.swift Output/BatchJSON.swift Output/BatchJSON+Overview.swift Output/PrettyJSON.swift \
             Output/PerfettoTraceWriter.swift Output/SliceNesting.swift; do
             echo "Sources/NotifySession/$file"
