@@ -193,7 +193,8 @@ let package = Package(
             dependencies: ["NotifyWire", "NotifyBenchmarks", "NotifySystem", "NotifyTestSupport"]
         ),
         .testTarget(
-            name: "NotifyFoundationProbeTests", dependencies: ["NotifyFoundationProbe", "NotifyWire", "NotifySystem"]),
+            name: "NotifyFoundationProbeTests",
+            dependencies: ["NotifyFoundationProbe", "NotifyWire", "NotifySystem", "NotifyTestSupport"]),
         .testTarget(
             name: "NotifyTraceTests",
             dependencies: [

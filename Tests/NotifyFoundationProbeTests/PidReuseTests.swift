@@ -1,6 +1,7 @@
 import Glibc
 import NotifyFoundationProbe
 import NotifySystem
+import NotifyTestSupport
 import Testing
 
 /// `--foundation` ends a view whose process is gone or whose pid another process took, so the
@@ -37,12 +38,7 @@ import Testing
         #expect(FoundationProbeSession.processReplaced(pid: first, startedAt: started))
     }
 
-    private static func spawnSleeper() -> ChildProcess? {
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        guard null >= 0 else { return nil }
-        defer { close(null) }
-        return try? ChildProcess(["/bin/sleep", "30"], input: null, output: null, error: null)
-    }
+    private static func spawnSleeper() -> ChildProcess? { try? ChildProcess.start(["/bin/sleep", "30"]) }
 
     private static func setLastPid(_ pid: pid_t) {
         let fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY)
